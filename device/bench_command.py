@@ -1,0 +1,44 @@
+"""``dicetable bench``: run the benchmark suites and print their figures.
+
+Each suite is a module with ``suite(threads) -> Iterator[(label, value, unit)]``; figures are
+medians, percentiles or ratios measured in this one run. Nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable, Iterator
+
+Figure = tuple[str, float, str]
+SUITES = {
+    "engine": "engine.bench",
+    "vision": "vision.bench",
+}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the bench arguments."""
+    parser.add_argument("--suite", action="append", choices=sorted(SUITES),
+                        help="run only this suite (repeatable; default: all)")
+    parser.add_argument("--threads", type=int, default=2,
+                        help="threads for onnxruntime and OpenCV in every suite (default 2)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the figures as JSON lines instead of a table")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the chosen suites, printing each figure as soon as it is measured."""
+    for name in args.suite or list(SUITES):
+        suite: Callable[[int], Iterator[Figure]] = importlib.import_module(SUITES[name]).suite
+        if not args.json:
+            print(f"[{name}]")
+        for label, value, unit in suite(args.threads):
+            if args.json:
+                print(json.dumps({"suite": name, "figure": label, "value": value, "unit": unit}))
+            else:
+                print(f"  {label:<58} {value:>12.4g} {unit}")
+            sys.stdout.flush()
+    return 0

@@ -1,0 +1,47 @@
+"""The one entry point: ``dicetable <command>``; ``dicetable --help`` lists the commands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from device import bench_command, replay_command
+
+Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
+                Callable[[argparse.Namespace], int]]
+
+
+def _commands() -> list[Command]:
+    return [
+        ("replay", "rebuild a game from its record (JSON Lines) and print its state",
+         replay_command.configure, replay_command.run),
+        ("bench", "measure speed, latency and memory and print the figures",
+         bench_command.configure, bench_command.run),
+    ]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with one sub-parser per command."""
+    parser = argparse.ArgumentParser(
+        prog="dicetable",
+        description="A camera over a real game table: it reads the dice and cards, checks every "
+                    "move by the rules and keeps the score on every phone at the table.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, summary, configure, run in _commands():
+        sub = commands.add_parser(name, help=summary, description=summary)
+        configure(sub)
+        sub.set_defaults(run=run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``dicetable`` with ``argv`` (default: the command line); returns the exit status."""
+    args = build_parser().parse_args(argv)
+    status: int = args.run(args)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

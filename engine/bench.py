@@ -1,0 +1,71 @@
+"""Engine benchmarks: random full games per second per game, and hint times.
+
+Run through ``dicetable bench --suite engine``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Iterator, Mapping
+from random import Random
+from typing import Any
+
+from engine.game import Game
+from engine.rules import game_names, rules_for
+
+GAMES_PER_RUN = 40
+HINT_SAMPLES = 2000
+
+HEADERS: dict[str, dict[str, Any]] = {
+    "dicy": {"game": "dicy", "players": ["Ana", "Ben", "Cleo"], "mode": "glacial"},
+    "dalek": {"game": "dalek", "players": ["Ana", "Ben", "Cleo"]},
+    "17": {"game": "17", "players": ["Ana", "Ben", "Cleo", "Dai"]},
+}
+
+
+def random_game(header: Mapping[str, Any], rng: Random, max_actions: int = 100_000) -> Game:
+    """A game played to its end by ``random_action``; RuntimeError if it never ends."""
+    game = Game.start(header)
+    rules = game.rules
+    state = game.state
+    actions: list[Any] = []
+    while not rules.is_over(state):
+        if len(actions) >= max_actions:
+            raise RuntimeError(f"a random {header['game']} game did not end in {max_actions}")
+        action = rules.random_action(state, rng)
+        state = rules.apply(state, action)
+        actions.append(action)
+    return Game(rules, header, tuple(actions), state)
+
+
+def suite(threads: int) -> Iterator[tuple[str, float, str]]:
+    """Random full games per second for each game; median hint time per game."""
+    del threads  # the engine is single-threaded pure Python
+    rng = Random(17)
+    for name in game_names():
+        header = HEADERS[name]
+        start = time.perf_counter()
+        games = [random_game(header, rng) for _ in range(GAMES_PER_RUN)]
+        elapsed = time.perf_counter() - start
+        actions = statistics.median(len(g.actions) for g in games)
+        yield f"{name}: random full games per second", GAMES_PER_RUN / elapsed, "games/s"
+        yield f"{name}: actions per game (median)", actions, "actions"
+        yield f"{name}: median hint time", _median_hint_ms(header, rng), "ms"
+
+
+def _median_hint_ms(header: Mapping[str, Any], rng: Random) -> float:
+    """Median time of ``hints`` over states met in random play where hints are non-empty."""
+    rules = rules_for(header["game"])
+    times: list[float] = []
+    while len(times) < HINT_SAMPLES:
+        game = Game.start(header)
+        state = game.state
+        while not rules.is_over(state) and len(times) < HINT_SAMPLES:
+            start = time.perf_counter()
+            hint = rules.hints(state)
+            spent = time.perf_counter() - start
+            if hint:
+                times.append(spent * 1000)
+            state = rules.apply(state, rules.random_action(state, rng))
+    return statistics.median(times)

@@ -1,0 +1,1 @@
+"""Dicy Cards (placeholder while it is written)."""

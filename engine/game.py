@@ -1,0 +1,156 @@
+"""A game in progress: its header, the actions that stand, and the state they lead to.
+
+:class:`Game` is immutable: every change returns a new one. Undo and corrections replay the
+actions that stand from the header, so they use the same code as crash recovery.
+
+>>> game = Game.start({"game": "dalek", "players": ["Jenna", "Peter"]})
+>>> game = game.play_json({"roll": ["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC"]})
+>>> game.view()["turn"]
+'Jenna'
+>>> len(game.undo().actions)
+0
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.checks import as_empty
+from engine.errors import IllegalAction
+from engine.rules import JSONDict, Rules, rules_for
+
+VIEW_VERSION = 1
+"""Version of the public view's JSON form (docs/state-view.md); bumped on any change."""
+
+MAX_NAME_LENGTH = 24
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game: ``header`` (as JSON), the standing ``actions`` and the resulting ``state``."""
+
+    rules: Rules[Any, Any]
+    header: Mapping[str, Any]
+    actions: tuple[Any, ...]
+    state: Any
+
+    @classmethod
+    def start(cls, header: Mapping[str, Any]) -> Game:
+        """A new game from a record header; IllegalAction if the header is wrong."""
+        if not isinstance(header, Mapping):
+            raise IllegalAction(f"a game starts with a header object, not {header!r}")
+        rules = rules_for(header.get("game"))
+        players = _players(header.get("players"), rules)
+        unknown = sorted(set(header) - {"game", "players"} - rules.options)
+        if unknown:
+            raise IllegalAction(
+                f"{rules.title} does not take {', '.join(unknown)} in its header"
+                f" (it takes {', '.join(sorted(rules.options)) or 'nothing more'})"
+            )
+        options = {k: v for k, v in header.items() if k not in ("game", "players")}
+        state = rules.setup(players, options)
+        return cls(rules, dict(header), (), state)
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended."""
+        return self.rules.is_over(self.state)
+
+    def play(self, action: Any) -> Game:
+        """This game after one more action; IllegalAction (and no change) if it is refused."""
+        return Game(self.rules, self.header, (*self.actions, action),
+                    self.rules.apply(self.state, action))
+
+    def parse(self, line: Mapping[str, Any]) -> Any:
+        """The action object of a one-key record object such as ``{"stop": {}}``."""
+        kind, value = _single_key(line)
+        return self.rules.parse_action(kind, value)
+
+    def play_json(self, line: Mapping[str, Any]) -> Game:
+        """Apply one record line (an action, or ``{"undo": {}}``)."""
+        kind, value = _single_key(line)
+        if kind == "undo":
+            as_empty(value, "undo")
+            return self.undo()
+        return self.play(self.rules.parse_action(kind, value))
+
+    def undo(self) -> Game:
+        """This game without its last standing action (replayed from the header)."""
+        if not self.actions:
+            raise IllegalAction("there is nothing to undo: no action stands yet")
+        return self.replayed(self.actions[:-1])
+
+    def correct(self, index: int, action: Any) -> Game:
+        """Replace standing action ``index`` (0-based) and replay the rest after it.
+
+        IllegalAction names the first action that the change makes illegal.
+        """
+        if not 0 <= index < len(self.actions):
+            raise IllegalAction(f"there is no action {index + 1}; {len(self.actions)} stand")
+        return self.replayed((*self.actions[:index], action, *self.actions[index + 1:]))
+
+    def replayed(self, actions: Sequence[Any]) -> Game:
+        """The game from this header after ``actions``; IllegalAction names the one refused."""
+        game = Game(self.rules, self.header, (), self.rules.setup(*self._setup_args()))
+        for number, action in enumerate(actions, start=1):
+            try:
+                game = game.play(action)
+            except IllegalAction as err:
+                shown = self.rules.action_to_json(action)
+                raise IllegalAction(f"action {number} {_compact(shown)} is refused: {err}") from err
+        return game
+
+    def record(self) -> list[JSONDict]:
+        """The game record: the header, then the standing actions, as JSON objects."""
+        return [dict(self.header), *(self.rules.action_to_json(a) for a in self.actions)]
+
+    def view(self) -> JSONDict:
+        """The public view (versioned JSON; see docs/state-view.md)."""
+        return {"version": VIEW_VERSION, "actions": len(self.actions),
+                **self.rules.public_view(self.state)}
+
+    def hints(self) -> JSONDict:
+        """The engine's hints for the situation on the table."""
+        return self.rules.hints(self.state)
+
+    def describe(self) -> str:
+        """A readable text of the state for a terminal."""
+        return self.rules.describe(self.state)
+
+    def _setup_args(self) -> tuple[tuple[str, ...], dict[str, Any]]:
+        players = tuple(self.header["players"])
+        options = {k: v for k, v in self.header.items() if k not in ("game", "players")}
+        return players, options
+
+
+def _players(value: object, rules: Rules[Any, Any]) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
+        raise IllegalAction(f"players must be a list of names, not {value!r}")
+    names = tuple(value)
+    if any(not n.strip() or n != n.strip() for n in names):
+        raise IllegalAction(f"every player needs a name, without spaces around it: {names!r}")
+    if any(len(n) > MAX_NAME_LENGTH for n in names):
+        raise IllegalAction(f"a name has at most {MAX_NAME_LENGTH} letters")
+    if len(set(names)) != len(names):
+        raise IllegalAction(f"two players have the same name: {', '.join(names)}")
+    if not rules.min_players <= len(names) <= rules.max_players:
+        raise IllegalAction(
+            f"{rules.title} is for {rules.min_players} to {rules.max_players} players,"
+            f" not {len(names)}"
+        )
+    return names
+
+
+def _single_key(line: Mapping[str, Any]) -> tuple[str, object]:
+    if not isinstance(line, Mapping) or len(line) != 1:
+        raise IllegalAction(f"an action is an object with one key, like {{\"stop\": {{}}}}, "
+                            f"not {_compact(line)}")
+    ((kind, value),) = line.items()
+    return str(kind), value
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, separators=(", ", ": "), ensure_ascii=False)

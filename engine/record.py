@@ -1,0 +1,44 @@
+"""Game records as JSON Lines (RULES.md): read and replay, write back.
+
+>>> text = '{"game": "dalek", "players": ["Jenna", "Peter"]}\\n{"stop": {}}\\n'
+>>> read_record(text.splitlines())
+Traceback (most recent call last):
+...
+engine.errors.RecordError: line 2: Jenna has not rolled yet; stop comes after a roll and a keep
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from engine.errors import IllegalAction, RecordError
+from engine.game import Game
+
+
+def read_record(lines: Iterable[str]) -> Game:
+    """Replay a record's lines (header first; blank lines are skipped).
+
+    Raises RecordError with the 1-based number of the first line that is not JSON, not an
+    object with the right keys, or not legal in the game as it stands.
+    """
+    game: Game | None = None
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            line = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise RecordError(number, f"this is not JSON ({err.msg})") from None
+        try:
+            game = Game.start(line) if game is None else game.play_json(line)
+        except IllegalAction as err:
+            raise RecordError(number, str(err)) from None
+    if game is None:
+        raise RecordError(1, "the record is empty; it starts with a header line")
+    return game
+
+
+def write_record(game: Game) -> str:
+    """The record of ``game`` (header and standing actions) as JSON Lines text."""
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in game.record())

@@ -1,0 +1,1 @@
+"""17 (placeholder while it is written)."""

@@ -1,0 +1,77 @@
+"""Game records: every record under tests/engine/records replays, round-trips and refuses bad
+lines with their line number."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine import Game, IllegalAction, RecordError, read_record, write_record
+
+RECORDS = sorted((Path(__file__).parent / "records").glob("*.jsonl"))
+
+
+def test_there_are_records_of_every_game() -> None:
+    games = {json.loads(p.read_text().splitlines()[0])["game"] for p in RECORDS}
+    assert games == {"dicy", "dalek", "17"}
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_each_record_replays_and_its_export_replays_the_same(path: Path) -> None:
+    game = read_record(path.read_text(encoding="utf-8").splitlines())
+    exported = write_record(game)
+    again = read_record(exported.splitlines())
+    assert again.view() == game.view()
+    assert again.record() == game.record()
+    # The export holds the standing actions only: no undo lines.
+    assert all("undo" not in json.loads(line) for line in exported.splitlines()[1:])
+
+
+def test_golden_jenna_and_peter() -> None:
+    path = Path(__file__).parent / "records" / "dalek-jenna-peter.jsonl"
+    view = read_record(path.read_text().splitlines()).view()
+    assert view["scores"] == {"Jenna": 17, "Peter": 15}
+    assert [(r["player"], r["points"], r["ending"]) for r in view["results"]] == [
+        ("Jenna", 17, "no-dice"), ("Peter", 15, "no-dice")]
+    assert view["turn"] == "Jenna" and view["round"] == 2
+
+
+HEADER = '{"game": "dalek", "players": ["Ana", "Ben"]}'
+
+
+@pytest.mark.parametrize(("lines", "line", "why"), [
+    ([], 1, "the record is empty"),
+    (["{oops"], 1, "this is not JSON"),
+    (['{"game": "chess", "players": ["A", "B"]}'], 1, "unknown game 'chess'"),
+    (['{"game": "dalek", "players": ["Ana", "Ana"]}'], 1, "two players have the same name"),
+    (['{"game": "dalek", "players": ["Ana", ""]}'], 1, "every player needs a name"),
+    ([HEADER, '{"roll": ["H4"], "keep": []}'], 2, "an action is an object with one key"),
+    ([HEADER, "", '{"undo": {}}'], 3, "there is nothing to undo"),
+    ([HEADER, '{"roll": ' + json.dumps(["H4"] * 10) + "}", "[1, 2]"], 3, "one key"),
+])
+def test_bad_lines_are_refused_with_their_number(lines: list[str], line: int, why: str) -> None:
+    with pytest.raises(RecordError) as refused:
+        read_record(lines)
+    assert refused.value.line == line
+    assert why in str(refused.value)
+    assert str(refused.value).startswith(f"line {line}: ")
+
+
+def test_undo_lines_take_back_the_last_standing_action_repeatedly() -> None:
+    roll = '{"roll": ' + json.dumps(["H4"] * 9 + ["D3"]) + "}"
+    game = read_record([HEADER, roll, '{"keep": ["D3"]}', '{"undo": {}}', '{"undo": {}}', roll])
+    assert len(game.actions) == 1
+    assert game.view()["expects"] == ["keep"]
+
+
+def test_correcting_an_earlier_action_replays_the_rest_or_names_the_one_refused() -> None:
+    game = Game.start(json.loads(HEADER))
+    for line in [{"roll": ["H4"] * 9 + ["D3"]}, {"keep": ["D3"]}, {"stop": {}}]:
+        game = game.play_json(line)
+    fixed = game.correct(0, game.parse({"roll": ["H4"] * 8 + ["D3", "D3"]}))
+    assert fixed.view()["scores"] == {"Ana": 0, "Ben": 0}
+    assert len(fixed.actions) == 3
+    with pytest.raises(IllegalAction, match=r"action 2 \{\"keep\": \[\"D3\"\]\} is refused"):
+        game.correct(0, game.parse({"roll": ["H4"] * 10}))
