@@ -47,8 +47,8 @@ def doctor_chance(top_doctors: int, pool: int) -> float:
 
     Only one DOC goes up per roll, so only a player with 2 on top is at risk.
 
-    >>> doctor_chance(2, 1), doctor_chance(1, 10)
-    (0.16666666666666666, 0.0)
+    >>> round(doctor_chance(2, 1), 4), doctor_chance(1, 10)
+    (0.1667, 0.0)
     """
     if top_doctors < 2 or pool == 0:
         return 0.0

@@ -10,26 +10,26 @@ engine.errors.RecordError: line 2: Jenna has not rolled yet; stop comes after a 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from engine.errors import IllegalAction, RecordError
 from engine.game import Game
 
 
 def read_record(lines: Iterable[str]) -> Game:
-    """Replay a record's lines (header first; blank lines are skipped).
+    """Replay a record's text lines (header first; blank lines are skipped).
 
     Raises RecordError with the 1-based number of the first line that is not JSON, not an
     object with the right keys, or not legal in the game as it stands.
     """
+    return replay(_parsed(lines))
+
+
+def replay(lines: Iterable[tuple[int, Mapping[str, Any]]]) -> Game:
+    """Replay numbered record objects: ``(line number, header)`` first, then the actions."""
     game: Game | None = None
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
-        try:
-            line = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise RecordError(number, f"this is not JSON ({err.msg})") from None
+    for number, line in lines:
         try:
             game = Game.start(line) if game is None else game.play_json(line)
         except IllegalAction as err:
@@ -37,6 +37,16 @@ def read_record(lines: Iterable[str]) -> Game:
     if game is None:
         raise RecordError(1, "the record is empty; it starts with a header line")
     return game
+
+
+def _parsed(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            yield number, json.loads(text)
+        except json.JSONDecodeError as err:
+            raise RecordError(number, f"this is not JSON ({err.msg})") from None
 
 
 def write_record(game: Game) -> str:

@@ -1,0 +1,160 @@
+"""The table session: one owner, versions, the journal, restarts and live updates."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from device.journal import Journal
+from device.session import SessionError, Snapshot, StaleVersion, TableSession
+from engine import IllegalAction
+
+DALEK = {"game": "dalek", "players": ["Ana", "Ben"]}
+ROLL = {"roll": ["H4", "H4", "H2", "D3", "D3", "D3", "D2", "H2", "H2", "DOC"]}
+WIN_TURN = [{"roll": ["H4"] * 4 + ["D3"] * 6}, {"keep": ["H4"] * 4 + ["D3"] * 6}]
+
+
+def play(session: TableSession, lines: list[dict[str, Any]]) -> Snapshot:
+    snap = session.snapshot()
+    for line in lines:
+        snap = session.act(line, base_version=snap.version, source="phone")
+    return snap
+
+
+def test_a_game_is_set_up_played_and_every_line_journalled(session: TableSession,
+                                                          journal_path: Path) -> None:
+    snap = session.new_game(DALEK, base_version=0)
+    assert snap.view is not None and snap.view["turn"] == "Ana"
+    snap = play(session, [ROLL, {"keep": ["H4", "H4", "D3", "D3"]}, {"undo": {}},
+                          {"keep": ["H4", "D3", "D3"]}])
+    assert snap.view is not None and snap.view["table"]["kept"] == ["H4", "D3", "D3"]
+    with sqlite3.connect(journal_path) as db:
+        rows = db.execute("SELECT seq, line, source FROM lines ORDER BY seq").fetchall()
+    assert [r[0] for r in rows] == [1, 2, 3, 4]
+    assert '"undo"' in rows[2][1] and all(r[2] == "phone" for r in rows)
+
+
+def test_a_stale_change_is_refused_with_the_current_state_and_applied_once(
+        session: TableSession) -> None:
+    base = session.new_game(DALEK, base_version=0).version
+    outcomes: list[str] = []
+
+    def tap() -> None:
+        try:
+            session.act(ROLL, base_version=base, source="phone")
+            outcomes.append("applied")
+        except StaleVersion as stale:
+            assert stale.current.version == base + 1
+            outcomes.append("stale")
+
+    phones = [threading.Thread(target=tap) for _ in range(5)]
+    for phone in phones:
+        phone.start()
+    for phone in phones:
+        phone.join()
+    assert sorted(outcomes) == ["applied"] + ["stale"] * 4
+    assert session.snapshot().view is not None
+    assert session.snapshot().view["actions"] == 1  # type: ignore[index]
+
+
+def test_an_illegal_action_changes_nothing(session: TableSession, journal_path: Path) -> None:
+    snap = session.new_game(DALEK, base_version=0)
+    with pytest.raises(IllegalAction, match="it is Ana's turn to roll 10 dice, not to keep"):
+        session.act({"keep": ["H4"]}, base_version=snap.version, source="phone")
+    assert session.snapshot() == snap
+    assert Journal(journal_path).latest_game().lines == ()  # type: ignore[union-attr]
+
+
+def test_the_session_refuses_what_makes_no_sense(session: TableSession) -> None:
+    with pytest.raises(SessionError, match="no game is being played"):
+        session.act(ROLL, base_version=0, source="phone")
+    with pytest.raises(SessionError, match="there is no game to abandon"):
+        session.abandon(base_version=0)
+    snap = session.new_game(DALEK, base_version=0)
+    with pytest.raises(SessionError, match="finish or abandon it first"):
+        session.new_game(DALEK, base_version=snap.version)
+    with pytest.raises(IllegalAction, match="for 2 to 8 players"):
+        session.abandon(base_version=snap.version)
+        session.new_game({"game": "dalek", "players": ["Solo"]}, base_version=snap.version + 1)
+
+
+def test_a_correction_replays_the_rest_or_changes_nothing(session: TableSession) -> None:
+    session.new_game(DALEK, base_version=0)
+    snap = play(session, [ROLL, {"keep": ["H2", "D3"]}, {"stop": {}}])
+    assert snap.view is not None and snap.view["scores"]["Ana"] == 2
+    fixed = session.correct(1, {"keep": ["H4", "H2", "D3", "D3"]}, base_version=snap.version)
+    assert fixed.view is not None and fixed.view["scores"]["Ana"] == 6
+    assert fixed.view["actions"] == 3
+    with pytest.raises(IllegalAction, match=r"action 2 .* is refused"):
+        session.correct(0, {"roll": ["H4"] * 10}, base_version=fixed.version)
+    assert session.snapshot() == fixed
+
+
+def test_a_restart_resumes_the_game_exactly(journal_path: Path) -> None:
+    first = TableSession(Journal(journal_path))
+    first.start()
+    first.new_game(DALEK, base_version=0)
+    snap = play(first, [ROLL, {"keep": ["H4", "D3"]}, {"stop": {}}, ROLL])
+    first.correct(1, {"keep": ["H4", "H4", "D3", "D3"]}, base_version=snap.version)
+    before = first.snapshot()
+    first.stop()
+
+    again = TableSession(Journal(journal_path))
+    again.start()
+    try:
+        assert again.snapshot() == before
+        assert again.record(before.game_id or 0)[1:] == [
+            ROLL, {"keep": ["H4", "H4", "D3", "D3"]}, {"stop": {}}, ROLL]
+    finally:
+        again.stop()
+
+
+def test_finished_games_go_to_the_history_with_each_players_wins(session: TableSession) -> None:
+    session.new_game({**DALEK, "target": 20}, base_version=0)
+    lose = [{"roll": ["H4"] * 10}, {"keep": ["H4"]}, {"stop": {}}]
+    snap = play(session, [*WIN_TURN, *lose])
+    assert snap.view is not None and snap.view["over"] and snap.view["winners"] == ["Ana"]
+    assert session.player_wins() == {"Ana": 1}
+    [finished] = session.history()
+    assert finished["winners"] == ["Ana"] and finished["players"] == ["Ana", "Ben"]
+    # An undo after the end reopens the game; a rematch needs it finished or abandoned.
+    reopened = session.act({"undo": {}}, base_version=snap.version, source="phone")
+    assert session.history() == [] and session.player_wins() == {}
+    again = play(session, lose[-1:])
+    rematch = session.new_game({**DALEK, "target": 20}, base_version=again.version)
+    assert rematch.game_id != reopened.game_id
+    assert session.player_wins() == {"Ana": 1}
+
+
+def test_hints_can_be_switched_off_for_the_table(session: TableSession) -> None:
+    session.new_game(DALEK, base_version=0)
+    snap = play(session, [ROLL, {"keep": ["H4", "D3"]}])
+    assert snap.hints is not None and "roll_expected" in snap.hints
+    off = session.set_hints(False, base_version=snap.version)
+    assert off.hints is None and not off.hints_on
+    assert off.view == snap.view
+
+
+def test_every_stream_gets_each_new_state(session: TableSession) -> None:
+    with session.subscribe() as updates:
+        assert updates.get(timeout=0.1) == session.snapshot()
+        assert updates.get(timeout=0.05) is None
+        snap = session.new_game(DALEK, base_version=0)
+        assert updates.get(timeout=1) == snap
+
+
+def test_every_connection_uses_wal_and_full_synchronous(journal_path: Path) -> None:
+    journal = Journal(journal_path)
+    db = journal._connection()
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_the_pin_and_secret_survive_a_restart(journal_path: Path) -> None:
+    pin, secret = Journal(journal_path).pin(), Journal(journal_path).secret()
+    assert len(pin) == 6 and pin.isdigit()
+    assert Journal(journal_path).pin() == pin and Journal(journal_path).secret() == secret
