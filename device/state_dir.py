@@ -1,0 +1,33 @@
+"""Where a table keeps its state: the journal (games, PIN, secret) in one folder.
+
+The folder is ``--state DIR``, else ``$DICETABLE_STATE``, else ``$XDG_STATE_HOME/dicetable``
+(``~/.local/state/dicetable``). Under systemd it is ``/var/lib/dicetable``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+JOURNAL_FILE = "table.db"
+
+
+def default_state_dir() -> Path:
+    """The state folder when none is given on the command line."""
+    if os.environ.get("DICETABLE_STATE"):
+        return Path(os.environ["DICETABLE_STATE"])
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "dicetable"
+
+
+def add_state_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--state DIR`` to a command."""
+    parser.add_argument("--state", type=Path, default=None, metavar="DIR",
+                        help="the table's state folder (default: $DICETABLE_STATE or "
+                             "~/.local/state/dicetable)")
+
+
+def journal_path(state: Path | None) -> Path:
+    """The journal file in the given (or default) state folder."""
+    return (state or default_state_dir()) / JOURNAL_FILE

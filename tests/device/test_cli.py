@@ -1,0 +1,68 @@
+"""The ``dicetable`` command line: replay, pin and help."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from device.cli import main
+
+RECORDS = Path(__file__).parents[1] / "engine" / "records"
+JENNA = RECORDS / "dalek-jenna-peter.jsonl"
+
+
+def test_replay_prints_the_state_readably(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(JENNA)]) == 0
+    out = capsys.readouterr().out
+    assert "Jenna 17" in out and "Peter 15" in out
+
+
+def test_replay_json_prints_the_public_view(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "--json", str(JENNA)]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert view["scores"] == {"Jenna": 17, "Peter": 15} and view["version"] == 1
+
+
+def test_a_bad_line_exits_2_with_its_number_and_prints_no_state(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.jsonl"
+    lines = JENNA.read_text().splitlines()
+    bad.write_text("\n".join([*lines[:3], '{"keep": ["H4"]}', *lines[3:]]) + "\n")
+    assert main(["replay", "--json", str(bad)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip() == (f"{bad}: line 4: it is Jenna's turn to stop or roll 3 dice, "
+                                    "not to keep")
+
+
+@pytest.mark.parametrize(("content", "why"), [
+    (None, "no such file"),
+    (b"\xff\xfe\x00", "this is not a text file"),
+    (b"", "line 1: the record is empty"),
+])
+def test_unreadable_records_get_a_clear_message(tmp_path: Path, content: bytes | None, why: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "record.jsonl"
+    if content is not None:
+        path.write_bytes(content)
+    assert main(["replay", str(path)]) == 2
+    assert why in capsys.readouterr().err
+
+
+def test_pin_is_kept_in_the_state_folder(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["pin", "--state", str(tmp_path)]) == 0
+    first = capsys.readouterr().out.strip()
+    assert main(["pin", "--state", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.strip() == first and len(first) == 6
+
+
+def test_the_console_script_explains_its_commands() -> None:
+    script = Path(sys.executable).with_name("dicetable")
+    done = subprocess.run([str(script), "--help"], capture_output=True, text=True, check=True)
+    for command in ("replay", "pin", "bench"):
+        assert command in done.stdout
