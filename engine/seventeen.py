@@ -1,1 +1,583 @@
-"""17 (placeholder while it is written)."""
+"""17 (Diciassette, 2–6 players), as RULES.md plays it: the row, the calls and the tokens.
+
+>>> from engine.game import Game
+>>> game = Game.start({"game": "17", "players": ["Ana", "Ben", "Cleo"], "first": "Ana"})
+>>> for line in [{"play": {"card": "3d", "face": "down"}}, {"play": {"face": "down"}},
+...              {"play": {"card": "trap", "face": "down"}}, {"call": ["Ana", "Ben"]}]:
+...     game = game.play_json(line)
+>>> game.view()["expects"], game.view()["call"]["caller"]
+(['reveal'], 'Ana')
+>>> game = game.play_json({"reveal": ["4"]})
+>>> game.view()["tokens"]["Cleo"], game.view()["turn"]
+({'victory': 1, 'penalty': 0}, 'Cleo')
+>>> game.play_json({"call": ["Ana"]})
+Traceback (most recent call last):
+...
+engine.errors.IllegalAction: nobody has played yet in round 2; 17 is called after a turn
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from random import Random
+from typing import Any
+
+from engine.checks import as_choice, as_list, as_object, as_player
+from engine.errors import IllegalAction
+from engine.rules import JSONDict, Rules, register
+from engine.seventeen_cards import PLAIN_BACKS, Card, Deck, too_many
+
+SEVENTEEN = 17
+VICTORY_TOKENS = 14
+PENALTY_TOKENS = 10
+DEFAULT_TARGET = 3
+CALL_CHANCE = 0.3
+"""How often :meth:`SeventeenRules.random_action` calls when it may."""
+
+
+class Face(StrEnum):
+    """How a card lies in the row."""
+
+    UP = "up"
+    DOWN = "down"
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A card played this round: its id (None while a plain back is unknown), face and player."""
+
+    card: Card | None
+    face: Face
+    player: int
+
+    @property
+    def public(self) -> bool:
+        """True when the table sees what it is: face up, or a number on both sides."""
+        return self.face is Face.UP or (self.card is not None and self.card.double_sided)
+
+    @property
+    def effect(self) -> Card | None:
+        """The special whose effect the card has (face up only)."""
+        if self.face is Face.UP and self.card is not None and self.card.special:
+            return self.card
+        return None
+
+
+@dataclass(frozen=True)
+class Play:
+    """A card put at the right end of the row; ``card`` is None for an unknown plain back."""
+
+    card: Card | None
+    face: Face
+
+
+@dataclass(frozen=True)
+class Call:
+    """Everyone who called "17" at once."""
+
+    callers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """The unknown face-down cards still in the row, in row order."""
+
+    cards: tuple[Card, ...]
+
+
+Action = Play | Call | Reveal
+
+
+@dataclass(frozen=True)
+class Called:
+    """The call that ended the round: who won it and everyone who called."""
+
+    caller: int
+    callers: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TokenMove:
+    """One token a round's scoring gave, or would have given (``why`` says why not)."""
+
+    player: str
+    token: str
+    reason: str
+    why: str | None = None
+
+
+@dataclass(frozen=True)
+class Discard:
+    """A second penalty: both penalty tokens and ``victory`` (0 or 1) victory tokens go back."""
+
+    player: str
+    victory: int
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """One finished round, for the score pad's round grid."""
+
+    round: int
+    caller: str
+    callers: tuple[str, ...]
+    last_player: str
+    row: tuple[Card, ...]
+    total: int
+    given: tuple[TokenMove, ...]
+    not_given: tuple[TokenMove, ...]
+    discarded: tuple[Discard, ...]
+    starts_next: str
+
+
+@dataclass(frozen=True)
+class SeventeenState:
+    """Everything the rules need: tokens, the row of this round and the rounds played."""
+
+    players: tuple[str, ...]
+    target: int
+    deck: Deck
+    victory: tuple[int, ...]
+    penalty: tuple[int, ...]
+    turn: int
+    round: int = 1
+    direction: int = 1
+    """1 in the listed (clockwise) order, -1 reversed."""
+    turn_plays: int = 1
+    played: int = 0
+    """Cards played so far in the turn in progress."""
+    x2: bool = False
+    """A face-up ``x2`` was played this turn: the next turn plays 2."""
+    last: int | None = None
+    """Who finished the last turn of this round (None before the first)."""
+    row: tuple[Placed, ...] = ()
+    trashed: tuple[Placed, ...] = ()
+    called: Called | None = None
+    results: tuple[RoundResult, ...] = ()
+    winners: tuple[str, ...] = ()
+    over: bool = False
+
+    @property
+    def cards_left(self) -> int:
+        """Cards of the deck not in this round (row or trashed)."""
+        return self.deck.total - len(self.row) - len(self.trashed)
+
+    @property
+    def phase(self) -> str:
+        """``play``, ``play-or-call``, ``call`` (the deck is all in the round), ``reveal``
+        or ``over``."""
+        if self.over:
+            return "over"
+        if self.called is not None:
+            return "reveal"
+        if self.last is None or self.played:
+            return "play"
+        return "play-or-call" if self.cards_left else "call"
+
+
+def shown(state: SeventeenState, placed: Placed) -> Card | None:
+    """The card's id if the table may see it: public, or known once 17 is called."""
+    if placed.public or state.called is not None:
+        return placed.card
+    return None
+
+
+def check_round_cards(state: SeventeenState) -> None:
+    """Refuse a round that holds more cards of an id (or more plain backs) than the deck."""
+    cards = (*state.row, *state.trashed)
+    known = Counter(p.card for p in cards if p.card is not None)
+    for card, count in known.items():
+        if count > state.deck.count(card):
+            raise IllegalAction(too_many(state.deck, card))
+    plain = sum(1 for p in cards if p.card is None or not p.card.double_sided)
+    if plain > state.deck.plain_backs:
+        raise IllegalAction(f"every plain-back card of the deck ({state.deck.plain_backs}) "
+                            "is in this round already")
+
+
+def nearest_caller(callers: Iterable[int], last: int, direction: int, players: int) -> int:
+    """The caller nearest after the last player in the direction of play.
+
+    >>> nearest_caller([0, 1], 2, 1, 3), nearest_caller([0, 1], 2, -1, 3)
+    (0, 1)
+    """
+    called = set(callers)
+    return next(p for step in range(1, players)
+                if (p := (last + step * direction) % players) in called)
+
+
+@dataclass(frozen=True)
+class Handout:
+    """Tokens after a round's scoring, and what moved."""
+
+    victory: tuple[int, ...]
+    penalty: tuple[int, ...]
+    given: tuple[TokenMove, ...]
+    not_given: tuple[TokenMove, ...]
+    discarded: tuple[Discard, ...]
+
+
+def hand_out(players: tuple[str, ...], victory: Sequence[int], penalty: Sequence[int],
+             penalties: Sequence[tuple[int, str]], victories: Sequence[tuple[int, str]]
+             ) -> Handout:
+    """Give the penalties, then the victories, from the box (14 victory, 10 penalty tokens).
+
+    A second penalty sends both penalty tokens and one victory token (if any) back to the
+    box; nobody gets more than one victory a round; a victory token not in the box is not
+    given. (The penalty box never runs out: between rounds each player holds at most one, so
+    at most 7 of the 10 are ever out.)
+
+    >>> out = hand_out(("Ana", "Ben"), [1, 0], [1, 0], [(0, "total")], [(1, "total")])
+    >>> out.victory, out.penalty, out.discarded
+    ((0, 1), (0, 0), (Discard(player='Ana', victory=1),))
+    """
+    vic, pen = list(victory), list(penalty)
+    given: list[TokenMove] = []
+    not_given: list[TokenMove] = []
+    discarded: list[Discard] = []
+    for player, reason in penalties:
+        given.append(TokenMove(players[player], "penalty", reason))
+        pen[player] += 1
+        if pen[player] == 2:
+            lost = min(vic[player], 1)
+            pen[player], vic[player] = 0, vic[player] - lost
+            discarded.append(Discard(players[player], lost))
+    winners: set[int] = set()
+    for player, reason in victories:
+        move = TokenMove(players[player], "victory", reason)
+        if player in winners:
+            not_given.append(replace(move, why="one victory token a round"))
+        elif sum(vic) >= VICTORY_TOKENS:
+            not_given.append(replace(move, why="the box is out of victory tokens"))
+        else:
+            given.append(move)
+            winners.add(player)
+            vic[player] += 1
+    return Handout(tuple(vic), tuple(pen), tuple(given), tuple(not_given), tuple(discarded))
+
+
+def max_target(players: int) -> int:
+    """The highest target the box allows: while nobody has reached it, a victory token is
+    always left in the box (players × (target − 1) ≤ 13), so every round can give one.
+
+    >>> max_target(2), max_target(6)
+    (7, 3)
+    """
+    return 1 + (VICTORY_TOKENS - 1) // players
+
+
+class SeventeenRules(Rules[SeventeenState, Action]):
+    """17 (Diciassette)."""
+
+    name = "17"
+    title = "17"
+    min_players = 2
+    max_players = 6
+    options = frozenset({"first", "deck", "target"})
+
+    def setup(self, players: tuple[str, ...], options: Mapping[str, Any]) -> SeventeenState:
+        first = players.index(as_player(options.get("first", players[0]), players))
+        deck = Deck.from_header(options.get("deck", {}))
+        target = options.get("target", DEFAULT_TARGET)
+        high = max_target(len(players))
+        if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= high:
+            raise IllegalAction(
+                f"with {len(players)} players the target is 1 to {high} victory tokens (the box "
+                f"holds {VICTORY_TOKENS}), not {target!r}")
+        zeros = (0,) * len(players)
+        return SeventeenState(players, target, deck, zeros, zeros, turn=first)
+
+    def parse_action(self, kind: str, value: object) -> Action:
+        kind = as_choice(kind, "a 17 action", ("play", "call", "reveal"))
+        if kind == "call":
+            callers = as_list(value, "call")
+            if not callers:
+                raise IllegalAction("call names at least one player")
+            if not all(isinstance(c, str) for c in callers):
+                raise IllegalAction(f"call needs the names of the players who called, "
+                                    f"not {callers!r}")
+            twice = sorted({c for c in callers if callers.count(c) > 1})
+            if twice:
+                raise IllegalAction(f"{', '.join(twice)} is named twice in the call")
+            return Call(tuple(callers))
+        if kind == "reveal":
+            ids = [c.value for c in Card]
+            return Reveal(tuple(Card(as_choice(c, "a card", ids))
+                                for c in as_list(value, "reveal")))
+        play = as_object(value, "play", ("card", "face"))
+        if "face" not in play:
+            raise IllegalAction("play needs a face: up or down")
+        face = Face(as_choice(play["face"], "face", [f.value for f in Face]))
+        if "card" not in play:
+            if face is Face.UP:
+                raise IllegalAction("a card played face up needs its card id")
+            return Play(None, face)
+        return Play(Card(as_choice(play["card"], "a card", [c.value for c in Card])), face)
+
+    def action_to_json(self, action: Action) -> JSONDict:
+        if isinstance(action, Call):
+            return {"call": list(action.callers)}
+        if isinstance(action, Reveal):
+            return {"reveal": [c.value for c in action.cards]}
+        card = {} if action.card is None else {"card": action.card.value}
+        return {"play": {**card, "face": action.face.value}}
+
+    def apply(self, state: SeventeenState, action: Action) -> SeventeenState:
+        phase = state.phase
+        if phase == "over":
+            raise IllegalAction("the game is over; no more actions")
+        if phase == "reveal":
+            if isinstance(action, Reveal):
+                return _reveal(state, action.cards)
+            raise IllegalAction(_awaiting_reveal(state))
+        if isinstance(action, Reveal):
+            raise IllegalAction("nobody has called 17; there is nothing to reveal")
+        if isinstance(action, Call):
+            return _call(state, action.callers)
+        if phase == "call":
+            raise IllegalAction("every card of the deck is in this round already; "
+                                "someone must call 17")
+        return _play(state, action)
+
+    def public_view(self, state: SeventeenState) -> JSONDict:
+        phase = state.phase
+        may_call = _may_call(state)
+        seen = _seen(state)
+        playing = phase not in ("reveal", "over")
+        return {
+            "game": self.name,
+            "players": list(state.players),
+            "turn": state.players[state.turn] if playing else None,
+            "over": state.over,
+            "winners": list(state.winners),
+            "tokens": {p: {"victory": v, "penalty": n} for p, v, n
+                       in zip(state.players, state.victory, state.penalty, strict=True)},
+            "box": {"victory": VICTORY_TOKENS - sum(state.victory),
+                    "penalty": PENALTY_TOKENS - sum(state.penalty)},
+            "target": state.target,
+            "round": state.round,
+            "direction": "clockwise" if state.direction == 1 else "counterclockwise",
+            "expects": [] if state.over else phase.split("-or-"),
+            "plays_left": state.turn_plays - state.played if playing else 0,
+            "next_turn_plays": 2 if state.x2 else 1,
+            "last_player": None if state.last is None else state.players[state.last],
+            "call_allowed": bool(may_call),
+            "may_call": [state.players[p] for p in may_call],
+            "row": [{"position": i, **_card_view(state, p)}
+                    for i, p in enumerate(state.row, start=1)],
+            "trashed": [_card_view(state, p) for p in state.trashed],
+            "seen": {c.value: seen[c] for c in Card if seen[c]},
+            "cards_left": state.cards_left,
+            "call": _call_view(state),
+            "deck": {c.value: n for c, n in state.deck.items()},
+            "results": [_result_view(r) for r in state.results],
+        }
+
+    def hints(self, state: SeventeenState) -> JSONDict:
+        from engine.seventeen_hints import row_hints
+
+        return row_hints(state)
+
+    def random_action(self, state: SeventeenState, rng: Random) -> Action:
+        phase = state.phase
+        if phase == "reveal":
+            return Reveal(_plausible_reveal(state, rng))
+        if phase == "call" or (phase == "play-or-call" and rng.random() < CALL_CHANCE):
+            others = [state.players[p] for p in _may_call(state)]
+            callers = [p for p in others if rng.random() < 0.5] or [rng.choice(others)]
+            return Call(tuple(callers))
+        card = _random_card(state, rng)
+        face = rng.choice(list(Face))
+        if face is Face.DOWN and not card.double_sided and rng.random() < 0.5:
+            return Play(None, face)
+        return Play(card, face)
+
+    def describe(self, state: SeventeenState) -> str:
+        tokens = "   ".join(f"{p} {v}V {n}P" for p, v, n
+                            in zip(state.players, state.victory, state.penalty, strict=True))
+        if state.over:
+            return (f"17, over after round {state.round} (target {state.target})\n"
+                    f"  {tokens}\n  Winner: {' and '.join(state.winners)}")
+        doing = _doing(state)
+        direction = "clockwise" if state.direction == 1 else "counterclockwise"
+        row = " ".join(_card_text(state, p) for p in state.row) or "empty"
+        return (f"17, round {state.round}: {doing}; {direction}, target {state.target}\n"
+                f"  {tokens}\n  row: {row}")
+
+    def is_over(self, state: SeventeenState) -> bool:
+        return state.over
+
+
+def _play(state: SeventeenState, play: Play) -> SeventeenState:
+    placed = Placed(play.card, play.face, state.turn)
+    row, trashed = state.row, state.trashed
+    if placed.effect is Card.TRASH:
+        row, trashed = row[:-1], (*trashed, *row[-1:], placed)
+    else:
+        row = (*row, placed)
+    direction = -state.direction if placed.effect is Card.REVERSE else state.direction
+    state = replace(state, row=row, trashed=trashed, direction=direction,
+                    x2=state.x2 or placed.effect is Card.X2, played=state.played + 1)
+    check_round_cards(state)
+    if state.played < state.turn_plays and state.cards_left:
+        return state
+    following = (state.turn + state.direction) % len(state.players)
+    return replace(state, last=state.turn, turn=following, turn_plays=2 if state.x2 else 1,
+                   played=0, x2=False)
+
+
+def _call(state: SeventeenState, names: tuple[str, ...]) -> SeventeenState:
+    if state.last is None:
+        raise IllegalAction(f"nobody has played yet in round {state.round}; "
+                            "17 is called after a turn")
+    if state.played:
+        left = state.turn_plays - state.played
+        raise IllegalAction(f"{state.players[state.turn]} is in the middle of an x2 turn "
+                            f"({left} more card to play); 17 is called after it")
+    callers = tuple(state.players.index(as_player(n, state.players)) for n in names)
+    if state.last in callers:
+        raise IllegalAction(f"{state.players[state.last]} played last and may not call 17")
+    caller = nearest_caller(callers, state.last, state.direction, len(state.players))
+    state = replace(state, called=Called(caller, callers))
+    if any(p.card is None for p in state.row):
+        return state
+    return _score(state)
+
+
+def _reveal(state: SeventeenState, cards: tuple[Card, ...]) -> SeventeenState:
+    positions = [i for i, p in enumerate(state.row, start=1) if p.card is None]
+    if len(cards) != len(positions):
+        raise IllegalAction(f"the row has {_count(len(positions), 'face-down card')} to reveal "
+                            f"(at {', '.join(map(str, positions))}); this reveal names "
+                            f"{len(cards)}")
+    for card in cards:
+        if card.double_sided:
+            raise IllegalAction(f"a face-down {card} shows its {card.points} on the back; a "
+                                "reveal names only plain-back cards")
+    named = iter(cards)
+    row = tuple(replace(p, card=next(named)) if p.card is None else p for p in state.row)
+    state = replace(state, row=row)
+    check_round_cards(state)
+    return _score(state)
+
+
+def _score(state: SeventeenState) -> SeventeenState:
+    assert state.called is not None and state.last is not None
+    caller, last = state.called.caller, state.last
+    cards = tuple(p.card for p in state.row if p.card is not None)
+    total = sum(c.points for c in cards)
+    winner, loser = (caller, last) if total >= SEVENTEEN else (last, caller)
+    traps = [p.player for p in state.row if p.face is Face.DOWN and p.card is Card.TRAP]
+    out = hand_out(state.players, state.victory, state.penalty,
+                   [*((caller, "trap") for _ in traps), (loser, "total")],
+                   [*((p, "trap") for p in traps), (winner, "total")])
+    names = state.players
+    result = RoundResult(state.round, names[caller], tuple(names[c] for c in state.called.callers),
+                         names[last], cards, total, out.given, out.not_given, out.discarded,
+                         names[winner])
+    state = replace(state, victory=out.victory, penalty=out.penalty,
+                    results=(*state.results, result), row=(), trashed=(), called=None,
+                    last=None, turn=winner, turn_plays=1, played=0, x2=False)
+    reached = [i for i, v in enumerate(out.victory) if v >= state.target]
+    if not reached:
+        return replace(state, round=state.round + 1)
+    best = max((out.victory[i], -out.penalty[i]) for i in reached)
+    winners = tuple(names[i] for i in reached if (out.victory[i], -out.penalty[i]) == best)
+    return replace(state, winners=winners, over=True)
+
+
+def _doing(state: SeventeenState) -> str:
+    if state.called is not None:
+        return f"{state.players[state.called.caller]} called 17, the reveal"
+    if state.phase == "call":
+        return "a call (the deck is all in the round)"
+    left = state.turn_plays - state.played
+    call = " or a call" if state.phase == "play-or-call" else ""
+    return f"{state.players[state.turn]} to play ({_count(left, 'card')}){call}"
+
+
+def _may_call(state: SeventeenState) -> list[int]:
+    if state.phase not in ("play-or-call", "call"):
+        return []
+    return [p for p in range(len(state.players)) if p != state.last]
+
+
+def _seen(state: SeventeenState) -> Counter[Card]:
+    return Counter(c for p in (*state.row, *state.trashed) if (c := shown(state, p)) is not None)
+
+
+def _card_view(state: SeventeenState, placed: Placed) -> JSONDict:
+    card = shown(state, placed)
+    return {"face": placed.face.value, "card": None if card is None else card.value,
+            "value": None if card is None else card.points, "hidden": card is None,
+            "player": state.players[placed.player]}
+
+
+def _card_text(state: SeventeenState, placed: Placed) -> str:
+    card = shown(state, placed)
+    text = "??" if card is None else card.value
+    return f"[{text}]" if placed.face is Face.DOWN else text
+
+
+def _call_view(state: SeventeenState) -> JSONDict | None:
+    if state.called is None or state.last is None:
+        return None
+    return {"caller": state.players[state.called.caller],
+            "callers": [state.players[c] for c in state.called.callers],
+            "last_player": state.players[state.last],
+            "to_reveal": [i for i, p in enumerate(state.row, start=1) if p.card is None]}
+
+
+def _result_view(result: RoundResult) -> JSONDict:
+    def move(m: TokenMove) -> JSONDict:
+        return {"player": m.player, "token": m.token, "for": m.reason,
+                **({} if m.why is None else {"why": m.why})}
+
+    return {"round": result.round, "caller": result.caller, "callers": list(result.callers),
+            "last_player": result.last_player, "row": [c.value for c in result.row],
+            "total": result.total, "reached_17": result.total >= SEVENTEEN,
+            "given": [move(m) for m in result.given],
+            "not_given": [move(m) for m in result.not_given],
+            "discarded": [{"player": d.player, "penalty": 2, "victory": d.victory}
+                          for d in result.discarded],
+            "starts_next": result.starts_next}
+
+
+def _awaiting_reveal(state: SeventeenState) -> str:
+    assert state.called is not None
+    hidden = sum(1 for p in state.row if p.card is None)
+    return (f"{state.players[state.called.caller]} called 17; the reveal of the "
+            f"{_count(hidden, 'face-down card')} in the row comes first")
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'s' * (n != 1)}"
+
+
+def _room(state: SeventeenState) -> dict[Card, int]:
+    """Cards of each id that this round may still take."""
+    cards = (*state.row, *state.trashed)
+    known = Counter(p.card for p in cards if p.card is not None)
+    plain = sum(1 for p in cards if p.card is None or not p.card.double_sided)
+    plain_room = state.deck.plain_backs - plain
+    return {c: min(n - known[c], plain_room) if c in PLAIN_BACKS else n - known[c]
+            for c, n in state.deck.items()}
+
+
+def _random_card(state: SeventeenState, rng: Random) -> Card:
+    room = _room(state)
+    cards = [c for c, n in room.items() for _ in range(n)]
+    return rng.choice(cards)
+
+
+def _plausible_reveal(state: SeventeenState, rng: Random) -> tuple[Card, ...]:
+    known = Counter(p.card for p in (*state.row, *state.trashed) if p.card is not None)
+    pool = [c for c in PLAIN_BACKS for _ in range(state.deck.count(c) - known[c])]
+    hidden = sum(1 for p in state.row if p.card is None)
+    return tuple(rng.sample(pool, hidden))
+
+
+RULES = register(SeventeenRules())
