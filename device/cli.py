@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from device import bench_command, pin_command, replay_command
+from device import bench_command, pin_command, replay_command, serve_command
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
                 Callable[[argparse.Namespace], int]]
@@ -16,6 +16,8 @@ def _commands() -> list[Command]:
     return [
         ("replay", "rebuild a game from its record (JSON Lines) and print its state",
          replay_command.configure, replay_command.run),
+        ("serve", "run the table: the score pad on every phone, kept by the rules",
+         serve_command.configure, serve_command.run),
         ("pin", "print the table PIN that phones need to change the game",
          pin_command.configure, pin_command.run),
         ("bench", "measure speed, latency and memory and print the figures",

@@ -1,0 +1,69 @@
+"""``dicetable serve``: run the table: the session, the journal and the score pad.
+
+One process owns the game (and, in later versions, the camera and the buttons); phones join
+over the table's network by the address or QR code printed at start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from types import FrameType
+
+from device.journal import Journal
+from device.session import TableSession
+from device.state_dir import add_state_argument, journal_path
+
+DEFAULT_PORT = 8017
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the serve arguments."""
+    add_state_argument(parser)
+    parser.add_argument("--host", default="0.0.0.0",
+                        help="the address to listen on (default: every interface)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"the port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
+    parser.add_argument("--max-streams", type=int, default=40, metavar="N",
+                        help="how many phones may follow the game live at once (default 40)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted (Ctrl-C or SIGTERM)."""
+    from web.app import create_app
+    from web.auth import host_link
+    from web.qr import qr_text, table_url
+    from web.server import create_server
+
+    journal = Journal(journal_path(args.state))
+    session = TableSession(journal)
+    session.start()
+    app = create_app({"JOURNAL": journal, "TABLE_SESSION": session,
+                      "MAX_STREAMS": args.max_streams})
+    try:
+        server = create_server(app, host=args.host, port=args.port)
+    except OSError as err:
+        session.stop()
+        print(f"dicetable: cannot listen on {args.host}:{args.port}: {err.strerror}",
+              file=sys.stderr)
+        return 2
+    url = table_url(server.effective_port, args.host)
+    print(qr_text(url))
+    print(f"dicetable is serving the score pad at {url}")
+    print(f"Table PIN (needed to change the game): {journal.pin()}")
+    print(f"Host link (changes the game without the PIN): {host_link(url, journal)}")
+    print(f"State folder: {journal.path.parent}", flush=True)
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+        session.stop()
+    return 0
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
