@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from device import bench_command, pin_command, replay_command, serve_command
+from vision import eval_cli
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
                 Callable[[argparse.Namespace], int]]
@@ -20,6 +21,8 @@ def _commands() -> list[Command]:
          serve_command.configure, serve_command.run),
         ("pin", "print the table PIN that phones need to change the game",
          pin_command.configure, pin_command.run),
+        ("eval", "score the dice reader on a labelled image set (labels.json or YOLO)",
+         eval_cli.configure, eval_cli.run),
         ("bench", "measure speed, latency and memory and print the figures",
          bench_command.configure, bench_command.run),
     ]

@@ -1,0 +1,244 @@
+"""Loading labelled sets for ``dicetable eval``: labels.json and YOLO folders, and bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.datasets import (
+    ALL,
+    MANIFEST,
+    DatasetError,
+    EntryError,
+    LabelledDie,
+    decode,
+    load,
+)
+
+
+def _image(path: Path, width: int = 64, height: int = 48) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    assert cv2.imwrite(str(path), np.full((height, width, 3), 128, np.uint8))
+    return path
+
+
+def _text(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _manifest(root: Path, images: list[object]) -> None:
+    _text(root / MANIFEST, json.dumps({"images": images}))
+
+
+def _die(value: int, box: list[float]) -> dict[str, object]:
+    return {"value": value, "bbox": box}
+
+
+# --- labels.json -----------------------------------------------------------------------------
+
+def test_manifest_lists_images_with_splits_ignore_regions_and_pixel_boxes(tmp_path: Path) -> None:
+    _image(tmp_path / "images/a.jpg")
+    _image(tmp_path / "images/b.png")
+    _manifest(tmp_path, [
+        {"file": "images/a.jpg", "width": 64, "height": 48, "split": "train",
+         "dice": [_die(5, [1, 2, 20, 22])]},
+        {"file": "images/b.png", "split": "test", "dice": [_die(1, [30, 10, 40, 20])],
+         "ignore": [[0, 0, 5, 5]]},
+    ])
+    dataset = load(tmp_path)
+    assert dataset.kind == MANIFEST
+    assert dataset.splits == ("test", "train")
+    assert dataset.default_split() == "test"
+    test = dataset.select("test")
+    assert [e.file for e in test.entries] == ["images/b.png"]
+    sample = decode(test.entries[0])
+    assert sample.image.shape == (48, 64, 3)
+    assert sample.dice == (LabelledDie(1, (30.0, 10.0, 40.0, 20.0)),)
+    assert sample.ignore == ((0.0, 0.0, 5.0, 5.0),)
+    assert len(dataset.select(ALL).entries) == 2
+
+
+def test_manifest_without_splits_defaults_to_every_image(tmp_path: Path) -> None:
+    _image(tmp_path / "a.jpg")
+    _manifest(tmp_path, [{"file": "a.jpg", "dice": []}])
+    dataset = load(tmp_path)
+    assert dataset.default_split() == ALL
+    with pytest.raises(DatasetError, match="no split 'test'"):
+        dataset.select("test")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("{not json", "not valid JSON: .* line 1 column 2"),
+    ('["images"]', 'an object with an "images" list'),
+    ('{"pictures": []}', 'an object with an "images" list'),
+    ('{"images": []}', "lists no images"),
+])
+def test_an_unusable_manifest_names_the_file(tmp_path: Path, text: str, message: str) -> None:
+    _text(tmp_path / MANIFEST, text)
+    with pytest.raises(DatasetError, match=message) as err:
+        load(tmp_path)
+    assert MANIFEST in str(err.value)
+
+
+@pytest.mark.parametrize("item, reason", [
+    ({"dice": []}, 'missing key "file"'),
+    ({"file": "x.jpg"}, 'missing key "dice"'),
+    ({"file": "x.jpg", "dice": [_die(7, [0, 0, 5, 5])]}, r"dice\[0\].value must be .* 1..6"),
+    ({"file": "x.jpg", "dice": [{"value": 2}]}, r"dice\[0\].bbox must be 4 numbers"),
+    ({"file": "x.jpg", "dice": [_die(2, [0, 0, 5])]}, r"dice\[0\].bbox must be 4 numbers"),
+    ({"file": "x.jpg", "dice": [_die(2, [9, 0, 5, 5])]}, "empty or reversed"),
+    ({"file": "x.jpg", "width": 64, "height": 48, "dice": [_die(2, [70, 0, 80, 5])]},
+     "outside the 64x48 image"),
+    ({"file": "x.jpg", "width": 64, "dice": []}, '"height" must be a positive whole number'),
+    ({"file": "x.jpg", "dice": [], "ignore": [[1, 1]]}, r"ignore\[0\] must be 4 numbers"),
+    ("x.jpg", "not an object"),
+])
+def test_a_malformed_entry_is_skipped_with_a_reason_and_the_rest_loads(
+        tmp_path: Path, item: object, reason: str) -> None:
+    _image(tmp_path / "good.jpg")
+    _manifest(tmp_path, [{"file": "good.jpg", "dice": []}, item])
+    dataset = load(tmp_path)
+    assert [e.file for e in dataset.entries] == ["good.jpg"]
+    [problem] = dataset.problems
+    assert problem.file == MANIFEST
+    assert problem.describe().startswith(f"{MANIFEST}: images[1]")
+    assert re.search(reason, problem.reason), problem.reason
+
+
+def test_missing_unreadable_and_wrongly_sized_images_fail_one_by_one(tmp_path: Path) -> None:
+    _image(tmp_path / "ok.jpg")
+    _image(tmp_path / "small.jpg", width=32, height=32)
+    (tmp_path / "broken.jpg").write_bytes(b"\xff\xd8 this is not really a JPEG")
+    (tmp_path / "empty.png").write_bytes(b"")
+    _manifest(tmp_path, [{"file": name, "dice": [], **extra} for name, extra in [
+        ("ok.jpg", {}), ("gone.jpg", {}), ("broken.jpg", {}), ("empty.png", {}),
+        ("small.jpg", {"width": 64, "height": 48})]])
+    entries = {e.file: e for e in load(tmp_path).entries}
+    assert decode(entries["ok.jpg"]).image.shape == (48, 64, 3)
+    for name, reason in [("gone.jpg", "image file missing"),
+                         ("broken.jpg", "not a readable image"),
+                         ("empty.png", "not a readable image"),
+                         ("small.jpg", "the image is 32x32 but labels.json says 64x48")]:
+        with pytest.raises(EntryError) as err:
+            decode(entries[name])
+        assert err.value.problem.file == name
+        assert reason in err.value.problem.reason
+
+
+def test_the_shared_sets_load_with_their_documented_counts() -> None:
+    shared = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
+    if not shared.is_dir():
+        pytest.skip(f"{shared} is absent (the shared real-photo sets live only in CI and on "
+                    f"the project machine)")
+    for name, test_dice in [("byler-d6", 308), ("matteop65-dice", 255)]:
+        dataset = load(shared / name)
+        assert dataset.problems == ()
+        assert sum(len(e.dice) for e in dataset.select("test").entries) == test_dice
+
+
+# --- YOLO ------------------------------------------------------------------------------------
+
+def test_ultralytics_layout_with_splits_and_boxes_scaled_by_the_image_size(
+        tmp_path: Path) -> None:
+    _image(tmp_path / "images/train/a.jpg", width=200, height=100)
+    _text(tmp_path / "labels/train/a.txt", "4 0.5 0.5 0.1 0.2\n\n0 0.25 0.75 0.1 0.1\n")
+    _image(tmp_path / "images/val/b.png")
+    _text(tmp_path / "labels/val/b.txt", "")
+    dataset = load(tmp_path)
+    assert dataset.kind == "yolo"
+    assert dataset.splits == ("train", "val")
+    assert dataset.default_split() == ALL
+    [train] = dataset.select("train").entries
+    sample = decode(train)
+    assert [d.value for d in sample.dice] == [5, 1]
+    assert sample.dice[0].box == pytest.approx((90.0, 40.0, 110.0, 60.0))
+    assert sample.dice[1].box == pytest.approx((40.0, 70.0, 60.0, 80.0))
+    assert decode(dataset.select("val").entries[0]).dice == ()
+
+
+def test_split_folders_above_images_and_the_valid_spelling(tmp_path: Path) -> None:
+    _image(tmp_path / "Train/images/a.jpg")
+    _text(tmp_path / "Train/labels/a.txt", "2 0.5 0.5 0.2 0.2\n")
+    _image(tmp_path / "valid/images/b.jpg")
+    _text(tmp_path / "valid/labels/b.txt", "3 0.5 0.5 0.2 0.2\n")
+    _image(tmp_path / "test/images/c.jpg")
+    _text(tmp_path / "test/labels/c.txt", "5 0.5 0.5 0.2 0.2\n")
+    dataset = load(tmp_path)
+    assert dataset.splits == ("test", "train", "val")
+    assert [d.value for e in dataset.select("val").entries for d in e.dice] == [4]
+    assert dataset.default_split() == "test"
+
+
+def test_labels_beside_the_images_ignore_classes_txt_and_skip_unlabelled_images(
+        tmp_path: Path) -> None:
+    root = tmp_path / "images" / "set"  # an "images" folder above the root changes nothing
+    _image(root / "a.jpg")
+    _text(root / "a.txt", "0 0.5 0.5 0.2 0.2\n")
+    _image(root / "b.jpg")
+    _text(root / "classes.txt", "One\nTwo\nThree\nFour\nFive\nSix\n")
+    dataset = load(root)
+    assert [(e.file, len(e.dice)) for e in dataset.entries] == [("a.jpg", 1)]
+    [problem] = dataset.problems
+    assert problem.describe() == ("b.jpg: no label file b.txt beside it "
+                                  "(an image with no dice needs an empty one)")
+
+
+def test_in_the_ultralytics_layout_an_image_without_a_label_file_holds_no_dice(
+        tmp_path: Path) -> None:
+    _image(tmp_path / "images/a.jpg")
+    _text(tmp_path / "labels/a.txt", "0 0.5 0.5 0.2 0.2\n")
+    _image(tmp_path / "images/empty_table.jpg")
+    dataset = load(tmp_path)
+    assert dataset.problems == ()
+    assert {e.file: len(e.dice) for e in dataset.entries} == {"images/a.jpg": 1,
+                                                             "images/empty_table.jpg": 0}
+
+
+@pytest.mark.parametrize("line, reason", [
+    ("1 0.5 0.5 0.2", "expected 'class xc yc w h'"),
+    ("6 0.5 0.5 0.2 0.2", "class 6 is not 0..5"),
+    ("1.5 0.5 0.5 0.2 0.2", "class 1.5 is not 0..5"),
+    ("two 0.5 0.5 0.2 0.2", "not numbers"),
+    ("1 0.5 0.5 0 0.2", "not a normalised"),
+    ("1 50 40 20 20", "not a normalised"),
+    ("1 nan 0.5 0.2 0.2", "not a normalised"),
+])
+def test_a_bad_yolo_line_skips_its_image_naming_file_and_line(
+        tmp_path: Path, line: str, reason: str) -> None:
+    _image(tmp_path / "images/a.jpg")
+    _text(tmp_path / "labels/a.txt", f"0 0.5 0.5 0.2 0.2\n{line}\n")
+    _image(tmp_path / "images/b.jpg")
+    _text(tmp_path / "labels/b.txt", "0 0.5 0.5 0.2 0.2\n")
+    dataset = load(tmp_path)
+    assert [e.file for e in dataset.entries] == ["images/b.jpg"]
+    [problem] = dataset.problems
+    assert (problem.file, problem.line) == ("labels/a.txt", 2)
+    assert reason in problem.reason
+    assert problem.describe().startswith("labels/a.txt:2: ")
+
+
+def test_a_label_file_without_its_image_is_reported(tmp_path: Path) -> None:
+    _image(tmp_path / "images/a.jpg")
+    _text(tmp_path / "labels/a.txt", "0 0.5 0.5 0.2 0.2\n")
+    _text(tmp_path / "labels/gone.txt", "0 0.5 0.5 0.2 0.2\n")
+    [problem] = load(tmp_path).problems
+    assert (problem.file, problem.reason) == ("labels/gone.txt", "no image for this label file")
+
+
+def test_folders_with_nothing_to_evaluate_raise(tmp_path: Path) -> None:
+    with pytest.raises(DatasetError, match="no such folder"):
+        load(tmp_path / "absent")
+    with pytest.raises(DatasetError, match="not a folder"):
+        load(_text(tmp_path / "file.txt", ""))
+    with pytest.raises(DatasetError, match="nothing to evaluate"):
+        load(tmp_path / "")
+    _image(tmp_path / "photo.jpg")
+    with pytest.raises(DatasetError, match="nothing to evaluate"):
+        load(tmp_path)

@@ -1,0 +1,183 @@
+"""``dicetable eval`` end to end: scenes the project renders itself, read by the shipped reader,
+scored and reported; bad input skipped with a reason; unusable folders refused."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import pytest
+
+from vision import eval_cli
+from vision.render import RenderedDie, render_scene
+
+KEYS = {"dice_total", "dice_correct", "dice_wrong_value", "dice_missed", "false_dice",
+        "images_total", "images_exact", "confusion", "latency_ms", "accuracy",
+        "accuracy_wilson95"}
+
+
+def _eval(*argv: str | Path) -> int:
+    parser = argparse.ArgumentParser(prog="dicetable eval")
+    eval_cli.configure(parser)
+    return eval_cli.run(parser.parse_args([str(a) for a in argv]))
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """One rendered image of the set: its file, split and true dice."""
+
+    file: str
+    split: str
+    dice: tuple[RenderedDie, ...]
+
+    def entry(self) -> dict[str, object]:
+        return {"file": self.file, "width": 480, "height": 360, "split": self.split,
+                "dice": [{"value": d.value, "bbox": list(d.bbox)} for d in self.dice]}
+
+    def yolo(self) -> str:
+        return "".join(f"{d.value - 1} {(x0 + x1) / 960} {(y0 + y1) / 720} {(x1 - x0) / 480} "
+                       f"{(y1 - y0) / 360}\n"
+                       for d in self.dice for x0, y0, x1, y1 in [d.bbox])
+
+
+def _write_manifest(root: Path, entries: list[dict[str, object]]) -> None:
+    (root / "labels.json").write_text(json.dumps({"images": entries}), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Rendered]]:
+    """A small labels.json set of easy rendered scenes, half train, half test."""
+    root = tmp_path_factory.mktemp("rendered")
+    (root / "images").mkdir()
+    images = []
+    for n in range(6):
+        scene = render_scene(1000 + n, width=480, height=360, n_dice=5, die_px=(38, 48),
+                             lean=0.0, distractors=0)
+        image = Rendered(f"images/scene{n}.png", "test" if n % 2 else "train", scene.dice)
+        assert cv2.imwrite(str(root / image.file), scene.image)
+        images.append(image)
+    _write_manifest(root, [i.entry() for i in images])
+    return root, images
+
+
+def _dice_in(images: list[Rendered], split: str) -> int:
+    return sum(len(i.dice) for i in images if split in ("all", i.split))
+
+
+def test_json_report_on_a_rendered_set(rendered: tuple[Path, list[Rendered]],
+                                       tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    root, images = rendered
+    failures = tmp_path / "failures"
+    assert _eval(root, "--json", "--threads", "2", "--save-failures", failures) == 0
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert set(report) >= KEYS
+    assert report["split"] == "test"  # the default when there is a test split
+    assert report["images_total"] == 3
+    assert report["dice_total"] == _dice_in(images, "test")
+    assert (report["dice_correct"] + report["dice_wrong_value"] + report["dice_missed"]
+            == report["dice_total"])
+    assert len(report["confusion"]) == 6 and all(len(r) == 7 for r in report["confusion"])
+    assert sum(map(sum, report["confusion"])) == report["dice_total"]
+    assert report["accuracy"] == report["dice_correct"] / report["dice_total"]
+    low, high = report["accuracy_wilson95"]
+    assert low <= report["accuracy"] <= high
+    assert 0 < report["latency_ms"]["median"] <= report["latency_ms"]["p95"]
+    # Easy renders are mostly read right; a swapped axis or an off-by-one value anywhere on
+    # the path would score about nothing and make every read a false die.
+    assert report["accuracy"] >= 0.7
+    assert report["false_dice"] <= 0.2 * report["dice_total"]
+    assert report["images_skipped"] == 0
+    assert "3/3 images" in err
+    written = sorted(p.name for p in failures.iterdir())
+    assert "confusion.png" in written
+    assert len(written) == 1 + report["images_total"] - report["images_exact"]
+    assert cv2.imread(str(failures / "confusion.png")) is not None
+
+
+def test_text_summary_on_every_image_of_a_yolo_copy(
+        rendered: tuple[Path, list[Rendered]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    source, images = rendered
+    for split in ("train", "test"):
+        (tmp_path / "images" / split).mkdir(parents=True)
+        (tmp_path / "labels" / split).mkdir(parents=True)
+    for image in images:
+        name = Path(image.file).name
+        (tmp_path / "images" / image.split / name).write_bytes((source / image.file).read_bytes())
+        (tmp_path / "labels" / image.split / name).with_suffix(".txt").write_text(
+            image.yolo(), encoding="utf-8")
+    assert _eval(tmp_path, "--split", "all") == 0
+    out, _ = capsys.readouterr()
+    total = _dice_in(images, "all")
+    assert f"(yolo, split all): 6 images, {total} labelled dice" in out
+    assert "read right" in out and "95 % Wilson" in out and "missed" in out
+
+
+def test_bad_images_and_entries_are_skipped_and_listed(
+        rendered: tuple[Path, list[Rendered]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    source, images = rendered
+    good = images[1]
+    (tmp_path / "images").mkdir()
+    (tmp_path / good.file).write_bytes((source / good.file).read_bytes())
+    (tmp_path / "images/broken.png").write_bytes(b"\x89PNG not really")
+    manifest = [good.entry(),
+                {"file": "images/absent.png", "split": "test", "dice": []},
+                {"file": "images/broken.png", "split": "test", "dice": []},
+                {"file": "images/x.png", "split": "test", "dice": [{"value": 9, "bbox": []}]}]
+    _write_manifest(tmp_path, manifest)
+    assert _eval(tmp_path, "--json") == 0
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert report["images_total"] == 1
+    assert report["images_skipped"] == 3
+    reasons = {(s["file"], s["reason"].split(":")[0]) for s in report["skipped"]}
+    assert reasons == {("images/absent.png", "image file missing"),
+                       ("images/broken.png", "not a readable image (empty, truncated or not "
+                                             "an image format)"),
+                       ("labels.json", "images[3] (images/x.png)")}
+    assert "skipped images/absent.png: image file missing" in err
+
+
+@pytest.mark.parametrize("files, argv, message", [
+    (None, [], "no such folder"),
+    ({}, [], "nothing to evaluate"),
+    ({"labels.json": "{"}, [], "not valid JSON"),
+    ({"labels.json": '{"images": [{"file": "a.png", "dice": []}]}'}, ["--split", "val"],
+     "no split 'val'"),
+])
+def test_unusable_datasets_exit_2_with_a_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], files: dict[str, str] | None,
+        argv: list[str], message: str) -> None:
+    root = tmp_path / "set"
+    if files is not None:
+        root.mkdir()
+        for name, text in files.items():
+            (root / name).write_text(text, encoding="utf-8")
+    assert _eval(root, *argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("dicetable eval: ") and message in err and str(root) in err
+
+
+def test_a_failures_folder_that_cannot_be_made_exits_2(
+        rendered: tuple[Path, list[Rendered]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    root, _ = rendered
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    assert _eval(root, "--save-failures", blocker / "failures") == 2
+    assert f"dicetable eval: cannot create {blocker / 'failures'}" in capsys.readouterr().err
+
+
+def test_threads_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        _eval("somewhere", "--threads", "0")
+    assert exit_.value.code == 2
+    assert "must be at least 1" in capsys.readouterr().err
+

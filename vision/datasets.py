@@ -1,0 +1,379 @@
+"""Labelled dice photos for ``dicetable eval``: a ``labels.json`` folder or a YOLO folder.
+
+``load(root)`` lists the images and their labels without decoding any pixels; ``decode(entry)``
+reads one image and gives its labels in pixels. Anything malformed in one image's labels
+becomes a :class:`Problem` (file, line when there is one, reason) and that image is skipped;
+only a folder that holds nothing usable raises :class:`DatasetError`.
+
+Two formats:
+
+- ``labels.json`` as in ``../shared/datasets/README.md``: ``{"images": [{"file", "dice":
+  [{"value", "bbox": [x0, y0, x1, y1]}], "ignore", "split", "width", "height"}]}``, boxes in
+  pixels of that image.
+- YOLO: ``cls xc yc w h`` lines (class 0..5 = value 1..6, box normalised to the image size,
+  which is read from the image). The label of ``.../images/.../x.jpg`` is ``.../labels/.../x.txt``
+  when that labels/ folder exists (Ultralytics layout: an image without its label file holds
+  no dice), else ``x.txt`` beside the image (Darknet layout: an image without one is skipped,
+  so a stray photo is not scored as an empty table). The split is the first folder on the
+  image's path named train, val (or valid, validation) or test.
+
+>>> Problem("labels/a.txt", "class 7 is not 0..5", line=3).describe()
+'labels/a.txt:3: class 7 is not 0..5'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn, TypeVar
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Box = tuple[float, float, float, float]
+"""x0, y0, x1, y1 in image pixels (or in fractions of the image size before decoding a YOLO
+image)."""
+
+MANIFEST = "labels.json"
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"})
+SPLIT_FOLDERS = {"train": "train", "val": "val", "valid": "val", "validation": "val",
+                 "test": "test"}
+ALL = "all"
+"""The split name that selects every image."""
+_T = TypeVar("_T")
+
+
+class DatasetError(Exception):
+    """The folder cannot be evaluated at all (missing, empty, unreadable manifest, no split)."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why one image (or label file) was skipped; ``split`` is None when it is not known."""
+
+    file: str
+    reason: str
+    line: int | None = None
+    split: str | None = None
+
+    def describe(self) -> str:
+        """``file[:line]: reason``."""
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return f"{where}: {self.reason}"
+
+
+class EntryError(Exception):
+    """An image that cannot be scored; carries the :class:`Problem`."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.describe())
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    """One labelled die: its top-face value (1..6) and its box."""
+
+    value: int
+    box: Box
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One image as the dataset lists it, before decoding. ``file`` is relative to the root;
+    ``size`` is the (width, height) the manifest states, if any; ``normalised`` boxes are
+    fractions of the image size (YOLO)."""
+
+    file: str
+    path: Path
+    split: str | None
+    dice: tuple[LabelledDie, ...]
+    ignore: tuple[Box, ...] = ()
+    size: tuple[int, int] | None = None
+    normalised: bool = False
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A decoded image (BGR) with its labels in pixels."""
+
+    file: str
+    image: NDArray[np.uint8]
+    dice: tuple[LabelledDie, ...]
+    ignore: tuple[Box, ...]
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """What :func:`load` found: the usable images and the problems met on the way."""
+
+    root: Path
+    kind: str
+    entries: tuple[Entry, ...]
+    problems: tuple[Problem, ...]
+
+    @property
+    def splits(self) -> tuple[str, ...]:
+        """The split names present, sorted."""
+        return tuple(sorted({e.split for e in self.entries if e.split is not None}))
+
+    def default_split(self) -> str:
+        """``test`` when the dataset has a test split, else ``all``."""
+        return "test" if "test" in self.splits else ALL
+
+    def select(self, split: str) -> Dataset:
+        """The images (and problems) of one split; ``all`` keeps everything."""
+        if split == ALL:
+            return self
+        if split not in self.splits:
+            have = ", ".join(self.splits) or "none"
+            raise DatasetError(f"{self.root}: no split {split!r} (splits here: {have}; "
+                               f"use --split {ALL} for every image)")
+        return Dataset(self.root, self.kind,
+                       tuple(e for e in self.entries if e.split == split),
+                       tuple(p for p in self.problems if p.split in (None, split)))
+
+
+def load(root: Path) -> Dataset:
+    """List a dataset folder: its ``labels.json`` if it has one, else its YOLO label files."""
+    if not root.is_dir():
+        raise DatasetError(f"{root}: no such folder" if not root.exists()
+                           else f"{root}: not a folder")
+    if (root / MANIFEST).is_file():
+        return _load_manifest(root)
+    return _load_yolo(root)
+
+
+def decode(entry: Entry) -> Sample:
+    """Read ``entry``'s image and give its labels in pixels; raises :class:`EntryError`."""
+    image = _read_image(entry)
+    height, width = image.shape[:2]
+    if entry.size is not None and entry.size != (width, height):
+        _fail(entry, f"the image is {width}x{height} but {MANIFEST} says "
+                     f"{entry.size[0]}x{entry.size[1]}")
+    if not entry.normalised:
+        return Sample(entry.file, image, entry.dice, entry.ignore)
+
+    def scale(box: Box) -> Box:
+        return (box[0] * width, box[1] * height, box[2] * width, box[3] * height)
+
+    return Sample(entry.file, image,
+                  tuple(LabelledDie(d.value, scale(d.box)) for d in entry.dice),
+                  tuple(scale(b) for b in entry.ignore))
+
+
+def _read_image(entry: Entry) -> NDArray[np.uint8]:
+    try:
+        data = entry.path.read_bytes()
+    except FileNotFoundError:
+        _fail(entry, "image file missing")
+    except OSError as err:
+        _fail(entry, f"cannot read the image: {err.strerror or err}")
+    image = None
+    if data:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        _fail(entry, "not a readable image (empty, truncated or not an image format)")
+    return np.asarray(image, dtype=np.uint8)
+
+
+def _fail(entry: Entry, reason: str) -> NoReturn:
+    raise EntryError(Problem(entry.file, reason, split=entry.split))
+
+
+# --- labels.json -----------------------------------------------------------------------------
+
+class _Bad(Exception):
+    """A malformed part of one manifest entry."""
+
+
+def _load_manifest(root: Path) -> Dataset:
+    path = root / MANIFEST
+    try:
+        doc = json.loads(path.read_bytes())
+    except OSError as err:
+        raise DatasetError(f"{path}: cannot read: {err.strerror or err}") from err
+    except UnicodeDecodeError as err:
+        raise DatasetError(f"{path}: not UTF-8 text") from err
+    except json.JSONDecodeError as err:
+        raise DatasetError(f"{path}: not valid JSON: {err.msg} at line {err.lineno} "
+                           f"column {err.colno}") from err
+    images = doc.get("images") if isinstance(doc, dict) else None
+    if not isinstance(images, list):
+        raise DatasetError(f'{path}: expected an object with an "images" list')
+    entries: list[Entry] = []
+    problems: list[Problem] = []
+    for index, item in enumerate(images):
+        split = item.get("split") if isinstance(item, dict) else None
+        split = split if isinstance(split, str) else None
+        try:
+            entries.append(_manifest_entry(root, item))
+        except _Bad as bad:
+            name = item.get("file") if isinstance(item, dict) else None
+            where = f"images[{index}]" + (f" ({name})" if isinstance(name, str) else "")
+            problems.append(Problem(MANIFEST, f"{where}: {bad}", split=split))
+    if not entries and not problems:
+        raise DatasetError(f"{path}: lists no images")
+    return Dataset(root, MANIFEST, tuple(entries), tuple(problems))
+
+
+def _manifest_entry(root: Path, item: object) -> Entry:
+    if not isinstance(item, dict):
+        raise _Bad("not an object")
+    file = _key(item, "file", str)
+    split = item.get("split")
+    if split is not None and not isinstance(split, str):
+        raise _Bad('"split" is not a string')
+    size = None
+    if "width" in item or "height" in item:
+        size = (_positive_int(item, "width"), _positive_int(item, "height"))
+    dice_items = _key(item, "dice", list)
+    dice = []
+    for number, die in enumerate(dice_items):
+        if not isinstance(die, dict):
+            raise _Bad(f"dice[{number}] is not an object")
+        value = die.get("value")
+        if type(value) is not int or not 1 <= value <= 6:
+            raise _Bad(f"dice[{number}].value must be a whole number 1..6, not {value!r}")
+        dice.append(LabelledDie(value, _box(die.get("bbox"), f"dice[{number}].bbox", size)))
+    ignore_items = item.get("ignore", [])
+    if not isinstance(ignore_items, list):
+        raise _Bad('"ignore" is not a list')
+    ignore = tuple(_box(b, f"ignore[{n}]", size) for n, b in enumerate(ignore_items))
+    return Entry(file, root / file, split, tuple(dice), ignore, size)
+
+
+def _key(item: dict[str, object], key: str, kind: type[_T]) -> _T:
+    if key not in item:
+        raise _Bad(f'missing key "{key}"')
+    value = item[key]
+    if not isinstance(value, kind):
+        raise _Bad(f'"{key}" is not a {kind.__name__}')
+    return value
+
+
+def _positive_int(item: dict[str, object], key: str) -> int:
+    value = item.get(key)
+    if type(value) is not int or value <= 0:
+        raise _Bad(f'"{key}" must be a positive whole number, not {value!r}')
+    return value
+
+
+def _box(raw: object, what: str, size: tuple[int, int] | None) -> Box:
+    if (not isinstance(raw, list) or len(raw) != 4
+            or not all(type(v) in (int, float) and math.isfinite(v) for v in raw)):
+        raise _Bad(f"{what} must be 4 numbers [x0, y0, x1, y1], not {raw!r}")
+    x0, y0, x1, y1 = (float(v) for v in raw)
+    if x1 <= x0 or y1 <= y0:
+        raise _Bad(f"{what} {raw!r} is empty or reversed (need x0 < x1 and y0 < y1)")
+    if size is not None and (x1 <= 0 or y1 <= 0 or x0 >= size[0] or y0 >= size[1]):
+        raise _Bad(f"{what} {raw!r} lies outside the {size[0]}x{size[1]} image")
+    return (x0, y0, x1, y1)
+
+
+# --- YOLO ------------------------------------------------------------------------------------
+
+def _load_yolo(root: Path) -> Dataset:
+    images = sorted(p for p in _files(root) if p.suffix.lower() in IMAGE_SUFFIXES)
+    entries: list[Entry] = []
+    problems: list[Problem] = []
+    used: set[Path] = set()
+    for image in images:
+        rel = image.relative_to(root)
+        split = _split_of(rel)
+        label, in_labels_folder = _label_file(root, rel)
+        if not label.is_file():
+            if in_labels_folder:  # Ultralytics: an image without a label file holds no dice
+                entries.append(Entry(rel.as_posix(), image, split, (), normalised=True))
+            else:
+                problems.append(Problem(rel.as_posix(), f"no label file {label.name} beside it "
+                                        f"(an image with no dice needs an empty one)",
+                                        split=split))
+            continue
+        used.add(label)
+        try:
+            dice = _yolo_dice(label)
+        except _BadLine as bad:
+            problems.append(Problem(label.relative_to(root).as_posix(), str(bad),
+                                    line=bad.line, split=split))
+            continue
+        entries.append(Entry(rel.as_posix(), image, split, dice, normalised=True))
+    orphans = [p.relative_to(root) for p in _files(root) if p.suffix == ".txt"
+               and p not in used and p.name != "classes.txt"]
+    problems.extend(Problem(rel.as_posix(), "no image for this label file",
+                            split=_split_of(rel))
+                    for rel in sorted(orphans) if "labels" in rel.parts[:-1])
+    if not used:
+        nested = ", ".join(sorted(p.parent.name for p in root.glob(f"*/{MANIFEST}")))
+        hint = f" ({MANIFEST} in sub-folders: {nested}; evaluate one of those)" if nested else ""
+        raise DatasetError(f"{root}: nothing to evaluate: no {MANIFEST}, and no YOLO label "
+                           f"files (.txt in labels/ or beside the images){hint}")
+    return Dataset(root, "yolo", tuple(entries), tuple(problems))
+
+
+def _files(root: Path) -> Iterator[Path]:
+    for path in root.rglob("*"):
+        if path.is_file() and not any(p.startswith(".") for p in path.relative_to(root).parts):
+            yield path
+
+
+def _split_of(rel: Path) -> str | None:
+    for folder in rel.parts[:-1]:
+        split = SPLIT_FOLDERS.get(folder.lower())
+        if split is not None:
+            return split
+    return None
+
+
+def _label_file(root: Path, rel: Path) -> tuple[Path, bool]:
+    """Where the image's label file belongs, and whether that is in a labels/ folder: the
+    Ultralytics layout (``.../images/...`` -> ``.../labels/...``) when that folder exists,
+    else beside the image."""
+    folders = rel.parts[:-1]
+    if "images" in folders:
+        at = len(folders) - 1 - folders[::-1].index("images")
+        if root.joinpath(*folders[:at], "labels").is_dir():
+            return root.joinpath(*folders[:at], "labels", *rel.parts[at + 1:]).with_suffix(
+                ".txt"), True
+    return (root / rel).with_suffix(".txt"), False
+
+
+class _BadLine(Exception):
+    def __init__(self, line: int | None, reason: str) -> None:
+        super().__init__(reason)
+        self.line = line
+
+
+def _yolo_dice(label: Path) -> tuple[LabelledDie, ...]:
+    try:
+        text = label.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise _BadLine(None, "not UTF-8 text") from err
+    except OSError as err:
+        raise _BadLine(None, f"cannot read: {err.strerror or err}") from err
+    dice = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            dice.append(_yolo_line(line, number))
+    return tuple(dice)
+
+
+def _yolo_line(line: str, number: int) -> LabelledDie:
+    fields = line.split()
+    if len(fields) != 5:
+        raise _BadLine(number, f"expected 'class xc yc w h', got {line.strip()!r}")
+    try:
+        cls_f, xc, yc, w, h = (float(f) for f in fields)
+    except ValueError:
+        raise _BadLine(number, f"not numbers: {line.strip()!r}") from None
+    if not cls_f.is_integer() or not 0 <= cls_f <= 5:
+        raise _BadLine(number, f"class {fields[0]} is not 0..5 (values 1..6)")
+    if not all(math.isfinite(v) and -0.01 <= v <= 1.01 for v in (xc, yc, w, h)) or w <= 0 \
+            or h <= 0:
+        raise _BadLine(number, f"box {' '.join(fields[1:])} is not a normalised 'xc yc w h' "
+                               f"(0..1, w and h > 0)")
+    return LabelledDie(int(cls_f) + 1, (xc - w / 2, yc - h / 2, xc + w / 2, yc + h / 2))
