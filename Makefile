@@ -5,7 +5,9 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test setup lint bench clean
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test setup lint bench clean chromium
 
 setup: $(VENV)/.installed
 
@@ -22,8 +24,13 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test: lint
-	$(BIN)/pytest
+# The browser tests drive Debian's Chromium (never a downloaded browser).
+chromium:
+	@test -x /usr/bin/chromium || { $(SUDO) apt-get update -q && \
+		$(SUDO) apt-get install -y -q --no-install-recommends chromium; }
+
+test: lint chromium
+	DICETABLE_REQUIRE_BROWSER=1 $(BIN)/pytest
 
 bench: setup
 	$(BIN)/dicetable bench

@@ -16,6 +16,7 @@ Figure = tuple[str, float, str]
 SUITES = {
     "engine": "engine.bench",
     "vision": "vision.bench",
+    "web": "web.bench",
 }
 
 

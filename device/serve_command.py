@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from web.app import create_app
     from web.auth import host_link
     from web.qr import qr_text, table_url
-    from web.server import create_server
+    from web.server import create_server, end_streams
 
     journal = Journal(journal_path(args.state))
     session = TableSession(journal)
@@ -49,12 +49,20 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     url = table_url(server.effective_port, args.host)
+    app.config["PUBLIC_URL"] = url
     print(qr_text(url))
     print(f"dicetable is serving the score pad at {url}")
     print(f"Table PIN (needed to change the game): {journal.pin()}")
     print(f"Host link (changes the game without the PIN): {host_link(url, journal)}")
     print(f"State folder: {journal.path.parent}", flush=True)
-    signal.signal(signal.SIGTERM, _interrupt)
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        # Waitress waits for its threads once interrupted: end the live streams first.
+        end_streams(app)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     try:
         server.run()
     except KeyboardInterrupt:
@@ -63,7 +71,3 @@ def run(args: argparse.Namespace) -> int:
         server.close()
         session.stop()
     return 0
-
-
-def _interrupt(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt

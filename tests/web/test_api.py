@@ -1,0 +1,185 @@
+"""The JSON API through Flask's test client, on a real session and journal."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from device.journal import Journal
+
+if TYPE_CHECKING:
+    from tests.web.conftest import Phone
+
+JENNA_TURN = [
+    {"roll": ["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC"]},
+    {"keep": ["H4", "H4", "H4", "D3", "D3", "D3"]},
+    {"roll": ["D3", "D2", "EXT"]},
+    {"keep": ["D3", "D2"]},
+]
+"""The golden example's first turn (RULES.md): Jenna scores 17."""
+
+
+def test_anyone_may_watch_the_state(watcher: Phone) -> None:
+    state = watcher.state()
+    assert state["view"] is None and state["game_id"] is None
+    assert watcher.client.get("/api/state").json["auth"] is False  # type: ignore[index]
+
+
+def test_a_new_game_is_published_with_colours(dalek: Phone) -> None:
+    state = dalek.state()
+    assert state["header"] == {"game": "dalek", "players": ["Jenna", "Peter"]}
+    assert state["view"]["turn"] == "Jenna" and state["view"]["expects"] == ["roll"]
+    assert sorted(state["colours"].values()) == [0, 1]
+
+
+def test_chosen_colours_are_kept_for_the_players(phone: Phone) -> None:
+    header = {"game": "dalek", "players": ["Ana", "Ben"]}
+    response = phone.change("/api/game", {"header": header, "colours": {"Ana": 6, "Ben": 2}})
+    assert response.json["state"]["colours"] == {"Ana": 6, "Ben": 2}  # type: ignore[index]
+
+
+def test_two_players_cannot_share_a_colour(phone: Phone) -> None:
+    header = {"game": "dalek", "players": ["Ana", "Ben"]}
+    response = phone.change("/api/game", {"header": header, "colours": {"Ana": 1, "Ben": 1}})
+    assert response.status_code == 400
+    assert "different colour" in response.json["error"]  # type: ignore[index]
+    assert phone.state()["view"] is None
+
+
+def test_a_whole_turn_scores(dalek: Phone) -> None:
+    state = dalek.play(*JENNA_TURN)
+    assert state["view"]["scores"] == {"Jenna": 17, "Peter": 0}
+    assert state["view"]["turn"] == "Peter"
+    assert state["view"]["results"][0]["ending"] == "no-dice"
+
+
+def test_an_illegal_action_gives_the_engines_reason_and_changes_nothing(dalek: Phone) -> None:
+    before = dalek.state()
+    response = dalek.act({"keep": ["H4"]})
+    assert response.status_code == 400
+    assert response.json == {"error": "it is Jenna's turn to roll 10 dice, not to keep"}
+    assert dalek.state() == before
+
+
+def test_a_stale_version_is_refused_with_the_current_state(dalek: Phone) -> None:
+    version = dalek.state()["version"]
+    first = dalek.post("/api/action", {"line": JENNA_TURN[0], "base_version": version})
+    second = dalek.post("/api/action", {"line": JENNA_TURN[0], "base_version": version})
+    assert first.status_code == 200 and second.status_code == 409
+    body = second.json
+    assert body is not None
+    assert body["state"]["version"] == first.json["state"]["version"]  # type: ignore[index]
+    assert body["state"]["view"]["expects"] == ["keep"]
+    assert "Another phone" in body["error"]
+
+
+def test_undo_goes_back_as_far_as_needed(dalek: Phone) -> None:
+    dalek.play(*JENNA_TURN)
+    for _ in JENNA_TURN:
+        assert dalek.act({"undo": {}}).status_code == 200
+    state = dalek.state()
+    assert state["view"]["actions"] == 0 and state["view"]["scores"]["Jenna"] == 0
+    response = dalek.act({"undo": {}})
+    assert response.status_code == 400
+    assert "nothing to undo" in response.json["error"]  # type: ignore[index]
+
+
+def test_a_correction_replays_the_rest(dalek: Phone) -> None:
+    dalek.play(*JENNA_TURN)
+    response = dalek.change("/api/correct", {"index": 3, "line": {"keep": ["D3"]}})
+    assert response.status_code == 200, response.json
+    view = response.json["state"]["view"]  # type: ignore[index]
+    assert view["turn"] == "Jenna" and view["expects"] == ["stop", "roll"]
+    assert view["table"]["pool"] == 1
+
+
+def test_a_correction_that_makes_a_later_action_illegal_names_it(dalek: Phone) -> None:
+    dalek.play(*JENNA_TURN)
+    before = dalek.state()
+    response = dalek.change("/api/correct", {"index": 1, "line": {"keep": ["H4"]}})
+    assert response.status_code == 400
+    assert response.json["error"].startswith("action 3 ")  # type: ignore[index]
+    assert dalek.state() == before
+
+
+def test_the_record_lists_the_standing_actions(dalek: Phone) -> None:
+    dalek.play(*JENNA_TURN, {"undo": {}})
+    body = dalek.client.get("/api/record").json
+    assert body is not None
+    assert body["actions"] == JENNA_TURN[:3]
+
+
+def test_abandon_frees_the_table(dalek: Phone) -> None:
+    assert dalek.change("/api/abandon").status_code == 200
+    assert dalek.state()["view"] is None
+
+
+def test_a_new_game_is_refused_while_one_is_played(dalek: Phone) -> None:
+    response = dalek.change("/api/game", {"header": {"game": "dalek", "players": ["A", "B"]}})
+    assert response.status_code == 400
+    assert "abandon" in response.json["error"]  # type: ignore[index]
+
+
+def test_hints_can_be_switched_off(dalek: Phone) -> None:
+    dalek.play(*JENNA_TURN[:2])
+    assert dalek.state()["hints"]["stop_points"] == 0
+    response = dalek.change("/api/hints", {"on": False})
+    assert response.json["state"]["hints"] is None  # type: ignore[index]
+    assert response.json["state"]["hints_on"] is False  # type: ignore[index]
+
+
+def test_a_bad_header_is_refused_with_the_reason(phone: Phone) -> None:
+    response = phone.change("/api/game", {"header": {"game": "chess", "players": ["A", "B"]}})
+    assert response.status_code == 400
+    assert "unknown game 'chess'" in response.json["error"]  # type: ignore[index]
+
+
+def test_bad_posts_get_a_400_and_change_nothing(dalek: Phone) -> None:
+    before = dalek.state()
+    version = before["version"]
+    bad_bodies: list[object] = [
+        [], "roll", {"line": {"roll": []}}, {"line": "stop", "base_version": version},
+        {"line": {"stop": {}, "roll": []}, "base_version": version},
+        {"line": {"stop": {}}, "base_version": "1"}, {"line": {"stop": {}}, "base_version": True},
+    ]
+    for body in bad_bodies:
+        response = dalek.post("/api/action", body)
+        assert response.status_code == 400, body
+        assert response.json["error"]  # type: ignore[index]
+    response = dalek.client.post("/api/action", data="{not json",
+                                 headers={"X-CSRF-Token": dalek.csrf,
+                                          "Content-Type": "application/json"})
+    assert response.status_code == 400
+    response = dalek.client.post("/api/action", data="x" * 20_000,
+                                 headers={"X-CSRF-Token": dalek.csrf,
+                                          "Content-Type": "application/json"})
+    assert response.status_code == 413
+    assert dalek.state() == before
+
+
+def test_names_are_never_markup(phone: Phone) -> None:
+    header = {"game": "dalek", "players": ["<b>Ana</b>", "Ben"]}
+    assert phone.change("/api/game", {"header": header}).status_code == 200
+    page = phone.client.get("/").get_data(as_text=True)
+    assert "<b>Ana</b>" not in page
+    assert "\\u003cb\\u003eAna" in page
+
+
+def test_interglacial_cards_are_drawn_by_the_server(phone: Phone) -> None:
+    header = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "interglacial"}
+    response = phone.change("/api/game", {"header": header})
+    assert response.status_code == 200, response.json
+    cards = response.json["state"]["header"]["cards"]  # type: ignore[index]
+    assert len(set(cards)) == 5
+
+
+def test_history_lists_finished_games(dalek: Phone, journal: Journal) -> None:
+    body = dalek.client.get("/api/history").json
+    assert body == {"games": [], "wins": {}}
+
+
+def test_a_refused_set_up_does_not_recolour_the_game(dalek: Phone) -> None:
+    before = dalek.state()["colours"]
+    header = {"game": "dalek", "players": ["Jenna", "Peter"]}
+    response = dalek.change("/api/game", {"header": header, "colours": {"Jenna": 5, "Peter": 6}})
+    assert response.status_code == 400
+    assert dalek.state()["colours"] == before

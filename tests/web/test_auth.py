@@ -1,0 +1,100 @@
+"""Who may change the game: PIN, host link token, CSRF and cross-site checks, slowed PINs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from flask import Flask
+
+from device.journal import Journal
+from device.session import TableSession
+from web import create_app
+from web.auth import host_link, host_token
+
+if TYPE_CHECKING:
+    from tests.web.conftest import Phone
+
+GAME = {"header": {"game": "dalek", "players": ["Ana", "Ben"]}}
+
+
+def test_changing_the_game_needs_the_pin(watcher: Phone) -> None:
+    response = watcher.change("/api/game", GAME)
+    assert response.status_code == 401
+    assert response.json["need_pin"] is True  # type: ignore[index]
+    assert watcher.state()["view"] is None
+
+
+def test_the_right_pin_grants_and_logout_takes_it_back(watcher: Phone, journal: Journal) -> None:
+    assert watcher.enter_pin(journal.pin()).status_code == 200
+    assert watcher.change("/api/game", GAME).status_code == 200
+    assert watcher.post("/auth/logout", {}).status_code == 200
+    assert watcher.act({"roll": ["H4"] * 10}).status_code == 401
+
+
+def test_a_post_without_the_csrf_token_is_refused(phone: Phone) -> None:
+    response = phone.client.post("/api/game", json={**GAME, "base_version": 0})
+    assert response.status_code == 403
+    response = phone.post("/api/game", {**GAME, "base_version": 0}, **{"X-CSRF-Token": "x"})
+    assert response.status_code == 403
+    assert phone.state()["view"] is None
+
+
+def test_a_post_from_another_site_is_refused(phone: Phone) -> None:
+    body = {**GAME, "base_version": 0}
+    assert phone.post("/api/game", body, Origin="http://evil.example").status_code == 403
+    assert phone.post("/api/game", body, **{"Sec-Fetch-Site": "cross-site"}).status_code == 403
+    assert phone.state()["view"] is None
+    assert phone.post("/api/game", body, Origin="http://localhost").status_code == 200
+
+
+def test_a_form_post_is_not_json_and_is_refused(phone: Phone) -> None:
+    response = phone.client.post("/api/game", data={"header": "x"},
+                                 headers={"X-CSRF-Token": phone.csrf})
+    assert response.status_code == 400
+
+
+def test_wrong_pins_are_slowed_down(watcher: Phone, journal: Journal) -> None:
+    wrong = "000000" if journal.pin() != "000000" else "111111"
+    statuses = [watcher.enter_pin(wrong).status_code for _ in range(4)]
+    assert statuses == [403, 403, 403, 403]
+    locked = watcher.enter_pin(journal.pin())
+    assert locked.status_code == 429
+    assert int(locked.headers["Retry-After"]) >= 1
+    assert "Wait" in locked.json["error"]  # type: ignore[index]
+
+
+def test_a_granted_phone_stays_granted_after_a_restart(phone: Phone, journal: Journal) -> None:
+    cookie = phone.client.get_cookie("dicetable")
+    assert cookie is not None
+    restarted = Journal(journal.path)
+    session = TableSession(restarted)
+    session.start()
+    try:
+        app = create_app({"TABLE_SESSION": session, "JOURNAL": restarted, "TESTING": True})
+        client = app.test_client()
+        client.set_cookie("dicetable", cookie.value)
+        assert client.get("/api/state").json["auth"] is True  # type: ignore[index]
+    finally:
+        session.stop()
+
+
+def test_the_host_link_grants_without_the_pin(app: Flask, journal: Journal) -> None:
+    client = app.test_client()
+    link = host_link("http://table.local:8000/", journal)
+    assert link == f"http://table.local:8000/auth/join?token={host_token(journal)}"
+    response = client.get(f"/auth/join?token={host_token(journal)}")
+    assert response.status_code == 303 and response.headers["Location"] == "/"
+    assert client.get("/api/state").json["auth"] is True  # type: ignore[index]
+
+
+def test_a_wrong_token_grants_nothing(app: Flask) -> None:
+    client = app.test_client()
+    assert client.get("/auth/join?token=nope").status_code == 303
+    assert client.get("/api/state").json["auth"] is False  # type: ignore[index]
+
+
+def test_the_session_cookie_is_strict(app: Flask, journal: Journal) -> None:
+    client = app.test_client()
+    response = client.get("/")
+    cookie = response.headers["Set-Cookie"]
+    assert "SameSite=Strict" in cookie and "HttpOnly" in cookie

@@ -1,0 +1,122 @@
+"""Live updates by Server-Sent Events: the state on connect, every change, heartbeats, and a
+cap on streams so that plain requests are always served."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from flask import Flask
+from werkzeug.test import TestResponse
+
+from web.child import ServedTable
+from web.client import EventStream, Phone
+from web.events import event
+from web.server import end_streams
+
+if TYPE_CHECKING:
+    from tests.web.conftest import Phone as TestPhone
+
+DALEK = {"game": "dalek", "players": ["Jenna", "Peter"]}
+ROLL = {"roll": ["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC"]}
+
+
+def states(stream: EventStream) -> Any:
+    """The parsed ``state`` events of a stream."""
+    return (json.loads(data) for kind, data in stream.events() if kind == "state")
+
+
+def stream_of(response: TestResponse) -> Iterable[bytes]:
+    """The chunks of an unbuffered test-client response, as the app yields them."""
+    return cast(Iterable[bytes], response.response)
+
+
+def test_a_stream_starts_with_the_state_and_follows_every_change(tmp_path: Path) -> None:
+    with ServedTable(tmp_path) as table:
+        phone = Phone(table.url)
+        phone.enter_pin(table.pin)
+        stream = EventStream(f"{table.url}/events")
+        assert stream.response.getheader("Content-Type", "").startswith("text/event-stream")
+        received = states(stream)
+        assert next(received)["view"] is None
+        status, body = phone.post("/api/game", {"header": DALEK, "base_version": 0})
+        assert status == 200
+        version = body["state"]["version"]
+        assert next(received)["view"]["expects"] == ["roll"]
+        assert phone.post("/api/action", {"line": ROLL, "base_version": version})[0] == 200
+        update = next(received)
+        assert update["view"]["table"]["rolled"] == ROLL["roll"]
+        assert update["colours"] == {"Jenna": 0, "Peter": 1}
+        stream.close()
+        phone.close()
+
+
+def test_a_phone_that_reconnects_gets_the_current_state(tmp_path: Path) -> None:
+    with ServedTable(tmp_path) as table:
+        phone = Phone(table.url)
+        phone.enter_pin(table.pin)
+        phone.post("/api/game", {"header": DALEK, "base_version": 0})
+        asleep = EventStream(f"{table.url}/events")
+        next(states(asleep))
+        asleep.close()
+        version = phone.get("/api/state")[1]["state"]["version"]
+        phone.post("/api/action", {"line": ROLL, "base_version": version})
+        awake = EventStream(f"{table.url}/events")
+        assert next(states(awake))["view"]["expects"] == ["keep"]
+        awake.close()
+
+
+def test_streams_beyond_the_limit_are_refused_but_plain_requests_are_served(
+        tmp_path: Path) -> None:
+    with ServedTable(tmp_path, max_streams=2) as table:
+        streams = [EventStream(f"{table.url}/events") for _ in range(2)]
+        for stream in streams:
+            next(stream.events())
+        refused = EventStream(f"{table.url}/events")
+        assert refused.status == 503
+        assert refused.response.getheader("Retry-After") == "2"
+        phone = Phone(table.url)
+        assert phone.get("/api/state")[0] == 200
+        for stream in (*streams, refused):
+            stream.close()
+
+
+def test_heartbeats_keep_a_quiet_stream_alive_and_it_ends_in_time(app: Flask) -> None:
+    response = app.test_client().get("/events", buffered=False)
+    started = time.monotonic()
+    chunks = [chunk.decode() for chunk in stream_of(response)]
+    response.close()
+    assert chunks[0].startswith("retry: 2000\nid: 0\nevent: state\n")
+    assert "event: beat\ndata: 1\n\n" in chunks[1:]
+    assert 0.9 <= time.monotonic() - started < 3
+
+
+def test_a_change_during_a_stream_is_sent(app: Flask, dalek: TestPhone) -> None:
+    response = app.test_client().get("/events", buffered=False)
+    chunks = iter(stream_of(response))
+    first = next(chunks).decode()
+    threading.Timer(0.1, lambda: dalek.act(ROLL)).start()
+    update = next(c.decode() for c in chunks if "event: state" in c.decode())
+    response.close()
+    assert '"expects":["roll"]' in first and '"expects":["keep"]' in update
+
+
+def test_end_streams_stops_open_streams_and_refuses_new_ones(app: Flask) -> None:
+    client = app.test_client()
+    response = client.get("/events", buffered=False)
+    chunks = iter(stream_of(response))
+    next(chunks)
+    end_streams(app)
+    started = time.monotonic()
+    assert list(chunks) == [] or all(b"state" not in c for c in chunks)
+    assert time.monotonic() - started < 2
+    response.close()
+    assert client.get("/events").status_code == 503
+
+
+def test_the_event_wire_format() -> None:
+    assert event('{"a":1}', 7) == 'id: 7\nevent: state\ndata: {"a":1}\n\n'

@@ -1,0 +1,69 @@
+"""The page itself: everything it loads comes from the table, and the join code."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from flask.testing import FlaskClient
+
+from device.journal import Journal
+from web.qr import qr_svg, qr_text, table_url
+
+if TYPE_CHECKING:
+    from tests.web.conftest import Phone
+
+
+def boot(page: str) -> Any:
+    """The JSON block the page starts from."""
+    match = re.search(r'<script id="boot" type="application/json">(.*?)</script>', page, re.S)
+    assert match
+    return json.loads(match.group(1))
+
+
+def test_the_page_needs_nothing_from_the_internet(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    links = re.findall(r'(?:src|href)="([^"]+)"', page)
+    assert links and all(link.startswith(("/static/", "data:")) for link in links)
+    for link in links:
+        if link.startswith("/static/"):
+            assert client.get(link).status_code == 200
+
+
+def test_the_page_carries_the_state_and_what_set_up_needs(dalek: Phone) -> None:
+    data = boot(dalek.client.get("/").get_data(as_text=True))
+    assert data["auth"] is True and data["csrf"] == dalek.csrf
+    assert data["state"]["view"]["turn"] == "Jenna"
+    assert data["games"] == ["dalek", "dicy", "17"] and set(data["facts"]) == set(data["games"])
+    assert len(data["palette"]) == 8
+
+
+def test_the_join_code_is_a_full_qr_of_the_address(client: FlaskClient) -> None:
+    page = client.get("/", base_url="http://192.168.1.20:8017").get_data(as_text=True)
+    assert 'class="qr"' in page and "http://192.168.1.20:8017/" in page
+    assert qr_svg("http://192.168.1.20:8017/") in page
+    text = qr_text("http://192.168.1.20:8017/")
+    assert len(text.splitlines()) > 12
+
+
+def test_the_public_url_wins_over_the_address_used(app: object, journal: Journal) -> None:
+    from web import create_app
+    from web.table import table
+
+    base = table(app)  # type: ignore[arg-type]
+    configured = create_app({"TABLE_SESSION": base.session, "JOURNAL": journal,
+                             "PUBLIC_URL": "http://table.local:8017/"})
+    page = configured.test_client().get("/").get_data(as_text=True)
+    assert "http://table.local:8017/" in page
+
+
+def test_the_table_url_is_a_lan_address_when_listening_everywhere() -> None:
+    assert table_url(8017, "10.0.0.5") == "http://10.0.0.5:8017/"
+    assert table_url(8017, "::1") == "http://[::1]:8017/"
+    assert table_url(8017, "0.0.0.0").startswith("http://")
+
+
+def test_an_unknown_api_path_is_json(client: FlaskClient) -> None:
+    response = client.get("/api/nothing")
+    assert response.status_code == 404 and response.json == {"error": "There is no such page."}

@@ -1,0 +1,161 @@
+"""The JSON API: the current state, and every change a phone makes to the game.
+
+Each change names ``base_version``, the state version it was made from; the session refuses
+a stale one (409 with the current state). Requests are checked here before the session sees
+them: a malformed one is a 400 and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from random import Random
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from device.session import Snapshot
+from engine import Game
+from engine.dicy import draw_interglacial
+from web.auth import authorised, csrf_token, require_pin
+from web.colours import PALETTE
+from web.errors import ApiError
+from web.table import table
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+_random = Random()
+
+
+@bp.get("/state")
+def state() -> Response:
+    """The current state, whether this phone may change it, and its CSRF token."""
+    snapshot = table().session.snapshot()
+    return jsonify({"state": table().payload(snapshot), "auth": authorised(),
+                    "csrf": csrf_token()})
+
+
+@bp.get("/record")
+def record() -> Response:
+    """The standing actions of the game in progress (for the corrections list)."""
+    snapshot = table().session.snapshot()
+    if snapshot.game_id is None:
+        return jsonify({"game_id": None, "version": snapshot.version, "actions": []})
+    lines = table().session.record(snapshot.game_id)
+    return jsonify({"game_id": snapshot.game_id, "version": snapshot.version,
+                    "actions": lines[1:]})
+
+
+@bp.get("/history")
+def history() -> Response:
+    """The finished games, and how many each player has won."""
+    return jsonify({"games": table().session.history(), "wins": table().session.player_wins()})
+
+
+@bp.post("/game")
+@require_pin
+def new_game() -> Response:
+    """``{"header": {...}, "colours": {name: index}, "base_version": n}``: start a game.
+
+    The colours are kept only when the game can start (no game being played, version
+    current), so that a refused set-up does not recolour the game on the table."""
+    body = _body()
+    header = _object(body, "header")
+    if header.get("game") == "dicy" and header.get("mode") == "interglacial" \
+            and "cards" not in header:
+        header = {**header, "cards": _interglacial()}
+    Game.start(header)
+    colours = _colours(body.get("colours", {}), header)
+    version = _version(body)
+    current = table().session.snapshot()
+    if current.version == version and not (current.view and not current.view["over"]):
+        table().colours.remember(colours)
+        table().forget_encoded()
+    return _changed(table().session.new_game(header, base_version=version))
+
+
+@bp.post("/action")
+@require_pin
+def action() -> Response:
+    """``{"line": {kind: value}, "base_version": n}``: one action, or ``{"undo": {}}``."""
+    body = _body()
+    line = _line(body)
+    return _changed(table().session.act(line, base_version=_version(body), source="phone"))
+
+
+@bp.post("/correct")
+@require_pin
+def correct() -> Response:
+    """``{"index": i, "line": {...}, "base_version": n}``: replace standing action ``i``."""
+    body = _body()
+    index = body.get("index")
+    if type(index) is not int or index < 0:
+        raise ApiError(400, "error.field", field="index")
+    line = _line(body)
+    return _changed(table().session.correct(index, line, base_version=_version(body)))
+
+
+@bp.post("/abandon")
+@require_pin
+def abandon() -> Response:
+    """``{"base_version": n}``: give up the game in progress (it stays in the journal)."""
+    return _changed(table().session.abandon(base_version=_version(_body())))
+
+
+@bp.post("/hints")
+@require_pin
+def hints() -> Response:
+    """``{"on": bool, "base_version": n}``: switch the engine's hints on or off."""
+    body = _body()
+    on = body.get("on")
+    if not isinstance(on, bool):
+        raise ApiError(400, "error.field", field="on")
+    return _changed(table().session.set_hints(on, base_version=_version(body)))
+
+
+def _changed(snapshot: Snapshot) -> Response:
+    return jsonify({"state": table().payload(snapshot)})
+
+
+def _body() -> dict[str, Any]:
+    if not request.is_json:
+        raise ApiError(400, "error.json")
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise ApiError(400, "error.json")
+    return body
+
+
+def _version(body: Mapping[str, Any]) -> int:
+    version = body.get("base_version")
+    if type(version) is not int or version < 0:
+        raise ApiError(400, "error.field", field="base_version")
+    return version
+
+
+def _object(body: Mapping[str, Any], key: str) -> dict[str, Any]:
+    value = body.get(key)
+    if not isinstance(value, dict):
+        raise ApiError(400, "error.field", field=key)
+    return value
+
+
+def _line(body: Mapping[str, Any]) -> dict[str, Any]:
+    line = _object(body, "line")
+    if len(line) != 1:
+        raise ApiError(400, "error.field", field="line")
+    return line
+
+
+def _colours(value: object, header: Mapping[str, Any]) -> dict[str, int]:
+    players = header.get("players")
+    if not isinstance(value, dict) or not isinstance(players, list):
+        raise ApiError(400, "error.field", field="colours")
+    chosen = {k: v for k, v in value.items() if k in players}
+    if any(type(v) is not int or not 0 <= v < len(PALETTE) for v in chosen.values()) \
+            or len(set(chosen.values())) != len(chosen):
+        raise ApiError(400, "error.colours")
+    return chosen
+
+
+def _interglacial() -> list[str]:
+    return [str(card) for card in draw_interglacial(_random)]

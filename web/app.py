@@ -1,0 +1,57 @@
+"""The app factory: ``create_app(config)`` builds the score pad around a table session.
+
+``config`` must give ``TABLE_SESSION`` (a started :class:`device.session.TableSession`) and
+``JOURNAL`` (its :class:`device.journal.Journal`: the PIN and the cookie secret live there).
+Optional: ``PUBLIC_URL`` (the address in
+the join QR code; default: the address the phone used), ``MAX_STREAMS`` (live streams at
+once, default 40), ``SSE_HEARTBEAT_S`` (15) and ``SSE_MAX_S`` (300), and any Flask setting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+from flask import Flask
+
+from web import api, auth, events, exports, pages
+from web.colours import ColourBook
+from web.errors import register_handlers
+from web.streams import StreamGate
+from web.table import EXTENSION, Table
+from web.throttle import PinThrottle
+
+DEFAULTS: dict[str, Any] = {
+    "MAX_STREAMS": 40,
+    "SSE_HEARTBEAT_S": 15.0,
+    "SSE_MAX_S": 300.0,
+    "PUBLIC_URL": None,
+    "MAX_CONTENT_LENGTH": 16 * 1024,
+    "SESSION_COOKIE_NAME": "dicetable",
+    "SESSION_COOKIE_SAMESITE": "Strict",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
+}
+
+
+def create_app(config: Mapping[str, Any]) -> Flask:
+    """The score pad app for the session and journal in ``config``."""
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    app.config.update(config)
+    journal = app.config["JOURNAL"]
+    app.secret_key = journal.secret()
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions[EXTENSION] = Table(
+        session=app.config["TABLE_SESSION"],
+        journal=journal,
+        colours=ColourBook(journal),
+        streams=StreamGate(int(app.config["MAX_STREAMS"])),
+        throttle=PinThrottle(),
+    )
+    register_handlers(app)
+    auth.protect_posts(app)
+    for blueprint in (pages.bp, api.bp, events.bp, exports.bp, auth.bp):
+        app.register_blueprint(blueprint)
+    return app

@@ -1,0 +1,79 @@
+"""``dicetable serve`` as a child process on a free local port: what the benchmark and the
+end-to-end tests run, exactly as a table runs it (and restart, or kill, mid-game)."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+
+from device.journal import Journal
+from device.state_dir import journal_path
+
+START_TIMEOUT_S = 20.0
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class ServedTable:
+    """A ``dicetable serve`` child process with its own state folder and port."""
+
+    def __init__(self, state: Path, *, port: int | None = None, max_streams: int = 40) -> None:
+        self.state = state
+        self.port = port or free_port()
+        self.max_streams = max_streams
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def pin(self) -> str:
+        """The table's PIN (from its journal)."""
+        return Journal(journal_path(self.state)).pin()
+
+    def start(self) -> ServedTable:
+        """Start serving; returns once the port takes connections."""
+        command = [sys.executable, "-m", "device.cli", "serve", "--state", str(self.state),
+                   "--host", "127.0.0.1", "--port", str(self.port),
+                   "--max-streams", str(self.max_streams)]
+        self._process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise RuntimeError(f"dicetable serve exited with {self._process.returncode}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"dicetable serve did not listen on port {self.port}")
+
+    def stop(self, *, kill: bool = False) -> None:
+        """Stop the process: SIGTERM (a clean stop) or SIGKILL (a power cut)."""
+        if self._process is None:
+            return
+        self._process.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+        try:
+            self._process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+        self._process = None
+
+    def __enter__(self) -> ServedTable:
+        return self.start()
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.stop()

@@ -1,0 +1,77 @@
+"""Refusals as JSON: every refused request gets ``{"error": message}`` in the phone's language.
+
+A bad request is 400, a missing PIN 401, a failed cross-site check 403, a stale version 409
+(with the current ``state``), too many PIN tries 429, no free live stream 503. Nothing in the
+game changes on any of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from device.session import SessionError, StaleVersion
+from engine import EngineError
+from web.i18n import choose_language, engine_text, text
+from web.table import table
+
+LANGUAGE_COOKIE = "lang"
+
+
+class ApiError(Exception):
+    """A refusal with an HTTP status and a page message key (see the ``ui`` catalogs)."""
+
+    def __init__(self, status: int, key: str, /, *, extra: dict[str, Any] | None = None,
+                 **params: object) -> None:
+        super().__init__(key)
+        self.status = status
+        self.key = key
+        self.extra = extra or {}
+        self.params = params
+
+
+def language() -> str:
+    """The language of the phone making the request."""
+    return choose_language(request.cookies.get(LANGUAGE_COOKIE),
+                           request.headers.get("Accept-Language"))
+
+
+def refusal(status: int, message: str, **extra: Any) -> tuple[Response, int]:
+    """A JSON refusal."""
+    return jsonify({"error": message, **extra}), status
+
+
+def register_handlers(app: Flask) -> None:
+    """Turn every refusal the app meets into JSON."""
+
+    @app.errorhandler(ApiError)
+    def api_error(err: ApiError) -> tuple[Response, int]:
+        response, status = refusal(err.status, text(language(), err.key, **err.params),
+                                   **err.extra)
+        if "retry_after" in err.extra:
+            response.headers["Retry-After"] = str(err.extra["retry_after"])
+        return response, status
+
+    @app.errorhandler(EngineError)
+    def engine_error(err: EngineError) -> tuple[Response, int]:
+        return refusal(400, engine_text(language(), err))
+
+    @app.errorhandler(SessionError)
+    def session_error(err: SessionError) -> tuple[Response, int]:
+        return refusal(400, engine_text(language(), err))
+
+    @app.errorhandler(StaleVersion)
+    def stale(err: StaleVersion) -> tuple[Response, int]:
+        return refusal(409, text(language(), "error.stale"),
+                       state=table().payload(err.current))
+
+    @app.errorhandler(HTTPException)
+    def http_error(err: HTTPException) -> tuple[Response, int] | HTTPException:
+        if not (request.path.startswith("/api/") or request.path.startswith("/auth/")
+                or request.method == "POST"):
+            return err
+        status = err.code or 500
+        return refusal(status, text(language(), f"error.http{status}")
+                       if status in (400, 404, 405, 413) else err.description or err.name)

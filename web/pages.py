@@ -1,0 +1,57 @@
+"""The page: one phone-first score pad (set-up, play, corrections, history, join code).
+
+The first load carries everything the page needs in one JSON block: the phone's language
+catalog, the state, the set-up facts and the CSRF token; live updates follow by SSE.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from markupsafe import Markup
+
+from web.auth import authorised, csrf_token
+from web.colours import PALETTE
+from web.errors import language
+from web.games import setup_facts
+from web.i18n import LANGUAGES, catalog
+from web.qr import qr_svg
+from web.table import table
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.get("/")
+def pad() -> str:
+    """The score pad."""
+    lang = language()
+    url = current_app.config["PUBLIC_URL"] or request.host_url
+    facts = setup_facts()
+    boot = {
+        "lang": lang,
+        "languages": list(LANGUAGES),
+        "ui": catalog(lang)["ui"],
+        "csrf": csrf_token(),
+        "auth": authorised(),
+        "state": table().payload(table().session.snapshot()),
+        "facts": facts,
+        "games": list(facts),
+        "palette": list(PALETTE),
+        "heartbeat": current_app.config["SSE_HEARTBEAT_S"],
+        "url": url,
+    }
+    return render_template("pad.html", lang=lang, boot=boot, url=url, qr=_qr(url))
+
+
+@bp.get("/i18n/<lang>.json")
+def ui_catalog(lang: str) -> Response:
+    """The page's words in another language (for the language switch)."""
+    if lang not in LANGUAGES:
+        abort(404)
+    return jsonify(catalog(lang)["ui"])
+
+
+@lru_cache(maxsize=8)
+def _qr(url: str) -> Markup:
+    return Markup(qr_svg(url))

@@ -1,0 +1,482 @@
+/* Per game: what is on the table, how an action is entered, the round grid, the moments. */
+"use strict";
+
+/* The entry in progress belongs to one state version: any change starts it afresh. */
+function draft() {
+  if (!S.draft || S.draft.version !== S.state.version) S.draft = {version: S.state.version};
+  return S.draft;
+}
+
+function redraw(update) {
+  update();
+  render();
+}
+
+function chip(label, cls, title) {
+  return el("span.chip" + (cls ? "." + cls : ""), {title}, label);
+}
+
+/* A multiset of values: tap a key to add one, tap a chosen chip to take it out. */
+function picker(keys, chosen, max, onChange, keyClass) {
+  const tray = chosen.map((id, i) => button(labelOf(keys, id), () => onChange(chosen.filter((_, j) => j !== i)),
+    "chip " + keyClass(id), {"aria-label": t("entry.remove", {what: labelOf(keys, id)})}));
+  const full = chosen.length >= max;
+  return el("div.picker", {},
+    el("div.tray", {"aria-live": "polite"}, tray.length ? tray : el("span.muted", {text: t("entry.tap_to_add")})),
+    el("div.keys", {}, keys.map((k) => button(k.text, () => onChange([...chosen, k.id]), "key " + keyClass(k.id),
+      {disabled: full, title: k.title}))),
+    el("p.count", {text: t("entry.count", {n: chosen.length, max})}));
+}
+
+function labelOf(keys, id) {
+  const key = keys.find((k) => k.id === id);
+  return key ? key.text : String(id);
+}
+
+/* Chosen positions among some shown values. */
+function toggles(values, chosen, allowed, onChange, cls) {
+  return el("div.tray", {}, values.map((value, i) => {
+    const on = chosen.includes(i);
+    return button(String(value), () => onChange(on ? chosen.filter((j) => j !== i) : [...chosen, i]),
+      "chip toggle " + cls(value) + (on ? " on" : ""),
+      {"aria-pressed": on ? "true" : "false", disabled: !allowed(value, i)});
+  }));
+}
+
+/* The grid of points per round and player (Dicy Cards, Dalek Dice). */
+function scoreGrid(view, cell) {
+  const rounds = Math.max(0, ...view.results.map((r) => r.round));
+  if (!rounds) return null;
+  const rows = [];
+  for (let round = 1; round <= rounds; round++) {
+    rows.push(el("tr", {}, el("th", {scope: "row", text: String(round)}), view.players.map((p) => {
+      const result = view.results.find((r) => r.round === round && r.player === p);
+      return result ? cell(result) : el("td.muted", {text: ""});
+    })));
+  }
+  return el("div.scroll", {}, el("table.grid", {},
+    el("thead", {}, el("tr", {}, el("th", {text: t("grid.round")}),
+      view.players.map((p) => el("th", {}, swatch(p), p)))),
+    el("tbody", {}, rows),
+    el("tfoot", {}, el("tr", {}, el("th", {text: t("grid.total")}),
+      view.players.map((p) => el("td", {text: String(view.scores[p])}))))));
+}
+
+function describeValue(value) {
+  if (Array.isArray(value)) return value.join(" ");
+  if (value && typeof value === "object") {
+    return Object.entries(value).map(([k, v]) => (v === null || typeof v !== "object" ? v : describeValue(v)) + "")
+      .filter((s) => s !== "").join(" · ");
+  }
+  return value === undefined || value === null ? "" : String(value);
+}
+
+function describeLine(line) {
+  const [kind, value] = Object.entries(line)[0];
+  return (t("act." + kind) + " " + describeValue(value)).trim();
+}
+
+/* ---------------- Dalek Dice ---------------- */
+
+const FACES = ["H4", "H2", "D3", "D2", "DOC", "EXT"];
+const faceKeys = () => FACES.map((f) => ({id: f, text: f, title: t("face." + f)}));
+const faceClass = (f) => "f-" + f;
+
+function faceChips(faces) {
+  return faces.length ? faces.map((f) => chip(f, faceClass(f), t("face." + f)))
+    : [el("span.muted", {text: t("none")})];
+}
+
+const dalek = {
+  kinds: ["roll", "keep", "stop"],
+
+  status(view) {
+    return t("status.round", {round: view.round}) + " · " + t("target", {n: view.target});
+  },
+
+  table(view) {
+    const area = view.table;
+    if (!area) return null;
+    const top = [];
+    for (const face of ["DOC", "EXT"]) {
+      for (let i = 0; i < 3; i++) top.push(i < area.top[face] ? chip(face, faceClass(face), t("face." + face)) : chip("", "empty"));
+      top.push(el("span.of", {text: area.top[face] + "/3"}));
+    }
+    return el("div.area", {},
+      el("div.line", {}, el("span.label", {text: t("dalek.top")}), top),
+      el("div.line", {}, el("span.label", {text: t("dalek.kept")}), faceChips(area.kept)),
+      el("p.sums", {},
+        el("b", {text: t("dalek.humans", {n: area.humans})}), " · ",
+        el("b", {text: t("dalek.daleks", {n: area.daleks})}), " · ",
+        t("dalek.pool", {n: area.pool})),
+      area.rolled ? el("div.line", {}, el("span.label", {text: t("dalek.rolled")}), faceChips(area.rolled)) : null);
+  },
+
+  hints(hints) {
+    if (!hints || hints.stop_points === undefined) return null;
+    return [t("hint.stop", {n: hints.stop_points}),
+      t("hint.roll", {n: hints.roll_expected.toFixed(1)}),
+      t("hint.doctor", {n: Math.round(hints.doctor_chance * 100)})];
+  },
+
+  entry(view) {
+    const area = view.table;
+    const d = draft();
+    const parts = [];
+    if (view.expects.includes("keep")) {
+      d.keep = d.keep || [];
+      const keepable = (f) => f !== "DOC" && f !== "EXT";
+      const chosen = d.keep.map((i) => area.rolled[i]);
+      parts.push(el("h3", {text: t("dalek.keep_which")}),
+        toggles(area.rolled, d.keep, keepable, (keep) => redraw(() => { d.keep = keep; }), faceClass),
+        el("div.row", {},
+          button(t("dalek.keep_all"), () => redraw(() => {
+            d.keep = area.rolled.map((f, i) => i).filter((i) => keepable(area.rolled[i]));
+          })),
+          button(t("dalek.keep_n", {n: chosen.length}), () => act({keep: chosen}), "primary")));
+    }
+    if (view.expects.includes("stop")) {
+      parts.push(el("div.row", {}, button(t("dalek.stop"), () => act({stop: {}}), "primary big")));
+    }
+    if (view.expects.includes("roll")) {
+      d.roll = d.roll || [];
+      parts.push(el("h3", {text: t("dalek.roll_what", {n: area.pool})}),
+        picker(faceKeys(), d.roll, area.pool, (roll) => redraw(() => { d.roll = roll; }), faceClass),
+        el("div.row", {},
+          button(t("entry.clear"), () => redraw(() => { d.roll = []; }), "", {disabled: !d.roll.length}),
+          button(t("dalek.roll_n", {n: area.pool}), () => act({roll: d.roll}), "primary",
+            {disabled: d.roll.length !== area.pool})));
+    }
+    return parts;
+  },
+
+  grid(view) {
+    return scoreGrid(view, (r) => el("td.end-" + r.ending, {title: t("ending." + r.ending)},
+      String(r.points), r.ending === "stop" ? null : el("small", {text: " " + t("ending.short." + r.ending)})));
+  },
+
+  moments(old, now) {
+    return now.results.slice(old.results.length).map((r) => (r.ending === "exterminate"
+      ? t("moment.exterminate") : r.ending === "doctor" ? t("moment.doctor") : null)).filter(Boolean);
+  },
+
+  editor(kind, value, onChange) {
+    if (kind === "stop") return null;
+    const keys = faceKeys().filter((k) => kind === "roll" || (k.id !== "DOC" && k.id !== "EXT"));
+    return picker(keys, Array.isArray(value) ? value : [], 10, onChange, faceClass);
+  },
+
+  blank(kind) {
+    return kind === "stop" ? {} : [];
+  },
+};
+
+const GAMES = {dalek};
+
+/* ---------------- Dicy Cards ---------------- */
+
+const PIPS = [1, 2, 3, 4, 5, 6];
+const pipKeys = () => PIPS.map((n) => ({id: n, text: String(n)}));
+const pipClass = () => "pip";
+const cardName = (id) => t("card." + id);
+
+function cardChip(id, state) {
+  return chip((state === "frozen" ? "❄ " : "") + cardName(id), "card " + (state || "active"),
+    t("dicy." + (state || "active")));
+}
+
+function cardButtons(cards, chosen, onPick, extra) {
+  return el("div.tray", {}, cards.map((c) => button(cardName(c) + (extra ? extra(c) : ""), () => onPick(c),
+    "chip toggle card" + (c === chosen ? " on" : ""), {"aria-pressed": c === chosen ? "true" : "false"})));
+}
+
+function activeCards(view, player) {
+  return view.cards.filter((c) => view.rows[player][c] === "active");
+}
+
+function dicyOutcome(o) {
+  if (o.what === "skip") return t("dicy.skipped");
+  return t("dicy.scored", {card: cardName(o.card), dice: o.dice.join(" "), n: o.points});
+}
+
+const dicy = {
+  kinds: ["roll", "reroll", "score", "skip", "effect"],
+
+  status(view) {
+    const mode = view.mode ? (S.ui["dicy.mode." + view.mode] || view.mode) + " · " : "";
+    return mode + t("status.round", {round: view.round}) + " · " + t("target", {n: view.target});
+  },
+
+  table(view) {
+    const area = view.table;
+    return el("div.area", {},
+      view.players.map((p) => el("div.cards-row", {}, el("div.who", {}, swatch(p), " " + p),
+        el("div.line", {}, view.cards.map((c) => cardChip(c, view.rows[p][c]))))),
+      area && area.dice ? el("div.line", {}, el("span.label", {text: t("dicy.dice")}),
+        area.dice.map((n) => chip(String(n), "pip"))) : null,
+      area && area.rerolls ? el("p", {text: t("dicy.rerolls", {n: area.rerolls,
+        cards: area.frozen_to_reroll.map(cardName).join(", ")})}) : null,
+      area && area.outcome ? el("p.sums", {}, el("b", {text: area.player + ": " + dicyOutcome(area.outcome)})) : null,
+      S.auth ? null : view.pending.map((o) => el("p.owed", {}, swatch(o.player),
+        t("dicy.owes." + o.choice, {name: o.player, because: o.because === "skip" ? t("act.skip") : cardName(o.because)}))));
+  },
+
+  hints(hints) {
+    if (!hints || !hints.cards) return null;
+    return Object.entries(hints.cards).map(([card, best]) => (best
+      ? t("hint.card", {card: cardName(card), n: best.points, dice: best.dice.join(" ")})
+      : t("hint.card_none", {card: cardName(card)})));
+  },
+
+  entry(view) {
+    const d = draft();
+    const area = view.table;
+    const player = view.turn;
+    if (view.expects.includes("effect")) {
+      return view.pending.map((o) => el("div", {},
+        el("h3", {}, swatch(o.player), " " + t("dicy.owes." + o.choice, {name: o.player,
+          because: o.because === "skip" ? t("act.skip") : cardName(o.because)})),
+        cardButtons(o.eligible, null, (card) => act({effect: {player: o.player, card}}))));
+    }
+    if (view.expects.includes("roll")) {
+      d.roll = d.roll || [];
+      return [el("h3", {text: t("dicy.roll_what")}),
+        picker(pipKeys(), d.roll, 6, (roll) => redraw(() => { d.roll = roll; }), pipClass),
+        el("div.row", {},
+          button(t("entry.clear"), () => redraw(() => { d.roll = []; }), "", {disabled: !d.roll.length}),
+          button(t("dicy.roll"), () => act({roll: d.roll}), "primary", {disabled: d.roll.length !== 6}))];
+    }
+    const parts = [];
+    const can = (k) => view.expects.includes(k);
+    if (area && area.dice) {
+      d.tab = d.tab || (can("score") ? "score" : can("reroll") ? "reroll" : "skip");
+      parts.push(el("div.choices", {role: "tablist"}, ["score", "reroll", "skip"].filter(can).map((k) => button(t("act." + k),
+        () => redraw(() => { d.tab = k; }), "choice" + (d.tab === k ? " on" : ""), {role: "tab", "aria-selected": d.tab === k ? "true" : "false"}))));
+    } else {
+      d.tab = "skip";
+    }
+    const active = activeCards(view, player);
+    const best = (S.state.hints && S.state.hints.cards) || {};
+    if (d.tab === "score") {
+      d.pick = d.pick || [];
+      parts.push(el("h3", {text: t("dicy.which_card")}),
+        cardButtons(active, d.card, (card) => redraw(() => {
+          d.card = card;
+          const hint = best[card];
+          d.pick = hint ? matchDice(area.dice, hint.dice) : [];
+        }), (c) => (best[c] ? " · " + best[c].points : "")),
+        el("h3", {text: t("dicy.which_dice")}),
+        toggles(area.dice, d.pick, () => true, (pick) => redraw(() => { d.pick = pick; }), pipClass),
+        button(d.card ? t("dicy.score_with", {card: cardName(d.card), n: d.pick.length}) : t("dicy.pick_card"),
+          () => act({score: {card: d.card, dice: d.pick.map((i) => area.dice[i])}}), "primary big",
+          {disabled: !d.card || !d.pick.length}));
+    }
+    if (d.tab === "reroll") {
+      d.pick = d.pick || [];
+      d.fresh = d.fresh || [];
+      const kept = area.dice.filter((_, i) => !d.pick.includes(i));
+      parts.push(el("h3", {text: t("dicy.freeze_which")}),
+        cardButtons(active, d.card, (card) => redraw(() => { d.card = card; })),
+        el("h3", {text: t("dicy.reroll_which")}),
+        toggles(area.dice, d.pick, () => true, (pick) => redraw(() => { d.pick = pick; d.fresh = d.fresh.slice(0, pick.length); }), pipClass),
+        d.pick.length ? el("h3", {text: t("dicy.reroll_what", {n: d.pick.length})}) : null,
+        d.pick.length ? picker(pipKeys(), d.fresh, d.pick.length, (fresh) => redraw(() => { d.fresh = fresh; }), pipClass) : null,
+        button(t("act.reroll"), () => act({reroll: {freeze: d.card, dice: [...kept, ...d.fresh]}}), "primary big",
+          {disabled: !d.card || !d.pick.length || d.fresh.length !== d.pick.length}));
+    }
+    if (d.tab === "skip" && can("skip")) {
+      parts.push(el("p", {text: area && area.dice ? t("dicy.skip_explain") : t("dicy.skip_forced")}),
+        button(t("act.skip"), () => act({skip: {}}), "primary big"));
+    }
+    return parts;
+  },
+
+  grid(view) {
+    return scoreGrid(view, (r) => el("td", {title: r.what === "skip" ? t("act.skip") : cardName(r.card)},
+      String(r.points), el("small", {text: " " + (r.what === "skip" ? t("act.skip") : cardName(r.card))})));
+  },
+
+  rank(view, p) {
+    return view.scores[p] * 10 + view.active[p];
+  },
+
+  moments() {
+    return [];
+  },
+
+  editor(kind, value, onChange) {
+    const facts = boot.facts.dicy;
+    const v = value && typeof value === "object" ? value : {};
+    const cards = (S.state.view && S.state.view.cards) || facts.cards;
+    if (kind === "roll") return picker(pipKeys(), Array.isArray(value) ? value : [], 6, onChange, pipClass);
+    if (kind === "skip") return null;
+    if (kind === "effect") {
+      return el("div", {},
+        el("div.tray", {}, S.state.view.players.map((p) => button(p, () => onChange({...v, player: p}),
+          "chip toggle" + (v.player === p ? " on" : "")))),
+        cardButtons(cards, v.card, (card) => onChange({...v, card})));
+    }
+    const key = kind === "reroll" ? "freeze" : "card";
+    return el("div", {},
+      cardButtons(cards, v[key], (card) => onChange({...v, [key]: card})),
+      picker(pipKeys(), v.dice || [], 6, (dice) => onChange({...v, dice}), pipClass));
+  },
+
+  blank(kind) {
+    return {roll: [], reroll: {freeze: null, dice: []}, score: {card: null, dice: []}, skip: {},
+      effect: {player: null, card: null}}[kind];
+  },
+};
+
+/* Positions of ``wanted`` values among ``dice`` (each die used once). */
+function matchDice(dice, wanted) {
+  const free = dice.map((n, i) => i);
+  return wanted.map((n) => {
+    const at = free.findIndex((i) => dice[i] === n);
+    return at < 0 ? -1 : free.splice(at, 1)[0];
+  }).filter((i) => i >= 0);
+}
+
+/* ---------------- 17 ---------------- */
+
+function cardName17(id) {
+  return S.ui["c17." + id] || id;
+}
+
+function rowCard(card) {
+  const label = card.hidden ? "?" : cardName17(card.card);
+  return el("span.card17" + (card.face === "down" ? ".down" : "") + (card.hidden ? ".hidden" : ""),
+    {style: {borderBottomColor: colourOf(card.player)},
+      title: t("c17.played_by", {name: card.player}) + " · " + t("c17.face_" + card.face)},
+    el("b", {text: label}), el("small", {text: card.face === "down" ? t("c17.down") : ""}));
+}
+
+function tokens(view, p) {
+  const tk = view.tokens[p];
+  return "★" + tk.victory + " ✖" + tk.penalty;
+}
+
+const seventeen = {
+  kinds: ["play", "call", "reveal"],
+
+  status(view) {
+    return t("status.round", {round: view.round}) + " · " + t("c17." + view.direction) + " · " +
+      t("c17.target", {n: view.target}) + " · " + t("c17.cards_left", {n: view.cards_left});
+  },
+
+  total: tokens,
+
+  rank(view, p) {
+    return view.tokens[p].victory * 100 - view.tokens[p].penalty;
+  },
+
+  table(view) {
+    if (view.over) return null;
+    return el("div.area", {},
+      el("div.line", {}, el("span.label", {text: t("c17.row")}),
+        view.row.length ? view.row.map(rowCard) : el("span.muted", {text: t("none")})),
+      view.trashed.length ? el("div.line", {}, el("span.label", {text: t("c17.trashed")}),
+        view.trashed.map(rowCard)) : null,
+      view.call ? el("p.sums", {}, el("b", {text: t("c17.called", {name: view.call.caller})}), " ",
+        t("c17.to_reveal", {n: view.call.to_reveal.length})) : null,
+      view.turn && view.plays_left > 1 ? el("p", {text: t("c17.plays_left", {name: view.turn, n: view.plays_left})}) : null,
+      view.call_allowed ? el("p.muted", {text: t("c17.may_call", {names: view.may_call.join(", ")})}) : null);
+  },
+
+  hints(hints) {
+    if (!hints || hints.known_sum === undefined) return null;
+    return [t("hint.known_sum", {n: hints.known_sum, hidden: hints.hidden}),
+      t("hint.chance_17", {n: Math.round(hints.chance_17 * 100)}),
+      t("hint.trap", {n: Math.round(hints.trap_chance * 100)})];
+  },
+
+  entry(view) {
+    const d = draft();
+    const parts = [];
+    const facts = boot.facts["17"];
+    if (view.expects.includes("reveal")) {
+      d.reveal = d.reveal || [];
+      const n = view.call.to_reveal.length;
+      parts.push(el("h3", {text: t("c17.reveal_what", {positions: view.call.to_reveal.join(", ")})}),
+        picker(facts.plain.map((c) => ({id: c, text: cardName17(c)})), d.reveal, n,
+          (reveal) => redraw(() => { d.reveal = reveal; }), () => "card17-key"),
+        button(t("act.reveal"), () => act({reveal: d.reveal}), "primary big", {disabled: d.reveal.length !== n}));
+    }
+    if (view.expects.includes("call")) {
+      d.callers = d.callers || (view.may_call.includes(S.me) ? [S.me] : []);
+      parts.push(el("h3", {text: t("c17.who_called")}),
+        el("div.tray", {}, view.may_call.map((p) => {
+          const on = d.callers.includes(p);
+          return button(p, () => redraw(() => { d.callers = on ? d.callers.filter((q) => q !== p) : [...d.callers, p]; }),
+            "chip toggle" + (on ? " on" : ""), {"aria-pressed": on ? "true" : "false"});
+        })),
+        button(t("c17.call"), () => act({call: d.callers}), "primary big shout", {disabled: !d.callers.length}));
+    }
+    if (view.expects.includes("play")) {
+      d.face = d.face || "up";
+      const cards = Object.keys(facts.deck);
+      parts.push(el("h3", {text: t("c17.play_what", {name: view.turn})}),
+        el("div.choices", {role: "radiogroup"}, ["up", "down"].map((f) => button(t("c17.face_" + f),
+          () => redraw(() => { d.face = f; }), "choice" + (d.face === f ? " on" : ""),
+          {role: "radio", "aria-checked": d.face === f ? "true" : "false"}))),
+        el("div.keys", {}, [
+          d.face === "down" ? button(t("c17.unknown"), () => act({play: {face: "down"}}), "key unknown") : null,
+          ...cards.map((c) => button(cardName17(c), () => act({play: {card: c, face: d.face}}), "key card17-key")),
+        ]));
+    }
+    return parts;
+  },
+
+  grid(view) {
+    if (!view.results.length) return null;
+    const given = (r) => r.given.map((g) => g.player + " " + (g.token === "victory" ? "★" : "✖")).join(", ");
+    return el("div.scroll", {}, el("table.grid", {},
+      el("thead", {}, el("tr", {}, ["grid.round", "c17.caller", "c17.last", "c17.total", "c17.given"]
+        .map((k) => el("th", {text: t(k)})))),
+      el("tbody", {}, view.results.map((r) => el("tr", {},
+        el("th", {scope: "row", text: String(r.round)}), el("td", {text: r.caller}), el("td", {text: r.last_player}),
+        el("td" + (r.reached_17 ? ".end-exterminate" : ""), {text: String(r.total)}),
+        el("td", {text: given(r)}))))));
+  },
+
+  moments(old, now) {
+    const called = now.call && !old.call;
+    const scored = now.results.length > old.results.length && !old.call;
+    if (called || scored) {
+      const caller = now.call ? now.call.caller : now.results[now.results.length - 1].caller;
+      return [t("moment.seventeen", {name: caller})];
+    }
+    return [];
+  },
+
+  editor(kind, value, onChange) {
+    const facts = boot.facts["17"];
+    if (kind === "call") {
+      const chosen = Array.isArray(value) ? value : [];
+      return el("div.tray", {}, S.state.view.players.map((p) => {
+        const on = chosen.includes(p);
+        return button(p, () => onChange(on ? chosen.filter((q) => q !== p) : [...chosen, p]),
+          "chip toggle" + (on ? " on" : ""), {"aria-pressed": on ? "true" : "false"});
+      }));
+    }
+    if (kind === "reveal") {
+      return picker(facts.plain.map((c) => ({id: c, text: cardName17(c)})), Array.isArray(value) ? value : [], 20,
+        onChange, () => "card17-key");
+    }
+    const v = value && typeof value === "object" ? value : {face: "up"};
+    return el("div", {},
+      el("div.choices", {}, ["up", "down"].map((f) => button(t("c17.face_" + f), () => onChange({...v, face: f}),
+        "choice" + (v.face === f ? " on" : "")))),
+      el("div.keys", {}, [v.face === "down" ? button(t("c17.unknown"), () => onChange({face: "down"}),
+        "key" + (v.card === undefined ? " on" : "")) : null,
+      ...Object.keys(facts.deck).map((c) => button(cardName17(c), () => onChange({...v, card: c}),
+        "key card17-key" + (v.card === c ? " on" : "")))]));
+  },
+
+  blank(kind) {
+    return {play: {face: "up"}, call: [], reveal: []}[kind];
+  },
+};
+
+GAMES.dicy = dicy;
+GAMES["17"] = seventeen;
