@@ -17,8 +17,10 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
+# The table on this machine: the score pad for every phone on the network (no camera or
+# buttons yet); the journal and PIN live in ./state.
 run: setup
-	$(BIN)/dicetable replay tests/engine/records/*.jsonl
+	$(BIN)/dicetable serve --state state
 
 lint: setup
 	$(BIN)/ruff check .
