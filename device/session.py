@@ -33,14 +33,16 @@ from typing import Any, TypeVar
 
 from device.journal import Journal, Source, StoredGame
 from engine import Game
+from engine.errors import Refusal
 from engine.record import replay
 
 T = TypeVar("T")
 HINTS_SETTING = "hints"
 
 
-class SessionError(ValueError):
-    """A change that makes no sense for the table as it is (e.g. an action with no game)."""
+class SessionError(Refusal, ValueError):
+    """A change that makes no sense for the table as it is (e.g. an action with no game); a
+    template and its params, like the engine's refusals."""
 
 
 class StaleVersion(Exception):
@@ -143,7 +145,7 @@ class TableSession:
         """The record of game ``game_id``: header and standing actions."""
         stored = self.journal.game(game_id)
         if stored is None:
-            raise SessionError(f"there is no game {game_id}")
+            raise SessionError("there is no game {game}", game=game_id)
         return _replay_stored(stored).record()
 
     def wait_for_change(self, seen_version: int, timeout: float) -> Snapshot | None:

@@ -9,7 +9,7 @@ export; :func:`read_record` replays one into a :class:`Game`.
 """
 
 from engine import dalek, dicy, seventeen
-from engine.errors import EngineError, IllegalAction, RecordError
+from engine.errors import EngineError, IllegalAction, RecordError, Refusal
 from engine.game import VIEW_VERSION, Game
 from engine.record import read_record, write_record
 from engine.rules import Rules, game_names, rules_for
@@ -20,6 +20,7 @@ __all__ = [
     "Game",
     "IllegalAction",
     "RecordError",
+    "Refusal",
     "Rules",
     "dalek",
     "dicy",

@@ -1,10 +1,12 @@
 """Small validators shared by the game modules for values read from records and phones.
 
 Each one returns the value in a precise type or raises IllegalAction naming what was wrong.
+The caller gives the refusal's template; the validator fills in ``{value}`` (the bad value as
+written) and the fields it knows (``{low}``, ``{high}``, ``{options}``).
 
->>> as_list([1, 2], "roll")
+>>> as_list([1, 2], "{key} needs a list, not {value}", key="roll")
 [1, 2]
->>> as_list(3, "roll")
+>>> as_list(3, "{key} needs a list, not {value}", key="roll")
 Traceback (most recent call last):
 ...
 engine.errors.IllegalAction: roll needs a list, not 3
@@ -18,53 +20,59 @@ from typing import Any
 from engine.errors import IllegalAction
 
 
-def as_list(value: object, what: str) -> list[Any]:
+def as_list(value: object, template: str, /, **params: object) -> list[Any]:
     """``value`` as a list, or IllegalAction."""
     if not isinstance(value, list):
-        raise IllegalAction(f"{what} needs a list, not {value!r}")
+        raise IllegalAction(template, value=repr(value), **params)
     return value
 
 
-def as_object(value: object, what: str, keys: Iterable[str]) -> Mapping[str, Any]:
-    """``value`` as a JSON object whose keys are all among ``keys``, or IllegalAction."""
+def as_object(value: object, key: str, keys: Iterable[str]) -> Mapping[str, Any]:
+    """``value`` (the value of record key ``key``) as a JSON object whose keys are all among
+    ``keys``, or IllegalAction."""
     if not isinstance(value, Mapping):
-        raise IllegalAction(f"{what} needs an object, not {value!r}")
-    allowed = set(keys)
-    unknown = sorted(str(k) for k in value if k not in allowed)
+        raise IllegalAction("{key} needs an object, not {value}", key=key, value=repr(value))
+    allowed = sorted(keys)
+    unknown = ", ".join(sorted(str(k) for k in value if k not in allowed))
+    if unknown and allowed:
+        raise IllegalAction("{key} does not take {unknown} (it takes {expected})", key=key,
+                            unknown=unknown, expected=", ".join(allowed))
     if unknown:
-        expected = ", ".join(sorted(allowed)) or "no keys"
-        raise IllegalAction(f"{what} does not take {', '.join(unknown)} (it takes {expected})")
+        raise IllegalAction("{key} does not take {unknown} (it takes no keys)", key=key,
+                            unknown=unknown)
     return value
 
 
-def as_int(value: object, what: str, low: int, high: int) -> int:
+def as_int(value: object, template: str, low: int, high: int, /, **params: object) -> int:
     """``value`` as an int in ``low..high``, or IllegalAction (booleans are not numbers).
 
-    >>> as_int(7, "a die", 1, 6)
+    >>> as_int(7, "a die shows {low} to {high}, not {value}", 1, 6)
     Traceback (most recent call last):
     ...
     engine.errors.IllegalAction: a die shows 1 to 6, not 7
     """
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise IllegalAction(f"{what} shows {low} to {high}, not {value!r}")
+        raise IllegalAction(template, low=low, high=high, value=repr(value), **params)
     return value
 
 
-def as_choice(value: object, what: str, choices: Iterable[str]) -> str:
-    """``value`` as one of ``choices``, or IllegalAction listing them."""
+def as_choice(value: object, template: str, choices: Iterable[str], /,
+              **params: object) -> str:
+    """``value`` as one of ``choices``, or IllegalAction listing them as ``{options}``."""
     options = list(choices)
     if not isinstance(value, str) or value not in options:
-        raise IllegalAction(f"{what} must be one of {', '.join(options)}, not {value!r}")
+        raise IllegalAction(template, options=", ".join(options), value=repr(value), **params)
     return value
 
 
 def as_player(value: object, players: tuple[str, ...]) -> str:
     """``value`` as the name of a player at the table, or IllegalAction."""
     if not isinstance(value, str) or value not in players:
-        raise IllegalAction(f"{value!r} is not playing; the players are {', '.join(players)}")
+        raise IllegalAction("{value} is not playing; the players are {names}",
+                            value=repr(value), names=", ".join(players))
     return value
 
 
-def as_empty(value: object, what: str) -> None:
+def as_empty(value: object, key: str) -> None:
     """Accept only ``{}`` (the value of actions such as ``stop`` and ``skip``)."""
-    as_object(value, what, ())
+    as_object(value, key, ())

@@ -171,6 +171,16 @@ def end_points(humans: int, daleks: int, exterminates: int, dice_left: int) -> i
     return None
 
 
+_OUT_OF_TURN = {
+    ("roll", "keep"): "it is {name}'s turn to roll {count} dice, not to keep",
+    ("roll", "stop"): "{name} has not rolled yet; stop comes after a roll and a keep",
+    ("keep", "roll"): "it is {name}'s turn to keep, not to roll",
+    ("keep", "stop"): "it is {name}'s turn to keep, not to stop",
+    ("stop-or-roll", "keep"): "it is {name}'s turn to stop or roll {count} dice, not to keep",
+}
+"""The refusal of each action kind out of its phase (``count`` is the dice to roll)."""
+
+
 class DalekRules(Rules[DalekState, Action]):
     """Dalek Dice."""
 
@@ -181,15 +191,18 @@ class DalekRules(Rules[DalekState, Action]):
     options = frozenset({"target"})
 
     def setup(self, players: tuple[str, ...], options: Mapping[str, Any]) -> DalekState:
-        target = as_int(options.get("target", DEFAULT_TARGET), "target", 1, 10_000)
+        target = as_int(options.get("target", DEFAULT_TARGET),
+                        "target shows {low} to {high}, not {value}", 1, 10_000)
         return DalekState(players, target, (0,) * len(players), 1, Turn(0))
 
     def parse_action(self, kind: str, value: object) -> Action:
-        kind = as_choice(kind, "a Dalek Dice action", ("roll", "keep", "stop"))
+        kind = as_choice(kind, "a {game} action must be one of {options}, not {value}",
+                         ("roll", "keep", "stop"), game=self.title)
         if kind == "stop":
             as_empty(value, "stop")
             return Stop()
-        faces = tuple(as_choice(f, "a die", list(Face)) for f in as_list(value, kind))
+        faces = tuple(as_choice(f, "a die must be one of {options}, not {value}", list(Face))
+                      for f in as_list(value, "{key} needs a list, not {value}", key=kind))
         return Roll(tuple(Face(f) for f in faces)) if kind == "roll" else Keep(
             tuple(Face(f) for f in faces))
 
@@ -200,17 +213,12 @@ class DalekRules(Rules[DalekState, Action]):
         return {kind: [f.value for f in action.faces]}
 
     def apply(self, state: DalekState, action: Action) -> DalekState:
-        name = state.players[state.turn.player] if not state.over else ""
         if state.over:
             raise IllegalAction("the game is over; no more actions")
-        wanted = {"roll": "roll", "keep": "keep", "stop-or-roll": "stop or roll"}[state.phase]
         kind = type(action).__name__.lower()
         if kind not in state.phase.split("-or-"):
-            dice = f" {state.turn.pool} dice" if "roll" in wanted else ""
-            if state.phase == "roll" and isinstance(action, Stop):
-                raise IllegalAction(
-                    f"{name} has not rolled yet; stop comes after a roll and a keep")
-            raise IllegalAction(f"it is {name}'s turn to {wanted}{dice}, not to {kind}")
+            raise IllegalAction(_OUT_OF_TURN[state.phase, kind],
+                                name=state.players[state.turn.player], count=state.turn.pool)
         if isinstance(action, Roll):
             return self._roll(state, action.faces)
         if isinstance(action, Keep):
@@ -221,8 +229,9 @@ class DalekRules(Rules[DalekState, Action]):
     def _roll(self, state: DalekState, faces: tuple[Face, ...]) -> DalekState:
         turn = state.turn
         if len(faces) != turn.pool:
-            raise IllegalAction(
-                f"{state.players[turn.player]} rolls {turn.pool} dice; this roll has {len(faces)}")
+            raise IllegalAction("{name} rolls {pool} dice; this roll has {count}",
+                                name=state.players[turn.player], pool=turn.pool,
+                                count=len(faces))
         counts = Counter(faces)
         doctors = turn.top_doctors + (1 if counts[Face.DOC] else 0)
         exterminates = turn.top_exterminates + (1 if counts[Face.EXT] else 0)
@@ -242,9 +251,9 @@ class DalekRules(Rules[DalekState, Action]):
                                 "humans and Daleks")
         missing = Counter(faces) - Counter(turn.rolled)
         if missing:
-            shown = " ".join(turn.rolled)
-            raise IllegalAction(
-                f"the roll shows {shown}; it has no {' '.join(missing.elements())} to keep")
+            raise IllegalAction("the roll shows {shown}; it has no {missing} to keep",
+                                shown=" ".join(turn.rolled),
+                                missing=" ".join(missing.elements()))
         if not faces and not turn.moved_to_top:
             raise IllegalAction("keep at least one die from every roll")
         pool = len(turn.rolled) - len(faces) - turn.moved_to_top

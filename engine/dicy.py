@@ -30,7 +30,7 @@ from typing import Any
 
 from engine.checks import as_choice, as_empty, as_int, as_list, as_object, as_player
 from engine.dicy_cards import EFFECTS, Card, Choice, Dice, Reach, best, points, refusal, shown
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Refusal
 from engine.rules import JSONDict, Rules, register
 
 DICE = 6
@@ -214,20 +214,22 @@ def draw_interglacial(rng: Random) -> tuple[Card, ...]:
     return tuple(rng.sample(list(Card), ROW))
 
 
-def parse_cards(value: object, what: str = "cards") -> tuple[Card, ...]:
-    """A row of 5 different card ids, or IllegalAction.
+def parse_cards(value: object) -> tuple[Card, ...]:
+    """A row of 5 different card ids (a header's ``cards``), or IllegalAction.
 
     >>> parse_cards(["pair", "odd", "pair", "sixes", "straight"])
     Traceback (most recent call last):
     ...
     engine.errors.IllegalAction: cards names pair twice; the 5 cards are all different
     """
-    ids = [Card(as_choice(v, "a card", list(Card))) for v in as_list(value, what)]
+    ids = [Card(as_choice(v, "a card must be one of {options}, not {value}", list(Card)))
+           for v in as_list(value, "{key} needs a list, not {value}", key="cards")]
     if len(ids) != ROW:
-        raise IllegalAction(f"{what} needs {ROW} cards, not {len(ids)}")
-    twice = [c for c, n in Counter(ids).items() if n > 1]
+        raise IllegalAction("cards needs 5 cards, not {count}", count=len(ids))
+    twice = [c.value for c, n in Counter(ids).items() if n > 1]
     if twice:
-        raise IllegalAction(f"{what} names {', '.join(twice)} twice; the 5 cards are all different")
+        raise IllegalAction("cards names {cards} twice; the 5 cards are all different",
+                            cards=", ".join(twice))
     return tuple(ids)
 
 
@@ -238,12 +240,17 @@ def parse_presets(data: object) -> dict[str, tuple[Card, ...]]:
     <Card.PAIR: 'pair'>
     """
     if not isinstance(data, Mapping):
-        raise IllegalAction(f"the preset file needs an object of modes, not {data!r}")
+        raise IllegalAction("the preset file needs an object of modes, not {value}",
+                            value=repr(data))
     presets: dict[str, tuple[Card, ...]] = {}
     for name, cards in data.items():
         if not isinstance(name, str) or name in (GLACIAL, INTERGLACIAL):
-            raise IllegalAction(f"the preset file cannot define mode {name!r}")
-        presets[name] = parse_cards(cards, f"preset {name}")
+            raise IllegalAction("the preset file cannot define mode {mode}", mode=repr(name))
+        try:
+            presets[name] = parse_cards(cards)
+        except IllegalAction as err:
+            raise IllegalAction("preset {mode} is refused: {reason}", mode=name,
+                                reason=err) from err
     return presets
 
 
@@ -263,24 +270,27 @@ def game_cards(mode: object, cards: object) -> tuple[Card, ...]:
     <Card.SAME_X5: 'same-x5'>
     """
     if mode is None or mode == INTERGLACIAL:
+        if cards is None and mode:
+            raise IllegalAction("interglacial mode needs the 5 drawn cards in the header's cards")
         if cards is None:
-            needs = ("interglacial mode needs the 5 drawn cards in the header's cards"
-                     if mode else "a Dicy Cards game needs a mode or its 5 cards")
-            raise IllegalAction(needs)
+            raise IllegalAction("a Dicy Cards game needs a mode or its 5 cards")
         return parse_cards(cards)
     known = presets()
     fixed = GLACIAL_CARDS if mode == GLACIAL else known.get(mode) if isinstance(mode, str) else None
+    if fixed is None and known:
+        raise IllegalAction("there is no mode {mode}; the modes are {modes}; or leave out mode "
+                            "and name the 5 cards", mode=repr(mode),
+                            modes=", ".join([GLACIAL, INTERGLACIAL, *known]))
     if fixed is None:
-        modes = ", ".join([GLACIAL, INTERGLACIAL, *known])
-        missing = "" if known else " (the box's presets B, C, D are not known yet)"
-        raise IllegalAction(f"there is no mode {mode!r}; the modes are {modes}{missing}; "
-                            f"or leave out mode and name the 5 cards")
+        raise IllegalAction("there is no mode {mode}; the modes are {modes} (the box's presets "
+                            "B, C, D are not known yet); or leave out mode and name the 5 cards",
+                            mode=repr(mode), modes=", ".join([GLACIAL, INTERGLACIAL]))
     if cards is None:
         return fixed
     given = parse_cards(cards)
     if set(given) != set(fixed):
-        raise IllegalAction(f"{mode} mode plays {', '.join(fixed)}; cards names "
-                            f"{', '.join(given)}")
+        raise IllegalAction("{mode} mode plays {cards}; cards names {given}", mode=mode,
+                            cards=", ".join(fixed), given=", ".join(given))
     return given
 
 
@@ -294,15 +304,16 @@ class DicyRules(Rules[DicyState, Action]):
     options = frozenset({"mode", "cards", "target"})
 
     def setup(self, players: tuple[str, ...], options: Mapping[str, Any]) -> DicyState:
-        target = as_int(options.get("target", DEFAULT_TARGET), "target", 1, 10_000)
+        target = as_int(options.get("target", DEFAULT_TARGET),
+                        "target shows {low} to {high}, not {value}", 1, 10_000)
         mode = options.get("mode")
         cards = game_cards(mode, options.get("cards"))
         return DicyState(players, cards, mode, target, (0,) * len(players),
                          (frozenset(),) * len(players), 1, Turn(0))
 
     def parse_action(self, kind: str, value: object) -> Action:
-        kind = as_choice(kind, "a Dicy Cards action",
-                         ("roll", "reroll", "score", "skip", "effect"))
+        kind = as_choice(kind, "a {game} action must be one of {options}, not {value}",
+                         ("roll", "reroll", "score", "skip", "effect"), game=self.title)
         if kind == "skip":
             as_empty(value, "skip")
             return Skip()
@@ -310,17 +321,15 @@ class DicyRules(Rules[DicyState, Action]):
             return Roll(_six_dice(value, "roll"))
         if kind == "reroll":
             fields = _fields(value, "reroll", ("freeze", "dice"))
-            return Reroll(_card(fields["freeze"], "reroll's freeze"),
-                          _six_dice(fields["dice"], "reroll"))
+            return Reroll(_card(fields, "reroll", "freeze"), _six_dice(fields["dice"], "reroll"))
         if kind == "score":
             fields = _fields(value, "score", ("card", "dice"))
-            dice = tuple(as_int(d, "a die", 1, 6) for d in as_list(fields["dice"], "score's dice"))
-            return Score(_card(fields["card"], "score's card"), dice)
+            return Score(_card(fields, "score", "card"), _dice(fields["dice"], "score"))
         fields = _fields(value, "effect", ("player", "card"))
         player = fields["player"]
         if not isinstance(player, str):
-            raise IllegalAction(f"effect's player needs a name, not {player!r}")
-        return EffectChoice(player, _card(fields["card"], "effect's card"))
+            raise IllegalAction("effect's player needs a name, not {value}", value=repr(player))
+        return EffectChoice(player, _card(fields, "effect", "card"))
 
     def action_to_json(self, action: Action) -> JSONDict:
         if isinstance(action, Roll):
@@ -341,28 +350,25 @@ class DicyRules(Rules[DicyState, Action]):
         name = state.players[state.turn.player]
         if phase is Phase.EFFECT:
             if not isinstance(action, EffectChoice):
-                raise IllegalAction(f"{_waiting(state)}; only effect lines are taken now, "
-                                    f"not {kind}")
+                raise IllegalAction("{waiting}; only effect choices are taken now",
+                                    waiting=_waiting(state))
             return _choose(state, action)
         if isinstance(action, EffectChoice):
-            raise IllegalAction(f"nobody owes an effect choice now; it is {name}'s turn to "
-                                f"{' or '.join(state.expects())}")
+            raise IllegalAction(_NO_CHOICE_OWED[tuple(state.expects())], name=name)
         if phase is Phase.FORCED_SKIP:
             if not isinstance(action, Skip):
-                raise IllegalAction(f"all of {name}'s cards are frozen: {name} must skip, "
-                                    f"not {kind}")
+                raise IllegalAction(_MUST_SKIP[kind], name=name)
             return _skip(state)
         if phase is Phase.ROLL:
             if isinstance(action, Roll):
                 return replace(state, turn=replace(state.turn, dice=action.dice))
             if isinstance(action, Skip):
-                raise IllegalAction(f"{name} has not rolled yet; only a player whose cards are "
-                                    f"all frozen skips without rolling")
-            raise IllegalAction(f"{name} has not rolled yet; a turn starts with a roll of "
-                                f"6 dice, not a {kind}")
+                raise IllegalAction("{name} has not rolled yet; only a player whose cards are "
+                                    "all frozen skips without rolling", name=name)
+            raise IllegalAction(_ROLL_FIRST[kind], name=name)
         if isinstance(action, Roll):
-            raise IllegalAction(f"{name} has rolled already; to roll again, freeze a card "
-                                f"with a reroll")
+            raise IllegalAction("{name} has rolled already; to roll again, freeze a card "
+                                "with a reroll", name=name)
         if isinstance(action, Reroll):
             return _reroll(state, action)
         if isinstance(action, Score):
@@ -463,45 +469,95 @@ class DicyRules(Rules[DicyState, Action]):
         return state.over
 
 
-def _fields(value: object, what: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
-    fields = as_object(value, what, keys)
+_NO_CHOICE_OWED = {
+    ("roll",): "nobody owes an effect choice now; it is {name}'s turn to roll",
+    ("skip",): "nobody owes an effect choice now; it is {name}'s turn to skip",
+    ("reroll", "skip"): "nobody owes an effect choice now; it is {name}'s turn to reroll or skip",
+    ("reroll", "score", "skip"):
+        "nobody owes an effect choice now; it is {name}'s turn to reroll, score or skip",
+}
+"""The refusal of an effect choice nobody owes, by what the turn expects."""
+
+_MUST_SKIP = {
+    "roll": "all of {name}'s cards are frozen: {name} must skip, not roll",
+    "reroll": "all of {name}'s cards are frozen: {name} must skip, not reroll",
+    "score": "all of {name}'s cards are frozen: {name} must skip, not score",
+}
+_ROLL_FIRST = {
+    "reroll": "{name} has not rolled yet; a turn starts with a roll of 6 dice, not a reroll",
+    "score": "{name} has not rolled yet; a turn starts with a roll of 6 dice, not a score",
+}
+_WAITING = {
+    (Choice.FREEZE, False): "waiting for {name} to freeze a card ({card})",
+    (Choice.FREEZE, True): "waiting for {names} and {last} to freeze a card ({card})",
+    (Choice.REACTIVATE, False): "waiting for {name} to reactivate a card ({card})",
+    (Choice.REACTIVATE, True): "waiting for {names} and {last} to reactivate a card ({card})",
+}
+_WAITING_AFTER_SKIP = {
+    False: "waiting for {name} to reactivate a card ({player} skipped)",
+    True: "waiting for {names} and {last} to reactivate a card ({player} skipped)",
+}
+_FROZEN = {
+    ("reroll", False): "{name}'s `{card}` is frozen; a reroll freezes an active card ({active})",
+    ("reroll", True): "{name}'s `{card}` is frozen; a reroll freezes an active card "
+                      "(none is left)",
+    ("score", False): "{name}'s `{card}` is frozen; score with an active card ({active})",
+    ("score", True): "{name}'s `{card}` is frozen; score with an active card (none is left)",
+}
+"""The refusal of a frozen card, by its use and whether no card is active."""
+
+
+def _fields(value: object, key: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
+    fields = as_object(value, key, keys)
     missing = [k for k in keys if k not in fields]
     if missing:
-        raise IllegalAction(f"{what} needs {' and '.join(missing)}")
+        raise IllegalAction("{key} needs {field}", key=key, field=missing[0])
     return fields
 
 
-def _card(value: object, what: str) -> Card:
-    return Card(as_choice(value, what, list(Card)))
+def _card(fields: Mapping[str, Any], key: str, field: str) -> Card:
+    return Card(as_choice(fields[field], "{key}'s {field} must be one of {options}, not {value}",
+                          list(Card), key=key, field=field))
 
 
-def _six_dice(value: object, what: str) -> Dice:
-    dice = tuple(as_int(d, "a die", 1, 6) for d in as_list(value, f"{what}'s dice"))
+def _dice(value: object, key: str) -> Dice:
+    return tuple(as_int(d, "a die shows {low} to {high}, not {value}", 1, 6)
+                 for d in as_list(value, "{key}'s dice needs a list, not {value}", key=key))
+
+
+def _six_dice(value: object, key: str) -> Dice:
+    dice = _dice(value, key)
     if len(dice) != DICE:
-        raise IllegalAction(f"{what} needs all 6 dice, not {len(dice)}: {shown(dice)}")
+        raise IllegalAction("{key} needs all 6 dice, not {count}: {dice}", key=key,
+                            count=len(dice), dice=shown(dice))
     return dice
 
 
-def _waiting(state: DicyState) -> str:
+def _waiting(state: DicyState) -> Refusal:
+    """What the turn waits for (a clause of refusals, and of the terminal's text)."""
     owed = state.turn.owed
-    choice = owed[0].choice.value
-    who = " and ".join(state.players[o.player] for o in owed)
-    return f"waiting for {who} to {choice} a card ({owed[0].because})"
+    names = [state.players[o.player] for o in owed]
+    several = len(names) > 1
+    choice, because = owed[0].choice, owed[0].because
+    template = (_WAITING_AFTER_SKIP[several] if because == SKIP
+                else _WAITING[choice, several])
+    return Refusal(template, name=names[0], names=", ".join(names[:-1]), last=names[-1],
+                   card=because, player=state.players[state.turn.player])
 
 
 def _usable(state: DicyState, card: Card, use: str) -> None:
     """Refuse a card that is not in this game or not active for the player to move."""
-    name = state.players[state.turn.player]
     if card not in state.cards:
-        raise IllegalAction(f"`{card}` is not one of this game's cards "
-                            f"({', '.join(state.cards)})")
+        raise IllegalAction("`{card}` is not one of this game's cards ({cards})",
+                            card=card.value, cards=", ".join(state.cards))
     if card in state.frozen[state.turn.player]:
-        active = ", ".join(state.active(state.turn.player)) or "none is left"
-        raise IllegalAction(f"{name}'s `{card}` is frozen; {use} an active card ({active})")
+        active = ", ".join(state.active(state.turn.player))
+        raise IllegalAction(_FROZEN[use, not active], name=state.players[state.turn.player],
+                            card=card.value, active=active)
 
 
 def _reroll(state: DicyState, action: Reroll) -> DicyState:
-    _usable(state, action.freeze, "a reroll freezes")
+    _usable(state, action.freeze, "reroll")
     me = state.turn.player
     turn = replace(state.turn, dice=action.dice, rerolls=(*state.turn.rerolls, action.freeze))
     frozen = _with(state.frozen, me, state.frozen[me] | {action.freeze})
@@ -510,15 +566,15 @@ def _reroll(state: DicyState, action: Reroll) -> DicyState:
 
 def _score(state: DicyState, action: Score) -> DicyState:
     card, selected = action.card, action.dice
-    _usable(state, card, "score with")
+    _usable(state, card, "score")
     table = state.turn.dice
     assert table is not None
     if Counter(selected) - Counter(table):
-        raise IllegalAction(f"{shown(selected) or 'nothing'} is not among the dice on the "
-                            f"table, {shown(table)}")
+        raise IllegalAction("{dice} is not among the dice on the table, {table}",
+                            dice=shown(selected), table=shown(table))
     problem = refusal(card, selected, table)
     if problem:
-        raise IllegalAction(problem)
+        raise problem
     me = state.turn.player
     gained = points(card, selected)
     scores = tuple(s + gained if i == me else s for i, s in enumerate(state.scores))
@@ -556,17 +612,15 @@ def _choose(state: DicyState, action: EffectChoice) -> DicyState:
     index = state.players.index(player)
     owed = next((o for o in state.turn.owed if o.player == index), None)
     if owed is None:
-        raise IllegalAction(f"{player} owes no choice now; {_waiting(state)}")
+        raise IllegalAction("{player} owes no choice now; {waiting}", player=player,
+                            waiting=_waiting(state))
     card = action.card
     if card not in state.cards:
-        raise IllegalAction(f"{player} has no `{card}`; this game's cards are "
-                            f"{', '.join(state.cards)}")
+        raise IllegalAction("{player} has no `{card}`; this game's cards are {cards}",
+                            player=player, card=card.value, cards=", ".join(state.cards))
     if card not in state.eligible(index, owed.choice):
-        status = "already frozen" if owed.choice is Choice.FREEZE else "active"
-        kind = "an active" if owed.choice is Choice.FREEZE else "a frozen"
-        eligible = ", ".join(state.eligible(index, owed.choice))
-        raise IllegalAction(f"{player} must {owed.choice} {kind} card ({eligible}); "
-                            f"`{card}` is {status}")
+        raise IllegalAction(_NOT_ELIGIBLE[owed.choice], player=player, card=card.value,
+                            eligible=", ".join(state.eligible(index, owed.choice)))
     mine = state.frozen[index]
     mine = mine | {card} if owed.choice is Choice.FREEZE else mine - {card}
     outcome = state.turn.outcome
@@ -575,6 +629,12 @@ def _choose(state: DicyState, action: EffectChoice) -> DicyState:
     turn = replace(state.turn, outcome=outcome, owed=tuple(o for o in state.turn.owed
                                                            if o is not owed))
     return _close_if_done(replace(state, frozen=_with(state.frozen, index, mine), turn=turn))
+
+
+_NOT_ELIGIBLE = {
+    Choice.FREEZE: "{player} must freeze an active card ({eligible}); `{card}` is already frozen",
+    Choice.REACTIVATE: "{player} must reactivate a frozen card ({eligible}); `{card}` is active",
+}
 
 
 def _close_if_done(state: DicyState) -> DicyState:

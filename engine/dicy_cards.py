@@ -2,8 +2,8 @@
 
 A selection is the multiset of dice a player picks from the six on the table.
 
->>> refusal(Card.TWO_PAIRS, (4, 4, 4, 4), (4, 4, 4, 4, 2, 1))
-'`two-pairs` needs two different values; 4,4,4,4 is one'
+>>> print(refusal(Card.TWO_PAIRS, (4, 4, 4, 4), (4, 4, 4, 4, 2, 1)))
+`two-pairs` needs two different values; 4,4,4,4 is one
 >>> points(Card.PAIR, (6, 6))
 24
 >>> best(Card.STRAIGHT, (6, 4, 4, 3, 2, 1))
@@ -18,6 +18,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+
+from engine.errors import IllegalAction
 
 Dice = tuple[int, ...]
 
@@ -90,13 +92,13 @@ def shown(dice: Sequence[int]) -> str:
     return ",".join(str(d) for d in dice)
 
 
-def refusal(card: Card, selected: Sequence[int], table: Sequence[int]) -> str | None:
+def refusal(card: Card, selected: Sequence[int], table: Sequence[int]) -> IllegalAction | None:
     """Why ``selected`` does not meet ``card`` (``table`` is all six dice), or None if it does.
 
-    The caller checks that the selection lies on the table.
+    The caller checks that the selection lies on the table, and raises the refusal.
 
     >>> refusal(Card.NO_SIX, (6, 5, 4, 3, 2, 1), (6, 5, 4, 3, 2, 1))
-    '`no-six` needs no 6 among the dice; 6,5,4,3,2,1 has one'
+    IllegalAction('`no-six` needs no 6 among the dice; 6,5,4,3,2,1 has one')
     >>> refusal(Card.LOWEST_THREE, (1, 2, 2), (2, 1, 5, 2, 6, 2)) is None
     True
     """
@@ -132,122 +134,134 @@ def best(card: Card, table: Sequence[int]) -> Best | None:
     return None if dice is None else Best(dice, points(card, dice))
 
 
-def _size(card: Card, selected: Dice, low: int, high: int) -> str | None:
+def _size(card: Card, selected: Dice, low: int, high: int) -> IllegalAction | None:
     count = len(selected)
     if low <= count <= high:
         return None
     if low == high == ALL_DICE:
-        return f"`{card}` needs all 6 dice, not {count}"
+        return IllegalAction("`{card}` needs all 6 dice, not {count}", card=card.value,
+                             count=count)
     if low == high:
-        return f"`{card}` needs exactly {low} dice, not {count}"
+        return IllegalAction("`{card}` needs exactly {low} dice, not {count}", card=card.value,
+                             low=low, count=count)
+    if count < low == 1:
+        return IllegalAction("`{card}` needs at least 1 die", card=card.value)
     if count < low:
-        return f"`{card}` needs at least {low} {'die' if low == 1 else 'dice'}"
-    return f"`{card}` takes at most {high} dice, not {count}"
+        return IllegalAction("`{card}` needs at least {low} dice", card=card.value, low=low)
+    return IllegalAction("`{card}` takes at most {high} dice, not {count}", card=card.value,
+                         high=high, count=count)
 
 
-def _twice(card: Card, selected: Dice) -> str | None:
+def _twice(card: Card, selected: Dice) -> IllegalAction | None:
     repeated = sorted((v for v, n in Counter(selected).items() if n > 1), reverse=True)
     if not repeated:
         return None
-    return f"`{card}` needs all values different; {shown(selected)} repeats {shown(repeated)}"
+    return IllegalAction("`{card}` needs all values different; {dice} repeats {repeated}",
+                         card=card.value, dice=shown(selected), repeated=shown(repeated))
 
 
-def _check_two_dice(selected: Dice, table: Dice) -> str | None:
+def _check_two_dice(selected: Dice, table: Dice) -> IllegalAction | None:
     return _size(Card.TWO_DICE, selected, 2, 2)
 
 
-def _check_no_six(selected: Dice, table: Dice) -> str | None:
+def _check_no_six(selected: Dice, table: Dice) -> IllegalAction | None:
     problem = _size(Card.NO_SIX, selected, ALL_DICE, ALL_DICE)
     if problem:
         return problem
     sixes = selected.count(SIX)
+    if sixes == 1:
+        return IllegalAction("`no-six` needs no 6 among the dice; {dice} has one",
+                             dice=shown(selected))
     if sixes:
-        return (f"`no-six` needs no 6 among the dice; {shown(selected)} has "
-                f"{'one' if sixes == 1 else sixes}")
+        return IllegalAction("`no-six` needs no 6 among the dice; {dice} has {count}",
+                             dice=shown(selected), count=sixes)
     return None
 
 
-def _check_odd(selected: Dice, table: Dice) -> str | None:
+def _check_odd(selected: Dice, table: Dice) -> IllegalAction | None:
     even = [d for d in selected if d % 2 == 0]
     if even:
-        return f"`odd` takes odd dice only (1, 3, 5), not {shown(even)}"
+        return IllegalAction("`odd` takes odd dice only (1, 3, 5), not {dice}", dice=shown(even))
     return _size(Card.ODD, selected, 1, ALL_DICE)
 
 
-def _check_straight(selected: Dice, table: Dice) -> str | None:
+def _check_straight(selected: Dice, table: Dice) -> IllegalAction | None:
     problem = _size(Card.STRAIGHT, selected, 2, ALL_DICE) or _twice(Card.STRAIGHT, selected)
     if problem:
         return problem
     low, high = min(selected), max(selected)
     if high - low + 1 != len(selected):
         gaps = [v for v in range(low, high) if v not in selected]
-        return (f"`straight` needs a run without gaps; {shown(sorted(selected))} "
-                f"misses {shown(gaps)}")
+        return IllegalAction("`straight` needs a run without gaps; {dice} misses {gaps}",
+                             dice=shown(sorted(selected)), gaps=shown(gaps))
     return None
 
 
-def _check_two_pairs(selected: Dice, table: Dice) -> str | None:
+def _check_two_pairs(selected: Dice, table: Dice) -> IllegalAction | None:
     problem = _size(Card.TWO_PAIRS, selected, 4, 4)
     if problem:
         return problem
     counts = sorted(Counter(selected).values())
     if counts == [4]:
-        return f"`two-pairs` needs two different values; {shown(selected)} is one"
+        return IllegalAction("`two-pairs` needs two different values; {dice} is one",
+                             dice=shown(selected))
     if counts != [2, 2]:
-        return (f"`two-pairs` needs two dice of one value and two of another; "
-                f"{shown(selected)} is not")
+        return IllegalAction("`two-pairs` needs two dice of one value and two of another; "
+                             "{dice} is not", dice=shown(selected))
     return None
 
 
-def _check_sixes(selected: Dice, table: Dice) -> str | None:
+def _check_sixes(selected: Dice, table: Dice) -> IllegalAction | None:
     others = [d for d in selected if d != SIX]
     if others:
-        return f"`sixes` takes 6s only, not {shown(others)}"
+        return IllegalAction("`sixes` takes 6s only, not {dice}", dice=shown(others))
     return _size(Card.SIXES, selected, 1, ALL_DICE)
 
 
-def _check_pair(selected: Dice, table: Dice) -> str | None:
+def _check_pair(selected: Dice, table: Dice) -> IllegalAction | None:
     problem = _size(Card.PAIR, selected, 2, 2)
     if problem:
         return problem
     if selected[0] != selected[1]:
-        return f"`pair` needs two dice of the same value; {shown(selected)} differ"
+        return IllegalAction("`pair` needs two dice of the same value; {dice} differ",
+                             dice=shown(selected))
     return None
 
 
-def _check_lowest_three(selected: Dice, table: Dice) -> str | None:
+def _check_lowest_three(selected: Dice, table: Dice) -> IllegalAction | None:
     problem = _size(Card.LOWEST_THREE, selected, 3, 3)
     if problem:
         return problem
     lowest = sorted(table)[:3]
     if sorted(selected) != lowest:
-        return (f"`lowest-three` needs the three lowest of the six dice, {shown(lowest)}; "
-                f"not {shown(sorted(selected))}")
+        return IllegalAction("`lowest-three` needs the three lowest of the six dice, {lowest}; "
+                             "not {dice}", lowest=shown(lowest), dice=shown(sorted(selected)))
     return None
 
 
-def _check_distinct_x4(selected: Dice, table: Dice) -> str | None:
+def _check_distinct_x4(selected: Dice, table: Dice) -> IllegalAction | None:
     return _size(Card.DISTINCT_X4, selected, 1, ALL_DICE) or _twice(Card.DISTINCT_X4, selected)
 
 
-def _check_distinct_sum(selected: Dice, table: Dice) -> str | None:
+def _check_distinct_sum(selected: Dice, table: Dice) -> IllegalAction | None:
     return _size(Card.DISTINCT_SUM, selected, 1, 5) or _twice(Card.DISTINCT_SUM, selected)
 
 
-def _check_forty_minus(selected: Dice, table: Dice) -> str | None:
+def _check_forty_minus(selected: Dice, table: Dice) -> IllegalAction | None:
     return _size(Card.FORTY_MINUS, selected, ALL_DICE, ALL_DICE)
 
 
-def _check_same_x5(selected: Dice, table: Dice) -> str | None:
+def _check_same_x5(selected: Dice, table: Dice) -> IllegalAction | None:
     problem = _size(Card.SAME_X5, selected, 1, ALL_DICE)
     if problem:
         return problem
     if len(set(selected)) > 1:
-        return f"`same-x5` needs every die the same value; {shown(selected)} are not"
+        return IllegalAction("`same-x5` needs every die the same value; {dice} are not",
+                             dice=shown(selected))
     return None
 
 
-_CHECKS: Mapping[Card, Callable[[Dice, Dice], str | None]] = {
+_CHECKS: Mapping[Card, Callable[[Dice, Dice], IllegalAction | None]] = {
     Card.TWO_DICE: _check_two_dice,
     Card.NO_SIX: _check_no_six,
     Card.ODD: _check_odd,

@@ -41,15 +41,15 @@ class Game:
     def start(cls, header: Mapping[str, Any]) -> Game:
         """A new game from a record header; IllegalAction if the header is wrong."""
         if not isinstance(header, Mapping):
-            raise IllegalAction(f"a game starts with a header object, not {header!r}")
+            raise IllegalAction("a game starts with a header object, not {value}",
+                                value=repr(header))
         rules = rules_for(header.get("game"))
         players = _players(header.get("players"), rules)
-        unknown = sorted(set(header) - {"game", "players"} - rules.options)
+        unknown = ", ".join(sorted(set(header) - {"game", "players"} - rules.options))
         if unknown:
-            raise IllegalAction(
-                f"{rules.title} does not take {', '.join(unknown)} in its header"
-                f" (it takes {', '.join(sorted(rules.options)) or 'nothing more'})"
-            )
+            raise IllegalAction("{game} does not take {unknown} in its header (it takes "
+                                "{expected})", game=rules.title, unknown=unknown,
+                                expected=", ".join(sorted(rules.options)))
         options = {k: v for k, v in header.items() if k not in ("game", "players")}
         state = rules.setup(players, options)
         return cls(rules, dict(header), (), state)
@@ -89,7 +89,8 @@ class Game:
         IllegalAction names the first action that the change makes illegal.
         """
         if not 0 <= index < len(self.actions):
-            raise IllegalAction(f"there is no action {index + 1}; {len(self.actions)} stand")
+            raise IllegalAction("there is no action {number}; {count} stand",
+                                number=index + 1, count=len(self.actions))
         return self.replayed((*self.actions[:index], action, *self.actions[index + 1:]))
 
     def replayed(self, actions: Sequence[Any]) -> Game:
@@ -99,8 +100,9 @@ class Game:
             try:
                 game = game.play(action)
             except IllegalAction as err:
-                shown = self.rules.action_to_json(action)
-                raise IllegalAction(f"action {number} {_compact(shown)} is refused: {err}") from err
+                shown = _compact(self.rules.action_to_json(action))
+                raise IllegalAction("action {number} {action} is refused: {reason}",
+                                    number=number, action=shown, reason=err) from err
         return game
 
     def record(self) -> list[JSONDict]:
@@ -128,26 +130,26 @@ class Game:
 
 def _players(value: object, rules: Rules[Any, Any]) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
-        raise IllegalAction(f"players must be a list of names, not {value!r}")
+        raise IllegalAction("players must be a list of names, not {value}", value=repr(value))
     names = tuple(value)
     if any(not n.strip() or n != n.strip() for n in names):
-        raise IllegalAction(f"every player needs a name, without spaces around it: {names!r}")
+        raise IllegalAction("every player needs a name, without spaces around it: {names}",
+                            names=repr(names))
     if any(len(n) > MAX_NAME_LENGTH for n in names):
-        raise IllegalAction(f"a name has at most {MAX_NAME_LENGTH} letters")
+        raise IllegalAction("a name has at most {count} letters", count=MAX_NAME_LENGTH)
     if len(set(names)) != len(names):
-        raise IllegalAction(f"two players have the same name: {', '.join(names)}")
+        raise IllegalAction("two players have the same name: {names}", names=", ".join(names))
     if not rules.min_players <= len(names) <= rules.max_players:
-        raise IllegalAction(
-            f"{rules.title} is for {rules.min_players} to {rules.max_players} players,"
-            f" not {len(names)}"
-        )
+        raise IllegalAction("{game} is for {low} to {high} players, not {count}",
+                            game=rules.title, low=rules.min_players, high=rules.max_players,
+                            count=len(names))
     return names
 
 
 def _single_key(line: Mapping[str, Any]) -> tuple[str, object]:
     if not isinstance(line, Mapping) or len(line) != 1:
-        raise IllegalAction(f"an action is an object with one key, like {{\"stop\": {{}}}}, "
-                            f"not {_compact(line)}")
+        raise IllegalAction('an action is an object with one key, like {{"stop": {{}}}}, '
+                            "not {line}", line=_compact(line))
     ((kind, value),) = line.items()
     return str(kind), value
 

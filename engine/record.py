@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from engine.errors import IllegalAction, RecordError
+from engine.errors import EngineError, IllegalAction, RecordError
 from engine.game import Game
 
 
@@ -33,9 +33,9 @@ def replay(lines: Iterable[tuple[int, Mapping[str, Any]]]) -> Game:
         try:
             game = Game.start(line) if game is None else game.play_json(line)
         except IllegalAction as err:
-            raise RecordError(number, str(err)) from None
+            raise RecordError(number, err) from None
     if game is None:
-        raise RecordError(1, "the record is empty; it starts with a header line")
+        raise RecordError(1, EngineError("the record is empty; it starts with a header line"))
     return game
 
 
@@ -46,7 +46,8 @@ def _parsed(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
         try:
             yield number, json.loads(text)
         except json.JSONDecodeError as err:
-            raise RecordError(number, f"this is not JSON ({err.msg})") from None
+            raise RecordError(number, EngineError("this is not JSON (at column {column})",
+                                                  column=err.colno)) from None
 
 
 def write_record(game: Game) -> str:

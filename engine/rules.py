@@ -91,7 +91,8 @@ def rules_for(name: object) -> Rules[Any, Any]:
     if isinstance(name, str) and name in _REGISTRY:
         return _REGISTRY[name]
     known = ", ".join(_REGISTRY)
-    raise IllegalAction(f"unknown game {name!r}; this table plays {known}")
+    raise IllegalAction("unknown game {game}; this table plays {known}", game=repr(name),
+                        known=known)
 
 
 def game_names() -> tuple[str, ...]:

@@ -191,11 +191,11 @@ def check_round_cards(state: SeventeenState) -> None:
     known = Counter(p.card for p in cards if p.card is not None)
     for card, count in known.items():
         if count > state.deck.count(card):
-            raise IllegalAction(too_many(state.deck, card))
+            raise too_many(state.deck, card)
     plain = sum(1 for p in cards if p.card is None or not p.card.double_sided)
     if plain > state.deck.plain_backs:
-        raise IllegalAction(f"every plain-back card of the deck ({state.deck.plain_backs}) "
-                            "is in this round already")
+        raise IllegalAction("every plain-back card of the deck ({count}) is in this round "
+                            "already", count=state.deck.plain_backs)
 
 
 def nearest_caller(callers: Iterable[int], last: int, direction: int, players: int) -> int:
@@ -284,38 +284,40 @@ class SeventeenRules(Rules[SeventeenState, Action]):
         target = options.get("target", DEFAULT_TARGET)
         high = max_target(len(players))
         if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= high:
-            raise IllegalAction(
-                f"with {len(players)} players the target is 1 to {high} victory tokens (the box "
-                f"holds {VICTORY_TOKENS}), not {target!r}")
+            raise IllegalAction("with {players} players the target is 1 to {high} victory "
+                                "tokens (the box holds {box}), not {value}",
+                                players=len(players), high=high, box=VICTORY_TOKENS,
+                                value=repr(target))
         zeros = (0,) * len(players)
         return SeventeenState(players, target, deck, zeros, zeros, turn=first)
 
     def parse_action(self, kind: str, value: object) -> Action:
-        kind = as_choice(kind, "a 17 action", ("play", "call", "reveal"))
+        kind = as_choice(kind, "a {game} action must be one of {options}, not {value}",
+                         ("play", "call", "reveal"), game=self.title)
         if kind == "call":
-            callers = as_list(value, "call")
+            callers = as_list(value, "{key} needs a list, not {value}", key="call")
             if not callers:
                 raise IllegalAction("call names at least one player")
             if not all(isinstance(c, str) for c in callers):
-                raise IllegalAction(f"call needs the names of the players who called, "
-                                    f"not {callers!r}")
+                raise IllegalAction("call needs the names of the players who called, "
+                                    "not {value}", value=repr(callers))
             twice = sorted({c for c in callers if callers.count(c) > 1})
             if twice:
-                raise IllegalAction(f"{', '.join(twice)} is named twice in the call")
+                raise IllegalAction("{names} is named twice in the call", names=", ".join(twice))
             return Call(tuple(callers))
         if kind == "reveal":
-            ids = [c.value for c in Card]
-            return Reveal(tuple(Card(as_choice(c, "a card", ids))
-                                for c in as_list(value, "reveal")))
+            return Reveal(tuple(_card(c) for c in as_list(
+                value, "{key} needs a list, not {value}", key="reveal")))
         play = as_object(value, "play", ("card", "face"))
         if "face" not in play:
             raise IllegalAction("play needs a face: up or down")
-        face = Face(as_choice(play["face"], "face", [f.value for f in Face]))
+        face = Face(as_choice(play["face"], "face must be one of {options}, not {value}",
+                              [f.value for f in Face]))
         if "card" not in play:
             if face is Face.UP:
                 raise IllegalAction("a card played face up needs its card id")
             return Play(None, face)
-        return Play(Card(as_choice(play["card"], "a card", [c.value for c in Card])), face)
+        return Play(_card(play["card"]), face)
 
     def action_to_json(self, action: Action) -> JSONDict:
         if isinstance(action, Call):
@@ -332,7 +334,7 @@ class SeventeenRules(Rules[SeventeenState, Action]):
         if phase == "reveal":
             if isinstance(action, Reveal):
                 return _reveal(state, action.cards)
-            raise IllegalAction(_awaiting_reveal(state))
+            raise _awaiting_reveal(state)
         if isinstance(action, Reveal):
             raise IllegalAction("nobody has called 17; there is nothing to reveal")
         if isinstance(action, Call):
@@ -431,15 +433,16 @@ def _play(state: SeventeenState, play: Play) -> SeventeenState:
 
 def _call(state: SeventeenState, names: tuple[str, ...]) -> SeventeenState:
     if state.last is None:
-        raise IllegalAction(f"nobody has played yet in round {state.round}; "
-                            "17 is called after a turn")
+        raise IllegalAction("nobody has played yet in round {round}; 17 is called after a turn",
+                            round=state.round)
     if state.played:
-        left = state.turn_plays - state.played
-        raise IllegalAction(f"{state.players[state.turn]} is in the middle of an x2 turn "
-                            f"({left} more card to play); 17 is called after it")
+        raise IllegalAction("{name} is in the middle of an x2 turn ({count} more card to play); "
+                            "17 is called after it", name=state.players[state.turn],
+                            count=state.turn_plays - state.played)
     callers = tuple(state.players.index(as_player(n, state.players)) for n in names)
     if state.last in callers:
-        raise IllegalAction(f"{state.players[state.last]} played last and may not call 17")
+        raise IllegalAction("{name} played last and may not call 17",
+                            name=state.players[state.last])
     caller = nearest_caller(callers, state.last, state.direction, len(state.players))
     state = replace(state, called=Called(caller, callers))
     if any(p.card is None for p in state.row):
@@ -450,13 +453,17 @@ def _call(state: SeventeenState, names: tuple[str, ...]) -> SeventeenState:
 def _reveal(state: SeventeenState, cards: tuple[Card, ...]) -> SeventeenState:
     positions = [i for i, p in enumerate(state.row, start=1) if p.card is None]
     if len(cards) != len(positions):
-        raise IllegalAction(f"the row has {_count(len(positions), 'face-down card')} to reveal "
-                            f"(at {', '.join(map(str, positions))}); this reveal names "
-                            f"{len(cards)}")
+        template = ("the row has 1 face-down card to reveal (at {positions}); this reveal "
+                    "names {count}" if len(positions) == 1 else
+                    "the row has {hidden} face-down cards to reveal (at {positions}); this "
+                    "reveal names {count}")
+        raise IllegalAction(template, hidden=len(positions), count=len(cards),
+                            positions=", ".join(map(str, positions)))
     for card in cards:
         if card.double_sided:
-            raise IllegalAction(f"a face-down {card} shows its {card.points} on the back; a "
-                                "reveal names only plain-back cards")
+            raise IllegalAction("a face-down {card} shows its {points} on the back; a reveal "
+                                "names only plain-back cards", card=card.value,
+                                points=card.points)
     named = iter(cards)
     row = tuple(replace(p, card=next(named)) if p.card is None else p for p in state.row)
     state = replace(state, row=row)
@@ -546,15 +553,23 @@ def _result_view(result: RoundResult) -> JSONDict:
             "starts_next": result.starts_next}
 
 
-def _awaiting_reveal(state: SeventeenState) -> str:
+def _awaiting_reveal(state: SeventeenState) -> IllegalAction:
     assert state.called is not None
     hidden = sum(1 for p in state.row if p.card is None)
-    return (f"{state.players[state.called.caller]} called 17; the reveal of the "
-            f"{_count(hidden, 'face-down card')} in the row comes first")
+    template = ("{name} called 17; the reveal of the 1 face-down card in the row comes first"
+                if hidden == 1 else
+                "{name} called 17; the reveal of the {hidden} face-down cards in the row comes "
+                "first")
+    return IllegalAction(template, name=state.players[state.called.caller], hidden=hidden)
 
 
 def _count(n: int, what: str) -> str:
     return f"{n} {what}{'s' * (n != 1)}"
+
+
+def _card(value: object) -> Card:
+    return Card(as_choice(value, "a card must be one of {options}, not {value}",
+                          [c.value for c in Card]))
 
 
 def _room(state: SeventeenState) -> dict[Card, int]:

@@ -5,7 +5,7 @@
 >>> deck = Deck.from_header({"trap": 2})
 >>> deck.count(Card.TRAP), deck.count(Card.ONE), deck.total
 (2, 3, 67)
->>> too_many(deck, Card.TRAP)
+>>> str(too_many(deck, Card.TRAP))
 'the deck has only 2 trap cards'
 """
 
@@ -86,7 +86,8 @@ class Deck:
         counts = dict(DEFAULT_COUNTS)
         for key, count in overrides.items():
             card = Card(key)
-            counts[card] = as_int(count, f"the count of {card} cards", 0, MAX_COUNT)
+            counts[card] = as_int(count, "the count of {card} cards shows {low} to {high}, "
+                                  "not {value}", 0, MAX_COUNT, card=card.value)
         deck = cls(tuple(counts[c] for c in Card))
         if deck.total == 0:
             raise IllegalAction("the deck needs at least one card")
@@ -114,9 +115,11 @@ class Deck:
 _INDEX = {c: i for i, c in enumerate(Card)}
 
 
-def too_many(deck: Deck, card: Card) -> str:
+def too_many(deck: Deck, card: Card) -> IllegalAction:
     """The refusal for one card too many of an id in a round."""
     count = deck.count(card)
     if count == 0:
-        return f"the deck has no {card} cards"
-    return f"the deck has only {count} {card} card{'s' if count > 1 else ''}"
+        return IllegalAction("the deck has no {card} cards", card=card.value)
+    if count == 1:
+        return IllegalAction("the deck has only 1 {card} card", card=card.value)
+    return IllegalAction("the deck has only {count} {card} cards", count=count, card=card.value)

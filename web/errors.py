@@ -12,8 +12,8 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from device.session import SessionError, StaleVersion
-from engine import EngineError
+from device.session import StaleVersion
+from engine import Refusal
 from web.i18n import choose_language, engine_text, text
 from web.table import table
 
@@ -54,12 +54,8 @@ def register_handlers(app: Flask) -> None:
             response.headers["Retry-After"] = str(err.extra["retry_after"])
         return response, status
 
-    @app.errorhandler(EngineError)
-    def engine_error(err: EngineError) -> tuple[Response, int]:
-        return refusal(400, engine_text(language(), err))
-
-    @app.errorhandler(SessionError)
-    def session_error(err: SessionError) -> tuple[Response, int]:
+    @app.errorhandler(Refusal)
+    def engine_or_session_refusal(err: Refusal) -> tuple[Response, int]:
         return refusal(400, engine_text(language(), err))
 
     @app.errorhandler(StaleVersion)

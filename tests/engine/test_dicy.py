@@ -152,7 +152,7 @@ def test_the_preset_file_is_empty_until_the_box_presets_are_known() -> None:
 def test_presets_are_read_as_five_cards_each() -> None:
     parsed = parse_presets({"B": ["pair", "odd", "sixes", "straight", "same-x5"]})
     assert parsed == {"B": (Card.PAIR, Card.ODD, Card.SIXES, Card.STRAIGHT, Card.SAME_X5)}
-    with pytest.raises(IllegalAction, match="preset B needs 5 cards, not 1"):
+    with pytest.raises(IllegalAction, match="preset B is refused: cards needs 5 cards, not 1"):
         parse_presets({"B": ["pair"]})
     with pytest.raises(IllegalAction, match="the preset file needs an object of modes"):
         parse_presets(["B"])
@@ -289,9 +289,8 @@ def test_two_dice_hits_left_and_right_but_not_across() -> None:
 def test_choices_come_in_any_order_and_only_effect_lines_are_taken() -> None:
     game = play(start(("Ana", "Ben", "Cleo")), roll(6, 6, 5, 2, 1, 1), score("two-dice", 6, 6))
     waiting = "waiting for Ben and Cleo to freeze a card (two-dice)"
-    assert refusal(game, roll(1, 2, 3, 4, 5, 6)) == (
-        f"{waiting}; only effect lines are taken now, not roll")
-    assert refusal(game, SKIP) == f"{waiting}; only effect lines are taken now, not skip"
+    assert refusal(game, roll(1, 2, 3, 4, 5, 6)) == f"{waiting}; only effect choices are taken now"
+    assert refusal(game, SKIP) == f"{waiting}; only effect choices are taken now"
     assert refusal(game, effect("Ana", "odd")) == f"Ana owes no choice now; {waiting}"
     assert refusal(game, effect("Zoe", "odd")) == (
         "'Zoe' is not playing; the players are Ana, Ben, Cleo")
