@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 
 Figure = tuple[str, float, str]
 SUITES = {
-    "engine": "engine.bench",
+    "engine": "device.engine_bench",
     "vision": "vision.bench",
     "web": "web.bench",
 }

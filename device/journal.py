@@ -117,6 +117,23 @@ class Journal:
                            " WHERE id = ?", (now, json.dumps(list(winners)), game_id))
             return _change(db, game_id, "lines")
 
+    def continue_as_new(self, game_id: int, record: Sequence[dict[str, Any]]) -> tuple[int, int]:
+        """In one transaction: abandon game ``game_id`` and start a new one from ``record``
+        (header and standing actions); returns the new game's id and the new version."""
+        header, *actions = record
+        with self._transaction() as db:
+            now = _now()
+            db.execute("UPDATE games SET status = 'abandoned', ended_at = ? WHERE id = ?",
+                       (now, game_id))
+            cursor = db.execute("INSERT INTO games (header, started_at) VALUES (?, ?)",
+                                (json.dumps(header, ensure_ascii=False), now))
+            new_id = int(cursor.lastrowid or 0)
+            db.executemany(
+                "INSERT INTO lines (game_id, seq, line, source, at) VALUES (?, ?, ?, ?, ?)",
+                [(new_id, seq, json.dumps(line, ensure_ascii=False), "phone", now)
+                 for seq, line in enumerate(actions, start=1)])
+            return new_id, _change(db, new_id, "new-game")
+
     def abandon(self, game_id: int) -> int:
         """Mark game ``game_id`` abandoned (its lines stay); returns the new version."""
         with self._transaction() as db:

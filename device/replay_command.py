@@ -19,22 +19,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay each record; a bad one prints ``FILE: line N: why`` and makes the status 2."""
-    status = 0
+    """Replay every record; if any is bad, print ``FILE: line N: why`` for each bad one and no
+    state at all, with exit status 2."""
+    games: list[tuple[Path, Game]] = []
+    failed = False
     for path in args.records:
         try:
-            game = _replay(path)
+            games.append((path, _replay(path)))
         except (OSError, UnicodeDecodeError, RecordError) as err:
             print(f"{path}: {_reason(err)}", file=sys.stderr)
-            status = 2
-            continue
+            failed = True
+    if failed:
+        return 2
+    for path, game in games:
         if args.json:
             print(json.dumps(game.view(), ensure_ascii=False))
-        else:
-            if len(args.records) > 1:
-                print(f"== {path}")
-            print(game.describe())
-    return status
+            continue
+        if len(games) > 1:
+            print(f"== {path}")
+        print(game.describe())
+    return 0
 
 
 def _replay(path: Path) -> Game:

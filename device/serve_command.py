@@ -39,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
     journal = Journal(journal_path(args.state))
     session = TableSession(journal)
     session.start()
+    if session.notice:
+        print(f"dicetable: {session.notice}", file=sys.stderr)
     app = create_app({"JOURNAL": journal, "TABLE_SESSION": session,
                       "MAX_STREAMS": args.max_streams})
     try:

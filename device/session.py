@@ -22,17 +22,15 @@ device.session.StaleVersion: the table changed meanwhile (version 2, not 1)
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from device.journal import Journal, Source, StoredGame
-from engine import Game
+from engine import Game, RecordError
 from engine.errors import Refusal
 from engine.record import replay
 
@@ -64,17 +62,11 @@ class Snapshot:
     view: dict[str, Any] | None = None
     hints: dict[str, Any] | None = None
     hints_on: bool = True
-    _json: str = field(default="", repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot as a JSON object."""
         return {"version": self.version, "game_id": self.game_id, "header": self.header,
                 "view": self.view, "hints": self.hints, "hints_on": self.hints_on}
-
-    @cached_property
-    def json_text(self) -> str:
-        """``to_json()`` serialised once, for the many live streams."""
-        return json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":"))
 
 
 class TableSession:
@@ -83,11 +75,12 @@ class TableSession:
     def __init__(self, journal: Journal) -> None:
         self.journal = journal
         self._worker: ThreadPoolExecutor | None = None
-        self._worker_thread: threading.Thread | None = None
         self._changed = threading.Condition()
         self._game: Game | None = None
         self._game_id: int | None = None
         self._snapshot = Snapshot(0)
+        self.notice: str | None = None
+        """Set at start when the journalled game did not replay whole (say it to the host)."""
 
     def start(self) -> None:
         """Resume the game in progress from the journal and start the worker thread."""
@@ -108,10 +101,8 @@ class TableSession:
 
     # Changes: each runs on the worker thread and returns the new snapshot.
 
-    def new_game(self, header: dict[str, Any], *, base_version: int,
-                 source: Source = "phone") -> Snapshot:
+    def new_game(self, header: dict[str, Any], *, base_version: int) -> Snapshot:
         """Start a new game; refused while another one is still being played."""
-        del source  # a new game is always set up on a phone
         return self._run(lambda: self._new_game(header, base_version))
 
     def act(self, line: dict[str, Any], *, base_version: int, source: Source) -> Snapshot:
@@ -170,8 +161,32 @@ class TableSession:
 
     def _resume(self) -> None:
         stored = self.journal.latest_game()
-        game = None if stored is None else _replay_stored(stored)
-        self._publish(self.journal.version(), game, None if stored is None else stored.id)
+        if stored is None:
+            self._publish(self.journal.version(), None, None)
+            return
+        try:
+            game = _replay_stored(stored)
+        except RecordError as err:
+            self._resume_before(stored, err)
+            return
+        self._publish(self.journal.version(), game, stored.id)
+
+    def _resume_before(self, stored: StoredGame, err: RecordError) -> None:
+        """Go on from the last journalled line that replays (e.g. after an update changed a
+        rule); the whole game stays in the journal, marked abandoned, and the host is told."""
+        lines = (stored.header, *stored.lines)
+        good = err.line - 1
+        if good == 0:
+            version = self.journal.abandon(stored.id)
+            self.notice = (f"game {stored.id} could not be resumed ({err}); it stays in the "
+                           "journal and the table is free")
+            self._publish(version, None, None)
+            return
+        game = replay(enumerate(lines[:good], start=1))
+        game_id, version = self.journal.continue_as_new(stored.id, game.record())
+        self.notice = (f"game {stored.id} goes on as game {game_id} from before journal {err}; "
+                       "the whole game stays in the journal")
+        self._publish(version, game, game_id)
 
     def _new_game(self, header: dict[str, Any], base_version: int) -> Snapshot:
         self._check_version(base_version)

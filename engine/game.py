@@ -109,6 +109,11 @@ class Game:
         """The game record: the header, then the standing actions, as JSON objects."""
         return [dict(self.header), *(self.rules.action_to_json(a) for a in self.actions)]
 
+    def public_record(self) -> list[JSONDict]:
+        """The record as a player at the table may see it: what is hidden is left out (a
+        face-down card's identity until the call)."""
+        return [dict(self.header), *self.rules.public_actions(self.actions)]
+
     def view(self) -> JSONDict:
         """The public view (versioned JSON; see docs/state-view.md)."""
         return {"version": VIEW_VERSION, "actions": len(self.actions),

@@ -44,10 +44,24 @@ def _parsed(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
         if not text.strip():
             continue
         try:
-            yield number, json.loads(text)
+            yield number, json.loads(text, object_pairs_hook=_unique_keys)
         except json.JSONDecodeError as err:
             raise RecordError(number, EngineError("this is not JSON (at column {column})",
                                                   column=err.colno)) from None
+        except RecursionError:
+            raise RecordError(number, EngineError("this line nests too deeply to be a record "
+                                                  "line")) from None
+        except EngineError as err:
+            raise RecordError(number, err) from None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key given twice (JSON would keep only the last)."""
+    keys = [key for key, _ in pairs]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise EngineError("{key} appears twice in this line", key=key)
+    return dict(pairs)
 
 
 def write_record(game: Game) -> str:

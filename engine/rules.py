@@ -9,7 +9,7 @@ seen) enters as an explicit action, so a camera, a phone and a test feed it the 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -43,6 +43,13 @@ class Rules(ABC, Generic[S, A]):
     @abstractmethod
     def action_to_json(self, action: A) -> JSONDict:
         """The one-key record object of an action (inverse of :meth:`parse_action`)."""
+
+    def public_actions(self, actions: Sequence[A]) -> list[JSONDict]:
+        """The record objects of ``actions`` as a player at the table may see them.
+
+        By default everything; a game with hidden information leaves out what is hidden.
+        """
+        return [self.action_to_json(a) for a in actions]
 
     @abstractmethod
     def apply(self, state: S, action: A) -> S:

@@ -327,6 +327,16 @@ class SeventeenRules(Rules[SeventeenState, Action]):
         card = {} if action.card is None else {"card": action.card.value}
         return {"play": {**card, "face": action.face.value}}
 
+    def public_actions(self, actions: Sequence[Action]) -> list[JSONDict]:
+        """The actions without the ids of face-down plain-back cards not yet called."""
+        called = max((i for i, a in enumerate(actions) if isinstance(a, Call)), default=-1)
+        public = []
+        for i, action in enumerate(actions):
+            if i > called and isinstance(action, Play) and _hidden(action):
+                action = Play(None, action.face)
+            public.append(self.action_to_json(action))
+        return public
+
     def apply(self, state: SeventeenState, action: Action) -> SeventeenState:
         phase = state.phase
         if phase == "over":
@@ -411,6 +421,11 @@ class SeventeenRules(Rules[SeventeenState, Action]):
 
     def is_over(self, state: SeventeenState) -> bool:
         return state.over
+
+
+def _hidden(play: Play) -> bool:
+    """A face-down play of a plain-back card: hidden at the table until the call."""
+    return play.face is Face.DOWN and play.card is not None and not play.card.double_sided
 
 
 def _play(state: SeventeenState, play: Play) -> SeventeenState:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from device.bench_command import SUITES
 from device.cli import main
 
 RECORDS = Path(__file__).parents[1] / "engine" / "records"
@@ -66,3 +68,18 @@ def test_the_console_script_explains_its_commands() -> None:
     done = subprocess.run([str(script), "--help"], capture_output=True, text=True, check=True)
     for command in ("replay", "pin", "bench"):
         assert command in done.stdout
+
+
+def test_one_bad_record_among_several_prints_no_state_at_all(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"game": "dalek", "players": ["Ana", "Ben"]}\n{"stop": {}}\n')
+    assert main(["replay", str(JENNA), str(bad)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"{bad}: line 2: Ana has not rolled yet")
+
+
+def test_every_bench_suite_can_be_loaded() -> None:
+    for module in SUITES.values():
+        assert callable(importlib.import_module(module).suite), module

@@ -63,7 +63,7 @@ def test_no_acknowledged_action_is_lost_to_a_power_cut(tmp_path: Path) -> None:
         burst = threading.Thread(target=post_burst, args=(
             table, lines, body["state"]["version"], acknowledged))
         burst.start()
-        cut_after = Random().randint(20, BURST - 20)
+        cut_after = Random(7).randint(20, BURST - 20)
         while len(acknowledged) < cut_after and burst.is_alive():
             threading.Event().wait(0.005)
         table.stop(kill=True)

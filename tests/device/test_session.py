@@ -77,9 +77,9 @@ def test_the_session_refuses_what_makes_no_sense(session: TableSession) -> None:
     snap = session.new_game(DALEK, base_version=0)
     with pytest.raises(SessionError, match="finish or abandon it first"):
         session.new_game(DALEK, base_version=snap.version)
+    free = session.abandon(base_version=snap.version)
     with pytest.raises(IllegalAction, match="for 2 to 8 players"):
-        session.abandon(base_version=snap.version)
-        session.new_game({"game": "dalek", "players": ["Solo"]}, base_version=snap.version + 1)
+        session.new_game({"game": "dalek", "players": ["Solo"]}, base_version=free.version)
 
 
 def test_a_correction_replays_the_rest_or_changes_nothing(session: TableSession) -> None:
@@ -158,3 +158,38 @@ def test_the_pin_and_secret_survive_a_restart(journal_path: Path) -> None:
     pin, secret = Journal(journal_path).pin(), Journal(journal_path).secret()
     assert len(pin) == 6 and pin.isdigit()
     assert Journal(journal_path).pin() == pin and Journal(journal_path).secret() == secret
+
+
+def test_a_journal_that_no_longer_replays_goes_on_from_its_last_good_line(
+        journal_path: Path) -> None:
+    journal = Journal(journal_path)
+    game_id, _ = journal.start_game(DALEK)
+    journal.append(game_id, [ROLL, {"keep": ["H4", "D3"]}], source="phone")
+    # A line the rules refuse (as after an update that changed a rule) and one after it.
+    journal.append(game_id, [{"keep": ["H4"]}, {"stop": {}}], source="phone")
+    table = TableSession(Journal(journal_path))
+    table.start()
+    try:
+        snap = table.snapshot()
+        assert snap.view is not None and snap.view["actions"] == 2
+        assert snap.game_id != game_id
+        assert table.notice is not None and "line 4: it is Ana's turn" in table.notice
+        # The table plays on, and the whole old game stays in the journal.
+        table.act({"stop": {}}, base_version=snap.version, source="phone")
+        old = Journal(journal_path).game(game_id)
+        assert old is not None and old.status == "abandoned" and len(old.lines) == 4
+    finally:
+        table.stop()
+
+
+def test_a_journal_whose_header_no_longer_replays_frees_the_table(journal_path: Path) -> None:
+    journal = Journal(journal_path)
+    game_id, _ = journal.start_game({"game": "dalek", "players": ["Ana"]})
+    table = TableSession(Journal(journal_path))
+    table.start()
+    try:
+        assert table.snapshot().view is None
+        assert table.notice is not None and f"game {game_id} could not be resumed" in table.notice
+        assert table.new_game(DALEK, base_version=table.snapshot().version).view is not None
+    finally:
+        table.stop()

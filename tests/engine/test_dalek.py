@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations, product
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from engine import Game, IllegalAction
+from engine import Game, IllegalAction, read_record
 from engine.dalek import Face
 
 ALL = ["H4", "H2", "D3", "D2", "DOC", "EXT"]
@@ -205,3 +206,21 @@ def test_hints_are_empty_unless_the_player_decides_between_stop_and_roll() -> No
 def test_faces_count_humans_and_daleks() -> None:
     assert [(f.humans, f.daleks) for f in Face] == [(4, 0), (2, 0), (0, 3), (0, 2), (0, 0),
                                                       (0, 0)]
+
+
+RECORDS = Path(__file__).parent / "records"
+
+
+@pytest.mark.parametrize(("record", "scores", "endings", "winners"), [
+    ("dalek-doctor", {"Ana": 0, "Ben": 0}, ["doctor", "stop"], []),
+    ("dalek-exterminate", {"Ana": 20, "Ben": 21}, ["exterminate", "exterminate"], []),
+    ("dalek-stop-undo-shared", {"Ana": 48, "Ben": 46, "Cleo": 48},
+     ["stop", "stop", "no-dice", "no-dice", "no-dice", "stop", "no-dice", "no-dice", "no-dice"],
+     ["Ana", "Cleo"]),
+])
+def test_records_replay_to_their_scores(record: str, scores: dict[str, int],
+                                        endings: list[str], winners: list[str]) -> None:
+    view = read_record((RECORDS / f"{record}.jsonl").read_text().splitlines()).view()
+    assert view["scores"] == scores
+    assert [r["ending"] for r in view["results"]] == endings
+    assert view["winners"] == winners and view["over"] == bool(winners)

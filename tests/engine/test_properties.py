@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, read_record, write_record
-from engine.bench import HEADERS
+from engine.selfplay import HEADERS
 
 MAX_ACTIONS = 20_000
 VICTORY_TOKENS, PENALTY_TOKENS = 14, 10

@@ -75,3 +75,12 @@ def test_correcting_an_earlier_action_replays_the_rest_or_names_the_one_refused(
     assert len(fixed.actions) == 3
     with pytest.raises(IllegalAction, match=r"action 2 \{\"keep\": \[\"D3\"\]\} is refused"):
         game.correct(0, game.parse({"roll": ["H4"] * 10}))
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("[" * 100_000 + "]" * 100_000, "this line nests too deeply to be a record line"),
+    ('{"game": "dalek", "game": "17", "players": ["A", "B"]}', "game appears twice in this line"),
+])
+def test_hostile_lines_are_refused_with_their_number(text: str, why: str) -> None:
+    with pytest.raises(RecordError, match=f"line 1: {why}"):
+        read_record([text])

@@ -481,3 +481,19 @@ def test_random_play_always_finishes_with_tokens_inside_the_box() -> None:
                 assert 0 <= view["box"]["victory"] <= 14 and 0 <= view["box"]["penalty"] <= 10
                 assert all(t["penalty"] <= 1 for t in view["tokens"].values())
             assert game.view()["winners"]
+
+
+def test_the_public_record_hides_face_down_cards_until_the_call() -> None:
+    game = Game.start({"game": "17", "players": ["Ana", "Ben", "Cleo"]})
+    for line in [{"play": {"card": "trap", "face": "down"}},
+                 {"play": {"card": "4d", "face": "down"}}, {"play": {"card": "2", "face": "up"}}]:
+        game = game.play_json(line)
+    assert game.public_record()[1:] == [{"play": {"face": "down"}},
+                                        {"play": {"card": "4d", "face": "down"}},
+                                        {"play": {"card": "2", "face": "up"}}]
+    called = game.play_json({"call": ["Ana"]})
+    assert called.public_record() == called.record()
+    # The next round's hidden cards are hidden again; the called round's stay shown.
+    after = called.play_json({"play": {"card": "5", "face": "down"}})
+    assert after.public_record()[1:-1] == called.record()[1:]
+    assert after.public_record()[-1] == {"play": {"face": "down"}}

@@ -15,9 +15,9 @@ import pytest
 from device.journal import Journal
 from device.session import SessionError, TableSession
 from engine import Game, IllegalAction, RecordError, Refusal, read_record
-from engine.bench import HEADERS
 from engine.dicy import parse_presets
 from engine.dicy_cards import Card as DicyCard
+from engine.selfplay import HEADERS
 from engine.seventeen_cards import Card as SeventeenCard
 from web.i18n import LANGUAGES, catalog, choose_language, engine_text
 
@@ -170,7 +170,8 @@ BAD_HEADERS: list[Any] = [
 ]
 BAD_PRESETS: list[object] = [["B"], {"glacial": DICY_CARDS[:5]}, {"B": ["pair"]}]
 BAD_RECORDS = [[], ["{oops"], ['{"game": "dalek", "players": ["Ana", "Ben"]}', '{"stop": {}}'],
-               ['{"game": "dalek", "players": ["Ana", "Ben"]}', '{"undo": {}}']]
+               ['{"game": "dalek", "players": ["Ana", "Ben"]}', '{"undo": {}}'],
+               ["[" * 10_000 + "]" * 10_000], ['{"stop": {}, "stop": {}}']]
 NEEDS_THE_BOX_PRESETS = {
     "there is no mode {mode}; the modes are {modes}; or leave out mode and name the 5 cards"}
 """Raised only once engine/data/dicy_presets.json names the box's presets."""

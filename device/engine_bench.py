@@ -1,5 +1,7 @@
 """Engine benchmarks: random full games per second per game, and hint times.
 
+They live outside ``engine/`` because they read the clock, which the rules never do.
+
 Run through ``dicetable bench --suite engine``.
 """
 
@@ -14,30 +16,10 @@ from typing import Any
 
 from engine.game import Game
 from engine.rules import game_names, rules_for
+from engine.selfplay import HEADERS, random_game
 
 GAMES_PER_RUN = 40
 HINT_SAMPLES = 2000
-
-HEADERS: dict[str, dict[str, Any]] = {
-    "dicy": {"game": "dicy", "players": ["Ana", "Ben", "Cleo"], "mode": "glacial"},
-    "dalek": {"game": "dalek", "players": ["Ana", "Ben", "Cleo"]},
-    "17": {"game": "17", "players": ["Ana", "Ben", "Cleo", "Dai"]},
-}
-
-
-def random_game(header: Mapping[str, Any], rng: Random, max_actions: int = 100_000) -> Game:
-    """A game played to its end by ``random_action``; RuntimeError if it never ends."""
-    game = Game.start(header)
-    rules = game.rules
-    state = game.state
-    actions: list[Any] = []
-    while not rules.is_over(state):
-        if len(actions) >= max_actions:
-            raise RuntimeError(f"a random {header['game']} game did not end in {max_actions}")
-        action = rules.random_action(state, rng)
-        state = rules.apply(state, action)
-        actions.append(action)
-    return Game(rules, header, tuple(actions), state)
 
 
 def suite(threads: int) -> Iterator[tuple[str, float, str]]:
