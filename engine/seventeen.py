@@ -328,11 +328,24 @@ class SeventeenRules(Rules[SeventeenState, Action]):
         return {"play": {**card, "face": action.face.value}}
 
     def public_actions(self, actions: Sequence[Action]) -> list[JSONDict]:
-        """The actions without the ids of face-down plain-back cards not yet called."""
-        called = max((i for i, a in enumerate(actions) if isinstance(a, Call)), default=-1)
+        """The actions without the ids of the face-down plain-back cards the table has not
+        seen: those in the row of the round not yet called, and those trashed (a trashed
+        card is never turned over)."""
+        trashed: set[int] = set()
+        row: list[int] = []
+        for i, action in enumerate(actions):
+            if isinstance(action, Call):
+                row = []
+            elif isinstance(action, Play) and action.face is Face.UP \
+                    and action.card is Card.TRASH:
+                trashed.update(row[-1:])
+                del row[-1:]
+            elif isinstance(action, Play):
+                row.append(i)
+        unseen = trashed.union(row)
         public = []
         for i, action in enumerate(actions):
-            if i > called and isinstance(action, Play) and _hidden(action):
+            if i in unseen and isinstance(action, Play) and _hidden(action):
                 action = Play(None, action.face)
             public.append(self.action_to_json(action))
         return public

@@ -11,12 +11,12 @@ from collections.abc import Mapping
 from random import Random
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify
 
 from device.session import Snapshot
-from engine import Game
 from engine.dicy import draw_interglacial
 from web.auth import authorised, csrf_token, require_pin
+from web.body import json_body
 from web.colours import PALETTE
 from web.errors import ApiError
 from web.table import table
@@ -36,11 +36,12 @@ def state() -> Response:
 
 @bp.get("/record")
 def record() -> Response:
-    """The standing actions of the game in progress (for the corrections list)."""
+    """The standing actions of the game in progress as the table may see them (for the
+    corrections list): a face-down card that is still hidden comes without its ``card``."""
     snapshot = table().session.snapshot()
     if snapshot.game_id is None:
         return jsonify({"game_id": None, "version": snapshot.version, "actions": []})
-    lines = table().session.record(snapshot.game_id)
+    lines = table().game(snapshot.game_id).public_record()
     return jsonify({"game_id": snapshot.game_id, "version": snapshot.version,
                     "actions": lines[1:]})
 
@@ -54,23 +55,21 @@ def history() -> Response:
 @bp.post("/game")
 @require_pin
 def new_game() -> Response:
-    """``{"header": {...}, "colours": {name: index}, "base_version": n}``: start a game.
+    """``{"header": {...}, "colours": {name: index}, "draw_first": bool, "base_version": n}``:
+    start a game (the session checks the header).
 
-    The colours are kept only when the game can start (no game being played, version
-    current), so that a refused set-up does not recolour the game on the table."""
+    ``draw_first`` draws the first player by lot (17); the header then names them, so the
+    record replays. The colours are kept only once the session took the game."""
     body = _body()
     header = _object(body, "header")
     if header.get("game") == "dicy" and header.get("mode") == "interglacial" \
             and "cards" not in header:
         header = {**header, "cards": _interglacial()}
-    Game.start(header)
+    if _flag(body, "draw_first") and isinstance(header.get("players"), list) \
+            and header["players"]:
+        header = {**header, "first": _random.choice(header["players"])}
     colours = _colours(body.get("colours", {}), header)
-    version = _version(body)
-    current = table().session.snapshot()
-    if current.version == version and not (current.view and not current.view["over"]):
-        table().colours.remember(colours)
-        table().forget_encoded()
-    return _changed(table().session.new_game(header, base_version=version))
+    return _changed(table().start_game(header, colours, base_version=_version(body)))
 
 
 @bp.post("/action")
@@ -89,7 +88,7 @@ def correct() -> Response:
     body = _body()
     index = body.get("index")
     if type(index) is not int or index < 0:
-        raise ApiError(400, "error.field", field="index")
+        raise ApiError(400, "error.field.index")
     line = _line(body)
     return _changed(table().session.correct(index, line, base_version=_version(body)))
 
@@ -106,10 +105,9 @@ def abandon() -> Response:
 def hints() -> Response:
     """``{"on": bool, "base_version": n}``: switch the engine's hints on or off."""
     body = _body()
-    on = body.get("on")
-    if not isinstance(on, bool):
-        raise ApiError(400, "error.field", field="on")
-    return _changed(table().session.set_hints(on, base_version=_version(body)))
+    if not isinstance(body.get("on"), bool):
+        raise ApiError(400, "error.field.on")
+    return _changed(table().session.set_hints(body["on"], base_version=_version(body)))
 
 
 def _changed(snapshot: Snapshot) -> Response:
@@ -117,9 +115,7 @@ def _changed(snapshot: Snapshot) -> Response:
 
 
 def _body() -> dict[str, Any]:
-    if not request.is_json:
-        raise ApiError(400, "error.json")
-    body = request.get_json(silent=True)
+    body = json_body()
     if not isinstance(body, dict):
         raise ApiError(400, "error.json")
     return body
@@ -128,29 +124,37 @@ def _body() -> dict[str, Any]:
 def _version(body: Mapping[str, Any]) -> int:
     version = body.get("base_version")
     if type(version) is not int or version < 0:
-        raise ApiError(400, "error.field", field="base_version")
+        raise ApiError(400, "error.field.base_version")
     return version
 
 
 def _object(body: Mapping[str, Any], key: str) -> dict[str, Any]:
     value = body.get(key)
     if not isinstance(value, dict):
-        raise ApiError(400, "error.field", field=key)
+        raise ApiError(400, f"error.field.{key}")
+    return value
+
+
+def _flag(body: Mapping[str, Any], key: str) -> bool:
+    value = body.get(key, False)
+    if not isinstance(value, bool):
+        raise ApiError(400, f"error.field.{key}")
     return value
 
 
 def _line(body: Mapping[str, Any]) -> dict[str, Any]:
     line = _object(body, "line")
     if len(line) != 1:
-        raise ApiError(400, "error.field", field="line")
+        raise ApiError(400, "error.field.line")
     return line
 
 
 def _colours(value: object, header: Mapping[str, Any]) -> dict[str, int]:
+    """The chosen colours of the header's players (a bad header is the session's to refuse)."""
+    if not isinstance(value, dict):
+        raise ApiError(400, "error.field.colours")
     players = header.get("players")
-    if not isinstance(value, dict) or not isinstance(players, list):
-        raise ApiError(400, "error.field", field="colours")
-    chosen = {k: v for k, v in value.items() if k in players}
+    chosen = {k: v for k, v in value.items() if isinstance(players, list) and k in players}
     if any(type(v) is not int or not 0 <= v < len(PALETTE) for v in chosen.values()) \
             or len(set(chosen.values())) != len(chosen):
         raise ApiError(400, "error.colours")

@@ -21,6 +21,7 @@ from flask import Blueprint, Flask, Response, jsonify, redirect, request, sessio
 from werkzeug.wrappers import Response as BaseResponse
 
 from device.journal import Journal
+from web.body import json_body
 from web.errors import ApiError
 from web.table import table
 
@@ -92,7 +93,7 @@ def protect_posts(app: Flask) -> None:
 @bp.post("/pin")
 def enter_pin() -> Response:
     """``{"pin": "123456"}``: grant this phone the right to change the game."""
-    body = request.get_json(silent=True)
+    body = json_body()
     pin = body.get("pin") if isinstance(body, dict) else None
     if not isinstance(pin, str):
         raise ApiError(400, "error.pin_missing")

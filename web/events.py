@@ -21,7 +21,9 @@ from web.table import Table, table
 bp = Blueprint("events", __name__)
 
 RETRY_MS = 2000
-POLL_S = 1.0
+POLL_S = 0.25
+"""How often a waiting stream looks whether the server is stopping (the session's wait cannot
+be woken from here), so that stopping waits at most this long for the streams."""
 
 
 def event(data: str, version: int) -> str:

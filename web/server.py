@@ -17,8 +17,8 @@ SPARE_THREADS = 8
 
 
 def end_streams(app: Flask) -> None:
-    """End the live streams (within a second) so that stopping waitress does not wait for
-    them; call it before the server stops (e.g. on SIGTERM)."""
+    """End the live streams (within :data:`web.events.POLL_S`) so that stopping waitress does
+    not wait for them; call it before the server stops (e.g. on SIGTERM)."""
     table(app).streams.close()
 
 

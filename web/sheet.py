@@ -1,15 +1,16 @@
 """A game's score sheet as CSV: one row per finished turn (or round, in 17).
 
-The record is replayed by the engine; each entry of the view's ``results`` becomes a row, its
-nested values flattened (an object's keys as ``key.sub``, a list of objects as
-``Ana penalty trap; ...``), with each player's running total where the game keeps scores.
+Each entry of the view's ``results`` becomes a row, its nested values flattened (an object's
+keys as ``key.sub``, a list of objects as ``Ana penalty trap; ...``), with each player's
+running total where the game keeps scores.
 Text cells that a spreadsheet would take for a formula are quoted with an apostrophe.
 
+>>> from engine.record import replay
 >>> record = [{"game": "dalek", "players": ["Jenna", "Peter"]},
 ...           {"roll": ["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC"]},
 ...           {"keep": ["H4", "H4", "H4", "D3", "D3", "D3"]},
 ...           {"roll": ["D3", "D2", "EXT"]}, {"keep": ["D3", "D2"]}]
->>> print(sheet_csv(record), end="")
+>>> print(sheet_csv(replay(enumerate(record, start=1))), end="")
 player,round,points,ending,humans,daleks,total
 Jenna,1,17,no-dice,12,14,17
 """
@@ -26,11 +27,8 @@ from engine import Game
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def sheet_csv(record: Sequence[Mapping[str, Any]]) -> str:
-    """The CSV text of a game record (header first, then the standing actions)."""
-    game = Game.start(record[0])
-    for line in record[1:]:
-        game = game.play_json(line)
+def sheet_csv(game: Game) -> str:
+    """The CSV text of ``game``'s score sheet."""
     view = game.view()
     rows = [_flat(result) for result in view.get("results", [])]
     if "scores" in view:

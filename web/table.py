@@ -2,7 +2,8 @@
 
 Every request reaches them through :func:`table`; the state a phone gets is
 :meth:`Table.payload`: the session's snapshot plus the players' colours (and, once a game is
-over, everyone's wins so far).
+over, everyone's wins so far). A new game and its colours reach the phones together
+(:meth:`Table.start_game`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from flask import Flask, current_app
 
 from device.journal import Journal
 from device.session import Snapshot, TableSession
+from engine import Game
+from engine.record import replay
 from web.colours import ColourBook
 from web.streams import StreamGate
 from web.throttle import PinThrottle
@@ -34,13 +37,28 @@ class Table:
     throttle: PinThrottle
     _encoded: tuple[int, str] | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _setting_up: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def start_game(self, header: dict[str, Any], colours: dict[str, int], *,
+                   base_version: int) -> Snapshot:
+        """Start a game and keep its players' colours, only once the session took it; no
+        phone sees the new game before its colours."""
+        with self._setting_up:
+            snapshot = self.session.new_game(header, base_version=base_version)
+            self.colours.remember(colours)
+        return snapshot
+
+    def game(self, game_id: int) -> Game:
+        """Game ``game_id`` of the journal, replayed (SessionError if there is none)."""
+        return replay(enumerate(self.session.record(game_id), start=1))
 
     def payload(self, snapshot: Snapshot) -> dict[str, Any]:
-        """The state as every phone gets it (docs: web/README in the report)."""
+        """The state as every phone gets it (web/README.md)."""
         data = snapshot.to_json()
         header = data.get("header") or {}
         players = header.get("players") or []
-        data["colours"] = self.colours.colours_for(players)
+        with self._setting_up:  # a game being set up: wait for its colours
+            data["colours"] = self.colours.colours_for(players)
         view = data.get("view") or {}
         data["wins"] = self.session.player_wins() if view.get("over") else None
         return data
@@ -54,11 +72,6 @@ class Table:
         with self._lock:
             self._encoded = (snapshot.version, text)
         return text
-
-    def forget_encoded(self) -> None:
-        """Drop the cached text (after the colours changed)."""
-        with self._lock:
-            self._encoded = None
 
 
 def table(app: Flask | None = None) -> Table:

@@ -497,3 +497,14 @@ def test_the_public_record_hides_face_down_cards_until_the_call() -> None:
     after = called.play_json({"play": {"card": "5", "face": "down"}})
     assert after.public_record()[1:-1] == called.record()[1:]
     assert after.public_record()[-1] == {"play": {"face": "down"}}
+
+
+def test_a_trashed_face_down_card_stays_hidden_after_the_call() -> None:
+    game = Game.start({"game": "17", "players": ["Ana", "Ben"]})
+    for line in [{"play": {"card": "trap", "face": "down"}},
+                 {"play": {"card": "trash", "face": "up"}},
+                 {"play": {"card": "x2", "face": "down"}}, {"call": ["Ben"]}]:
+        game = game.play_json(line)
+    assert game.public_record()[1:] == [
+        {"play": {"face": "down"}}, {"play": {"card": "trash", "face": "up"}},
+        {"play": {"card": "x2", "face": "down"}}, {"call": ["Ben"]}]

@@ -80,11 +80,38 @@ def table_session(journal: Journal) -> Iterator[TableSession]:
     session.stop()
 
 
+def make_app(session: TableSession, journal: Journal) -> Flask:
+    """The score pad app for tests (short live streams so that tests end quickly)."""
+    return create_app({"TABLE_SESSION": session, "JOURNAL": journal, "TESTING": True,
+                       "SSE_HEARTBEAT_S": 0.2, "SSE_MAX_S": 1.0})
+
+
 @pytest.fixture
 def app(table_session: TableSession, journal: Journal) -> Flask:
-    """The score pad app (short live streams so that tests end quickly)."""
-    return create_app({"TABLE_SESSION": table_session, "JOURNAL": journal, "TESTING": True,
-                       "SSE_HEARTBEAT_S": 0.2, "SSE_MAX_S": 1.0})
+    """The score pad app on the fixtures' session and journal."""
+    return make_app(table_session, journal)
+
+
+@pytest.fixture
+def new_table(tmp_path: Path) -> Iterator[Callable[[], tuple[Phone, FlaskClient]]]:
+    """Makes more tables, each with its own journal, session and app: returns a phone that
+    entered the PIN and a watcher's client."""
+    opened: list[tuple[Journal, TableSession]] = []
+
+    def make() -> tuple[Phone, FlaskClient]:
+        journal = Journal(tmp_path / f"table-{len(opened)}" / "table.db")
+        session = TableSession(journal)
+        session.start()
+        opened.append((journal, session))
+        app = make_app(session, journal)
+        host = Phone(app.test_client())
+        assert host.enter_pin(journal.pin()).status_code == 200
+        return host, app.test_client()
+
+    yield make
+    for journal, session in opened:
+        session.stop()
+        journal.close()
 
 
 @pytest.fixture

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from device.journal import Journal
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tests.web.conftest import Phone
@@ -16,6 +14,8 @@ JENNA_TURN = [
     {"keep": ["D3", "D2"]},
 ]
 """The golden example's first turn (RULES.md): Jenna scores 17."""
+PETER_TURN: list[dict[str, Any]] = [{"roll": ["D3"] * 10}, {"keep": ["D3"]}, {"stop": {}}]
+"""Peter stops with nothing."""
 
 
 def test_anyone_may_watch_the_state(watcher: Phone) -> None:
@@ -172,9 +172,22 @@ def test_interglacial_cards_are_drawn_by_the_server(phone: Phone) -> None:
     assert len(set(cards)) == 5
 
 
-def test_history_lists_finished_games(dalek: Phone, journal: Journal) -> None:
-    body = dalek.client.get("/api/history").json
-    assert body == {"games": [], "wins": {}}
+def test_history_lists_finished_games(phone: Phone) -> None:
+    assert phone.client.get("/api/history").json == {"games": [], "wins": {}}
+    header = {"game": "dalek", "players": ["Jenna", "Peter"], "target": 20}
+    assert phone.change("/api/game", {"header": header}).status_code == 200
+    state = phone.play(*JENNA_TURN, *PETER_TURN, *JENNA_TURN)
+    assert not state["view"]["over"] and state["wins"] is None
+    state = phone.play(*PETER_TURN)
+    assert state["view"]["over"] and state["view"]["scores"] == {"Jenna": 34, "Peter": 0}
+    assert state["wins"] == {"Jenna": 1}
+    body = phone.client.get("/api/history").json
+    assert body is not None
+    (entry,) = body["games"]
+    assert (entry["id"], entry["game"], entry["players"], entry["winners"]) == (
+        state["game_id"], "dalek", ["Jenna", "Peter"], ["Jenna"])
+    assert entry["ended_at"] >= entry["started_at"]
+    assert body["wins"] == {"Jenna": 1}
 
 
 def test_a_refused_set_up_does_not_recolour_the_game(dalek: Phone) -> None:
@@ -183,3 +196,86 @@ def test_a_refused_set_up_does_not_recolour_the_game(dalek: Phone) -> None:
     response = dalek.change("/api/game", {"header": header, "colours": {"Jenna": 5, "Peter": 6}})
     assert response.status_code == 400
     assert dalek.state()["colours"] == before
+
+
+def test_a_stale_set_up_does_not_recolour_anyone(phone: Phone) -> None:
+    header = {"game": "dalek", "players": ["Jenna", "Peter"]}
+    stale = {"header": header, "colours": {"Jenna": 5, "Peter": 6},
+             "base_version": phone.state()["version"] + 1}
+    assert phone.post("/api/game", stale).status_code == 409
+    response = phone.change("/api/game", {"header": header})
+    assert response.json["state"]["colours"] == {"Jenna": 0, "Peter": 1}  # type: ignore[index]
+
+
+def test_a_bad_header_with_colours_gets_the_engines_reason(phone: Phone) -> None:
+    response = phone.change("/api/game", {"header": {"game": "dalek", "players": "Ana"},
+                                          "colours": {"Ana": 2}})
+    assert response.status_code == 400
+    assert "players must be a list of names" in response.json["error"]  # type: ignore[index]
+
+
+def test_the_first_player_of_17_is_drawn_by_lot(phone: Phone) -> None:
+    header = {"game": "17", "players": ["Ana", "Ben", "Cleo"]}
+    drawn = set()
+    for _ in range(20):
+        state = phone.change("/api/game", {"header": header, "draw_first": True}).json
+        assert state is not None
+        first = state["state"]["header"]["first"]
+        assert state["state"]["view"]["turn"] == first
+        record = phone.client.get(f"/export/{state['state']['game_id']}.jsonl")
+        assert record.status_code == 409
+        drawn.add(first)
+        assert phone.change("/api/abandon").status_code == 200
+    assert drawn <= {"Ana", "Ben", "Cleo"} and len(drawn) > 1
+
+
+def test_drawing_the_first_player_is_a_yes_or_no(phone: Phone) -> None:
+    header = {"game": "17", "players": ["Ana", "Ben", "Cleo"]}
+    response = phone.change("/api/game", {"header": header, "draw_first": "yes"})
+    assert response.status_code == 400
+    assert response.json == {
+        "error": "Drawing the first player by lot is either on or off; nothing was changed."}
+    assert phone.state()["view"] is None
+
+
+def test_each_bad_field_is_named_in_words(dalek: Phone) -> None:
+    version = dalek.state()["version"]
+    bad = {
+        "/api/hints": ({"on": "yes", "base_version": version},
+                       "Hints can only be switched on or off; nothing was changed."),
+        "/api/correct": ({"index": -1, "line": {"stop": {}}, "base_version": version},
+                         "The correction does not say which action it replaces; "
+                         "nothing was changed."),
+        "/api/action": ({"line": {"stop": {}}},
+                        "The request does not say which state of the game it was made "
+                        "from; nothing was changed."),
+        "/api/game": ({"header": [], "base_version": version},
+                      "A new game needs its set-up (the game and its players); "
+                      "nothing was changed."),
+    }
+    for path, (body, message) in bad.items():
+        response = dalek.post(path, body)
+        assert (response.status_code, response.json) == (400, {"error": message}), path
+    spanish = dalek.post("/api/hints", bad["/api/hints"][0], **{"Accept-Language": "es"})
+    assert spanish.json == {
+        "error": "Los consejos solo pueden activarse o desactivarse; no se ha cambiado nada."}
+
+
+def test_a_deeply_nested_body_is_a_400_everywhere(dalek: Phone) -> None:
+    before = dalek.state()
+    deep = "[" * 7000 + "]" * 7000
+    posts = {path: "The request must be a JSON object; nothing was changed." for path in
+             ("/api/action", "/api/game", "/api/correct", "/api/abandon", "/api/hints")}
+    posts["/auth/pin"] = "Enter the table's PIN."
+    for path, message in posts.items():
+        for text in (deep, '{"pin": ' + deep + "}"):
+            response = dalek.client.post(path, data=text, headers={
+                "X-CSRF-Token": dalek.csrf, "Content-Type": "application/json"})
+            assert (response.status_code, response.json) == (400, {"error": message}), path
+    nested = "[" * 900 + "]" * 900
+    text = f'{{"line": {{"roll": {nested}}}, "base_version": {before["version"]}}}'
+    response = dalek.client.post("/api/action", data=text, headers={
+        "X-CSRF-Token": dalek.csrf, "Content-Type": "application/json"})
+    assert response.status_code == 400
+    assert response.json["error"].startswith("a die must be one of")  # type: ignore[index]
+    assert dalek.state() == before

@@ -39,7 +39,8 @@ class Pad:
         self.page.select_option("#me", name)
         self.page.click("#menu-button")
 
-    def new_game(self, game: str, players: list[str], target: int | None = None) -> None:
+    def new_game(self, game: str, players: list[str], target: int | None = None,
+                 first: str | None = None) -> None:
         self.menu("New game")
         self.page.locator(".choices").get_by_role("radio", name=game).click()
         rows = self.page.locator(".player-row")
@@ -49,6 +50,8 @@ class Pad:
             rows.nth(i).locator("input").fill(name)
         if target is not None:
             self.page.locator(".options input[type=number]").fill(str(target))
+        if first is not None:
+            self.page.locator(".options select").select_option(label=first)
         self.page.get_by_role("button", name="Start", exact=True).click()
         expect(self.page.locator(".players li")).to_have_count(len(players))
 
@@ -217,6 +220,36 @@ def test_a_17_round_with_a_hidden_card_and_a_reveal(open_phone: Callable[..., Pa
     expect(ben.page.locator(".players li", has_text="Cleo").locator(".total")).to_have_text("★1 ✖0")
     expect(ben.page.locator(".players li", has_text="Ana").locator(".total")).to_have_text("★0 ✖1")
     expect(ben.page.locator(".banner")).to_have_text("Cleo's turn")
+    assert ana.errors == [] and ben.errors == []
+
+
+def test_a_face_down_card_stays_hidden_in_the_list_and_is_corrected_anew(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    ana, ben = Pad(open_phone()), Pad(open_phone())
+    ana.enter_pin(served.pin)
+    ana.new_game("17", ["Ana", "Ben", "Cleo"], first="drawn by lot")
+    first = ben.page.evaluate("S.state.header.first")
+    assert first in ("Ana", "Ben", "Cleo")
+    expect(ben.page.locator(".banner")).to_have_text(f"{first}'s turn")
+    ana.choose("Face down")
+    ana.tap("Trap")
+    row = ben.page.locator(".area .card17")
+    expect(row.locator("b")).to_have_text(["?"])
+
+    ben.page.locator(".actions summary").click()
+    expect(ben.page.locator(".lines li")).to_have_text(["Play down"])
+    ana.page.locator(".actions summary").click()
+    ana.page.locator(".lines li").first.get_by_role("button", name="Correct").click()
+    corrector = ana.page.locator(".corrector")
+    expect(corrector).to_contain_text("still hidden: enter it again")
+    replace = corrector.get_by_role("button", name="Replace")
+    expect(replace).to_be_disabled()
+    corrector.get_by_role("button", name="Face up").click()
+    expect(replace).to_be_disabled()
+    corrector.locator(".keys").get_by_role("button", name="5", exact=True).click()
+    replace.click()
+    expect(row.locator("b")).to_have_text(["5"])
+    expect(ben.page.locator(".lines li")).to_have_text(["Play 5 · up"])
     assert ana.errors == [] and ben.errors == []
 
 

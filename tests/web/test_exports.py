@@ -62,11 +62,12 @@ def test_csv_cells_are_never_formulas(phone: Phone) -> None:
 
 
 def test_a_17_round_exports_its_tokens(phone: Phone) -> None:
-    header = {"game": "17", "players": ["Ana", "Ben", "Cleo"]}
+    header = {"game": "17", "players": ["Ana", "Ben", "Cleo"], "target": 1}
     assert phone.change("/api/game", {"header": header}).status_code == 200
     state = phone.play({"play": {"card": "3d", "face": "down"}}, {"play": {"face": "down"}},
                        {"play": {"card": "trap", "face": "down"}}, {"call": ["Ana", "Ben"]},
                        {"reveal": ["4"]})
+    assert state["view"]["winners"] == ["Cleo"]
     text = phone.client.get(f"/export/{state['game_id']}.csv").get_data(as_text=True)
     (row,) = csv.DictReader(io.StringIO(text))
     assert (row["caller"], row["total"], row["row"], row["starts_next"]) == (
@@ -77,3 +78,20 @@ def test_an_unknown_game_is_a_404(phone: Phone) -> None:
     response = phone.client.get("/export/99.jsonl")
     assert response.status_code == 404
     assert response.json == {"error": "There is no game 99."}
+    huge = 10**30
+    assert phone.client.get(f"/export/{huge}.csv").json == {"error": f"There is no game {huge}."}
+
+
+def test_a_game_in_progress_is_not_exported(phone: Phone) -> None:
+    header = {"game": "17", "players": ["Ana", "Ben", "Cleo"]}
+    state = phone.change("/api/game", {"header": header}).json
+    assert state is not None
+    game_id = state["state"]["game_id"]
+    phone.play({"play": {"card": "trap", "face": "down"}})
+    for kind in ("jsonl", "csv"):
+        response = phone.client.get(f"/export/{game_id}.{kind}")
+        assert response.status_code == 409
+        assert response.json == {
+            "error": f"Game {game_id} is not over yet; it can be exported once it has ended."}
+    assert phone.change("/api/abandon").status_code == 200
+    assert phone.client.get(f"/export/{game_id}.jsonl").status_code == 409

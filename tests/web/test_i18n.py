@@ -45,6 +45,15 @@ def test_every_word_the_page_asks_for_is_in_the_catalog() -> None:
     assert asked and asked <= catalog("en")["ui"].keys()
 
 
+def test_every_message_the_server_gives_is_in_the_catalog() -> None:
+    source = "".join(p.read_text(encoding="utf-8") for p in STATIC.parent.glob("*.py"))
+    keys = set(re.findall(r'ApiError\(\d+, "([\w.]+)"', source))
+    keys |= {f"error.field.{field}"
+             for field in re.findall(r'_(?:object|flag)\(body, "(\w+)"\)', source)}
+    assert {"error.field.on", "error.field.header", "error.field.draw_first"} <= keys
+    assert keys <= catalog("en")["ui"].keys()
+
+
 def test_a_phone_gets_its_language_or_english() -> None:
     assert choose_language(None, "es-AR,es;q=0.9,en;q=0.5") == "es"
     assert choose_language("it", "pt-BR") == "it"

@@ -15,7 +15,7 @@ from werkzeug.test import TestResponse
 
 from web.child import ServedTable
 from web.client import EventStream, Phone
-from web.events import event
+from web.events import POLL_S, event
 from web.server import end_streams
 
 if TYPE_CHECKING:
@@ -105,6 +105,17 @@ def test_a_change_during_a_stream_is_sent(app: Flask, dalek: TestPhone) -> None:
     assert '"expects":["roll"]' in first and '"expects":["keep"]' in update
 
 
+def test_a_new_game_reaches_the_streams_with_its_colours(app: Flask, phone: TestPhone) -> None:
+    response = app.test_client().get("/events", buffered=False)
+    chunks = iter(stream_of(response))
+    next(chunks)
+    set_up = {"header": DALEK, "colours": {"Jenna": 5, "Peter": 6}}
+    threading.Timer(0.1, lambda: phone.change("/api/game", set_up)).start()
+    update = next(c.decode() for c in chunks if "event: state" in c.decode())
+    response.close()
+    assert '"colours":{"Jenna":5,"Peter":6}' in update
+
+
 def test_end_streams_stops_open_streams_and_refuses_new_ones(app: Flask) -> None:
     client = app.test_client()
     response = client.get("/events", buffered=False)
@@ -113,7 +124,7 @@ def test_end_streams_stops_open_streams_and_refuses_new_ones(app: Flask) -> None
     end_streams(app)
     started = time.monotonic()
     assert list(chunks) == [] or all(b"state" not in c for c in chunks)
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 2 * POLL_S
     response.close()
     assert client.get("/events").status_code == 503
 

@@ -465,6 +465,7 @@ const seventeen = {
     }
     const v = value && typeof value === "object" ? value : {face: "up"};
     return el("div", {},
+      v.card === null ? el("p.muted", {text: t("c17.enter_again")}) : null,
       el("div.choices", {}, ["up", "down"].map((f) => button(t("c17.face_" + f), () => onChange({...v, face: f}),
         "choice" + (v.face === f ? " on" : "")))),
       el("div.keys", {}, [v.face === "down" ? button(t("c17.unknown"), () => onChange({face: "down"}),
@@ -475,6 +476,15 @@ const seventeen = {
 
   blank(kind) {
     return {play: {face: "up"}, call: [], reveal: []}[kind];
+  },
+
+  /* The table's record leaves out a face-down card that is still hidden: card null until it is entered again. */
+  editable(kind, value) {
+    return kind === "play" && value.face === "down" && !("card" in value) ? {face: "down", card: null} : value;
+  },
+
+  ready(kind, value) {
+    return !(kind === "play" && value.card === null);
   },
 };
 

@@ -109,8 +109,12 @@ function actionsList(view, game) {
 
 function corrector(game, index, line) {
   const e = S.editing;
-  if (!e.kind) { [e.kind] = Object.keys(line); e.value = line[e.kind]; }
+  if (!e.kind) {
+    [e.kind] = Object.keys(line);
+    e.value = game.editable ? game.editable(e.kind, line[e.kind]) : line[e.kind];
+  }
   const value = game.editor(e.kind, e.value, (v) => redraw(() => { e.value = v; }), e);
+  const ready = !game.ready || game.ready(e.kind, e.value);
   return el("div.corrector", {},
     el("label", {}, t("actions.kind"), el("select", {onchange: (ev) => redraw(() => {
       e.kind = ev.target.value;
@@ -122,7 +126,7 @@ function corrector(game, index, line) {
       button(t("actions.replace"), async () => {
         if (await change("/api/correct", {index, line: {[e.kind]: e.value}})) S.editing = null;
         render();
-      }, "primary")));
+      }, "primary", {disabled: !ready})));
 }
 
 function renderLanguages() {

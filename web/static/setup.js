@@ -6,7 +6,8 @@ function freshSetup() {
   const names = header ? header.players : JSON.parse(localStorage.getItem("players") || "[]");
   const game = header ? header.game : "dalek";
   const players = (names.length ? names : ["", ""]).map((name) => ({name, colour: null}));
-  const setup = {game, players, target: {}, mode: "glacial", cards: [], first: "", deck: {}, palette: -1};
+  const setup = {game, players, target: {}, mode: "glacial", cards: [], first: "", drawFirst: false, deck: {},
+    palette: -1};
   if (header) {
     if (header.target !== undefined) setup.target[game] = header.target;
     if (header.mode) setup.mode = header.mode;
@@ -114,9 +115,13 @@ function dicySetup(s, facts, again) {
 function seventeenSetup(s, facts, again) {
   const names = s.players.map((p) => p.name.trim()).filter(Boolean);
   return el("div", {},
-    el("label", {}, t("seventeen.first"), el("select", {onchange: (e) => { s.first = e.target.value; }},
-      el("option", {value: "", text: t("seventeen.first_listed")}),
-      names.map((n) => el("option", {value: n, selected: n === s.first, text: n})))),
+    el("label", {}, t("seventeen.first"), el("select", {onchange: (e) => {
+      const i = e.target.selectedIndex;
+      s.drawFirst = i === 1;
+      s.first = i > 1 ? names[i - 2] : "";
+    }}, el("option", {text: t("seventeen.first_listed")}),
+    el("option", {selected: s.drawFirst, text: t("seventeen.first_drawn")}),
+    names.map((n) => el("option", {selected: !s.drawFirst && n === s.first, text: n})))),
     el("details", {}, el("summary", {text: t("seventeen.deck")}),
       el("div.deck", {}, Object.entries(facts.deck).map(([card, count]) => el("label.count-input", {},
         cardName17(card),
@@ -135,7 +140,7 @@ function setupHeader(s) {
     else header.mode = s.mode;
   }
   if (s.game === "17") {
-    if (s.first && header.players.includes(s.first)) header.first = s.first;
+    if (!s.drawFirst && s.first && header.players.includes(s.first)) header.first = s.first;
     const deck = {};
     for (const [card, count] of Object.entries(s.deck)) if (count !== facts.deck[card]) deck[card] = count;
     if (Object.keys(deck).length) header.deck = deck;
@@ -151,7 +156,7 @@ async function startGame(s) {
     if (!window.confirm(t("setup.abandon_confirm"))) return;
     if (!await change("/api/abandon", {})) return;
   }
-  if (await change("/api/game", {header, colours})) {
+  if (await change("/api/game", {header, colours, draw_first: s.game === "17" && s.drawFirst})) {
     localStorage.setItem("players", JSON.stringify(header.players));
     S.screen = "pad";
     render();
