@@ -1,0 +1,102 @@
+"""The dice reader on rendered scenes and on bad input."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.dice import DieRead
+from vision.errors import ModelMissing, UnreadableImage
+from vision.reader import DiceReader
+from vision.render import RenderedDie, render_scene
+
+
+@pytest.fixture(scope="module")
+def reader() -> DiceReader:
+    return DiceReader(threads=2)
+
+
+def _match(reads: list[DieRead], dice: tuple[RenderedDie, ...]) -> tuple[int, int, int]:
+    """(right, wrong or unsure, false): a read counts for the die whose top face it is in."""
+    right = wrong = 0
+    used: set[int] = set()
+    for d in dice:
+        hits = [i for i, r in enumerate(reads)
+                if i not in used and math.hypot(r.x - d.x, r.y - d.y) < d.size / 2]
+        if not hits:
+            continue
+        used.add(hits[0])
+        if reads[hits[0]].value == d.value:
+            right += 1
+        else:
+            wrong += 1
+    return right, wrong, len(reads) - len(used)
+
+
+def test_reads_values_and_positions_of_rendered_dice(reader: DiceReader) -> None:
+    total = right = false = 0
+    for seed in range(8):
+        scene = render_scene(500 + seed, width=800, height=600, n_dice=8, die_px=(32, 56))
+        r, _, f = _match(reader.read(scene.image), scene.dice)
+        total, right, false = total + len(scene.dice), right + r, false + f
+    assert total >= 50
+    assert right >= 0.9 * total
+    assert false <= 0.05 * total
+
+
+def test_plain_dice_are_read_with_centres_on_the_top_face(reader: DiceReader) -> None:
+    total = right = false = 0
+    for seed in range(4):
+        scene = render_scene(20 + seed, width=640, height=480, n_dice=6, die_px=(40, 50),
+                             plain=True)
+        reads = reader.read(scene.image)
+        r, _, f = _match(reads, scene.dice)
+        total, right, false = total + len(scene.dice), right + r, false + f
+        for d in scene.dice:  # a read on a top face lies near its centre
+            gaps = [math.hypot(r.x - d.x, r.y - d.y) / d.size for r in reads]
+            assert min(gaps) < 0.25 or min(gaps) > 0.5
+        assert all(0.0 < r.confidence <= 1.0 for r in reads)
+    assert right >= 0.9 * total and false == 0
+
+
+def test_blank_table_has_no_dice(reader: DiceReader) -> None:
+    assert reader.read(np.full((480, 640, 3), 128, np.uint8)) == []
+    noise = np.random.default_rng(0).integers(100, 140, (480, 640, 3), dtype=np.uint8)
+    assert reader.read(noise) == []
+
+
+def test_says_not_sure_rather_than_guess_when_pips_cannot_be_seen(reader: DiceReader) -> None:
+    scene = render_scene(12, width=640, height=480, n_dice=6, die_px=(40, 50), plain=True)
+    smeared = cv2.GaussianBlur(scene.image, (0, 0), 9)
+    assert all(not r.sure for r in reader.read(smeared))
+
+
+def test_grey_and_alpha_images_are_accepted(reader: DiceReader) -> None:
+    scene = render_scene(13, width=640, height=480, n_dice=4, die_px=(40, 50), plain=True)
+    grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    assert _match(reader.read(grey), scene.dice)[0] >= 3
+    rgba = cv2.cvtColor(scene.image, cv2.COLOR_BGR2BGRA)
+    assert reader.read(rgba) == reader.read(scene.image)
+
+
+@pytest.mark.parametrize("bad, why", [
+    ("photo.jpg", "numpy image array"),
+    (None, "numpy image array"),
+    (np.zeros((100, 100, 3), np.float32), "uint8"),
+    (np.zeros(100, np.uint8), "H×W×3"),
+    (np.zeros((100, 100, 2), np.uint8), "H×W×3"),
+    (np.zeros((8, 100, 3), np.uint8), "too small"),
+])
+def test_bad_input_raises_a_clear_error(reader: DiceReader, bad: object, why: str) -> None:
+    with pytest.raises(UnreadableImage, match=re.escape(why)):
+        reader.read(bad)  # type: ignore[arg-type]
+
+
+def test_missing_model_folder_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ModelMissing, match=re.escape("dice_locator.onnx")):
+        DiceReader(models=tmp_path)

@@ -1,0 +1,58 @@
+"""The real-photo bar: the shipped reader on the test splits of ../shared/datasets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vision.datasets import decode, load
+from vision.evaluate import Summary, score_image, summarise
+from vision.reader import DiceReader
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
+SETS = ("byler-d6", "matteop65-dice")
+# What the shipped models reach (models/README.md): a floor that catches regressions.
+FLOOR = {"byler-d6": (0.94, 0.01), "matteop65-dice": (0.99, 0.015)}
+
+
+@pytest.fixture(scope="module")
+def summaries() -> dict[str, Summary]:
+    reader = DiceReader(threads=2)
+    out = {}
+    for name in SETS:
+        root = SHARED / name
+        if not root.is_dir():
+            pytest.skip(f"{root} is absent: the real-photo tests need ../shared/datasets")
+        data = load(root).select("test")
+        assert not data.problems
+        scores = []
+        for entry in data.entries:
+            sample = decode(entry)
+            scores.append(score_image(reader.read(sample.image), sample.dice, sample.ignore))
+        out[name] = summarise(scores)
+    return out
+
+
+def _describe(name: str, s: Summary) -> str:
+    return (f"{name}: {s.dice_correct}/{s.dice_total} read right, {s.dice_wrong_value} wrong, "
+            f"{s.dice_missed} missed, {s.false_dice} false dice")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SETS)
+def test_shipped_models_keep_their_figures(summaries: dict[str, Summary], name: str) -> None:
+    s = summaries[name]
+    right, false = FLOOR[name]
+    assert s.dice_total > 200
+    assert s.dice_correct >= right * s.dice_total, _describe(name, s)
+    assert s.false_dice <= false * s.dice_total, _describe(name, s)
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="the shipped models do not reach the bar yet "
+                   "(byler-d6 ~95 % right, matteop65-dice 3 false dice): see models/README.md")
+def test_real_photo_bar_on_both_test_splits(summaries: dict[str, Summary]) -> None:
+    for name, s in summaries.items():
+        assert s.dice_correct >= 0.995 * s.dice_total, _describe(name, s)
+        assert s.false_dice <= 0.005 * s.dice_total, _describe(name, s)

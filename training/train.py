@@ -1,0 +1,195 @@
+"""Train the dice reader's locator and classifier and export them to ONNX.
+
+    .venv/bin/pip install -e '.[train]' onnx     # torch==2.13.0 (CPU); onnx for the export
+    .venv/bin/python training/train.py --out models            # the shipped models
+    .venv/bin/python training/train.py --exclude byler-d6 --classifier-steps 3000 \
+        --out /tmp/no-byler                                    # a cross-set figure
+
+Data: the train splits of ../shared/datasets (15 % of each carved off by file-name hash for
+validation, never trained on) plus synthetic scenes from vision.render. The test splits are
+never read here. Prints the validation figures at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+import torch
+import torch.nn.functional as F
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from data import (  # noqa: E402
+    Negative,
+    Sample,
+    classifier_batch,
+    load_set,
+    locator_batch,
+    source_weights,
+    synthetic,
+)
+from nets import Classifier, Locator  # noqa: E402
+
+from vision.classify import CROP  # noqa: E402
+from vision.datasets import LabelledDie  # noqa: E402
+from vision.evaluate import score_image, summarise  # noqa: E402
+from vision.locate import find_peaks, locator_input  # noqa: E402
+from vision.reader import CLASSIFIER, LOCATOR, DiceReader  # noqa: E402
+
+SETS = ("byler-d6", "matteop65-dice")
+SHARE = {"byler-d6": 0.4, "matteop65-dice": 0.2, "synthetic": 0.4}  # of classifier positives
+
+
+def focal(logit: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss on a heatmap."""
+    p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
+    pos = target.eq(1).float()
+    neg = 1 - pos
+    pl = -torch.log(p) * (1 - p) ** 2 * pos
+    nl = -torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * neg
+    return (pl.sum() + nl.sum()) / pos.sum().clamp(min=1)
+
+
+def lr_at(step: int, steps: int, base: float) -> float:
+    warm = min(1.0, (step + 1) / 100)
+    return base * warm * 0.5 * (1 + math.cos(math.pi * step / steps))
+
+
+def train_locator(pool: list[Sample], steps: int, seed: int) -> Locator:
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    net = Locator()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    t0 = time.time()
+    for step in range(steps):
+        for g in opt.param_groups:
+            g["lr"] = lr_at(step, steps, 3e-3)
+        xs, heat, reg, mask = (torch.from_numpy(a) for a in locator_batch(rng, pool, 32))
+        out = net(xs)
+        loss_h = focal(out[:, :1], heat)
+        loss_r = (F.smooth_l1_loss(out[:, 1:], reg, reduction="none") * mask).sum() / (
+            mask.sum().clamp(min=1))
+        loss = loss_h + loss_r
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 200 == 0 or step == steps - 1:
+            print(f"locator {step}/{steps} heat {loss_h.item():.3f} reg {loss_r.item():.3f} "
+                  f"{time.time() - t0:.0f}s", flush=True)
+    return net.eval()
+
+
+def mine_negatives(locator: Path, pool: list[Sample]) -> list[Negative]:
+    """Peaks of the exported locator that are not a die's centre: hard negatives for the
+    classifier."""
+    session = ort.InferenceSession(str(locator), providers=["CPUExecutionProvider"])
+    found = []
+    for i, s in enumerate(pool):
+        out = session.run(None, {"image": locator_input(s.image)})[0]
+        for c in find_peaks(out, shape=s.image.shape[:2], threshold=0.1, limit=64):
+            d = s.dice
+            if len(d) == 0 or np.all(np.hypot(d[:, 1] - c.x, d[:, 2] - c.y) > 0.45 * d[:, 3]):
+                found.append(Negative(i, c.x, c.y, c.size))
+    return found
+
+
+def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
+                     seed: int) -> Classifier:
+    rng = np.random.default_rng(seed + 1)
+    weights = source_weights(pool, SHARE)
+    torch.manual_seed(seed)
+    net = Classifier()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    t0 = time.time()
+    for step in range(steps):
+        for g in opt.param_groups:
+            g["lr"] = lr_at(step, steps, 3e-3)
+        xs, cls, off, msk = (torch.from_numpy(a) for a in
+                             classifier_batch(rng, pool, weights, negatives, 128))
+        out = net(xs)
+        loss_c = F.cross_entropy(out[:, :7], cls)
+        loss_o = (F.smooth_l1_loss(out[:, 7:9] * 10, off * 10, reduction="none").sum(1)
+                  * msk).sum() / msk.sum().clamp(min=1)
+        loss = loss_c + 0.5 * loss_o
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 200 == 0 or step == steps - 1:
+            acc = (out[:, :7].argmax(1) == cls).float().mean().item()
+            print(f"classifier {step}/{steps} ce {loss_c.item():.3f} off {loss_o.item():.3f} "
+                  f"acc {acc:.3f} {time.time() - t0:.0f}s", flush=True)
+    return net.eval()
+
+
+def export_locator(locator: Locator, path: Path) -> None:
+    torch.onnx.export(locator, torch.zeros(1, 3, 96, 160), str(path),
+                      input_names=["image"], output_names=["maps"], opset_version=17,
+                      dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "gh", 3: "gw"}},
+                      dynamo=False)
+
+
+def export_classifier(classifier: Classifier, path: Path) -> None:
+    torch.onnx.export(classifier, torch.zeros(2, 3, CROP, CROP), str(path),
+                      input_names=["patch"], output_names=["logits"], opset_version=17,
+                      dynamic_axes={"patch": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
+
+
+def score(reader: DiceReader, samples: list[Sample]) -> dict[str, int]:
+    """The eval rule (vision.evaluate) over labelled real samples."""
+    scores = []
+    for s in samples:
+        dice = [LabelledDie(int(v), b) for (v, *_), b in zip(s.dice, s.boxes, strict=True)]
+        scores.append(score_image(reader.read(s.image), dice))
+    t = summarise(scores)
+    return {"dice": t.dice_total, "right": t.dice_correct, "wrong": t.dice_wrong_value,
+            "missed": t.dice_missed, "false": t.false_dice}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "datasets")
+    ap.add_argument("--exclude", choices=SETS, action="append", default=[],
+                    help="leave this real set out entirely (cross-set figure)")
+    ap.add_argument("--out", type=Path, default=ROOT / "models")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2, help="torch CPU threads")
+    ap.add_argument("--locator", type=Path,
+                    help="reuse this trained locator (.onnx) instead of training one")
+    ap.add_argument("--synthetic", type=int, default=300, help="rendered scenes")
+    ap.add_argument("--locator-steps", type=int, default=1500)
+    ap.add_argument("--classifier-steps", type=int, default=5000)
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    t0 = time.time()
+    real = [s for name in SETS if name not in args.exclude
+            for s in load_set(args.data / name, "train")]
+    val = {name: load_set(args.data / name, "train", part="val") for name in SETS}
+    pool = real + synthetic(args.seed, args.synthetic)
+    print(f"{len(real)} real + {args.synthetic} synthetic images, {time.time() - t0:.0f}s",
+          flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.locator is not None:
+        shutil.copyfile(args.locator, args.out / LOCATOR)
+    else:
+        export_locator(train_locator(pool, args.locator_steps, args.seed), args.out / LOCATOR)
+    negatives = mine_negatives(args.out / LOCATOR, pool)
+    print(f"{len(negatives)} hard negatives", flush=True)
+    classifier = train_classifier(pool, negatives, args.classifier_steps, args.seed)
+    export_classifier(classifier, args.out / CLASSIFIER)
+    reader = DiceReader(threads=2, models=args.out)
+    for name, samples in val.items():
+        print(f"val {name}: {score(reader, samples)}", flush=True)
+    print(f"done in {time.time() - t0:.0f}s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

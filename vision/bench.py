@@ -1,0 +1,110 @@
+"""Speed and memory figures of the dice reader, for `dicetable bench`.
+
+suite() times the whole read of rendered 1280×720 frames with about ten dice against one
+inference of the YOLOv8n-640 yardstick in ../shared/anchors, with the same thread settings,
+and measures the peak resident memory of a fresh process after 100 reads.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnxruntime as ort  # type: ignore[import-untyped]
+
+from vision.reader import DiceReader
+from vision.render import render_scene
+
+ANCHOR = Path(__file__).resolve().parent.parent.parent / "shared" / "anchors" / "yolov8n_640.onnx"
+FRAMES = 30  # different frames timed for the read
+ANCHOR_RUNS = 30  # timed inferences of the yardstick
+RSS_READS = 100  # reads before the fresh process reports its peak memory
+
+# The child reports VmHWM, its own peak: ru_maxrss would also count the part of this
+# (larger) parent that the fork copied before exec, which Linux carries over.
+_RSS_CHILD = """
+import resource, sys
+from pathlib import Path
+import cv2
+from vision.reader import DiceReader
+cv2.setNumThreads({threads})
+reader = DiceReader(threads={threads})
+files = sorted(Path(sys.argv[1]).glob("*.png"))
+for i in range({reads}):
+    reader.read(cv2.imread(str(files[i % len(files)])))
+status = Path("/proc/self/status")
+peak = [line.split()[1] for line in status.read_text().splitlines() if line.startswith("VmHWM")]
+print(peak[0] if peak else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def frames(n: int = FRAMES) -> list[np.ndarray]:
+    """n different rendered 1280×720 frames with about ten dice each."""
+    return [render_scene(1000 + i, width=1280, height=720, n_dice=10).image for i in range(n)]
+
+
+def read_times(threads: int, images: list[np.ndarray]) -> list[float]:
+    """Seconds of DiceReader.read on each image (after one untimed warm-up read)."""
+    cv2.setNumThreads(threads)
+    reader = DiceReader(threads=threads)
+    reader.read(images[0])
+    out = []
+    for image in images:
+        t = time.perf_counter()
+        reader.read(image)
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def anchor_times(threads: int, path: Path = ANCHOR, runs: int = ANCHOR_RUNS) -> list[float]:
+    """Seconds of one onnxruntime inference of the yardstick on a 1×3×640×640 input."""
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    name = session.get_inputs()[0].name
+    x = np.random.default_rng(0).random((1, 3, 640, 640), dtype=np.float32)
+    session.run(None, {name: x})
+    out = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        session.run(None, {name: x})
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def peak_rss_mb(threads: int, images: list[np.ndarray], reads: int = RSS_READS) -> float:
+    """Peak resident memory (MB; ru_maxrss, or VmHWM where Linux has it) of a fresh Python
+    process that loads the reader and reads `reads` frames decoded from PNG files."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, image in enumerate(images[:10]):
+            cv2.imwrite(str(Path(tmp) / f"{i:02d}.png"), image)
+        code = _RSS_CHILD.format(threads=threads, reads=reads)
+        done = subprocess.run([sys.executable, "-c", code, tmp], capture_output=True, text=True,
+                              check=True)
+    return int(done.stdout.split()[-1]) / 1024
+
+
+def suite(threads: int) -> Iterator[tuple[str, float, str]]:
+    """(label, value, unit) figures: read time, anchor time, their ratio, peak memory."""
+    images = frames()
+    read = statistics.median(read_times(threads, images)) * 1000
+    yield (f"dice read, 1280x720 frame, ~10 dice, all stages, median of {len(images)} frames, "
+           f"{threads} threads", read, "ms")
+    if ANCHOR.is_file():
+        anchor = statistics.median(anchor_times(threads)) * 1000
+        yield (f"yolov8n_640 anchor inference, median of {ANCHOR_RUNS}, {threads} threads",
+               anchor, "ms")
+        yield "dice read / anchor inference (bar <= 0.2)", read / anchor, "ratio"
+    else:
+        yield (f"yolov8n_640 anchor skipped: {ANCHOR} not found", math.nan, "ms")
+    yield (f"peak RSS of a fresh process after {RSS_READS} reads", peak_rss_mb(threads, images),
+           "MB")

@@ -1,0 +1,59 @@
+"""Stage 1 of the reader: find candidate dice with a small heatmap network.
+
+The locator sees the image shrunk SCALE times and predicts, on a grid of STRIDE image
+pixels, how likely each cell holds the centre of a die's top face, the sub-cell offset of
+that centre, and the log of the die's side in cells. Peaks of the heatmap are candidates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+SCALE = 4  # the locator's input is the image shrunk this many times
+STRIDE = 8  # one heatmap cell covers this many image pixels
+MULTIPLE = 8  # the locator's input sides are padded to a multiple of this
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A possible die: top-face centre and side in image pixels, heatmap score 0..1."""
+
+    x: float
+    y: float
+    size: float
+    score: float
+
+
+def locator_input(image: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """The image shrunk SCALE times, padded, as a 1×3×H×W float tensor in 0..1."""
+    h, w = image.shape[:2]
+    sw, sh = max(1, round(w / SCALE)), max(1, round(h / SCALE))
+    small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
+    ph, pw = -sh % MULTIPLE, -sw % MULTIPLE
+    if ph or pw:
+        small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+    return np.ascontiguousarray(small.transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
+
+
+def find_peaks(out: NDArray[np.float32], *, shape: tuple[int, int], threshold: float,
+               limit: int) -> list[Candidate]:
+    """Candidates from the locator output (1×4×h×w: heat logit, dx, dy, log size)."""
+    logit, dx, dy, logsize = out[0]
+    heat = 1.0 / (1.0 + np.exp(-logit))
+    local_max = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((heat >= local_max) & (heat >= threshold))
+    order = np.argsort(-heat[ys, xs])[:limit]
+    h, w = shape
+    found = []
+    for i in order:
+        y, x = int(ys[i]), int(xs[i])
+        cx = (x + 0.5 + float(dx[y, x])) * STRIDE
+        cy = (y + 0.5 + float(dy[y, x])) * STRIDE
+        if 0 <= cx < w and 0 <= cy < h:
+            size = float(np.exp(logsize[y, x])) * STRIDE
+            found.append(Candidate(cx, cy, size, float(heat[y, x])))
+    return found

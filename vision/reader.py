@@ -1,0 +1,148 @@
+"""The dice reader: find every die in a BGR image and read its top face.
+
+Two small ONNX networks run with onnxruntime: the locator (vision.locate) proposes
+candidate top-face centres on the image shrunk 4×, and the classifier (vision.classify)
+reads a full-resolution patch around each candidate, all patches in one batch (those it
+doubts are read again turned half a turn, and the two reads averaged), saying which value
+it shows or that no die is centred there, and refining the centre. A read whose
+value the classifier is not sure of comes back with value None.
+
+Dice from about 20 to 110 pixels across are found; no calibration is needed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnxruntime as ort  # type: ignore[import-untyped]
+from numpy.typing import NDArray
+
+from vision.classify import WINDOW, batch, crop
+from vision.dice import DieRead
+from vision.errors import ModelMissing, UnreadableImage
+from vision.locate import Candidate, find_peaks, locator_input
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+LOCATOR = "dice_locator.onnx"
+CLASSIFIER = "dice_classifier.onnx"
+
+HEAT_THRESHOLD = 0.3  # locator score a candidate needs
+MAX_CANDIDATES = 32  # at most this many candidates (the likeliest) are read per image
+CHUNK = 16  # candidates per classifier call (bounds the memory a read needs)
+NO_DIE = 0.5  # a candidate whose "no die" probability is above this is dropped
+DOUBT_BELOW = 0.95  # a die's value read with less confidence is read again, turned
+SURE = 0.5  # below this probability of its best value (given a die) a die is "not sure"
+MIN_SIDE = 16  # images smaller than this (either side) are refused
+_TURNED = np.array([1.0] * 7 + [-1.0, -1.0], np.float32)  # a half turn negates the offset
+
+
+def _session(path: Path, threads: int | None) -> ort.InferenceSession:
+    if not path.is_file():
+        raise ModelMissing(f"dice reader model not found: {path}")
+    opts = ort.SessionOptions()
+    opts.enable_mem_pattern = False  # input sizes vary from image to image
+    opts.enable_cpu_mem_arena = False  # give memory back after each run
+    # Idle worker threads must not spin: between the two networks the reader's own code runs.
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    if threads is not None:
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+def _softmax(z: NDArray[np.float32]) -> NDArray[np.float32]:
+    e: NDArray[np.float32] = np.exp(z - z.max(axis=1, keepdims=True))
+    out: NDArray[np.float32] = e / e.sum(axis=1, keepdims=True)
+    return out
+
+
+def check_image(image: object) -> NDArray[np.uint8]:
+    """The image as an H×W×3 uint8 BGR array, or UnreadableImage saying what is wrong.
+
+    A single-channel (H×W or H×W×1) image is converted to BGR; a 4-channel one loses alpha.
+
+    >>> check_image(np.zeros((20, 30), np.uint8)).shape
+    (20, 30, 3)
+    >>> check_image("photo.jpg")
+    Traceback (most recent call last):
+    ...
+    vision.errors.UnreadableImage: expected a numpy image array, got str
+    """
+    if not isinstance(image, np.ndarray):
+        raise UnreadableImage(f"expected a numpy image array, got {type(image).__name__}")
+    if image.dtype != np.uint8:
+        raise UnreadableImage(f"expected an 8-bit image (uint8), got dtype {image.dtype}")
+    if image.ndim == 3 and image.shape[2] == 1:
+        image = image[:, :, 0]
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.ndim == 3 and image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise UnreadableImage(f"expected an H×W×3 BGR image, got shape {image.shape}")
+    if min(image.shape[:2]) < MIN_SIDE:
+        raise UnreadableImage(f"image too small to hold a die: {image.shape[1]}×{image.shape[0]}")
+    return np.ascontiguousarray(image)
+
+
+class DiceReader:
+    """Reads the dice in BGR images; one instance serves any number of reads.
+
+    threads sets onnxruntime's intra-op threads (None: its default); models is the folder
+    holding dice_locator.onnx and dice_classifier.onnx (default: the repository's models/).
+    """
+
+    def __init__(self, *, threads: int | None = None, models: Path | None = None) -> None:
+        folder = MODELS if models is None else models
+        self._locator = _session(folder / LOCATOR, threads)
+        self._classifier = _session(folder / CLASSIFIER, threads)
+
+    def read(self, image_bgr: NDArray[np.uint8]) -> list[DieRead]:
+        """Every die found in the image, best first; value None where not sure."""
+        image = check_image(image_bgr)
+        h, w = image.shape[:2]
+        out = self._locator.run(None, {"image": locator_input(image)})[0]
+        found = find_peaks(out, shape=(h, w), threshold=HEAT_THRESHOLD, limit=MAX_CANDIDATES)
+        if not found:
+            return []
+        sides = [WINDOW * c.size for c in found]
+        patches = batch([crop(image, c.x, c.y, s) for c, s in zip(found, sides, strict=True)])
+        logits = np.concatenate([self._classify(patches[i:i + CHUNK])
+                                 for i in range(0, len(patches), CHUNK)])
+        return _decide(found, sides, logits)
+
+    def _classify(self, patches: NDArray[np.float32]) -> NDArray[np.float32]:
+        """Classifier outputs for each patch; a die whose value is read with less than
+        DOUBT_BELOW confidence is read again turned half a turn, and the two reads averaged."""
+        out: NDArray[np.float32] = self._classifier.run(None, {"patch": patches})[0]
+        p = _softmax(out[:, :7])
+        value = p[:, 1:].max(axis=1) / np.maximum(1.0 - p[:, 0], 1e-6)
+        doubt = np.nonzero((p[:, 0] < NO_DIE) & (value < DOUBT_BELOW))[0]
+        if len(doubt):
+            turned = np.ascontiguousarray(patches[doubt][:, :, ::-1, ::-1])
+            again = self._classifier.run(None, {"patch": turned})[0]
+            out[doubt] = (out[doubt] + again * _TURNED) * np.float32(0.5)
+        return out
+
+
+def _decide(found: list[Candidate], sides: list[float],
+            logits: NDArray[np.float32]) -> list[DieRead]:
+    """Turn classifier outputs into reads: drop non-dice and duplicates (two reads of one
+    top face keep the likelier die), flag unsure values. Best first."""
+    probs = _softmax(logits[:, :7])
+    order = np.argsort(probs[:, 0], kind="stable")
+    kept: list[tuple[DieRead, float]] = []
+    for i in order:
+        p, c, side = probs[i], found[i], sides[i]
+        if p[0] > NO_DIE:
+            break
+        x, y = c.x + float(logits[i, 7]) * side, c.y + float(logits[i, 8]) * side
+        if any((r.x - x) ** 2 + (r.y - y) ** 2 < (0.5 * max(size, c.size)) ** 2
+               for r, size in kept):
+            continue
+        value = int(np.argmax(p[1:])) + 1
+        sure = p[value] / (1.0 - p[0]) >= SURE
+        kept.append((DieRead(value if sure else None, x, y, float(p[value])), c.size))
+    return sorted((r for r, _ in kept), key=lambda r: -r.confidence)
