@@ -25,6 +25,7 @@ from typing import Any
 
 from engine.checks import as_choice, as_empty, as_int, as_list
 from engine.errors import IllegalAction
+from engine.rounds import after_turn
 from engine.rules import JSONDict, Rules, register
 
 DICE = 10
@@ -337,14 +338,15 @@ def _end_turn(state: DalekState, points: int, ending: Ending) -> DalekState:
     player = state.players[turn.player]
     scores = tuple(s + points if i == turn.player else s for i, s in enumerate(state.scores))
     result = TurnResult(player, state.round, points, ending, turn.humans, turn.daleks)
-    following = (turn.player + 1) % len(state.players)
-    state = replace(state, scores=scores, results=(*state.results, result))
-    if following == 0 and max(scores) >= state.target:
+    following, round_, over = after_turn(turn.player, players=len(state.players),
+                                         round=state.round, scores=scores, target=state.target)
+    state = replace(state, scores=scores, results=(*state.results, result), round=round_,
+                    turn=Turn(following))
+    if over:
         best = max(scores)
         winners = tuple(p for p, s in zip(state.players, scores, strict=True) if s == best)
-        return replace(state, winners=winners, over=True, turn=Turn(following))
-    next_round = state.round + 1 if following == 0 else state.round
-    return replace(state, round=next_round, turn=Turn(following))
+        return replace(state, winners=winners, over=True)
+    return state
 
 
 RULES = register(DalekRules())

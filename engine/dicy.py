@@ -31,6 +31,7 @@ from typing import Any
 from engine.checks import as_choice, as_empty, as_int, as_list, as_object, as_player
 from engine.dicy_cards import EFFECTS, Card, Choice, Dice, Reach, best, points, refusal, shown
 from engine.errors import IllegalAction, Refusal
+from engine.rounds import after_turn
 from engine.rules import JSONDict, Rules, register
 
 DICE = 6
@@ -643,11 +644,12 @@ def _close_if_done(state: DicyState) -> DicyState:
     if turn.owed or turn.outcome is None:
         return state
     result = TurnResult(state.players[turn.player], state.round, turn.outcome)
-    following = (turn.player + 1) % len(state.players)
-    state = replace(state, results=(*state.results, result), turn=Turn(following))
-    if following == 0 and max(state.scores) >= state.target:
-        return replace(state, over=True, winners=_winners(state))
-    return replace(state, round=state.round + 1) if following == 0 else state
+    following, round_, over = after_turn(turn.player, players=len(state.players),
+                                         round=state.round, scores=state.scores,
+                                         target=state.target)
+    state = replace(state, results=(*state.results, result), round=round_,
+                    turn=Turn(following))
+    return replace(state, over=True, winners=_winners(state)) if over else state
 
 
 def _winners(state: DicyState) -> tuple[str, ...]:
