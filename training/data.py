@@ -255,7 +255,7 @@ def classifier_batch(rng: np.random.Generator, pool: list[Sample], weights: np.n
             ng = negatives[int(rng.integers(len(negatives)))]
             s, qx, qy, size = pool[ng.sample], ng.x, ng.y, ng.size * rng.uniform(0.85, 1.2)
             cls[i] = 0
-        side = WINDOW * size * rng.uniform(0.8, 1.25)
+        side = WINDOW * size * math.exp(rng.uniform(math.log(0.72), math.log(1.3)))
         # rotate a region round the crop centre, then cut it as the reader does
         big = int(side * 1.5) + 2
         angle = rng.uniform(0, 360)

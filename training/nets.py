@@ -39,14 +39,19 @@ class Locator(nn.Module):
 
 
 class Classifier(nn.Module):
-    """A 48x48 patch in, 7 logits (0 = no die, 1..6) and the top-face centre offset out."""
+    """A 48x48 patch in, 7 logits (0 = no die, 1..6) and the top-face centre offset out.
+
+    One full-resolution layer, then the width doubles as the patch halves (24, 12, 6 px),
+    with two or three layers per scale: most of the capacity sits where it costs least.
+    """
 
     def __init__(self, c: int = 16) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            cbr(3, c), cbr(c, c), cbr(c, 2 * c, 3, 2), cbr(2 * c, 2 * c),
-            cbr(2 * c, 4 * c, 3, 2), cbr(4 * c, 4 * c), cbr(4 * c, 4 * c, 3, 2), cbr(4 * c, 4 * c))
-        self.out = nn.Linear(4 * c, 9)
+            cbr(3, c), cbr(c, 2 * c, 3, 2), cbr(2 * c, 2 * c),
+            cbr(2 * c, 4 * c, 3, 2), cbr(4 * c, 4 * c), cbr(4 * c, 4 * c),
+            cbr(4 * c, 8 * c, 3, 2), cbr(8 * c, 8 * c))
+        self.out = nn.Linear(8 * c, 9)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.out(self.features(x).mean((2, 3)))

@@ -46,7 +46,7 @@ from vision.locate import find_peaks, locator_input  # noqa: E402
 from vision.reader import CLASSIFIER, LOCATOR, DiceReader  # noqa: E402
 
 SETS = ("byler-d6", "matteop65-dice")
-SHARE = {"byler-d6": 0.4, "matteop65-dice": 0.2, "synthetic": 0.4}  # of classifier positives
+SHARE = {"byler-d6": 0.5, "matteop65-dice": 0.2, "synthetic": 0.3}  # of classifier positives
 
 
 def focal(logit: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
@@ -165,8 +165,8 @@ def main() -> None:
     ap.add_argument("--locator", type=Path,
                     help="reuse this trained locator (.onnx) instead of training one")
     ap.add_argument("--synthetic", type=int, default=300, help="rendered scenes")
-    ap.add_argument("--locator-steps", type=int, default=1500)
-    ap.add_argument("--classifier-steps", type=int, default=5000)
+    ap.add_argument("--locator-steps", type=int, default=3000)
+    ap.add_argument("--classifier-steps", type=int, default=10000)
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     t0 = time.time()

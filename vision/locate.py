@@ -32,11 +32,34 @@ def locator_input(image: NDArray[np.uint8]) -> NDArray[np.float32]:
     """The image shrunk SCALE times, padded, as a 1×3×H×W float tensor in 0..1."""
     h, w = image.shape[:2]
     sw, sh = max(1, round(w / SCALE)), max(1, round(h / SCALE))
-    small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
+    small = shrink(image, (sw, sh))
     ph, pw = -sh % MULTIPLE, -sw % MULTIPLE
     if ph or pw:
-        small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+        small = np.asarray(cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE),
+                           np.uint8)
     return np.ascontiguousarray(small.transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
+
+
+def shrink(image: NDArray[np.uint8], size: tuple[int, int]) -> NDArray[np.uint8]:
+    """The image resized to size (w, h) by averaging blocks of pixels (INTER_AREA).
+
+    Where the image's sides are exactly SCALE (a power of two) times size, repeated bilinear
+    halvings give the same block means (to rounding) several times faster than INTER_AREA.
+
+    >>> image = np.arange(8 * 8 * 3, dtype=np.uint8).reshape(8, 8, 3)
+    >>> bool(np.abs(shrink(image, (2, 2)).astype(int)
+    ...             - cv2.resize(image, (2, 2), interpolation=cv2.INTER_AREA)).max() <= 1)
+    True
+    """
+    h, w = image.shape[:2]
+    if (w, h) != (size[0] * SCALE, size[1] * SCALE) or SCALE & (SCALE - 1):
+        return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
+    factor, out = SCALE, image
+    while factor > 1:
+        factor //= 2
+        out = np.asarray(cv2.resize(out, (size[0] * factor, size[1] * factor),
+                                    interpolation=cv2.INTER_LINEAR), np.uint8)
+    return out
 
 
 def find_peaks(out: NDArray[np.float32], *, shape: tuple[int, int], threshold: float,

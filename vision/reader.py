@@ -3,7 +3,7 @@
 Two small ONNX networks run with onnxruntime: the locator (vision.locate) proposes
 candidate top-face centres on the image shrunk 4×, and the classifier (vision.classify)
 reads a full-resolution patch around each candidate, all patches in one batch (those it
-doubts are read again turned half a turn, and the two reads averaged), saying which value
+doubts are read again turned and mirrored, and the eight reads averaged), saying which value
 it shows or that no die is centred there, and refining the centre. A read whose
 value the classifier is not sure of comes back with value None.
 
@@ -35,7 +35,6 @@ NO_DIE = 0.5  # a candidate whose "no die" probability is above this is dropped
 DOUBT_BELOW = 0.95  # a die's value read with less confidence is read again, turned
 SURE = 0.5  # below this probability of its best value (given a die) a die is "not sure"
 MIN_SIDE = 16  # images smaller than this (either side) are refused
-_TURNED = np.array([1.0] * 7 + [-1.0, -1.0], np.float32)  # a half turn negates the offset
 
 
 def _session(path: Path, threads: int | None) -> ort.InferenceSession:
@@ -115,16 +114,34 @@ class DiceReader:
 
     def _classify(self, patches: NDArray[np.float32]) -> NDArray[np.float32]:
         """Classifier outputs for each patch; a die whose value is read with less than
-        DOUBT_BELOW confidence is read again turned half a turn, and the two reads averaged."""
+        DOUBT_BELOW confidence is read again in the seven other quarter turns and mirror
+        images of its patch, and its value logits averaged over all eight reads."""
         out: NDArray[np.float32] = self._classifier.run(None, {"patch": patches})[0]
         p = _softmax(out[:, :7])
         value = p[:, 1:].max(axis=1) / np.maximum(1.0 - p[:, 0], 1e-6)
         doubt = np.nonzero((p[:, 0] < NO_DIE) & (value < DOUBT_BELOW))[0]
         if len(doubt):
-            turned = np.ascontiguousarray(patches[doubt][:, :, ::-1, ::-1])
-            again = self._classifier.run(None, {"patch": turned})[0]
-            out[doubt] = (out[doubt] + again * _TURNED) * np.float32(0.5)
+            again = self._classifier.run(None, {"patch": _other_views(patches[doubt])})[0]
+            views = again[:, :7].reshape(7, len(doubt), 7)
+            out[doubt, :7] = (out[doubt, :7] + views.sum(axis=0)) / np.float32(8.0)
         return out
+
+
+def _other_views(patches: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The N×3×S×S patches turned by one, two and three quarter turns, and all four turns
+    mirrored: a 7N batch, view by view.
+
+    A mark off every symmetry axis lands in each of the seven other places once:
+
+    >>> patch = np.zeros((1, 3, 4, 4), np.float32)
+    >>> patch[0, :, 0, 1] = 1.0
+    >>> views = _other_views(patch)
+    >>> views.shape, len({tuple(np.argwhere(v[0] > 0)[0]) for v in views} | {(0, 1)})
+    ((7, 3, 4, 4), 8)
+    """
+    turns = [np.rot90(patches, k, axes=(2, 3)) for k in range(4)]
+    views = turns[1:] + [t[:, :, :, ::-1] for t in turns]
+    return np.ascontiguousarray(np.concatenate(views))
 
 
 def _decide(found: list[Candidate], sides: list[float],
