@@ -63,6 +63,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "and confusion.png into DIR")
     parser.add_argument("--threads", type=_positive, metavar="N",
                         help="threads for the reader (onnxruntime and OpenCV; default: its own)")
+    parser.add_argument("--models", type=Path, metavar="DIR",
+                        help="read with the dice_locator.onnx and dice_classifier.onnx in DIR "
+                             "(default: the shipped models/), e.g. a training run's output")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         dataset, split = _dataset(args.dataset, args.split)
         failures = _failures_folder(args.save_failures)
-        reader = _reader(args.threads)
+        reader = _reader(args.threads, args.models)
     except _Stop as stop:
         print(f"{PROG}: {stop}", file=sys.stderr)
         return stop.status
@@ -136,13 +139,13 @@ def _failures_folder(folder: Path | None) -> Path | None:
     return folder
 
 
-def _reader(threads: int | None) -> DiceReader:
+def _reader(threads: int | None, models: Path | None) -> DiceReader:
     from vision.reader import DiceReader  # imported here: onnxruntime loads only when needed
 
     if threads is not None:
         cv2.setNumThreads(threads)
     try:
-        return DiceReader(threads=threads)
+        return DiceReader(threads=threads, models=models)
     except ModelMissing as err:
         raise _Stop(f"cannot start the dice reader: {err}", status=1) from err
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import cv2
 import pytest
 
 from vision import eval_cli
+from vision.reader import CLASSIFIER, MODELS
 from vision.render import RenderedDie, render_scene
 
 KEYS = {"dice_total", "dice_correct", "dice_wrong_value", "dice_missed", "false_dice",
@@ -181,3 +183,22 @@ def test_threads_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     assert exit_.value.code == 2
     assert "must be at least 1" in capsys.readouterr().err
 
+
+
+def test_models_reads_with_another_models_folder(rendered: tuple[Path, list[Rendered]],
+                                                 tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    root, _ = rendered
+    assert _eval(root, "--json") == 0
+    shipped = json.loads(capsys.readouterr().out)
+    copy = tmp_path / "run"
+    shutil.copytree(MODELS, copy)
+    assert _eval(root, "--json", "--models", copy) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["confusion"] == shipped["confusion"]
+    assert again["false_dice"] == shipped["false_dice"]
+    (copy / CLASSIFIER).unlink()
+    assert _eval(root, "--json", "--models", copy) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"cannot start the dice reader: dice reader model not found: {copy / CLASSIFIER}" in err
