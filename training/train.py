@@ -2,8 +2,8 @@
 
     .venv/bin/pip install -e '.[train]' onnx     # torch==2.13.0 (CPU); onnx for the export
     .venv/bin/python training/train.py --out models            # the shipped models
-    .venv/bin/python training/train.py --exclude byler-d6 --classifier-steps 3000 \
-        --out /tmp/no-byler                                    # a cross-set figure
+    .venv/bin/python training/train.py --exclude byler-d6 --locator-steps 1500 \
+        --classifier-steps 3000 --out runs/no-byler            # a cross-set figure
 
 Data: the train splits of ../shared/datasets (15 % of each carved off by file-name hash for
 validation, never trained on) plus synthetic scenes from vision.render. The test splits are

@@ -26,8 +26,8 @@ def crop(image: NDArray[np.uint8], x: float, y: float, side: float) -> NDArray[n
     if roi.shape[0] != n or roi.shape[1] != n:
         roi = np.asarray(cv2.copyMakeBorder(roi, max(0, -y0), max(0, y1 - h), max(0, -x0),
                                             max(0, x1 - w), cv2.BORDER_REPLICATE), np.uint8)
-    shrink = cv2.INTER_AREA if n > CROP else cv2.INTER_LINEAR
-    return np.asarray(cv2.resize(roi, (CROP, CROP), interpolation=shrink), np.uint8)
+    interpolation = cv2.INTER_AREA if n > CROP else cv2.INTER_LINEAR
+    return np.asarray(cv2.resize(roi, (CROP, CROP), interpolation=interpolation), np.uint8)
 
 
 def batch(patches: list[NDArray[np.uint8]]) -> NDArray[np.float32]:

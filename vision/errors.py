@@ -13,3 +13,7 @@ class UnreadableImage(VisionError, ValueError):
 
 class ModelMissing(VisionError, FileNotFoundError):
     """A model file the reader needs is not where it should be."""
+
+
+class ModelUnreadable(VisionError):
+    """A model file is there but onnxruntime cannot load it (truncated, not ONNX, ...)."""

@@ -2,9 +2,10 @@
 
 A progress bar and any skipped image go to stderr; the summary (or with ``--json`` only a JSON
 object) goes to stdout. Exit status 2 when the dataset cannot be evaluated at all (no such
-folder, nothing recognisable, unreadable ``labels.json``, no such split), 1 when the reader's
-model is missing, else 0 whatever the score. Latency is the time of ``DiceReader.read`` per
-image, decoding excluded, after one untimed warm-up read of the first image.
+folder, nothing recognisable, unreadable ``labels.json``, no such split), 1 when a model of the
+reader is missing or cannot be loaded, else 0 whatever the score. Latency is the time of
+``DiceReader.read`` per image, decoding excluded, after one untimed warm-up read of the first
+image.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from vision.datasets import (
     load,
 )
 from vision.dice import DieRead
-from vision.errors import ModelMissing, UnreadableImage
+from vision.errors import ModelMissing, ModelUnreadable, UnreadableImage
 from vision.evaluate import ImageScore, Summary, score_image, summarise
 from vision.failures import draw_confusion, draw_reads
 
@@ -146,7 +147,7 @@ def _reader(threads: int | None, models: Path | None) -> DiceReader:
         cv2.setNumThreads(threads)
     try:
         return DiceReader(threads=threads, models=models)
-    except ModelMissing as err:
+    except (ModelMissing, ModelUnreadable) as err:
         raise _Stop(f"cannot start the dice reader: {err}", status=1) from err
 
 

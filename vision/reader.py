@@ -3,7 +3,8 @@
 Two small ONNX networks run with onnxruntime: the locator (vision.locate) proposes
 candidate top-face centres on the image shrunk 4×, and the classifier (vision.classify)
 reads a full-resolution patch around each candidate, all patches in one batch (those it
-doubts are read again turned and mirrored, and the eight reads averaged), saying which value
+doubts are read again turned and mirrored, and the class logits of the eight reads averaged;
+the centre comes from the upright read), saying which value
 it shows or that no die is centred there, and refining the centre. A read whose
 value the classifier is not sure of comes back with value None.
 
@@ -21,7 +22,7 @@ from numpy.typing import NDArray
 
 from vision.classify import WINDOW, batch, crop
 from vision.dice import DieRead
-from vision.errors import ModelMissing, UnreadableImage
+from vision.errors import ModelMissing, ModelUnreadable, UnreadableImage
 from vision.locate import Candidate, find_peaks, locator_input
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -30,9 +31,9 @@ CLASSIFIER = "dice_classifier.onnx"
 
 HEAT_THRESHOLD = 0.3  # locator score a candidate needs
 MAX_CANDIDATES = 32  # at most this many candidates (the likeliest) are read per image
-CHUNK = 16  # candidates per classifier call (bounds the memory a read needs)
+CHUNK = 16  # candidates per classifier call, 7× that for the second read (bounds memory)
 NO_DIE = 0.5  # a candidate whose "no die" probability is above this is dropped
-DOUBT_BELOW = 0.95  # a die's value read with less confidence is read again, turned
+DOUBT_BELOW = 0.95  # a die's value read with less confidence is read again, turned and mirrored
 SURE = 0.5  # below this probability of its best value (given a die) a die is "not sure"
 MIN_SIDE = 16  # images smaller than this (either side) are refused
 
@@ -48,7 +49,10 @@ def _session(path: Path, threads: int | None) -> ort.InferenceSession:
     if threads is not None:
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
-    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    try:
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except Exception as err:  # onnxruntime's own error classes derive only from Exception
+        raise ModelUnreadable(f"dice reader model cannot be loaded: {path}: {err}") from err
 
 
 def _softmax(z: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -115,7 +119,8 @@ class DiceReader:
     def _classify(self, patches: NDArray[np.float32]) -> NDArray[np.float32]:
         """Classifier outputs for each patch; a die whose value is read with less than
         DOUBT_BELOW confidence is read again in the seven other quarter turns and mirror
-        images of its patch, and its value logits averaged over all eight reads."""
+        images of its patch, and its seven class logits (no die, 1..6) averaged over all
+        eight reads; its centre offset stays that of the upright read."""
         out: NDArray[np.float32] = self._classifier.run(None, {"patch": patches})[0]
         p = _softmax(out[:, :7])
         value = p[:, 1:].max(axis=1) / np.maximum(1.0 - p[:, 0], 1e-6)
@@ -131,13 +136,17 @@ def _other_views(patches: NDArray[np.float32]) -> NDArray[np.float32]:
     """The N×3×S×S patches turned by one, two and three quarter turns, and all four turns
     mirrored: a 7N batch, view by view.
 
-    A mark off every symmetry axis lands in each of the seven other places once:
+    A mark off every symmetry axis lands in each of the seven other places once, and the
+    views of two patches come view by view:
 
     >>> patch = np.zeros((1, 3, 4, 4), np.float32)
     >>> patch[0, :, 0, 1] = 1.0
     >>> views = _other_views(patch)
     >>> views.shape, len({tuple(np.argwhere(v[0] > 0)[0]) for v in views} | {(0, 1)})
     ((7, 3, 4, 4), 8)
+    >>> two = np.stack([np.zeros((3, 4, 4), np.float32), np.ones((3, 4, 4), np.float32)])
+    >>> _other_views(two)[:, 0, 0, 0].tolist()
+    [0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0]
     """
     turns = [np.rot90(patches, k, axes=(2, 3)) for k in range(4)]
     views = turns[1:] + [t[:, :, :, ::-1] for t in turns]

@@ -13,7 +13,7 @@ import cv2
 import pytest
 
 from vision import eval_cli
-from vision.reader import CLASSIFIER, MODELS
+from vision.reader import CLASSIFIER, LOCATOR, MODELS
 from vision.render import RenderedDie, render_scene
 
 KEYS = {"dice_total", "dice_correct", "dice_wrong_value", "dice_missed", "false_dice",
@@ -184,7 +184,6 @@ def test_threads_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     assert "must be at least 1" in capsys.readouterr().err
 
 
-
 def test_models_reads_with_another_models_folder(rendered: tuple[Path, list[Rendered]],
                                                  tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
@@ -197,8 +196,31 @@ def test_models_reads_with_another_models_folder(rendered: tuple[Path, list[Rend
     again = json.loads(capsys.readouterr().out)
     assert again["confusion"] == shipped["confusion"]
     assert again["false_dice"] == shipped["false_dice"]
-    (copy / CLASSIFIER).unlink()
-    assert _eval(root, "--json", "--models", copy) == 1
+
+
+@pytest.mark.parametrize("name", [LOCATOR, CLASSIFIER])
+def test_models_folder_without_a_model_exits_1(rendered: tuple[Path, list[Rendered]],
+                                               tmp_path: Path, name: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    root, _ = rendered
+    shutil.copytree(MODELS, tmp_path / "run")
+    (tmp_path / "run" / name).unlink()
+    assert _eval(root, "--json", "--models", tmp_path / "run") == 1
     out, err = capsys.readouterr()
     assert out == ""
-    assert f"cannot start the dice reader: dice reader model not found: {copy / CLASSIFIER}" in err
+    assert (f"dicetable eval: cannot start the dice reader: dice reader model not found: "
+            f"{tmp_path / 'run' / name}") in err
+
+
+def test_a_model_that_is_not_onnx_exits_1(rendered: tuple[Path, list[Rendered]],
+                                          tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    root, _ = rendered
+    shutil.copytree(MODELS, tmp_path / "run")
+    (tmp_path / "run" / CLASSIFIER).write_bytes(b"half a training run's export")
+    assert _eval(root, "--models", tmp_path / "run") == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert (f"dicetable eval: cannot start the dice reader: dice reader model cannot be loaded: "
+            f"{tmp_path / 'run' / CLASSIFIER}") in err
+    assert "Traceback" not in err
