@@ -2,11 +2,11 @@
 
 Two small ONNX networks run with onnxruntime: the locator (vision.locate) proposes
 candidate top-face centres on the image shrunk 4×, and the classifier (vision.classify)
-reads a full-resolution patch around each candidate, all patches in one batch (those it
-doubts are read again turned and mirrored, and the class logits of the eight reads averaged;
-the centre comes from the upright read), saying which value
-it shows or that no die is centred there, and refining the centre. A read whose
-value the classifier is not sure of comes back with value None.
+reads a full-resolution patch around each candidate, all patches in one batch, saying which
+value it shows or that no die is centred there, and refining the centre. Patches it doubts are
+read again turned and mirrored, and the class logits of the eight reads averaged (the centre
+stays that of the upright read). A read whose value the classifier is not sure of comes back
+with value None.
 
 Dice from about 20 to 110 pixels across are found; no calibration is needed.
 """
