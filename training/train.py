@@ -17,7 +17,9 @@ import math
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import onnxruntime as ort
@@ -46,6 +48,8 @@ from vision.locate import find_peaks, locator_input  # noqa: E402
 from vision.reader import CLASSIFIER, LOCATOR, DiceReader  # noqa: E402
 
 SETS = ("byler-d6", "matteop65-dice")
+LR = 3e-3  # peak learning rate of both networks
+N = TypeVar("N", bound=torch.nn.Module)
 SHARE = {"byler-d6": 0.5, "matteop65-dice": 0.2, "synthetic": 0.3}  # of classifier positives
 
 
@@ -64,28 +68,38 @@ def lr_at(step: int, steps: int, base: float) -> float:
     return base * warm * 0.5 * (1 + math.cos(math.pi * step / steps))
 
 
-def train_locator(pool: list[Sample], steps: int, seed: int) -> Locator:
-    rng = np.random.default_rng(seed)
-    torch.manual_seed(seed)
-    net = Locator()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+def fit(net: N, name: str, steps: int,
+        batch_loss: Callable[[N], tuple[torch.Tensor, dict[str, float]]]) -> N:
+    """Train net for `steps` AdamW steps (warm-up, then cosine decay from LR) on the loss
+    batch_loss(net) gives with its figures; prints the figures every 200 steps."""
+    opt = torch.optim.AdamW(net.parameters(), lr=LR, weight_decay=1e-4)
     t0 = time.time()
     for step in range(steps):
         for g in opt.param_groups:
-            g["lr"] = lr_at(step, steps, 3e-3)
+            g["lr"] = lr_at(step, steps, LR)
+        loss, figures = batch_loss(net)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 200 == 0 or step == steps - 1:
+            shown = " ".join(f"{k} {v:.3f}" for k, v in figures.items())
+            print(f"{name} {step}/{steps} {shown} {time.time() - t0:.0f}s", flush=True)
+    return net.eval()
+
+
+def train_locator(pool: list[Sample], steps: int, seed: int) -> Locator:
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+
+    def batch_loss(net: Locator) -> tuple[torch.Tensor, dict[str, float]]:
         xs, heat, reg, mask = (torch.from_numpy(a) for a in locator_batch(rng, pool, 32))
         out = net(xs)
         loss_h = focal(out[:, :1], heat)
         loss_r = (F.smooth_l1_loss(out[:, 1:], reg, reduction="none") * mask).sum() / (
             mask.sum().clamp(min=1))
-        loss = loss_h + loss_r
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        if step % 200 == 0 or step == steps - 1:
-            print(f"locator {step}/{steps} heat {loss_h.item():.3f} reg {loss_r.item():.3f} "
-                  f"{time.time() - t0:.0f}s", flush=True)
-    return net.eval()
+        return loss_h + loss_r, {"heat": loss_h.item(), "reg": loss_r.item()}
+
+    return fit(Locator(), "locator", steps, batch_loss)
 
 
 def mine_negatives(locator: Path, pool: list[Sample]) -> list[Negative]:
@@ -107,27 +121,18 @@ def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
     rng = np.random.default_rng(seed + 1)
     weights = source_weights(pool, SHARE)
     torch.manual_seed(seed)
-    net = Classifier()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    t0 = time.time()
-    for step in range(steps):
-        for g in opt.param_groups:
-            g["lr"] = lr_at(step, steps, 3e-3)
+
+    def batch_loss(net: Classifier) -> tuple[torch.Tensor, dict[str, float]]:
         xs, cls, off, msk = (torch.from_numpy(a) for a in
                              classifier_batch(rng, pool, weights, negatives, 128))
         out = net(xs)
         loss_c = F.cross_entropy(out[:, :7], cls)
         loss_o = (F.smooth_l1_loss(out[:, 7:9] * 10, off * 10, reduction="none").sum(1)
                   * msk).sum() / msk.sum().clamp(min=1)
-        loss = loss_c + 0.5 * loss_o
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        if step % 200 == 0 or step == steps - 1:
-            acc = (out[:, :7].argmax(1) == cls).float().mean().item()
-            print(f"classifier {step}/{steps} ce {loss_c.item():.3f} off {loss_o.item():.3f} "
-                  f"acc {acc:.3f} {time.time() - t0:.0f}s", flush=True)
-    return net.eval()
+        acc = (out[:, :7].argmax(1) == cls).float().mean().item()
+        return loss_c + 0.5 * loss_o, {"ce": loss_c.item(), "off": loss_o.item(), "acc": acc}
+
+    return fit(Classifier(), "classifier", steps, batch_loss)
 
 
 def export_locator(locator: Locator, path: Path) -> None:
