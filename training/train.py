@@ -1,7 +1,9 @@
 """Train the dice reader's locator and classifier and export them to ONNX.
 
     .venv/bin/pip install -e '.[train]' onnx     # torch==2.13.0 (CPU); onnx for the export
-    .venv/bin/python training/train.py --out models            # the shipped models
+    .venv/bin/python training/train.py --out models            # both networks, on the CPU
+    python3 training/train.py --locator models/dice_locator.onnx --classifier-steps 47000 \
+        --device cuda --workers 14 --out models                 # the shipped classifier
     .venv/bin/python training/train.py --exclude byler-d6 --locator-steps 1500 \
         --classifier-steps 3000 --out runs/no-byler            # a cross-set figure
 
@@ -17,14 +19,16 @@ import math
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
+import cv2
 import numpy as np
 import onnxruntime as ort
 import torch
 import torch.nn.functional as F
+from torch.utils.data import DataLoader, IterableDataset
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -68,38 +72,74 @@ def lr_at(step: int, steps: int, base: float) -> float:
     return base * warm * 0.5 * (1 + math.cos(math.pi * step / steps))
 
 
-def fit(net: N, name: str, steps: int,
-        batch_loss: Callable[[N], tuple[torch.Tensor, dict[str, float]]]) -> N:
+Arrays = tuple[np.ndarray, ...]
+
+
+class Endless(IterableDataset):
+    """Batches from make(rng) without end; each loader worker draws with its own seed."""
+
+    def __init__(self, make: Callable[[np.random.Generator], Arrays], seed: int) -> None:
+        self.make, self.seed = make, seed
+
+    def __iter__(self) -> Iterator[Arrays]:
+        info = torch.utils.data.get_worker_info()
+        rng = np.random.default_rng([self.seed, info.id])
+        while True:
+            yield self.make(rng)
+
+
+def batches(make: Callable[[np.random.Generator], Arrays], seed: int, workers: int
+            ) -> Iterator[Arrays]:
+    """make's batches, drawn in this process from one seeded generator (workers = 0, so the
+    same seed gives the same batches) or by that many loader processes (faster, not
+    repeatable)."""
+    if workers == 0:
+        rng = np.random.default_rng(seed)
+        while True:
+            yield make(rng)
+    yield from DataLoader(Endless(make, seed), batch_size=None, num_workers=workers,
+                          prefetch_factor=8, persistent_workers=True)
+
+
+Loss = Callable[[N, tuple[torch.Tensor, ...]], tuple[torch.Tensor, dict[str, torch.Tensor]]]
+
+
+def fit(net: N, name: str, steps: int, data: Iterator[Arrays], batch_loss: Loss[N],
+        device: str) -> N:
     """Train net for `steps` AdamW steps (warm-up, then cosine decay from LR) on the loss
-    batch_loss(net) gives with its figures; prints the figures every 200 steps."""
+    batch_loss(net, batch) gives with its figures; prints the figures every 200 steps."""
+    net.to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=LR, weight_decay=1e-4)
     t0 = time.time()
     for step in range(steps):
         for g in opt.param_groups:
             g["lr"] = lr_at(step, steps, LR)
-        loss, figures = batch_loss(net)
+        batch = tuple(torch.as_tensor(a).to(device, non_blocking=True) for a in next(data))
+        loss, figures = batch_loss(net, batch)
         opt.zero_grad()
         loss.backward()
         opt.step()
         if step % 200 == 0 or step == steps - 1:
-            shown = " ".join(f"{k} {v:.3f}" for k, v in figures.items())
+            shown = " ".join(f"{k} {v.item():.3f}" for k, v in figures.items())
             print(f"{name} {step}/{steps} {shown} {time.time() - t0:.0f}s", flush=True)
-    return net.eval()
+    return net.cpu().eval()
 
 
-def train_locator(pool: list[Sample], steps: int, seed: int) -> Locator:
-    rng = np.random.default_rng(seed)
+def train_locator(pool: list[Sample], steps: int, seed: int, workers: int,
+                  device: str) -> Locator:
     torch.manual_seed(seed)
 
-    def batch_loss(net: Locator) -> tuple[torch.Tensor, dict[str, float]]:
-        xs, heat, reg, mask = (torch.from_numpy(a) for a in locator_batch(rng, pool, 32))
+    def batch_loss(net: Locator, batch: tuple[torch.Tensor, ...]
+                   ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        xs, heat, reg, mask = batch
         out = net(xs)
         loss_h = focal(out[:, :1], heat)
         loss_r = (F.smooth_l1_loss(out[:, 1:], reg, reduction="none") * mask).sum() / (
             mask.sum().clamp(min=1))
-        return loss_h + loss_r, {"heat": loss_h.item(), "reg": loss_r.item()}
+        return loss_h + loss_r, {"heat": loss_h.detach(), "reg": loss_r.detach()}
 
-    return fit(Locator(), "locator", steps, batch_loss)
+    data = batches(lambda rng: locator_batch(rng, pool, 32), seed, workers)
+    return fit(Locator(), "locator", steps, data, batch_loss, device)
 
 
 def mine_negatives(locator: Path, pool: list[Sample]) -> list[Negative]:
@@ -117,22 +157,24 @@ def mine_negatives(locator: Path, pool: list[Sample]) -> list[Negative]:
 
 
 def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
-                     seed: int) -> Classifier:
-    rng = np.random.default_rng(seed + 1)
+                     seed: int, workers: int, device: str) -> Classifier:
     weights = source_weights(pool, SHARE)
     torch.manual_seed(seed)
 
-    def batch_loss(net: Classifier) -> tuple[torch.Tensor, dict[str, float]]:
-        xs, cls, off, msk = (torch.from_numpy(a) for a in
-                             classifier_batch(rng, pool, weights, negatives, 128))
+    def batch_loss(net: Classifier, batch: tuple[torch.Tensor, ...]
+                   ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        xs, cls, off, msk = batch
         out = net(xs)
         loss_c = F.cross_entropy(out[:, :7], cls)
         loss_o = (F.smooth_l1_loss(out[:, 7:9] * 10, off * 10, reduction="none").sum(1)
                   * msk).sum() / msk.sum().clamp(min=1)
-        acc = (out[:, :7].argmax(1) == cls).float().mean().item()
-        return loss_c + 0.5 * loss_o, {"ce": loss_c.item(), "off": loss_o.item(), "acc": acc}
+        acc = (out[:, :7].argmax(1) == cls).float().mean()
+        return loss_c + 0.5 * loss_o, {"ce": loss_c.detach(), "off": loss_o.detach(),
+                                       "acc": acc}
 
-    return fit(Classifier(), "classifier", steps, batch_loss)
+    data = batches(lambda rng: classifier_batch(rng, pool, weights, negatives, 128),
+                   seed + 1, workers)
+    return fit(Classifier(), "classifier", steps, data, batch_loss, device)
 
 
 def export_locator(locator: Locator, path: Path) -> None:
@@ -167,6 +209,9 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=ROOT / "models")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2, help="torch CPU threads")
+    ap.add_argument("--device", default="cpu", help="torch device to train on, e.g. cuda")
+    ap.add_argument("--workers", type=int, default=0,
+                    help="processes drawing training batches (0: this one, repeatable)")
     ap.add_argument("--locator", type=Path,
                     help="reuse this trained locator (.onnx) instead of training one")
     ap.add_argument("--synthetic", type=int, default=300, help="rendered scenes")
@@ -174,6 +219,8 @@ def main() -> None:
     ap.add_argument("--classifier-steps", type=int, default=10000)
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
+    if args.workers:
+        cv2.setNumThreads(1)  # a forked loader hangs in OpenCV's thread pool if it ran here
     t0 = time.time()
     real = [s for name in SETS if name not in args.exclude
             for s in load_set(args.data / name, "train")]
@@ -185,10 +232,12 @@ def main() -> None:
     if args.locator is not None:
         shutil.copyfile(args.locator, args.out / LOCATOR)
     else:
-        export_locator(train_locator(pool, args.locator_steps, args.seed), args.out / LOCATOR)
+        locator = train_locator(pool, args.locator_steps, args.seed, args.workers, args.device)
+        export_locator(locator, args.out / LOCATOR)
     negatives = mine_negatives(args.out / LOCATOR, pool)
     print(f"{len(negatives)} hard negatives", flush=True)
-    classifier = train_classifier(pool, negatives, args.classifier_steps, args.seed)
+    classifier = train_classifier(pool, negatives, args.classifier_steps, args.seed,
+                                  args.workers, args.device)
     export_classifier(classifier, args.out / CLASSIFIER)
     reader = DiceReader(threads=2, models=args.out)
     for name, samples in val.items():
