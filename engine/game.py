@@ -94,15 +94,20 @@ class Game:
         return self.replayed((*self.actions[:index], action, *self.actions[index + 1:]))
 
     def replayed(self, actions: Sequence[Any]) -> Game:
-        """The game from this header after ``actions``; IllegalAction names the one refused."""
+        """The game from this header after ``actions``; IllegalAction names the one refused
+        as the table may see it (a hidden card's id, and a reason that could name it, left
+        out)."""
         game = Game(self.rules, self.header, (), self.rules.setup(*self._setup_args()))
         for number, action in enumerate(actions, start=1):
             try:
                 game = game.play(action)
             except IllegalAction as err:
-                shown = _compact(self.rules.action_to_json(action))
+                public = self.rules.public_actions(actions[:number])[-1]
+                reason = err if public == self.rules.action_to_json(action) else IllegalAction(
+                    "the reason would give away a card that is still face down")
                 raise IllegalAction("action {number} {action} is refused: {reason}",
-                                    number=number, action=shown, reason=err) from err
+                                    number=number, action=_compact(public),
+                                    reason=reason) from err
         return game
 
     def record(self) -> list[JSONDict]:

@@ -197,6 +197,20 @@ def test_a_named_face_down_card_never_shows_before_the_call() -> None:
     assert waiting.view()["turn"] is None
 
 
+def test_a_refused_correction_does_not_name_a_card_still_face_down() -> None:
+    game = play([up("2"), down("trap")], deck={"trap": 1})
+    # With the only trap played face up first, Ben's face-down trap no longer fits the deck.
+    with pytest.raises(IllegalAction) as refused:
+        game.correct(0, game.parse(up("trap")))
+    assert str(refused.value) == ('action 2 {"play": {"face": "down"}} is refused: the reason '
+                                  "would give away a card that is still face down")
+    # A card the table can see is named, and so is the reason.
+    seen = play([up("2"), up("trap")], deck={"trap": 1})
+    with pytest.raises(IllegalAction, match=r'action 2 \{"play": \{"card": "trap", "face": '
+                       r'"up"\}\} is refused: the deck has only 1 trap card'):
+        seen.correct(0, seen.parse(up("trap")))
+
+
 def test_reveal_shows_named_cards_at_the_call_and_waits_for_the_unknown_ones() -> None:
     game = play([down("trap"), down(), down("1"), call("Ana")])
     row = game.view()["row"]

@@ -281,6 +281,14 @@ def games_and_corrections(rng: Random) -> Iterator[Callable[[], object]]:
             yield from corrections(game, rng)
 
 
+def hidden_card_correction() -> Iterator[Callable[[], object]]:
+    """A correction that makes a later face-down card illegal: its reason stays hidden."""
+    game = Game.start({"game": "17", "players": ["Ana", "Ben"], "deck": {"trap": 1}})
+    for line in ({"play": {"card": "2", "face": "up"}}, {"play": {"card": "trap", "face": "down"}}):
+        game = game.play_json(line)
+    yield partial(game.correct, 0, game.parse({"play": {"card": "trap", "face": "up"}}))
+
+
 def session_refusals(journal: Journal) -> Iterator[Callable[[], object]]:
     session = TableSession(journal)
     header = {"game": "dalek", "players": ["Ana", "Ben"]}
@@ -299,13 +307,14 @@ def session_refusals(journal: Journal) -> Iterator[Callable[[], object]]:
 @pytest.fixture(scope="module")
 def raised(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
     """Every template raised by the battery: bad headers, presets and records, wrong and
-    malformed lines at every state of random games, corrections, undo with nothing, and the
-    session's refusals."""
+    malformed lines at every state of random games, corrections (one of them hiding its
+    reason), undo with nothing, and the session's refusals."""
     attempts = chain(
         (partial(Game.start, header) for header in BAD_HEADERS),
         (partial(parse_presets, data) for data in BAD_PRESETS),
         (partial(read_record, lines) for lines in BAD_RECORDS),
         games_and_corrections(Random(17)),
+        hidden_card_correction(),
         session_refusals(Journal(tmp_path_factory.mktemp("refusals") / "table.db")),
     )
     return set(raised_by(attempts))
