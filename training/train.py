@@ -91,7 +91,7 @@ def batches(make: Callable[[np.random.Generator], Arrays], seed: int, workers: i
             ) -> Iterator[Arrays]:
     """make's batches, drawn in this process from one seeded generator (workers = 0, so the
     same seed gives the same batches) or by that many loader processes (faster, not
-    repeatable)."""
+    repeatable; forked, as on Linux, so that they share the pool instead of copying it)."""
     if workers == 0:
         rng = np.random.default_rng(seed)
         while True:
