@@ -15,9 +15,9 @@ from typing import Any
 
 from device.journal import Journal
 from device.state_dir import journal_path
+from dicetable.child import ServedTable
 from engine import Game
 from engine.record import replay
-from web.child import ServedTable
 from web.client import Phone
 
 BURST = 200

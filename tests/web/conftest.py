@@ -16,8 +16,8 @@ from werkzeug.test import TestResponse
 
 from device.journal import Journal
 from device.session import TableSession
+from dicetable.child import ServedTable
 from web import create_app
-from web.child import ServedTable
 
 
 class Phone:

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 if TYPE_CHECKING:
-    from web.child import ServedTable
+    from dicetable.child import ServedTable
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 from flask import Flask
 from werkzeug.test import TestResponse
 
-from web.child import ServedTable
+from dicetable.child import ServedTable
 from web.client import EventStream, Phone
 from web.events import POLL_S, event
 from web.server import end_streams

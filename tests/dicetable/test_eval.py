@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import pytest
 
-from vision import eval_cli
+from dicetable import eval_command
 from vision.reader import CLASSIFIER, LOCATOR, MODELS
 from vision.render import RenderedDie, render_scene
 
@@ -23,8 +23,8 @@ KEYS = {"dice_total", "dice_correct", "dice_wrong_value", "dice_missed", "false_
 
 def _eval(*argv: str | Path) -> int:
     parser = argparse.ArgumentParser(prog="dicetable eval")
-    eval_cli.configure(parser)
-    return eval_cli.run(parser.parse_args([str(a) for a in argv]))
+    eval_command.configure(parser)
+    return eval_command.run(parser.parse_args([str(a) for a in argv]))
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from device.bench_command import SUITES
-from device.cli import main
+from dicetable.bench import SUITES
+from dicetable.cli import main
 
 RECORDS = Path(__file__).parents[1] / "engine" / "records"
 JENNA = RECORDS / "dalek-jenna-peter.jsonl"

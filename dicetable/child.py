@@ -42,7 +42,7 @@ class ServedTable:
 
     def start(self) -> ServedTable:
         """Start serving; returns once the port takes connections."""
-        command = [sys.executable, "-m", "device.cli", "serve", "--state", str(self.state),
+        command = [sys.executable, "-m", "dicetable", "serve", "--state", str(self.state),
                    "--host", "127.0.0.1", "--port", str(self.port),
                    "--max-streams", str(self.max_streams)]
         self._process = subprocess.Popen(command, stdout=subprocess.DEVNULL,

@@ -20,8 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from random import Random
 
+from dicetable.child import ServedTable
 from engine import Game
-from web.child import ServedTable
 from web.client import EventStream, Phone
 from web.server import threads_for_streams
 

@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterator
 
 Figure = tuple[str, float, str]
 SUITES = {
-    "engine": "device.engine_bench",
+    "engine": "dicetable.engine_bench",
     "vision": "vision.bench",
-    "web": "web.bench",
+    "web": "dicetable.web_bench",
 }
 
 

@@ -6,8 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from device import bench_command, pin_command, replay_command, serve_command
-from vision import eval_cli
+from dicetable import bench, eval_command, pin, replay, serve
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
                 Callable[[argparse.Namespace], int]]
@@ -16,15 +15,15 @@ Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
 def _commands() -> list[Command]:
     return [
         ("replay", "rebuild a game from its record (JSON Lines) and print its state",
-         replay_command.configure, replay_command.run),
+         replay.configure, replay.run),
         ("serve", "run the table: the score pad on every phone, kept by the rules",
-         serve_command.configure, serve_command.run),
+         serve.configure, serve.run),
         ("pin", "print the table PIN that phones need to change the game",
-         pin_command.configure, pin_command.run),
+         pin.configure, pin.run),
         ("eval", "score the dice reader on a labelled image set (labels.json or YOLO)",
-         eval_cli.configure, eval_cli.run),
+         eval_command.configure, eval_command.run),
         ("bench", "measure speed, latency and memory and print the figures",
-         bench_command.configure, bench_command.run),
+         bench.configure, bench.run),
     ]
 
 
