@@ -9,24 +9,34 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+from pathlib import Path
 from types import FrameType
 
+from device.config import ConfigError, check_keys, config_path, load_config, typed
 from device.journal import Journal
 from device.session import TableSession
 from device.state_dir import add_state_argument, journal_path
 
+DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 8017
+DEFAULT_MAX_STREAMS = 40
+SERVER_KEYS = ("host", "port", "max_streams")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the serve arguments."""
     add_state_argument(parser)
-    parser.add_argument("--host", default="0.0.0.0",
+    parser.add_argument("--config", type=Path, default=None, metavar="FILE",
+                        help="the table's config file (TOML; default: $DICETABLE_CONFIG or "
+                             "/etc/dicetable/config.toml when it exists); options given here "
+                             "win over it")
+    parser.add_argument("--host", default=None,
                         help="the address to listen on (default: every interface)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+    parser.add_argument("--port", type=int, default=None,
                         help=f"the port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
-    parser.add_argument("--max-streams", type=int, default=40, metavar="N",
-                        help="how many phones may follow the game live at once (default 40)")
+    parser.add_argument("--max-streams", type=int, default=None, metavar="N",
+                        help="how many phones may follow the game live at once "
+                             f"(default {DEFAULT_MAX_STREAMS})")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,21 +46,34 @@ def run(args: argparse.Namespace) -> int:
     from web.qr import qr_text, table_url
     from web.server import create_server, end_streams
 
+    try:
+        config = load_config(config_path(args.config))
+        server_settings = config.section("server")
+        where = config.where("server")
+        check_keys(server_settings, SERVER_KEYS, where)
+        host = args.host or typed(server_settings, "host", str, DEFAULT_HOST, where)
+        port = args.port if args.port is not None else typed(
+            server_settings, "port", int, DEFAULT_PORT, where)
+        max_streams = args.max_streams or typed(server_settings, "max_streams", int,
+                                                DEFAULT_MAX_STREAMS, where)
+    except ConfigError as err:
+        print(f"dicetable: {err}", file=sys.stderr)
+        return 2
     journal = Journal(journal_path(args.state))
     session = TableSession(journal)
     session.start()
     if session.notice:
         print(f"dicetable: {session.notice}", file=sys.stderr)
     app = create_app({"JOURNAL": journal, "TABLE_SESSION": session,
-                      "MAX_STREAMS": args.max_streams})
+                      "MAX_STREAMS": max_streams})
     try:
-        server = create_server(app, host=args.host, port=args.port)
+        server = create_server(app, host=host, port=port)
     except OSError as err:
         session.stop()
-        print(f"dicetable: cannot listen on {args.host}:{args.port}: {err.strerror}",
+        print(f"dicetable: cannot listen on {host}:{port}: {err.strerror}",
               file=sys.stderr)
         return 2
-    url = table_url(server.effective_port, args.host)
+    url = table_url(server.effective_port, host)
     app.config["PUBLIC_URL"] = url
     print(qr_text(url))
     print(f"dicetable is serving the score pad at {url}")

@@ -1,0 +1,120 @@
+"""The table's config file: TOML, one section per part of the table.
+
+``dicetable serve --config FILE`` (else ``$DICETABLE_CONFIG``, else ``/etc/dicetable/config.toml``
+when it exists) reads it; options given on the command line win over the file. Each part reads
+its own section (``[camera]`` in :mod:`device.camera`, ``[server]`` in the serve command,
+``[buttons]`` for the GPIO buttons), so this module only loads the file and names what is wrong
+in words a host understands.
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "config.toml"
+>>> _ = path.write_text('[camera]\\nsource = "0"\\nfps = 10\\n')
+>>> config = load_config(path)
+>>> config.section("camera")
+{'source': '0', 'fps': 10}
+>>> config.section("buttons")
+{}
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+SYSTEM_CONFIG = Path("/etc/dicetable/config.toml")
+SECTIONS = ("server", "camera", "buttons")
+T = TypeVar("T")
+
+
+class ConfigError(ValueError):
+    """The config file cannot be used; the message says which file, where, and why."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """The loaded file (``path`` None when there is none): its sections by name."""
+
+    path: Path | None = None
+    sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def section(self, name: str) -> dict[str, Any]:
+        """The settings of section ``name`` (empty when the file has none)."""
+        return dict(self.sections.get(name, {}))
+
+    def where(self, name: str) -> str:
+        """Where section ``name`` lives, for messages: ``FILE [name]``."""
+        return f"{self.path} [{name}]" if self.path else f"[{name}]"
+
+
+def config_path(given: Path | None) -> Path | None:
+    """The config file to read: ``given``, else ``$DICETABLE_CONFIG``, else the system one when
+    it exists; None when there is none."""
+    if given is not None:
+        return given
+    if os.environ.get("DICETABLE_CONFIG"):
+        return Path(os.environ["DICETABLE_CONFIG"])
+    return SYSTEM_CONFIG if SYSTEM_CONFIG.is_file() else None
+
+
+def load_config(path: Path | None) -> Config:
+    """Read the config file at ``path`` (None: no file, every default)."""
+    if path is None:
+        return Config()
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: there is no such config file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: this is a folder, not a config file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"{path}: the config file cannot be read ({_why(err)})") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: this is not a valid config file: {err}") from None
+    unknown = [name for name in data if name not in SECTIONS]
+    if unknown:
+        raise ConfigError(f"{path}: unknown section [{unknown[0]}] (the sections are "
+                          + ", ".join(f"[{s}]" for s in SECTIONS) + ")")
+    for name, value in data.items():
+        if not isinstance(value, dict):
+            raise ConfigError(f"{path}: {name} must be a section ([{name}]), not a value")
+    return Config(path, data)
+
+
+def check_keys(settings: Mapping[str, Any], known: tuple[str, ...], where: str) -> None:
+    """Refuse a setting a section does not know (a typo would otherwise be ignored)."""
+    for key in settings:
+        if key not in known:
+            raise ConfigError(f"{where}: unknown setting “{key}” (known: {', '.join(known)})")
+
+
+def typed(settings: Mapping[str, Any], key: str, kind: type[T], default: T, where: str) -> T:
+    """Setting ``key`` as a ``kind`` (``default`` when absent), or ConfigError naming it.
+
+    >>> typed({"fps": "fast"}, "fps", int, 15, "config.toml [camera]")
+    Traceback (most recent call last):
+    ...
+    device.config.ConfigError: config.toml [camera]: “fps” must be a whole number, not “fast”
+    """
+    if key not in settings:
+        return default
+    value = settings[key]
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ConfigError(f"{where}: “{key}” must be {_KINDS.get(kind, kind.__name__)}, "
+                          f"not “{value}”")
+    return value
+
+
+_KINDS: dict[type, str] = {int: "a whole number", float: "a number", str: "text",
+                           bool: "true or false"}
+
+
+def _why(err: Exception) -> str:
+    if isinstance(err, UnicodeDecodeError):
+        return "it is not UTF-8 text"
+    return getattr(err, "strerror", None) or str(err)

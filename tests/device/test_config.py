@@ -1,0 +1,54 @@
+"""The config file: sections for each part, and a clear word for what is wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from device.config import ConfigError, check_keys, config_path, load_config
+from dicetable.cli import main
+
+
+def test_no_file_means_every_default() -> None:
+    assert load_config(None).section("camera") == {}
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("[camera\nsource = 0\n", "not a valid config file"),
+    ("[camra]\nsource = 0\n", "unknown section [camra]"),
+    ("camera = 3\n", "camera must be a section"),
+])
+def test_a_bad_file_is_named_with_what_is_wrong(tmp_path: Path, text: str, says: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=says) as err:
+        load_config(path)
+    assert str(path) in str(err.value)
+
+
+def test_a_missing_file_and_a_folder_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such config file"):
+        load_config(tmp_path / "nope.toml")
+    with pytest.raises(ConfigError, match="a folder"):
+        load_config(tmp_path)
+
+
+def test_an_unknown_setting_is_named() -> None:
+    with pytest.raises(ConfigError, match="unknown setting “prot”"):
+        check_keys({"prot": 80}, ("host", "port"), "x [server]")
+
+
+def test_the_environment_names_the_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("DICETABLE_CONFIG", str(tmp_path / "c.toml"))
+    assert config_path(None) == tmp_path / "c.toml"
+    assert config_path(tmp_path / "given.toml") == tmp_path / "given.toml"
+
+
+def test_serve_refuses_a_bad_setting_before_it_starts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[server]\nport = "eighty"\n')
+    assert main(["serve", "--state", str(tmp_path / "state"), "--config", str(path)]) == 2
+    assert "“port” must be a whole number, not “eighty”" in capsys.readouterr().err
+    assert not (tmp_path / "state").exists()
