@@ -21,8 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-Image = NDArray[np.uint8]
-FloatImage = NDArray[np.float32]
+from vision.surfaces import FloatImage, Image, noise, random_colour, table_surface
 
 #: Pip centres of each face on a unit square centred at 0 (before rotation).
 PIPS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -72,64 +71,6 @@ class Scene:
 
     image: Image
     dice: tuple[RenderedDie, ...]
-
-
-def _noise(rng: np.random.Generator, h: int, w: int, cell: int) -> FloatImage:
-    """Smooth value noise in 0..1 (random grid upsampled with cubic interpolation)."""
-    gh, gw = max(2, h // cell + 2), max(2, w // cell + 2)
-    grid = rng.random((gh, gw), dtype=np.float32)
-    big = cv2.resize(grid, (gw * cell, gh * cell), interpolation=cv2.INTER_CUBIC)
-    return np.clip(big[:h, :w], 0.0, 1.0).astype(np.float32)
-
-
-def _colour(rng: np.random.Generator) -> NDArray[np.float32]:
-    return rng.uniform(0, 255, 3).astype(np.float32)
-
-
-def _background(rng: np.random.Generator, h: int, w: int) -> FloatImage:
-    """A table surface: wood, felt, tray, cloth pattern or plain desk, with uneven light."""
-    kind = rng.choice(["wood", "felt", "tray", "cloth", "plain"])
-    base = _colour(rng)
-    if kind == "wood":
-        base = np.array([rng.uniform(60, 170), rng.uniform(110, 200), rng.uniform(150, 235)],
-                        np.float32)
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        ang = rng.uniform(0, math.pi)
-        u = xx * math.cos(ang) + yy * math.sin(ang)
-        warp = _noise(rng, h, w, int(rng.integers(40, 160))) * rng.uniform(10, 60)
-        grain = 0.5 + 0.5 * np.sin((u + warp) / rng.uniform(3, 12))
-        shade = 1.0 - rng.uniform(0.05, 0.3) * grain
-        img = base[None, None, :] * shade[..., None]
-    elif kind == "felt":
-        img = np.broadcast_to(base, (h, w, 3)) * (0.9 + 0.2 * _noise(rng, h, w, 3)[..., None])
-    elif kind == "tray":
-        img = np.empty((h, w, 3), np.float32)
-        img[:] = rng.uniform(120, 240) * np.array([1.0, 1.0, rng.uniform(0.9, 1.1)], np.float32)
-        m = int(rng.integers(0, max(1, min(h, w) // 6)))
-        if m > 4:
-            wall = _colour(rng) * 0.6
-            img[:m] = wall
-            img[-m:] = wall
-            img[:, :m] = wall
-            img[:, -m:] = wall
-        img *= (0.95 + 0.1 * _noise(rng, h, w, 2))[..., None]
-    elif kind == "cloth":
-        other = _colour(rng)
-        period = int(rng.integers(8, 60))
-        yy, xx = np.mgrid[0:h, 0:w]
-        pat = rng.integers(0, 3)
-        if pat == 0:
-            mask = ((xx // period + yy // period) % 2).astype(np.float32)
-        elif pat == 1:
-            mask = ((xx // period) % 2).astype(np.float32)
-        else:
-            mask = (_noise(rng, h, w, period) > 0.5).astype(np.float32)
-        img = base * (1 - mask[..., None]) + other * mask[..., None]
-        img *= (0.92 + 0.16 * _noise(rng, h, w, 2))[..., None]
-    else:
-        img = np.broadcast_to(base, (h, w, 3)).astype(np.float32)
-    light = 0.75 + 0.5 * _noise(rng, h, w, max(h, w) // 2)
-    return np.ascontiguousarray(img * light[..., None], dtype=np.float32)
 
 
 def _face_texture(rng: np.random.Generator, value: int, body: NDArray[np.float32],
@@ -209,7 +150,7 @@ def _draw_die(rng: np.random.Generator, canvas: FloatImage, die: RenderedDie,
         body = body.astype(np.float32)
         pip = np.array(pips[int(rng.integers(len(pips)))], np.float32)
         if rng.random() < 0.2:
-            swirl = (_noise(rng, _TEX, _TEX, int(rng.integers(10, 30))) > 0.55).astype(np.float32)
+            swirl = (noise(rng, _TEX, _TEX, int(rng.integers(10, 30))) > 0.55).astype(np.float32)
             swirl = cv2.GaussianBlur(swirl, (0, 0), 2.0) * rng.uniform(0.3, 0.7)
         opacity = rng.uniform(0.75, 0.92) if rng.random() < 0.12 else 1.0
     top = _square(die.x, die.y, die.size, angle)
@@ -246,7 +187,7 @@ def _draw_die(rng: np.random.Generator, canvas: FloatImage, die: RenderedDie,
 def _distractor(rng: np.random.Generator, canvas: FloatImage, scale: float) -> None:
     """A non-die object: a cable, a disc, a card-like rectangle or a blob."""
     h, w = canvas.shape[:2]
-    colour = tuple(float(c) for c in _colour(rng))
+    colour = tuple(float(c) for c in random_colour(rng))
     kind = rng.integers(0, 4)
     x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
     if kind == 0:
@@ -299,7 +240,7 @@ def render_scene(seed: int | np.random.Generator, *, width: int = 1280, height: 
     plain draws only white dice with black pips and no glare (for exact checks).
     """
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    canvas = _background(rng, height, width)
+    canvas = table_surface(rng, height, width)
     scale = float(np.mean(die_px))
     for _ in range(int(rng.integers(0, distractors + 1))):
         _distractor(rng, canvas, scale)
