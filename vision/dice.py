@@ -14,12 +14,14 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class DieRead:
     """One die found in an image: its top-face value (None = "not sure"), the centre of its
-    top face in image pixels, and the reader's confidence in the value (0..1)."""
+    top face in image pixels, the reader's confidence in the value (0..1), and the side of
+    its top face in image pixels (0 where not known)."""
 
     value: int | None
     x: float
     y: float
     confidence: float
+    size: float = 0.0
 
     @property
     def sure(self) -> bool:

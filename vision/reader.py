@@ -170,5 +170,5 @@ def _decide(found: list[Candidate], sides: list[float],
             continue
         value = int(np.argmax(p[1:])) + 1
         sure = p[value] / (1.0 - p[0]) >= SURE
-        kept.append((DieRead(value if sure else None, x, y, float(p[value])), c.size))
+        kept.append((DieRead(value if sure else None, x, y, float(p[value]), c.size), c.size))
     return sorted((r for r, _ in kept), key=lambda r: -r.confidence)

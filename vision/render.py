@@ -134,7 +134,7 @@ def _square(cx: float, cy: float, size: float, angle: float) -> NDArray[np.float
                     np.float32)
 
 
-def _draw_die(rng: np.random.Generator, canvas: FloatImage, die: RenderedDie,
+def draw_die(rng: np.random.Generator, canvas: FloatImage, die: RenderedDie,
               angle: float, lean: tuple[float, float], light: tuple[float, float],
               plain: bool) -> None:
     """Shadow, visible side faces, then the top face with glare (plain: white die, black
@@ -255,7 +255,7 @@ def render_scene(seed: int | np.random.Generator, *, width: int = 1280, height: 
         tilt = (amount * math.cos(lean_dir), amount * math.sin(lean_dir))
         die = RenderedDie(int(rng.integers(1, 7)), float(x), float(y), float(s))
         light = (light_len * math.cos(light_dir), light_len * math.sin(light_dir))
-        _draw_die(rng, canvas, die, rng.uniform(0, 2 * math.pi), tilt, light, plain)
+        draw_die(rng, canvas, die, rng.uniform(0, 2 * math.pi), tilt, light, plain)
         dice.append(die)
     canvas += rng.normal(0, rng.uniform(0, 6), canvas.shape).astype(np.float32)
     image = np.clip(canvas, 0, 255).astype(np.uint8)
