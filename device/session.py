@@ -23,14 +23,20 @@ device.session.StaleVersion: the table changed meanwhile (version 2, not 1)
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
+from device.camera_answers import answer_question
+from device.camera_desk import CameraDesk, Held
 from device.journal import Journal, Source, StoredGame
-from engine import Game, RecordError
+from device.live import CameraStatus, Seen
+from device.recorder import Recorder
+from device.table_reads import Apply, Ask, Decision, Hold, Note, reads_for
+from engine import Game, IllegalAction, RecordError
 from engine.errors import Refusal
 from engine.record import replay
 
@@ -62,23 +68,32 @@ class Snapshot:
     view: dict[str, Any] | None = None
     hints: dict[str, Any] | None = None
     hints_on: bool = True
+    live: int = 0
+    """Grows with every snapshot, journalled or not (the camera's news is not journalled)."""
+    camera: dict[str, Any] | None = None
+    """The camera part of the state (:meth:`device.camera_desk.CameraDesk.to_json`); None
+    when the table has no camera."""
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot as a JSON object."""
-        return {"version": self.version, "game_id": self.game_id, "header": self.header,
-                "view": self.view, "hints": self.hints, "hints_on": self.hints_on}
+        return {"version": self.version, "live": self.live, "game_id": self.game_id,
+                "header": self.header, "view": self.view, "hints": self.hints,
+                "hints_on": self.hints_on, "camera": self.camera}
 
 
 class TableSession:
     """Owns the game in progress; its changes run one at a time on one worker thread."""
 
-    def __init__(self, journal: Journal) -> None:
+    def __init__(self, journal: Journal, *, recorder: Recorder | None = None) -> None:
         self.journal = journal
         self._worker: ThreadPoolExecutor | None = None
         self._changed = threading.Condition()
         self._game: Game | None = None
         self._game_id: int | None = None
-        self._snapshot = Snapshot(0)
+        self._live = time.time_ns() // 1_000_000  # grows across restarts too
+        self._snapshot = Snapshot(0, live=self._live)
+        self._desk: CameraDesk | None = None
+        self._recorder = recorder
         self.notice: str | None = None
         """Set at start when the journalled game did not replay whole (say it to the host)."""
 
@@ -122,6 +137,31 @@ class TableSession:
         """Switch the engine's hints on or off for the whole table."""
         return self._run(lambda: self._set_hints(on, base_version))
 
+    # The camera: news from the live loop's thread, answers from the phones.
+
+    def watch_camera(self) -> None:
+        """The table has a camera: its part of the state is shown from now on."""
+        self._run(self._watch_camera)
+
+    def camera_seen(self, seen: Seen) -> None:
+        """A read of the camera that stands (from the live loop; waits until it is taken)."""
+        self._run(lambda: self._camera_seen(seen))
+
+    def camera_status(self, status: CameraStatus) -> None:
+        """The camera's state changed, or a frame could not be read (from the live loop)."""
+        self._run(lambda: self._camera_status(status))
+
+    def answer(self, question: int, reply: dict[str, Any], *, base_version: int) -> Snapshot:
+        """A phone's answer to the camera's question number ``question`` (see
+        :meth:`device.camera_answers.CameraAnswers`)."""
+        return self._run(lambda: self._answer(question, reply, base_version))
+
+    def camera_picture(self) -> tuple[int, bytes] | None:
+        """The number and JPEG of the picture of the camera's last read (any thread)."""
+        desk = self._desk
+        seen = None if desk is None else desk.seen
+        return None if desk is None or seen is None else (desk.pictures, seen.picture)
+
     # Reads (any thread).
 
     def history(self) -> list[dict[str, Any]]:
@@ -139,13 +179,13 @@ class TableSession:
             raise SessionError("there is no game {game}", game=game_id)
         return _replay_stored(stored).record()
 
-    def wait_for_change(self, seen_version: int, timeout: float) -> Snapshot | None:
-        """The current snapshot once its version differs from ``seen_version``; None if it
-        did not change within ``timeout`` seconds."""
+    def wait_for_change(self, seen_live: int, timeout: float) -> Snapshot | None:
+        """The current snapshot once it is another than the one whose ``live`` counter is
+        ``seen_live``; None if none came within ``timeout`` seconds."""
         with self._changed:
-            self._changed.wait_for(lambda: self._snapshot.version != seen_version, timeout)
+            self._changed.wait_for(lambda: self._snapshot.live != seen_live, timeout)
             snapshot = self._snapshot
-        return None if snapshot.version == seen_version else snapshot
+        return None if snapshot.live == seen_live else snapshot
 
     @contextmanager
     def subscribe(self) -> Iterator[Subscription]:
@@ -197,7 +237,9 @@ class TableSession:
         return self._publish(version, game, game_id)
 
     def _act(self, line: dict[str, Any], base_version: int, source: Source) -> Snapshot:
-        game = self._current_game(base_version)
+        return self._play(self._current_game(base_version), line, source)
+
+    def _play(self, game: Game, line: dict[str, Any], source: Source) -> Snapshot:
         after = game.play_json(line)
         journalled = line if "undo" in line else after.record()[-1]
         return self._journal(after, [journalled], source)
@@ -216,6 +258,87 @@ class TableSession:
         if self._game_id is None:
             raise SessionError("there is no game to abandon")
         return self._publish(self.journal.abandon(self._game_id), None, None)
+
+    def _watch_camera(self) -> None:
+        self._desk = CameraDesk()
+        self._publish_camera()
+
+    def _camera_status(self, status: CameraStatus) -> None:
+        desk = self._desk
+        if desk is None:
+            return
+        if status.unreadable:
+            desk.unreadable = True
+        else:
+            desk.status = status
+        self._publish_camera()
+
+    def _camera_seen(self, seen: Seen) -> None:
+        desk = self._desk
+        if desk is None:
+            return
+        desk.show(seen)
+        desk.unreadable = False
+        game, game_id = self._game, self._game_id
+        if game is None or game_id is None:
+            desk.tell(Note("camera.no_game"))
+        else:
+            if desk.reads is None or desk.reads_game != game_id:
+                desk.reads, desk.reads_game = reads_for(game), game_id
+            decision = desk.reads.decide(seen.observation, game)
+            if not (isinstance(decision, Ask) and decision.kind == "values"):
+                desk.reads.remember(seen.observation, game)  # a values question keeps the last
+            if self._take(decision, seen) is not None:
+                return
+        self._publish_camera()
+
+    def _take(self, decision: Decision, seen: Seen) -> Snapshot | None:
+        """Act on the camera's decision; the new snapshot when it was journalled."""
+        desk = self._desk
+        assert desk is not None and self._game is not None
+        if isinstance(decision, Apply):
+            return self._play_seen(decision.line, seen)
+        if isinstance(decision, Ask):
+            desk.ask(decision, seen)
+        elif isinstance(decision, Hold):
+            desk.held = Held(decision, seen)
+            desk.tell(Note("camera.held", {"player": decision.player}))
+        elif isinstance(decision, Note):
+            desk.tell(decision)
+        return None
+
+    def _play_seen(self, line: dict[str, Any], seen: Seen) -> Snapshot | None:
+        """Journal ``line`` read by the camera and keep its frame; a line the rules refuse
+        becomes a question instead (nothing is applied)."""
+        desk = self._desk
+        assert desk is not None and self._game is not None and self._game_id is not None
+        try:
+            snapshot = self._play(self._game, line, "camera")
+        except IllegalAction as err:
+            player = self._game.view()["turn"]
+            desk.ask(Ask("correct", player, line, tuple(d.value for d in seen.observation.dice),
+                         reason=err), seen)
+            return None
+        if desk.reads is not None:
+            desk.reads.remember(seen.observation, self._game)
+        if self._recorder is not None:
+            self._recorder.keep(seen, self._game_id, len(self._game.actions) - 1,
+                                self._game.record()[1:])
+        return snapshot
+
+    def _answer(self, number: int, reply: dict[str, Any], base_version: int) -> Snapshot:
+        self._check_version(base_version)
+        desk = self._desk
+        question = None if desk is None else desk.question
+        if desk is None or question is None or question.id != number \
+                or self._game is None or desk.reads is None:
+            raise SessionError("this question of the camera was already answered")
+        decision, seen = answer_question(question, reply, self._game, desk.reads)
+        desk.question = None
+        desk.reads.remember(seen.observation, self._game)
+        snapshot = self._take(decision, seen)
+        return snapshot or self._publish_camera()
+
 
     def _set_hints(self, on: bool, base_version: int) -> Snapshot:
         self._check_version(base_version)
@@ -236,10 +359,23 @@ class TableSession:
         assert self._game_id is not None
         winners = list(game.view()["winners"]) if game.over else None
         version = self.journal.append(self._game_id, lines, source=source, winners=winners)
-        return self._publish(version, game, self._game_id)
+        desk = self._desk
+        if desk is not None:
+            desk.question = None  # the change answers the camera's question, or outdates it
+        if self._recorder is not None and self._game_id in self._recorder.games:
+            self._recorder.relabel(self._game_id, game.record()[1:])
+        snapshot = self._publish(version, game, self._game_id)
+        if desk is not None and desk.held is not None and "roll" in game.view()["expects"]:
+            held, desk.held = desk.held, None  # the roll seen early is expected now
+            desk.tell(None)
+            return self._play_seen(held.hold.line, held.seen) or self._publish_camera()
+        return snapshot
 
     def _publish(self, version: int, game: Game | None, game_id: int | None) -> Snapshot:
         hints_on = self.journal.setting(HINTS_SETTING) != "off"
+        if game_id != self._game_id and self._desk is not None:
+            self._desk.forget_game()
+        self._live += 1
         snapshot = Snapshot(
             version=version,
             game_id=game_id,
@@ -247,9 +383,21 @@ class TableSession:
             view=None if game is None else game.view(),
             hints=game.hints() if game is not None and hints_on else None,
             hints_on=hints_on,
+            live=self._live,
+            camera=None if self._desk is None else self._desk.to_json(),
         )
         with self._changed:
             self._game, self._game_id, self._snapshot = game, game_id, snapshot
+            self._changed.notify_all()
+        return snapshot
+
+    def _publish_camera(self) -> Snapshot:
+        """Publish news of the camera alone (the game did not change)."""
+        assert self._desk is not None
+        self._live += 1
+        snapshot = replace(self._snapshot, live=self._live, camera=self._desk.to_json())
+        with self._changed:
+            self._snapshot = snapshot
             self._changed.notify_all()
         return snapshot
 
@@ -265,7 +413,7 @@ class Subscription:
         """The newest snapshot not yet returned, waiting up to ``timeout`` s; None if none."""
         snapshot = self._session.wait_for_change(self._seen, timeout)
         if snapshot is not None:
-            self._seen = snapshot.version
+            self._seen = snapshot.live
         return snapshot
 
 

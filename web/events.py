@@ -54,18 +54,18 @@ def _stream(current: Table, disconnected: Callable[[], bool] | None, heartbeat: 
             lifetime: float) -> Iterator[str]:
     with current.session.subscribe() as updates:
         snapshot = current.session.snapshot()
-        sent = snapshot.version
-        yield f"retry: {RETRY_MS}\n" + event(current.encoded(snapshot), sent)
+        sent = snapshot.live
+        yield f"retry: {RETRY_MS}\n" + event(current.encoded(snapshot), snapshot.version)
         started = last = time.monotonic()
         while time.monotonic() - started < lifetime and not current.streams.closed:
             update = updates.get(timeout=min(POLL_S, heartbeat))
             if disconnected is not None and disconnected():
                 return
             now = time.monotonic()
-            if update is not None and update.version > sent:
-                sent = update.version
+            if update is not None and update.live > sent:
+                sent = update.live
                 last = now
-                yield event(current.encoded(update), sent)
+                yield event(current.encoded(update), update.version)
             elif now - last >= heartbeat:
                 last = now
                 yield "event: beat\ndata: 1\n\n"

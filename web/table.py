@@ -64,13 +64,13 @@ class Table:
         return data
 
     def encoded(self, snapshot: Snapshot) -> str:
-        """:meth:`payload` as JSON text, computed once per version for all the streams."""
+        """:meth:`payload` as JSON text, computed once per snapshot for all the streams."""
         with self._lock:
-            if self._encoded is not None and self._encoded[0] == snapshot.version:
+            if self._encoded is not None and self._encoded[0] == snapshot.live:
                 return self._encoded[1]
         text = json.dumps(self.payload(snapshot), ensure_ascii=False, separators=(",", ":"))
         with self._lock:
-            self._encoded = (snapshot.version, text)
+            self._encoded = (snapshot.live, text)
         return text
 
 

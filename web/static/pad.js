@@ -175,8 +175,8 @@ function showConnected(on) {
 /* Applying a new state: keep the newest, mark moments, draw again. */
 function apply(payload, forced) {
   const old = S.state;
-  if (!forced && old && payload.version < old.version) return;
-  if (old && payload.version === old.version && !forced) return;
+  // Every state the server makes has a larger "live" (camera news too, which keeps "version").
+  if (!forced && old && (payload.live || 0) <= (old.live || 0)) return;
   S.state = payload;
   if (!old || old.version !== payload.version) {
     S.draft = null;

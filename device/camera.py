@@ -1,0 +1,396 @@
+"""Camera sources: where the live loop's frames come from.
+
+One interface for every source (:class:`FrameSource`): ``open()``, then ``read()`` frame after
+frame, then ``close()``. A source that fails raises :class:`CameraError` with words a host
+understands; the live loop (:mod:`device.live`) closes it and opens it again with backoff.
+
+- ``picamera2``: the Raspberry Pi camera (Debian package ``python3-picamera2``; the venv must see
+  the system's packages). One configuration for the whole run: a small stream for watching
+  motion and the full one for reads; exposure, gain and white balance are fixed after warm-up.
+- ``0`` or ``/dev/video0``: a V4L2 camera through OpenCV.
+- a folder of image files, played in file-name order at ``fps``, the last frame held once it
+  ends (demos, tests, recorded tables); a video file the same way.
+
+A recorded source (folder or video) is *paced* by default: it plays in real time and the live
+loop drops frames it has no time for, as with a camera. Unpaced, it hands over every frame as
+fast as it is taken, stamped with its recorded time (``number / fps``): the loop then sees the
+same frames at the same times on every run (tests, the accelerated benchmark).
+
+>>> parse_source("0"), parse_source("/dev/video2"), parse_source("picamera2")
+(('v4l2', 0), ('v4l2', '/dev/video2'), ('picamera2', None))
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Image = NDArray[np.uint8]
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".webm", ".mjpeg", ".mjpg")
+DEFAULT_FPS = 15.0
+FULL_SIZE = (1280, 720)  # the frame the reader gets from a live camera
+MOTION_SIZE = (320, 180)  # the picamera2 stream for watching motion
+WARM_UP_S = 2.0  # picamera2: seconds of automatic exposure before it is fixed
+
+
+class CameraError(Exception):
+    """The camera cannot give a frame now; the message says why, for the host."""
+
+
+class UnreadableFrame(CameraError):
+    """One frame could not be read (a damaged file); the next one may be fine."""
+
+
+class SourceEnded(CameraError):
+    """An unpaced recording has no more frames (its last one was held long enough)."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame: the BGR image, its time in seconds (the source's clock) and its number;
+    ``grey`` is a small grey picture for watching motion when the source makes one itself."""
+
+    image: Image
+    at: float
+    number: int
+    grey: Image | None = None
+
+
+class FrameSource(Protocol):
+    """Where frames come from."""
+
+    description: str
+    paced: bool
+
+    def open(self) -> None:
+        """Start the source (CameraError when it cannot)."""
+
+    def read(self) -> Frame:
+        """The next frame, waiting for it (CameraError when it cannot come)."""
+
+    def close(self) -> None:
+        """Stop the source and free it (safe to call twice)."""
+
+
+class Clock(Protocol):
+    """Time for the sources and the loop: real in a table, fake in tests."""
+
+    def now(self) -> float:
+        """Seconds on a monotonic clock."""
+
+    def sleep(self, seconds: float) -> None:
+        """Wait ``seconds``."""
+
+
+class RealClock:
+    """The process's monotonic clock."""
+
+    def now(self) -> float:
+        """Seconds on :func:`time.monotonic`."""
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        """Sleep ``seconds`` (nothing when not positive)."""
+        if seconds > 0:
+            time.sleep(seconds)
+
+
+def parse_source(spec: str) -> tuple[str, int | str | None]:
+    """What kind of source ``spec`` names: ``picamera2``, a V4L2 device (number or
+    ``/dev/...`` path), a ``folder`` of images or a ``video`` file."""
+    if spec == "picamera2":
+        return ("picamera2", None)
+    if spec.isdigit():
+        return ("v4l2", int(spec))
+    if spec.startswith("/dev/"):
+        return ("v4l2", spec)
+    path = Path(spec)
+    if path.is_dir():
+        return ("folder", spec)
+    if path.suffix.lower() in VIDEO_SUFFIXES:
+        return ("video", spec)
+    raise CameraError(f"“{spec}” is no camera: give picamera2, a camera number such as 0, "
+                      "a /dev/video path, a folder of pictures or a video file")
+
+
+def open_source(spec: str, *, fps: float = DEFAULT_FPS, paced: bool = True, loop: bool = False,
+                clock: Clock | None = None) -> FrameSource:
+    """The source ``spec`` names (not opened yet); ``fps``, ``paced`` and ``loop`` are for
+    recordings (a loop starts again from the first frame instead of holding the last)."""
+    kind, target = parse_source(spec)
+    clock = clock or RealClock()
+    if kind == "picamera2":
+        return PicameraSource()
+    if kind == "v4l2":
+        assert target is not None
+        return OpenCvCamera(target)
+    if kind == "folder":
+        return FolderSource(Path(str(target)), fps=fps, paced=paced, loop=loop, clock=clock)
+    return VideoSource(Path(str(target)), fps=fps, paced=paced, loop=loop, clock=clock)
+
+
+class Player:
+    """Plays numbered frames at ``fps``: paced against the clock, or unpaced with recorded
+    times; after the last frame it holds that frame (or starts again when looping).
+
+    ``hold_s`` is how long an unpaced recording holds its last frame before it ends.
+    """
+
+    def __init__(self, *, fps: float, paced: bool, loop: bool, clock: Clock,
+                 hold_s: float = 2.0) -> None:
+        if not fps > 0:
+            raise CameraError("the frame rate must be above 0")
+        self.fps, self.paced, self.loop, self.clock, self.hold_s = fps, paced, loop, clock, hold_s
+        self._started = 0.0
+        self._shown = 0
+
+    def start(self) -> None:
+        """Start playing from frame 0."""
+        self._started = self.clock.now()
+        self._shown = 0
+
+    def next(self, count: int) -> tuple[int, float]:
+        """The index (0..count-1) of the frame to show next and its time; waits for it when
+        paced. SourceEnded once an unpaced recording has held its last frame ``hold_s``."""
+        if self.paced:  # a frame already overdue is dropped, as a camera would
+            now = self.clock.now()
+            number = max(self._shown, int((now - self._started) * self.fps))
+            due = self._started + number / self.fps
+            self.clock.sleep(due - now)
+            at = max(due, self.clock.now())
+        else:
+            number = self._shown
+            at = self._started + number / self.fps
+        self._shown = number + 1
+        if number < count:
+            return number, at
+        if self.loop:
+            return number % count, at
+        if not self.paced and (number - count + 1) / self.fps > self.hold_s:
+            raise SourceEnded("the recording has ended")
+        return count - 1, at
+
+
+class FolderSource:
+    """A folder of image files played in file-name order (see :class:`Player`)."""
+
+    def __init__(self, folder: Path, *, fps: float = DEFAULT_FPS, paced: bool = True,
+                 loop: bool = False, clock: Clock | None = None) -> None:
+        self.folder = folder
+        self.description = f"the pictures in {folder}"
+        self.paced = paced
+        self._player = Player(fps=fps, paced=paced, loop=loop, clock=clock or RealClock())
+        self._files: list[Path] = []
+        self._last: tuple[tuple[int, int], Image] | None = None
+
+    def open(self) -> None:
+        """List the folder's pictures."""
+        try:
+            self._files = sorted(p for p in self.folder.iterdir()
+                                 if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
+        except OSError as err:
+            raise CameraError(f"the folder {self.folder} cannot be read "
+                              f"({err.strerror or err})") from None
+        if not self._files:
+            raise CameraError(f"the folder {self.folder} holds no pictures")
+        self._player.start()
+
+    def read(self) -> Frame:
+        """The next picture (a held or repeated file is decoded once)."""
+        index, at = self._player.next(len(self._files))
+        path = self._files[index]
+        try:
+            stat = path.stat()
+        except OSError:
+            raise CameraError(f"the picture {path.name} has gone from {self.folder}") from None
+        identity = (stat.st_dev, stat.st_ino)
+        if self._last is not None and self._last[0] == identity:
+            return Frame(self._last[1], at, index)
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise UnreadableFrame(f"the picture {path.name} cannot be read")
+        self._last = (identity, np.asarray(image, np.uint8))
+        return Frame(self._last[1], at, index)
+
+    def close(self) -> None:
+        """Nothing to free."""
+        self._last = None
+
+
+class VideoSource:
+    """A video file played at ``fps`` (see :class:`Player`); decoded frame by frame."""
+
+    def __init__(self, path: Path, *, fps: float = DEFAULT_FPS, paced: bool = True,
+                 loop: bool = False, clock: Clock | None = None) -> None:
+        self.path = path
+        self.description = f"the video {path}"
+        self.paced = paced
+        self._player = Player(fps=fps, paced=paced, loop=loop, clock=clock or RealClock())
+        self._capture: cv2.VideoCapture | None = None
+        self._count = 0
+        self._position = -1
+        self._last: Image | None = None
+
+    def open(self) -> None:
+        """Open the file and count its frames."""
+        if not self.path.is_file():
+            raise CameraError(f"there is no video file {self.path}")
+        capture = cv2.VideoCapture(str(self.path))
+        if not capture.isOpened():
+            raise CameraError(f"the video {self.path} cannot be played")
+        self._capture = capture
+        self._count = max(1, int(capture.get(cv2.CAP_PROP_FRAME_COUNT)))
+        self._position = -1
+        self._player.start()
+
+    def read(self) -> Frame:
+        """The next frame of the video."""
+        if self._capture is None:
+            raise CameraError("the video is not open")
+        index, at = self._player.next(self._count)
+        if index != self._position:
+            if index < self._position:  # looping: back to the start
+                self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+                self._position = -1
+            while self._position < index:
+                ok, image = self._capture.read()
+                self._position += 1
+                if not ok:  # fewer frames than the file said: hold the last one
+                    self._count = max(1, self._position)
+                    break
+                self._last = np.asarray(image, np.uint8)
+        if self._last is None:
+            raise UnreadableFrame(f"the video {self.path} has no readable frame")
+        return Frame(self._last, at, index)
+
+    def close(self) -> None:
+        """Release the file."""
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+
+class OpenCvCamera:
+    """A V4L2 camera (a number or a ``/dev/video`` path) through OpenCV, at 1280×720."""
+
+    def __init__(self, device: int | str, *, clock: Clock | None = None) -> None:
+        self.device = device
+        self.description = f"the camera {device}"
+        self.paced = True
+        self._clock = clock or RealClock()
+        self._capture: cv2.VideoCapture | None = None
+        self._number = 0
+
+    def open(self) -> None:
+        """Open the device and ask for 1280×720."""
+        if isinstance(self.device, str) and not os.path.exists(self.device):
+            raise CameraError(f"{self.device} is not there: is the camera plugged in?")
+        capture = cv2.VideoCapture(self.device, cv2.CAP_V4L2)
+        if not capture.isOpened():
+            capture.release()
+            raise CameraError(f"the camera {self.device} cannot be opened: is it plugged in, "
+                              "or used by another program?")
+        capture.set(cv2.CAP_PROP_FRAME_WIDTH, FULL_SIZE[0])
+        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, FULL_SIZE[1])
+        capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+        self._capture = capture
+
+    def read(self) -> Frame:
+        """The camera's next frame."""
+        if self._capture is None:
+            raise CameraError("the camera is not open")
+        ok, image = self._capture.read()
+        if not ok or image is None:
+            raise CameraError(f"the camera {self.device} stopped sending pictures")
+        self._number += 1
+        return Frame(np.asarray(image, np.uint8), self._clock.now(), self._number)
+
+    def close(self) -> None:
+        """Release the device."""
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+
+class PicameraSource:
+    """The Raspberry Pi camera through picamera2: the full stream (BGR) for reads and a small
+    YUV stream whose Y plane watches motion; exposure, gain and white balance fixed once the
+    automatic ones have settled, so that the scene does not seem to move when they drift."""
+
+    def __init__(self, *, factory: Callable[[], Any] | None = None,
+                 clock: Clock | None = None) -> None:
+        self.description = "the Raspberry Pi camera"
+        self.paced = True
+        self._factory = factory
+        self._clock = clock or RealClock()
+        self._camera: Any = None
+        self._number = 0
+
+    def open(self) -> None:
+        """Configure both streams, warm up, then fix the exposure."""
+        factory = self._factory or _picamera2_class()
+        try:
+            camera = factory()
+            config = camera.create_video_configuration(
+                main={"size": FULL_SIZE, "format": "RGB888"},  # libcamera's RGB888 is B, G, R
+                lores={"size": MOTION_SIZE, "format": "YUV420"})
+            camera.configure(config)
+            camera.start()
+            self._clock.sleep(WARM_UP_S)
+            settled = camera.capture_metadata()
+            camera.set_controls({"AeEnable": False, "AwbEnable": False,
+                                 "ExposureTime": settled["ExposureTime"],
+                                 "AnalogueGain": settled["AnalogueGain"],
+                                 "ColourGains": settled["ColourGains"]})
+        except (RuntimeError, OSError, KeyError, IndexError) as err:
+            raise CameraError(f"the Raspberry Pi camera cannot be started ({err})") from None
+        self._camera = camera
+
+    def read(self) -> Frame:
+        """Both streams of one capture."""
+        if self._camera is None:
+            raise CameraError("the camera is not open")
+        try:
+            request = self._camera.capture_request()
+            try:
+                image = np.asarray(request.make_array("main"), np.uint8)
+                lores = np.asarray(request.make_array("lores"), np.uint8)
+            finally:
+                request.release()
+        except (RuntimeError, OSError) as err:
+            raise CameraError(f"the Raspberry Pi camera stopped sending pictures ({err})"
+                              ) from None
+        self._number += 1
+        grey = np.ascontiguousarray(lores[:MOTION_SIZE[1], :MOTION_SIZE[0]])
+        return Frame(np.ascontiguousarray(image[:, :, :3]), self._clock.now(), self._number,
+                     grey)
+
+    def close(self) -> None:
+        """Stop and free the camera."""
+        if self._camera is not None:
+            camera, self._camera = self._camera, None
+            try:
+                camera.stop()
+                camera.close()
+            except (RuntimeError, OSError):
+                pass  # it is going away anyway
+
+
+def _picamera2_class() -> Callable[[], Any]:
+    try:
+        from picamera2 import Picamera2  # type: ignore[import-not-found]
+    except ImportError:
+        raise CameraError("picamera2 is not installed: on a Raspberry Pi, "
+                          "`sudo apt install python3-picamera2` and make the venv with "
+                          "--system-site-packages (see the README)") from None
+    factory: Callable[[], Any] = Picamera2
+    return factory

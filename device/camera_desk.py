@@ -1,0 +1,108 @@
+"""The camera's side of the table session: what the phones are told of the camera.
+
+Used only on the session's worker thread. It keeps the camera's state, the last read that
+stood (with its picture), the question the phones are asked about it, a roll held until the
+rules expect one, and a note; :meth:`CameraDesk.to_json` is the ``camera`` part of the state
+every phone gets (web/README.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from device.live import CameraStatus, Seen
+from device.table_reads import Ask, Hold, Note, TableReads
+from engine.errors import Refusal
+
+
+@dataclass(frozen=True)
+class Question:
+    """An :class:`Ask` with its number (answers name it) and the read it is about."""
+
+    id: int
+    ask: Ask
+    seen: Seen
+
+
+@dataclass(frozen=True)
+class Held:
+    """A :class:`Hold` and the read it came from."""
+
+    hold: Hold
+    seen: Seen
+
+
+class CameraDesk:
+    """What the session knows of the camera (worker thread only)."""
+
+    def __init__(self) -> None:
+        self.status = CameraStatus("starting")
+        self.seen: Seen | None = None
+        self.pictures = 0
+        self.question: Question | None = None
+        self.held: Held | None = None
+        self.note: Note | None = None
+        self.unreadable = False
+        self.reads: TableReads | None = None
+        self.reads_game: int | None = None
+        self._questions = 0
+
+    def ask(self, ask: Ask, seen: Seen) -> None:
+        """Put ``ask`` to the phones (in place of any earlier question)."""
+        self._questions += 1
+        self.question = Question(self._questions, ask, seen)
+        self.note = None
+
+    def tell(self, note: Note | None) -> None:
+        """Tell the table ``note`` (None: nothing); an open question is dropped."""
+        self.note = note
+        self.question = None
+
+    def show(self, seen: Seen) -> None:
+        """``seen`` is the camera's latest read that stands."""
+        self.seen = seen
+        self.pictures += 1
+
+    def forget_game(self) -> None:
+        """A new game (or none): drop its reads, question and held roll."""
+        self.reads, self.reads_game = None, None
+        self.question, self.held, self.note = None, None, None
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``camera`` part of the state (language-neutral: a refusal goes as its template
+        and params, which the score pad translates)."""
+        seen = self.seen
+        return {
+            "status": self.status.state,
+            "unreadable": self.unreadable,
+            "picture": self.pictures if seen is not None else None,
+            "seen": None if seen is None else {
+                "width": seen.observation.width, "height": seen.observation.height,
+                "dice": [{"value": d.value, "x": round(d.x, 1), "y": round(d.y, 1),
+                          "size": round(d.size, 1)} for d in seen.observation.dice]},
+            "ask": None if self.question is None else _ask_json(self.question),
+            "held": None if self.held is None else {"player": self.held.hold.player,
+                                                    "line": self.held.hold.line},
+            "note": None if self.note is None else {"key": self.note.key,
+                                                    "params": self.note.params},
+        }
+
+
+def _ask_json(question: Question) -> dict[str, Any]:
+    ask = question.ask
+    return {"id": question.id, "kind": ask.kind, "player": ask.player, "line": ask.line,
+            "dice": list(ask.dice), "circled": list(ask.circled), "cards": list(ask.cards),
+            "next_player": ask.next_player, "was": None if ask.was is None else list(ask.was),
+            "reason": None if ask.reason is None else refusal_json(ask.reason)}
+
+
+def refusal_json(err: Refusal) -> dict[str, Any]:
+    """A refusal as language-neutral JSON: its template and params (nested refusals too).
+
+    >>> refusal_json(Refusal("it is {player}'s turn", player="Ana"))
+    {'template': "it is {player}'s turn", 'params': {'player': 'Ana'}}
+    """
+    return {"template": err.template,
+            "params": {k: refusal_json(v) if isinstance(v, Refusal) else v
+                       for k, v in err.params.items()}}

@@ -1,0 +1,271 @@
+"""The live loop: camera frames in, settled reads out to the table session.
+
+Two threads. The *grabber* takes frames from the source as they come and leaves only the newest
+in a one-frame mailbox (a recording played unpaced waits instead, so that every frame is seen).
+The *watcher* takes frames from the mailbox, watches motion on a small grey picture
+(:mod:`device.motion`), reads a frame once the scene has been still for a while, and hands a
+read that stands to the sink (the session) as a :class:`Seen`. A slow read therefore drops
+frames and never queues them.
+
+A source that fails, vanishes or stalls is closed and opened again with a growing pause (the
+sink hears the camera is out, then that it is back); an unreadable frame is skipped and told.
+The sink's methods are called from the watcher thread and must only hand things on.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from device.camera import (
+    CameraError,
+    Clock,
+    Frame,
+    FrameSource,
+    RealClock,
+    SourceEnded,
+    UnreadableFrame,
+)
+from device.motion import Settler, StillnessWatch, Verdict, grey_picture
+from vision.errors import UnreadableImage
+from vision.observation import Observation, Observer, doubt_disagreements
+
+PICTURE_WIDTH = 960  # the "what the camera saw" picture for the phones
+PICTURE_QUALITY = 80
+STALL_S = 5.0  # no frame for this long: the camera is out
+BACKOFF_S = (0.5, 30.0)  # first and longest pause before opening a failed camera again
+MAX_PATIENCE_S = 120.0  # the longest wait for a frame before a stuck camera is opened anew
+
+CameraState = Literal["starting", "ok", "out", "ended"]
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A read that stands: the observation, the frame it was read on, a JPEG of it for the
+    phones (at most PICTURE_WIDTH wide), the frame's time and number."""
+
+    observation: Observation
+    frame: NDArray[np.uint8]
+    picture: bytes
+    at: float
+    number: int
+
+
+@dataclass(frozen=True)
+class CameraStatus:
+    """How the camera is: its state and, when out or ended, why (for the host's log)."""
+
+    state: CameraState
+    why: str | None = None
+    unreadable: bool = False  # a single frame could not be read (the camera goes on)
+
+
+class LiveSink(Protocol):
+    """Where the loop hands its news (the table session)."""
+
+    def camera_seen(self, seen: Seen) -> None:
+        """A read stands."""
+
+    def camera_status(self, status: CameraStatus) -> None:
+        """The camera's state changed (or one frame was unreadable)."""
+
+
+class _Mailbox:
+    """The newest frame (or, keeping every frame, one frame at a time) between the threads."""
+
+    def __init__(self, keep_every_frame: bool) -> None:
+        self._keep = keep_every_frame
+        self._item: Frame | CameraError | None = None
+        self._ready = threading.Condition()
+        self.dropped = 0
+
+    def put(self, item: Frame | CameraError, stop: threading.Event) -> None:
+        with self._ready:
+            if self._keep:
+                while self._item is not None and not stop.is_set():
+                    self._ready.wait(0.1)
+            elif isinstance(self._item, Frame):
+                self.dropped += 1
+            self._item = item
+            self._ready.notify_all()
+
+    def take(self, timeout: float) -> Frame | CameraError | None:
+        with self._ready:
+            if self._item is None:
+                self._ready.wait(timeout)
+            item, self._item = self._item, None
+            self._ready.notify_all()
+            return item
+
+
+class LiveLoop:
+    """Watches the table through a camera source and hands settled reads to ``sink``.
+
+    ``open_source`` makes a fresh source each time the camera is (re)opened; ``observer``
+    reads a frame; ``clock`` paces pauses (fake in tests); ``on_alive`` is called on every
+    turn of the watcher (a watchdog ping).
+    """
+
+    def __init__(self, open_source: Callable[[], FrameSource], observer: Observer,
+                 sink: LiveSink, *, clock: Clock | None = None, settle_s: float = 0.3,
+                 stall_s: float = STALL_S, backoff_s: tuple[float, float] = BACKOFF_S,
+                 on_alive: Callable[[], None] | None = None) -> None:
+        self._open_source = open_source
+        self._observer = observer
+        self._sink = sink
+        self._clock = clock or RealClock()
+        self._settle_s = settle_s
+        self._stall_s = stall_s
+        self._backoff_s = backoff_s
+        self._on_alive = on_alive
+        self._stop = threading.Event()
+        self._generation = 0
+        self._mailbox = _Mailbox(keep_every_frame=False)
+        self._watcher: threading.Thread | None = None
+        self._state: CameraState = "starting"
+        self.reads = 0
+        """How many frames were read (for the benchmark)."""
+
+    @property
+    def dropped(self) -> int:
+        """Frames replaced in the mailbox before the watcher took them."""
+        return self._mailbox.dropped
+
+    def start(self) -> None:
+        """Start both threads."""
+        self._sink.camera_status(CameraStatus("starting"))
+        self._start_grabber()
+        self._watcher = threading.Thread(target=self._watch, name="camera-watcher", daemon=True)
+        self._watcher.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop both threads (a grabber stuck in its camera is left to end by itself)."""
+        self._stop.set()
+        if self._watcher is not None:
+            self._watcher.join(timeout)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until the watcher ends (a recording that ended, or :meth:`stop`); True if it
+        did within ``timeout``."""
+        if self._watcher is None:
+            return True
+        self._watcher.join(timeout)
+        return not self._watcher.is_alive()
+
+    # The grabber.
+
+    def _start_grabber(self) -> None:
+        self._generation += 1
+        source = self._open_source()
+        self._mailbox = _Mailbox(keep_every_frame=not source.paced)
+        grabber = threading.Thread(target=self._grab, args=(source, self._generation,
+                                                            self._mailbox),
+                                   name=f"camera-grabber-{self._generation}", daemon=True)
+        grabber.start()
+
+    def _grab(self, source: FrameSource, generation: int, mailbox: _Mailbox) -> None:
+        pause = self._backoff_s[0]
+        opened = False
+        try:
+            while not self._stop.is_set() and generation == self._generation:
+                try:
+                    if not opened:
+                        source.open()
+                        opened = True
+                    item: Frame | CameraError = source.read()
+                    pause = self._backoff_s[0]
+                except (UnreadableFrame, SourceEnded) as err:
+                    item = err
+                except CameraError as err:
+                    mailbox.put(err, self._stop)
+                    source.close()
+                    opened = False
+                    self._pause(pause)
+                    pause = min(pause * 2, self._backoff_s[1])
+                    continue
+                if generation != self._generation:
+                    return
+                mailbox.put(item, self._stop)
+                if isinstance(item, SourceEnded):
+                    return
+        finally:
+            source.close()
+
+    def _pause(self, seconds: float) -> None:
+        """Wait ``seconds`` on the clock, in short steps so that stopping is quick."""
+        end = self._clock.now() + seconds
+        while not self._stop.is_set() and self._clock.now() < end:
+            self._clock.sleep(min(0.1, end - self._clock.now()))
+
+    # The watcher.
+
+    def _watch(self) -> None:
+        watch = StillnessWatch()
+        settler = Settler(settle_s=self._settle_s)
+        last: Observation | None = None
+        patience = self._stall_s  # how long to wait for the next frame before calling a stall
+        while not self._stop.is_set():
+            if self._on_alive is not None:
+                self._on_alive()
+            item = self._mailbox.take(timeout=patience)
+            if item is None:  # stalled: leave the stuck grabber behind and open a new source
+                self._set_state("out", f"the camera sent no picture for {patience:g} s")
+                self._start_grabber()
+                patience = min(patience * 2, MAX_PATIENCE_S)
+                settler.forget()
+                continue
+            failed = isinstance(item, CameraError) and not isinstance(
+                item, (UnreadableFrame, SourceEnded))
+            # After a failure the grabber pauses up to the longest backoff before trying again.
+            patience = self._backoff_s[1] + self._stall_s if failed else self._stall_s
+            if isinstance(item, SourceEnded):
+                self._set_state("ended", str(item))
+                return
+            if isinstance(item, UnreadableFrame):
+                self._sink.camera_status(CameraStatus(self._state, str(item), unreadable=True))
+                continue
+            if isinstance(item, CameraError):
+                if self._state != "out":
+                    settler.forget()
+                self._set_state("out", str(item))
+                continue
+            self._set_state("ok")
+            moved = watch.moved(grey_picture(item.image, item.grey))
+            if not settler.frame(moved=moved, at=item.at):
+                continue
+            try:
+                observation = self._observer.observe(item.image)
+            except UnreadableImage as err:
+                self._sink.camera_status(CameraStatus(self._state, str(err), unreadable=True))
+                continue
+            self.reads += 1
+            verdict = settler.read(observation.key())
+            if verdict is Verdict.UNSETTLED and last is not None:
+                observation = doubt_disagreements(last, observation)
+            last = observation
+            if verdict is not Verdict.AGAIN:
+                self._sink.camera_seen(Seen(observation, item.image, _jpeg(item.image),
+                                            item.at, item.number))
+
+    def _set_state(self, state: CameraState, why: str | None = None) -> None:
+        if state != self._state:
+            self._state = state
+            self._sink.camera_status(CameraStatus(state, why))
+
+
+def _jpeg(image: NDArray[np.uint8]) -> bytes:
+    """The frame as a JPEG at most PICTURE_WIDTH wide."""
+    height, width = image.shape[:2]
+    if width > PICTURE_WIDTH:
+        size = (PICTURE_WIDTH, round(height * PICTURE_WIDTH / width))
+        image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, PICTURE_QUALITY])
+    if not ok:
+        raise UnreadableImage("the frame could not be encoded as JPEG")
+    return bytes(data.tobytes())

@@ -1,0 +1,118 @@
+"""Watching the table cheaply: is anything moving, and when does a read stand?
+
+:class:`StillnessWatch` compares a small grey picture of each frame with the previous one, and
+with the first one of the current rest (so that a slow slide is noticed too), in a signed type
+so that differences do not wrap. :class:`Settler` decides when to read: once the scene has
+been still for ``settle_s``; a read stands when ``agree`` still frames in a row gave the same
+read; then nothing is read until something moves again.
+
+>>> settler = Settler(settle_s=0.3)
+>>> [settler.frame(moved=False, at=t / 10) for t in range(5)]
+[False, False, False, True, True]
+>>> settler.read((1, 5, 6)), settler.read((1, 5, 6))
+(<Verdict.AGAIN: 'again'>, <Verdict.STANDS: 'stands'>)
+>>> settler.frame(moved=False, at=0.5), settler.frame(moved=True, at=0.6)
+(False, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from enum import Enum
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Image = NDArray[np.uint8]
+
+GREY_WIDTH = 160  # side of the small grey picture motion is watched on
+PIXEL_CHANGE = 12  # a small-picture pixel that changed by more than this (of 255) moved
+MOVING_SHARE = 0.002  # the scene moves when more than this share of its pixels moved
+SETTLE_S = 0.3  # still this long before the first read
+AGREE = 2  # reads in a row that must agree
+MAX_READS = 8  # reads of one rest before disagreeing dice are called "not sure"
+
+
+def grey_picture(image: Image, grey: Image | None = None) -> Image:
+    """The small grey picture of a frame (``grey``: one the camera made itself)."""
+    source = grey if grey is not None else image
+    height, width = source.shape[:2]
+    size = (GREY_WIDTH, max(1, round(height * GREY_WIDTH / width)))
+    if source.ndim == 3:
+        small = cv2.resize(source, size, interpolation=cv2.INTER_AREA)
+        return np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), np.uint8)
+    return np.asarray(cv2.resize(source, size, interpolation=cv2.INTER_AREA), np.uint8)
+
+
+class StillnessWatch:
+    """Says, frame after frame, whether the scene moved."""
+
+    def __init__(self, *, pixel_change: int = PIXEL_CHANGE,
+                 moving_share: float = MOVING_SHARE) -> None:
+        self.pixel_change = pixel_change
+        self.moving_share = moving_share
+        self._previous: NDArray[np.int16] | None = None
+        self._rest: NDArray[np.int16] | None = None
+
+    def moved(self, grey: Image) -> bool:
+        """Whether ``grey`` differs from the previous picture or from the rest's first one
+        (a first picture, or one of another size, starts a rest)."""
+        current = grey.astype(np.int16)
+        if self._previous is None or self._previous.shape != current.shape:
+            self._previous = self._rest = current
+            return False
+        moving = self._differs(current, self._previous) or (
+            self._rest is not None and self._differs(current, self._rest))
+        self._previous = current
+        if moving:
+            self._rest = current
+        return moving
+
+    def _differs(self, a: NDArray[np.int16], b: NDArray[np.int16]) -> bool:
+        changed = int(np.count_nonzero(np.abs(a - b) > self.pixel_change))
+        return changed > self.moving_share * a.size
+
+
+class Verdict(Enum):
+    """What a read of a still frame comes to."""
+
+    AGAIN = "again"  # read the next still frame too
+    STANDS = "stands"  # the read stands: hand it on
+    UNSETTLED = "unsettled"  # the reads keep disagreeing: hand on the last, doubting
+
+
+class Settler:
+    """When to read a frame, and when a read stands."""
+
+    def __init__(self, *, settle_s: float = SETTLE_S, agree: int = AGREE,
+                 max_reads: int = MAX_READS) -> None:
+        self.settle_s, self.agree, self.max_reads = settle_s, agree, max_reads
+        self._still_since: float | None = None
+        self._done = False
+        self._reads: list[Hashable] = []
+
+    def frame(self, *, moved: bool, at: float) -> bool:
+        """Whether to read the frame taken at ``at`` (seconds)."""
+        if moved:
+            self._still_since, self._done, self._reads = None, False, []
+            return False
+        if self._still_since is None:
+            self._still_since = at
+        return not self._done and at - self._still_since >= self.settle_s - 1e-6
+
+    def read(self, key: Hashable) -> Verdict:
+        """Take the read of the frame :meth:`frame` asked for."""
+        self._reads.append(key)
+        recent = self._reads[-self.agree:]
+        if len(recent) == self.agree and all(k == recent[0] for k in recent):
+            self._done = True
+            return Verdict.STANDS
+        if len(self._reads) >= self.max_reads:
+            self._done = True
+            return Verdict.UNSETTLED
+        return Verdict.AGAIN
+
+    def forget(self) -> None:
+        """Read the scene again once it is still (e.g. after a camera came back)."""
+        self._still_since, self._done, self._reads = None, False, []
