@@ -123,9 +123,9 @@ def parse_source(spec: str) -> tuple[str, int | str | None]:
 
 
 def open_source(spec: str, *, fps: float = DEFAULT_FPS, paced: bool = True, loop: bool = False,
-                clock: Clock | None = None) -> FrameSource:
-    """The source ``spec`` names (not opened yet); ``fps``, ``paced`` and ``loop`` are for
-    recordings (a loop starts again from the first frame instead of holding the last)."""
+                start: int = 0, speed: float = 1.0, clock: Clock | None = None) -> FrameSource:
+    """The source ``spec`` names (not opened yet); the other options are for recordings
+    (see :class:`Player`)."""
     kind, target = parse_source(spec)
     clock = clock or RealClock()
     if kind == "picamera2":
@@ -134,43 +134,46 @@ def open_source(spec: str, *, fps: float = DEFAULT_FPS, paced: bool = True, loop
         assert target is not None
         return OpenCvCamera(target)
     if kind == "folder":
-        return FolderSource(Path(str(target)), fps=fps, paced=paced, loop=loop, clock=clock)
-    return VideoSource(Path(str(target)), fps=fps, paced=paced, loop=loop, clock=clock)
+        return FolderSource(Path(str(target)), fps=fps, paced=paced, loop=loop, start=start,
+                            speed=speed, clock=clock)
+    return VideoSource(Path(str(target)), fps=fps, paced=paced, loop=loop, start=start,
+                       speed=speed, clock=clock)
 
 
 class Player:
-    """Plays numbered frames at ``fps``: paced against the clock, or unpaced with recorded
-    times; after the last frame it holds that frame (or starts again when looping).
-
-    ``hold_s`` is how long an unpaced recording holds its last frame before it ends.
+    """Plays numbered frames at ``fps`` from frame ``start``: paced against the clock (``speed``
+    times faster than recorded), or unpaced; each frame is stamped with its recorded time, so
+    the loop's timing is the recording's at any speed. After the last frame it holds that
+    frame, or starts again from frame 0 when looping; an unpaced recording ends once it has
+    held its last frame ``hold_s`` seconds.
     """
 
-    def __init__(self, *, fps: float, paced: bool, loop: bool, clock: Clock,
-                 hold_s: float = 2.0) -> None:
-        if not fps > 0:
-            raise CameraError("the frame rate must be above 0")
-        self.fps, self.paced, self.loop, self.clock, self.hold_s = fps, paced, loop, clock, hold_s
-        self._started = 0.0
+    def __init__(self, *, fps: float, paced: bool, loop: bool, clock: Clock, start: int = 0,
+                 speed: float = 1.0, hold_s: float = 2.0) -> None:
+        if not fps > 0 or not speed > 0:
+            raise CameraError("the frame rate and the speed must be above 0")
+        self.fps, self.paced, self.loop, self.clock = fps, paced, loop, clock
+        self.first, self.speed, self.hold_s = max(0, start), speed, hold_s
+        self._began = 0.0
         self._shown = 0
 
     def start(self) -> None:
-        """Start playing from frame 0."""
-        self._started = self.clock.now()
+        """Start playing from frame ``start``."""
+        self._began = self.clock.now()
         self._shown = 0
 
     def next(self, count: int) -> tuple[int, float]:
-        """The index (0..count-1) of the frame to show next and its time; waits for it when
-        paced. SourceEnded once an unpaced recording has held its last frame ``hold_s``."""
+        """The index (0..count-1) of the frame to show next and its recorded time; waits for
+        it when paced."""
         if self.paced:  # a frame already overdue is dropped, as a camera would
             now = self.clock.now()
-            number = max(self._shown, int((now - self._started) * self.fps))
-            due = self._started + number / self.fps
-            self.clock.sleep(due - now)
-            at = max(due, self.clock.now())
+            shown = max(self._shown, int((now - self._began) * self.fps * self.speed))
+            self.clock.sleep(self._began + shown / (self.fps * self.speed) - now)
         else:
-            number = self._shown
-            at = self._started + number / self.fps
-        self._shown = number + 1
+            shown = self._shown
+        self._shown = shown + 1
+        number = self.first + shown
+        at = self._began + shown / self.fps
         if number < count:
             return number, at
         if self.loop:
@@ -184,11 +187,13 @@ class FolderSource:
     """A folder of image files played in file-name order (see :class:`Player`)."""
 
     def __init__(self, folder: Path, *, fps: float = DEFAULT_FPS, paced: bool = True,
-                 loop: bool = False, clock: Clock | None = None) -> None:
+                 loop: bool = False, start: int = 0, speed: float = 1.0,
+                 clock: Clock | None = None) -> None:
         self.folder = folder
         self.description = f"the pictures in {folder}"
         self.paced = paced
-        self._player = Player(fps=fps, paced=paced, loop=loop, clock=clock or RealClock())
+        self._player = Player(fps=fps, paced=paced, loop=loop, start=start, speed=speed,
+                              clock=clock or RealClock())
         self._files: list[Path] = []
         self._last: tuple[tuple[int, int], Image] | None = None
 
@@ -230,11 +235,13 @@ class VideoSource:
     """A video file played at ``fps`` (see :class:`Player`); decoded frame by frame."""
 
     def __init__(self, path: Path, *, fps: float = DEFAULT_FPS, paced: bool = True,
-                 loop: bool = False, clock: Clock | None = None) -> None:
+                 loop: bool = False, start: int = 0, speed: float = 1.0,
+                 clock: Clock | None = None) -> None:
         self.path = path
         self.description = f"the video {path}"
         self.paced = paced
-        self._player = Player(fps=fps, paced=paced, loop=loop, clock=clock or RealClock())
+        self._player = Player(fps=fps, paced=paced, loop=loop, start=start, speed=speed,
+                              clock=clock or RealClock())
         self._capture: cv2.VideoCapture | None = None
         self._count = 0
         self._position = -1

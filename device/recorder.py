@@ -24,6 +24,7 @@ import cv2
 
 from device.live import Seen
 
+RECORDED = "recorded"  # the folder of the state folder where frames are kept
 MAX_FRAMES = 500
 MAX_BYTES = 200 * 1024 * 1024
 QUALITY = 90

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 from device.camera_answers import answer_question
@@ -84,7 +85,7 @@ class Snapshot:
 class TableSession:
     """Owns the game in progress; its changes run one at a time on one worker thread."""
 
-    def __init__(self, journal: Journal, *, recorder: Recorder | None = None) -> None:
+    def __init__(self, journal: Journal, *, recording: Path | None = None) -> None:
         self.journal = journal
         self._worker: ThreadPoolExecutor | None = None
         self._changed = threading.Condition()
@@ -93,7 +94,10 @@ class TableSession:
         self._live = time.time_ns() // 1_000_000  # grows across restarts too
         self._snapshot = Snapshot(0, live=self._live)
         self._desk: CameraDesk | None = None
-        self._recorder = recorder
+        self._recorder = None if recording is None else Recorder(
+            recording, lambda game_id: self.record(game_id)[1:] if self.journal.game(
+                game_id) is not None else None)
+        """Keeps the frames the camera's reads became actions on (``recording``, a folder)."""
         self.notice: str | None = None
         """Set at start when the journalled game did not replay whole (say it to the host)."""
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from dicetable import bench, eval_command, pin, replay, serve
+from dicetable import bench, demo, eval_command, pin, replay, serve
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
                 Callable[[argparse.Namespace], int]]
@@ -24,6 +24,8 @@ def _commands() -> list[Command]:
          eval_command.configure, eval_command.run),
         ("bench", "measure speed, latency and memory and print the figures",
          bench.configure, bench.run),
+        ("demo", "render the demo game's frames for serve --demo",
+         demo.configure, demo.run),
     ]
 
 

@@ -1,7 +1,8 @@
-"""``dicetable serve``: run the table: the session, the journal and the score pad.
+"""``dicetable serve``: run the table: the session, the journal, the camera and the score pad.
 
-One process owns the game (and, in later versions, the camera and the buttons); phones join
-over the table's network by the address or QR code printed at start.
+One process owns the game and the camera; phones join over the table's network by the
+address or QR code printed at start. ``--demo`` plays a recorded game through the same loop,
+reader and session as a camera, with a scripted player on the phone's side.
 """
 
 from __future__ import annotations
@@ -12,15 +13,19 @@ import sys
 from pathlib import Path
 from types import FrameType
 
+from device.camera import DEFAULT_FPS, CameraError
 from device.config import ConfigError, check_keys, config_path, load_config, typed
 from device.journal import Journal
+from device.recorder import RECORDED
 from device.session import TableSession
 from device.state_dir import add_state_argument, journal_path
+from dicetable.live_table import camera_for
 
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 8017
 DEFAULT_MAX_STREAMS = 40
 SERVER_KEYS = ("host", "port", "max_streams")
+CAMERA_KEYS = ("source", "fps")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -37,6 +42,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-streams", type=int, default=None, metavar="N",
                         help="how many phones may follow the game live at once "
                              f"(default {DEFAULT_MAX_STREAMS})")
+    camera = parser.add_mutually_exclusive_group()
+    camera.add_argument("--camera", metavar="SOURCE",
+                        help="the camera: picamera2, a camera number (0) or /dev/video path, "
+                             "a folder of pictures or a video file (default: none, or the "
+                             "config file's [camera] source)")
+    camera.add_argument("--demo", nargs="?", type=Path, const=True, default=None, metavar="DIR",
+                        help="play the demo game through the camera loop, with a scripted "
+                             "player (its frames in DIR, default STATE/demo, rendered if "
+                             "missing)")
+    parser.add_argument("--fps", type=float, default=None,
+                        help=f"frames per second of a folder or video (default {DEFAULT_FPS:g})")
+    parser.add_argument("--loop", action="store_true",
+                        help="play a folder, video or the demo again and again")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,14 +74,28 @@ def run(args: argparse.Namespace) -> int:
             server_settings, "port", int, DEFAULT_PORT, where)
         max_streams = args.max_streams or typed(server_settings, "max_streams", int,
                                                 DEFAULT_MAX_STREAMS, where)
+        camera_settings = config.section("camera")
+        where = config.where("camera")
+        check_keys(camera_settings, CAMERA_KEYS, where)
+        source = args.camera or (None if args.demo else typed(camera_settings, "source", str,
+                                                              "", where) or None)
+        fps = args.fps or typed(camera_settings, "fps", float, DEFAULT_FPS, where)
     except ConfigError as err:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2
+    state = journal_path(args.state).parent
     journal = Journal(journal_path(args.state))
-    session = TableSession(journal)
+    session = TableSession(journal, recording=state / RECORDED)
     session.start()
     if session.notice:
         print(f"dicetable: {session.notice}", file=sys.stderr)
+    demo = (state / "demo" if args.demo is True else args.demo) if args.demo else None
+    try:
+        camera = camera_for(session, source=source, fps=fps, demo=demo, loop=args.loop)
+    except CameraError as err:
+        session.stop()
+        print(f"dicetable: {err}", file=sys.stderr)
+        return 2
     app = create_app({"JOURNAL": journal, "TABLE_SESSION": session,
                       "MAX_STREAMS": max_streams})
     try:
@@ -88,11 +120,17 @@ def run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    if camera is None:
+        print("No camera: enter the dice on the phones (dicetable serve --camera, or --demo).")
+    else:
+        camera.start()
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
         server.close()
+        if camera is not None:
+            camera.stop()
         session.stop()
     return 0

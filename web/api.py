@@ -110,6 +110,28 @@ def hints() -> Response:
     return _changed(table().session.set_hints(body["on"], base_version=_version(body)))
 
 
+@bp.get("/camera/picture.jpg")
+def camera_picture() -> Response:
+    """The picture of the camera's last read that stands (JPEG); 404 when there is none."""
+    found = table().session.camera_picture()
+    if found is None:
+        raise ApiError(404, "error.no_picture")
+    return Response(found[1], mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.post("/camera/answer")
+@require_pin
+def camera_answer() -> Response:
+    """``{"question": n, "answer": {...}, "base_version": n}``: a phone's one-tap answer to
+    the camera's question number n (device/camera_answers.py lists the answers)."""
+    body = _body()
+    question = body.get("question")
+    if type(question) is not int:
+        raise ApiError(400, "error.field.question")
+    reply = _object(body, "answer")
+    return _changed(table().session.answer(question, reply, base_version=_version(body)))
+
+
 def _changed(snapshot: Snapshot) -> Response:
     return jsonify({"state": table().payload(snapshot)})
 

@@ -18,6 +18,7 @@ import json
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
@@ -63,6 +64,23 @@ def engine_text(lang: str, err: BaseException) -> str:
     params = {k: engine_text(lang, v) if isinstance(v, Refusal) else v
               for k, v in err.params.items()}
     return _format(template, params) or str(err)
+
+
+def engine_texts(refusal: Mapping[str, Any]) -> dict[str, str]:
+    """A refusal given as JSON (its template and params, as
+    :func:`device.camera_desk.refusal_json` writes it) in every language.
+
+    >>> engine_texts({"template": "the table session is not running", "params": {}})["es"]
+    'la mesa no está en marcha'
+    """
+    err = _refusal(refusal)
+    return {lang: engine_text(lang, err) for lang in LANGUAGES}
+
+
+def _refusal(data: Mapping[str, Any]) -> Refusal:
+    params = {k: _refusal(v) if isinstance(v, Mapping) and "template" in v else v
+              for k, v in data["params"].items()}
+    return Refusal(str(data["template"]), **params)
 
 
 def _format(template: str, params: Mapping[str, object]) -> str | None:

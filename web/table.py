@@ -20,6 +20,7 @@ from device.session import Snapshot, TableSession
 from engine import Game
 from engine.record import replay
 from web.colours import ColourBook
+from web.i18n import engine_texts
 from web.streams import StreamGate
 from web.throttle import PinThrottle
 
@@ -61,6 +62,10 @@ class Table:
             data["colours"] = self.colours.colours_for(players)
         view = data.get("view") or {}
         data["wins"] = self.session.player_wins() if view.get("over") else None
+        ask = (data.get("camera") or {}).get("ask")
+        if ask is not None and ask.get("reason") is not None:
+            data["camera"] = {**data["camera"],
+                              "ask": {**ask, "reason": engine_texts(ask["reason"])}}
         return data
 
     def encoded(self, snapshot: Snapshot) -> str:

@@ -10,15 +10,19 @@ from pathlib import Path
 from random import Random
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pytest
 
 from device.journal import Journal
+from device.live import Seen
 from device.session import SessionError, TableSession
 from engine import Game, IllegalAction, RecordError, Refusal, read_record
 from engine.dicy import parse_presets
 from engine.dicy_cards import Card as DicyCard
 from engine.selfplay import HEADERS
 from engine.seventeen_cards import Card as SeventeenCard
+from vision.dice import DieRead
+from vision.observation import Observation
 from web.i18n import LANGUAGES, catalog, choose_language, engine_text
 
 if TYPE_CHECKING:
@@ -300,8 +304,25 @@ def session_refusals(journal: Journal) -> Iterator[Callable[[], object]]:
         yield lambda: session.record(99)
         yield lambda: session.new_game(header, base_version=0)
         yield lambda: session.new_game(header, base_version=1)
+        yield from camera_refusals(session)
     finally:
         session.stop()
+
+
+def camera_refusals(session: TableSession) -> Iterator[Callable[[], object]]:
+    """Answers to a camera question that is gone, and ones that do not fit it."""
+    session.abandon(base_version=session.snapshot().version)
+    session.watch_camera()
+    yield lambda: session.answer(1, {"ignore": True}, base_version=session.snapshot().version)
+    session.new_game({"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"},
+                     base_version=session.snapshot().version)
+    dice = tuple(DieRead(v, 100.0 * i, 50.0, 0.9, 40.0) for i, v in enumerate([1, 2, 3, 4, 5]))
+    unsure = Observation((*dice, DieRead(None, 600.0, 50.0, 0.3, 40.0)), 800, 200)
+    session.camera_seen(Seen(unsure, np.zeros((2, 2, 3), np.uint8), b"", 0.0, 1))
+    question = session.snapshot().camera["ask"]["id"]  # type: ignore[index]
+    for reply in ({"values": [7]}, {"card": "odd"}):
+        yield lambda reply=reply: session.answer(question, reply,
+                                                 base_version=session.snapshot().version)
 
 
 @pytest.fixture(scope="module")

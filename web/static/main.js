@@ -16,12 +16,13 @@ function render() {
     return;
   }
   if (S.screen === "history") { renderHistory(main); return; }
-  if (!view) { main.replaceChildren(noGame()); return; }
+  if (!view) { main.replaceChildren(...[noGame(), cameraPanel()].filter(Boolean)); return; }
   main.replaceChildren(...[
     banner(view),
     el("p.status", {text: game.status(view)}),
     players(view, game),
     game.table(view),
+    cameraPanel(),
     S.auth ? entry(view, game) : watchOnly(view),
     hintsBox(view, game),
     game.grid(view),

@@ -183,6 +183,7 @@ function apply(payload, forced) {
     if (S.record) loadRecord();
   }
   moments(old, payload);
+  cameraMoments(old, payload);
   render();
 }
 

@@ -1,0 +1,117 @@
+"""Wiring the camera to the table: the source, the reader, the live loop, and for the demo
+its film and scripted player. ``dicetable serve`` and the live benchmark build it the same
+way, so the demo is no special path: the same loop, reader and session as a real camera.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from device.camera import DEFAULT_FPS, FrameSource, open_source
+from device.demo_film import read_plan, write_film
+from device.demo_plan import Plan, plan_game
+from device.live import CameraStatus, LiveLoop, Seen
+from device.scripted_player import ScriptedPlayer
+from device.session import TableSession
+from vision.observation import DiceObserver
+
+DEMO_SEED = 1
+
+
+@dataclass
+class Camera:
+    """The running camera side of a table: its loop and, for the demo, its player."""
+
+    loop: LiveLoop
+    player: ScriptedPlayer | None = None
+
+    def start(self) -> None:
+        """Start watching (and playing the demo's phone)."""
+        self.loop.start()
+        if self.player is not None:
+            self.player.start()
+
+    def stop(self) -> None:
+        """Stop both."""
+        if self.player is not None:
+            self.player.stop()
+        self.loop.stop()
+
+
+class HostLog:
+    """Hands the loop's news to the session, and tells the host when the camera goes out
+    or comes back."""
+
+    def __init__(self, session: TableSession, out: TextIO = sys.stderr) -> None:
+        self._session = session
+        self._out = out
+        self._was = "starting"
+
+    def camera_seen(self, seen: Seen) -> None:
+        """Hand a read on."""
+        self._session.camera_seen(seen)
+
+    def camera_status(self, status: CameraStatus) -> None:
+        """Hand the news on, and log a change of state."""
+        if status.state != self._was and not status.unreadable:
+            if status.state == "out":
+                print(f"dicetable: the camera is out ({status.why}); trying again",
+                      file=self._out, flush=True)
+            elif status.state == "ok" and self._was == "out":
+                print("dicetable: the camera is back", file=self._out, flush=True)
+            elif status.state == "ended":
+                print("dicetable: the recording has ended", file=self._out, flush=True)
+            self._was = status.state
+        self._session.camera_status(status)
+
+
+def ensure_demo(folder: Path, out: TextIO = sys.stderr) -> Plan:
+    """The demo's film in ``folder``, rendered first when it is missing (seeded)."""
+    plan = read_plan(folder)
+    if plan is None:
+        print(f"dicetable: rendering the demo game into {folder} (once; about a minute)",
+              file=out, flush=True)
+        plan = plan_game(DEMO_SEED)
+        write_film(plan, folder, seed=DEMO_SEED)
+    return plan
+
+
+def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAULT_FPS,
+               demo: Path | None = None, loop: bool = False, speed: float = 1.0,
+               paced: bool = True, patience_s: float = 8.0, delay_s: float = 0.8,
+               threads: int = 2, on_alive: Callable[[], None] | None = None) -> Camera | None:
+    """The camera side for ``session`` (not started): a camera or recording named by
+    ``source``, or the demo's film in ``demo`` with its scripted player; None for neither.
+    CameraError when ``source`` names no camera."""
+    if source is None and demo is None:
+        return None
+    from vision.reader import DiceReader  # onnxruntime loads only for a table with a camera
+
+    player = None
+    start = 0
+    if demo is not None:
+        plan = ensure_demo(demo)
+        source, fps = str(demo), plan.fps
+        game = session.snapshot()
+        if game.view is not None and game.header == plan.record[0]:
+            start = plan.resume_frame(game.view["actions"])
+        player = ScriptedPlayer(session, plan.record, loop=loop, patience_s=patience_s,
+                                delay_s=delay_s)
+    assert source is not None
+    open_source(source, fps=fps, paced=paced)  # names no camera: CameraError now, not later
+
+    def fresh_source() -> FrameSource:
+        nonlocal start
+        opened = open_source(str(source), fps=fps, paced=paced, loop=loop, start=start,
+                             speed=speed)
+        start = 0  # a camera opened again starts over
+        return opened
+
+    session.watch_camera()
+    live = LiveLoop(fresh_source, DiceObserver(DiceReader(threads=threads)), HostLog(session),
+                    on_alive=on_alive)
+    return Camera(live, player)

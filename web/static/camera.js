@@ -1,0 +1,109 @@
+/* The camera on the score pad: its state, what it saw (the picture, each read drawn on it),
+   and its questions, answered with one tap. */
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function cameraPanel() {
+  const camera = S.state.camera;
+  if (!camera) return null;
+  const parts = [el("p.camera-status." + camera.status, {role: "status"},
+    el("span.dot", {"aria-hidden": "true"}), t("camera." + camera.status))];
+  if (camera.unreadable) parts.push(el("p.muted", {text: t("camera.unreadable")}));
+  if (camera.note) parts.push(el("p.camera-note", {text: noteText(camera.note)}));
+  if (camera.held) parts.push(el("p.camera-note", {text: t("camera.held", {player: camera.held.player})}));
+  if (camera.ask) parts.push(question(camera.ask));
+  if (camera.seen) parts.push(picture(camera));
+  return el("section.camera", {"aria-label": t("camera.title")}, parts);
+}
+
+function noteText(note) {
+  const params = Object.assign({}, note.params);
+  if (params.game) params.game = boot.facts[params.game] ? boot.facts[params.game].title : params.game;
+  return t(note.key, params);
+}
+
+/* What the camera saw: the picture, with a circle and the value of each die read (a die
+   the camera is asked about is drawn orange with a "?"). Tap to enlarge. */
+function picture(camera) {
+  const seen = camera.seen;
+  const asked = camera.ask ? camera.ask.circled : [];
+  const overlay = svg("svg", {viewBox: `0 0 ${seen.width} ${seen.height}`, "aria-hidden": "true"});
+  seen.dice.forEach((die, i) => {
+    const r = Math.max(14, (die.size || 40) * 0.8);
+    const unsure = die.value === null || asked.includes(i);
+    overlay.append(svg("circle", {cx: die.x, cy: die.y, r, class: unsure ? "unsure" : "sure"}));
+    overlay.append(svg("text", {x: die.x + r * 0.75, y: die.y - r * 0.75, class: unsure ? "unsure" : "sure"},
+      die.value === null ? "?" : String(die.value)));
+  });
+  const values = seen.dice.map((d) => (d.value === null ? "?" : d.value)).join(" ");
+  const figure = el("figure.seen" + (S.enlarged ? ".large" : ""), {
+    role: "button", tabindex: "0", "aria-expanded": S.enlarged ? "true" : "false",
+    onclick: () => { S.enlarged = !S.enlarged; render(); },
+    onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); S.enlarged = !S.enlarged; render(); } },
+  },
+  el("div.frame", {},
+    el("img", {src: "/api/camera/picture.jpg?n=" + camera.picture, alt: t("camera.picture_alt", {dice: values || t("none")})}),
+    overlay),
+  el("figcaption", {text: seen.dice.length ? t("camera.saw", {dice: values}) : t("camera.saw_nothing")}));
+  return figure;
+}
+
+/* The camera's question: the words, and one button per answer (for a phone with the PIN). */
+function question(ask) {
+  const dice = ask.dice.map((v) => (v === null ? "?" : v)).join(" ");
+  const words = {
+    values: t("camera.ask.values", {n: ask.circled.length}),
+    freeze: t("camera.ask.freeze", {player: ask.player, dice}),
+    nudge: t("camera.ask.nudge", {dice, was: (ask.was || []).join(" ")}),
+    whose: t("camera.ask.whose", {player: ask.player, next: ask.next_player, dice}),
+    correct: t("camera.ask.correct", {dice, reason: ask.reason ? (ask.reason[S.lang] || ask.reason.en) : ""}),
+  }[ask.kind];
+  const card = el("div.camera-ask", {role: "alert"}, el("p", {text: words}));
+  if (!S.auth) {
+    card.append(el("p.muted", {text: t("camera.ask.pin")}));
+    return card;
+  }
+  const reply = (answer) => change("/api/camera/answer", {question: ask.id, answer});
+  const choices = [];
+  if (ask.kind === "values") choices.push(valueKeys(ask, reply));
+  if (ask.kind === "freeze") {
+    for (const c of ask.cards) choices.push(button(cardName(c), () => reply({card: c}), "primary"));
+  }
+  if ((ask.kind === "freeze" || ask.kind === "whose") && ask.next_player) {
+    choices.push(button(t("camera.answer.next_roll", {player: ask.next_player}), () => reply({next_roll: true})));
+  }
+  if (ask.kind === "nudge") choices.push(button(t("camera.answer.rolled"), () => reply({rolled: true}), "primary"));
+  choices.push(button(t(ask.kind === "nudge" ? "camera.answer.nudged" : "camera.answer.ignore"),
+    () => reply({ignore: true})));
+  card.append(el("div.row.wrap", {}, choices));
+  return card;
+}
+
+/* One row of keys 1–6 per circled die; the answer goes once every circled die has a value. */
+function valueKeys(ask, reply) {
+  const d = draft();
+  if (!d.values || d.values.length !== ask.circled.length) d.values = ask.circled.map(() => null);
+  return el("div.values", {}, ask.circled.map((_, i) => el("div.row", {},
+    el("span.label", {text: t("camera.die", {n: i + 1})}),
+    [1, 2, 3, 4, 5, 6].map((v) => button(String(v), () => {
+      d.values[i] = v;
+      if (d.values.every((x) => x !== null)) reply({values: d.values.slice()});
+      else render();
+    }, "key" + (d.values[i] === v ? " on" : ""), {"aria-pressed": d.values[i] === v ? "true" : "false"})))));
+}
+
+/* Tell the table when the camera goes out and when it is back. */
+function cameraMoments(old, now) {
+  const was = old && old.camera ? old.camera.status : null;
+  const is = now.camera ? now.camera.status : null;
+  if (was === "ok" && is === "out") showMoment(t("camera.moment.out"));
+  if (was === "out" && is === "ok") showMoment(t("camera.moment.back"));
+}
