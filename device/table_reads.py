@@ -150,8 +150,8 @@ class DicyReads:
             if nudged:
                 return Ask("nudge", player, {"roll": values}, _values(seen), nudged)
             return Apply({"roll": values})
-        if table is None:  # every card frozen (a skip without rolling), or effects owed
-            return Hold({"roll": values}, _next_player(view))
+        if table is None or "effect" in expects:  # a skip without rolling, or choices owed
+            return None if dice == table else Hold({"roll": values}, _next_player(view))
         if dice == table:
             far = moved is not None and any(self._far(d) for d in moved)
             if self._synced != table or not far or "reroll" not in expects:

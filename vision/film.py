@@ -57,17 +57,17 @@ def film(rests: Sequence[Rest], *, width: int = 1280, height: int = 720,
     long as the rest lasts); the first rest is shown without motion before it."""
     rng = np.random.default_rng(seed)
     table = table_surface(rng, height, width)
-    skin = np.array(SKIN[int(rng.integers(len(SKIN)))], np.float32)
+    hand = _draw_hand(np.array(SKIN[int(rng.integers(len(SKIN)))], np.float32), height)
     before: tuple[FilmDie, ...] = ()
     for number, rest in enumerate(rests):
         if number:
-            yield from _motion(table, before, rest, skin, rng)
+            yield from _motion(table, before, rest, hand, rng)
         yield _frame(table, rest.dice), True
         before = rest.dice
 
 
 def _motion(table: FloatImage, before: tuple[FilmDie, ...], rest: Rest,
-            skin: np.ndarray, rng: np.random.Generator) -> Iterator[tuple[Image, bool]]:
+            hand: _Hand, rng: np.random.Generator) -> Iterator[tuple[Image, bool]]:
     """The frames between two rests: the changed dice fly from below to their places."""
     height, width = table.shape[:2]
     staying = tuple(d for d in rest.dice if d in before)
@@ -79,9 +79,9 @@ def _motion(table: FloatImage, before: tuple[FilmDie, ...], rest: Rest,
                                start[1] + (d.y - start[1]) * t, d.angle + 6 * (1 - t),
                                d.size, d.look) for d in moving)
         frame = _frame(table, staying + flying, blur=bool(moving))
-        hand = (start[0] + (width * 0.5 - start[0]) * t * 0.5,
+        palm = (start[0] + (width * 0.5 - start[0]) * t * 0.5,
                 height * (0.95 - 0.6 * math.sin(math.pi * t)))
-        yield _hand(frame, hand, skin, height), False
+        yield _hand(frame, palm, hand), False
 
 
 def _frame(table: FloatImage, dice: tuple[FilmDie, ...], *, blur: bool = False) -> Image:
@@ -104,27 +104,25 @@ def _frame(table: FloatImage, dice: tuple[FilmDie, ...], *, blur: bool = False) 
     return image
 
 
-def _hand(frame: Image, at: tuple[float, float], skin: np.ndarray, height: int) -> Image:
-    """A hand (palm, thumb, fingers and forearm) reaching in from the bottom edge to ``at``,
-    softly edged and shaded, with its shadow on the table."""
+@dataclass(frozen=True)
+class _Hand:
+    """A hand drawn once: its colour, its cover (0..1) and its shadow's darkening, on a
+    sprite whose palm centre is at (``x``, ``y``) and whose forearm runs off its bottom."""
+
+    colour: FloatImage
+    cover: FloatImage
+    shadow: FloatImage
+    x: int
+    y: int
+
+
+def _draw_hand(skin: np.ndarray, height: int) -> _Hand:
+    """A hand (palm, thumb, fingers and forearm), softly edged and shaded, with its shadow."""
     palm = int(height * 0.075)
-    width = frame.shape[1]
-    x0, x1 = max(0, int(at[0]) - 4 * palm), min(width, int(at[0]) + 5 * palm)
-    y0 = max(0, int(at[1]) - 4 * palm)
-    if x1 <= x0 or y0 >= height:
-        return frame
-    out = frame.copy()
-    out[y0:, x0:x1] = _hand_in(frame[y0:, x0:x1], (at[0] - x0, at[1] - y0), skin, palm)
-    return out
-
-
-def _hand_in(frame: Image, at: tuple[float, float], skin: np.ndarray, palm: int) -> Image:
-    """:func:`_hand` drawn in a crop that reaches the bottom edge."""
-    height = frame.shape[0]
-    x, y = int(at[0]), int(at[1])
-    mask = np.zeros(frame.shape[:2], np.float32)
-    cv2.line(mask, (x, y + palm), (x + palm, height + 2 * palm), 1.0, int(palm * 1.5),
-             cv2.LINE_AA)
+    w, h = 9 * palm, 4 * palm + height
+    x, y = 4 * palm, 3 * palm
+    mask = np.zeros((h, w), np.float32)
+    cv2.line(mask, (x, y + palm), (x + palm, h), 1.0, int(palm * 1.5), cv2.LINE_AA)
     cv2.ellipse(mask, (x, y), (palm, int(palm * 1.15)), 0, 0, 360, 1.0, -1, cv2.LINE_AA)
     cv2.ellipse(mask, (x - palm, y + palm // 3), (palm // 4, palm // 2 + 4), -35, 0, 360, 1.0,
                 -1, cv2.LINE_AA)
@@ -133,11 +131,26 @@ def _hand_in(frame: Image, at: tuple[float, float], skin: np.ndarray, palm: int)
         reach = int(palm * (0.9 + length))
         cv2.line(mask, (fx, y - palm // 2), (fx + (finger - 1) * 3, y - reach), 1.0,
                  max(3, int(palm * 0.36)), cv2.LINE_AA)
-    soft: FloatImage = np.asarray(cv2.GaussianBlur(mask, (0, 0), 1.5), np.float32)
-    offset = np.zeros_like(soft)
-    offset[palm // 3:, palm // 2:] = soft[:-(palm // 3), :-(palm // 2)]
-    shadow = np.asarray(cv2.GaussianBlur(offset, (0, 0), palm / 4), np.float32)
-    shade = 0.85 + 0.15 * np.asarray(cv2.GaussianBlur(soft, (0, 0), palm / 4), np.float32)
-    out = frame.astype(np.float32) * (1 - 0.35 * shadow)[..., None]
-    out = out * (1 - soft[..., None]) + (skin * shade[..., None]) * soft[..., None]
-    return np.asarray(np.clip(out, 0, 255), np.uint8)
+    cover: FloatImage = np.asarray(cv2.GaussianBlur(mask, (0, 0), 1.5), np.float32)
+    offset = np.zeros_like(cover)
+    offset[palm // 3:, palm // 2:] = cover[:-(palm // 3), :-(palm // 2)]
+    shadow = 0.35 * np.asarray(cv2.GaussianBlur(offset, (0, 0), palm / 4), np.float32)
+    shade = 0.85 + 0.15 * np.asarray(cv2.GaussianBlur(cover, (0, 0), palm / 4), np.float32)
+    return _Hand(skin * shade[..., None], cover, shadow, x, y)
+
+
+def _hand(frame: Image, at: tuple[float, float], hand: _Hand) -> Image:
+    """``hand`` laid on ``frame`` with its palm at ``at``, reaching in from the bottom."""
+    height, width = frame.shape[:2]
+    left, top = int(at[0]) - hand.x, int(at[1]) - hand.y
+    x0, y0 = max(0, left), max(0, top)
+    x1, y1 = min(width, left + hand.cover.shape[1]), min(height, top + hand.cover.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return frame
+    sprite = (slice(y0 - top, y1 - top), slice(x0 - left, x1 - left))
+    cover, shadow = hand.cover[sprite][..., None], hand.shadow[sprite][..., None]
+    out = frame.copy()
+    region = out[y0:y1, x0:x1].astype(np.float32) * (1 - shadow)
+    region = region * (1 - cover) + hand.colour[sprite] * cover
+    out[y0:y1, x0:x1] = np.clip(region, 0, 255).astype(np.uint8)
+    return out

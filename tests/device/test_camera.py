@@ -1,0 +1,195 @@
+"""Camera sources: folders and videos played at a frame rate, cameras named, picamera2 set up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from device.camera import (
+    CameraError,
+    FolderSource,
+    PicameraSource,
+    SourceEnded,
+    UnreadableFrame,
+    VideoSource,
+    open_source,
+    parse_source,
+)
+
+
+class FakeClock:
+    """Time that passes only when slept (never really sleeps)."""
+
+    def __init__(self) -> None:
+        self.t = 100.0
+        self.slept: list[float] = []
+
+    def now(self) -> float:
+        return self.t
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.t += max(0.0, seconds)
+
+
+def shade(value: int, size: tuple[int, int] = (64, 48)) -> np.ndarray:
+    return np.full((size[1], size[0], 3), value, np.uint8)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for number, value in enumerate((10, 20, 30)):
+        cv2.imwrite(str(frames / f"{number:03d}.png"), shade(value))
+    (frames / "notes.txt").write_text("not a frame")
+    return frames
+
+
+def test_a_folder_plays_its_pictures_in_name_order_at_its_frame_rate(folder: Path) -> None:
+    clock = FakeClock()
+    source = FolderSource(folder, fps=10, clock=clock)
+    source.open()
+    frames = [source.read() for _ in range(5)]
+    assert [int(f.image[0, 0, 0]) for f in frames] == [10, 20, 30, 30, 30]  # the last is held
+    assert [round(f.at - 100.0, 3) for f in frames] == [0.0, 0.1, 0.2, 0.3, 0.4]
+    assert [f.number for f in frames] == [0, 1, 2, 2, 2]
+
+
+def test_a_paced_folder_drops_the_frames_a_slow_reader_missed(folder: Path) -> None:
+    clock = FakeClock()
+    source = FolderSource(folder, fps=10, clock=clock)
+    source.open()
+    assert source.read().number == 0
+    clock.t += 0.25  # the reader took a quarter of a second
+    assert source.read().number == 2
+
+
+def test_an_unpaced_folder_ends_after_holding_its_last_frame(folder: Path) -> None:
+    source = FolderSource(folder, fps=10, paced=False, clock=FakeClock())
+    source.open()
+    numbers = []
+    with pytest.raises(SourceEnded):
+        while True:
+            numbers.append(source.read().number)
+    assert numbers == [0, 1, 2] + [2] * 20
+
+
+def test_a_folder_starts_where_asked_and_loops(folder: Path) -> None:
+    source = FolderSource(folder, fps=10, paced=False, loop=True, start=1, clock=FakeClock())
+    source.open()
+    assert [source.read().number for _ in range(5)] == [1, 2, 0, 1, 2]
+
+
+def test_a_damaged_picture_is_one_unreadable_frame(folder: Path) -> None:
+    (folder / "001.png").write_bytes(b"\x89PNG broken")
+    source = FolderSource(folder, fps=10, paced=False, clock=FakeClock())
+    source.open()
+    source.read()
+    with pytest.raises(UnreadableFrame, match=r"001\.png cannot be read"):
+        source.read()
+    assert source.read().number == 2
+
+
+def test_an_empty_or_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(CameraError, match="holds no pictures"):
+        FolderSource(tmp_path).open()
+    with pytest.raises(CameraError, match="cannot be read"):
+        FolderSource(tmp_path / "gone").open()
+
+
+def test_a_video_file_plays_like_a_folder(tmp_path: Path) -> None:
+    path = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (64, 48))
+    for value in (40, 120, 200):
+        for _ in range(2):
+            writer.write(shade(value))
+    writer.release()
+    source = VideoSource(path, fps=10, paced=False, clock=FakeClock())
+    source.open()
+    values = [int(source.read().image[0, 0, 0]) for _ in range(8)]
+    source.close()
+    assert [round(v, -1) for v in values] == [40, 40, 120, 120, 200, 200, 200, 200]
+
+
+def test_sources_are_named_by_what_the_host_types(folder: Path, tmp_path: Path) -> None:
+    assert parse_source(str(folder)) == ("folder", str(folder))
+    assert parse_source("table.mp4") == ("video", "table.mp4")
+    assert isinstance(open_source(str(folder)), FolderSource)
+    with pytest.raises(CameraError, match="is no camera"):
+        parse_source(str(tmp_path / "nothing-here"))
+
+
+def test_an_unplugged_camera_says_so() -> None:
+    camera = open_source("/dev/video-dicetable-test")
+    with pytest.raises(CameraError, match="is not there: is the camera plugged in"):
+        camera.open()
+
+
+class StandInPicamera2:
+    """The part of picamera2's Picamera2 the source uses, recording what it is told."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Any]] = []
+
+    def create_video_configuration(self, **streams: Any) -> dict[str, Any]:
+        return streams
+
+    def configure(self, config: dict[str, Any]) -> None:
+        self.calls.append(("configure", config))
+
+    def start(self) -> None:
+        self.calls.append(("start", None))
+
+    def capture_metadata(self) -> dict[str, Any]:
+        return {"ExposureTime": 8000, "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4)}
+
+    def set_controls(self, controls: dict[str, Any]) -> None:
+        self.calls.append(("set_controls", controls))
+
+    def capture_request(self) -> StandInRequest:
+        return StandInRequest()
+
+    def stop(self) -> None:
+        self.calls.append(("stop", None))
+
+    def close(self) -> None:
+        self.calls.append(("close", None))
+
+
+class StandInRequest:
+    def make_array(self, name: str) -> np.ndarray:
+        if name == "main":
+            return np.full((720, 1280, 3), 7, np.uint8)
+        return np.full((270, 320), 99, np.uint8)  # YUV420: 180 rows of Y, then U and V
+
+    def release(self) -> None:
+        pass
+
+
+def test_the_pi_camera_gets_two_streams_and_fixed_exposure_after_warm_up() -> None:
+    camera = StandInPicamera2()
+    clock = FakeClock()
+    source = PicameraSource(factory=lambda: camera, clock=clock)
+    source.open()
+    frame = source.read()
+    source.close()
+    config = camera.calls[0][1]
+    assert config["main"] == {"size": (1280, 720), "format": "RGB888"}
+    assert config["lores"] == {"size": (320, 180), "format": "YUV420"}
+    assert clock.slept and clock.slept[0] >= 1.0  # warm-up before the exposure is fixed
+    assert camera.calls[2] == ("set_controls", {"AeEnable": False, "AwbEnable": False,
+                                                "ExposureTime": 8000, "AnalogueGain": 2.5,
+                                                "ColourGains": (1.8, 1.4)})
+    assert frame.image.shape == (720, 1280, 3)
+    assert frame.grey is not None and frame.grey.shape == (180, 320)
+    assert camera.calls[-2:] == [("stop", None), ("close", None)]
+
+
+def test_without_picamera2_the_host_is_told_how_to_install_it() -> None:
+    with pytest.raises(CameraError, match="python3-picamera2"):
+        PicameraSource().open()

@@ -1,0 +1,201 @@
+"""The live loop end to end: rendered frame folders through the real loop, reader and session
+into the real journal; a camera that disappears or stalls and comes back."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from device.camera import Frame, open_source
+from device.demo_film import write_film
+from device.demo_plan import Plan, PlannedDie, PlannedRest
+from device.journal import Journal
+from device.live import LiveLoop
+from device.session import Snapshot, TableSession
+from vision.observation import DiceObserver
+from vision.reader import DiceReader
+
+DICY = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
+PLACES = [(300.0, 250.0), (480.0, 230.0), (660.0, 260.0), (840.0, 240.0), (400.0, 430.0),
+          (620.0, 450.0)]
+ELSEWHERE = [(950.0, 480.0), (250.0, 520.0)]
+
+
+def dice(values: list[int], places: list[tuple[float, float]] = PLACES,
+         looks: int = 0) -> tuple[PlannedDie, ...]:
+    return tuple(PlannedDie(v, x, y, 0.3 * i, looks + i)
+                 for i, (v, (x, y)) in enumerate(zip(values, places, strict=True)))
+
+
+def film(folder: Path, rests: list[PlannedRest]) -> Path:
+    write_film(Plan([DICY], rests), folder, seed=5)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def reader() -> DiceObserver:
+    return DiceObserver(DiceReader(threads=2))
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[TableSession]:
+    session = TableSession(Journal(tmp_path / "state" / "table.db"),
+                           recording=tmp_path / "state" / "recorded")
+    session.start()
+    session.watch_camera()
+    session.new_game(DICY, base_version=session.snapshot().version)
+    yield session
+    session.stop()
+
+
+def play_unpaced(folder: Path, session: TableSession, observer: DiceObserver) -> None:
+    """Every frame of ``folder`` through the loop, as recorded (no frame dropped), to the end."""
+    loop = LiveLoop(lambda: open_source(str(folder), paced=False), observer, session)
+    loop.start()
+    assert loop.wait(timeout=120)
+
+
+def journal_lines(session: TableSession) -> list[tuple[str, dict[str, Any]]]:
+    """The journal's lines with their source, dice in order (they are multisets)."""
+    with sqlite3.connect(session.journal.path) as db:
+        rows = db.execute("SELECT source, line FROM lines ORDER BY seq").fetchall()
+    return [(source, sorted_dice(json.loads(line))) for source, line in rows]
+
+
+def sorted_dice(line: dict[str, Any]) -> dict[str, Any]:
+    if "roll" in line:
+        return {"roll": sorted(line["roll"])}
+    if "reroll" in line:
+        return {"reroll": {**line["reroll"], "dice": sorted(line["reroll"]["dice"])}}
+    return line
+
+
+def wait_for(session: TableSession, check: Callable[[Snapshot], bool],
+             timeout: float = 10.0) -> Snapshot:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        snap = session.snapshot()
+        if check(snap):
+            return snap
+        time.sleep(0.05)
+    raise AssertionError(f"not within {timeout} s: {session.snapshot().camera}")
+
+
+def test_rolls_rests_and_rerolls_become_exactly_the_camera_lines(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    rolled = dice([6, 6, 5, 2, 1, 1])
+    rerolled = (*rolled[:4], *dice([3, 4], ELSEWHERE, looks=10))
+    folder = film(tmp_path / "frames", [
+        PlannedRest((), 1.0, None, hand=False),
+        PlannedRest(rolled, 1.5, 0),
+        PlannedRest(rolled, 1.0, None),  # a hand passes over
+        PlannedRest(rolled, 4.0, None, hand=False),  # a long rest: held frames
+        PlannedRest(rerolled, 1.5, 1),
+    ])
+    play_unpaced(folder, table, reader)
+    question = table.snapshot().camera["ask"]  # type: ignore[index]
+    assert question["kind"] == "freeze" and question["player"] == "Ana"
+    table.answer(question["id"], {"card": "odd"}, base_version=table.snapshot().version)
+    assert journal_lines(table) == [
+        ("camera", {"roll": [1, 1, 2, 5, 6, 6]}),
+        ("camera", {"reroll": {"freeze": "odd", "dice": [2, 3, 4, 5, 6, 6]}})]
+    labels = json.loads((tmp_path / "state" / "recorded" / "labels.json").read_text())
+    assert [sorted(d["value"] for d in image["dice"]) for image in labels["images"]] == [
+        [1, 1, 2, 5, 6, 6], [2, 3, 4, 5, 6, 6]]
+
+
+def test_a_nudged_die_asks_and_changes_nothing(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    rolled = dice([6, 6, 5, 2, 1, 1])
+    nudged = (*rolled[:5], PlannedDie(4, PLACES[5][0] + 20, PLACES[5][1] + 8, 1.0, 5))
+    folder = film(tmp_path / "frames", [PlannedRest(rolled, 1.5, 0, hand=False),
+                                        PlannedRest(nudged, 1.5, None)])
+    play_unpaced(folder, table, reader)
+    assert journal_lines(table) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
+    question = table.snapshot().camera["ask"]  # type: ignore[index]
+    assert question["kind"] == "nudge" and question["circled"] == [
+        [d["value"] for d in table.snapshot().camera["seen"]["dice"]].index(4)]  # type: ignore
+
+
+def test_an_unreadable_frame_is_told_and_the_game_goes_on(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    folder = film(tmp_path / "frames", [PlannedRest(dice([6, 6, 5, 2, 1, 1]), 1.5, 0,
+                                                    hand=False)])
+    (folder / "99999.jpg").write_bytes(b"\xff\xd8 a damaged picture")
+    play_unpaced(folder, table, reader)
+    camera = table.snapshot().camera
+    assert camera is not None and camera["unreadable"] is True
+    assert journal_lines(table) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
+
+
+def test_a_camera_that_disappears_is_out_then_back(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    folder = film(tmp_path / "frames", [PlannedRest(dice([6, 6, 5, 2, 1, 1]), 1.0, 0,
+                                                    hand=False)])
+    loop = LiveLoop(lambda: open_source(str(folder), fps=30), reader, table,
+                    backoff_s=(0.05, 0.2))
+    loop.start()
+    try:
+        wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "ok")
+        folder.rename(tmp_path / "unplugged")
+        wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "out")
+        assert table.act({"roll": [1, 2, 3, 4, 5, 6]}, base_version=table.snapshot().version,
+                         source="phone").view is not None  # the game goes on by phone
+        (tmp_path / "unplugged").rename(folder)
+        wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "ok")
+    finally:
+        loop.stop()
+
+
+class HangingCamera:
+    """A camera that hangs in its first read until let go (a driver that stopped answering),
+    then plays a folder."""
+
+    paced = True
+    description = "a camera that hangs"
+
+    def __init__(self, folder: Path, hang: threading.Event, release: threading.Event) -> None:
+        self._frames = open_source(str(folder), fps=30)
+        self._hang, self._release = hang, release
+
+    def open(self) -> None:
+        self._frames.open()
+
+    def read(self) -> Frame:
+        if self._hang.is_set():
+            self._release.wait()
+        return self._frames.read()
+
+    def close(self) -> None:
+        self._frames.close()
+
+
+def test_a_camera_that_stalls_is_opened_again(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    folder = film(tmp_path / "frames", [PlannedRest(dice([6, 6, 5, 2, 1, 1]), 1.0, 0,
+                                                    hand=False)])
+    hang, release = threading.Event(), threading.Event()
+    hang.set()
+    opened = []
+
+    def camera() -> HangingCamera:
+        opened.append(1)
+        return HangingCamera(folder, hang, release)
+
+    loop = LiveLoop(camera, reader, table, stall_s=0.3)
+    loop.start()
+    try:
+        wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "out")
+        hang.clear()  # the next camera opened answers
+        wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "ok")
+        assert len(opened) >= 2  # the stuck one was left and a new one opened
+    finally:
+        loop.stop()
+        release.set()

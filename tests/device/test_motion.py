@@ -1,0 +1,81 @@
+"""Watching motion on small grey pictures, and settling: when to read, when a read stands."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from device.motion import Settler, StillnessWatch, Verdict, grey_picture
+
+
+def table(seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return rng.integers(60, 200, (720, 1280, 3), dtype=np.uint8)
+
+
+def test_the_grey_picture_is_small() -> None:
+    assert grey_picture(table()).shape == (90, 160)
+    assert grey_picture(table(), np.zeros((180, 320), np.uint8)).shape == (90, 160)
+
+
+def test_sensor_noise_is_not_motion_but_a_die_landing_is() -> None:
+    rng = np.random.default_rng(1)
+    scene = table()
+    watch = StillnessWatch()
+    assert watch.moved(grey_picture(scene)) is False  # the first picture starts a rest
+    for _ in range(10):
+        noisy = np.clip(scene + rng.normal(0, 4, scene.shape), 0, 255).astype(np.uint8)
+        assert watch.moved(grey_picture(noisy)) is False
+    landed = scene.copy()
+    landed[300:360, 600:660] = 250
+    assert watch.moved(grey_picture(landed)) is True
+
+
+def test_differences_do_not_wrap_around() -> None:
+    dark = np.full((90, 160), 3, np.uint8)
+    bright = dark.copy()
+    bright[:, :40] = 255  # 3 - 255 would wrap to 4 in unsigned bytes
+    watch = StillnessWatch()
+    watch.moved(dark)
+    assert watch.moved(bright) is True
+
+
+def test_a_slow_slide_is_seen_against_the_start_of_the_rest() -> None:
+    watch = StillnessWatch()
+    base = np.full((90, 160), 100, np.uint8)
+    base[40:50, 20:30] = 250
+    watch.moved(base)
+    moved = []
+    for step in range(1, 12):
+        frame = base.copy()
+        frame[40:50, 20 + step:30 + step] = 250  # a die creeping one small pixel a frame
+        moved.append(watch.moved(frame))
+    assert moved[0] is False  # one step alone is too small to see …
+    assert any(moved)  # … but the rest's start sees the die has gone
+
+
+def test_a_read_waits_for_the_settle_time_and_two_agreeing_reads() -> None:
+    settler = Settler(settle_s=0.3)
+    times = [i / 15 for i in range(12)]
+    asked = [settler.frame(moved=False, at=t) for t in times[:5]]
+    assert asked == [False] * 5
+    assert settler.frame(moved=False, at=times[5]) is True  # 0.33 s still
+    assert settler.read((1, 2, 3, 4, 5, 6)) is Verdict.AGAIN
+    assert settler.frame(moved=False, at=times[6]) is True
+    assert settler.read((1, 2, 3, 4, 5, 5)) is Verdict.AGAIN  # they disagree: read again
+    assert settler.frame(moved=False, at=times[7]) is True
+    assert settler.read((1, 2, 3, 4, 5, 5)) is Verdict.STANDS
+    # Nothing more is read however long the rest lasts, until something moves.
+    assert not any(settler.frame(moved=False, at=t) for t in (1.0, 5.0, 60.0))
+    assert settler.frame(moved=True, at=61.0) is False
+    assert settler.frame(moved=False, at=61.1) is False
+    assert settler.frame(moved=False, at=61.4) is True
+
+
+def test_reads_that_never_agree_end_unsettled() -> None:
+    settler = Settler(settle_s=0.0, max_reads=4)
+    verdicts = []
+    for n in range(4):
+        settler.frame(moved=False, at=float(n))
+        verdicts.append(settler.read((n,)))
+    assert verdicts == [Verdict.AGAIN] * 3 + [Verdict.UNSETTLED]
+    assert settler.frame(moved=False, at=10.0) is False

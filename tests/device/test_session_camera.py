@@ -1,0 +1,177 @@
+"""The session's camera side: reads journalled from the camera, questions answered by phones,
+held rolls, the recorded frames and their labels, and a restart that resumes from the camera."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from device.camera_answers import AnswerRefused
+from device.journal import Journal
+from device.live import CameraStatus, Seen
+from device.session import SessionError, StaleVersion, TableSession
+from dicetable.cli import main
+from vision.dice import DieRead
+from vision.observation import Observation
+
+DICY = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
+PLACES = [(100.0, 100.0), (300.0, 100.0), (500.0, 100.0), (100.0, 300.0), (300.0, 300.0),
+          (500.0, 300.0)]
+THROWN = [(650.0, 450.0), (700.0, 520.0), (760.0, 430.0), (640.0, 560.0), (560.0, 500.0),
+          (720.0, 380.0)]
+
+
+def seen(values: Sequence[int | None], places: Sequence[tuple[float, float]] = PLACES,
+         number: int = 1) -> Seen:
+    dice = tuple(DieRead(v, x, y, 0.9, 40.0) for v, (x, y) in zip(values, places, strict=False))
+    frame = np.full((600, 800, 3), 90, np.uint8)
+    return Seen(Observation(dice, 800, 600), frame, b"\xff\xd8picture", float(number), number)
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> Path:
+    return tmp_path / "state"
+
+
+@pytest.fixture
+def table(state: Path) -> Iterator[TableSession]:
+    session = TableSession(Journal(state / "table.db"), recording=state / "recorded")
+    session.start()
+    session.watch_camera()
+    session.new_game(DICY, base_version=session.snapshot().version)
+    yield session
+    session.stop()
+
+
+def journal_lines(state: Path) -> list[tuple[str, dict[str, Any]]]:
+    with sqlite3.connect(state / "table.db") as db:
+        rows = db.execute("SELECT source, line FROM lines ORDER BY game_id, seq").fetchall()
+    return [(source, json.loads(line)) for source, line in rows]
+
+
+def ask(session: TableSession) -> dict[str, Any]:
+    camera = session.snapshot().camera
+    assert camera is not None and camera["ask"] is not None, camera
+    question: dict[str, Any] = camera["ask"]
+    return question
+
+
+def test_a_roll_seen_is_journalled_from_the_camera_and_its_picture_kept(
+        table: TableSession, state: Path) -> None:
+    table.camera_seen(seen([6, 6, 5, 2, 1, 1]))
+    assert journal_lines(state) == [("camera", {"roll": [6, 6, 5, 2, 1, 1]})]
+    camera = table.snapshot().camera
+    assert camera is not None and camera["status"] == "starting" and camera["picture"] == 1
+    assert [d["value"] for d in camera["seen"]["dice"]] == [6, 6, 5, 2, 1, 1]
+    assert table.camera_picture() == (1, b"\xff\xd8picture")
+
+
+def test_a_reroll_asks_which_card_and_the_answer_is_journalled_from_the_camera(
+        table: TableSession, state: Path) -> None:
+    table.camera_seen(seen([6, 6, 5, 2, 1, 1]))
+    table.camera_seen(seen([6, 6, 5, 2, 3, 4], [*PLACES[:4], *THROWN[:2]]))
+    question = ask(table)
+    assert question["kind"] == "freeze" and question["player"] == "Ana"
+    version = table.snapshot().version
+    with pytest.raises(AnswerRefused, match="does not fit"):
+        table.answer(question["id"], {"card": "pair"}, base_version=version)
+    with pytest.raises(StaleVersion):
+        table.answer(question["id"], {"card": "odd"}, base_version=version - 1)
+    table.answer(question["id"], {"card": "odd"}, base_version=version)
+    assert journal_lines(state)[-1] == ("camera", {"reroll": {"freeze": "odd",
+                                                              "dice": [6, 6, 5, 2, 3, 4]}})
+    with pytest.raises(SessionError, match="already answered"):
+        table.answer(question["id"], {"card": "odd"}, base_version=table.snapshot().version)
+
+
+def test_a_phone_change_drops_the_question(table: TableSession) -> None:
+    table.camera_seen(seen([6, 6, 5, 2, 1, 1]))
+    table.camera_seen(seen([6, 6, 5, 2, 3, 4], [*PLACES[:4], *THROWN[:2]]))
+    assert ask(table)["kind"] == "freeze"
+    snap = table.act({"score": {"card": "two-pairs", "dice": [6, 6, 1, 1]}},
+                     base_version=table.snapshot().version, source="phone")
+    assert snap.camera is not None and snap.camera["ask"] is None
+
+
+def test_a_die_the_camera_is_unsure_of_is_asked_and_the_answer_completes_the_roll(
+        table: TableSession, state: Path) -> None:
+    table.camera_seen(seen([6, None, 5, 2, 1, 1]))
+    question = ask(table)
+    assert question["kind"] == "values" and question["circled"] == [1]
+    assert journal_lines(state) == []
+    with pytest.raises(AnswerRefused, match="from 1 to 6"):
+        table.answer(question["id"], {"values": [7]}, base_version=table.snapshot().version)
+    table.answer(question["id"], {"values": [3]}, base_version=table.snapshot().version)
+    assert journal_lines(state) == [("camera", {"roll": [6, 3, 5, 2, 1, 1]})]
+
+
+def test_the_next_roll_seen_while_choices_are_owed_is_held_then_taken(
+        table: TableSession, state: Path) -> None:
+    table.camera_seen(seen([6, 6, 5, 2, 1, 1]))
+    table.act({"score": {"card": "two-dice", "dice": [6, 6]}},
+              base_version=table.snapshot().version, source="phone")
+    table.camera_seen(seen([3, 3, 4, 4, 5, 5], THROWN))
+    camera = table.snapshot().camera
+    assert camera is not None and camera["held"]["player"] == "Ben"
+    table.act({"effect": {"player": "Ben", "card": "odd"}},
+              base_version=table.snapshot().version, source="phone")
+    assert journal_lines(state)[-2:] == [
+        ("phone", {"effect": {"player": "Ben", "card": "odd"}}),
+        ("camera", {"roll": [3, 3, 4, 4, 5, 5]})]
+    assert table.snapshot().view["turn"] == "Ben"  # type: ignore[index]
+
+
+def test_a_camera_that_goes_out_and_back_is_shown(table: TableSession) -> None:
+    table.camera_status(CameraStatus("out", "unplugged"))
+    assert table.snapshot().camera["status"] == "out"  # type: ignore[index]
+    table.camera_status(CameraStatus("ok"))
+    assert table.snapshot().camera["status"] == "ok"  # type: ignore[index]
+
+
+def test_every_camera_news_is_a_new_snapshot_with_the_same_game_version(
+        table: TableSession) -> None:
+    before = table.snapshot()
+    table.camera_status(CameraStatus("ok"))
+    after = table.snapshot()
+    assert after.version == before.version and after.live > before.live
+
+
+def test_the_recorded_frames_are_labelled_with_what_finally_stood(
+        table: TableSession, state: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table.camera_seen(seen([6, 6, 5, 2, 1, 1]))
+    labels = json.loads((state / "recorded" / "labels.json").read_text())
+    assert [d["value"] for d in labels["images"][0]["dice"]] == [6, 6, 5, 2, 1, 1]
+    # The camera read a 1 that was a 4: the players undo and enter the roll by phone.
+    table.act({"undo": {}}, base_version=table.snapshot().version, source="phone")
+    table.act({"roll": [6, 6, 5, 2, 1, 4]}, base_version=table.snapshot().version,
+              source="phone")
+    image = json.loads((state / "recorded" / "labels.json").read_text())["images"][0]
+    assert sorted(d["value"] for d in image["dice"]) == [1, 2, 4, 5, 6, 6]
+    assert main(["eval", str(state / "recorded"), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["dice_total"], result["dice_missed"]) == (6, 6)  # a blank test frame
+
+
+def test_a_restart_resumes_from_the_camera(state: Path) -> None:
+    first = TableSession(Journal(state / "table.db"))
+    first.start()
+    first.watch_camera()
+    first.new_game(DICY, base_version=first.snapshot().version)
+    first.camera_seen(seen([6, 6, 5, 2, 1, 1]))
+    first.stop()
+    again = TableSession(Journal(state / "table.db"))
+    again.start()
+    again.watch_camera()
+    try:
+        again.camera_seen(seen([6, 6, 5, 2, 1, 1]))  # the same dice still lie there
+        assert again.snapshot().view["actions"] == 1  # type: ignore[index]
+        again.camera_seen(seen([6, 6, 5, 2, 3, 4], [*PLACES[:4], *THROWN[:2]]))
+        assert ask(again)["kind"] == "freeze"
+    finally:
+        again.stop()

@@ -1,0 +1,155 @@
+"""From settled reads to what the rules expect: rolls, rerolls, nudges, questions, holds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from device.table_reads import Apply, Ask, DicyReads, Hold, Note, reads_for
+from engine import Game
+from vision.dice import DieRead
+from vision.observation import Observation
+
+DICY = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
+SIDE = 40.0
+PLACES = [(100.0, 100.0), (300.0, 100.0), (500.0, 100.0), (100.0, 300.0), (300.0, 300.0),
+          (500.0, 300.0)]
+
+
+def seen(values: Sequence[int | None], places: Sequence[tuple[float, float]] = PLACES
+         ) -> Observation:
+    dice = tuple(DieRead(v, x, y, 0.9, SIDE) for v, (x, y) in zip(values, places, strict=False))
+    return Observation(dice, 800, 600)
+
+
+def game_after(*lines: dict[str, Any]) -> Game:
+    game = Game.start(DICY)
+    for line in lines:
+        game = game.play_json(line)
+    return game
+
+
+def test_a_fresh_roll_of_six_is_a_roll() -> None:
+    reads = DicyReads()
+    assert reads.decide(seen([6, 6, 5, 2, 1, 1]), game_after()) == Apply(
+        {"roll": [6, 6, 5, 2, 1, 1]})
+
+
+def test_nothing_changed_means_nothing_after_a_long_rest_or_a_passing_hand() -> None:
+    reads, game = DicyReads(), game_after()
+    first = seen([6, 6, 5, 2, 1, 1])
+    reads.remember(first, game_after({"roll": [6, 6, 5, 2, 1, 1]}))
+    assert reads.decide(first, game_after({"roll": [6, 6, 5, 2, 1, 1]})) is None
+    assert reads.decide(first, game) is None  # not even when the rules expect a roll
+
+
+def test_the_dice_of_the_last_turn_lying_there_are_no_roll_after_a_restart() -> None:
+    game = game_after({"roll": [6, 6, 5, 2, 1, 1]}, {"score": {"card": "two-dice",
+                                                                "dice": [6, 6]}},
+                      {"effect": {"player": "Ben", "card": "odd"}})
+    assert "roll" in game.view()["expects"]
+    assert DicyReads().decide(seen([1, 1, 2, 5, 6, 6]), game) is None
+
+
+def test_dice_that_change_during_a_turn_are_a_reroll_and_ask_which_card() -> None:
+    reads, game = DicyReads(), game_after({"roll": [6, 6, 5, 2, 1, 1]})
+    reads.remember(seen([6, 6, 5, 2, 1, 1]), game)
+    moved = [*PLACES[:4], (650.0, 450.0), (700.0, 500.0)]
+    decision = reads.decide(seen([6, 6, 5, 2, 3, 4], moved), game)
+    assert isinstance(decision, Ask) and decision.kind == "freeze"
+    assert decision.player == "Ana" and decision.next_player == "Ben"
+    assert decision.cards == ("two-dice", "no-six", "odd", "straight", "two-pairs")
+    assert decision.line == {"reroll": {"dice": [6, 6, 5, 2, 3, 4]}}
+
+
+def test_with_one_active_card_the_reroll_needs_no_question() -> None:
+    header = {**DICY, "target": 500}
+    game = Game.start(header)
+    for line in [{"roll": [1, 1, 1, 1, 1, 1]},
+                 {"reroll": {"freeze": "two-dice", "dice": [1, 1, 1, 1, 1, 1]}},
+                 {"reroll": {"freeze": "no-six", "dice": [1, 1, 1, 1, 1, 1]}},
+                 {"reroll": {"freeze": "odd", "dice": [1, 1, 1, 1, 1, 1]}},
+                 {"reroll": {"freeze": "straight", "dice": [1, 1, 1, 1, 1, 1]}}]:
+        game = game.play_json(line)
+    reads = DicyReads()
+    reads.remember(seen([1, 1, 1, 1, 1, 1]), game)
+    moved = [(650.0, 450.0), *PLACES[1:]]
+    assert reads.decide(seen([4, 1, 1, 1, 1, 1], moved), game) == Apply(
+        {"reroll": {"freeze": "two-pairs", "dice": [4, 1, 1, 1, 1, 1]}})
+
+
+def test_a_nudged_die_is_not_a_reroll_the_phones_are_asked() -> None:
+    reads, game = DicyReads(), game_after({"roll": [6, 6, 5, 2, 1, 1]})
+    reads.remember(seen([6, 6, 5, 2, 1, 1]), game)
+    nudged = [*PLACES[:5], (PLACES[5][0] + 25, PLACES[5][1] + 10)]
+    decision = reads.decide(seen([6, 6, 5, 2, 1, 4], nudged), game)
+    assert isinstance(decision, Ask) and decision.kind == "nudge"
+    assert decision.circled == (5,) and decision.was == (1, 1, 2, 5, 6, 6)
+
+
+def test_a_die_pushed_aside_with_its_value_is_nothing() -> None:
+    reads, game = DicyReads(), game_after({"roll": [6, 6, 5, 2, 1, 1]})
+    reads.remember(seen([6, 6, 5, 2, 1, 1]), game)
+    pushed = [*PLACES[:5], (PLACES[5][0] + 30, PLACES[5][1])]
+    assert reads.decide(seen([6, 6, 5, 2, 1, 1], pushed), game) is None
+
+
+def test_a_reroll_that_lands_on_the_same_values_is_still_asked() -> None:
+    reads, game = DicyReads(), game_after({"roll": [6, 6, 5, 2, 1, 1]})
+    reads.remember(seen([6, 6, 5, 2, 1, 1]), game)
+    thrown = [*PLACES[:4], (650.0, 450.0), (700.0, 520.0)]
+    decision = reads.decide(seen([6, 6, 5, 2, 1, 1], thrown), game)
+    assert isinstance(decision, Ask) and decision.kind == "freeze"
+
+
+def test_dice_entered_by_phone_then_seen_by_the_camera_are_nothing() -> None:
+    reads = DicyReads()
+    reads.remember(seen([6, 6, 5, 2, 1, 1]), game_after({"roll": [6, 6, 5, 2, 1, 1]}))
+    typed = game_after({"roll": [6, 6, 5, 2, 1, 1]},
+                       {"reroll": {"freeze": "odd", "dice": [6, 6, 5, 2, 3, 4]}})
+    thrown = [*PLACES[:4], (650.0, 450.0), (700.0, 520.0)]
+    assert reads.decide(seen([6, 6, 5, 2, 3, 4], thrown), typed) is None
+
+
+def test_fewer_dice_than_six_are_told_not_played() -> None:
+    reads, game = DicyReads(), game_after({"roll": [6, 6, 5, 2, 1, 1]})
+    reads.remember(seen([6, 6, 5, 2, 1, 1]), game)
+    assert reads.decide(seen([6, 6, 5, 2]), game) == Note("camera.count", {"n": 4, "need": 6})
+
+
+def test_a_die_the_camera_is_not_sure_of_is_asked_never_guessed() -> None:
+    decision = DicyReads().decide(seen([6, None, 5, 2, 1, None]), game_after())
+    assert isinstance(decision, Ask) and decision.kind == "values"
+    assert decision.circled == (1, 5) and decision.dice == (6, None, 5, 2, 1, None)
+
+
+def test_a_roll_while_effect_choices_are_owed_is_held_for_the_next_player() -> None:
+    game = game_after({"roll": [6, 6, 5, 2, 1, 1]},
+                      {"score": {"card": "two-dice", "dice": [6, 6]}})
+    assert game.view()["expects"] == ["effect"]
+    reads = DicyReads()
+    reads.remember(seen([6, 6, 5, 2, 1, 1]), game)
+    thrown = [(x + 7 * SIDE, y + 5 * SIDE) for x, y in PLACES]
+    assert reads.decide(seen([3, 3, 4, 4, 5, 5], thrown), game) == Hold(
+        {"roll": [3, 3, 4, 4, 5, 5]}, "Ben")
+
+
+def test_a_game_over_takes_nothing() -> None:
+    game = Game.start({**DICY, "target": 1})
+    for line in [{"roll": [6, 6, 5, 2, 1, 1]}, {"score": {"card": "no-six", "dice": []}}]:
+        try:
+            game = game.play_json(line)
+        except ValueError:
+            game = game.play_json({"score": {"card": "odd", "dice": [5, 1, 1]}})
+    for line in [{"roll": [2, 2, 2, 2, 2, 2]}, {"score": {"card": "two-dice", "dice": [2, 2]}},
+                 {"effect": {"player": "Ana", "card": "no-six"}}]:
+        game = game.play_json(line)
+    assert game.over
+    assert DicyReads().decide(seen([1, 2, 3, 4, 5, 6]), game) is None
+
+
+def test_dalek_dice_are_not_read_yet_and_the_camera_says_so() -> None:
+    game = Game.start({"game": "dalek", "players": ["Ana", "Ben"]})
+    reads = reads_for(game)
+    assert reads.decide(seen([1, 2, 3, 4, 5, 6]), game) == Note("camera.not_read",
+                                                               {"game": "dalek"})

@@ -1,0 +1,64 @@
+"""The demo plays itself: its film through the real loop and reader, its phone's part by the
+scripted player, into the real journal, exactly as planned."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from device.demo_film import read_plan, write_film
+from device.demo_plan import HEADER, plan_game
+from device.journal import Journal
+from device.scripted_player import same_line
+from device.session import TableSession
+from dicetable.cli import main
+from dicetable.live_table import camera_for
+
+SHORT = {**HEADER, "target": 30}
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("demo") / "frames"
+    write_film(plan_game(seed=3, header=SHORT), folder, seed=3)
+    return folder
+
+
+def test_the_demo_game_fills_in_by_itself_from_the_camera(demo: Path, tmp_path: Path) -> None:
+    plan = read_plan(demo)
+    assert plan is not None
+    session = TableSession(Journal(tmp_path / "table.db"))
+    session.start()
+    camera = camera_for(session, source=None, demo=demo, speed=3.0, delay_s=0.05)
+    assert camera is not None
+    camera.start()
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            view = session.snapshot().view
+            if view is not None and view["over"]:
+                break
+            time.sleep(0.1)
+        game_id = session.snapshot().game_id
+        assert game_id is not None
+        standing = session.record(game_id)
+    finally:
+        camera.stop()
+        session.stop()
+    assert len(standing) == len(plan.record)
+    assert all(same_line(a, b) for a, b in zip(standing, plan.record, strict=True))
+    with sqlite3.connect(tmp_path / "table.db") as db:
+        sources = {line: source for line, source in db.execute(
+            "SELECT line, source FROM lines WHERE line LIKE '{\"roll%' OR line LIKE '{\"reroll%'")}
+    assert set(sources.values()) == {"camera"}  # every roll and reroll came from the camera
+
+
+def test_the_demo_command_keeps_a_film_that_is_there(
+        demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = sorted(p.stat().st_mtime_ns for p in demo.iterdir())
+    assert main(["demo", "--out", str(demo)]) == 0
+    assert "ready" in capsys.readouterr().out
+    assert sorted(p.stat().st_mtime_ns for p in demo.iterdir()) == before
