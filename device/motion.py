@@ -4,13 +4,16 @@
 with the first one of the current rest (so that a slow slide is noticed too), in a signed type
 so that differences do not wrap. :class:`Settler` decides when to read: once the scene has
 been still for ``settle_s``; a read stands when ``agree`` still frames in a row gave the same
-read; then nothing is read until something moves again.
+read, the last of them ``settle_s`` into the rest; then nothing is read until something moves
+again.
 
 >>> settler = Settler(settle_s=0.3)
->>> [settler.frame(moved=False, at=t / 10) for t in range(5)]
-[False, False, False, True, True]
->>> settler.read((1, 5, 6)), settler.read((1, 5, 6))
-(<Verdict.AGAIN: 'again'>, <Verdict.STANDS: 'stands'>)
+>>> [settler.frame(moved=False, at=t / 10) for t in range(3)]
+[False, False, True]
+>>> settler.read((1, 5, 6))
+<Verdict.AGAIN: 'again'>
+>>> settler.frame(moved=False, at=0.3), settler.read((1, 5, 6))
+(True, <Verdict.STANDS: 'stands'>)
 >>> settler.frame(moved=False, at=0.5), settler.frame(moved=True, at=0.6)
 (False, False)
 """
@@ -83,36 +86,46 @@ class Verdict(Enum):
 
 
 class Settler:
-    """When to read a frame, and when a read stands."""
+    """When to read a frame, and when a read stands.
+
+    A rest starts with the frame the first still frame matched (the one before it). Reads
+    start half-way through the settle time, so that by the time the scene has been still for
+    ``settle_s`` a read can agree with an earlier one and stand at once.
+    """
 
     def __init__(self, *, settle_s: float = SETTLE_S, agree: int = AGREE,
                  max_reads: int = MAX_READS) -> None:
         self.settle_s, self.agree, self.max_reads = settle_s, agree, max_reads
         self._still_since: float | None = None
+        self._last_at: float | None = None
+        self._at = 0.0
         self._done = False
         self._reads: list[Hashable] = []
 
     def frame(self, *, moved: bool, at: float) -> bool:
         """Whether to read the frame taken at ``at`` (seconds)."""
+        previous, self._last_at, self._at = self._last_at, at, at
         if moved:
             self._still_since, self._done, self._reads = None, False, []
             return False
         if self._still_since is None:
-            self._still_since = at
-        return not self._done and at - self._still_since >= self.settle_s - 1e-6
+            self._still_since = at if previous is None else previous
+        return not self._done and at - self._still_since >= self.settle_s / 2 - 1e-6
 
     def read(self, key: Hashable) -> Verdict:
         """Take the read of the frame :meth:`frame` asked for."""
         self._reads.append(key)
+        settled = self._still_since is not None and \
+            self._at - self._still_since >= self.settle_s - 1e-6
         recent = self._reads[-self.agree:]
-        if len(recent) == self.agree and all(k == recent[0] for k in recent):
+        if settled and len(recent) == self.agree and all(k == recent[0] for k in recent):
             self._done = True
             return Verdict.STANDS
-        if len(self._reads) >= self.max_reads:
+        if len(self._reads) >= self.max_reads and settled:
             self._done = True
             return Verdict.UNSETTLED
         return Verdict.AGAIN
 
     def forget(self) -> None:
         """Read the scene again once it is still (e.g. after a camera came back)."""
-        self._still_since, self._done, self._reads = None, False, []
+        self._still_since, self._last_at, self._done, self._reads = None, None, False, []

@@ -17,6 +17,7 @@ SUITES = {
     "engine": "dicetable.engine_bench",
     "vision": "vision.bench",
     "web": "dicetable.web_bench",
+    "live": "dicetable.live_bench",
 }
 
 

@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -28,12 +29,20 @@ def free_port() -> int:
 class ServedTable:
     """A ``dicetable serve`` child process with its own state folder and port."""
 
-    def __init__(self, state: Path, *, port: int | None = None, max_streams: int = 40) -> None:
+    def __init__(self, state: Path, *, port: int | None = None, max_streams: int = 40,
+                 args: Sequence[str] = ()) -> None:
         self.state = state
         self.port = port or free_port()
         self.max_streams = max_streams
+        self.args = tuple(args)
+        """More options of ``dicetable serve`` (e.g. ``--camera FOLDER``)."""
         self.url = f"http://127.0.0.1:{self.port}"
         self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def pid(self) -> int | None:
+        """The process id while it runs."""
+        return None if self._process is None else self._process.pid
 
     @property
     def pin(self) -> str:
@@ -44,7 +53,7 @@ class ServedTable:
         """Start serving; returns once the port takes connections."""
         command = [sys.executable, "-m", "dicetable", "serve", "--state", str(self.state),
                    "--host", "127.0.0.1", "--port", str(self.port),
-                   "--max-streams", str(self.max_streams)]
+                   "--max-streams", str(self.max_streams), *self.args]
         self._process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
                                          stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + START_TIMEOUT_S

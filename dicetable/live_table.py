@@ -99,8 +99,8 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
         game = session.snapshot()
         if game.view is not None and game.header == plan.record[0]:
             start = plan.resume_frame(game.view["actions"])
-        player = ScriptedPlayer(session, plan.record, loop=loop, patience_s=patience_s,
-                                delay_s=delay_s)
+        player = ScriptedPlayer(session, plan.record, loop=loop, patience_s=patience_s / speed,
+                                delay_s=delay_s / speed)
     assert source is not None
     open_source(source, fps=fps, paced=paced)  # names no camera: CameraError now, not later
 

@@ -55,6 +55,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=f"frames per second of a folder or video (default {DEFAULT_FPS:g})")
     parser.add_argument("--loop", action="store_true",
                         help="play a folder, video or the demo again and again")
+    parser.add_argument("--speed", type=float, default=1.0,
+                        help="play a folder, video or the demo this many times faster "
+                             "(default 1)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"dicetable: {session.notice}", file=sys.stderr)
     demo = (state / "demo" if args.demo is True else args.demo) if args.demo else None
     try:
-        camera = camera_for(session, source=source, fps=fps, demo=demo, loop=args.loop)
+        camera = camera_for(session, source=source, fps=fps, demo=demo, loop=args.loop,
+                            speed=args.speed)
     except CameraError as err:
         session.stop()
         print(f"dicetable: {err}", file=sys.stderr)

@@ -53,22 +53,30 @@ def test_a_slow_slide_is_seen_against_the_start_of_the_rest() -> None:
     assert any(moved)  # … but the rest's start sees the die has gone
 
 
-def test_a_read_waits_for_the_settle_time_and_two_agreeing_reads() -> None:
+def test_a_read_stands_once_still_for_the_settle_time_and_agreeing_with_the_one_before() -> None:
     settler = Settler(settle_s=0.3)
     times = [i / 15 for i in range(12)]
-    asked = [settler.frame(moved=False, at=t) for t in times[:5]]
-    assert asked == [False] * 5
-    assert settler.frame(moved=False, at=times[5]) is True  # 0.33 s still
+    assert [settler.frame(moved=False, at=t) for t in times[:3]] == [False] * 3
+    assert settler.frame(moved=False, at=times[3]) is True  # reads start half-way
     assert settler.read((1, 2, 3, 4, 5, 6)) is Verdict.AGAIN
-    assert settler.frame(moved=False, at=times[6]) is True
+    assert settler.frame(moved=False, at=times[4]) is True
+    assert settler.read((1, 2, 3, 4, 5, 6)) is Verdict.AGAIN  # they agree, but 0.27 s < 0.3 s
+    assert settler.frame(moved=False, at=times[5]) is True
     assert settler.read((1, 2, 3, 4, 5, 5)) is Verdict.AGAIN  # they disagree: read again
-    assert settler.frame(moved=False, at=times[7]) is True
+    assert settler.frame(moved=False, at=times[6]) is True
     assert settler.read((1, 2, 3, 4, 5, 5)) is Verdict.STANDS
     # Nothing more is read however long the rest lasts, until something moves.
     assert not any(settler.frame(moved=False, at=t) for t in (1.0, 5.0, 60.0))
-    assert settler.frame(moved=True, at=61.0) is False
-    assert settler.frame(moved=False, at=61.1) is False
-    assert settler.frame(moved=False, at=61.4) is True
+
+
+def test_a_rest_starts_with_the_frame_the_first_still_one_matched() -> None:
+    settler = Settler(settle_s=0.3)
+    assert settler.frame(moved=True, at=10.0) is False  # the last frame of the motion
+    assert settler.frame(moved=False, at=10.1) is False  # it matches the one before: still
+    assert settler.frame(moved=False, at=10.15) is True
+    assert settler.read((2,)) is Verdict.AGAIN
+    assert settler.frame(moved=False, at=10.3) is True
+    assert settler.read((2,)) is Verdict.STANDS
 
 
 def test_reads_that_never_agree_end_unsettled() -> None:

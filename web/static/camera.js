@@ -43,7 +43,7 @@ function picture(camera) {
     overlay.append(svg("text", {x: die.x + r * 0.75, y: die.y - r * 0.75, class: unsure ? "unsure" : "sure"},
       die.value === null ? "?" : String(die.value)));
   });
-  const values = seen.dice.map((d) => (d.value === null ? "?" : d.value)).join(" ");
+  const values = sortedDice(seen.dice.map((d) => d.value));
   const figure = el("figure.seen" + (S.enlarged ? ".large" : ""), {
     role: "button", tabindex: "0", "aria-expanded": S.enlarged ? "true" : "false",
     onclick: () => { S.enlarged = !S.enlarged; render(); },
@@ -56,13 +56,19 @@ function picture(camera) {
   return figure;
 }
 
+/* Dice values high to low, "?" for a die the camera is not sure of. */
+function sortedDice(values) {
+  return values.slice().sort((a, b) => (b === null ? -1 : a === null ? 1 : b - a))
+    .map((v) => (v === null ? "?" : v)).join(" ");
+}
+
 /* The camera's question: the words, and one button per answer (for a phone with the PIN). */
 function question(ask) {
-  const dice = ask.dice.map((v) => (v === null ? "?" : v)).join(" ");
+  const dice = sortedDice(ask.dice);
   const words = {
     values: t("camera.ask.values", {n: ask.circled.length}),
     freeze: t("camera.ask.freeze", {player: ask.player, dice}),
-    nudge: t("camera.ask.nudge", {dice, was: (ask.was || []).join(" ")}),
+    nudge: t("camera.ask.nudge", {dice, was: sortedDice(ask.was || [])}),
     whose: t("camera.ask.whose", {player: ask.player, next: ask.next_player, dice}),
     correct: t("camera.ask.correct", {dice, reason: ask.reason ? (ask.reason[S.lang] || ask.reason.en) : ""}),
   }[ask.kind];

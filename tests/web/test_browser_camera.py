@@ -1,0 +1,79 @@
+"""End to end with a camera: ``dicetable serve --camera FOLDER`` in a child process, a phone
+in Chromium; a roll on the table arrives on the phone, and a question is answered by a tap."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from device.demo_film import write_film
+from device.demo_plan import PlannedDie, PlannedRest, Plan
+from dicetable.child import ServedTable
+
+pytestmark = pytest.mark.browser
+
+DICY = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
+PLACES = [(300.0, 250.0), (480.0, 230.0), (660.0, 260.0), (840.0, 240.0), (400.0, 430.0),
+          (620.0, 450.0)]
+
+
+def dice(values: list[int], places: list[tuple[float, float]], looks: int) -> tuple[
+        PlannedDie, ...]:
+    return tuple(PlannedDie(v, x, y, 0.3 * i, looks + i)
+                 for i, (v, (x, y)) in enumerate(zip(values, places, strict=True)))
+
+
+@pytest.fixture
+def camera_table(tmp_path: Path) -> Iterator[ServedTable]:
+    """A table whose camera sees, after 6 s of empty table, a roll, then a reroll of two."""
+    rolled = dice([6, 6, 5, 2, 1, 1], PLACES, 0)
+    rerolled = (*rolled[:4], *dice([3, 4], [(950.0, 480.0), (250.0, 520.0)], 10))
+    frames = tmp_path / "frames"
+    write_film(Plan([DICY], [PlannedRest((), 6.0, None, hand=False),
+                             PlannedRest(rolled, 4.0, 0), PlannedRest(rerolled, 60.0, 1)]),
+               frames, seed=4)
+    with ServedTable(tmp_path / "state", args=["--camera", str(frames)]) as table:
+        yield table
+
+
+def start_game(page: Page, table: ServedTable) -> None:
+    """Sign in with the PIN and set a game up through the API (the set-up screen is not what
+    this test is about)."""
+    csrf = page.request.get(table.url + "/api/state").json()["csrf"]
+    headers = {"Content-Type": "application/json", "X-CSRF-Token": csrf}
+    response = page.request.post(table.url + "/auth/pin", headers=headers,
+                                 data=json.dumps({"pin": table.pin}))
+    assert response.ok
+    state = page.request.get(table.url + "/api/state").json()
+    headers["X-CSRF-Token"] = state["csrf"]
+    response = page.request.post(table.url + "/api/game", headers=headers, data=json.dumps(
+        {"header": DICY, "base_version": state["state"]["version"]}))
+    assert response.ok, response.text()
+
+
+def test_a_roll_on_the_table_arrives_and_a_question_is_answered_with_a_tap(
+        browser: Browser, camera_table: ServedTable) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(camera_table.url + "/")
+    start_game(page, camera_table)
+    page.reload()
+    camera = page.locator("section.camera")
+    expect(camera).to_contain_text("The camera saw 6 6 5 2 1 1", timeout=20_000)
+    expect(camera.locator("img")).to_have_attribute("src", "/api/camera/picture.jpg?n=2")
+    question = camera.locator(".camera-ask")
+    expect(question).to_contain_text("Ana rerolled", timeout=20_000)
+    question.get_by_role("button", name="Odd", exact=True).click()
+    expect(question).to_have_count(0)
+    record = page.request.get(camera_table.url + "/api/record").json()["actions"]
+    assert [sorted(line.get("roll") or line["reroll"]["dice"]) for line in record] == [
+        [1, 1, 2, 5, 6, 6], [2, 3, 4, 5, 6, 6]]
+    assert record[1]["reroll"]["freeze"] == "odd"
+    assert errors == []
+    context.close()
