@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from device.demo_film import write_film
-from device.demo_plan import PlannedDie, PlannedRest, Plan
+from device.demo_plan import Plan, PlannedDie, PlannedRest
 from dicetable.child import ServedTable
 
 pytestmark = pytest.mark.browser
