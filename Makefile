@@ -4,6 +4,7 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+VENV_FLAGS ?=  # on a Pi: --system-site-packages, so that the venv sees python3-picamera2
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -12,15 +13,22 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 setup: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
-# The table on this machine: the score pad for every phone on the network (no camera or
-# buttons yet); the journal and PIN live in ./state.
-run: setup
-	$(BIN)/dicetable serve --state state
+# The table on this machine: the score pad for every phone on the network; the journal, PIN
+# and recorded frames live in ./state. With no camera (CAMERA=0, /dev/video2, picamera2 or a
+# folder of pictures), it plays the demo: a recorded game of Dicy Cards through the camera loop.
+STATE ?= state
+CAMERA ?=
+run: setup $(if $(CAMERA),,$(STATE)/demo/demo.json)
+	$(BIN)/dicetable serve --state $(STATE) $(if $(CAMERA),--camera $(CAMERA),--demo)
+
+# The demo's frames, rendered once (seeded) at set-up.
+$(STATE)/demo/demo.json: | setup
+	$(BIN)/dicetable demo --state $(STATE)
 
 lint: setup
 	$(BIN)/ruff check .

@@ -5,8 +5,8 @@ phone does: it starts the game, enters the scores, skips and effect choices, ans
 camera's questions (which card was frozen, a die's value), and fixes a misread by correcting
 the action, each after a short pause. The dice are the camera's: the player enters a roll
 only when the camera has not brought it within ``patience_s``. It never touches a game that
-is not the plan's (one a person set up on the table). With ``loop`` it starts the game again
-once it is over.
+is not the plan's (one a person set up on the table). It starts the plan's game on a free
+table or after an earlier demo game that is over, and with ``loop`` again each time it ends.
 """
 
 from __future__ import annotations
@@ -69,8 +69,8 @@ class ScriptedPlayer:
         if snap.header != self.header or snap.game_id is None:
             return  # not the plan's game: a person is playing
         if snap.view["over"]:
-            if self.loop and self._pause():
-                self._new_game(snap)
+            if (self.loop or self.games == 0) and self._pause():
+                self._new_game(snap)  # the demo again (at start, or looping)
             return
         standing = self.session.record(snap.game_id)[1:]
         wrong = next((i for i, line in enumerate(standing)

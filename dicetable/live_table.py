@@ -96,9 +96,7 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
     if demo is not None:
         plan = ensure_demo(demo)
         source, fps = str(demo), plan.fps
-        game = session.snapshot()
-        if game.view is not None and game.header == plan.record[0]:
-            start = plan.resume_frame(game.view["actions"])
+        start = _demo_start(plan, session)
         player = ScriptedPlayer(session, plan.record, loop=loop, patience_s=patience_s / speed,
                                 delay_s=delay_s / speed)
     assert source is not None
@@ -115,3 +113,16 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
     live = LiveLoop(fresh_source, DiceObserver(DiceReader(threads=threads)), HostLog(session),
                     on_alive=on_alive)
     return Camera(live, player)
+
+
+def _demo_start(plan: Plan, session: TableSession) -> int:
+    """Where the demo's film starts: where the demo game stands (after a restart), from the
+    beginning for a new demo game, or on its last frame (a still table) when a person's game
+    is being played, so that the film does not roll into it."""
+    game = session.snapshot()
+    if game.view is None or (game.view["over"] and game.header == plan.record[0]):
+        return 0
+    if game.header == plan.record[0]:
+        return plan.resume_frame(game.view["actions"])
+    return plan.still_frames()[-1]
+
