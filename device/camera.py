@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict, Unpack
 
 import cv2
 import numpy as np
@@ -183,17 +183,35 @@ class Player:
         return count - 1, at
 
 
-class FolderSource:
-    """A folder of image files played in file-name order (see :class:`Player`)."""
+class Playing(TypedDict, total=False):
+    """How a recording is played (see :class:`Player`)."""
 
-    def __init__(self, folder: Path, *, fps: float = DEFAULT_FPS, paced: bool = True,
+    fps: float
+    paced: bool
+    loop: bool
+    start: int
+    speed: float
+    clock: Clock | None
+
+
+class _Recording:
+    """What a folder and a video share: a description and a :class:`Player`."""
+
+    def __init__(self, description: str, *, fps: float = DEFAULT_FPS, paced: bool = True,
                  loop: bool = False, start: int = 0, speed: float = 1.0,
                  clock: Clock | None = None) -> None:
-        self.folder = folder
-        self.description = f"the pictures in {folder}"
+        self.description = description
         self.paced = paced
         self._player = Player(fps=fps, paced=paced, loop=loop, start=start, speed=speed,
                               clock=clock or RealClock())
+
+
+class FolderSource(_Recording):
+    """A folder of image files played in file-name order (see :class:`Player`)."""
+
+    def __init__(self, folder: Path, **playing: Unpack[Playing]) -> None:
+        super().__init__(f"the pictures in {folder}", **playing)
+        self.folder = folder
         self._files: list[Path] = []
         self._last: tuple[tuple[int, int], Image] | None = None
 
@@ -231,17 +249,12 @@ class FolderSource:
         self._last = None
 
 
-class VideoSource:
+class VideoSource(_Recording):
     """A video file played at ``fps`` (see :class:`Player`); decoded frame by frame."""
 
-    def __init__(self, path: Path, *, fps: float = DEFAULT_FPS, paced: bool = True,
-                 loop: bool = False, start: int = 0, speed: float = 1.0,
-                 clock: Clock | None = None) -> None:
+    def __init__(self, path: Path, **playing: Unpack[Playing]) -> None:
+        super().__init__(f"the video {path}", **playing)
         self.path = path
-        self.description = f"the video {path}"
-        self.paced = paced
-        self._player = Player(fps=fps, paced=paced, loop=loop, start=start, speed=speed,
-                              clock=clock or RealClock())
         self._capture: cv2.VideoCapture | None = None
         self._count = 0
         self._position = -1

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Iterator
 
 Figure = tuple[str, float, str]
+"""One measured figure: its label, value and unit."""
 SUITES = {
     "engine": "dicetable.engine_bench",
     "vision": "vision.bench",
@@ -44,3 +45,19 @@ def run(args: argparse.Namespace) -> int:
                 print(f"  {label:<58} {value:>12.4g} {unit}")
             sys.stdout.flush()
     return 0
+
+
+def percentile(values: list[float], percent: int) -> float:
+    """The ``percent``-th percentile of ``values`` (the nearest rank).
+
+    >>> percentile([0.1, 0.2, 0.3, 0.4, 0.5], 50), percentile([3.0, 1.0, 2.0], 95)
+    (0.3, 3.0)
+    """
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(percent / 100 * (len(ordered) - 1)))]
+
+
+def ms(seconds: float) -> float:
+    """Seconds as milliseconds."""
+    return seconds * 1000
+

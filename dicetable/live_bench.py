@@ -38,14 +38,13 @@ from device.live import LiveLoop
 from device.scripted_player import same_line
 from device.session import TableSession
 from device.state_dir import journal_path
+from dicetable.bench import Figure, ms, percentile
 from dicetable.child import ServedTable
 from dicetable.live_table import DEMO_SEED, HostLog
 from vision.observation import DiceObserver
 from web.app import create_app
 from web.client import EventStream
 from web.server import create_server
-
-Figure = tuple[str, float, str]
 
 REST_COUNT = 32
 REST_S = 1.2
@@ -66,9 +65,9 @@ def suite(threads: int) -> Iterator[Figure]:
         folder = Path(scratch)
         latencies = _latencies(folder, observer)
         yield "first still frame → state parsed by an SSE client, median", \
-            _ms(statistics.median(latencies)), "ms"
+            ms(statistics.median(latencies)), "ms"
         yield "first still frame → state parsed by an SSE client, p95", \
-            _ms(_percentile(latencies, 95)), "ms"
+            ms(percentile(latencies, 95)), "ms"
         yield "rests timed (1280×720 frames, 0.3 s settle included)", float(len(latencies)), \
             "rests"
         share, reads = _idle(folder, observer)
@@ -318,12 +317,3 @@ def _status_mb(pid: int | None, field: str) -> float:
         if line.startswith(field + ":"):
             return int(line.split()[1]) / 1024
     raise RuntimeError(f"no {field} for process {pid}")
-
-
-def _percentile(values: list[float], percent: int) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(percent / 100 * (len(ordered) - 1)))]
-
-
-def _ms(seconds: float) -> float:
-    return seconds * 1000

@@ -20,12 +20,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from random import Random
 
+from dicetable.bench import Figure, ms, percentile
 from dicetable.child import ServedTable
 from engine import Game
 from web.client import EventStream, Phone
 from web.server import threads_for_streams
-
-Figure = tuple[str, float, str]
 
 ACTIONS = 200
 FOLLOWERS = 10
@@ -47,19 +46,19 @@ def suite(threads: int) -> Iterator[Figure]:
         phone.enter_pin(table.pin)
         latencies = _push_latencies(table.url, phone)
         yield f"POSTed action → state parsed by all {FOLLOWERS} SSE clients, p50", \
-            _ms(_percentile(latencies, 50)), "ms"
+            ms(percentile(latencies, 50)), "ms"
         yield f"POSTed action → state parsed by all {FOLLOWERS} SSE clients, p95", \
-            _ms(_percentile(latencies, 95)), "ms"
+            ms(percentile(latencies, 95)), "ms"
         yield "actions timed", float(len(latencies)), "actions"
         alone = _plain_requests(phone)
         yield "plain request (GET /api/state), no stream open, median", \
-            _ms(statistics.median(alone)), "ms"
+            ms(statistics.median(alone)), "ms"
         with _idle_streams(table.url, IDLE_STREAMS):
             crowded = _plain_requests(phone)
         yield f"plain request with {IDLE_STREAMS} streams open, median", \
-            _ms(statistics.median(crowded)), "ms"
+            ms(statistics.median(crowded)), "ms"
         yield f"plain request with {IDLE_STREAMS} streams open, p95", \
-            _ms(_percentile(crowded, 95)), "ms"
+            ms(percentile(crowded, 95)), "ms"
         yield "score pad first load (HTML + CSS + JS, uncompressed)", \
             float(page_weight(table.url)), "bytes"
         phone.close()
@@ -173,12 +172,3 @@ def _idle_streams(url: str, count: int) -> Iterator[None]:
 def _drain(stream: EventStream) -> None:
     for _ in stream.events():
         pass
-
-
-def _percentile(values: list[float], percent: int) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(percent / 100 * (len(ordered) - 1)))]
-
-
-def _ms(seconds: float) -> float:
-    return seconds * 1000
