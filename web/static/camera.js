@@ -52,7 +52,8 @@ function picture(camera) {
   el("div.frame", {},
     el("img", {src: "/api/camera/picture.jpg?n=" + camera.picture, alt: t("camera.picture_alt", {dice: values || t("none")})}),
     overlay),
-  el("figcaption", {text: seen.dice.length ? t("camera.saw", {dice: values}) : t("camera.saw_nothing")}));
+  el("figcaption", {text: !seen.dice.length ? t("camera.saw_nothing")
+    : S.enlarged ? t("camera.picture_alt", {dice: values}) : t("camera.saw", {dice: values})}));
   return figure;
 }
 
