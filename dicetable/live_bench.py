@@ -44,7 +44,7 @@ from dicetable.live_table import DEMO_SEED, HostLog
 from vision.observation import DiceObserver
 from web.app import create_app
 from web.client import EventStream
-from web.server import create_server
+from web.server import create_server, end_streams
 
 REST_COUNT = 32
 REST_S = 1.2
@@ -160,6 +160,8 @@ def _latencies(scratch: Path, observer: DiceObserver) -> list[float]:
     finally:
         loop.stop()
         stream.close()
+        end_streams(app)
+        time.sleep(0.5)  # the stream's thread sees the end
         server.close()
         session.stop()
 
