@@ -79,8 +79,8 @@ def suite(threads: int) -> Iterator[Figure]:
         write_film(plan, demo, seed=DEMO_SEED)
         yield "serve --demo: peak resident memory, models loaded", _peak_rss(folder, demo), "MB"
         first, last = _memory_over_play(folder, demo, plan)
-        yield f"serve --demo --loop: resident memory after its first game ({SPEED:g}× speed)", \
-            first, "MB"
+        yield f"serve --demo --loop: resident memory after its first game ({SPEED:g}× speed, " \
+            "median of a minute)", first, "MB"
         yield f"serve --demo --loop: growth over {PLAY_MINUTES:g} min of replayed play", \
             last - first, "MB"
         kills, lost, finished = _power_cuts(folder, demo, plan)
@@ -216,13 +216,19 @@ def _peak_rss(scratch: Path, demo: Path) -> float:
 
 
 def _memory_over_play(scratch: Path, demo: Path, plan: Plan) -> tuple[float, float]:
+    """Resident memory (median of a minute of samples) after the first game, and at the end
+    of PLAY_MINUTES of play."""
     game_s = (plan.still_frames()[-1] + plan.hold(plan.rests[-1])) / plan.fps
+    window = 6  # samples, 10 s apart
     with ServedTable(scratch / "long", args=["--demo", str(demo), "--loop",
                                              "--speed", str(SPEED)]) as table:
-        time.sleep(game_s / SPEED + 5)
-        first = _status_mb(table.pid, "VmRSS")
-        time.sleep(PLAY_MINUTES * 60 / SPEED)
-        return first, _status_mb(table.pid, "VmRSS")
+        time.sleep(game_s / SPEED)
+        samples: list[float] = []
+        ends = time.monotonic() + PLAY_MINUTES * 60 / SPEED
+        while time.monotonic() < ends or len(samples) < 2 * window:
+            time.sleep(10)
+            samples.append(_status_mb(table.pid, "VmRSS"))
+        return statistics.median(samples[:window]), statistics.median(samples[-window:])
 
 
 def _power_cuts(scratch: Path, demo: Path, plan: Plan) -> tuple[int, int, int]:
