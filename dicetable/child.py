@@ -47,7 +47,11 @@ class ServedTable:
     @property
     def pin(self) -> str:
         """The table's PIN (from its journal)."""
-        return Journal(journal_path(self.state)).pin()
+        journal = Journal.existing(journal_path(self.state))
+        try:
+            return journal.pin()
+        finally:
+            journal.close()
 
     def start(self) -> ServedTable:
         """Start serving; returns once the port takes connections."""

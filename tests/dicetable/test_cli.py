@@ -56,14 +56,6 @@ def test_unreadable_records_get_a_clear_message(tmp_path: Path, content: bytes |
     assert why in capsys.readouterr().err
 
 
-def test_pin_is_kept_in_the_state_folder(tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["pin", "--state", str(tmp_path)]) == 0
-    first = capsys.readouterr().out.strip()
-    assert main(["pin", "--state", str(tmp_path)]) == 0
-    assert capsys.readouterr().out.strip() == first and len(first) == 6
-
-
 def test_the_console_script_explains_its_commands() -> None:
     script = Path(sys.executable).with_name("dicetable")
     done = subprocess.run([str(script), "--help"], capture_output=True, text=True, check=True)
