@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import secrets
 import sqlite3
 import threading
@@ -37,6 +38,8 @@ Status = Literal["playing", "finished", "abandoned"]
 Problem = Literal["full", "read_only", "damaged", "other"]
 PIN_DIGITS = 6
 GRANT_DAYS = 30
+ROOM_BYTES = 1 << 20
+"""Less free room than this for the journal to grow is a full disk."""
 COMMITS_SUFFIX = "-commits"
 """The file beside the journal that holds its commit count: ``table.db-commits``."""
 
@@ -64,7 +67,8 @@ def journal_error(err: sqlite3.Error | OSError, path: Path) -> JournalError:
     code = getattr(err, "sqlite_errorcode", None)
     name = str(getattr(err, "sqlite_errorname", ""))
     errno = getattr(err, "errno", None)
-    if code == sqlite3.SQLITE_FULL or errno in (28, 27):  # ENOSPC, EFBIG
+    if code == sqlite3.SQLITE_FULL or errno in (28, 27) \
+            or (name.startswith("SQLITE_IOERR") and _no_room(path)):  # ENOSPC, EFBIG
         return JournalError("full", f"{path.parent} is full: {err}")
     if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")) or errno in (13, 30):
         return JournalError("read_only", f"{path.parent} cannot be written: {err}")
@@ -81,6 +85,22 @@ class StoredGame:
     header: dict[str, Any]
     lines: tuple[dict[str, Any], ...]
     status: Status
+
+
+def _no_room(path: Path) -> bool:
+    """True if the journal in ``path`` has no room to grow: its disk is (all but) full, or its
+    files reach the process's file size limit (``RLIMIT_FSIZE``; SQLite then says "disk I/O
+    error")."""
+    try:
+        disk = os.statvfs(path.parent)
+        sizes = [p.stat().st_size for p in (path, path.with_name(path.name + "-wal"))
+                 if p.exists()]
+    except OSError:
+        return False
+    if disk.f_bavail * disk.f_frsize < ROOM_BYTES:
+        return True
+    limit, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    return limit != resource.RLIM_INFINITY and any(s + ROOM_BYTES > limit for s in sizes)
 
 
 class Journal:

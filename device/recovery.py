@@ -60,11 +60,12 @@ def open_table(path: Path) -> OpenedTable:
     if not path.is_file() or path.stat().st_size == 0:
         opened = _missing(path, acknowledged)
     else:
+        present = [p for p in (path, *_files(path)) if p.exists()]  # opening makes a -wal
         with closing(sqlite3.connect(path, isolation_level=None)) as db:
             finding = _inspect(db, path)
             kept = None
             if finding.damage is not None or finding.commits < (acknowledged or 0):
-                kept = _keep_aside(path)  # before closing: closing checkpoints the -wal
+                kept = _keep_aside(path, present)  # before closing: closing checkpoints
         if finding.damage is not None:
             assert kept is not None
             opened = _salvage(path, kept, finding.damage)
@@ -87,7 +88,7 @@ def _missing(path: Path, acknowledged: int | None) -> OpenedTable:
     leftovers = [p for p in _files(path) if p.exists()]
     journal_gone = bool(acknowledged) or any(
         p.exists() for p in leftovers if not p.name.endswith(COMMITS_SUFFIX))
-    kept = _keep_aside(path) if journal_gone else None
+    kept = _keep_aside(path, leftovers) if journal_gone else None
     for leftover in leftovers:
         leftover.unlink()
     opened = OpenedTable(Journal(path), kept=kept)
@@ -148,6 +149,8 @@ def _salvage(path: Path, kept: Path, damage: str) -> OpenedTable:
         fresh.execute("COMMIT")
     opened = OpenedTable(Journal(path), kept=kept, detail=damage)
     opened.notices.append(Notice("notice.journal_damaged", {"games": copied["games"]}))
+    if not pin_kept:
+        opened.notices.append(Notice("notice.new_pin"))
     return opened
 
 
@@ -184,8 +187,9 @@ def _files(path: Path) -> list[Path]:
     return [path.with_name(path.name + suffix) for suffix in SIDE_FILES]
 
 
-def _keep_aside(path: Path) -> Path:
-    """Copy the journal and the files beside it into a new ``damaged-<time>`` folder."""
+def _keep_aside(path: Path, files: list[Path]) -> Path:
+    """Copy ``files`` (the journal and those beside it) into a new ``damaged-<time>``
+    folder."""
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     with _writing(path):
         folder = path.parent / f"damaged-{stamp}"
@@ -194,9 +198,8 @@ def _keep_aside(path: Path) -> Path:
             number += 1
             folder = path.parent / f"damaged-{stamp}-{number}"
         folder.mkdir()
-        for original in (path, *_files(path)):
-            if original.exists():
-                shutil.copy2(original, folder / original.name)
+        for original in files:
+            shutil.copy2(original, folder / original.name)
     return folder
 
 

@@ -61,7 +61,7 @@ def register_handlers(app: Flask) -> None:
 
     @app.errorhandler(JournalError)
     def journal_failed(err: JournalError) -> tuple[Response, int]:
-        app.logger.error("the journal refused a change: %s", err)
+        app.logger.error("the journal cannot save (%s): %s", err.problem, err)
         return refusal(503, text(language(), f"error.storage.{err.problem}"))
 
     @app.errorhandler(StaleVersion)
