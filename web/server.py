@@ -40,6 +40,8 @@ IDLE_S = 30
 STALL_S = 20.0
 STREAM_BACKLOG = 64 * 1024
 OUTPUT_HIGH_WATER = 256 * 1024
+SEND_BUFFER = 32 * 1024
+"""The kernel's send buffer per connection (Linux doubles it): bounded, as the output is."""
 BACKLOG_KEY = "dicetable.backlog"
 """The WSGI environ key of a function that gives the bytes waiting to be sent to the phone."""
 
@@ -80,6 +82,7 @@ def create_server(app: Flask, *, host: str, port: int) -> Server:
                       outbuf_high_watermark=OUTPUT_HIGH_WATER,
                       max_request_header_size=32 * 1024,
                       max_request_body_size=int(app.config["MAX_CONTENT_LENGTH"]))
+    adj.socket_options = [*adj.socket_options, (socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)]
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
     sockets: dict[int, Any] = {}

@@ -1,15 +1,17 @@
 """A cap on the live streams open at once, so that waitress always keeps threads free, and on
-the streams of one address, so that a phone that reconnects replaces the stream it left behind.
+the streams of one address, so that a phone that reconnects replaces the stream it left behind
+(a phone that drops off the Wi-Fi does not say so: its old stream lingers until a write fails).
 
->>> gate = StreamGate(2, per_address=1)
+>>> gate = StreamGate(2, per_address=2)
 >>> first = gate.enter("10.0.0.5")
->>> second = gate.enter("10.0.0.5")   # the same phone again: its older stream is told to end
->>> first.ended, second.ended, gate.open
-(True, False, 2)
+>>> gate.enter("10.0.0.6") is not None
+True
+>>> again = gate.enter("10.0.0.5")   # all taken, but the same phone again: its old stream ends
+>>> first.ended, again.ended, gate.open
+(True, False, 3)
 >>> gate.leave(first); gate.open
-1
->>> gate.enter("10.0.0.6") is not None, gate.enter("10.0.0.7")
-(True, None)
+2
+>>> gate.enter("10.0.0.7")           # all taken by others
 >>> gate.close(); gate.closed, gate.enter("10.0.0.8")
 (True, None)
 """
@@ -64,14 +66,15 @@ class StreamGate:
         self._closed.set()
 
     def enter(self, address: str) -> Ticket | None:
-        """A place for one more stream from ``address``; None if all are taken or the gate is
-        closed. Past ``per_address`` streams of that address, its oldest one is ended."""
+        """A place for one more stream from ``address``; None if all are taken by other
+        addresses or the gate is closed. When all are taken, or ``address`` holds
+        ``per_address`` already, the oldest stream of ``address`` is ended instead."""
         with self._lock:
             if self.closed:
                 return None
             running = [t for t in self._tickets if not t.ended]
             mine = [t for t in running if t.address == address]
-            if len(mine) >= self.per_address:
+            if mine and (len(mine) >= self.per_address or len(running) >= self.limit):
                 mine[0].end()
                 running.remove(mine[0])
             if len(running) >= self.limit:
