@@ -87,10 +87,8 @@ def trickling_sockets(url: str, count: int, addresses: int = 1, *, every_s: floa
         while not stop.wait(every_s):
             line += 1
             for sock in sockets:
-                try:
+                with contextlib.suppress(OSError):  # closed by the server: go on with others
                     sock.sendall(f"X-Slow-{line}: {line}\r\n".encode())
-                except OSError:
-                    pass  # closed by the server: the attack goes on with the others
 
     thread = threading.Thread(target=trickle, daemon=True)
     thread.start()
