@@ -23,8 +23,9 @@ PAD_TIMEOUT_S = 5.0
 
 
 def address(n: int) -> str:
-    """The ``n``-th attacker address: 127.1.0.1, 127.1.0.2, … (never 127.0.0.1, the pad's)."""
-    return f"127.1.{n // 250}.{n % 250 + 1}"
+    """The ``n``-th attacker address: 127.1.0.1, 127.1.0.2, … (never in 127.0.0.0/16, where
+    the pad is); 15 million of them before they repeat."""
+    return f"127.{1 + n // 62_500 % 250}.{n // 250 % 250}.{n % 250 + 1}"
 
 
 def pad_answer_s(url: str, *, timeout: float = PAD_TIMEOUT_S) -> float:
@@ -135,12 +136,13 @@ def held_streams(url: str, count: int, addresses: int = 1, *, read: bool = True,
         _close(sockets)
 
 
-def guess_pins(url: str, tries: int, addresses: int) -> Counter[int]:
+def guess_pins(url: str, tries: int, addresses: int, *, first: int = 0) -> Counter[int]:
     """``tries`` wrong PINs, each from a new connection, rotating through ``addresses``
-    addresses; returns how many got each status (403: checked and wrong; 429: not checked)."""
+    addresses from the ``first``-th; returns how many got each status (403: checked and
+    wrong; 429: not checked)."""
     statuses: Counter[int] = Counter()
     for i in range(tries):
-        statuses[_guess(url, address(i % addresses), f"{i % 1_000_000:06d}x")] += 1
+        statuses[_guess(url, address(first + i % addresses), f"{i % 1_000_000:06d}x")] += 1
     return statuses
 
 
