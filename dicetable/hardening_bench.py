@@ -142,11 +142,15 @@ def _power_cuts(state: Path) -> Iterator[Figure]:
     for _ in range(POWER_CUTS):
         table = ServedTable(state).start()
         before = len(acknowledged)
-        burst = threading.Thread(target=_post_until_cut, args=(table, lines, acknowledged))
+        refused: list[RuntimeError] = []
+        burst = threading.Thread(target=_post_until_cut,
+                                 args=(table, lines, acknowledged, refused))
         burst.start()
         time.sleep(rng.uniform(0.1, 1.0))
         table.stop(kill=True)
         burst.join()
+        if refused:
+            raise refused[0]
         answered += len(acknowledged) - before
         journal = Journal.existing(journal_path(state))
         stored = journal.latest_game()
@@ -161,7 +165,9 @@ def _power_cuts(state: Path) -> Iterator[Figure]:
 
 
 def _post_until_cut(table: ServedTable, lines: list[dict[str, Any]],
-                    acknowledged: list[dict[str, Any]]) -> None:
+                    acknowledged: list[dict[str, Any]], refused: list[RuntimeError]) -> None:
+    """Post the next lines until the table dies, noting each acknowledged one (and, in
+    ``refused``, an action the table refused, which no cut explains)."""
     try:
         phone = Phone(table.url)
         phone.enter_pin(table.pin)
@@ -170,10 +176,11 @@ def _post_until_cut(table: ServedTable, lines: list[dict[str, Any]],
         for line in lines[len(acknowledged):]:
             status, body = phone.post("/api/action", {"line": line, "base_version": version})
             if status != 200:
-                raise RuntimeError(f"the table refused an action: {body}")
+                refused.append(RuntimeError(f"the table refused an action: {body}"))
+                return
             acknowledged.append(line)
             version = body["state"]["version"]
-    except (OSError, http.client.HTTPException, RuntimeError):
+    except (OSError, http.client.HTTPException):
         return  # the cut
 
 
