@@ -166,13 +166,9 @@ def _guess(url: str, source: str, pin: str) -> int:
 
 
 def _read_head(sock: socket.socket) -> int:
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise ConnectionError("the table closed the connection")
-        data += chunk
-    return int(data.split(b" ", 2)[1])
+    """The status of the answer (and its body when it has a length: a stream has none)."""
+    head, _ = _read_response(sock)
+    return int(head.split(" ", 2)[1])
 
 
 def _read_response(sock: socket.socket) -> tuple[str, bytes]:

@@ -67,6 +67,15 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Rende
     return root, images
 
 
+def _one_good_image(rendered: tuple[Path, list[Rendered]], root: Path) -> Rendered:
+    """Copy one rendered image into ``root/images``; returns it."""
+    source, images = rendered
+    good = images[1]
+    (root / "images").mkdir()
+    (root / good.file).write_bytes((source / good.file).read_bytes())
+    return good
+
+
 def _dice_in(images: list[Rendered], split: str) -> int:
     return sum(len(i.dice) for i in images if split in ("all", i.split))
 
@@ -125,10 +134,7 @@ def test_text_summary_on_every_image_of_a_yolo_copy(
 def test_bad_images_and_entries_are_skipped_and_listed(
         rendered: tuple[Path, list[Rendered]], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    source, images = rendered
-    good = images[1]
-    (tmp_path / "images").mkdir()
-    (tmp_path / good.file).write_bytes((source / good.file).read_bytes())
+    good = _one_good_image(rendered, tmp_path)
     (tmp_path / "images/broken.png").write_bytes(b"\x89PNG not really")
     manifest = [good.entry(),
                 {"file": "images/absent.png", "split": "test", "dice": []},
@@ -235,10 +241,7 @@ def test_a_model_that_is_not_onnx_exits_1(rendered: tuple[Path, list[Rendered]],
 def test_an_image_that_decodes_too_large_is_skipped_unread(
         rendered: tuple[Path, list[Rendered]], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    source, images = rendered
-    good = images[1]
-    (tmp_path / "images").mkdir()
-    (tmp_path / good.file).write_bytes((source / good.file).read_bytes())
+    good = _one_good_image(rendered, tmp_path)
     bomb = _png_bomb(10_000, 10_000)
     assert len(bomb) < 200_000
     (tmp_path / "images/bomb.png").write_bytes(bomb)

@@ -148,7 +148,10 @@ def test_the_page_allows_no_foreign_script_frame_or_sniffing(table: ServedTable)
 
 def test_the_pin_and_host_link_stay_out_of_the_log(table: ServedTable) -> None:
     assert table.log is not None
-    text = table.log.read_text()
+    deadline = time.monotonic() + 10  # the port listens a moment before the start is logged
+    while "State folder" not in (text := table.log.read_text()):
+        assert time.monotonic() < deadline, text
+        time.sleep(0.05)
     assert "dicetable is serving the score pad" in text
     assert table.pin not in text and "/auth/join?token=" not in text
 
