@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from device.journal import COMMITS_SUFFIX, Journal, JournalError, journal_error
+from device.journal import COMMITS_SUFFIX, Journal, journal_error
 from device.notice import Notice
 
 SIDE_FILES = ("-wal", "-shm", "-journal", COMMITS_SUFFIX)
@@ -55,7 +55,8 @@ class _Finding:
 
 def open_table(path: Path) -> OpenedTable:
     """Check the journal in file ``path``, set damaged files aside, and open it (a new one if
-    there is none). Raises :class:`JournalError` when the folder cannot be written."""
+    there is none). Raises :class:`~device.journal.JournalError` when the folder cannot be
+    written."""
     acknowledged = _acknowledged(path)
     if not path.is_file() or path.stat().st_size == 0:
         opened = _missing(path, acknowledged)
@@ -210,5 +211,3 @@ def _writing(path: Path) -> Iterator[None]:
     except OSError as err:
         raise journal_error(err, path) from err
 
-
-__all__ = ["JournalError", "OpenedTable", "open_table"]
