@@ -26,11 +26,10 @@ from typing import Any
 from device.journal import Journal
 from device.state_dir import journal_path
 from dicetable import attacks
+from dicetable.bench import Figure, ms
 from dicetable.child import ServedTable
 from engine.selfplay import random_lines
 from web.client import Phone
-
-Figure = tuple[str, float, str]
 
 PROBES = 20
 PROBE_EVERY_S = 0.1
@@ -57,7 +56,7 @@ def _attacks(table: ServedTable) -> Iterator[Figure]:
     url = table.url
     alone = _probe(url, PROBES)
     yield "pad answer (GET /api/state, new connection), idle table, median", \
-        _ms(statistics.median(alone)), "ms"
+        ms(statistics.median(alone)), "ms"
     runs: list[tuple[str, Callable[[], AbstractContextManager[Any]], int]] = [
         ("100 idle connections, 1 address", lambda: attacks.idle_sockets(url, 100), PROBES),
         ("300 idle connections, 30 addresses",
@@ -74,7 +73,7 @@ def _attacks(table: ServedTable) -> Iterator[Figure]:
     for name, attack, probes in runs:
         with attack():
             times = _probe(url, probes)
-        yield f"pad answer during {name}, max", _ms(max(times)), "ms"
+        yield f"pad answer during {name}, max", ms(max(times)), "ms"
         yield f"pad answer during {name}, median / idle median", \
             statistics.median(times) / statistics.median(alone), "x"
     yield "a trickling connection is closed after", _trickle_closed_after(url), "s"
@@ -126,7 +125,7 @@ def _guessing(table: ServedTable) -> Iterator[Figure]:
         tries / minutes, "per minute"
     yield "PIN guesses checked (wrong: 403) for the whole table (bar: 60)", \
         statuses[403] / minutes, "per minute"
-    yield "pad answer during the PIN guessing, max", _ms(max(times)), "ms"
+    yield "pad answer during the PIN guessing, max", ms(max(times)), "ms"
 
 
 def _power_cuts(state: Path) -> Iterator[Figure]:
@@ -190,7 +189,3 @@ def _probe(url: str, count: int) -> list[float]:
         times.append(attacks.pad_answer_s(url))
         time.sleep(PROBE_EVERY_S)
     return times
-
-
-def _ms(seconds: float) -> float:
-    return seconds * 1000

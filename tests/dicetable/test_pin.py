@@ -74,8 +74,15 @@ def test_serve_and_pin_use_the_same_default_folder(tmp_path: Path) -> None:
     assert done.stdout.strip() == journal.pin()
 
 
-def test_make_run_serves_from_the_default_folder() -> None:
+def test_make_run_serves_from_the_default_folder(tmp_path: Path) -> None:
+    env = {**os.environ, "HOME": str(tmp_path)}
+    env.pop("DICETABLE_STATE", None)
+    env.pop("XDG_STATE_HOME", None)
     done = subprocess.run(["make", "-n", "-C", str(ROOT), "run"], capture_output=True,
-                          text=True, check=True)
+                          text=True, check=True, env=env)
     serve = [line for line in done.stdout.splitlines() if "dicetable serve" in line]
-    assert serve and all("--state" not in line for line in serve)
+    default = tmp_path / ".local" / "state" / "dicetable"
+    assert serve and all(f"--state {default} " in line for line in serve)
+    pin = subprocess.run([str(SCRIPT), "pin", "--link"], env=env, capture_output=True,
+                         text=True)
+    assert f"there is no table in {default}" in pin.stderr
