@@ -19,9 +19,11 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 # The table on this machine: the score pad for every phone on the network; the journal, PIN
-# and recorded frames live in ./state. With no camera (CAMERA=0, /dev/video2, picamera2 or a
-# folder of pictures), it plays the demo: a recorded game of Dicy Cards through the camera loop.
-STATE ?= state
+# and recorded frames live in the state folder every dicetable command uses by default
+# ($DICETABLE_STATE, else $XDG_STATE_HOME/dicetable or ~/.local/state/dicetable), so that
+# `dicetable pin` finds them. With no camera (CAMERA=0, /dev/video2, picamera2 or a folder of
+# pictures), it plays the demo: a recorded game of Dicy Cards through the camera loop.
+STATE ?= $(or $(DICETABLE_STATE),$(or $(XDG_STATE_HOME),$(HOME)/.local/state)/dicetable)
 CAMERA ?=
 run: setup $(if $(CAMERA),,$(STATE)/demo/demo.json)
 	$(BIN)/dicetable serve --state $(STATE) $(if $(CAMERA),--camera $(CAMERA),--demo)

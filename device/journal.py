@@ -2,7 +2,9 @@
 
 Every connection uses WAL and ``synchronous=FULL``, so a line is on disk before the action is
 acknowledged; a power cut (``kill -9``) loses nothing that was acknowledged. The schema is in
-``schema.sql`` beside this module.
+``schema.sql`` beside this module. Every commit counts itself in the journal and in the file
+``table.db-commits`` beside it (:mod:`device.recovery` compares the two at start). A write the
+disk refuses (full, read-only, damaged) raises :class:`JournalError` and changes nothing.
 
 >>> import tempfile, pathlib
 >>> journal = Journal(pathlib.Path(tempfile.mkdtemp()) / "table.db")
@@ -16,12 +18,15 @@ acknowledged; a power cut (``kill -9``) loses nothing that was acknowledged. The
 from __future__ import annotations
 
 import json
+import os
+import resource
 import secrets
 import sqlite3
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.resources import files
@@ -30,7 +35,46 @@ from typing import Any, Literal
 
 Source = Literal["phone", "camera", "button"]
 Status = Literal["playing", "finished", "abandoned"]
+Problem = Literal["full", "read_only", "damaged", "other"]
 PIN_DIGITS = 6
+GRANT_DAYS = 30
+ROOM_BYTES = 1 << 20
+"""Less free room than this for the journal to grow is a full disk."""
+COMMITS_SUFFIX = "-commits"
+"""The file beside the journal that holds its commit count: ``table.db-commits``."""
+
+
+class JournalError(Exception):
+    """The journal cannot be read or written: ``problem`` says why in one word (the disk is
+    full, the folder read-only, the file damaged); nothing was changed."""
+
+    def __init__(self, problem: Problem, detail: str) -> None:
+        super().__init__(detail)
+        self.problem = problem
+
+
+class NoTable(JournalError):
+    """There is no journal where one was looked for (only ``dicetable serve`` makes one)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__("other", f"there is no table in {path.parent} (no {path.name}); "
+                                  "`dicetable serve` makes one")
+        self.path = path
+
+
+def journal_error(err: sqlite3.Error | OSError, path: Path) -> JournalError:
+    """What a failed read or write of the journal at ``path`` means for its user."""
+    code = getattr(err, "sqlite_errorcode", None)
+    name = str(getattr(err, "sqlite_errorname", ""))
+    errno = getattr(err, "errno", None)
+    if code == sqlite3.SQLITE_FULL or errno in (28, 27) \
+            or (name.startswith("SQLITE_IOERR") and _no_room(path)):  # ENOSPC, EFBIG
+        return JournalError("full", f"{path.parent} is full: {err}")
+    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")) or errno in (13, 30):
+        return JournalError("read_only", f"{path.parent} cannot be written: {err}")
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        return JournalError("damaged", f"{path} is damaged: {err}")
+    return JournalError("other", f"{path}: {err}")
 
 
 @dataclass(frozen=True)
@@ -43,36 +87,109 @@ class StoredGame:
     status: Status
 
 
+def _no_room(path: Path) -> bool:
+    """True if the journal in ``path`` has no room to grow: its disk is (all but) full, or its
+    files reach the process's file size limit (``RLIMIT_FSIZE``; SQLite then says "disk I/O
+    error")."""
+    try:
+        disk = os.statvfs(path.parent)
+        sizes = [p.stat().st_size for p in (path, path.with_name(path.name + "-wal"))
+                 if p.exists()]
+    except OSError:
+        return False
+    if disk.f_bavail * disk.f_frsize < ROOM_BYTES:
+        return True
+    limit, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    return limit != resource.RLIM_INFINITY and any(s + ROOM_BYTES > limit for s in sizes)
+
+
 class Journal:
-    """The SQLite journal in file ``path`` (created with its folder if missing)."""
+    """The SQLite journal in file ``path``; a new one (with its folder, PIN and secret) is made
+    if there is none. :meth:`existing` opens only one that is there."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._local = threading.local()
-        self._connection().executescript(
-            files("device").joinpath("schema.sql").read_text("utf-8"))
+        self._commits_lock = threading.Lock()
+        self._commits_seen = 0
+        self._commits_fd: int | None = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            new = not path.exists() or path.stat().st_size == 0
+            self._connection().executescript(
+                files("device").joinpath("schema.sql").read_text("utf-8"))
+        except (sqlite3.Error, OSError) as err:
+            self.close()
+            raise journal_error(err, path) from err
+        if new:
+            self.new_pin()
+            self.secret()
+
+    @classmethod
+    def existing(cls, path: Path) -> Journal:
+        """The journal in file ``path``; :class:`NoTable` if there is none."""
+        if not path.is_file() or path.stat().st_size == 0:
+            raise NoTable(path)
+        return cls(path)
+
+    @property
+    def commits_path(self) -> Path:
+        """The file that holds the journal's commit count as last acknowledged."""
+        return self.path.with_name(self.path.name + COMMITS_SUFFIX)
 
     def _connection(self) -> sqlite3.Connection:
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is None:
             db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            self._local.db = db
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
-            self._local.db = db
         return db
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        db = self._connection()
-        db.execute("BEGIN IMMEDIATE")
+        """One write transaction, counted in the journal and (once committed) in the commits
+        file; a failure of the disk is a :class:`JournalError` and leaves nothing behind."""
+        try:
+            db = self._connection()
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise journal_error(err, self.path) from err
         try:
             yield db
-        except BaseException:
-            db.execute("ROLLBACK")
+            (count,) = db.execute("UPDATE commits SET count = count + 1 WHERE id = 1"
+                                  " RETURNING count").fetchone()
+            db.execute("COMMIT")
+        except BaseException as err:
+            if db.in_transaction:
+                with suppress(sqlite3.Error):  # a failed COMMIT may have rolled back already
+                    db.execute("ROLLBACK")
+            if isinstance(err, sqlite3.Error):
+                raise journal_error(err, self.path) from err
             raise
-        db.execute("COMMIT")
+        self._count_commit(int(count))
+
+    def commits(self) -> int:
+        """How many transactions the journal holds (its own sequence number)."""
+        row = self._connection().execute("SELECT count FROM commits WHERE id = 1").fetchone()
+        return int(row[0]) if row else 0
+
+    def mark_commits(self) -> None:
+        """Write the journal's commit count to the commits file (at start, after checks)."""
+        self._count_commit(self.commits(), reset=True)
+
+    def _count_commit(self, count: int, *, reset: bool = False) -> None:
+        # A fixed-width line rewritten in place: no fsync (a power cut may leave it behind the
+        # journal, never ahead of it), and no new block on a full disk.
+        with self._commits_lock:
+            self._commits_seen = count if reset else max(self._commits_seen, count)
+            try:
+                if self._commits_fd is None:
+                    self._commits_fd = os.open(self.commits_path, os.O_RDWR | os.O_CREAT, 0o644)
+                os.pwrite(self._commits_fd, f"{self._commits_seen:020d}\n".encode(), 0)
+            except OSError:
+                pass  # the count is a check, never a reason to refuse an acknowledged change
 
     def close(self) -> None:
         """Close this thread's connection (others close when their threads end)."""
@@ -80,6 +197,10 @@ class Journal:
         if db is not None:
             db.close()
             self._local.db = None
+        with self._commits_lock:
+            if self._commits_fd is not None:
+                os.close(self._commits_fd)
+                self._commits_fd = None
 
     def version(self) -> int:
         """The number of the last change of the table (0 before any)."""
@@ -195,22 +316,56 @@ class Journal:
             return _change(db, None, change) if change else _version(db)
 
     def pin(self) -> str:
-        """The table PIN (made on first use; kept across restarts)."""
-        return self._secret_setting("pin", lambda: f"{secrets.randbelow(10**PIN_DIGITS):06d}")
+        """The table PIN (made with the table, or by :meth:`new_pin`)."""
+        pin = self.setting("pin")
+        if pin is None:
+            raise JournalError("damaged", f"{self.path} has no table PIN")
+        return pin
+
+    def has_pin(self) -> bool:
+        """True if the journal holds a PIN (a damaged one may have lost it)."""
+        return self.setting("pin") is not None
+
+    def new_pin(self) -> str:
+        """Make a new table PIN and revoke every grant made with the old one."""
+        pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+        with self._transaction() as db:
+            db.execute("INSERT INTO settings (key, value) VALUES ('pin', ?) ON CONFLICT (key)"
+                       " DO UPDATE SET value = excluded.value", (pin,))
+            db.execute("DELETE FROM grants")
+        return pin
 
     def secret(self) -> str:
         """The secret that signs the phones' session cookies (made on first use)."""
-        return self._secret_setting("secret", lambda: secrets.token_hex(32))
-
-    def _secret_setting(self, key: str, make: Any) -> str:
-        value = self.setting(key)
+        value = self.setting("secret")
         if value is None:
             with self._transaction() as db:
-                db.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)",
-                           (key, make()))
-            value = self.setting(key)
+                db.execute("INSERT OR IGNORE INTO settings (key, value) VALUES ('secret', ?)",
+                           (secrets.token_hex(32),))
+            value = self.setting("secret")
         assert value is not None
         return value
+
+    def grant(self) -> str:
+        """A new grant (the right to change the game) for one phone: its id."""
+        grant_id = secrets.token_urlsafe(18)
+        now = time.time()
+        with self._transaction() as db:
+            db.execute("DELETE FROM grants WHERE made_at < ?", (now - GRANT_DAYS * 86400,))
+            db.execute("INSERT INTO grants (id, made_at) VALUES (?, ?)", (grant_id, now))
+        return grant_id
+
+    def granted(self, grant_id: str) -> bool:
+        """True while grant ``grant_id`` stands: not revoked, not older than 30 days."""
+        row = self._connection().execute(
+            "SELECT 1 FROM grants WHERE id = ? AND made_at >= ?",
+            (grant_id, time.time() - GRANT_DAYS * 86400)).fetchone()
+        return row is not None
+
+    def revoke(self, grant_id: str) -> None:
+        """Revoke one grant (a phone logs out)."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM grants WHERE id = ?", (grant_id,))
 
 
 def _change(db: sqlite3.Connection, game_id: int | None, what: str) -> int:

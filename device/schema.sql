@@ -32,3 +32,19 @@ CREATE TABLE IF NOT EXISTS changes (
     what        TEXT NOT NULL,                 -- 'new-game', 'lines', 'abandon', 'hints'
     at          TEXT NOT NULL
 );
+
+-- The phones that may change the game: a random id each, kept in the phone's signed cookie.
+-- Logging out deletes one; a new PIN (`dicetable pin --new`) deletes them all.
+CREATE TABLE IF NOT EXISTS grants (
+    id          TEXT PRIMARY KEY,
+    made_at     REAL NOT NULL                  -- Unix time; a grant lasts 30 days
+);
+
+-- The journal's own sequence number: one more for every committed transaction. Each commit
+-- also writes it to the file `table.db-commits` beside the journal, so that a start finds out
+-- when the journal holds fewer commits than were acknowledged (a lost or torn -wal file).
+CREATE TABLE IF NOT EXISTS commits (
+    id          INTEGER PRIMARY KEY CHECK (id = 1),
+    count       INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO commits (id, count) VALUES (1, 0);

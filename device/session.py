@@ -35,6 +35,7 @@ from device.camera_answers import answer_question
 from device.camera_desk import CameraDesk, Held
 from device.journal import Journal, Source, StoredGame
 from device.live import CameraStatus, Seen
+from device.notice import Notice
 from device.recorder import Recorder
 from device.table_reads import Apply, Ask, Decision, Hold, Note, reads_for
 from engine import Game, IllegalAction, RecordError
@@ -98,7 +99,7 @@ class TableSession:
             recording, lambda game_id: self.record(game_id)[1:] if self.journal.game(
                 game_id) is not None else None)
         """Keeps the frames the camera's reads became actions on (``recording``, a folder)."""
-        self.notice: str | None = None
+        self.notice: Notice | None = None
         """Set at start when the journalled game did not replay whole (say it to the host)."""
 
     def start(self) -> None:
@@ -222,14 +223,13 @@ class TableSession:
         good = err.line - 1
         if good == 0:
             version = self.journal.abandon(stored.id)
-            self.notice = (f"game {stored.id} could not be resumed ({err}); it stays in the "
-                           "journal and the table is free")
+            self.notice = Notice("notice.game_not_resumed", {"game": stored.id, "reason": err})
             self._publish(version, None, None)
             return
         game = replay(enumerate(lines[:good], start=1))
         game_id, version = self.journal.continue_as_new(stored.id, game.record())
-        self.notice = (f"game {stored.id} goes on as game {game_id} from before journal {err}; "
-                       "the whole game stays in the journal")
+        self.notice = Notice("notice.game_goes_on",
+                             {"game": stored.id, "new_game": game_id, "reason": err})
         self._publish(version, game, game_id)
 
     def _new_game(self, header: dict[str, Any], base_version: int) -> Snapshot:

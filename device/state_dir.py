@@ -1,7 +1,9 @@
 """Where a table keeps its state: the journal (games, PIN, secret) in one folder.
 
 The folder is ``--state DIR``, else ``$DICETABLE_STATE``, else ``$XDG_STATE_HOME/dicetable``
-(``~/.local/state/dicetable``). Under systemd it is ``/var/lib/dicetable``.
+(``~/.local/state/dicetable``), the same for every command and for ``make run``, so that
+``dicetable pin`` finds the table ``serve`` made. Under systemd it is ``/var/lib/dicetable``.
+Only ``serve`` makes a table; the other commands say so when a folder has none.
 """
 
 from __future__ import annotations

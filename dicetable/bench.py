@@ -19,6 +19,7 @@ SUITES = {
     "vision": "vision.bench",
     "web": "dicetable.web_bench",
     "live": "dicetable.live_bench",
+    "hardening": "dicetable.hardening_bench",
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -47,7 +48,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``dicetable`` with ``argv`` (default: the command line); returns the exit status."""
     args = build_parser().parse_args(argv)
-    status: int = args.run(args)
+    try:
+        status: int = args.run(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader stopped early (``dicetable replay --json … | head``): that is no error.
+        # Point stdout at /dev/null so that the interpreter's last flush cannot fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     return status
 
 

@@ -1,19 +1,48 @@
-"""``dicetable pin``: print the table PIN (for a Pi without a screen, reached over ssh)."""
+"""``dicetable pin``: print the table PIN (for a Pi without a screen, reached over ssh); with
+``--link`` the host's link, with ``--new`` a new PIN that logs every phone out."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
-from device.journal import Journal
+from device.journal import Journal, JournalError
 from device.state_dir import add_state_argument, journal_path
+
+PUBLIC_URL_SETTING = "public_url"
+"""The address ``dicetable serve`` last printed, kept in the journal for ``--link``."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the pin arguments."""
     add_state_argument(parser)
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--new", action="store_true",
+                      help="make a new PIN: every phone that entered the old one (or opened the "
+                           "old host link) must enter the new one")
+    what.add_argument("--link", action="store_true",
+                      help="print the host's link instead (it changes the game without the PIN)")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the PIN kept in the state folder (made there on first use)."""
-    print(Journal(journal_path(args.state)).pin())
+    """Print the PIN (or the host link) of the table in the state folder; a folder without a
+    table is an error (only ``dicetable serve`` makes one)."""
+    from web.auth import host_link
+
+    try:
+        journal = Journal.existing(journal_path(args.state))
+        if args.new:
+            print(journal.new_pin())
+        elif args.link:
+            url = journal.setting(PUBLIC_URL_SETTING)
+            if url is None:
+                print("dicetable: the table has not been served yet; its link is printed by "
+                      "`dicetable serve`", file=sys.stderr)
+                return 2
+            print(host_link(url, journal))
+        else:
+            print(journal.pin())
+    except JournalError as err:
+        print(f"dicetable: {err}", file=sys.stderr)
+        return 2
     return 0

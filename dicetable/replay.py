@@ -5,9 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 from engine import Game, RecordError, read_record
+
+MAX_LINE_CHARS = 1 << 20
+"""A record line is a header or one action: far under a million characters. A longer one (or
+a file with no line breaks, such as ``/dev/zero``) is refused before it fills the memory."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -19,31 +25,47 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay every record; if any is bad, print ``FILE: line N: why`` for each bad one and no
-    state at all, with exit status 2."""
-    games: list[tuple[Path, Game]] = []
+    """Replay every record and print the state of each good one; print ``FILE: line N: why``
+    on stderr for each bad one, and exit with status 2 if there was any."""
     failed = False
     for path in args.records:
         try:
-            games.append((path, _replay(path)))
-        except (OSError, UnicodeDecodeError, RecordError) as err:
+            game = _replay(path)
+        except (OSError, UnicodeDecodeError, RecordError, LineTooLong) as err:
+            sys.stdout.flush()
             print(f"{path}: {_reason(err)}", file=sys.stderr)
             failed = True
-    if failed:
-        return 2
-    for path, game in games:
+            continue
         if args.json:
             print(json.dumps(game.view(), ensure_ascii=False))
             continue
-        if len(games) > 1:
+        if len(args.records) > 1:
             print(f"== {path}")
         print(game.describe())
-    return 0
+    return 2 if failed else 0
+
+
+class LineTooLong(Exception):
+    """A line past :data:`MAX_LINE_CHARS`."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(f"line {number}: longer than {MAX_LINE_CHARS:,} characters; no record "
+                         "line is that long")
 
 
 def _replay(path: Path) -> Game:
-    with path.open(encoding="utf-8") as lines:
-        return read_record(lines)
+    with path.open(encoding="utf-8") as text:
+        return read_record(_lines(text))
+
+
+def _lines(text: TextIO) -> Iterator[str]:
+    """The file's lines, refusing one longer than :data:`MAX_LINE_CHARS`."""
+    number = 0
+    while line := text.readline(MAX_LINE_CHARS + 1):
+        number += 1
+        if len(line) > MAX_LINE_CHARS:
+            raise LineTooLong(number)
+        yield line
 
 
 def _reason(err: Exception) -> str:

@@ -2,7 +2,10 @@
 
 One process owns the game and the camera; phones join over the table's network by the
 address or QR code printed at start. ``--demo`` plays a recorded game through the same loop,
-reader and session as a camera, with a scripted player on the phone's side.
+reader and session as a camera, with a scripted player on the phone's side. The PIN and the
+host's link are printed only to a terminal, never to a log (``dicetable pin`` prints them on
+demand). The journal is checked at start (:mod:`device.recovery`); what the host must be told
+goes to the log and to the score pad.
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ from types import FrameType
 
 from device.camera import DEFAULT_FPS, CameraError
 from device.config import ConfigError, check_keys, config_path, load_config, typed
-from device.journal import Journal
+from device.journal import JournalError
+from device.notice import Notice
 from device.recorder import RECORDED
+from device.recovery import OpenedTable, open_table
 from device.session import TableSession
 from device.state_dir import add_state_argument, journal_path
 from dicetable.live_table import camera_for
@@ -78,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted (Ctrl-C or SIGTERM)."""
     keep_memory_flat()
     from web.app import create_app
-    from web.auth import host_link
+    from web.auth import HOST_URL_SETTING, host_link
     from web.qr import qr_text, table_url
     from web.server import create_server, end_streams
 
@@ -101,12 +106,19 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as err:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2
+    # A file past a size limit (RLIMIT_FSIZE) is an error the journal reports, not a crash.
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    try:
+        opened = open_table(journal_path(args.state))
+    except JournalError as err:
+        print(f"dicetable: cannot open the table's journal: {err}", file=sys.stderr)
+        return 2
     state = journal_path(args.state).parent
-    journal = Journal(journal_path(args.state))
+    journal = opened.journal
     session = TableSession(journal, recording=state / RECORDED)
     session.start()
-    if session.notice:
-        print(f"dicetable: {session.notice}", file=sys.stderr)
+    notices = [*opened.notices, *([session.notice] if session.notice else [])]
+    _log_notices(opened, notices)
     demo = (state / "demo" if args.demo is True else args.demo) if args.demo else None
     try:
         camera = camera_for(session, source=source, fps=fps, demo=demo, loop=args.loop,
@@ -116,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2
     app = create_app({"JOURNAL": journal, "TABLE_SESSION": session,
-                      "MAX_STREAMS": max_streams})
+                      "MAX_STREAMS": max_streams, "NOTICES": notices})
     try:
         server = create_server(app, host=host, port=port)
     except OSError as err:
@@ -126,10 +138,17 @@ def run(args: argparse.Namespace) -> int:
         return 2
     url = table_url(server.effective_port, host)
     app.config["PUBLIC_URL"] = url
+    try:
+        journal.set_setting(HOST_URL_SETTING, url)
+    except JournalError as err:
+        print(f"dicetable: {err}", file=sys.stderr)
     print(qr_text(url))
     print(f"dicetable is serving the score pad at {url}")
-    print(f"Table PIN (needed to change the game): {journal.pin()}")
-    print(f"Host link (changes the game without the PIN): {host_link(url, journal)}")
+    if sys.stdout.isatty():
+        print(f"Table PIN (needed to change the game): {journal.pin()}")
+        print(f"Host link (changes the game without the PIN): {host_link(url, journal)}")
+    else:
+        print("Table PIN and host link: `dicetable pin` and `dicetable pin --link` print them")
     print(f"State folder: {journal.path.parent}", flush=True)
 
     def stop(signum: int, frame: FrameType | None) -> None:
@@ -153,3 +172,15 @@ def run(args: argparse.Namespace) -> int:
             camera.stop()
         session.stop()
     return 0
+
+
+def _log_notices(opened: OpenedTable, notices: list[Notice]) -> None:
+    """Tell the host, in the log, what the score pad will show them."""
+    from web.i18n import notice_text
+
+    for notice in notices:
+        print(f"dicetable: {notice_text('en', notice)}", file=sys.stderr)
+    if opened.kept is not None:
+        detail = f" ({opened.detail})" if opened.detail else ""
+        print(f"dicetable: the damaged journal files are kept in {opened.kept}{detail}",
+              file=sys.stderr, flush=True)

@@ -44,15 +44,29 @@ def _parsed(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
         if not text.strip():
             continue
         try:
-            yield number, json.loads(text, object_pairs_hook=_unique_keys)
+            line = json.loads(text, object_pairs_hook=_unique_keys)
+            _check_text(line)
         except json.JSONDecodeError as err:
             raise RecordError(number, EngineError("this is not JSON (at column {column})",
                                                   column=err.colno)) from None
+        except ValueError:  # an integer past Python's digit limit for int('…')
+            raise RecordError(number, EngineError("this line holds a number too long to be "
+                                                  "a record line")) from None
         except RecursionError:
             raise RecordError(number, EngineError("this line nests too deeply to be a record "
                                                   "line")) from None
         except EngineError as err:
             raise RecordError(number, err) from None
+        yield number, line
+
+
+def _check_text(line: object) -> None:
+    """Refuse text that is no Unicode (a lone surrogate such as ``"\\ud800"``): it could be
+    neither journalled nor printed."""
+    try:
+        json.dumps(line, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise EngineError("this line holds text that is not valid Unicode") from None
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -36,3 +36,20 @@ def random_game(header: Mapping[str, Any], rng: Random, max_actions: int = 100_0
         state = rules.apply(state, action)
         actions.append(action)
     return Game(rules, header, tuple(actions), state)
+
+
+def random_lines(header: Mapping[str, Any], count: int, rng: Random) -> list[dict[str, Any]]:
+    """The first ``count`` record lines (actions) of a game played by ``random_action``; fewer
+    if the game ends before (give a high target for a long game).
+
+    >>> lines = random_lines({"game": "dalek", "players": ["Ana", "Ben"]}, 3, Random(1))
+    >>> len(lines), list(lines[0])
+    (3, ['roll'])
+    """
+    game = Game.start(header)
+    lines: list[dict[str, Any]] = []
+    while len(lines) < count and not game.over:
+        action = game.rules.random_action(game.state, rng)
+        game = game.play(action)
+        lines.append(game.rules.action_to_json(action))
+    return lines

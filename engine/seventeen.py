@@ -185,10 +185,17 @@ def shown(state: SeventeenState, placed: Placed) -> Card | None:
     return None
 
 
-def check_round_cards(state: SeventeenState) -> None:
-    """Refuse a round that holds more cards of an id (or more plain backs) than the deck."""
+def check_round_cards(state: SeventeenState, new: Placed | None = None) -> None:
+    """Refuse a round that holds more cards of an id (or more plain backs) than the deck.
+
+    Only the cards the table sees count by their id (and ``new``, the card being played, that
+    whoever enters it knows): no refusal may tell a card that lies face down and unseen. The
+    plain backs count whole: the backs of face-down cards are seen.
+    """
     cards = (*state.row, *state.trashed)
-    known = Counter(p.card for p in cards if p.card is not None)
+    known = Counter(c for p in cards if (c := shown(state, p)) is not None)
+    if new is not None and new.card is not None and not new.public:
+        known[new.card] += 1
     for card, count in known.items():
         if count > state.deck.count(card):
             raise too_many(state.deck, card)
@@ -451,7 +458,7 @@ def _play(state: SeventeenState, play: Play) -> SeventeenState:
     direction = -state.direction if placed.effect is Card.REVERSE else state.direction
     state = replace(state, row=row, trashed=trashed, direction=direction,
                     x2=state.x2 or placed.effect is Card.X2, played=state.played + 1)
-    check_round_cards(state)
+    check_round_cards(state, placed)
     if state.played < state.turn_plays and state.cards_left:
         return state
     following = (state.turn + state.direction) % len(state.players)
@@ -473,6 +480,7 @@ def _call(state: SeventeenState, names: tuple[str, ...]) -> SeventeenState:
                             name=state.players[state.last])
     caller = nearest_caller(callers, state.last, state.direction, len(state.players))
     state = replace(state, called=Called(caller, callers))
+    check_round_cards(state)  # the call turns the face-down cards over: all count now
     if any(p.card is None for p in state.row):
         return state
     return _score(state)

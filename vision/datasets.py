@@ -34,6 +34,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.image_size import MAX_PIXELS, image_size
+
 Box = tuple[float, float, float, float]
 """x0, y0, x1, y1 in image pixels (or in fractions of the image size before decoding a YOLO
 image)."""
@@ -173,6 +175,10 @@ def _read_image(entry: Entry) -> NDArray[np.uint8]:
         _fail(entry, "image file missing")
     except OSError as err:
         _fail(entry, f"cannot read the image: {err.strerror or err}")
+    size = image_size(data)
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        _fail(entry, f"the image is too large to read ({size[0]}x{size[1]} pixels; at most "
+                     f"{MAX_PIXELS // 1_000_000} megapixels)")
     image = None
     if data:
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
@@ -202,6 +208,10 @@ def _load_manifest(root: Path) -> Dataset:
     except json.JSONDecodeError as err:
         raise DatasetError(f"{path}: not valid JSON: {err.msg} at line {err.lineno} "
                            f"column {err.colno}") from err
+    except ValueError as err:  # an integer past Python's digit limit
+        raise DatasetError(f"{path}: holds a number too long to be a label") from err
+    except RecursionError as err:
+        raise DatasetError(f"{path}: nests too deeply to be a list of labels") from err
     images = doc.get("images") if isinstance(doc, dict) else None
     if not isinstance(images, list):
         raise DatasetError(f'{path}: expected an object with an "images" list')

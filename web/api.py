@@ -18,7 +18,8 @@ from engine.dicy import draw_interglacial
 from web.auth import authorised, csrf_token, require_pin
 from web.body import json_body
 from web.colours import PALETTE
-from web.errors import ApiError
+from web.errors import ApiError, language
+from web.i18n import notice_text
 from web.table import table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -28,10 +29,24 @@ _random = Random()
 
 @bp.get("/state")
 def state() -> Response:
-    """The current state, whether this phone may change it, and its CSRF token."""
+    """The current state, whether this phone may change it, its CSRF token, and what the host
+    must be told (in the phone's language)."""
     snapshot = table().session.snapshot()
     return jsonify({"state": table().payload(snapshot), "auth": authorised(),
-                    "csrf": csrf_token()})
+                    "csrf": csrf_token(), "notices": notices()})
+
+
+def notices() -> list[str]:
+    """The table's notices for the host, in this phone's language."""
+    return [notice_text(language(), notice) for notice in table().notices]
+
+
+@bp.post("/notices/dismiss")
+@require_pin
+def dismiss_notices() -> Response:
+    """The host has read the notices: no phone shows them again."""
+    table().notices.clear()
+    return jsonify({"notices": []})
 
 
 @bp.get("/record")

@@ -4,7 +4,8 @@
 ``JOURNAL`` (its :class:`device.journal.Journal`: the PIN and the cookie secret live there).
 Optional: ``PUBLIC_URL`` (the address in
 the join QR code; default: the address the phone used), ``MAX_STREAMS`` (live streams at
-once, default 40), ``SSE_HEARTBEAT_S`` (15) and ``SSE_MAX_S`` (300), and any Flask setting.
+once, default 40), ``SSE_HEARTBEAT_S`` (15) and ``SSE_MAX_S`` (300), ``NOTICES`` (what the host
+must be told, :class:`device.notice.Notice`), and any Flask setting.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from flask import Flask
 from web import api, auth, events, exports, pages
 from web.colours import ColourBook
 from web.errors import register_handlers
+from web.headers import add_security_headers
 from web.streams import StreamGate
 from web.table import EXTENSION, Table
 from web.throttle import PinThrottle
@@ -27,6 +29,7 @@ DEFAULTS: dict[str, Any] = {
     "SSE_HEARTBEAT_S": 15.0,
     "SSE_MAX_S": 300.0,
     "PUBLIC_URL": None,
+    "NOTICES": (),
     "MAX_CONTENT_LENGTH": 16 * 1024,
     "SESSION_COOKIE_NAME": "dicetable",
     "SESSION_COOKIE_SAMESITE": "Strict",
@@ -49,8 +52,10 @@ def create_app(config: Mapping[str, Any]) -> Flask:
         colours=ColourBook(journal),
         streams=StreamGate(int(app.config["MAX_STREAMS"])),
         throttle=PinThrottle(),
+        notices=list(app.config["NOTICES"]),
     )
     register_handlers(app)
+    add_security_headers(app)
     auth.protect_posts(app)
     for blueprint in (pages.bp, api.bp, events.bp, exports.bp, auth.bp):
         app.register_blueprint(blueprint)

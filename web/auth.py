@@ -1,9 +1,11 @@
 """Who may change the game: the table PIN, the host's link token, and cross-site checks.
 
-Anyone may watch. A phone that entered the PIN (or opened the host's link) holds a grant in
-its session cookie (signed with the journal's secret, SameSite=Strict, HttpOnly). Every POST
-must carry the session's CSRF token in ``X-CSRF-Token``, come from this origin, and be JSON.
-Wrong PINs and tokens are slowed down per client (:mod:`web.throttle`).
+Anyone may watch. A phone that entered the PIN (or opened the host's link) holds a grant: its
+id is in the phone's session cookie (signed with the journal's secret, SameSite=Strict,
+HttpOnly), and the journal keeps the grants that stand, so that logging out (or a new PIN,
+``dicetable pin --new``) revokes a grant for every copy of the cookie. Every POST must carry
+the session's CSRF token in ``X-CSRF-Token``, come from this origin, and be JSON. PINs and
+tokens are checked at a bounded pace, per client and for the whole table (:mod:`web.throttle`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ bp = Blueprint("auth", __name__, url_prefix="/auth")
 
 CSRF_HEADER = "X-CSRF-Token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+HOST_URL_SETTING = "public_url"
+"""The journal setting that keeps the address ``dicetable serve`` printed, for the host link
+that ``dicetable pin --link`` prints."""
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -45,9 +50,9 @@ def csrf_token() -> str:
 
 
 def authorised() -> bool:
-    """True if this phone may change the game."""
+    """True if this phone holds a grant that stands (not revoked, not expired)."""
     grant = session.get("grant")
-    return isinstance(grant, str) and hmac.compare_digest(grant, _grant(table().journal))
+    return isinstance(grant, str) and table().journal.granted(grant)
 
 
 def host_token(journal: Journal) -> str:
@@ -86,7 +91,7 @@ def protect_posts(app: Flask) -> None:
             raise ApiError(403, "error.cross_site")
         sent = request.headers.get(CSRF_HEADER, "")
         token = session.get("csrf")
-        if not isinstance(token, str) or not hmac.compare_digest(sent, token):
+        if not isinstance(token, str) or not _same(sent, token):
             raise ApiError(403, "error.csrf")
 
 
@@ -97,7 +102,7 @@ def enter_pin() -> Response:
     pin = body.get("pin") if isinstance(body, dict) else None
     if not isinstance(pin, str):
         raise ApiError(400, "error.pin_missing")
-    _admit(hmac.compare_digest(pin.strip().encode(), table().journal.pin().encode()))
+    _admit(lambda: _same(pin.strip(), table().journal.pin()))
     return jsonify({"ok": True, "csrf": csrf_token()})
 
 
@@ -106,36 +111,42 @@ def join() -> BaseResponse:
     """The host's link: a right token grants the phone, then (either way) the score pad."""
     token = request.args.get("token", "")
     with contextlib.suppress(ApiError):
-        _admit(hmac.compare_digest(token.encode(), host_token(table().journal).encode()))
+        _admit(lambda: _same(token, host_token(table().journal)))
     return redirect("/", code=303)
 
 
 @bp.post("/logout")
 def logout() -> Response:
-    """Give the grant back (the phone can still watch)."""
-    session.pop("grant", None)
+    """Give the grant back, for every copy of this phone's cookie (it can still watch)."""
+    grant = session.pop("grant", None)
+    if isinstance(grant, str):
+        table().journal.revoke(grant)
     return jsonify({"ok": True})
 
 
-def _admit(right: bool) -> None:
-    """Grant the phone if ``right``; slow down and refuse it otherwise."""
+def _admit(right: Callable[[], bool]) -> None:
+    """Check ``right`` when the throttle lets this client try now; grant the phone if it holds,
+    refuse it otherwise. A try the throttle refuses is never checked."""
     throttle = table().throttle
     client = request.remote_addr or "unknown"
-    wait = throttle.wait(client)
+    wait = throttle.acquire(client)
     if wait > 0:
         seconds = math.ceil(wait)
         raise ApiError(429, "error.pin_wait", seconds=seconds, extra={"retry_after": seconds})
-    if not right:
-        delay = math.ceil(throttle.failed(client))
+    if not right():
+        delay = math.ceil(throttle.delay(client))
         raise ApiError(403, "error.pin_wrong", extra={"retry_after": delay} if delay else None)
     throttle.succeeded(client)
-    session["grant"] = _grant(table().journal)
+    session["grant"] = table().journal.grant()
     session["csrf"] = secrets.token_urlsafe(24)
     session.permanent = True
 
 
-def _grant(journal: Journal) -> str:
-    return _keyed(journal, "grant")
+def _same(sent: str, expected: str) -> bool:
+    """Compare a secret in constant time; any text (non-ASCII, a lone surrogate) is just
+    unequal, never an error."""
+    return hmac.compare_digest(sent.encode("utf-8", "surrogatepass"),
+                               expected.encode("utf-8", "surrogatepass"))
 
 
 def _keyed(journal: Journal, purpose: str) -> str:

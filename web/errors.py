@@ -1,8 +1,8 @@
 """Refusals as JSON: every refused request gets ``{"error": message}`` in the phone's language.
 
 A bad request is 400, a missing PIN 401, a failed cross-site check 403, a stale version 409
-(with the current ``state``), too many PIN tries 429, no free live stream 503. Nothing in the
-game changes on any of them.
+(with the current ``state``), too many PIN tries 429, no free live stream or a journal that
+cannot be written (a full or read-only disk) 503. Nothing in the game changes on any of them.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from device.journal import JournalError
 from device.session import StaleVersion
 from engine import Refusal
 from web.i18n import choose_language, engine_text, text
@@ -57,6 +58,11 @@ def register_handlers(app: Flask) -> None:
     @app.errorhandler(Refusal)
     def engine_or_session_refusal(err: Refusal) -> tuple[Response, int]:
         return refusal(400, engine_text(language(), err))
+
+    @app.errorhandler(JournalError)
+    def journal_failed(err: JournalError) -> tuple[Response, int]:
+        app.logger.error("the journal cannot save (%s): %s", err.problem, err)
+        return refusal(503, text(language(), f"error.storage.{err.problem}"))
 
     @app.errorhandler(StaleVersion)
     def stale(err: StaleVersion) -> tuple[Response, int]:

@@ -3,9 +3,10 @@
 A stream starts with the current state (so a phone that slept or lost Wi-Fi catches up on
 reconnecting), then sends every new version, and a ``beat`` event as heartbeat when nothing
 happens. It ends after ``SSE_MAX_S`` seconds (the browser reconnects by itself), when the
-phone goes away, or when the server stops (:func:`web.server.end_streams`), so it never holds
-a waitress thread for long. Streams beyond
-``MAX_STREAMS`` are refused with 503 so that plain requests always find a thread.
+phone goes away (or opens a newer stream: :mod:`web.streams`), when more than
+:data:`web.server.STREAM_BACKLOG` bytes wait for a phone that does not read, or when the server
+stops (:func:`web.server.end_streams`), so it never holds a waitress thread for long. Streams
+beyond ``MAX_STREAMS`` are refused with 503 so that plain requests always find a thread.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from collections.abc import Callable, Iterator
 from flask import Blueprint, Response, current_app, request
 
 from web.errors import ApiError
+from web.server import BACKLOG_KEY, STREAM_BACKLOG
+from web.streams import Ticket
 from web.table import Table, table
 
 bp = Blueprint("events", __name__)
@@ -39,18 +42,36 @@ def event(data: str, version: int) -> str:
 def events() -> Response:
     """The live stream of the state."""
     current = table()
-    if not current.streams.enter():
+    ticket = current.streams.enter(request.remote_addr or "unknown")
+    if ticket is None:
         raise ApiError(503, "error.busy", extra={"retry_after": RETRY_MS // 1000})
-    disconnected = request.environ.get("waitress.client_disconnected")
-    stream = _stream(current, disconnected, float(current_app.config["SSE_HEARTBEAT_S"]),
+    phone = _Phone(ticket, request.environ.get("waitress.client_disconnected"),
+                   request.environ.get(BACKLOG_KEY))
+    stream = _stream(current, phone, float(current_app.config["SSE_HEARTBEAT_S"]),
                      float(current_app.config["SSE_MAX_S"]))
     response = Response(stream, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-    response.call_on_close(current.streams.leave)
+    response.call_on_close(lambda: current.streams.leave(ticket))
     return response
 
 
-def _stream(current: Table, disconnected: Callable[[], bool] | None, heartbeat: float,
+class _Phone:
+    """What a stream knows of its phone: whether it is gone, or too far behind."""
+
+    def __init__(self, ticket: Ticket, disconnected: Callable[[], bool] | None,
+                 backlog: Callable[[], int] | None) -> None:
+        self._ticket = ticket
+        self._disconnected = disconnected
+        self._backlog = backlog
+
+    def gone(self) -> bool:
+        """True if the phone closed the stream, opened a newer one, or stopped reading."""
+        return (self._ticket.ended
+                or (self._disconnected is not None and self._disconnected())
+                or (self._backlog is not None and self._backlog() > STREAM_BACKLOG))
+
+
+def _stream(current: Table, phone: _Phone, heartbeat: float,
             lifetime: float) -> Iterator[str]:
     with current.session.subscribe() as updates:
         snapshot = current.session.snapshot()
@@ -59,7 +80,7 @@ def _stream(current: Table, disconnected: Callable[[], bool] | None, heartbeat: 
         started = last = time.monotonic()
         while time.monotonic() - started < lifetime and not current.streams.closed:
             update = updates.get(timeout=min(POLL_S, heartbeat))
-            if disconnected is not None and disconnected():
+            if phone.gone():
                 return
             now = time.monotonic()
             if update is not None and update.live > sent:

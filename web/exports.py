@@ -42,5 +42,5 @@ def _finished(game_id: int) -> Game:
 
 
 def _download(text: str, name: str, mimetype: str) -> Response:
-    return Response(text, mimetype=f"{mimetype}; charset=utf-8",
+    return Response(text, content_type=f"{mimetype}; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -23,6 +23,7 @@ from typing import Any
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
+from device.notice import Notice
 from engine.errors import Refusal
 
 LANGUAGES = ("en", "es", "pt", "it")
@@ -81,6 +82,13 @@ def _refusal(data: Mapping[str, Any]) -> Refusal:
     params = {k: _refusal(v) if isinstance(v, Mapping) and "template" in v else v
               for k, v in data["params"].items()}
     return Refusal(str(data["template"]), **params)
+
+
+def notice_text(lang: str, notice: Notice) -> str:
+    """A notice for the host in ``lang``; a refusal among its params is translated too."""
+    params = {k: engine_text(lang, v) if isinstance(v, Refusal) else v
+              for k, v in notice.params.items()}
+    return text(lang, notice.key, **params)
 
 
 def _format(template: str, params: Mapping[str, object]) -> str | None:

@@ -11,6 +11,7 @@ from functools import lru_cache
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 from markupsafe import Markup
 
+from web.api import notices
 from web.auth import authorised, csrf_token
 from web.colours import PALETTE
 from web.errors import language
@@ -35,6 +36,7 @@ def pad() -> str:
         "csrf": csrf_token(),
         "auth": authorised(),
         "state": table().payload(table().session.snapshot()),
+        "notices": notices(),
         "facts": facts,
         "games": list(facts),
         "palette": list(PALETTE),

@@ -16,6 +16,7 @@ from typing import Any, cast
 from flask import Flask, current_app
 
 from device.journal import Journal
+from device.notice import Notice
 from device.session import Snapshot, TableSession
 from engine import Game
 from engine.record import replay
@@ -36,6 +37,8 @@ class Table:
     colours: ColourBook
     streams: StreamGate
     throttle: PinThrottle
+    notices: list[Notice] = field(default_factory=list)
+    """What the host must be told since the start, until a phone with the PIN dismisses it."""
     _encoded: tuple[int, str] | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _setting_up: threading.Lock = field(default_factory=threading.Lock, repr=False)

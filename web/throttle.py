@@ -1,17 +1,20 @@
-"""Slowing down wrong PINs: each client waits longer after every failure, up to a lockout.
+"""The pace at which PINs (and host-link tokens) are checked: per client, and for the table.
 
-The first few tries are free; then every failure doubles the wait before the next try is even
-checked. A client's record is forgotten after a quiet window or at its first success.
+Each client's first few tries are free; then every wrong try doubles the wait before its next
+try is even checked, up to a lockout. A client's record is forgotten after a quiet window or at
+its first success. Whatever the number of addresses a guesser rotates through, the whole table
+checks at most ``table_rate`` tries a minute (after a first ``table_burst``): a try beyond that
+is refused unchecked, so the 10⁶ PINs stay out of reach.
 
 >>> now = [0.0]
 >>> throttle = PinThrottle(free_tries=2, clock=lambda: now[0])
->>> throttle.failed("phone"), throttle.failed("phone"), throttle.failed("phone")
-(0.0, 0.0, 1.0)
->>> throttle.wait("phone")
-1.0
+>>> [throttle.acquire("phone") for _ in range(4)]
+[0.0, 0.0, 0.0, 1.0]
 >>> now[0] = 1.0
->>> throttle.wait("phone"), throttle.failed("phone")
+>>> throttle.acquire("phone"), throttle.acquire("phone")
 (0.0, 2.0)
+>>> throttle.succeeded("phone"); throttle.acquire("phone")
+0.0
 """
 
 from __future__ import annotations
@@ -22,65 +25,85 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 MAX_CLIENTS = 1000
+TABLE_RATE = 30.0
+"""Tries checked a minute for the whole table, once its burst is spent."""
+TABLE_BURST = 10
 
 
 @dataclass
-class _Failures:
+class _Tries:
     count: int
     last: float
 
 
 class PinThrottle:
-    """Exponential delay per client after ``free_tries`` failures, capped at ``max_delay``."""
+    """Exponential delay per client after ``free_tries`` tries, capped at ``max_delay``, under
+    a token bucket for the whole table (``table_rate`` a minute, ``table_burst`` at once)."""
 
     def __init__(self, *, free_tries: int = 3, base_delay: float = 1.0, max_delay: float = 300.0,
-                 window: float = 900.0, clock: Callable[[], float] = time.monotonic) -> None:
+                 window: float = 900.0, table_rate: float = TABLE_RATE,
+                 table_burst: int = TABLE_BURST,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._free = free_tries
         self._base = base_delay
         self._max = max_delay
         self._window = max(window, max_delay)
+        self._rate = table_rate / 60.0
+        self._burst = float(table_burst)
         self._clock = clock
         self._lock = threading.Lock()
-        self._failures: dict[str, _Failures] = {}
+        self._tries: dict[str, _Tries] = {}
+        self._tokens = self._burst
+        self._filled = clock()
 
-    def wait(self, client: str) -> float:
-        """Seconds ``client`` must still wait before a try is checked (0 when it may try)."""
+    def acquire(self, client: str) -> float:
+        """0.0 if a try of ``client`` may be checked now (it is counted: call
+        :meth:`succeeded` if it was right); else the seconds to wait, and nothing is counted."""
         with self._lock:
-            record = self._current(client)
-            if record is None:
-                return 0.0
-            return max(0.0, record.last + self._delay(record.count) - self._clock())
-
-    def failed(self, client: str) -> float:
-        """Count a wrong try; returns the wait it imposes."""
-        with self._lock:
-            record = self._current(client) or _Failures(0, 0.0)
+            now = self._clock()
+            record = self._current(client, now)
+            wait = 0.0 if record is None else record.last + self._delay(record.count) - now
+            self._tokens = min(self._burst, self._tokens + (now - self._filled) * self._rate)
+            self._filled = now
+            wait = max(wait, (1.0 - self._tokens) / self._rate)
+            if wait > 0:
+                return wait
+            self._tokens -= 1.0
+            record = record or _Tries(0, now)
             record.count += 1
-            record.last = self._clock()
-            self._failures[client] = record
+            record.last = now
+            self._tries[client] = record
             self._prune()
-            return self._delay(record.count)
+            return 0.0
+
+    def delay(self, client: str) -> float:
+        """The wait ``client``'s counted tries impose on its next one."""
+        with self._lock:
+            record = self._tries.get(client)
+            return 0.0 if record is None else self._delay(record.count)
 
     def succeeded(self, client: str) -> None:
-        """Forget the client's failures."""
+        """Forget the client's tries (its last one was right)."""
         with self._lock:
-            self._failures.pop(client, None)
+            self._tries.pop(client, None)
 
     def _delay(self, count: int) -> float:
         if count <= self._free:
             return 0.0
         return float(min(self._max, self._base * 2 ** (count - self._free - 1)))
 
-    def _current(self, client: str) -> _Failures | None:
-        record = self._failures.get(client)
-        if record is not None and self._clock() - record.last > self._window:
-            del self._failures[client]
+    def _current(self, client: str, now: float) -> _Tries | None:
+        record = self._tries.get(client)
+        if record is not None and now - record.last > self._window:
+            del self._tries[client]
             return None
         return record
 
     def _prune(self) -> None:
-        if len(self._failures) <= MAX_CLIENTS:
+        """Past :data:`MAX_CLIENTS`, forget the clients with the fewest tries (the oldest of
+        them first): never one that is locked out while others are not."""
+        if len(self._tries) <= MAX_CLIENTS:
             return
-        oldest = sorted(self._failures, key=lambda c: self._failures[c].last)
-        for client in oldest[: len(oldest) - MAX_CLIENTS]:
-            del self._failures[client]
+        ranked = sorted(self._tries, key=lambda c: (self._tries[c].count, self._tries[c].last))
+        for client in ranked[: len(ranked) - MAX_CLIENTS]:
+            del self._tries[client]

@@ -16,8 +16,8 @@ from typing import Any
 from device.journal import Journal
 from device.state_dir import journal_path
 from dicetable.child import ServedTable
-from engine import Game
 from engine.record import replay
+from engine.selfplay import random_lines
 from web.client import Phone
 
 BURST = 200
@@ -26,14 +26,7 @@ HEADER = {"game": "dalek", "players": ["Ana", "Ben", "Cleo"], "target": 10_000}
 
 def legal_lines(count: int, seed: int) -> list[dict[str, Any]]:
     """``count`` legal record lines of one Dalek Dice game, chosen by the engine's random play."""
-    game = Game.start(HEADER)
-    rng = Random(seed)
-    lines = []
-    for _ in range(count):
-        action = game.rules.random_action(game.state, rng)
-        game = game.play(action)
-        lines.append(game.rules.action_to_json(action))
-    return lines
+    return random_lines(HEADER, count, Random(seed))
 
 
 def post_burst(table: ServedTable, lines: list[dict[str, Any]], version: int,

@@ -175,7 +175,9 @@ def test_a_journal_that_no_longer_replays_goes_on_from_its_last_good_line(
         snap = table.snapshot()
         assert snap.view is not None and snap.view["actions"] == 2
         assert snap.game_id != game_id
-        assert table.notice is not None and "line 4: it is Ana's turn" in table.notice
+        assert table.notice is not None and table.notice.key == "notice.game_goes_on"
+        assert "line 4: it is Ana's turn" in str(table.notice.params["reason"])
+        assert table.notice.params["game"] == game_id
         # The table plays on, and the whole old game stays in the journal.
         table.act({"stop": {}}, base_version=snap.version, source="phone")
         old = Journal(journal_path).game(game_id)
@@ -191,7 +193,8 @@ def test_a_journal_whose_header_no_longer_replays_frees_the_table(journal_path: 
     table.start()
     try:
         assert table.snapshot().view is None
-        assert table.notice is not None and f"game {game_id} could not be resumed" in table.notice
+        assert table.notice is not None and table.notice.key == "notice.game_not_resumed"
+        assert table.notice.params["game"] == game_id
         assert table.new_game(DALEK, base_version=table.snapshot().version).view is not None
     finally:
         table.stop()

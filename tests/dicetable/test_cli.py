@@ -6,6 +6,7 @@ import importlib
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -55,14 +56,6 @@ def test_unreadable_records_get_a_clear_message(tmp_path: Path, content: bytes |
     assert why in capsys.readouterr().err
 
 
-def test_pin_is_kept_in_the_state_folder(tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["pin", "--state", str(tmp_path)]) == 0
-    first = capsys.readouterr().out.strip()
-    assert main(["pin", "--state", str(tmp_path)]) == 0
-    assert capsys.readouterr().out.strip() == first and len(first) == 6
-
-
 def test_the_console_script_explains_its_commands() -> None:
     script = Path(sys.executable).with_name("dicetable")
     done = subprocess.run([str(script), "--help"], capture_output=True, text=True, check=True)
@@ -70,14 +63,47 @@ def test_the_console_script_explains_its_commands() -> None:
         assert command in done.stdout
 
 
-def test_one_bad_record_among_several_prints_no_state_at_all(
+def test_one_bad_record_among_several_still_prints_the_good_ones(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"game": "dalek", "players": ["Ana", "Ben"]}\n{"stop": {}}\n')
-    assert main(["replay", str(JENNA), str(bad)]) == 2
+    assert main(["replay", str(bad), str(JENNA)]) == 2
     captured = capsys.readouterr()
-    assert captured.out == ""
+    assert f"== {JENNA}" in captured.out and "Jenna 17" in captured.out
+    assert f"== {bad}" not in captured.out
     assert captured.err.startswith(f"{bad}: line 2: Ana has not rolled yet")
+
+
+def hostile(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("make", "why"), [
+    (lambda d: hostile(d, "digits.jsonl", '{"game": "dalek", "players": ["A", "B"], "target": '
+                       + "9" * 4301 + "}\n"), "line 1: this line holds a number too long"),
+    (lambda d: hostile(d, "surrogate.jsonl", '{"game": "dalek", "players": ["\\ud800", "B"]}\n'),
+     "line 1: this line holds text that is not valid Unicode"),
+    (lambda d: Path("/dev/zero"), "line 1: longer than 1,048,576 characters"),
+])
+def test_hostile_records_exit_2_with_a_message_not_a_traceback(
+        tmp_path: Path, make: Callable[[Path], Path], why: str) -> None:
+    script = Path(sys.executable).with_name("dicetable")
+    done = subprocess.run([str(script), "replay", str(make(tmp_path)), str(JENNA)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert why in done.stderr and "Traceback" not in done.stderr
+    assert "Jenna 17" in done.stdout
+
+
+def test_replay_into_a_pipe_closed_early_ends_quietly(tmp_path: Path) -> None:
+    script = Path(sys.executable).with_name("dicetable")
+    records = [str(JENNA)] * 2000
+    done = subprocess.run(f"{script} replay --json {' '.join(records)} | head -n 1",
+                          shell=True, capture_output=True, text=True, timeout=60)
+    assert json.loads(done.stdout)["scores"] == {"Jenna": 17, "Peter": 15}
+    assert done.stderr == ""
 
 
 def test_every_bench_suite_can_be_loaded() -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import struct
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,6 +65,15 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Rende
         images.append(image)
     _write_manifest(root, [i.entry() for i in images])
     return root, images
+
+
+def _one_good_image(rendered: tuple[Path, list[Rendered]], root: Path) -> Rendered:
+    """Copy one rendered image into ``root/images``; returns it."""
+    source, images = rendered
+    good = images[1]
+    (root / "images").mkdir()
+    (root / good.file).write_bytes((source / good.file).read_bytes())
+    return good
 
 
 def _dice_in(images: list[Rendered], split: str) -> int:
@@ -123,10 +134,7 @@ def test_text_summary_on_every_image_of_a_yolo_copy(
 def test_bad_images_and_entries_are_skipped_and_listed(
         rendered: tuple[Path, list[Rendered]], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    source, images = rendered
-    good = images[1]
-    (tmp_path / "images").mkdir()
-    (tmp_path / good.file).write_bytes((source / good.file).read_bytes())
+    good = _one_good_image(rendered, tmp_path)
     (tmp_path / "images/broken.png").write_bytes(b"\x89PNG not really")
     manifest = [good.entry(),
                 {"file": "images/absent.png", "split": "test", "dice": []},
@@ -150,6 +158,10 @@ def test_bad_images_and_entries_are_skipped_and_listed(
     (None, [], "no such folder"),
     ({}, [], "nothing to evaluate"),
     ({"labels.json": "{"}, [], "not valid JSON"),
+    ({"labels.json": '{"images": ' + "[" * 100_000 + "]" * 100_000 + "}"}, [],
+     "nests too deeply"),
+    ({"labels.json": '{"images": [{"file": "a.png", "width": ' + "9" * 5000 + "}]}"}, [],
+     "holds a number too long"),
     ({"labels.json": '{"images": [{"file": "a.png", "dice": []}]}'}, ["--split", "val"],
      "no split 'val'"),
 ])
@@ -224,3 +236,34 @@ def test_a_model_that_is_not_onnx_exits_1(rendered: tuple[Path, list[Rendered]],
     assert (f"dicetable eval: cannot start the dice reader: dice reader model cannot be loaded: "
             f"{tmp_path / 'run' / CLASSIFIER}") in err
     assert "Traceback" not in err
+
+
+def test_an_image_that_decodes_too_large_is_skipped_unread(
+        rendered: tuple[Path, list[Rendered]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    good = _one_good_image(rendered, tmp_path)
+    bomb = _png_bomb(10_000, 10_000)
+    assert len(bomb) < 200_000
+    (tmp_path / "images/bomb.png").write_bytes(bomb)
+    _write_manifest(tmp_path, [good.entry(),
+                               {"file": "images/bomb.png", "split": "test", "dice": []}])
+    assert _eval(tmp_path, "--json") == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["images_total"] == 1
+    assert report["skipped"] == [{"file": "images/bomb.png", "line": None,
+                                  "reason": "the image is too large to read (10000x10000 "
+                                            "pixels; at most 50 megapixels)"}]
+
+
+def _png_bomb(width: int, height: int) -> bytes:
+    """A black 1-bit PNG: a small file that OpenCV would decode to width × height × 3 bytes."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    row = b"\x00" * (1 + (width + 7) // 8)
+    packer = zlib.compressobj(9)
+    pixels = b"".join(packer.compress(row) for _ in range(height)) + packer.flush()
+    header = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels)
+            + chunk(b"IEND", b""))

@@ -80,6 +80,10 @@ def test_correcting_an_earlier_action_replays_the_rest_or_names_the_one_refused(
 @pytest.mark.parametrize(("text", "why"), [
     ("[" * 100_000 + "]" * 100_000, "this line nests too deeply to be a record line"),
     ('{"game": "dalek", "game": "17", "players": ["A", "B"]}', "game appears twice in this line"),
+    ('{"game": "dalek", "players": ["A", "B"], "target": ' + "9" * 5000 + "}",
+     "this line holds a number too long to be a record line"),
+    ('{"game": "dalek", "players": ["\\ud800", "B"]}',
+     "this line holds text that is not valid Unicode"),
 ])
 def test_hostile_lines_are_refused_with_their_number(text: str, why: str) -> None:
     with pytest.raises(RecordError, match=f"line 1: {why}"):

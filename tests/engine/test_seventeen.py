@@ -342,9 +342,12 @@ def test_the_view_says_who_may_call_and_when() -> None:
 
 
 def test_round_cards_are_limited_by_the_deck() -> None:
-    game = play([down("trap")] * 5)
     with pytest.raises(IllegalAction, match="the deck has only 5 trap cards"):
-        game.play_json(up("trap"))
+        play([up("trap")] * 6)
+    # Face down, the five traps are unseen: a sixth face up is refused only at the call.
+    game = play([down("trap")] * 5).play_json(up("trap"))
+    with pytest.raises(IllegalAction, match="the deck has only 5 trap cards"):
+        game.play_json(call("Ana"))
     game = play([down()] * 2, deck={"trap": 1})
     with pytest.raises(IllegalAction, match=r"the deck has only 1 trap card$"):
         game.play_json(call("Ana")).play_json({"reveal": ["trap", "trap"]})

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Page, expect
 
+from device.state_dir import journal_path
+
 if TYPE_CHECKING:
     from dicetable.child import ServedTable
 
@@ -23,6 +25,8 @@ class Pad:
         self.page = page
         self.errors: list[str] = []
         page.on("pageerror", lambda err: self.errors.append(str(err)))
+        page.on("console", lambda message: self.errors.append(message.text)
+                if "Content Security Policy" in message.text else None)
 
     def menu(self, item: str) -> None:
         self.page.click("#menu-button")
@@ -336,3 +340,22 @@ def test_exterminate_is_shouted_on_every_phone(open_phone: Callable[..., Page],
     jenna.button("Keep 0")
     expect(peter.page.locator("#moment")).to_have_text("EXTERMINATE!")
     expect(peter.page.locator(".grid tbody td").first).to_contain_text("8 EXT")
+
+
+def test_the_host_is_told_on_the_page_when_the_journal_was_damaged(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    served.stop()
+    journal_path(served.state).write_bytes(b"\x00not a database" * 500)
+    served.start()
+    host = Pad(open_phone())
+    notices = host.page.locator(".notices")
+    expect(notices).to_contain_text("The table's saved games were damaged")
+    expect(notices).to_contain_text("The table has a new PIN")
+    expect(notices.get_by_role("button")).to_have_count(0)  # only a phone with the PIN
+    host.enter_pin(served.pin)
+    notices.get_by_role("button", name="Got it").click()
+    expect(notices).to_have_count(0)
+    host.page.reload()
+    expect(host.page.locator("main")).to_contain_text("No game on the table")
+    expect(notices).to_have_count(0)
+    assert host.errors == []

@@ -48,7 +48,7 @@ def test_the_record_export_is_the_standing_actions(phone: Phone) -> None:
 def test_the_csv_export_has_a_row_per_turn_with_running_totals(phone: Phone) -> None:
     state = finish(phone, ["Jenna", "Peter"])
     response = phone.client.get(f"/export/{state['game_id']}.csv")
-    assert response.mimetype == "text/csv"
+    assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
     rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
     assert [(r["round"], r["player"], r["points"], r["ending"], r["total"]) for r in rows] == [
         ("1", "Jenna", "17", "no-dice", "17"), ("1", "Peter", "0", "stop", "0")]

@@ -22,7 +22,10 @@ def test_wrong_pins_wait_longer_and_longer_up_to_a_cap() -> None:
     throttle = PinThrottle(free_tries=3, base_delay=1, max_delay=8, clock=clock)
     waits = []
     for _ in range(8):
-        waits.append(throttle.failed("phone"))
+        assert throttle.acquire("phone") == 0
+        waits.append(throttle.delay("phone"))
+        if waits[-1]:
+            assert throttle.acquire("phone") == waits[-1]  # refused, and not counted
         clock.now += waits[-1]
     assert waits == [0, 0, 0, 1, 2, 4, 8, 8]
 
@@ -30,21 +33,45 @@ def test_wrong_pins_wait_longer_and_longer_up_to_a_cap() -> None:
 def test_a_waiting_client_is_told_how_long_and_others_are_not_slowed() -> None:
     clock = Clock()
     throttle = PinThrottle(free_tries=0, base_delay=4, clock=clock)
-    throttle.failed("a")
+    throttle.acquire("a")
     clock.now += 1
-    assert throttle.wait("a") == 3 and throttle.wait("b") == 0
+    assert throttle.acquire("a") == 3 and throttle.acquire("b") == 0
 
 
-def test_a_right_pin_or_a_quiet_window_forgets_the_failures() -> None:
+def test_a_right_pin_or_a_quiet_window_forgets_the_tries() -> None:
     clock = Clock()
     throttle = PinThrottle(free_tries=0, window=900, max_delay=300, clock=clock)
-    throttle.failed("a")
+    throttle.acquire("a")
     throttle.succeeded("a")
-    assert throttle.wait("a") == 0
-    throttle.failed("b")
-    throttle.failed("b")
+    assert throttle.acquire("a") == 0
+    throttle.acquire("b")
     clock.now += 901
-    assert throttle.wait("b") == 0 and throttle.failed("b") == 1
+    assert throttle.acquire("b") == 0 and throttle.delay("b") == 1
+
+
+def test_rotating_addresses_get_no_more_than_the_table_rate() -> None:
+    clock = Clock()
+    throttle = PinThrottle(table_rate=30, table_burst=10, clock=clock)
+    checked = 0
+    for second in range(120):
+        for address in range(100):
+            checked += throttle.acquire(f"10.{second}.0.{address}") == 0
+        clock.now += 1
+    assert checked == 10 + 30 * 2 - 1  # the burst, then 30 a minute: 70 in two minutes
+
+
+def test_a_locked_out_client_is_not_forgotten_for_others() -> None:
+    clock = Clock()
+    throttle = PinThrottle(free_tries=3, max_delay=300, table_rate=1e9, table_burst=10**6,
+                           clock=clock)
+    for _ in range(12):
+        clock.now += throttle.acquire("guesser")
+        throttle.acquire("guesser")
+    locked = throttle.acquire("guesser")
+    assert locked > 100
+    for address in range(1001):
+        throttle.acquire(f"10.0.{address // 256}.{address % 256}")
+    assert throttle.acquire("guesser") == locked
 
 
 def test_colours_are_remembered_in_the_journal(journal: Journal) -> None:

@@ -89,3 +89,31 @@ def test_a_hidden_card_is_corrected_by_entering_it_again(new_table: NewTable) ->
     assert response.status_code == 200, response.json
     row = response.json["state"]["view"]["row"]  # type: ignore[index]
     assert [c["card"] for c in row] == ["3d", "5", "2"]
+
+
+def test_a_pin_holder_cannot_test_a_face_down_card_by_playing_one_like_it(
+        new_table: NewTable) -> None:
+    """Two 5 face up and Cleo's card face down: another 5 face up gets the same answer whether
+    that card is a 5 or a 4. The deck's 3 fives count only once the call shows every card."""
+    answers = {}
+    for hidden in ("5", "4"):
+        host, _ = table_with_row(new_table, hidden)
+        fourth = host.act({"play": {"card": "5", "face": "up"}})
+        answers[hidden] = (fourth.status_code, fourth.json["state"]["view"])  # type: ignore[index]
+        assert fourth.status_code == 200, fourth.json
+        called = host.act({"call": ["Ben"]})
+        if hidden == "5":
+            assert called.status_code == 400
+            assert called.json == {"error": "the deck has only 3 5 cards"}
+        else:
+            assert called.status_code == 200, called.json
+    assert answers["5"] == answers["4"]
+
+
+def table_with_row(new_table: NewTable, hidden: str) -> tuple[Phone, FlaskClient]:
+    """Ana and Ben play a 5 face up, Cleo ``hidden`` face down."""
+    host, watcher = new_table()
+    assert host.change("/api/game", {"header": HEADER}).status_code == 200
+    host.play({"play": {"card": "5", "face": "up"}}, {"play": {"card": "5", "face": "up"}},
+              {"play": {"card": hidden, "face": "down"}})
+    return host, watcher

@@ -3,6 +3,7 @@ cap on streams so that plain requests are always served."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import threading
 import time
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 from flask import Flask
 from werkzeug.test import TestResponse
 
+from dicetable import attacks
 from dicetable.child import ServedTable
 from web.client import EventStream, Phone
 from web.events import POLL_S, event
@@ -76,12 +78,16 @@ def test_streams_beyond_the_limit_are_refused_but_plain_requests_are_served(
         streams = [EventStream(f"{table.url}/events") for _ in range(2)]
         for stream in streams:
             next(stream.events())
-        refused = EventStream(f"{table.url}/events")
+        other = http.client.HTTPConnection("127.0.0.1", table.port, timeout=5,
+                                           source_address=(attacks.address(7), 0))
+        other.request("GET", "/events")  # another phone: refused, the places are taken
+        refused = other.getresponse()
         assert refused.status == 503
-        assert refused.response.getheader("Retry-After") == "2"
+        assert refused.getheader("Retry-After") == "2"
         phone = Phone(table.url)
         assert phone.get("/api/state")[0] == 200
-        for stream in (*streams, refused):
+        other.close()
+        for stream in streams:
             stream.close()
 
 

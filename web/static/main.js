@@ -16,8 +16,9 @@ function render() {
     return;
   }
   if (S.screen === "history") { renderHistory(main); return; }
-  if (!view) { main.replaceChildren(...[noGame(), cameraPanel()].filter(Boolean)); return; }
+  if (!view) { main.replaceChildren(...[notices(), noGame(), cameraPanel()].filter(Boolean)); return; }
   main.replaceChildren(...[
+    notices(),
     banner(view),
     el("p.status", {text: game.status(view)}),
     players(view, game),
@@ -28,6 +29,16 @@ function render() {
     game.grid(view),
     view.over ? summary(view, game) : null,
     actionsList(view, game)].flat().filter(Boolean));
+}
+
+/* What the host must be told (a damaged journal, a new PIN); a phone with the PIN dismisses it. */
+function notices() {
+  if (!S.notices || !S.notices.length) return null;
+  return el("section.notices", {role: "alert"},
+    S.notices.map((text) => el("p", {text})),
+    S.auth ? button(t("notice.dismiss"), async () => {
+      if (await post("/api/notices/dismiss", {})) { S.notices = []; render(); }
+    }, "small") : null);
 }
 
 function noGame() {

@@ -7,6 +7,7 @@ const boot = JSON.parse(document.getElementById("boot").textContent);
 const S = {
   state: boot.state,        // the payload: version, game_id, header, view, hints, colours, wins
   auth: boot.auth,
+  notices: boot.notices,    // what the host must be told since the table started
   csrf: boot.csrf,
   ui: boot.ui,
   lang: boot.lang,
@@ -119,6 +120,7 @@ async function refresh() {
     if (!response.ok) return;
     const data = await response.json();
     S.auth = data.auth;
+    S.notices = data.notices;
     S.csrf = data.csrf;
     apply(data.state, true);
   } catch (e) { /* the stream's retry brings the state back */ }

@@ -1,0 +1,278 @@
+"""Faults of the SD card, injected under the real ``dicetable serve``: a damaged journal, a lost
+or torn ``-wal`` file, a lost journal, a full disk, a read-only state folder.
+
+Each one starts (or refuses) with a clear message in the log and on the score pad, keeps the
+damaged files in ``damaged-<time>/``, keeps every acknowledged action that can be kept, and
+never makes a new PIN without saying so.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import pytest
+
+from device.journal import Journal
+from device.state_dir import journal_path
+from dicetable.child import ServedTable, free_port
+from engine.selfplay import random_lines
+from web.client import Phone
+
+HEADER = {"game": "dalek", "players": ["Ana", "Ben", "Cleo"], "target": 10_000}
+LINES = random_lines(HEADER, 400, Random(12))
+PAGE = 4096
+
+
+def start_game(table: ServedTable) -> tuple[Phone, int]:
+    """A phone with the PIN and a new game on the table; returns the phone and the version."""
+    phone = Phone(table.url)
+    phone.enter_pin(table.pin)
+    status, body = phone.post("/api/game", {"header": HEADER, "base_version": 0})
+    assert status == 200, body
+    return phone, body["state"]["version"]
+
+
+def post(phone: Phone, lines: list[dict[str, Any]], version: int) -> int:
+    """Post ``lines`` (each must be acknowledged); returns the last version."""
+    for line in lines:
+        status, body = phone.post("/api/action", {"line": line, "base_version": version})
+        assert status == 200, body
+        version = body["state"]["version"]
+    return version
+
+
+def state_of(table: ServedTable) -> dict[str, Any]:
+    status, body = Phone(table.url).get("/api/state")
+    assert status == 200
+    return dict(body)
+
+
+def kept_folders(state: Path) -> list[Path]:
+    return sorted(state.glob("damaged-*"))
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    return tmp_path / "serve.log"
+
+
+def test_a_corrupt_page_keeps_the_damaged_file_and_what_can_be_read(
+        tmp_path: Path, log: Path) -> None:
+    state = tmp_path / "state"
+    with ServedTable(state) as table:
+        phone, version = start_game(table)
+        post(phone, LINES[:200], version)
+        pin = table.pin
+    path = journal_path(state)
+    damaged = _corrupt_last_leaf_of_lines(path)
+
+    with ServedTable(state, log=log) as table:
+        body = state_of(table)
+        assert table.pin == pin  # the PIN could be read: kept
+        actions = body["state"]["view"]["actions"]
+        assert 0 < actions < 200  # the lines before the damaged page, and the game goes on
+        phone = Phone(table.url)
+        phone.enter_pin(pin)
+        post(phone, LINES[actions:actions + 3], body["state"]["version"])
+    (kept,) = kept_folders(state)
+    assert (kept / "table.db").read_bytes() == damaged
+    assert any("saved games were damaged" in n for n in body["notices"])
+    text = log.read_text()
+    assert f"the damaged journal files are kept in {kept}" in text
+    assert "Traceback" not in text
+
+
+def test_a_file_that_is_no_database_starts_a_new_table_and_says_the_pin_is_new(
+        tmp_path: Path, log: Path) -> None:
+    state = tmp_path / "state"
+    with ServedTable(state) as table:
+        start_game(table)
+        pin = table.pin
+    path = journal_path(state)
+    path.write_bytes(b"\x00garbage" * 2000)
+
+    with ServedTable(state, log=log) as table:
+        body = state_of(table)
+        assert body["state"]["view"] is None
+        new_pin = table.pin
+    assert (kept_folders(state)[0] / "table.db").read_bytes() == b"\x00garbage" * 2000
+    assert len(body["notices"]) == 2 and "new PIN" in body["notices"][1]
+    assert new_pin != pin or "new PIN" in log.read_text()
+
+
+def test_a_lost_wal_after_a_power_cut_is_told_and_the_pin_is_kept(
+        tmp_path: Path, log: Path) -> None:
+    state = tmp_path / "state"
+    with ServedTable(state) as table:  # a clean stop: the first 20 actions are in table.db
+        phone, version = start_game(table)
+        post(phone, LINES[:20], version)
+        pin = table.pin
+    table = ServedTable(state).start()
+    phone = Phone(table.url)
+    phone.enter_pin(pin)
+    post(phone, LINES[20:30], state_of(table)["state"]["version"])
+    table.stop(kill=True)
+    wal = journal_path(state).with_name("table.db-wal")
+    wal_bytes = wal.read_bytes()
+    wal.unlink()
+
+    with ServedTable(state, log=log) as table:
+        body = state_of(table)
+        assert table.pin == pin
+        assert body["state"]["view"]["actions"] == 20
+    (kept,) = kept_folders(state)
+    assert not (kept / "table.db-wal").exists() and (kept / "table.db").exists()
+    assert any("lost its last 12 saved changes" in n for n in body["notices"]), body["notices"]
+    assert len(wal_bytes) > 0
+
+
+def test_a_torn_wal_is_told_and_kept(tmp_path: Path, log: Path) -> None:
+    state = tmp_path / "state"
+    table = ServedTable(state).start()
+    phone, version = start_game(table)
+    post(phone, LINES[:40], version)
+    table.stop(kill=True)
+    wal = journal_path(state).with_name("table.db-wal")
+    torn = wal.read_bytes()[: wal.stat().st_size * 2 // 3]
+    wal.write_bytes(torn)
+
+    with ServedTable(state, log=log) as table:
+        body = state_of(table)
+        actions = body["state"]["view"]["actions"]
+        assert 0 < actions < 40
+        assert LINES[:actions] == _journalled(state)
+    (kept,) = kept_folders(state)
+    assert (kept / "table.db-wal").read_bytes() == torn
+    assert any("lost its last" in n for n in body["notices"])
+
+
+def test_a_lost_wal_of_a_new_table_never_makes_a_silent_new_pin(
+        tmp_path: Path, log: Path) -> None:
+    state = tmp_path / "state"
+    table = ServedTable(state).start()
+    start_game(table)
+    table.stop(kill=True)
+    journal_path(state).with_name("table.db-wal").unlink()
+
+    with ServedTable(state, log=log) as table:
+        body = state_of(table)
+    assert any("has a new PIN" in n for n in body["notices"])
+    assert "has a new PIN" in log.read_text()
+
+
+def test_a_lost_journal_is_told(tmp_path: Path, log: Path) -> None:
+    state = tmp_path / "state"
+    with ServedTable(state) as table:
+        start_game(table)
+    journal_path(state).unlink()
+    with ServedTable(state, log=log) as table:
+        body = state_of(table)
+    assert any("saved games were missing" in n for n in body["notices"])
+    assert (kept_folders(state)[0] / "table.db-commits").exists()
+
+
+def test_a_full_disk_refuses_the_change_clearly_and_keeps_every_acknowledged_one(
+        tmp_path: Path, log: Path) -> None:
+    state = tmp_path / "state"
+    with ServedTable(state) as table:
+        phone, version = start_game(table)
+    table = ServedTable(state, log=log, file_size_limit=160_000).start()
+    phone = Phone(table.url)
+    phone.enter_pin(table.pin)
+    version = state_of(table)["state"]["version"]
+    acknowledged = 0
+    for line in LINES:
+        status, body = phone.post("/api/action", {"line": line, "base_version": version})
+        if status != 200:
+            break
+        version = body["state"]["version"]
+        acknowledged += 1
+    assert status == 503
+    assert body["error"].startswith("The table cannot save anything: its memory card is full")
+    # Nothing changed: the game still stands where the last acknowledged action left it.
+    assert state_of(table)["state"]["view"]["actions"] == acknowledged
+    table.stop(kill=True)
+
+    with ServedTable(state) as table:
+        body = state_of(table)
+    assert body["state"]["view"]["actions"] == acknowledged > 0
+    assert _journalled(state) == LINES[:acknowledged]
+    assert body["notices"] == []
+    assert "is full" in log.read_text()
+
+
+def test_a_read_only_state_folder_is_a_clear_refusal_and_changes_nothing(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    with ServedTable(state) as table:
+        phone, version = start_game(table)
+        post(phone, LINES[:5], version)
+    before = {p.name: p.read_bytes() for p in state.iterdir()}
+    with _read_only(state):
+        done = subprocess.run(
+            [sys.executable, "-m", "dicetable", "serve", "--state", str(state),
+             "--host", "127.0.0.1", "--port", str(free_port())],
+            capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert "cannot open the table's journal" in done.stderr
+    assert "cannot be written" in done.stderr and "Traceback" not in done.stderr
+    assert {p.name: p.read_bytes() for p in state.iterdir()} == before
+    with ServedTable(state) as table:
+        assert state_of(table)["state"]["view"]["actions"] == 5
+
+
+def _journalled(state: Path) -> list[dict[str, Any]]:
+    journal = Journal.existing(journal_path(state))
+    try:
+        stored = journal.latest_game()
+        assert stored is not None
+        return list(stored.lines)
+    finally:
+        journal.close()
+
+
+def _corrupt_last_leaf_of_lines(path: Path) -> bytes:
+    """Overwrite the last leaf page of the ``lines`` table with noise; returns the file."""
+    with sqlite3.connect(path) as db:
+        (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'lines'"
+                             ).fetchone()
+    data = bytearray(path.read_bytes())
+    page = data[(root - 1) * PAGE: root * PAGE]
+    assert page[0] == 0x05, "the lines table should span several pages"
+    leaf = int.from_bytes(page[8:12], "big")  # the right-most child: the newest lines
+    data[(leaf - 1) * PAGE: leaf * PAGE] = Random(1).randbytes(PAGE)
+    path.write_bytes(bytes(data))
+    return bytes(data)
+
+
+@contextmanager
+def _read_only(folder: Path) -> Iterator[None]:
+    """``folder`` read-only for the duration: by its mode, or (for root, whom no mode stops)
+    by a read-only bind mount of it, as when the kernel remounts a failing SD card."""
+    if os.geteuid() != 0:
+        modes = {p: p.stat().st_mode for p in folder.iterdir()}
+        for file in modes:
+            file.chmod(0o444)
+        folder.chmod(0o555)
+        try:
+            yield
+        finally:
+            folder.chmod(0o755)
+            for file, mode in modes.items():
+                file.chmod(mode)
+        return
+    mounted = subprocess.run(["mount", "--bind", str(folder), str(folder)], check=False)
+    if mounted.returncode != 0:
+        pytest.skip("running as root without the right to mount: no folder can be read-only")
+    try:
+        subprocess.run(["mount", "-o", "remount,ro,bind", str(folder)], check=True)
+        yield
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
