@@ -19,8 +19,8 @@ from web.auth import authorised, csrf_token, require_pin
 from web.body import json_body
 from web.colours import PALETTE
 from web.errors import ApiError, language
-from web.i18n import notice_text
 from web.table import table
+from web.wording import notice_text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
