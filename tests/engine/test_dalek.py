@@ -93,6 +93,7 @@ def test_extra_doctors_return_to_the_pool() -> None:
     ([{"roll": ["H4"] * 9 + ["DOC"]}, {"keep": ["DOC"]}],
      "the Doctor and Exterminate go to the top by"),
     ([{"roll": ["H4"] * 9 + ["DOC"]}, {"keep": ["D3"]}], "it has no D3 to keep"),
+    ([{"roll": ["H4"] + ["D3"] * 9}, {"keep": ["H4", "H4"]}], "it has 1 × H4 to keep, not 2"),
     ([{"roll": ["H4"] * 9 + ["DOC"]}, {"stop": {}}], "it is Ana's turn to keep, not to stop"),
     ([{"roll": ["H4"] * 10}, {"keep": ["H4"]}, {"roll": ["H4"] * 10}], "Ana rolls 9 dice"),
     ([{"stop": {"now": True}}], 'stop does not take "now"'),

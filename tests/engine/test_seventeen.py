@@ -398,6 +398,8 @@ def test_when_the_deck_is_all_in_the_round_the_turn_ends_and_someone_calls() -> 
     ([call("Ben")], "nobody has played yet in round 1; 17 is called after a turn"),
     ([up("1"), call("Ben", "Ana")], "Ana played last and may not call 17"),
     ([{"reveal": ["3"]}], "nobody has called 17; there is nothing to reveal"),
+    ([up("5"), call("Ben"), {"reveal": []}],
+     "round 1 was scored at the call; no card waits to be revealed"),
     ([up("1"), down(), call("Ana"), up("1")],
      "Ana called 17; the reveal of the 1 face-down card in the row comes first"),
     ([up("1"), down(), call("Ana"), call("Cleo")], "Ana called 17; the reveal of the 1"),
