@@ -27,12 +27,17 @@ True
 'roll needs a list, not "H4"'
 >>> str(Many(["Ana", "Ben"])), str(Shown([1, True]))
 ('Ana, Ben', '[1, true]')
+>>> to_json(IllegalAction("{key} needs a list, not {value}", key=Key("roll"), value=Shown(3)))
+... # doctest: +NORMALIZE_WHITESPACE
+{'template': '{key} needs a list, not {value}',
+ 'params': {'key': {'key': 'roll'}, 'value': {'shown': 3}}}
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from enum import Enum
 from typing import Any
 
 
@@ -105,3 +110,34 @@ class RecordError(EngineError, ValueError):
         super().__init__("line {line}: {reason}", line=line, reason=reason)
         self.line = line
         self.reason = reason
+
+
+def to_json(value: object) -> Any:
+    """A refusal (or one of its values) as JSON that keeps what each value is, so that it can
+    travel (e.g. in the camera's question) and still be shown in any language: a refusal is
+    ``{"template", "params"}``, a :class:`Key` ``{"key"}``, :class:`Many` ``{"many": [...]}``,
+    :class:`Shown` ``{"shown"}``, an :class:`Action` ``{"action", "game"}``, an enum of a
+    game ``{"enum": "module.Class", "value"}``; names and numbers stay as they are."""
+    if isinstance(value, Refusal):
+        return {"template": value.template,
+                "params": {k: to_json(v) for k, v in value.params.items()}}
+    if isinstance(value, Enum):
+        kind = type(value)
+        return {"enum": f"{kind.__module__}.{kind.__qualname__}", "value": value.value}
+    if isinstance(value, Key):
+        return {"key": str(value)}
+    if isinstance(value, Many):
+        return {"many": [to_json(v) for v in value]}
+    if isinstance(value, Shown):
+        return {"shown": json.loads(str(value)) if _is_json(value.value) else str(value)}
+    if isinstance(value, Action):
+        return {"action": value.line, "game": value.game}
+    return value
+
+
+def _is_json(value: object) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True

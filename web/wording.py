@@ -15,6 +15,10 @@ language, :func:`value_text` turns each value into words of the ``ui`` catalog, 
 'Score Two pairs with 5 5 4 4'
 >>> action_text("pt", "17", {"play": {"face": "down"}})
 'Jogar uma carta virada para baixo'
+>>> from engine.errors import IllegalAction, to_json
+>>> err = IllegalAction("the deck has no {card} cards", card=SeventeenCard.TRAP)
+>>> json_text("it", to_json(err))
+'il mazzo non ha carte Trappola'
 """
 
 from __future__ import annotations
@@ -35,6 +39,9 @@ from web.i18n import LANGUAGES, engine_template, fill, text, ui
 KEY_FAMILIES = ("key.", "dicy.mode.")
 """Where a record key's words are looked up, in order."""
 
+ENUMS: dict[str, type[StrEnum]] = {f"{e.__module__}.{e.__qualname__}": e for e in (
+    DicyCard, SeventeenCard, DalekFace, SeventeenFace)}
+
 
 def engine_text(lang: str, err: BaseException) -> str:
     """An engine or session refusal in ``lang``, by its template and params.
@@ -51,20 +58,38 @@ def engine_text(lang: str, err: BaseException) -> str:
 
 
 def engine_texts(refusal: Mapping[str, Any]) -> dict[str, str]:
-    """A refusal given as JSON (its template and params, as
+    """A refusal that travelled as JSON (:func:`engine.errors.to_json`, as
     :func:`device.camera_desk.refusal_json` writes it) in every language.
 
     >>> engine_texts({"template": "the table session is not running", "params": {}})["es"]
     'la mesa no está en marcha'
     """
-    err = _refusal(refusal)
-    return {lang: engine_text(lang, err) for lang in LANGUAGES}
+    return {lang: json_text(lang, refusal) for lang in LANGUAGES}
 
 
-def _refusal(data: Mapping[str, Any]) -> Refusal:
-    params = {k: _refusal(v) if isinstance(v, Mapping) and "template" in v else v
-              for k, v in data["params"].items()}
-    return Refusal(str(data["template"]), **params)
+def json_text(lang: str, data: Any) -> str:
+    """A refusal that travelled as :func:`engine.errors.to_json`, in ``lang``."""
+    refusal = from_json(data)
+    return engine_text(lang, refusal) if isinstance(refusal, Refusal) else str(refusal)
+
+
+def from_json(data: Any) -> object:
+    """The refusal (or value) :func:`engine.errors.to_json` made, with its kinds of values."""
+    if not isinstance(data, dict):
+        return data
+    if "template" in data:
+        return Refusal(data["template"], **{k: from_json(v) for k, v in data["params"].items()})
+    if "enum" in data and data["enum"] in ENUMS:
+        return ENUMS[data["enum"]](data["value"])
+    if "key" in data:
+        return Key(data["key"])
+    if "many" in data:
+        return Many(from_json(v) for v in data["many"])
+    if "shown" in data:
+        return Shown(data["shown"])
+    if "action" in data:
+        return Action(data["game"], data["action"])
+    return data
 
 
 def notice_text(lang: str, notice: Notice) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
@@ -19,12 +20,13 @@ from device.session import SessionError, TableSession
 from engine import Game, IllegalAction, RecordError, Refusal, read_record
 from engine.dicy import parse_presets
 from engine.dicy_cards import Card as DicyCard
+from engine.errors import to_json
 from engine.selfplay import HEADERS
 from engine.seventeen_cards import Card as SeventeenCard
 from vision.dice import DieRead
 from vision.observation import Observation
 from web.i18n import LANGUAGES, catalog, choose_language
-from web.wording import engine_text
+from web.wording import engine_text, json_text
 
 if TYPE_CHECKING:
     from tests.web.conftest import Phone
@@ -373,3 +375,10 @@ def test_every_refusal_reads_as_the_page_does(refusals: list[Refusal], lang: str
     unquoted = {text: QUOTED.sub("", text) for text in texts}  # a bad input as it was typed
     leaks = {text for text, rest in unquoted.items() if CODE.search(rest) or DICY_IDS.search(rest)}
     assert sorted(leaks)[:5] == []
+
+
+def test_a_refusal_sent_as_json_reads_the_same(refusals: list[Refusal]) -> None:
+    for err in refusals[::7]:
+        sent = json.loads(json.dumps(to_json(err)))
+        assert [json_text(lang, sent) for lang in LANGUAGES] == [
+            engine_text(lang, err) for lang in LANGUAGES]
