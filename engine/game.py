@@ -26,6 +26,9 @@ VIEW_VERSION = 1
 
 MAX_NAME_LENGTH = 24
 
+REFUSED_LATER = "action {number} ({action}) is refused: {reason}"
+"""The refusal of a replay (undo, correction) that names the action it cannot replay."""
+
 
 @dataclass(frozen=True)
 class Game:
@@ -87,10 +90,24 @@ class Game:
 
         IllegalAction names the first action that the change makes illegal.
         """
-        if not 0 <= index < len(self.actions):
+        return self.revised({index: action})
+
+    def revised(self, changes: Mapping[int, Any], drop_from: int | None = None) -> Game:
+        """Replace several standing actions (``{index: action}``, 0-based), drop those from
+        ``drop_from`` on, and replay: a correction with the later actions it makes illegal
+        fixed in turn, or dropped.
+
+        IllegalAction names the first action that is still refused.
+        """
+        end = len(self.actions) if drop_from is None else drop_from
+        if not 0 <= end <= len(self.actions):
             raise IllegalAction("there is no action {number}; {count} stand",
-                                number=index + 1, count=len(self.actions))
-        return self.replayed((*self.actions[:index], action, *self.actions[index + 1:]))
+                                number=end + 1, count=len(self.actions))
+        for index in changes:
+            if not 0 <= index < end:
+                raise IllegalAction("there is no action {number}; {count} stand",
+                                    number=index + 1, count=end)
+        return self.replayed([changes.get(i, a) for i, a in enumerate(self.actions[:end])])
 
     def replayed(self, actions: Sequence[Any]) -> Game:
         """The game from this header after ``actions``; IllegalAction names the one refused
@@ -104,7 +121,7 @@ class Game:
                 public = self.rules.public_actions(actions[:number])[-1]
                 reason = err if public == self.rules.action_to_json(action) else IllegalAction(
                     "the reason would give away a card that is still face down")
-                raise IllegalAction("action {number} ({action}) is refused: {reason}",
+                raise IllegalAction(REFUSED_LATER,
                                     number=number, action=Action(self.rules.name, public),
                                     reason=reason) from err
         return game

@@ -130,7 +130,7 @@ def test_hints_can_be_switched_off(dalek: Phone) -> None:
 def test_a_bad_header_is_refused_with_the_reason(phone: Phone) -> None:
     response = phone.change("/api/game", {"header": {"game": "chess", "players": ["A", "B"]}})
     assert response.status_code == 400
-    assert "unknown game 'chess'" in response.json["error"]  # type: ignore[index]
+    assert "unknown game “chess”" in response.json["error"]  # type: ignore[index]
 
 
 def test_bad_posts_get_a_400_and_change_nothing(dalek: Phone) -> None:

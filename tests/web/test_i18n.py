@@ -310,6 +310,8 @@ def session_refusals(journal: Journal) -> Iterator[Callable[[], object]]:
         yield lambda: session.new_game(header, base_version=0)
         yield lambda: session.new_game(header, base_version=1)
         yield from camera_refusals(session)
+        yield lambda: session.abandon(base_version=session.snapshot().version)
+        yield lambda: session.resume(99, base_version=session.snapshot().version)
     finally:
         session.stop()
 
