@@ -49,6 +49,6 @@ function statsPage(stats) {
           el("tbody", {}, players.map(([name, p]) => el("tr", {},
             el("th", {scope: "row"}, el("span.swatch", {style: {background: colour[name]}, "aria-hidden": "true"}), " ", name),
             el("td", {text: String(p.games)}), el("td", {text: String(p.wins)}),
-            el("td", {text: String(p.best)}), el("td", {text: p.average.toLocaleString(S.lang)}))))))));
+            el("td", {text: String(p.best)}), el("td", {text: p.average.toLocaleString(S.lang)})))))));
     }));
 }
