@@ -12,15 +12,22 @@ function redraw(update) {
   render();
 }
 
+/* A button showing a die (or a card): drawn bare, the die is its face. */
+function faceButton(face, onclick, cls, attrs) {
+  const shown = face instanceof Node ? face : String(face);
+  const bare = shown instanceof Node && /\b(die|pip)\b/.test(shown.className || "");
+  return button(shown, onclick, cls + (bare ? " bare" : ""), attrs);
+}
+
 /* A multiset of values: tap a key to add one, tap a chosen one to take it out. */
 function picker(keys, chosen, max, onChange, face) {
-  const tray = chosen.map((id, i) => button(face(id), () => onChange(chosen.filter((_, j) => j !== i)),
+  const tray = chosen.map((id, i) => faceButton(face(id), () => onChange(chosen.filter((_, j) => j !== i)),
     "pick", {"aria-label": t("entry.remove", {what: labelOf(keys, id)})}));
   const full = chosen.length >= max;
   return el("div.picker", {},
     el("div.tray", {"aria-live": "polite"}, tray.length ? tray : el("span.muted", {text: t("entry.tap_to_add")}),
       el("span.count", {text: t("entry.count", {n: chosen.length, max})})),
-    el("div.keys", {}, keys.map((k) => button(face(k.id), () => onChange([...chosen, k.id]), "key",
+    el("div.keys", {}, keys.map((k) => faceButton(face(k.id), () => onChange([...chosen, k.id]), "key",
       {disabled: full, "aria-label": k.title || k.text}))));
 }
 
@@ -33,7 +40,7 @@ function labelOf(keys, id) {
 function toggles(values, chosen, allowed, onChange, face) {
   return el("div.tray", {}, values.map((value, i) => {
     const on = chosen.includes(i);
-    return button(face(value), () => onChange(on ? chosen.filter((j) => j !== i) : [...chosen, i]),
+    return faceButton(face(value), () => onChange(on ? chosen.filter((j) => j !== i) : [...chosen, i]),
       "toggle" + (on ? " on" : ""), {"aria-pressed": on ? "true" : "false", disabled: !allowed(value, i)});
   }));
 }
@@ -90,7 +97,7 @@ const dalek = {
     const area = view.table;
     if (!area) return null;
     const top = ["DOC", "EXT"].map((face) => el("span.top", {"aria-label": t("dalek.top_n", {what: t("face." + face), n: area.top[face]})},
-      [0, 1, 2].map((i) => (i < area.top[face] ? die(face) : el("span.die.empty", {"aria-hidden": "true"}))),
+      [0, 1, 2].map((i) => (i < area.top[face] ? die(face) : el("span.die.empty.f-" + face, {"aria-hidden": "true"}, icon(FACE_LOOK[face][0])))),
       el("span.of", {text: area.top[face] + "/3"})));
     return el("section.area", {"aria-label": t("table.title")},
       el("div.line", {}, el("span.label", {text: t("dalek.top")}), top),

@@ -26,17 +26,18 @@ function render() {
   board.replaceChildren(scoreboard(view, game));
   main.className = "pad";
   const playing = !view.over;
+  // Two columns on a landscape tablet; on a phone one, in the order of the "order" classes.
   main.replaceChildren(
     el("div.col.see", {}, [
       notices(),
       view.over ? summary(view, game) : null,
       cameraPanel(),
       game.table(view),
-      storyBox(view)].filter(Boolean)),
+      storyBox(view),
+      game.grid(view)].filter(Boolean)),
     el("div.col.do", {}, [
       playing ? (S.auth ? entry(view, game) : watchOnly()) : null,
       hintsBox(view, game),
-      game.grid(view),
       actionsList(view, game)].filter(Boolean)));
 }
 
@@ -51,7 +52,7 @@ function notices() {
 }
 
 function noGame() {
-  return el("section.card.welcome", {},
+  return el("section.panel.welcome", {},
     el("h2", {text: t("pad.no_game")}),
     S.auth ? button(t("menu.new"), openSetup, "primary big") : button(t("menu.pin"), askPin, "primary big"),
     el("div.row", {}, button(t("menu.rules"), () => openRules(), ""), button(t("menu.stats"), openStats, "")));
@@ -61,7 +62,7 @@ function noGame() {
 function scoreboard(view, game) {
   const target = game.target(view);
   const turn = view.over
-    ? el("div.turn.winner", {role: "status"}, view.winners.map((w) => swatch(w)),
+    ? el("div.turn.winner", {role: "status"}, view.winners.map((w) => [swatch(w), " "]),
       t(view.winners.length > 1 ? "banner.winners" : "banner.winner", {names: view.winners.join(", ")}))
     : view.turn
       ? el("div.turn" + (view.turn === S.me ? ".mine" : ""), {role: "status"}, swatch(view.turn), " ",
@@ -77,7 +78,7 @@ function scoreboard(view, game) {
       el("span.name", {}, swatch(p), " ", p, p === S.me ? el("span.me", {text: t("pad.me")}) : null,
         view.winners.includes(p) ? el("span.crown", {text: " ★", title: t("pad.won")}) : null),
       el("span.total", {text: game.total ? game.total(view, p) : String(view.scores[p])}),
-      el("span.bar", {"aria-hidden": "true"}, el("span", {style: {width: (share * 100).toFixed(0) + "%", background: colourOf(p)}})));
+      el("span.meter", {"aria-hidden": "true"}, el("span", {style: {width: (share * 100).toFixed(0) + "%", background: colourOf(p)}})));
     })));
 }
 
@@ -126,7 +127,9 @@ function summary(view, game) {
 
 /* Every standing action, in words, each one correctable. */
 function actionsList(view, game) {
-  const details = el("details.actions", {ontoggle: (e) => { S.showActions = e.target.open; }},
+  const details = el("details.actions", {ontoggle: (e) => {
+    if (S.showActions !== e.target.open) { S.showActions = e.target.open; render(); }
+  }},
     el("summary", {text: t("actions.title", {n: view.actions})}));
   details.open = Boolean(S.showActions) || Boolean(S.editing);
   if (!details.open) return details;
@@ -191,7 +194,7 @@ function refusedBox(e) {
   const r = e.refused;
   const later = S.record.log.slice(r.index).map((entry) => entry.text);
   return el("div.refused", {role: "alert"},
-    el("p", {text: r.error}),
+    el("p", {text: sentence(r.error)}),
     el("p", {text: t("actions.refused_later", {n: r.index + 1})}),
     el("details", {}, el("summary", {text: t("actions.would_drop", {n: later.length})}),
       el("ol", {start: r.index + 1}, later.map((text) => el("li", {text})))),

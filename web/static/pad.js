@@ -79,11 +79,16 @@ function swatch(name) {
 /* A message at the top: an error stays until the next success or a tap; "ok" goes by itself. */
 function toast(message, kind) {
   const box = document.getElementById("toast");
-  box.textContent = message;
+  box.textContent = sentence(message);
   box.className = "toast " + (kind || "error");
   box.hidden = false;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { box.hidden = true; }, kind === "ok" ? 3500 : 8000);
+}
+
+/* A message of the engine starts in lower case: shown alone, it starts with a capital. */
+function sentence(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
 function clearError() {

@@ -137,7 +137,7 @@ function dicySetup(s, facts, again) {
 /* 17's first player: chosen by name among the names typed now (or drawn by lot). */
 function seventeenSetup(s, facts) {
   return el("div", {},
-    el("label", {}, t("seventeen.first"), el("select#first", {onchange: (e) => {
+    el("label", {}, t("seventeen.first"), el("select", {id: "first", onchange: (e) => {
       const value = e.target.value;
       s.drawFirst = value === "\u0001draw";
       s.first = value.startsWith("\u0001") ? "" : value;

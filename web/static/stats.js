@@ -39,7 +39,7 @@ function statsPage(stats) {
       const kind = stats.games[g];
       const players = Object.entries(kind.players).sort((a, b) => b[1].wins - a[1].wins || b[1].average - a[1].average);
       const unit = g === "17" ? t("stats.tokens") : t("stats.points");
-      return el("section.card", {},
+      return el("section.panel", {},
         el("h3", {text: boot.facts[g].title + " · " + t("stats.played", {n: kind.played})}),
         barChart(players.map(([name, p]) => ({name, value: p.wins, colour: colour[name] || boot.palette[0]})),
           t("stats.wins_chart", {game: boot.facts[g].title})),
