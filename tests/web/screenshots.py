@@ -42,7 +42,8 @@ def main() -> None:
                           shots: list[str] = shots) -> None:
                     shots.append(name)
                     page.evaluate("window.scrollTo(0, 0)")
-                    page.screenshot(path=str(folder / f"{len(shots):02d}-{name}.png"), full_page=True)
+                    page.screenshot(path=str(folder / f"{len(shots):02d}-{name}.png"),
+                                    full_page=True)
 
                 visit = Tour(browser, served.url, served.pin, lang, size,
                              "dark" if options.dark else "light")

@@ -74,7 +74,7 @@ class Tour:
 
     def new_game(self, header: dict[str, Any]) -> None:
         """A new game (the one in progress abandoned)."""
-        status, body = self.helper.get("/api/state")
+        _, body = self.helper.get("/api/state")
         view = body["state"]["view"]
         if view and not view["over"]:
             self.post("/api/abandon", {})
@@ -94,7 +94,8 @@ class Tour:
 
     def pad(self) -> None:
         """Back to the score pad, at the top."""
-        self.page.evaluate("closeMenu(); S.screen = 'pad'; S.editing = null; S.showActions = false; render()")
+        self.page.evaluate("closeMenu(); S.screen = 'pad'; S.editing = null; S.showActions = false;"
+                           " render()")
         for dialog in ("#pin-dialog", "#info-dialog"):
             self.page.evaluate(f"document.querySelector('{dialog}').open && "
                                f"document.querySelector('{dialog}').close()")
@@ -174,7 +175,8 @@ def dicy(tour: Tour, visit: Visit) -> None:
     page.wait_for_selector("#info-dialog[open]")
     visit("dicy-card", page)
     tour.pad()
-    tour.play({"effect": {"player": "Ben", "card": "odd"}}, {"effect": {"player": "Cleo", "card": "odd"}})
+    tour.play({"effect": {"player": "Ben", "card": "odd"}},
+              {"effect": {"player": "Cleo", "card": "odd"}})
     visit("dicy-next-turn", page)
 
 

@@ -112,7 +112,7 @@ const dalek = {
   hints(hints) {
     if (!hints || hints.stop_points === undefined) return null;
     return [t("hint.stop", {n: hints.stop_points}),
-      t("hint.roll", {n: hints.roll_expected.toFixed(1)}),
+      t("hint.roll", {n: hints.roll_expected.toLocaleString(S.lang, {maximumFractionDigits: 1})}),
       t("hint.doctor", {n: Math.round(hints.doctor_chance * 100)})];
   },
 
@@ -146,8 +146,9 @@ const dalek = {
   },
 
   grid(view) {
+    const mark = {"no-dice": () => el("small", {text: " +5"}), exterminate: () => icon("ext"), doctor: () => icon("doctor")};
     return scoreGrid(view, (r) => el("td.end-" + r.ending, {title: t("ending." + r.ending)},
-      String(r.points), r.ending === "stop" ? null : el("small", {text: " " + t("ending.short." + r.ending)})));
+      String(r.points), mark[r.ending] ? [" ", mark[r.ending]()] : null));
   },
 
   editor(kind, value, onChange) {
