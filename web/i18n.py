@@ -53,6 +53,18 @@ def ui(lang: str) -> Mapping[str, str]:
     return catalog(lang)["ui"]
 
 
+SERVER_ONLY = ("log.", "key.", "line.", "error.", "quoted", "value.", "app.", "moment.")
+"""Words only the server writes (the game's story, refusals, the manifest): not sent to the
+phone with the page."""
+
+
+@cache
+def page_words(lang: str) -> dict[str, str]:
+    """The words the phone itself shows, in ``lang`` (the first load carries them)."""
+    return {k: v for k, v in ui(lang).items()
+            if k == "error.network" or not k.startswith(SERVER_ONLY)}
+
+
 def engine_template(lang: str, template: str) -> str:
     """An engine or session refusal's template in ``lang`` (English if it has none)."""
     return catalog(lang)["engine"].get(template, template)

@@ -28,7 +28,7 @@ from web.auth import authorised, csrf_token
 from web.colours import PALETTE
 from web.errors import language
 from web.games import setup_facts
-from web.i18n import LANGUAGES, catalog
+from web.i18n import LANGUAGES, catalog, page_words
 from web.qr import qr_svg
 from web.table import table
 
@@ -44,7 +44,7 @@ def pad() -> str:
     boot = {
         "lang": lang,
         "languages": list(LANGUAGES),
-        "ui": catalog(lang)["ui"],
+        "ui": page_words(lang),
         "csrf": csrf_token(),
         "auth": authorised(),
         "state": table().payload(table().session.snapshot()),
@@ -63,7 +63,7 @@ def ui_catalog(lang: str) -> Response:
     """The page's words in another language (for the language switch)."""
     if lang not in LANGUAGES:
         abort(404)
-    return jsonify(catalog(lang)["ui"])
+    return jsonify(page_words(lang))
 
 
 @bp.get("/i18n/<lang>/rules.json")

@@ -206,6 +206,93 @@ function refusedBox(e) {
       button(t("actions.drop_from", {n: r.index + 1}), () => sendCorrection(r.index), "danger")));
 }
 
+/* The screens of the menu live in setup.js, fetched when one is first opened. */
+function later(name) {
+  return async (...args) => {
+    await loadScript("setup.js");
+    return window[name](...args);
+  };
+}
+const openSetup = later("setupScreen");
+const openHistory = later("historyScreen");
+const openAbandoned = later("abandonedScreen");
+const openStats = later("statsScreen");
+const openRules = later("rulesScreen");
+
+function rematch() {
+  return change("/api/game", {header: S.state.header, colours: S.state.colours});
+}
+
+async function abandonGame() {
+  if (window.confirm(t("menu.abandon_confirm"))) await change("/api/abandon", {});
+}
+
+function back() {
+  return el("div.row", {}, button(t("back"), () => { S.screen = "pad"; render(); }));
+}
+
+function exportLinks(id) {
+  return [button(t("export.png"), () => resultPicture(id), "primary"),
+    el("a.button", {href: "/export/" + id + ".csv", download: "", text: t("export.csv")}),
+    el("a.button", {href: "/export/" + id + ".jsonl", download: "", text: t("export.jsonl")})];
+}
+
+async function resultPicture(id) {
+  try {
+    await loadScript("result.js");
+    await shareResult(id);
+  } catch (e) { toast(t("error.network")); }
+}
+
+/* The menu: drawn over the page below the bar, wherever the page is scrolled. */
+function renderMenu() {
+  const menu = document.getElementById("menu");
+  const view = S.state.view;
+  const players = view ? view.players : [];
+  const go = (screen) => () => { closeMenu(); S.screen = screen; render(); };
+  const then = (f) => () => { closeMenu(); f(); };
+  const items = [
+    el("label", {}, t("menu.me"), el("select", {id: "me", onchange: (e) => {
+      S.me = e.target.value;
+      localStorage.setItem("me", S.me);
+      render();
+    }}, el("option", {value: "", text: t("menu.nobody")}),
+    players.map((p) => el("option", {value: p, selected: p === S.me, text: p})))),
+    button(t("menu.pad"), go("pad")),
+    S.auth ? null : button(t("menu.pin"), then(askPin), "primary"),
+    S.auth ? button(t("menu.new"), then(openSetup)) : null,
+    S.auth && view && view.over ? button(t("summary.rematch"), then(rematch)) : null,
+    button(t("menu.resume"), then(openAbandoned)),
+    button(t("menu.rules"), then(() => openRules())),
+    button(t("menu.stats"), then(openStats)),
+    button(t("menu.history"), then(openHistory)),
+    S.auth && view ? button(S.state.hints_on ? t("menu.hints_off") : t("menu.hints_on"),
+      then(() => change("/api/hints", {on: !S.state.hints_on}))) : null,
+    button(S.sound ? t("menu.sound_off") : t("menu.sound_on"), then(() => {
+      S.sound = !S.sound;
+      localStorage.setItem("sound", S.sound ? "on" : "off");
+      cue("moment");
+    })),
+    button(t("menu.join"), go("join")),
+    S.auth ? button(t("menu.lock"), then(lock)) : null,
+    S.auth && view && !view.over ? button(t("menu.abandon"), then(abandonGame), "danger") : null,
+  ];
+  menu.replaceChildren(...items.filter(Boolean));
+}
+
+function toggleMenu() {
+  const menu = document.getElementById("menu");
+  if (menu.hidden) renderMenu();
+  menu.hidden = !menu.hidden;
+  document.getElementById("menu-button").setAttribute("aria-expanded", menu.hidden ? "false" : "true");
+  if (!menu.hidden) menu.querySelector("button, select").focus();
+}
+
+function closeMenu() {
+  document.getElementById("menu").hidden = true;
+  document.getElementById("menu-button").setAttribute("aria-expanded", "false");
+}
+
 function renderLanguages() {
   const select = document.getElementById("lang");
   if (select.options.length) { select.value = S.lang; return; }

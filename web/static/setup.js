@@ -1,5 +1,6 @@
-/* Set-up (game, players from the roster, order, colours, options), rematch, the games the table
-   remembers (finished, abandoned), statistics, rules, and the menu. */
+/* The screens opened from the menu (fetched when first opened): set-up (game, players from the
+   roster, order, colours, options), the games the table remembers (finished, abandoned),
+   statistics and rules. */
 "use strict";
 
 function freshSetup() {
@@ -30,7 +31,7 @@ function fixColours(setup) {
   }
 }
 
-async function openSetup() {
+async function setupScreen() {
   S.setup = freshSetup();
   S.screen = "setup";
   render();
@@ -196,16 +197,8 @@ async function startGame(s) {
   }
 }
 
-function rematch() {
-  return change("/api/game", {header: S.state.header, colours: S.state.colours});
-}
-
-async function abandonGame() {
-  if (window.confirm(t("menu.abandon_confirm"))) await change("/api/abandon", {});
-}
-
 /* Finished games */
-async function openHistory() {
+async function historyScreen() {
   S.screen = "history";
   S.history = null;
   render();
@@ -228,25 +221,8 @@ function renderHistory(main) {
     back()));
 }
 
-function back() {
-  return el("div.row", {}, button(t("back"), () => { S.screen = "pad"; render(); }));
-}
-
-function exportLinks(id) {
-  return [button(t("export.png"), () => resultPicture(id), "primary"),
-    el("a.button", {href: "/export/" + id + ".csv", download: "", text: t("export.csv")}),
-    el("a.button", {href: "/export/" + id + ".jsonl", download: "", text: t("export.jsonl")})];
-}
-
-async function resultPicture(id) {
-  try {
-    await loadScript("result.js");
-    await shareResult(id);
-  } catch (e) { toast(t("error.network")); }
-}
-
 /* Abandoned games, to take up again */
-async function openAbandoned() {
+async function abandonedScreen() {
   S.screen = "abandoned";
   S.abandoned = null;
   render();
@@ -274,7 +250,7 @@ function renderAbandoned(main) {
 }
 
 /* Statistics (drawn by stats.js, fetched when first opened) */
-async function openStats() {
+async function statsScreen() {
   S.screen = "stats";
   S.stats = null;
   render();
@@ -294,7 +270,7 @@ function renderStats(main) {
 }
 
 /* Rules at hand */
-async function openRules(game) {
+async function rulesScreen(game) {
   const which = game || (S.state.view ? S.state.view.game : null);
   let rules;
   try { rules = await rulesText(); } catch (e) { toast(t("error.network")); return; }
@@ -302,53 +278,4 @@ async function openRules(game) {
   showInfo(t("rules.title"), games.map((g) => el("section", {},
     el("h3", {text: boot.facts[g].title}),
     el("ul", {}, rules[g].map((line) => el("li", {text: line}))))));
-}
-
-/* The menu: drawn over the page below the bar, wherever the page is scrolled. */
-function renderMenu() {
-  const menu = document.getElementById("menu");
-  const view = S.state.view;
-  const players = view ? view.players : [];
-  const go = (screen) => () => { closeMenu(); S.screen = screen; render(); };
-  const then = (f) => () => { closeMenu(); f(); };
-  const items = [
-    el("label", {}, t("menu.me"), el("select", {id: "me", onchange: (e) => {
-      S.me = e.target.value;
-      localStorage.setItem("me", S.me);
-      render();
-    }}, el("option", {value: "", text: t("menu.nobody")}),
-    players.map((p) => el("option", {value: p, selected: p === S.me, text: p})))),
-    button(t("menu.pad"), go("pad")),
-    S.auth ? null : button(t("menu.pin"), then(askPin), "primary"),
-    S.auth ? button(t("menu.new"), then(openSetup)) : null,
-    S.auth && view && view.over ? button(t("summary.rematch"), then(rematch)) : null,
-    button(t("menu.resume"), then(openAbandoned)),
-    button(t("menu.rules"), then(() => openRules())),
-    button(t("menu.stats"), then(openStats)),
-    button(t("menu.history"), then(openHistory)),
-    S.auth && view ? button(S.state.hints_on ? t("menu.hints_off") : t("menu.hints_on"),
-      then(() => change("/api/hints", {on: !S.state.hints_on}))) : null,
-    button(S.sound ? t("menu.sound_off") : t("menu.sound_on"), then(() => {
-      S.sound = !S.sound;
-      localStorage.setItem("sound", S.sound ? "on" : "off");
-      cue("moment");
-    })),
-    button(t("menu.join"), go("join")),
-    S.auth ? button(t("menu.lock"), then(lock)) : null,
-    S.auth && view && !view.over ? button(t("menu.abandon"), then(abandonGame), "danger") : null,
-  ];
-  menu.replaceChildren(...items.filter(Boolean));
-}
-
-function toggleMenu() {
-  const menu = document.getElementById("menu");
-  if (menu.hidden) renderMenu();
-  menu.hidden = !menu.hidden;
-  document.getElementById("menu-button").setAttribute("aria-expanded", menu.hidden ? "false" : "true");
-  if (!menu.hidden) menu.querySelector("button, select").focus();
-}
-
-function closeMenu() {
-  document.getElementById("menu").hidden = true;
-  document.getElementById("menu-button").setAttribute("aria-expanded", "false");
 }
