@@ -303,7 +303,7 @@ def test_a_dicy_turn_with_a_reroll_a_score_and_an_effect(open_phone: Callable[..
     expect(ben.page.locator("#board div.turn")).to_have_text("Ben's turn")
     expect(ben.page.locator(".scores li", has_text="Ana").locator(".total")).to_have_text("12")
     expect(ben.page.locator(".cards-row", has_text="Ben").locator(".frozen b")).to_have_text(
-        ["❄ Straight"])
+        ["Straight"])
     expect(ben.page.locator(".story li").nth(1)).to_have_text(
         "Ana scored Two dice (6 6) for 12; Ben must freeze a card")
 

@@ -175,8 +175,8 @@ def dicy(tour: Tour, visit: Visit) -> None:
     page.wait_for_selector("#info-dialog[open]")
     visit("dicy-card", page)
     tour.pad()
-    tour.play({"effect": {"player": "Ben", "card": "odd"}},
-              {"effect": {"player": "Cleo", "card": "odd"}})
+    tour.play({"effect": {"player": "Ben", "card": "straight"}},
+              {"effect": {"player": "Cleo", "card": "no-six"}})
     visit("dicy-next-turn", page)
 
 
