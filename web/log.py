@@ -155,10 +155,14 @@ def _card17(lang: str, card: str) -> str:
 
 
 def round_summary(lang: str, result: dict[str, Any]) -> str:
-    """A scored 17 round in a few words: "12 < 17 → Cleo ★, Ana ✖"."""
+    """A scored 17 round in a few words: "12 < 17 → Cleo ★, Ana ✖" (each player's tokens
+    of the round together, in the order given)."""
     sign = "≥" if result["reached_17"] else "<"
-    tokens = ", ".join(f"{g['player']} {'★' if g['token'] == 'victory' else '✖'}"
-                       for g in result["given"])
+    marks: dict[str, str] = {}
+    for given in result["given"]:
+        marks[given["player"]] = marks.get(given["player"], "") + (
+            "★" if given["token"] == "victory" else "✖")
+    tokens = ", ".join(f"{player} {mark}" for player, mark in marks.items())
     return text(lang, "log.round", total=result["total"], sign=sign, tokens=tokens)
 
 
