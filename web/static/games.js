@@ -179,10 +179,18 @@ const pipKeys = () => PIPS.map((n) => ({id: n, text: String(n)}));
 const pip = (n) => el("span.pip", {text: String(n)});
 const cardName = (id) => t("card." + id);
 
+/* Soft hyphens between the syllables (roughly: V-CV, VC-CV) of a long word, so that a card's
+   name breaks cleanly in its narrow box. */
+const VOWEL = "aeiouyáéíóúâêôãõàèìòù";
+const SYLLABLE = new RegExp(`([${VOWEL}][^${VOWEL}\\s]?)(?=[^${VOWEL}\\s][${VOWEL}])`, "gi");
+function breakable(name) {
+  return name.split(" ").map((w) => (w.length < 8 ? w : w.replace(SYLLABLE, "$1\u00ad"))).join(" ");
+}
+
 /* A Dicy card as it lies on the table: its name, what it needs and scores; active or frozen. */
 function dicyCard(id, state, owner) {
   const frozen = state === "frozen";
-  return button([el("b", {text: cardName(id)}), el("small", {text: t("cardinfo." + id)})],
+  return button([el("b", {text: breakable(cardName(id))}), el("small", {text: t("cardinfo." + id)})],
     () => cardInfo(id), "dcard" + (frozen ? " frozen" : ""),
     {style: frozen ? null : {borderColor: colourOf(owner)},
       "aria-label": cardName(id) + " · " + t("dicy." + state) + " · " + t("cardinfo." + id)});
