@@ -190,7 +190,7 @@ function breakable(name) {
 /* A Dicy card as it lies on the table: its name, what it needs and scores; active or frozen. */
 function dicyCard(id, state, owner) {
   const frozen = state === "frozen";
-  return button([el("b", {text: breakable(cardName(id))}), el("small", {text: t("cardinfo." + id)})],
+  return button([el("b", {text: breakable(cardName(id))}), el("small", {text: breakable(t("cardinfo." + id))})],
     () => cardInfo(id), "dcard" + (frozen ? " frozen" : ""),
     {style: frozen ? null : {borderColor: colourOf(owner)},
       "aria-label": cardName(id) + " · " + t("dicy." + state) + " · " + t("cardinfo." + id)});
