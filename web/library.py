@@ -73,11 +73,14 @@ def finished(game_id: int) -> Response:
 @bp.get("/stats")
 def stats() -> Response:
     """Games played, wins, best and average scores per game and player; the roster of
-    players (most recent first) with their colours."""
+    players (most recent first), each with the colour of their latest game."""
     history = table().journal.history()
     games = [g for g in (_replayed(meta["id"]) for meta in reversed(history)) if g is not None]
     data = table_stats(games)
-    colours = table().colours.colours_for(p["name"] for p in data["players"])
+    colours: dict[str, int] = {}
+    for meta in history:  # newest first: each player's colour in their latest game
+        for name, colour in table().colours.colours_for(meta["players"]).items():
+            colours.setdefault(name, colour)
     for player in data["players"]:
         player["colour"] = colours[player["name"]]
     return jsonify(data)
