@@ -20,14 +20,14 @@ function faceButton(face, onclick, cls, attrs) {
 }
 
 /* A multiset of values: tap a key to add one, tap a chosen one to take it out. */
-function picker(keys, chosen, max, onChange, face) {
+function picker(keys, chosen, max, onChange, face, keysClass) {
   const tray = chosen.map((id, i) => faceButton(face(id), () => onChange(chosen.filter((_, j) => j !== i)),
     "pick", {"aria-label": t("entry.remove", {what: labelOf(keys, id)})}));
   const full = chosen.length >= max;
   return el("div.picker", {},
     el("div.tray", {"aria-live": "polite"}, tray.length ? tray : el("span.muted", {text: t("entry.tap_to_add")}),
       el("span.count", {text: t("entry.count", {n: chosen.length, max})})),
-    el("div.keys", {}, keys.map((k) => faceButton(face(k.id), () => onChange([...chosen, k.id]), "key",
+    el("div.keys" + (keysClass ? "." + keysClass : ""), {}, keys.map((k) => faceButton(face(k.id), () => onChange([...chosen, k.id]), "key",
       {disabled: full, "aria-label": k.title || k.text}))));
 }
 
@@ -422,7 +422,7 @@ const seventeen = {
       const n = view.call.to_reveal.length;
       parts.push(el("h3", {text: t("c17.reveal_what", {n})}),
         picker(facts.plain.map((c) => ({id: c, text: cardName17(c)})), d.reveal, n,
-          (reveal) => redraw(() => { d.reveal = reveal; }), (c) => cardName17(c)),
+          (reveal) => redraw(() => { d.reveal = reveal; }), (c) => cardName17(c), "keys17"),
         button(t("act.reveal"), () => act({reveal: d.reveal}), "primary big", {disabled: d.reveal.length !== n}));
     }
     if (view.expects.includes("call")) {
@@ -477,7 +477,7 @@ const seventeen = {
     }
     if (kind === "reveal") {
       return picker(facts.plain.map((c) => ({id: c, text: cardName17(c)})), Array.isArray(value) ? value : [], 20,
-        onChange, (c) => cardName17(c));
+        onChange, (c) => cardName17(c), "keys17");
     }
     const v = value && typeof value === "object" ? value : {face: "up"};
     return el("div", {},
