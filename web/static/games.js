@@ -184,7 +184,7 @@ const cardName = (id) => t("card." + id);
 const VOWEL = "aeiouyáéíóúâêôãõàèìòù";
 const SYLLABLE = new RegExp(`([${VOWEL}][^${VOWEL}\\s]?)(?=[^${VOWEL}\\s][${VOWEL}])`, "gi");
 function breakable(name) {
-  return name.split(" ").map((w) => (w.length < 8 ? w : w.replace(SYLLABLE, "$1\u00ad"))).join(" ");
+  return name.split(" ").map((w) => (w.length < 7 ? w : w.replace(SYLLABLE, "$1\u00ad"))).join(" ");
 }
 
 /* A Dicy card as it lies on the table: its name, what it needs and scores; active or frozen. */
