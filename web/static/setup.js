@@ -50,7 +50,7 @@ function renderSetup(main) {
     button("", () => { s.palette = s.palette === i ? -1 : i; again(); }, "swatch-button",
       {style: {background: boot.palette[p.colour]}, "aria-label": t("setup.colour_of", {n: i + 1})}),
     el("input", {value: p.name, maxlength: 24, placeholder: t("setup.player_n", {n: i + 1}),
-      "aria-label": t("setup.player_n", {n: i + 1}), oninput: (e) => { p.name = e.target.value; renderFirst(s); }}),
+      "aria-label": t("setup.player_n", {n: i + 1}), oninput: (e) => { p.name = e.target.value; renderFirst(s); markRoster(s); }}),
     button("↑", () => { move(s.players, i, -1); again(); }, "icon", {disabled: i === 0, "aria-label": t("setup.up")}),
     button("↓", () => { move(s.players, i, 1); again(); }, "icon",
       {disabled: i === s.players.length - 1, "aria-label": t("setup.down")}),
@@ -90,14 +90,20 @@ function renderSetup(main) {
       {disabled: s.players.length >= most}),
     known.length ? el("div.roster", {}, el("h3", {text: t("setup.roster")}),
       el("div.tray", {}, known.map((p) => button([el("span.swatch", {style: {background: boot.palette[p.colour]}, "aria-hidden": "true"}), " ", p.name],
-        () => { addFromRoster(s, p); again(); }, "toggle",
-        {disabled: !s.players.some((q) => !q.name.trim()) && s.players.length >= most})))) : null,
+        () => { addFromRoster(s, p); again(); }, "toggle", {"data-name": p.name,
+        disabled: !s.players.some((q) => !q.name.trim()) && s.players.length >= most})))) : null,
     el("div.options", {}, options),
     playing ? el("p.warning", {text: t("setup.abandons")}) : null,
     el("div.row", {},
       button(t("cancel"), () => { S.screen = "pad"; render(); }),
       button(t("setup.start"), () => startGame(s), "primary big"))));
   renderFirst(s);
+}
+
+/* A name typed is no longer offered by the roster. */
+function markRoster(s) {
+  const named = new Set(s.players.map((p) => p.name.trim()));
+  for (const chip of document.querySelectorAll(".roster [data-name]")) chip.hidden = named.has(chip.dataset.name);
 }
 
 /* A name of the roster fills the first empty place, else a new one (with its colour if free). */
