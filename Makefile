@@ -8,7 +8,7 @@ VENV_FLAGS ?=  # on a Pi: --system-site-packages, so that the venv sees python3-
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test setup lint bench clean chromium
+.PHONY: run test setup lint bench clean chromium screenshots
 
 setup: $(VENV)/.installed
 
@@ -47,5 +47,11 @@ test: lint chromium
 bench: setup
 	$(BIN)/dicetable bench
 
+# Every screen of each game at 390x844 and on a landscape tablet, in all four languages:
+# screenshots/SIZE/LANG/NN-screen.png, for a reviewer to look at.
+screenshots: setup chromium
+	rm -rf screenshots
+	$(BIN)/python -m tests.web.screenshots screenshots
+
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis screenshots

@@ -13,7 +13,7 @@ from typing import Any
 
 from device.live import CameraStatus, Seen
 from device.table_reads import Ask, Hold, Note, TableReads
-from engine.errors import Refusal
+from engine.errors import Refusal, to_json
 
 
 @dataclass(frozen=True)
@@ -103,6 +103,5 @@ def refusal_json(err: Refusal) -> dict[str, Any]:
     >>> refusal_json(Refusal("it is {player}'s turn", player="Ana"))
     {'template': "it is {player}'s turn", 'params': {'player': 'Ana'}}
     """
-    return {"template": err.template,
-            "params": {k: refusal_json(v) if isinstance(v, Refusal) else v
-                       for k, v in err.params.items()}}
+    data: dict[str, Any] = to_json(err)
+    return data

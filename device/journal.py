@@ -282,16 +282,17 @@ class Journal:
         return StoredGame(game_id, json.loads(row[0]), tuple(json.loads(r[0]) for r in lines),
                           row[1])
 
-    def history(self) -> list[dict[str, Any]]:
-        """Finished games, newest first: id, game, players, winners, started_at, ended_at."""
+    def history(self, status: Status = "finished") -> list[dict[str, Any]]:
+        """Games of ``status`` (finished ones by default), newest first: id, game, players,
+        winners, started_at, ended_at."""
         rows = self._connection().execute(
             "SELECT id, header, winners, started_at, ended_at FROM games"
-            " WHERE status = 'finished' ORDER BY id DESC").fetchall()
+            " WHERE status = ? ORDER BY id DESC", (status,)).fetchall()
         history = []
         for game_id, header, winners, started, ended in rows:
             parsed = json.loads(header)
             history.append({"id": game_id, "game": parsed["game"], "players": parsed["players"],
-                            "winners": json.loads(winners), "started_at": started,
+                            "winners": json.loads(winners or "[]"), "started_at": started,
                             "ended_at": ended})
         return history
 

@@ -132,11 +132,23 @@ class TableSession:
     def correct(self, index: int, line: dict[str, Any], *, base_version: int,
                 source: Source = "phone") -> Snapshot:
         """Replace standing action ``index`` (0-based) and replay the rest after it."""
-        return self._run(lambda: self._correct(index, line, base_version, source))
+        return self.revise({index: line}, base_version=base_version, source=source)
+
+    def revise(self, changes: dict[int, dict[str, Any]], *, base_version: int,
+               drop_from: int | None = None, source: Source = "phone") -> Snapshot:
+        """Replace several standing actions (``{index: line}``, 0-based), drop those from
+        ``drop_from`` on, and replay the rest: a correction and the later actions it made
+        illegal, fixed in turn or dropped."""
+        return self._run(lambda: self._revise(changes, drop_from, base_version, source))
 
     def abandon(self, *, base_version: int) -> Snapshot:
         """Abandon the current game (its journal stays); the table is then free."""
         return self._run(lambda: self._abandon(base_version))
+
+    def resume(self, game_id: int, *, base_version: int) -> Snapshot:
+        """Take abandoned game ``game_id`` up again: its standing actions go on as a new game
+        of the journal (the old one stays); refused while a game is being played."""
+        return self._run(lambda: self._resume_game(game_id, base_version))
 
     def set_hints(self, on: bool, *, base_version: int) -> Snapshot:
         """Switch the engine's hints on or off for the whole table."""
@@ -248,14 +260,27 @@ class TableSession:
         journalled = line if "undo" in line else after.record()[-1]
         return self._journal(after, [journalled], source)
 
-    def _correct(self, index: int, line: dict[str, Any], base_version: int,
-                 source: Source) -> Snapshot:
+    def _revise(self, changes: dict[int, dict[str, Any]], drop_from: int | None,
+                base_version: int, source: Source) -> Snapshot:
         game = self._current_game(base_version)
-        after = game.correct(index, game.parse(line))
-        # The journal only takes record lines: undo back to the action, then replay.
-        undos: list[dict[str, Any]] = [{"undo": {}}] * (len(game.actions) - index)
-        lines = undos + after.record()[index + 1:]
+        after = game.revised({i: game.parse(line) for i, line in changes.items()}, drop_from)
+        # The journal only takes record lines: undo back to the first change, then replay.
+        first = min([*changes, len(game.actions) if drop_from is None else drop_from])
+        undos: list[dict[str, Any]] = [{"undo": {}}] * (len(game.actions) - first)
+        lines = undos + after.record()[first + 1:]
         return self._journal(after, lines, source)
+
+    def _resume_game(self, game_id: int, base_version: int) -> Snapshot:
+        self._check_version(base_version)
+        if self._game is not None and not self._game.over:
+            raise SessionError("a game is being played; finish or abandon it first")
+        stored = self.journal.game(game_id)
+        if stored is None or stored.status != "abandoned":
+            raise SessionError("game {game} was not abandoned; only an abandoned game is "
+                               "resumed", game=game_id)
+        game = _replay_stored(stored)
+        new_id, version = self.journal.continue_as_new(stored.id, game.record())
+        return self._publish(version, game, new_id)
 
     def _abandon(self, base_version: int) -> Snapshot:
         self._check_version(base_version)

@@ -176,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _log_notices(opened: OpenedTable, notices: list[Notice]) -> None:
     """Tell the host, in the log, what the score pad will show them."""
-    from web.i18n import notice_text
+    from web.wording import notice_text
 
     for notice in notices:
         print(f"dicetable: {notice_text('en', notice)}", file=sys.stderr)

@@ -14,31 +14,34 @@ engine.errors.IllegalAction: roll needs a list, not 3
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Key, Many, Shown
 
 
 def as_list(value: object, template: str, /, **params: object) -> list[Any]:
     """``value`` as a list, or IllegalAction."""
     if not isinstance(value, list):
-        raise IllegalAction(template, value=repr(value), **params)
+        raise IllegalAction(template, value=Shown(value), **params)
     return value
 
 
-def as_object(value: object, key: str, keys: Iterable[str]) -> Mapping[str, Any]:
+def as_object(value: object, key: str, keys: Iterable[str],
+              named: Callable[[str], object] = Key) -> Mapping[str, Any]:
     """``value`` (the value of record key ``key``) as a JSON object whose keys are all among
-    ``keys``, or IllegalAction."""
+    ``keys`` (``named`` tells a refusal what they are: record keys, or e.g. card ids), or
+    IllegalAction."""
     if not isinstance(value, Mapping):
-        raise IllegalAction("{key} needs an object, not {value}", key=key, value=repr(value))
+        raise IllegalAction("{key} needs an object, not {value}", key=Key(key),
+                            value=Shown(value))
     allowed = sorted(keys)
-    unknown = ", ".join(sorted(str(k) for k in value if k not in allowed))
+    unknown = Many(Shown(str(k)) for k in sorted(str(k) for k in value if k not in allowed))
     if unknown and allowed:
-        raise IllegalAction("{key} does not take {unknown} (it takes {expected})", key=key,
-                            unknown=unknown, expected=", ".join(allowed))
+        raise IllegalAction("{key} does not take {unknown} (it takes {expected})", key=Key(key),
+                            unknown=unknown, expected=Many(named(k) for k in allowed))
     if unknown:
-        raise IllegalAction("{key} does not take {unknown} (it takes no keys)", key=key,
+        raise IllegalAction("{key} does not take {unknown} (it takes no keys)", key=Key(key),
                             unknown=unknown)
     return value
 
@@ -52,16 +55,17 @@ def as_int(value: object, template: str, low: int, high: int, /, **params: objec
     engine.errors.IllegalAction: a die shows 1 to 6, not 7
     """
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise IllegalAction(template, low=low, high=high, value=repr(value), **params)
+        raise IllegalAction(template, low=low, high=high, value=Shown(value), **params)
     return value
 
 
 def as_choice(value: object, template: str, choices: Iterable[str], /,
               **params: object) -> str:
-    """``value`` as one of ``choices``, or IllegalAction listing them as ``{options}``."""
+    """``value`` as one of ``choices``, or IllegalAction listing them as ``{options}`` (the
+    choices as given: enums, :class:`Key` or plain text)."""
     options = list(choices)
     if not isinstance(value, str) or value not in options:
-        raise IllegalAction(template, options=", ".join(options), value=repr(value), **params)
+        raise IllegalAction(template, options=Many(options), value=Shown(value), **params)
     return value
 
 
@@ -69,7 +73,7 @@ def as_player(value: object, players: tuple[str, ...]) -> str:
     """``value`` as the name of a player at the table, or IllegalAction."""
     if not isinstance(value, str) or value not in players:
         raise IllegalAction("{value} is not playing; the players are {names}",
-                            value=repr(value), names=", ".join(players))
+                            value=Shown(value), names=Many(players))
     return value
 
 

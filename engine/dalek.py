@@ -24,7 +24,7 @@ from random import Random
 from typing import Any
 
 from engine.checks import as_choice, as_empty, as_int, as_list
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Key, Many
 from engine.rounds import after_turn
 from engine.rules import JSONDict, Rules, register
 
@@ -198,12 +198,12 @@ class DalekRules(Rules[DalekState, Action]):
 
     def parse_action(self, kind: str, value: object) -> Action:
         kind = as_choice(kind, "a {game} action must be one of {options}, not {value}",
-                         ("roll", "keep", "stop"), game=self.title)
+                         (Key("roll"), Key("keep"), Key("stop")), game=self.title)
         if kind == "stop":
             as_empty(value, "stop")
             return Stop()
         faces = tuple(as_choice(f, "a die must be one of {options}, not {value}", list(Face))
-                      for f in as_list(value, "{key} needs a list, not {value}", key=kind))
+                      for f in as_list(value, "{key} needs a list, not {value}", key=Key(kind)))
         return Roll(tuple(Face(f) for f in faces)) if kind == "roll" else Keep(
             tuple(Face(f) for f in faces))
 
@@ -248,13 +248,16 @@ class DalekRules(Rules[DalekState, Action]):
         turn = state.turn
         assert turn.rolled is not None
         if any(f in TOP_FACES for f in faces):
-            raise IllegalAction("DOC and EXT go to the top by themselves; keep names only "
-                                "humans and Daleks")
+            raise IllegalAction("the Doctor and Exterminate go to the top by themselves; keep "
+                                "only humans and Daleks")
         missing = Counter(faces) - Counter(turn.rolled)
         if missing:
-            raise IllegalAction("the roll shows {shown}; it has no {missing} to keep",
-                                shown=" ".join(turn.rolled),
-                                missing=" ".join(missing.elements()))
+            face = next(iter(missing))
+            have = turn.rolled.count(face)
+            template = ("the roll shows {shown}; it has {have} × {face} to keep, not {want}"
+                        if have else "the roll shows {shown}; it has no {face} to keep")
+            raise IllegalAction(template, shown=Many(turn.rolled), face=face, have=have,
+                                want=faces.count(face))
         if not faces and not turn.moved_to_top:
             raise IllegalAction("keep at least one die from every roll")
         pool = len(turn.rolled) - len(faces) - turn.moved_to_top

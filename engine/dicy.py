@@ -30,7 +30,7 @@ from typing import Any
 
 from engine.checks import as_choice, as_empty, as_int, as_list, as_object, as_player
 from engine.dicy_cards import EFFECTS, Card, Choice, Dice, Reach, best, points, refusal, shown
-from engine.errors import IllegalAction, Refusal
+from engine.errors import IllegalAction, Key, Many, Refusal, Shown
 from engine.rounds import after_turn
 from engine.rules import JSONDict, Rules, register
 
@@ -224,13 +224,13 @@ def parse_cards(value: object) -> tuple[Card, ...]:
     engine.errors.IllegalAction: cards names pair twice; the 5 cards are all different
     """
     ids = [Card(as_choice(v, "a card must be one of {options}, not {value}", list(Card)))
-           for v in as_list(value, "{key} needs a list, not {value}", key="cards")]
+           for v in as_list(value, "{key} needs a list, not {value}", key=Key("cards"))]
     if len(ids) != ROW:
         raise IllegalAction("cards needs 5 cards, not {count}", count=len(ids))
-    twice = [c.value for c, n in Counter(ids).items() if n > 1]
+    twice = Many(c for c, n in Counter(ids).items() if n > 1)
     if twice:
         raise IllegalAction("cards names {cards} twice; the 5 cards are all different",
-                            cards=", ".join(twice))
+                            cards=twice)
     return tuple(ids)
 
 
@@ -242,11 +242,11 @@ def parse_presets(data: object) -> dict[str, tuple[Card, ...]]:
     """
     if not isinstance(data, Mapping):
         raise IllegalAction("the preset file needs an object of modes, not {value}",
-                            value=repr(data))
+                            value=Shown(data))
     presets: dict[str, tuple[Card, ...]] = {}
     for name, cards in data.items():
         if not isinstance(name, str) or name in (GLACIAL, INTERGLACIAL):
-            raise IllegalAction("the preset file cannot define mode {mode}", mode=repr(name))
+            raise IllegalAction("the preset file cannot define mode {mode}", mode=Shown(name))
         try:
             presets[name] = parse_cards(cards)
         except IllegalAction as err:
@@ -280,18 +280,18 @@ def game_cards(mode: object, cards: object) -> tuple[Card, ...]:
     fixed = GLACIAL_CARDS if mode == GLACIAL else known.get(mode) if isinstance(mode, str) else None
     if fixed is None and known:
         raise IllegalAction("there is no mode {mode}; the modes are {modes}; or leave out mode "
-                            "and name the 5 cards", mode=repr(mode),
-                            modes=", ".join([GLACIAL, INTERGLACIAL, *known]))
+                            "and name the 5 cards", mode=Shown(mode),
+                            modes=Many(Key(m) for m in (GLACIAL, INTERGLACIAL, *known)))
     if fixed is None:
         raise IllegalAction("there is no mode {mode}; the modes are {modes} (the box's presets "
                             "B, C, D are not known yet); or leave out mode and name the 5 cards",
-                            mode=repr(mode), modes=", ".join([GLACIAL, INTERGLACIAL]))
+                            mode=Shown(mode), modes=Many((Key(GLACIAL), Key(INTERGLACIAL))))
     if cards is None:
         return fixed
     given = parse_cards(cards)
     if set(given) != set(fixed):
-        raise IllegalAction("{mode} mode plays {cards}; cards names {given}", mode=mode,
-                            cards=", ".join(fixed), given=", ".join(given))
+        raise IllegalAction("{mode} mode plays {cards}; cards names {given}", mode=Key(mode),
+                            cards=Many(fixed), given=Many(given))
     return given
 
 
@@ -314,7 +314,8 @@ class DicyRules(Rules[DicyState, Action]):
 
     def parse_action(self, kind: str, value: object) -> Action:
         kind = as_choice(kind, "a {game} action must be one of {options}, not {value}",
-                         ("roll", "reroll", "score", "skip", "effect"), game=self.title)
+                         tuple(map(Key, ("roll", "reroll", "score", "skip", "effect"))),
+                         game=self.title)
         if kind == "skip":
             as_empty(value, "skip")
             return Skip()
@@ -329,7 +330,7 @@ class DicyRules(Rules[DicyState, Action]):
         fields = _fields(value, "effect", ("player", "card"))
         player = fields["player"]
         if not isinstance(player, str):
-            raise IllegalAction("effect's player needs a name, not {value}", value=repr(player))
+            raise IllegalAction("effect's player needs a name, not {value}", value=Shown(player))
         return EffectChoice(player, _card(fields, "effect", "card"))
 
     def action_to_json(self, action: Action) -> JSONDict:
@@ -499,11 +500,11 @@ _WAITING_AFTER_SKIP = {
     True: "waiting for {names} and {last} to reactivate a card ({player} skipped)",
 }
 _FROZEN = {
-    ("reroll", False): "{name}'s `{card}` is frozen; a reroll freezes an active card ({active})",
-    ("reroll", True): "{name}'s `{card}` is frozen; a reroll freezes an active card "
+    ("reroll", False): "{name}'s {card} is frozen; a reroll freezes an active card ({active})",
+    ("reroll", True): "{name}'s {card} is frozen; a reroll freezes an active card "
                       "(none is left)",
-    ("score", False): "{name}'s `{card}` is frozen; score with an active card ({active})",
-    ("score", True): "{name}'s `{card}` is frozen; score with an active card (none is left)",
+    ("score", False): "{name}'s {card} is frozen; score with an active card ({active})",
+    ("score", True): "{name}'s {card} is frozen; score with an active card (none is left)",
 }
 """The refusal of a frozen card, by its use and whether no card is active."""
 
@@ -512,24 +513,24 @@ def _fields(value: object, key: str, keys: tuple[str, ...]) -> Mapping[str, Any]
     fields = as_object(value, key, keys)
     missing = [k for k in keys if k not in fields]
     if missing:
-        raise IllegalAction("{key} needs {field}", key=key, field=missing[0])
+        raise IllegalAction("{key} needs {field}", key=Key(key), field=Key(missing[0]))
     return fields
 
 
 def _card(fields: Mapping[str, Any], key: str, field: str) -> Card:
     return Card(as_choice(fields[field], "{key}'s {field} must be one of {options}, not {value}",
-                          list(Card), key=key, field=field))
+                          list(Card), key=Key(key), field=Key(field)))
 
 
 def _dice(value: object, key: str) -> Dice:
     return tuple(as_int(d, "a die shows {low} to {high}, not {value}", 1, 6)
-                 for d in as_list(value, "{key}'s dice needs a list, not {value}", key=key))
+                 for d in as_list(value, "{key}'s dice needs a list, not {value}", key=Key(key)))
 
 
 def _six_dice(value: object, key: str) -> Dice:
     dice = _dice(value, key)
     if len(dice) != DICE:
-        raise IllegalAction("{key} needs all 6 dice, not {count}: {dice}", key=key,
+        raise IllegalAction("{key} needs all 6 dice, not {count}: {dice}", key=Key(key),
                             count=len(dice), dice=shown(dice))
     return dice
 
@@ -542,19 +543,20 @@ def _waiting(state: DicyState) -> Refusal:
     choice, because = owed[0].choice, owed[0].because
     template = (_WAITING_AFTER_SKIP[several] if because == SKIP
                 else _WAITING[choice, several])
-    return Refusal(template, name=names[0], names=", ".join(names[:-1]), last=names[-1],
-                   card=because, player=state.players[state.turn.player])
+    return Refusal(template, name=names[0], names=Many(names[:-1]), last=names[-1],
+                   card=because if because == SKIP else Card(because),
+                   player=state.players[state.turn.player])
 
 
 def _usable(state: DicyState, card: Card, use: str) -> None:
     """Refuse a card that is not in this game or not active for the player to move."""
     if card not in state.cards:
-        raise IllegalAction("`{card}` is not one of this game's cards ({cards})",
-                            card=card.value, cards=", ".join(state.cards))
+        raise IllegalAction("{card} is not one of this game's cards ({cards})",
+                            card=card, cards=Many(state.cards))
     if card in state.frozen[state.turn.player]:
-        active = ", ".join(state.active(state.turn.player))
+        active = Many(state.active(state.turn.player))
         raise IllegalAction(_FROZEN[use, not active], name=state.players[state.turn.player],
-                            card=card.value, active=active)
+                            card=card, active=active)
 
 
 def _reroll(state: DicyState, action: Reroll) -> DicyState:
@@ -617,11 +619,11 @@ def _choose(state: DicyState, action: EffectChoice) -> DicyState:
                             waiting=_waiting(state))
     card = action.card
     if card not in state.cards:
-        raise IllegalAction("{player} has no `{card}`; this game's cards are {cards}",
-                            player=player, card=card.value, cards=", ".join(state.cards))
+        raise IllegalAction("{player} has no {card}; this game's cards are {cards}",
+                            player=player, card=card, cards=Many(state.cards))
     if card not in state.eligible(index, owed.choice):
-        raise IllegalAction(_NOT_ELIGIBLE[owed.choice], player=player, card=card.value,
-                            eligible=", ".join(state.eligible(index, owed.choice)))
+        raise IllegalAction(_NOT_ELIGIBLE[owed.choice], player=player, card=card,
+                            eligible=Many(state.eligible(index, owed.choice)))
     mine = state.frozen[index]
     mine = mine | {card} if owed.choice is Choice.FREEZE else mine - {card}
     outcome = state.turn.outcome
@@ -633,8 +635,8 @@ def _choose(state: DicyState, action: EffectChoice) -> DicyState:
 
 
 _NOT_ELIGIBLE = {
-    Choice.FREEZE: "{player} must freeze an active card ({eligible}); `{card}` is already frozen",
-    Choice.REACTIVATE: "{player} must reactivate a frozen card ({eligible}); `{card}` is active",
+    Choice.FREEZE: "{player} must freeze an active card ({eligible}); {card} is already frozen",
+    Choice.REACTIVATE: "{player} must reactivate a frozen card ({eligible}); {card} is active",
 }
 
 

@@ -3,7 +3,7 @@
 A selection is the multiset of dice a player picks from the six on the table.
 
 >>> print(refusal(Card.TWO_PAIRS, (4, 4, 4, 4), (4, 4, 4, 4, 2, 1)))
-`two-pairs` needs two different values; 4,4,4,4 is one
+two-pairs needs two different values; 4,4,4,4 is one
 >>> points(Card.PAIR, (6, 6))
 24
 >>> best(Card.STRAIGHT, (6, 4, 4, 3, 2, 1))
@@ -98,7 +98,7 @@ def refusal(card: Card, selected: Sequence[int], table: Sequence[int]) -> Illega
     The caller checks that the selection lies on the table, and raises the refusal.
 
     >>> refusal(Card.NO_SIX, (6, 5, 4, 3, 2, 1), (6, 5, 4, 3, 2, 1))
-    IllegalAction('`no-six` needs no 6 among the dice; 6,5,4,3,2,1 has one')
+    IllegalAction('no-six needs no 6 among the dice; 6,5,4,3,2,1 has one')
     >>> refusal(Card.LOWEST_THREE, (1, 2, 2), (2, 1, 5, 2, 6, 2)) is None
     True
     """
@@ -139,16 +139,16 @@ def _size(card: Card, selected: Dice, low: int, high: int) -> IllegalAction | No
     if low <= count <= high:
         return None
     if low == high == ALL_DICE:
-        return IllegalAction("`{card}` needs all 6 dice, not {count}", card=card.value,
+        return IllegalAction("{card} needs all 6 dice, not {count}", card=card,
                              count=count)
     if low == high:
-        return IllegalAction("`{card}` needs exactly {low} dice, not {count}", card=card.value,
+        return IllegalAction("{card} needs exactly {low} dice, not {count}", card=card,
                              low=low, count=count)
     if count < low == 1:
-        return IllegalAction("`{card}` needs at least 1 die", card=card.value)
+        return IllegalAction("{card} needs at least 1 die", card=card)
     if count < low:
-        return IllegalAction("`{card}` needs at least {low} dice", card=card.value, low=low)
-    return IllegalAction("`{card}` takes at most {high} dice, not {count}", card=card.value,
+        return IllegalAction("{card} needs at least {low} dice", card=card, low=low)
+    return IllegalAction("{card} takes at most {high} dice, not {count}", card=card,
                          high=high, count=count)
 
 
@@ -156,8 +156,8 @@ def _twice(card: Card, selected: Dice) -> IllegalAction | None:
     repeated = sorted((v for v, n in Counter(selected).items() if n > 1), reverse=True)
     if not repeated:
         return None
-    return IllegalAction("`{card}` needs all values different; {dice} repeats {repeated}",
-                         card=card.value, dice=shown(selected), repeated=shown(repeated))
+    return IllegalAction("{card} needs all values different; {dice} repeats {repeated}",
+                         card=card, dice=shown(selected), repeated=shown(repeated))
 
 
 def _check_two_dice(selected: Dice, table: Dice) -> IllegalAction | None:
@@ -170,18 +170,19 @@ def _check_no_six(selected: Dice, table: Dice) -> IllegalAction | None:
         return problem
     sixes = selected.count(SIX)
     if sixes == 1:
-        return IllegalAction("`no-six` needs no 6 among the dice; {dice} has one",
-                             dice=shown(selected))
+        return IllegalAction("{card} needs no 6 among the dice; {dice} has one",
+                             card=Card.NO_SIX, dice=shown(selected))
     if sixes:
-        return IllegalAction("`no-six` needs no 6 among the dice; {dice} has {count}",
-                             dice=shown(selected), count=sixes)
+        return IllegalAction("{card} needs no 6 among the dice; {dice} has {count}",
+                             card=Card.NO_SIX, dice=shown(selected), count=sixes)
     return None
 
 
 def _check_odd(selected: Dice, table: Dice) -> IllegalAction | None:
     even = [d for d in selected if d % 2 == 0]
     if even:
-        return IllegalAction("`odd` takes odd dice only (1, 3, 5), not {dice}", dice=shown(even))
+        return IllegalAction("{card} takes odd dice only (1, 3, 5), not {dice}", card=Card.ODD,
+                             dice=shown(even))
     return _size(Card.ODD, selected, 1, ALL_DICE)
 
 
@@ -192,8 +193,8 @@ def _check_straight(selected: Dice, table: Dice) -> IllegalAction | None:
     low, high = min(selected), max(selected)
     if high - low + 1 != len(selected):
         gaps = [v for v in range(low, high) if v not in selected]
-        return IllegalAction("`straight` needs a run without gaps; {dice} misses {gaps}",
-                             dice=shown(sorted(selected)), gaps=shown(gaps))
+        return IllegalAction("{card} needs a run without gaps; {dice} misses {gaps}",
+                             card=Card.STRAIGHT, dice=shown(sorted(selected)), gaps=shown(gaps))
     return None
 
 
@@ -203,18 +204,19 @@ def _check_two_pairs(selected: Dice, table: Dice) -> IllegalAction | None:
         return problem
     counts = sorted(Counter(selected).values())
     if counts == [4]:
-        return IllegalAction("`two-pairs` needs two different values; {dice} is one",
-                             dice=shown(selected))
+        return IllegalAction("{card} needs two different values; {dice} is one",
+                             card=Card.TWO_PAIRS, dice=shown(selected))
     if counts != [2, 2]:
-        return IllegalAction("`two-pairs` needs two dice of one value and two of another; "
-                             "{dice} is not", dice=shown(selected))
+        return IllegalAction("{card} needs two dice of one value and two of another; "
+                             "{dice} is not", card=Card.TWO_PAIRS, dice=shown(selected))
     return None
 
 
 def _check_sixes(selected: Dice, table: Dice) -> IllegalAction | None:
     others = [d for d in selected if d != SIX]
     if others:
-        return IllegalAction("`sixes` takes 6s only, not {dice}", dice=shown(others))
+        return IllegalAction("{card} takes 6s only, not {dice}", card=Card.SIXES,
+                             dice=shown(others))
     return _size(Card.SIXES, selected, 1, ALL_DICE)
 
 
@@ -223,8 +225,8 @@ def _check_pair(selected: Dice, table: Dice) -> IllegalAction | None:
     if problem:
         return problem
     if selected[0] != selected[1]:
-        return IllegalAction("`pair` needs two dice of the same value; {dice} differ",
-                             dice=shown(selected))
+        return IllegalAction("{card} needs two dice of the same value; {dice} differ",
+                             card=Card.PAIR, dice=shown(selected))
     return None
 
 
@@ -234,8 +236,9 @@ def _check_lowest_three(selected: Dice, table: Dice) -> IllegalAction | None:
         return problem
     lowest = sorted(table)[:3]
     if sorted(selected) != lowest:
-        return IllegalAction("`lowest-three` needs the three lowest of the six dice, {lowest}; "
-                             "not {dice}", lowest=shown(lowest), dice=shown(sorted(selected)))
+        return IllegalAction("{card} needs the three lowest of the six dice, {lowest}; "
+                             "not {dice}", card=Card.LOWEST_THREE, lowest=shown(lowest),
+                             dice=shown(sorted(selected)))
     return None
 
 
@@ -256,8 +259,8 @@ def _check_same_x5(selected: Dice, table: Dice) -> IllegalAction | None:
     if problem:
         return problem
     if len(set(selected)) > 1:
-        return IllegalAction("`same-x5` needs every die the same value; {dice} are not",
-                             dice=shown(selected))
+        return IllegalAction("{card} needs every die the same value; {dice} are not",
+                             card=Card.SAME_X5, dice=shown(selected))
     return None
 
 

@@ -4,8 +4,13 @@ Every refusal names the bad input and the state it met, in words a player unders
 a template with named fields plus their values, so that the score pad can show it in the
 player's language (``web/i18n/*.json`` hold every template); ``str()`` is the English text.
 
-The values are language-neutral: names, numbers, card ids, record keys, dice written as text.
-Every word a player reads is in a template. A value may itself be a :class:`Refusal`: the
+The values are language-neutral: names, numbers, the games' own enums (card ids, Dalek faces),
+dice written as text, and the small types below, which tell a translator what a value is: a
+:class:`Key` of the record (an action kind or field), :class:`Many` values listed, a
+:class:`Shown` bad input as it was written, an :class:`Action` line of the record. Their
+``str()`` is the English text; the score pad shows each in the phone's language (card names,
+faces and actions as the page shows them, never code). Every word a player reads is in a
+template. A value may itself be a :class:`Refusal`: the
 inner refusal of one that wraps it (``Game`` naming the replayed action that is refused,
 :class:`RecordError` naming the line, both as ``reason``), or a clause (what a Dicy Cards turn
 waits for). A translator translates each template and puts the inner text into the outer.
@@ -18,9 +23,66 @@ True
 >>> wrapped = RecordError(3, err)
 >>> str(wrapped), wrapped.template, wrapped.params["reason"] is err
 ("line 3: it is Ana's turn, not Ben's", 'line {line}: {reason}', True)
+>>> str(IllegalAction("{key} needs a list, not {value}", key=Key("roll"), value=Shown("H4")))
+'roll needs a list, not "H4"'
+>>> str(Many(["Ana", "Ben"])), str(Shown([1, True]))
+('Ana, Ben', '[1, true]')
+>>> to_json(IllegalAction("{key} needs a list, not {value}", key=Key("roll"), value=Shown(3)))
+... # doctest: +NORMALIZE_WHITESPACE
+{'template': '{key} needs a list, not {value}',
+ 'params': {'key': {'key': 'roll'}, 'value': {'shown': 3}}}
 """
 
 from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from enum import Enum
+from typing import Any
+
+
+class Key(str):
+    """A key of the record: an action kind (``roll``) or one of its fields (``card``)."""
+
+    __slots__ = ()
+
+
+class Many(tuple[Any, ...]):
+    """Several values of one kind (names, card ids, faces), listed with commas."""
+
+    def __new__(cls, values: Iterable[Any]) -> Many:
+        return super().__new__(cls, values)
+
+    def __str__(self) -> str:
+        return ", ".join(str(v) for v in self)
+
+
+class Shown:
+    """A value that was not understood, as it was written (JSON text)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __str__(self) -> str:
+        try:
+            return json.dumps(self.value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            return repr(self.value)
+
+
+class Action:
+    """One action of the record, as the table may see it (a JSON line)."""
+
+    __slots__ = ("game", "line")
+
+    def __init__(self, game: str, line: Mapping[str, Any]) -> None:
+        self.game = game
+        self.line = dict(line)
+
+    def __str__(self) -> str:
+        return json.dumps(self.line, separators=(", ", ": "), ensure_ascii=False)
 
 
 class Refusal(Exception):
@@ -48,3 +110,34 @@ class RecordError(EngineError, ValueError):
         super().__init__("line {line}: {reason}", line=line, reason=reason)
         self.line = line
         self.reason = reason
+
+
+def to_json(value: object) -> Any:
+    """A refusal (or one of its values) as JSON that keeps what each value is, so that it can
+    travel (e.g. in the camera's question) and still be shown in any language: a refusal is
+    ``{"template", "params"}``, a :class:`Key` ``{"key"}``, :class:`Many` ``{"many": [...]}``,
+    :class:`Shown` ``{"shown"}``, an :class:`Action` ``{"action", "game"}``, an enum of a
+    game ``{"enum": "module.Class", "value"}``; names and numbers stay as they are."""
+    if isinstance(value, Refusal):
+        return {"template": value.template,
+                "params": {k: to_json(v) for k, v in value.params.items()}}
+    if isinstance(value, Enum):
+        kind = type(value)
+        return {"enum": f"{kind.__module__}.{kind.__qualname__}", "value": value.value}
+    if isinstance(value, Key):
+        return {"key": str(value)}
+    if isinstance(value, Many):
+        return {"many": [to_json(v) for v in value]}
+    if isinstance(value, Shown):
+        return {"shown": json.loads(str(value)) if _is_json(value.value) else str(value)}
+    if isinstance(value, Action):
+        return {"action": value.line, "game": value.game}
+    return value
+
+
+def _is_json(value: object) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True

@@ -13,19 +13,21 @@ actions that stand from the header, so they use the same code as crash recovery.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.checks import as_empty
-from engine.errors import IllegalAction
+from engine.errors import Action, IllegalAction, Key, Many, Shown
 from engine.rules import JSONDict, Rules, rules_for
 
 VIEW_VERSION = 1
 """Version of the public view's JSON form (docs/state-view.md); bumped on any change."""
 
 MAX_NAME_LENGTH = 24
+
+REFUSED_LATER = "action {number} ({action}) is refused: {reason}"
+"""The refusal of a replay (undo, correction) that names the action it cannot replay."""
 
 
 @dataclass(frozen=True)
@@ -42,14 +44,14 @@ class Game:
         """A new game from a record header; IllegalAction if the header is wrong."""
         if not isinstance(header, Mapping):
             raise IllegalAction("a game starts with a header object, not {value}",
-                                value=repr(header))
+                                value=Shown(header))
         rules = rules_for(header.get("game"))
         players = _players(header.get("players"), rules)
-        unknown = ", ".join(sorted(set(header) - {"game", "players"} - rules.options))
+        unknown = Many(Shown(k) for k in sorted(set(header) - {"game", "players"} - rules.options))
         if unknown:
             raise IllegalAction("{game} does not take {unknown} in its header (it takes "
                                 "{expected})", game=rules.title, unknown=unknown,
-                                expected=", ".join(sorted(rules.options)))
+                                expected=Many(Key(k) for k in sorted(rules.options)))
         options = {k: v for k, v in header.items() if k not in ("game", "players")}
         state = rules.setup(players, options)
         return cls(rules, dict(header), (), state)
@@ -88,10 +90,24 @@ class Game:
 
         IllegalAction names the first action that the change makes illegal.
         """
-        if not 0 <= index < len(self.actions):
+        return self.revised({index: action})
+
+    def revised(self, changes: Mapping[int, Any], drop_from: int | None = None) -> Game:
+        """Replace several standing actions (``{index: action}``, 0-based), drop those from
+        ``drop_from`` on, and replay: a correction with the later actions it makes illegal
+        fixed in turn, or dropped.
+
+        IllegalAction names the first action that is still refused.
+        """
+        end = len(self.actions) if drop_from is None else drop_from
+        if not 0 <= end <= len(self.actions):
             raise IllegalAction("there is no action {number}; {count} stand",
-                                number=index + 1, count=len(self.actions))
-        return self.replayed((*self.actions[:index], action, *self.actions[index + 1:]))
+                                number=end + 1, count=len(self.actions))
+        for index in changes:
+            if not 0 <= index < end:
+                raise IllegalAction("there is no action {number}; {count} stand",
+                                    number=index + 1, count=end)
+        return self.replayed([changes.get(i, a) for i, a in enumerate(self.actions[:end])])
 
     def replayed(self, actions: Sequence[Any]) -> Game:
         """The game from this header after ``actions``; IllegalAction names the one refused
@@ -105,8 +121,8 @@ class Game:
                 public = self.rules.public_actions(actions[:number])[-1]
                 reason = err if public == self.rules.action_to_json(action) else IllegalAction(
                     "the reason would give away a card that is still face down")
-                raise IllegalAction("action {number} {action} is refused: {reason}",
-                                    number=number, action=_compact(public),
+                raise IllegalAction(REFUSED_LATER,
+                                    number=number, action=Action(self.rules.name, public),
                                     reason=reason) from err
         return game
 
@@ -140,15 +156,19 @@ class Game:
 
 def _players(value: object, rules: Rules[Any, Any]) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
-        raise IllegalAction("players must be a list of names, not {value}", value=repr(value))
+        raise IllegalAction("players must be a list of names, not {value}", value=Shown(value))
     names = tuple(value)
-    if any(not n.strip() or n != n.strip() for n in names):
-        raise IllegalAction("every player needs a name, without spaces around it: {names}",
-                            names=repr(names))
+    if not all(n.strip() for n in names):
+        raise IllegalAction("every player needs a name")
+    spaced = [n for n in names if n != n.strip()]
+    if spaced:
+        raise IllegalAction("a name starts and ends with a letter, not a space: {name}",
+                            name=Shown(spaced[0]))
     if any(len(n) > MAX_NAME_LENGTH for n in names):
         raise IllegalAction("a name has at most {count} letters", count=MAX_NAME_LENGTH)
-    if len(set(names)) != len(names):
-        raise IllegalAction("two players have the same name: {names}", names=", ".join(names))
+    twice = [n for n in names if names.count(n) > 1]
+    if twice:
+        raise IllegalAction("two players have the same name: {name}", name=twice[0])
     if not rules.min_players <= len(names) <= rules.max_players:
         raise IllegalAction("{game} is for {low} to {high} players, not {count}",
                             game=rules.title, low=rules.min_players, high=rules.max_players,
@@ -158,11 +178,7 @@ def _players(value: object, rules: Rules[Any, Any]) -> tuple[str, ...]:
 
 def _single_key(line: Mapping[str, Any]) -> tuple[str, object]:
     if not isinstance(line, Mapping) or len(line) != 1:
-        raise IllegalAction('an action is an object with one key, like {{"stop": {{}}}}, '
-                            "not {line}", line=_compact(line))
+        raise IllegalAction("an action is one move, such as a roll or a stop, not {line}",
+                            line=Shown(line))
     ((kind, value),) = line.items()
     return str(kind), value
-
-
-def _compact(value: object) -> str:
-    return json.dumps(value, separators=(", ", ": "), ensure_ascii=False)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any, ClassVar, Generic, TypeVar
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Many, Shown
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -93,13 +93,12 @@ def rules_for(name: object) -> Rules[Any, Any]:
     >>> rules_for("chess")
     Traceback (most recent call last):
     ...
-    engine.errors.IllegalAction: unknown game 'chess'; this table plays dalek, dicy, 17
+    engine.errors.IllegalAction: unknown game "chess"; this table plays Dalek Dice, Dicy Cards, 17
     """
     if isinstance(name, str) and name in _REGISTRY:
         return _REGISTRY[name]
-    known = ", ".join(_REGISTRY)
-    raise IllegalAction("unknown game {game}; this table plays {known}", game=repr(name),
-                        known=known)
+    raise IllegalAction("unknown game {game}; this table plays {known}", game=Shown(name),
+                        known=Many(rules.title for rules in _REGISTRY.values()))
 
 
 def game_names() -> tuple[str, ...]:

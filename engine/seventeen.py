@@ -26,7 +26,7 @@ from random import Random
 from typing import Any
 
 from engine.checks import as_choice, as_list, as_object, as_player
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Key, Many, Shown
 from engine.rules import JSONDict, Rules, register
 from engine.seventeen_cards import PLAIN_BACKS, Card, Deck, too_many
 
@@ -294,35 +294,35 @@ class SeventeenRules(Rules[SeventeenState, Action]):
             raise IllegalAction("with {players} players the target is 1 to {high} victory "
                                 "tokens (the box holds {box}), not {value}",
                                 players=len(players), high=high, box=VICTORY_TOKENS,
-                                value=repr(target))
+                                value=Shown(target))
         zeros = (0,) * len(players)
         return SeventeenState(players, target, deck, zeros, zeros, turn=first)
 
     def parse_action(self, kind: str, value: object) -> Action:
         kind = as_choice(kind, "a {game} action must be one of {options}, not {value}",
-                         ("play", "call", "reveal"), game=self.title)
+                         (Key("play"), Key("call"), Key("reveal")), game=self.title)
         if kind == "call":
-            callers = as_list(value, "{key} needs a list, not {value}", key="call")
+            callers = as_list(value, "{key} needs a list, not {value}", key=Key("call"))
             if not callers:
                 raise IllegalAction("call names at least one player")
             if not all(isinstance(c, str) for c in callers):
                 raise IllegalAction("call needs the names of the players who called, "
-                                    "not {value}", value=repr(callers))
+                                    "not {value}", value=Shown(callers))
             twice = sorted({c for c in callers if callers.count(c) > 1})
             if twice:
-                raise IllegalAction("{names} is named twice in the call", names=", ".join(twice))
+                raise IllegalAction("{names} is named twice in the call", names=Many(twice))
             return Call(tuple(callers))
         if kind == "reveal":
             return Reveal(tuple(_card(c) for c in as_list(
-                value, "{key} needs a list, not {value}", key="reveal")))
+                value, "{key} needs a list, not {value}", key=Key("reveal"))))
         play = as_object(value, "play", ("card", "face"))
         if "face" not in play:
             raise IllegalAction("play needs a face: up or down")
         face = Face(as_choice(play["face"], "face must be one of {options}, not {value}",
-                              [f.value for f in Face]))
+                              list(Face)))
         if "card" not in play:
             if face is Face.UP:
-                raise IllegalAction("a card played face up needs its card id")
+                raise IllegalAction("a card played face up must be named")
             return Play(None, face)
         return Play(_card(play["card"]), face)
 
@@ -366,6 +366,9 @@ class SeventeenRules(Rules[SeventeenState, Action]):
                 return _reveal(state, action.cards)
             raise _awaiting_reveal(state)
         if isinstance(action, Reveal):
+            if state.last is None and state.results:
+                raise IllegalAction("round {round} was scored at the call; no card waits to be "
+                                    "revealed", round=state.results[-1].round)
             raise IllegalAction("nobody has called 17; there is nothing to reveal")
         if isinstance(action, Call):
             return _call(state, action.callers)
@@ -471,8 +474,9 @@ def _call(state: SeventeenState, names: tuple[str, ...]) -> SeventeenState:
         raise IllegalAction("nobody has played yet in round {round}; 17 is called after a turn",
                             round=state.round)
     if state.played:
-        raise IllegalAction("{name} is in the middle of an x2 turn ({count} more card to play); "
-                            "17 is called after it", name=state.players[state.turn],
+        raise IllegalAction("{name} is in the middle of a {card} turn ({count} more card to "
+                            "play); 17 is called after it", card=Card.X2,
+                            name=state.players[state.turn],
                             count=state.turn_plays - state.played)
     callers = tuple(state.players.index(as_player(n, state.players)) for n in names)
     if state.last in callers:
@@ -494,11 +498,11 @@ def _reveal(state: SeventeenState, cards: tuple[Card, ...]) -> SeventeenState:
                     "the row has {hidden} face-down cards to reveal (at {positions}); this "
                     "reveal names {count}")
         raise IllegalAction(template, hidden=len(positions), count=len(cards),
-                            positions=", ".join(map(str, positions)))
+                            positions=Many(positions))
     for card in cards:
         if card.double_sided:
             raise IllegalAction("a face-down {card} shows its {points} on the back; a reveal "
-                                "names only plain-back cards", card=card.value,
+                                "names only plain-back cards", card=card,
                                 points=card.points)
     named = iter(cards)
     row = tuple(replace(p, card=next(named)) if p.card is None else p for p in state.row)
@@ -604,8 +608,7 @@ def _count(n: int, what: str) -> str:
 
 
 def _card(value: object) -> Card:
-    return Card(as_choice(value, "a card must be one of {options}, not {value}",
-                          [c.value for c in Card]))
+    return Card(as_choice(value, "a card must be one of {options}, not {value}", list(Card)))
 
 
 def _room(state: SeventeenState) -> dict[Card, int]:

@@ -79,15 +79,15 @@ class Deck:
         >>> Deck.from_header({"joker": 1})
         Traceback (most recent call last):
         ...
-        engine.errors.IllegalAction: deck does not take joker (it takes 1, 1d, 2, 2d, 3, 3d, \
+        engine.errors.IllegalAction: deck does not take "joker" (it takes 1, 1d, 2, 2d, 3, 3d, \
 4, 4d, 5, 5d, reverse, trap, trash, x2)
         """
-        overrides = as_object(value, "deck", [c.value for c in Card])
+        overrides = as_object(value, "deck", [c.value for c in Card], Card)
         counts = dict(DEFAULT_COUNTS)
         for key, count in overrides.items():
             card = Card(key)
             counts[card] = as_int(count, "the count of {card} cards shows {low} to {high}, "
-                                  "not {value}", 0, MAX_COUNT, card=card.value)
+                                  "not {value}", 0, MAX_COUNT, card=card)
         deck = cls(tuple(counts[c] for c in Card))
         if deck.total == 0:
             raise IllegalAction("the deck needs at least one card")
@@ -119,7 +119,7 @@ def too_many(deck: Deck, card: Card) -> IllegalAction:
     """The refusal for one card too many of an id in a round."""
     count = deck.count(card)
     if count == 0:
-        return IllegalAction("the deck has no {card} cards", card=card.value)
+        return IllegalAction("the deck has no {card} cards", card=card)
     if count == 1:
-        return IllegalAction("the deck has only 1 {card} card", card=card.value)
-    return IllegalAction("the deck has only {count} {card} cards", count=count, card=card.value)
+        return IllegalAction("the deck has only 1 {card} card", card=card)
+    return IllegalAction("the deck has only {count} {card} cards", count=count, card=card)

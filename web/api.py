@@ -14,13 +14,16 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from device.session import Snapshot
+from engine import IllegalAction
 from engine.dicy import draw_interglacial
+from engine.game import REFUSED_LATER
 from web.auth import authorised, csrf_token, require_pin
 from web.body import json_body
 from web.colours import PALETTE
-from web.errors import ApiError, language
-from web.i18n import notice_text
+from web.errors import ApiError, language, refusal
+from web.log import game_log
 from web.table import table
+from web.wording import engine_text, notice_text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -52,13 +55,14 @@ def dismiss_notices() -> Response:
 @bp.get("/record")
 def record() -> Response:
     """The standing actions of the game in progress as the table may see them (for the
-    corrections list): a face-down card that is still hidden comes without its ``card``."""
+    corrections list): a face-down card that is still hidden comes without its ``card``; and
+    the game told in the phone's language (``log``, :mod:`web.log`)."""
     snapshot = table().session.snapshot()
     if snapshot.game_id is None:
         return jsonify({"game_id": None, "version": snapshot.version, "actions": []})
-    lines = table().game(snapshot.game_id).public_record()
+    game = table().game(snapshot.game_id)
     return jsonify({"game_id": snapshot.game_id, "version": snapshot.version,
-                    "actions": lines[1:]})
+                    "actions": game.public_record()[1:], "log": game_log(game, language())})
 
 
 @bp.get("/history")
@@ -75,7 +79,7 @@ def new_game() -> Response:
 
     ``draw_first`` draws the first player by lot (17); the header then names them, so the
     record replays. The colours are kept only once the session took the game."""
-    body = _body()
+    body = request_body()
     header = _object(body, "header")
     if header.get("game") == "dicy" and header.get("mode") == "interglacial" \
             and "cards" not in header:
@@ -84,45 +88,63 @@ def new_game() -> Response:
             and header["players"]:
         header = {**header, "first": _random.choice(header["players"])}
     colours = _colours(body.get("colours", {}), header)
-    return _changed(table().start_game(header, colours, base_version=_version(body)))
+    return changed(table().start_game(header, colours, base_version=version_of(body)))
 
 
 @bp.post("/action")
 @require_pin
 def action() -> Response:
     """``{"line": {kind: value}, "base_version": n}``: one action, or ``{"undo": {}}``."""
-    body = _body()
+    body = request_body()
     line = _line(body)
-    return _changed(table().session.act(line, base_version=_version(body), source="phone"))
+    return changed(table().session.act(line, base_version=version_of(body), source="phone"))
 
 
 @bp.post("/correct")
 @require_pin
-def correct() -> Response:
-    """``{"index": i, "line": {...}, "base_version": n}``: replace standing action ``i``."""
-    body = _body()
-    index = body.get("index")
-    if type(index) is not int or index < 0:
-        raise ApiError(400, "error.field.index")
-    line = _line(body)
-    return _changed(table().session.correct(index, line, base_version=_version(body)))
+def correct() -> Response | tuple[Response, int]:
+    """``{"index": i, "line": {...}, "then": [{"index": j, "line": {...}}, ...],
+    "drop_from": k, "base_version": n}``: replace standing action ``i`` (and, optionally, the
+    later ones ``then`` names; and drop those from ``k`` on), replay the rest.
+
+    A refusal that names a later action the change makes illegal also gives its ``refused``
+    ``index``, so that the phone can offer to fix it in turn or to drop it and what follows.
+    """
+    body = request_body()
+    changes = {_index(body): _line(body)}
+    then = body.get("then", [])
+    if not isinstance(then, list) or not all(isinstance(c, dict) for c in then):
+        raise ApiError(400, "error.field.then")
+    changes.update((_index(c), _line(c)) for c in then)
+    drop_from = body.get("drop_from")
+    if drop_from is not None and (type(drop_from) is not int or drop_from < 0):
+        raise ApiError(400, "error.field.drop_from")
+    try:
+        snapshot = table().session.revise(changes, drop_from=drop_from,
+                                          base_version=version_of(body))
+    except IllegalAction as err:
+        if err.template != REFUSED_LATER:
+            raise
+        return refusal(400, engine_text(language(), err),
+                       refused={"index": int(str(err.params["number"])) - 1})
+    return changed(snapshot)
 
 
 @bp.post("/abandon")
 @require_pin
 def abandon() -> Response:
     """``{"base_version": n}``: give up the game in progress (it stays in the journal)."""
-    return _changed(table().session.abandon(base_version=_version(_body())))
+    return changed(table().session.abandon(base_version=version_of(request_body())))
 
 
 @bp.post("/hints")
 @require_pin
 def hints() -> Response:
     """``{"on": bool, "base_version": n}``: switch the engine's hints on or off."""
-    body = _body()
+    body = request_body()
     if not isinstance(body.get("on"), bool):
         raise ApiError(400, "error.field.on")
-    return _changed(table().session.set_hints(body["on"], base_version=_version(body)))
+    return changed(table().session.set_hints(body["on"], base_version=version_of(body)))
 
 
 @bp.get("/camera/picture.jpg")
@@ -139,26 +161,29 @@ def camera_picture() -> Response:
 def camera_answer() -> Response:
     """``{"question": n, "answer": {...}, "base_version": n}``: a phone's one-tap answer to
     the camera's question number n (device/camera_answers.py lists the answers)."""
-    body = _body()
+    body = request_body()
     question = body.get("question")
     if type(question) is not int:
         raise ApiError(400, "error.field.question")
     reply = _object(body, "answer")
-    return _changed(table().session.answer(question, reply, base_version=_version(body)))
+    return changed(table().session.answer(question, reply, base_version=version_of(body)))
 
 
-def _changed(snapshot: Snapshot) -> Response:
+def changed(snapshot: Snapshot) -> Response:
+    """The answer to an accepted change: the new state."""
     return jsonify({"state": table().payload(snapshot)})
 
 
-def _body() -> dict[str, Any]:
+def request_body() -> dict[str, Any]:
+    """The POST's JSON object (a 400 if it is none)."""
     body = json_body()
     if not isinstance(body, dict):
         raise ApiError(400, "error.json")
     return body
 
 
-def _version(body: Mapping[str, Any]) -> int:
+def version_of(body: Mapping[str, Any]) -> int:
+    """The ``base_version`` a change names (a 400 if it is not a version)."""
     version = body.get("base_version")
     if type(version) is not int or version < 0:
         raise ApiError(400, "error.field.base_version")
@@ -177,6 +202,13 @@ def _flag(body: Mapping[str, Any], key: str) -> bool:
     if not isinstance(value, bool):
         raise ApiError(400, f"error.field.{key}")
     return value
+
+
+def _index(body: Mapping[str, Any]) -> int:
+    index = body.get("index")
+    if type(index) is not int or index < 0:
+        raise ApiError(400, "error.field.index")
+    return index
 
 
 def _line(body: Mapping[str, Any]) -> dict[str, Any]:

@@ -15,8 +15,9 @@ from werkzeug.exceptions import HTTPException
 from device.journal import JournalError
 from device.session import StaleVersion
 from engine import Refusal
-from web.i18n import choose_language, engine_text, text
+from web.i18n import choose_language, text
 from web.table import table
+from web.wording import engine_text
 
 LANGUAGE_COOKIE = "lang"
 

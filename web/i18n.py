@@ -18,13 +18,9 @@ import json
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
-from typing import Any
 
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
-
-from device.notice import Notice
-from engine.errors import Refusal
 
 LANGUAGES = ("en", "es", "pt", "it")
 DEFAULT = "en"
@@ -49,49 +45,33 @@ def choose_language(chosen: str | None, accept: str | None) -> str:
 def text(lang: str, key: str, **params: object) -> str:
     """The page's message ``key`` in ``lang`` (English if it has none), with ``params``."""
     template = catalog(lang)["ui"].get(key) or catalog(DEFAULT)["ui"][key]
-    return _format(template, params) or _format(catalog(DEFAULT)["ui"][key], params) or key
+    return fill(template, params) or fill(catalog(DEFAULT)["ui"][key], params) or key
 
 
-def engine_text(lang: str, err: BaseException) -> str:
-    """An engine or session refusal in ``lang``, by its template and params.
-
-    A param that is itself a refusal (the reason of a wrapped one, a clause of a Dicy Cards
-    wait) is translated the same way. A template the catalog lacks, and an error that is no
-    refusal, stay English.
-    """
-    if not isinstance(err, Refusal):
-        return str(err)
-    template = catalog(lang)["engine"].get(err.template, err.template)
-    params = {k: engine_text(lang, v) if isinstance(v, Refusal) else v
-              for k, v in err.params.items()}
-    return _format(template, params) or str(err)
+def ui(lang: str) -> Mapping[str, str]:
+    """The page's words in ``lang``."""
+    return catalog(lang)["ui"]
 
 
-def engine_texts(refusal: Mapping[str, Any]) -> dict[str, str]:
-    """A refusal given as JSON (its template and params, as
-    :func:`device.camera_desk.refusal_json` writes it) in every language.
-
-    >>> engine_texts({"template": "the table session is not running", "params": {}})["es"]
-    'la mesa no está en marcha'
-    """
-    err = _refusal(refusal)
-    return {lang: engine_text(lang, err) for lang in LANGUAGES}
+SERVER_ONLY = ("log.", "key.", "line.", "error.", "quoted", "value.", "app.", "moment.")
+"""Words only the server writes (the game's story, refusals, the manifest): not sent to the
+phone with the page."""
 
 
-def _refusal(data: Mapping[str, Any]) -> Refusal:
-    params = {k: _refusal(v) if isinstance(v, Mapping) and "template" in v else v
-              for k, v in data["params"].items()}
-    return Refusal(str(data["template"]), **params)
+@cache
+def page_words(lang: str) -> dict[str, str]:
+    """The words the phone itself shows, in ``lang`` (the first load carries them)."""
+    return {k: v for k, v in ui(lang).items()
+            if k == "error.network" or not k.startswith(SERVER_ONLY)}
 
 
-def notice_text(lang: str, notice: Notice) -> str:
-    """A notice for the host in ``lang``; a refusal among its params is translated too."""
-    params = {k: engine_text(lang, v) if isinstance(v, Refusal) else v
-              for k, v in notice.params.items()}
-    return text(lang, notice.key, **params)
+def engine_template(lang: str, template: str) -> str:
+    """An engine or session refusal's template in ``lang`` (English if it has none)."""
+    return catalog(lang)["engine"].get(template, template)
 
 
-def _format(template: str, params: Mapping[str, object]) -> str | None:
+def fill(template: str, params: Mapping[str, object]) -> str | None:
+    """``template`` with ``params``; None if they do not fit."""
     try:
         return template.format_map(dict(params))
     except (KeyError, IndexError, ValueError):

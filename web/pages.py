@@ -1,14 +1,26 @@
-"""The page: one phone-first score pad (set-up, play, corrections, history, join code).
+"""The page: one phone-first score pad (set-up, play, corrections, history, statistics,
+rules, join code), and what makes it installable (its web manifest).
 
 The first load carries everything the page needs in one JSON block: the phone's language
-catalog, the state, the set-up facts and the CSRF token; live updates follow by SSE.
+catalog, the state, the set-up facts and the CSRF token; live updates follow by SSE. What
+only some screens need (the rules, the statistics and result-picture scripts) is fetched when
+they are opened.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+    url_for,
+)
 from markupsafe import Markup
 
 from web.api import notices
@@ -16,7 +28,7 @@ from web.auth import authorised, csrf_token
 from web.colours import PALETTE
 from web.errors import language
 from web.games import setup_facts
-from web.i18n import LANGUAGES, catalog
+from web.i18n import LANGUAGES, catalog, page_words
 from web.qr import qr_svg
 from web.table import table
 
@@ -32,7 +44,7 @@ def pad() -> str:
     boot = {
         "lang": lang,
         "languages": list(LANGUAGES),
-        "ui": catalog(lang)["ui"],
+        "ui": page_words(lang),
         "csrf": csrf_token(),
         "auth": authorised(),
         "state": table().payload(table().session.snapshot()),
@@ -51,7 +63,30 @@ def ui_catalog(lang: str) -> Response:
     """The page's words in another language (for the language switch)."""
     if lang not in LANGUAGES:
         abort(404)
-    return jsonify(catalog(lang)["ui"])
+    return jsonify(page_words(lang))
+
+
+@bp.get("/i18n/<lang>/rules.json")
+def rules(lang: str) -> Response:
+    """The short rules of each game and the full text of every Dicy card, in ``lang``."""
+    if lang not in LANGUAGES:
+        abort(404)
+    return jsonify(catalog(lang)["rules"])
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web manifest: the pad can be added to a phone's home screen."""
+    lang = language()
+    body = {"name": "dicetable", "short_name": "dicetable", "lang": lang,
+            "description": catalog(lang)["ui"]["app.description"],
+            "start_url": "/", "scope": "/", "display": "standalone",
+            "background_color": "#ffffff", "theme_color": "#111111",
+            "icons": [{"src": url_for("static", filename="icon.svg"), "sizes": "any",
+                       "type": "image/svg+xml", "purpose": "any"}]}
+    response = jsonify(body)
+    response.mimetype = "application/manifest+json"
+    return response
 
 
 @lru_cache(maxsize=8)

@@ -21,9 +21,9 @@ from device.session import Snapshot, TableSession
 from engine import Game
 from engine.record import replay
 from web.colours import ColourBook
-from web.i18n import engine_texts
 from web.streams import StreamGate
 from web.throttle import PinThrottle
+from web.wording import engine_texts
 
 EXTENSION = "dicetable"
 

@@ -88,13 +88,15 @@ def test_extra_doctors_return_to_the_pool() -> None:
     ([{"keep": ["H4"]}], "it is Ana's turn to roll 10 dice, not to keep"),
     ([{"stop": {}}], "Ana has not rolled yet; stop comes after a roll and a keep"),
     ([{"roll": ["H4"] * 9}], "Ana rolls 10 dice; this roll has 9"),
-    ([{"roll": ["H4"] * 9 + ["H5"]}], "a die must be one of H4, H2, D3, D2, DOC, EXT, not 'H5'"),
+    ([{"roll": ["H4"] * 9 + ["H5"]}], "a die must be one of H4, H2, D3, D2, DOC, EXT, not \"H5\""),
     ([{"roll": ["H4"] * 10}, {"keep": []}], "keep at least one die from every roll"),
-    ([{"roll": ["H4"] * 9 + ["DOC"]}, {"keep": ["DOC"]}], "DOC and EXT go to the top by"),
+    ([{"roll": ["H4"] * 9 + ["DOC"]}, {"keep": ["DOC"]}],
+     "the Doctor and Exterminate go to the top by"),
     ([{"roll": ["H4"] * 9 + ["DOC"]}, {"keep": ["D3"]}], "it has no D3 to keep"),
+    ([{"roll": ["H4"] + ["D3"] * 9}, {"keep": ["H4", "H4"]}], "it has 1 × H4 to keep, not 2"),
     ([{"roll": ["H4"] * 9 + ["DOC"]}, {"stop": {}}], "it is Ana's turn to keep, not to stop"),
     ([{"roll": ["H4"] * 10}, {"keep": ["H4"]}, {"roll": ["H4"] * 10}], "Ana rolls 9 dice"),
-    ([{"stop": {"now": True}}], "stop does not take now"),
+    ([{"stop": {"now": True}}], 'stop does not take "now"'),
     ([{"jump": {}}], "a Dalek Dice action must be one of roll, keep, stop"),
 ])
 def test_refusals_say_why_and_change_nothing(lines: list[dict[str, Any]], message: str) -> None:
@@ -134,7 +136,7 @@ def test_the_highest_total_wins() -> None:
 def test_header_options_are_checked() -> None:
     with pytest.raises(IllegalAction, match="Dalek Dice is for 2 to 8 players, not 1"):
         Game.start({"game": "dalek", "players": ["Ana"]})
-    with pytest.raises(IllegalAction, match="does not take mode"):
+    with pytest.raises(IllegalAction, match='does not take "mode"'):
         Game.start({"game": "dalek", "players": ["Ana", "Ben"], "mode": "glacial"})
     with pytest.raises(IllegalAction, match="target shows 1 to 10000"):
         Game.start({"game": "dalek", "players": ["Ana", "Ben"], "target": 0})

@@ -101,7 +101,7 @@ def test_glacial_may_name_its_own_cards_in_another_order() -> None:
     ({"mode": "interglacial"},
      "interglacial mode needs the 5 drawn cards in the header's cards"),
     ({"mode": "B"},
-     "there is no mode 'B'; the modes are glacial, interglacial (the box's presets B, C, D are"
+     'there is no mode "B"; the modes are glacial, interglacial (the box\'s presets B, C, D are'
      " not known yet); or leave out mode and name the 5 cards"),
     ({"mode": 3},
      "there is no mode 3; the modes are glacial, interglacial (the box's presets B, C, D are"
@@ -114,12 +114,12 @@ def test_glacial_may_name_its_own_cards_in_another_order() -> None:
      "cards names pair twice; the 5 cards are all different"),
     ({"cards": ["pair", "odd", "joker", "sixes", "straight"]},
      "a card must be one of two-dice, no-six, odd, straight, two-pairs, sixes, pair,"
-     " lowest-three, distinct-x4, distinct-sum, forty-minus, same-x5, not 'joker'"),
-    ({"cards": "pair"}, "cards needs a list, not 'pair'"),
+     " lowest-three, distinct-x4, distinct-sum, forty-minus, same-x5, not \"joker\""),
+    ({"cards": "pair"}, "cards needs a list, not \"pair\""),
     ({"mode": "glacial", "target": 0}, "target shows 1 to 10000, not 0"),
-    ({"mode": "glacial", "target": "100"}, "target shows 1 to 10000, not '100'"),
+    ({"mode": "glacial", "target": "100"}, "target shows 1 to 10000, not \"100\""),
     ({"mode": "glacial", "first": "Ben"},
-     "Dicy Cards does not take first in its header (it takes cards, mode, target)"),
+     'Dicy Cards does not take "first" in its header (it takes cards, mode, target)'),
 ])
 def test_bad_headers_are_refused(header: dict[str, Any], message: str) -> None:
     assert setup_refusal(**header) == message
@@ -156,7 +156,7 @@ def test_presets_are_read_as_five_cards_each() -> None:
         parse_presets({"B": ["pair"]})
     with pytest.raises(IllegalAction, match="the preset file needs an object of modes"):
         parse_presets(["B"])
-    with pytest.raises(IllegalAction, match="the preset file cannot define mode 'glacial'"):
+    with pytest.raises(IllegalAction, match='the preset file cannot define mode "glacial"'):
         parse_presets({"glacial": GLACIAL})
 
 
@@ -182,22 +182,22 @@ def test_a_turn_starts_with_a_roll() -> None:
 @pytest.mark.parametrize(("line", "message"), [
     (roll(6, 6, 5, 2, 1), "roll needs all 6 dice, not 5: 6,6,5,2,1"),
     (roll(6, 6, 5, 2, 1, 7), "a die shows 1 to 6, not 7"),
-    (roll(6, 6, 5, 2, 1, True), "a die shows 1 to 6, not True"),
-    ({"roll": "666521"}, "roll's dice needs a list, not '666521'"),
+    (roll(6, 6, 5, 2, 1, True), "a die shows 1 to 6, not true"),
+    ({"roll": "666521"}, "roll's dice needs a list, not \"666521\""),
     ({"throw": [1, 2, 3, 4, 5, 6]},
-     "a Dicy Cards action must be one of roll, reroll, score, skip, effect, not 'throw'"),
-    ({"skip": {"now": True}}, "skip does not take now (it takes no keys)"),
+     "a Dicy Cards action must be one of roll, reroll, score, skip, effect, not \"throw\""),
+    ({"skip": {"now": True}}, 'skip does not take "now" (it takes no keys)'),
     ({"reroll": {"freeze": "odd"}}, "reroll needs dice"),
     ({"reroll": {"freeze": "odd", "dice": [1, 2, 3], "keep": []}},
-     "reroll does not take keep (it takes dice, freeze)"),
+     'reroll does not take "keep" (it takes dice, freeze)'),
     ({"reroll": {"freeze": "odd", "dice": [1, 2, 3]}}, "reroll needs all 6 dice, not 3: 1,2,3"),
     ({"score": {"dice": [6, 6]}}, "score needs card"),
     ({"score": {"card": "joker", "dice": [6, 6]}},
      "score's card must be one of two-dice, no-six, odd, straight, two-pairs, sixes, pair,"
-     " lowest-three, distinct-x4, distinct-sum, forty-minus, same-x5, not 'joker'"),
+     " lowest-three, distinct-x4, distinct-sum, forty-minus, same-x5, not \"joker\""),
     ({"score": {"card": "pair", "dice": 66}}, "score's dice needs a list, not 66"),
     ({"effect": {"player": 1, "card": "odd"}}, "effect's player needs a name, not 1"),
-    ({"effect": ["Ben", "odd"]}, "effect needs an object, not ['Ben', 'odd']"),
+    ({"effect": ["Ben", "odd"]}, 'effect needs an object, not ["Ben", "odd"]'),
 ])
 def test_malformed_lines_are_refused(line: dict[str, Any], message: str) -> None:
     assert refusal(start(), line) == message
@@ -210,10 +210,10 @@ def test_reroll_freezes_an_active_card_and_replaces_the_dice() -> None:
     assert view["table"]["rerolls"] == 1 and view["table"]["frozen_to_reroll"] == ["odd"]
     assert frozen(game, "Ana") == ["odd"]
     assert refusal(game, reroll("odd", 1, 1, 1, 1, 1, 1)) == (
-        "Ana's `odd` is frozen; a reroll freezes an active card "
+        "Ana's odd is frozen; a reroll freezes an active card "
         "(two-dice, no-six, straight, two-pairs)")
     assert refusal(game, reroll("sixes", 1, 1, 1, 1, 1, 1)) == (
-        "`sixes` is not one of this game's cards (two-dice, no-six, odd, straight, two-pairs)")
+        "sixes is not one of this game's cards (two-dice, no-six, odd, straight, two-pairs)")
     game = play(game, reroll("straight", 6, 6, 5, 3, 4, 1))
     assert game.view()["table"]["rerolls"] == 2
 
@@ -225,9 +225,9 @@ def test_rerolls_go_on_while_active_cards_remain_then_only_skip() -> None:
                 reroll("straight", 1, 1, 1, 1, 1, 1), reroll("two-pairs", 2, 2, 3, 3, 1, 1))
     assert game.view()["expects"] == ["skip"]
     assert refusal(game, reroll("odd", 1, 1, 1, 1, 1, 1)) == (
-        "Ana's `odd` is frozen; a reroll freezes an active card (none is left)")
+        "Ana's odd is frozen; a reroll freezes an active card (none is left)")
     assert refusal(game, score("two-pairs", 2, 2, 3, 3)) == (
-        "Ana's `two-pairs` is frozen; score with an active card (none is left)")
+        "Ana's two-pairs is frozen; score with an active card (none is left)")
     game = play(game, SKIP)
     assert frozen(game, "Ana") == [] and game.view()["turn"] == "Ben"
 
@@ -245,17 +245,17 @@ def test_score_adds_the_points_freezes_the_card_and_passes_the_turn() -> None:
 def test_score_refusals_name_the_card_the_dice_and_the_table() -> None:
     game = play(start(), roll(4, 4, 4, 4, 2, 1))
     assert refusal(game, score("two-pairs", 4, 4, 4, 4)) == (
-        "`two-pairs` needs two different values; 4,4,4,4 is one")
+        "two-pairs needs two different values; 4,4,4,4 is one")
     assert refusal(game, score("two-dice", 6, 6)) == (
         "6,6 is not among the dice on the table, 4,4,4,4,2,1")
     assert refusal(game, score("odd", 1, 1)) == (
         "1,1 is not among the dice on the table, 4,4,4,4,2,1")
-    assert refusal(game, score("odd")) == "`odd` needs at least 1 die"
+    assert refusal(game, score("odd")) == "odd needs at least 1 die"
     assert refusal(game, score("pair", 4, 4)) == (
-        "`pair` is not one of this game's cards (two-dice, no-six, odd, straight, two-pairs)")
+        "pair is not one of this game's cards (two-dice, no-six, odd, straight, two-pairs)")
     game = play(game, reroll("odd", 4, 4, 4, 4, 2, 1))
     assert refusal(game, score("odd", 1)) == (
-        "Ana's `odd` is frozen; score with an active card (two-dice, no-six, straight,"
+        "Ana's odd is frozen; score with an active card (two-dice, no-six, straight,"
         " two-pairs)")
 
 
@@ -293,9 +293,9 @@ def test_choices_come_in_any_order_and_only_effect_lines_are_taken() -> None:
     assert refusal(game, SKIP) == f"{waiting}; only effect choices are taken now"
     assert refusal(game, effect("Ana", "odd")) == f"Ana owes no choice now; {waiting}"
     assert refusal(game, effect("Zoe", "odd")) == (
-        "'Zoe' is not playing; the players are Ana, Ben, Cleo")
+        '"Zoe" is not playing; the players are Ana, Ben, Cleo')
     assert refusal(game, effect("Ben", "pair")) == (
-        "Ben has no `pair`; this game's cards are two-dice, no-six, odd, straight, two-pairs")
+        "Ben has no pair; this game's cards are two-dice, no-six, odd, straight, two-pairs")
     game = play(game, effect("Cleo", "odd"))
     assert game.view()["expects"] == ["effect"]
     assert refusal(game, effect("Cleo", "straight")) == (
@@ -312,7 +312,7 @@ def test_a_freeze_must_pick_an_active_card() -> None:
     assert game.view()["pending"][0]["eligible"] == ["no-six", "odd", "straight", "two-pairs"]
     assert refusal(game, effect("Ana", "two-dice")) == (
         "Ana must freeze an active card (no-six, odd, straight, two-pairs); "
-        "`two-dice` is already frozen")
+        "two-dice is already frozen")
 
 
 def test_sixes_makes_neighbours_reactivate_and_skips_those_with_nothing_frozen() -> None:
@@ -335,7 +335,7 @@ def test_sixes_makes_neighbours_reactivate_and_skips_those_with_nothing_frozen()
         {"player": "Ben", "choice": "reactivate", "because": "sixes",
          "eligible": ["lowest-three"]}]
     assert refusal(game, effect("Ana", "pair")) == (
-        "Ana must reactivate a frozen card (sixes, odd); `pair` is active")
+        "Ana must reactivate a frozen card (sixes, odd); pair is active")
     game = play(game, effect("Ben", "lowest-three"), effect("Ana", "sixes"))
     assert frozen(game, "Ana") == ["odd"] and frozen(game, "Ben") == []
     assert game.view()["turn"] == "Ana" and game.view()["round"] == 2

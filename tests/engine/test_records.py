@@ -44,12 +44,12 @@ HEADER = '{"game": "dalek", "players": ["Ana", "Ben"]}'
 @pytest.mark.parametrize(("lines", "line", "why"), [
     ([], 1, "the record is empty"),
     (["{oops"], 1, "this is not JSON"),
-    (['{"game": "chess", "players": ["A", "B"]}'], 1, "unknown game 'chess'"),
+    (['{"game": "chess", "players": ["A", "B"]}'], 1, 'unknown game "chess"'),
     (['{"game": "dalek", "players": ["Ana", "Ana"]}'], 1, "two players have the same name"),
     (['{"game": "dalek", "players": ["Ana", ""]}'], 1, "every player needs a name"),
-    ([HEADER, '{"roll": ["H4"], "keep": []}'], 2, "an action is an object with one key"),
+    ([HEADER, '{"roll": ["H4"], "keep": []}'], 2, "an action is one move"),
     ([HEADER, "", '{"undo": {}}'], 3, "there is nothing to undo"),
-    ([HEADER, '{"roll": ' + json.dumps(["H4"] * 10) + "}", "[1, 2]"], 3, "one key"),
+    ([HEADER, '{"roll": ' + json.dumps(["H4"] * 10) + "}", "[1, 2]"], 3, "an action is one move"),
 ])
 def test_bad_lines_are_refused_with_their_number(lines: list[str], line: int, why: str) -> None:
     with pytest.raises(RecordError) as refused:
@@ -73,7 +73,7 @@ def test_correcting_an_earlier_action_replays_the_rest_or_names_the_one_refused(
     fixed = game.correct(0, game.parse({"roll": ["H4"] * 8 + ["D3", "D3"]}))
     assert fixed.view()["scores"] == {"Ana": 0, "Ben": 0}
     assert len(fixed.actions) == 3
-    with pytest.raises(IllegalAction, match=r"action 2 \{\"keep\": \[\"D3\"\]\} is refused"):
+    with pytest.raises(IllegalAction, match=r"action 2 \(\{\"keep\": \[\"D3\"\]\}\) is refused"):
         game.correct(0, game.parse({"roll": ["H4"] * 10}))
 
 

@@ -202,12 +202,12 @@ def test_a_refused_correction_does_not_name_a_card_still_face_down() -> None:
     # With the only trap played face up first, Ben's face-down trap no longer fits the deck.
     with pytest.raises(IllegalAction) as refused:
         game.correct(0, game.parse(up("trap")))
-    assert str(refused.value) == ('action 2 {"play": {"face": "down"}} is refused: the reason '
+    assert str(refused.value) == ('action 2 ({"play": {"face": "down"}}) is refused: the reason '
                                   "would give away a card that is still face down")
     # A card the table can see is named, and so is the reason.
     seen = play([up("2"), up("trap")], deck={"trap": 1})
-    with pytest.raises(IllegalAction, match=r'action 2 \{"play": \{"card": "trap", "face": '
-                       r'"up"\}\} is refused: the deck has only 1 trap card'):
+    with pytest.raises(IllegalAction, match=r'action 2 \(\{"play": \{"card": "trap", "face": '
+                       r'"up"\}\}\) is refused: the deck has only 1 trap card'):
         seen.correct(0, seen.parse(up("trap")))
 
 
@@ -245,7 +245,7 @@ def test_x2_makes_the_next_player_play_two_with_no_call_between() -> None:
     view = game.view()
     assert view["turn"] == "Ben" and view["plays_left"] == 1
     assert view["expects"] == ["play"] and not view["call_allowed"] and view["may_call"] == []
-    with pytest.raises(IllegalAction, match=r"Ben is in the middle of an x2 turn \(1 more card"):
+    with pytest.raises(IllegalAction, match=r"Ben is in the middle of a x2 turn \(1 more card"):
         game.play_json(call("Cleo"))
     game = game.play_json(up("2"))
     assert game.view()["turn"] == "Cleo" and game.view()["plays_left"] == 1
@@ -383,21 +383,23 @@ def test_when_the_deck_is_all_in_the_round_the_turn_ends_and_someone_calls() -> 
 
 
 @pytest.mark.parametrize(("lines", "message"), [
-    ([{"pass": {}}], "a 17 action must be one of play, call, reveal, not 'pass'"),
+    ([{"pass": {}}], "a 17 action must be one of play, call, reveal, not \"pass\""),
     ([{"play": {"card": "3"}}], "play needs a face: up or down"),
-    ([{"play": {"face": "up"}}], "a card played face up needs its card id"),
-    ([{"play": {"card": "3", "face": "side"}}], "face must be one of up, down, not 'side'"),
+    ([{"play": {"face": "up"}}], "a card played face up must be named"),
+    ([{"play": {"card": "3", "face": "side"}}], "face must be one of up, down, not \"side\""),
     ([{"play": {"card": "6", "face": "up"}}], "a card must be one of 1, 2, 3, 4, 5, 1d"),
-    ([{"play": {"card": "3", "face": "up", "by": "Ana"}}], "play does not take by"),
-    ([{"play": "3"}], "play needs an object, not '3'"),
-    ([{"call": "Ana"}], "call needs a list, not 'Ana'"),
+    ([{"play": {"card": "3", "face": "up", "by": "Ana"}}], 'play does not take "by"'),
+    ([{"play": "3"}], "play needs an object, not \"3\""),
+    ([{"call": "Ana"}], "call needs a list, not \"Ana\""),
     ([{"call": []}], "call names at least one player"),
     ([{"call": [1]}], "call needs the names of the players who called, not [1]"),
     ([up("1"), {"call": ["Ben", "Ben"]}], "Ben is named twice in the call"),
-    ([up("1"), call("Zed")], "'Zed' is not playing; the players are Ana, Ben, Cleo"),
+    ([up("1"), call("Zed")], '"Zed" is not playing; the players are Ana, Ben, Cleo'),
     ([call("Ben")], "nobody has played yet in round 1; 17 is called after a turn"),
     ([up("1"), call("Ben", "Ana")], "Ana played last and may not call 17"),
     ([{"reveal": ["3"]}], "nobody has called 17; there is nothing to reveal"),
+    ([up("5"), call("Ben"), {"reveal": []}],
+     "round 1 was scored at the call; no card waits to be revealed"),
     ([up("1"), down(), call("Ana"), up("1")],
      "Ana called 17; the reveal of the 1 face-down card in the row comes first"),
     ([up("1"), down(), call("Ana"), call("Cleo")], "Ana called 17; the reveal of the 1"),
@@ -408,7 +410,7 @@ def test_when_the_deck_is_all_in_the_round_the_turn_ends_and_someone_calls() -> 
     ([up("1"), down(), call("Ana"), {"reveal": ["4d"]}],
      "a face-down 4d shows its 4 on the back; a reveal names only plain-back cards"),
     ([up("1"), down(), call("Ana"), {"reveal": ["joker"]}], "a card must be one of"),
-    ([up("1"), down(), call("Ana"), {"reveal": "3"}], "reveal needs a list, not '3'"),
+    ([up("1"), down(), call("Ana"), {"reveal": "3"}], "reveal needs a list, not \"3\""),
 ])
 def test_refusals_say_why_and_change_nothing(lines: list[dict[str, Any]], message: str) -> None:
     game = play(lines[:-1])
@@ -430,18 +432,18 @@ def test_no_action_once_the_game_is_over() -> None:
 @pytest.mark.parametrize(("header", "message"), [
     ({"players": ["Ana"]}, "17 is for 2 to 6 players, not 1"),
     ({"players": list("ABCDEFG")}, "17 is for 2 to 6 players, not 7"),
-    ({"first": "Zed"}, "'Zed' is not playing; the players are Ana, Ben, Cleo"),
+    ({"first": "Zed"}, '"Zed" is not playing; the players are Ana, Ben, Cleo'),
     ({"target": 6}, r"with 3 players the target is 1 to 5 victory tokens \(the box holds 14\)"),
     ({"target": 0}, "the target is 1 to 5 victory tokens"),
-    ({"target": True}, "not True"),
+    ({"target": True}, "not true"),
     ({"deck": 3}, "deck needs an object, not 3"),
-    ({"deck": {"joker": 2}}, "deck does not take joker"),
+    ({"deck": {"joker": 2}}, 'deck does not take "joker"'),
     ({"deck": {"trap": -1}}, "the count of trap cards shows 0 to 99, not -1"),
-    ({"deck": {"trap": "5"}}, "the count of trap cards shows 0 to 99, not '5'"),
+    ({"deck": {"trap": "5"}}, "the count of trap cards shows 0 to 99, not \"5\""),
     ({"deck": dict.fromkeys(["1", "2", "3", "4", "5", "1d", "2d", "3d", "4d", "5d",
                              "reverse", "x2", "trash", "trap"], 0)},
      "the deck needs at least one card"),
-    ({"mode": "glacial"}, "17 does not take mode in its header"),
+    ({"mode": "glacial"}, '17 does not take "mode" in its header'),
 ])
 def test_header_options_are_checked(header: dict[str, Any], message: str) -> None:
     with pytest.raises(IllegalAction, match=message):

@@ -97,8 +97,47 @@ def test_a_correction_that_makes_a_later_action_illegal_names_it(dalek: Phone) -
     before = dalek.state()
     response = dalek.change("/api/correct", {"index": 1, "line": {"keep": ["H4"]}})
     assert response.status_code == 400
-    assert response.json["error"].startswith("action 3 ")  # type: ignore[index]
+    assert response.json == {  # type: ignore[comparison-overlap]
+        "error": "action 3 (Roll 3 Daleks, 2 Daleks, Exterminate!) is refused: Jenna rolls 8 "
+                 "dice; this roll has 3", "refused": {"index": 2}}
     assert dalek.state() == before
+
+
+def test_a_correction_fixes_the_later_actions_it_makes_illegal_in_turn(dalek: Phone) -> None:
+    dalek.play(*JENNA_TURN)
+    response = dalek.change("/api/correct", {
+        "index": 1, "line": {"keep": ["H4", "H4", "H4", "D3", "D3"]},
+        "then": [{"index": 2, "line": {"roll": ["D3", "D3", "EXT", "D2"]}},
+                 {"index": 3, "line": {"keep": ["D3", "D3", "D2"]}}]})
+    assert response.status_code == 200, response.json
+    assert response.json["state"]["view"]["scores"]["Jenna"] == 17  # type: ignore[index]
+    assert dalek.client.get("/api/record").json["actions"][1:] == [  # type: ignore[index]
+        {"keep": ["H4", "H4", "H4", "D3", "D3"]}, {"roll": ["D3", "D3", "EXT", "D2"]},
+        {"keep": ["D3", "D3", "D2"]}]
+
+
+def test_a_correction_drops_the_later_actions_it_makes_illegal(dalek: Phone) -> None:
+    dalek.play(*JENNA_TURN)
+    response = dalek.change("/api/correct", {"index": 1, "line": {"keep": ["H4"]},
+                                             "drop_from": 2})
+    assert response.status_code == 200, response.json
+    view = response.json["state"]["view"]  # type: ignore[index]
+    assert view["actions"] == 2 and view["table"]["pool"] == 8
+    for bad in ({"drop_from": -1}, {"drop_from": 9}, {"then": {"index": 2}},
+                {"then": [{"index": 0, "line": {"stop": {}}}]}):
+        refused = dalek.change("/api/correct", {"index": 1, "line": {"keep": ["H4"]}, **bad})
+        assert refused.status_code == 400 and "{" not in refused.json["error"]  # type: ignore
+
+
+def test_the_game_is_told_in_the_phones_language(dalek: Phone) -> None:
+    dalek.play(*JENNA_TURN)
+    dalek.client.set_cookie("lang", "es")
+    log = dalek.client.get("/api/record").json["log"]  # type: ignore[index]
+    assert [entry["player"] for entry in log] == ["Jenna"] * 4
+    assert log[0]["text"] == ("Jenna sacó 3 × 4 humanos, 2 × 2 humanos, 3 × 3 Daleks, "
+                              "2 Daleks, el Doctor")
+    assert log[3] == {"player": "Jenna", "text": "Jenna guardó 3 Daleks, 2 Daleks; sin dados: "
+                      "17 puntos", "moment": "Sin dados: +5 → 17"}
 
 
 def test_the_record_lists_the_standing_actions(dalek: Phone) -> None:
@@ -130,7 +169,7 @@ def test_hints_can_be_switched_off(dalek: Phone) -> None:
 def test_a_bad_header_is_refused_with_the_reason(phone: Phone) -> None:
     response = phone.change("/api/game", {"header": {"game": "chess", "players": ["A", "B"]}})
     assert response.status_code == 400
-    assert "unknown game 'chess'" in response.json["error"]  # type: ignore[index]
+    assert "unknown game “chess”" in response.json["error"]  # type: ignore[index]
 
 
 def test_bad_posts_get_a_400_and_change_nothing(dalek: Phone) -> None:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+import cv2
+import numpy as np
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -16,6 +19,8 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.browser
 
 PAGE_WEIGHT_LIMIT = 100 * 1024
+FACES = {"H4": "4 humans", "H2": "2 humans", "D3": "3 Daleks", "D2": "2 Daleks",
+         "DOC": "the Doctor", "EXT": "Exterminate!"}
 
 
 class Pad:
@@ -57,7 +62,7 @@ class Pad:
         if first is not None:
             self.page.locator(".options select").select_option(label=first)
         self.page.get_by_role("button", name="Start", exact=True).click()
-        expect(self.page.locator(".players li")).to_have_count(len(players))
+        expect(self.page.locator(".scores li")).to_have_count(len(players))
 
     def tap(self, *labels: str) -> None:
         keys = self.page.locator(".keys")
@@ -71,7 +76,7 @@ class Pad:
         self.page.get_by_role("radio", name=name, exact=True).click()
 
     def roll(self, *faces: str) -> None:
-        self.tap(*faces)
+        self.tap(*(FACES[f] for f in faces))
         self.button(f"Roll {len(faces)} dice")
 
     def keep(self, *positions: int) -> None:
@@ -84,7 +89,7 @@ class Pad:
         expect(self.page.locator(".area")).to_contain_text(text)
 
     def score_of(self, player: str) -> str:
-        row = self.page.locator(".players li", has_text=player)
+        row = self.page.locator(".scores li", has_text=player)
         return row.locator(".total").inner_text()
 
 
@@ -93,26 +98,29 @@ def test_two_phones_follow_a_whole_dalek_turn_live(open_phone: Callable[..., Pag
     jenna, peter = Pad(open_phone()), Pad(open_phone())
     jenna.enter_pin(served.pin)
     jenna.new_game("Dalek Dice", ["Jenna", "Peter"])
-    expect(peter.page.locator(".banner")).to_contain_text("Jenna's turn")
+    expect(peter.page.locator("#board div.turn")).to_contain_text("Jenna's turn")
     peter.i_am("Peter")
 
     jenna.roll("H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC")
     peter.expect_area("Rolled")
-    expect(peter.page.locator(".area .line", has_text="Rolled").locator(".chip")).to_have_count(10)
+    expect(peter.page.locator(".area .line", has_text="Rolled").locator(".die")).to_have_count(10)
 
     jenna.keep(0, 1, 2, 5, 6, 7)
     peter.expect_area("Humans 12")
     peter.expect_area("Daleks 9")
-    expect(peter.page.locator(".area .f-DOC")).to_have_count(1)
+    expect(peter.page.locator(".area .top .f-DOC:not(.empty)")).to_have_count(1)
 
     jenna.roll("D3", "D2", "EXT")
     peter.expect_area("Rolled")
     jenna.keep(0, 1)
 
-    expect(peter.page.locator(".banner")).to_have_text("Your turn, Peter!")
-    expect(peter.page.locator(".players li", has_text="Jenna").locator(".total")).to_have_text("17")
-    expect(peter.page.locator(".grid tbody td").first).to_contain_text("17")
-    expect(jenna.page.locator(".banner")).to_have_text("Peter's turn")
+    expect(peter.page.locator("#board div.turn")).to_have_text("Your turn, Peter!")
+    expect(peter.page.locator(".scores li", has_text="Jenna").locator(".total")).to_have_text("17")
+    expect(peter.page.locator(".grid tbody td").first).to_contain_text("17 +5")
+    expect(jenna.page.locator("#board div.turn")).to_have_text("Peter's turn")
+    expect(peter.page.locator("#moment")).to_have_text("No dice left: +5 → 17")
+    expect(peter.page.locator(".story li").first).to_have_text(
+        "Jenna kept 3 Daleks, 2 Daleks; no dice left: 17 points")
     assert jenna.errors == [] and peter.errors == []
 
 
@@ -144,11 +152,19 @@ def test_an_illegal_correction_says_which_action_and_changes_nothing(
     jenna.page.locator(".lines li").nth(1).get_by_role("button", name="Correct").click()
     corrector = jenna.page.locator(".corrector")
     for _ in range(5):
-        corrector.locator(".tray .chip").last.click()
-    expect(corrector.locator(".tray .chip")).to_have_count(1)
+        corrector.locator(".tray .pick").last.click()
+    expect(corrector.locator(".tray .pick")).to_have_count(1)
     corrector.get_by_role("button", name="Replace").click()
-    expect(jenna.page.locator("#toast")).to_contain_text("action 3")
+    refused = corrector.locator(".refused")
+    expect(refused).to_contain_text("Action 3 (Roll 3 Daleks, 2 Daleks, Exterminate!) is refused: "
+                                    "Jenna rolls 8 dice; this roll has 3")
+    expect(refused.locator("li")).to_have_text(["Jenna rolled 3 Daleks, 2 Daleks, Exterminate!"])
     jenna.expect_area("Humans 12")
+
+    refused.get_by_role("button", name="Drop action 3 and the ones after it").click()
+    expect(jenna.page.locator("#toast")).to_contain_text("Action 2 corrected")
+    jenna.expect_area("Humans 4")
+    expect(jenna.page.locator(".lines li")).to_have_count(2)
 
 
 def test_both_phones_come_back_after_the_server_is_killed(open_phone: Callable[..., Page],
@@ -180,16 +196,19 @@ def test_the_first_load_is_light_and_fits_a_small_phone(open_phone: Callable[...
     jenna.enter_pin(served.pin)
     jenna.new_game("Dalek Dice", ["Jenna", "Peter"])
     jenna.roll("H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC")
-    page = open_phone()
-    expect(page.locator(".players li")).to_have_count(2)
-    weight = page.evaluate("""() => {
-        const nav = performance.getEntriesByType("navigation")[0];
-        return performance.getEntriesByType("resource")
-            .reduce((sum, r) => sum + r.decodedBodySize, nav.decodedBodySize);
-    }""")
-    print(f"\nscore pad first load: {weight} bytes uncompressed")
-    assert weight <= PAGE_WEIGHT_LIMIT
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    weights = {}
+    for lang in ("en", "es", "pt", "it"):
+        page = open_phone(locale=lang)
+        expect(page.locator(".scores li")).to_have_count(2)
+        assert page.evaluate("document.documentElement.lang") == lang
+        weights[lang] = page.evaluate("""() => {
+            const nav = performance.getEntriesByType("navigation")[0];
+            return performance.getEntriesByType("resource")
+                .reduce((sum, r) => sum + r.decodedBodySize, nav.decodedBodySize);
+        }""")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    print(f"\nscore pad first load, bytes uncompressed: {weights}")
+    assert max(weights.values()) <= PAGE_WEIGHT_LIMIT
 
 
 def test_a_17_round_with_a_hidden_card_and_a_reveal(open_phone: Callable[..., Page],
@@ -219,11 +238,12 @@ def test_a_17_round_with_a_hidden_card_and_a_reveal(open_phone: Callable[..., Pa
 
     ana.tap("4")
     ana.button("Reveal")
+    expect(ben.page.locator("#moment")).to_have_text("12 < 17 → Ana ✖, Cleo ★")
     expect(ben.page.locator(".grid tbody tr")).to_have_count(1)
-    expect(ben.page.locator(".grid tbody td").nth(2)).to_have_text("12")
-    expect(ben.page.locator(".players li", has_text="Cleo").locator(".total")).to_have_text("★1 ✖0")
-    expect(ben.page.locator(".players li", has_text="Ana").locator(".total")).to_have_text("★0 ✖1")
-    expect(ben.page.locator(".banner")).to_have_text("Cleo's turn")
+    expect(ben.page.locator(".grid tbody td").nth(1)).to_have_text("12 < 17")
+    expect(ben.page.locator(".scores li", has_text="Cleo").locator(".total")).to_have_text("★1 ✖0")
+    expect(ben.page.locator(".scores li", has_text="Ana").locator(".total")).to_have_text("★0 ✖1")
+    expect(ben.page.locator("#board div.turn")).to_have_text("Cleo's turn")
     assert ana.errors == [] and ben.errors == []
 
 
@@ -234,14 +254,14 @@ def test_a_face_down_card_stays_hidden_in_the_list_and_is_corrected_anew(
     ana.new_game("17", ["Ana", "Ben", "Cleo"], first="drawn by lot")
     first = ben.page.evaluate("S.state.header.first")
     assert first in ("Ana", "Ben", "Cleo")
-    expect(ben.page.locator(".banner")).to_have_text(f"{first}'s turn")
+    expect(ben.page.locator("#board div.turn")).to_have_text(f"{first}'s turn")
     ana.choose("Face down")
     ana.tap("Trap")
     row = ben.page.locator(".area .card17")
     expect(row.locator("b")).to_have_text(["?"])
 
     ben.page.locator(".actions summary").click()
-    expect(ben.page.locator(".lines li")).to_have_text(["Play down"])
+    expect(ben.page.locator(".lines li")).to_have_text([f"{first} played a card face down"])
     ana.page.locator(".actions summary").click()
     ana.page.locator(".lines li").first.get_by_role("button", name="Correct").click()
     corrector = ana.page.locator(".corrector")
@@ -253,7 +273,7 @@ def test_a_face_down_card_stays_hidden_in_the_list_and_is_corrected_anew(
     corrector.locator(".keys").get_by_role("button", name="5", exact=True).click()
     replace.click()
     expect(row.locator("b")).to_have_text(["5"])
-    expect(ben.page.locator(".lines li")).to_have_text(["Play 5 · up"])
+    expect(ben.page.locator(".lines li")).to_have_text([f"{first} played 5 face up"])
     assert ana.errors == [] and ben.errors == []
 
 
@@ -264,11 +284,11 @@ def test_a_dicy_turn_with_a_reroll_a_score_and_an_effect(open_phone: Callable[..
     ana.new_game("Dicy Cards", ["Ana", "Ben"])
     ana.tap("6", "6", "5", "2", "1", "1")
     ana.button("Roll 6 dice")
-    expect(ben.page.locator(".area .chip.pip")).to_have_count(6)
+    expect(ben.page.locator(".area .pip")).to_have_count(6)
 
     ana.page.get_by_role("tab", name="Reroll").click()
     ana.page.locator(".entry .tray").first.get_by_role("button", name="Odd").click()
-    toggles = ana.page.locator(".entry .toggle.pip")
+    toggles = ana.page.locator(".entry button.toggle.bare")
     toggles.nth(3).click()
     toggles.nth(4).click()
     ana.tap("3", "4")
@@ -280,10 +300,12 @@ def test_a_dicy_turn_with_a_reroll_a_score_and_an_effect(open_phone: Callable[..
     ana.button("Score Two dice with 2 dice")
     expect(ben.page.locator(".area")).to_contain_text("Ben freezes a card (Two dice)")
     ana.page.locator(".entry").get_by_role("button", name="Straight").click()
-    expect(ben.page.locator(".banner")).to_have_text("Ben's turn")
-    expect(ben.page.locator(".players li", has_text="Ana").locator(".total")).to_have_text("12")
-    expect(ben.page.locator(".cards-row", has_text="Ben").locator(".frozen")).to_have_text(
-        ["❄ Straight"])
+    expect(ben.page.locator("#board div.turn")).to_have_text("Ben's turn")
+    expect(ben.page.locator(".scores li", has_text="Ana").locator(".total")).to_have_text("12")
+    expect(ben.page.locator(".cards-row", has_text="Ben").locator(".frozen b")).to_have_text(
+        ["Straight"])
+    expect(ben.page.locator(".story li").nth(1)).to_have_text(
+        "Ana scored Two dice (6 6) for 12; Ben must freeze a card")
 
 
 def test_the_end_of_a_game_shows_the_winner_and_offers_a_rematch(
@@ -297,19 +319,26 @@ def test_the_end_of_a_game_shows_the_winner_and_offers_a_rematch(
     jenna.keep(0, 1)
     jenna.roll(*["D3"] * 10)
     jenna.keep(0)
-    jenna.button("Stop and bank")
+    jenna.button("Stop: bank 0")
 
     for pad in (jenna, peter):
-        expect(pad.page.locator(".banner.winner")).to_have_text("Jenna wins!")
+        expect(pad.page.locator("#board div.turn.winner")).to_have_text("Jenna wins!")
         expect(pad.page.locator(".summary")).to_contain_text("Game over")
     links = peter.page.locator(".summary a")
     expect(links).to_have_count(2)
-    assert links.first.get_attribute("href", timeout=1000) == "/export/1.jsonl"
+    assert links.first.get_attribute("href", timeout=1000) == "/export/1.csv"
     expect(peter.page.locator(".summary")).to_contain_text("games won: 1")
 
+    with peter.page.expect_download() as download:
+        peter.button("Result picture (PNG)")
+    picture = cv2.imdecode(np.frombuffer(Path(download.value.path()).read_bytes(), np.uint8),
+                           cv2.IMREAD_COLOR)
+    assert download.value.suggested_filename == "dicetable-1.png"
+    assert picture is not None and picture.shape[1] == 720 and picture.shape[0] > 200
+
     jenna.button("Rematch")
-    expect(peter.page.locator(".banner")).to_have_text("Jenna's turn")
-    expect(peter.page.locator(".players li .total")).to_have_text(["0", "0"])
+    expect(peter.page.locator("#board div.turn")).to_have_text("Jenna's turn")
+    expect(peter.page.locator(".scores li .total")).to_have_text(["0", "0"])
 
 
 def test_a_phone_switches_to_spanish_and_hears_the_engine_in_spanish(
@@ -318,13 +347,13 @@ def test_a_phone_switches_to_spanish_and_hears_the_engine_in_spanish(
     jenna.enter_pin(served.pin)
     jenna.new_game("Dalek Dice", ["Jenna", "Peter"])
     jenna.page.select_option("#lang", "es")
-    expect(jenna.page.locator(".banner")).to_have_text("Turno de Jenna")
+    expect(jenna.page.locator("#board div.turn")).to_have_text("Turno de Jenna")
     expect(jenna.page.locator(".entry h3")).to_have_text("¿Qué han sacado los 10 dados?")
     jenna.page.evaluate("act({stop: {}})")
     expect(jenna.page.locator("#toast")).to_have_text(
         "Jenna aún no ha tirado; plantarse viene después de tirar y guardar")
     jenna.page.reload()
-    expect(jenna.page.locator(".banner")).to_have_text("Turno de Jenna")
+    expect(jenna.page.locator("#board div.turn")).to_have_text("Turno de Jenna")
 
 
 def test_exterminate_is_shouted_on_every_phone(open_phone: Callable[..., Page],
@@ -338,8 +367,8 @@ def test_exterminate_is_shouted_on_every_phone(open_phone: Callable[..., Page],
     jenna.keep(1)
     jenna.roll("EXT", *["H2"] * 5)
     jenna.button("Keep 0")
-    expect(peter.page.locator("#moment")).to_have_text("EXTERMINATE!")
-    expect(peter.page.locator(".grid tbody td").first).to_contain_text("8 EXT")
+    expect(peter.page.locator("#moment")).to_have_text("EXTERMINATE! ×2 → 8")
+    expect(peter.page.locator(".grid tbody td.end-exterminate")).to_have_text("8")
 
 
 def test_the_host_is_told_on_the_page_when_the_journal_was_damaged(
@@ -359,3 +388,48 @@ def test_the_host_is_told_on_the_page_when_the_journal_was_damaged(
     expect(host.page.locator("main")).to_contain_text("No game on the table")
     expect(notices).to_have_count(0)
     assert host.errors == []
+
+
+def test_the_first_player_list_follows_the_names_typed(open_phone: Callable[..., Page],
+                                                       served: ServedTable) -> None:
+    ana = Pad(open_phone())
+    ana.enter_pin(served.pin)
+    ana.new_game("Dalek Dice", ["Jenna", "Peter"])
+    ana.menu("New game")
+    ana.page.locator(".choices").get_by_role("radio", name="17").click()
+    ana.page.get_by_role("button", name="Add a player").click()
+    rows = ana.page.locator(".player-row input")
+    for i, name in enumerate(["Ana", "Ben", "Cleo"]):
+        rows.nth(i).fill(name)
+    first = ana.page.locator("#first option")
+    expect(first).to_have_text(["the first listed", "drawn by lot", "Ana", "Ben", "Cleo"])
+    ana.page.select_option("#first", label="Ben")
+    rows.nth(1).fill("Bea")
+    expect(first).to_have_text(["the first listed", "drawn by lot", "Ana", "Bea", "Cleo"])
+    ana.page.select_option("#first", label="Cleo")
+    ana.page.locator(".player-row").nth(2).get_by_role("button", name="Move up").click()
+    ana.page.once("dialog", lambda dialog: dialog.accept())  # the Dalek game is abandoned
+    ana.button("Start")
+    expect(ana.page.locator("#board div.turn")).to_have_text("Cleo's turn")
+    assert ana.page.evaluate("S.state.header") == {
+        "game": "17", "players": ["Ana", "Cleo", "Bea"], "first": "Cleo"}
+
+
+def test_an_error_goes_at_the_next_success_and_the_menu_opens_anywhere(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    jenna = Pad(open_phone())
+    jenna.enter_pin(served.pin)
+    jenna.new_game("Dalek Dice", ["Jenna", "Peter"])
+    jenna.page.evaluate("act({stop: {}})")
+    toast = jenna.page.locator("#toast")
+    expect(toast).to_have_text("Jenna has not rolled yet; stop comes after a roll and a keep")
+    jenna.roll("H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC")
+    expect(toast).to_be_hidden()
+    jenna.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert jenna.page.evaluate("window.scrollY") > 200
+    jenna.page.click("#menu-button")
+    menu = jenna.page.locator("#menu")
+    expect(menu).to_be_in_viewport()
+    expect(menu.get_by_role("button", name="Rules")).to_be_in_viewport()
+    jenna.page.keyboard.press("Escape")
+    expect(menu).to_be_hidden()

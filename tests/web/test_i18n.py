@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
@@ -19,11 +20,13 @@ from device.session import SessionError, TableSession
 from engine import Game, IllegalAction, RecordError, Refusal, read_record
 from engine.dicy import parse_presets
 from engine.dicy_cards import Card as DicyCard
+from engine.errors import to_json
 from engine.selfplay import HEADERS
 from engine.seventeen_cards import Card as SeventeenCard
 from vision.dice import DieRead
 from vision.observation import Observation
-from web.i18n import LANGUAGES, catalog, choose_language, engine_text
+from web.i18n import LANGUAGES, catalog, choose_language, page_words
+from web.wording import engine_text, json_text
 
 if TYPE_CHECKING:
     from tests.web.conftest import Phone
@@ -46,7 +49,7 @@ def test_every_catalog_has_every_message_with_the_same_fields(lang: str) -> None
 def test_every_word_the_page_asks_for_is_in_the_catalog() -> None:
     script = "".join(p.read_text(encoding="utf-8") for p in STATIC.glob("*.js"))
     asked = set(re.findall(r'\bt\("([\w.-]+)"[,)]', script))
-    assert asked and asked <= catalog("en")["ui"].keys()
+    assert asked and asked <= page_words("en").keys()
 
 
 def test_every_message_the_server_gives_is_in_the_catalog() -> None:
@@ -81,7 +84,7 @@ def test_engine_refusals_are_translated_with_their_details() -> None:
     dicy = Game.start({"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"})
     dicy = dicy.play_json({"roll": [6, 6, 5, 2, 1, 1]})
     err = refusal(dicy, {"score": {"card": "odd", "dice": [6, 5]}})
-    assert engine_text("it", err) == "`odd` accetta solo dadi dispari (1, 3, 5), non 6"
+    assert engine_text("it", err) == "Dispari accetta solo dadi dispari (1, 3, 5), non 6"
 
     seventeen = Game.start({"game": "17", "players": ["Ana", "Ben"]})
     seventeen = seventeen.play_json({"play": {"card": "3", "face": "up"}})
@@ -95,8 +98,8 @@ def test_a_refused_correction_translates_its_reason() -> None:
     with pytest.raises(IllegalAction) as caught:
         game.correct(1, game.parse({"keep": ["D3"]}))
     assert engine_text("es", caught.value) == (
-        'la acción 2 {"keep": ["D3"]} no es válida: la tirada muestra '
-        "H4 H4 H4 H4 H4 H4 H4 H4 H4 DOC; no tiene D3 para guardar")
+        "la acción 2 (Guardar 3 Daleks) no es válida: la tirada muestra "
+        "9 × 4 humanos, el Doctor; no tiene 3 Daleks para guardar")
 
 
 def test_a_bad_record_line_translates_its_reason() -> None:
@@ -112,7 +115,7 @@ def test_a_dicy_wait_is_translated_inside_the_refusal() -> None:
     game = game.play_json({"score": {"card": "two-dice", "dice": [6, 6]}})
     err = refusal(game, {"effect": {"player": "Ana", "card": "odd"}})
     assert engine_text("pt", err) == (
-        "Ana não tem de escolher agora; à espera de que Ben e Cleo congelem uma carta (two-dice)")
+        "Ana não tem de escolher agora; à espera de que Ben e Cleo congelem uma carta (Dois dados)")
 
 
 def test_session_refusals_and_unknown_messages() -> None:
@@ -166,6 +169,7 @@ BAD_HEADERS: list[Any] = [
     {"game": "chess", "players": ["Ana", "Ben"]},
     {"game": "dalek", "players": "Ana Ben"},
     {"game": "dalek", "players": ["Ana", " Ben"]},
+    {"game": "dalek", "players": ["Ana", ""]},
     {"game": "dalek", "players": ["Ana", "B" * 25]},
     {"game": "dalek", "players": ["Ana", "Ana"]},
     {"game": "dalek", "players": ["Ana"]},
@@ -197,12 +201,12 @@ def templates(err: Refusal) -> set[str]:
     return {err.template}.union(*inner)
 
 
-def raised_by(attempts: Iterable[Callable[[], object]]) -> Iterator[str]:
+def refused_by(attempts: Iterable[Callable[[], object]]) -> Iterator[Refusal]:
     for attempt in attempts:
         try:
             attempt()
         except Refusal as err:
-            yield from templates(err)
+            yield err
 
 
 def selections(dice: list[int]) -> set[tuple[int, ...]]:
@@ -306,6 +310,8 @@ def session_refusals(journal: Journal) -> Iterator[Callable[[], object]]:
         yield lambda: session.new_game(header, base_version=0)
         yield lambda: session.new_game(header, base_version=1)
         yield from camera_refusals(session)
+        yield lambda: session.abandon(base_version=session.snapshot().version)
+        yield lambda: session.resume(99, base_version=session.snapshot().version)
     finally:
         session.stop()
 
@@ -327,10 +333,10 @@ def camera_refusals(session: TableSession) -> Iterator[Callable[[], object]]:
 
 
 @pytest.fixture(scope="module")
-def raised(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
-    """Every template raised by the battery: bad headers, presets and records, wrong and
-    malformed lines at every state of random games, corrections (one of them hiding its
-    reason), undo with nothing, and the session's refusals."""
+def refusals(tmp_path_factory: pytest.TempPathFactory) -> list[Refusal]:
+    """Every refusal of the battery (one of each text): bad headers, presets and records,
+    wrong and malformed lines at every state of random games, corrections (one of them hiding
+    its reason), undo with nothing, and the session's refusals."""
     attempts = chain(
         (partial(Game.start, header) for header in BAD_HEADERS),
         (partial(parse_presets, data) for data in BAD_PRESETS),
@@ -339,7 +345,13 @@ def raised(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
         hidden_card_correction(),
         session_refusals(Journal(tmp_path_factory.mktemp("refusals") / "table.db")),
     )
-    return set(raised_by(attempts))
+    return list({str(err): err for err in refused_by(attempts)}.values())
+
+
+@pytest.fixture(scope="module")
+def raised(refusals: list[Refusal]) -> set[str]:
+    """Every template the battery raised, inner ones included."""
+    return set().union(*(templates(err) for err in refusals))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -349,3 +361,26 @@ def test_every_refusal_raised_is_in_the_catalog(raised: set[str], lang: str) -> 
 
 def test_every_template_of_the_catalogs_is_raised(raised: set[str]) -> None:
     assert catalog("en")["engine"].keys() - raised == NEEDS_THE_BOX_PRESETS
+
+
+DICY_IDS = re.compile(r"\b(?:" + "|".join(re.escape(c) for c in DICY_CARDS if "-" in c) + r")\b")
+CODE = re.compile(r"[`{}\[\]]|\('|'\)|\b(?:True|False|None|true|false|null)\b|\b\d+\.\d+\b"
+                  r"|\b(?:H4|H2|D3|D2|DOC|EXT|[1-5]d)\b|\b(?:trash|trap|reverse|x2)\b")
+"""What a player should never read: code syntax, record ids of cards and faces."""
+QUOTED = re.compile(r"“[^”]*”|«[^»]*»")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_refusal_reads_as_the_page_does(refusals: list[Refusal], lang: str) -> None:
+    assert len(refusals) > 500
+    texts = {engine_text(lang, err) for err in refusals}
+    unquoted = {text: QUOTED.sub("", text) for text in texts}  # a bad input as it was typed
+    leaks = {text for text, rest in unquoted.items() if CODE.search(rest) or DICY_IDS.search(rest)}
+    assert sorted(leaks)[:5] == []
+
+
+def test_a_refusal_sent_as_json_reads_the_same(refusals: list[Refusal]) -> None:
+    for err in refusals[::7]:
+        sent = json.loads(json.dumps(to_json(err)))
+        assert [json_text(lang, sent) for lang in LANGUAGES] == [
+            engine_text(lang, err) for lang in LANGUAGES]

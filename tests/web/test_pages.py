@@ -25,10 +25,9 @@ def boot(page: str) -> Any:
 def test_the_page_needs_nothing_from_the_internet(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
     links = re.findall(r'(?:src|href)="([^"]+)"', page)
-    assert links and all(link.startswith(("/static/", "data:")) for link in links)
+    assert links and all(link.startswith("/") and not link.startswith("//") for link in links)
     for link in links:
-        if link.startswith("/static/"):
-            assert client.get(link).status_code == 200
+        assert client.get(link).status_code == 200, link
 
 
 def test_the_page_carries_the_state_and_what_set_up_needs(dalek: Phone) -> None:
@@ -67,3 +66,15 @@ def test_the_table_url_is_a_lan_address_when_listening_everywhere() -> None:
 def test_an_unknown_api_path_is_json(client: FlaskClient) -> None:
     response = client.get("/api/nothing")
     assert response.status_code == 404 and response.json == {"error": "There is no such page."}
+
+
+def test_the_pad_can_be_installed_and_its_rules_are_at_hand(client: FlaskClient) -> None:
+    manifest = client.get("/manifest.webmanifest", headers={"Accept-Language": "pt"})
+    assert manifest.mimetype == "application/manifest+json"
+    body = manifest.json
+    assert body is not None and body["start_url"] == "/" and body["display"] == "standalone"
+    assert body["lang"] == "pt" and client.get(body["icons"][0]["src"]).status_code == 200
+    rules = client.get("/i18n/it/rules.json").json
+    assert rules is not None and set(rules) == {"dalek", "dicy", "17", "cards"}
+    assert len(rules["cards"]) == 12 and all(len(rules[g]) >= 5 for g in ("dalek", "dicy", "17"))
+    assert client.get("/i18n/xx/rules.json").status_code == 404

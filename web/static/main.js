@@ -6,29 +6,39 @@ function render() {
   const game = view && GAMES[view.game];
   document.getElementById("title").textContent = view ? boot.facts[view.game].title : "dicetable";
   document.body.classList.toggle("my-turn", Boolean(view && view.turn && view.turn === S.me));
-  renderMenu();
+  if (document.getElementById("menu").hidden) renderMenu();
   renderLanguages();
   const main = document.getElementById("screen");
+  const board = document.getElementById("board");
   document.getElementById("join").hidden = S.screen !== "join";
   main.hidden = S.screen === "join";
+  board.hidden = !(view && S.screen === "pad");
+  main.className = "";
   if (S.screen === "setup") {
     if (!main.querySelector(".setup")) renderSetup(main);
     return;
   }
   if (S.screen === "history") { renderHistory(main); return; }
+  if (S.screen === "abandoned") { renderAbandoned(main); return; }
+  if (S.screen === "stats") { renderStats(main); return; }
+  if (S.screen === "join") return;
   if (!view) { main.replaceChildren(...[notices(), noGame(), cameraPanel()].filter(Boolean)); return; }
-  main.replaceChildren(...[
-    notices(),
-    banner(view),
-    el("p.status", {text: game.status(view)}),
-    players(view, game),
-    game.table(view),
-    cameraPanel(),
-    S.auth ? entry(view, game) : watchOnly(view),
-    hintsBox(view, game),
-    game.grid(view),
-    view.over ? summary(view, game) : null,
-    actionsList(view, game)].flat().filter(Boolean));
+  board.replaceChildren(scoreboard(view, game));
+  main.className = "pad";
+  const playing = !view.over;
+  // Two columns on a landscape tablet; on a phone one, in the order of the "order" classes.
+  main.replaceChildren(
+    el("div.col.see", {}, [
+      notices(),
+      view.over ? summary(view, game) : null,
+      cameraPanel(),
+      game.table(view),
+      storyBox(view),
+      game.grid(view)].filter(Boolean)),
+    el("div.col.do", {}, [
+      playing ? (S.auth ? entry(view, game) : watchOnly()) : null,
+      hintsBox(view, game),
+      actionsList(view, game)].filter(Boolean)));
 }
 
 /* What the host must be told (a damaged journal, a new PIN); a phone with the PIN dismisses it. */
@@ -42,43 +52,44 @@ function notices() {
 }
 
 function noGame() {
-  return el("section.card", {},
-    el("p", {text: t("pad.no_game")}),
-    S.auth ? button(t("menu.new"), openSetup, "primary big") : button(t("menu.pin"), askPin, "primary big"));
+  return el("section.panel.welcome", {},
+    el("h2", {text: t("pad.no_game")}),
+    S.auth ? button(t("menu.new"), openSetup, "primary big") : button(t("menu.pin"), askPin, "primary big"),
+    el("div.row", {}, button(t("menu.rules"), () => openRules(), ""), button(t("menu.stats"), openStats, "")));
 }
 
-function banner(view) {
-  if (view.over) {
-    return el("div.banner.winner", {role: "status"},
-      view.winners.map((w) => swatch(w)),
-      t(view.winners.length > 1 ? "banner.winners" : "banner.winner", {names: view.winners.join(", ")}));
-  }
-  if (!view.turn) return null;
-  const mine = view.turn === S.me;
-  return el("div.banner" + (mine ? ".mine" : ""), {role: "status", style: {borderColor: colourOf(view.turn)}},
-    swatch(view.turn), mine ? t("banner.your_turn", {name: view.turn}) : t("banner.turn", {name: view.turn}));
-}
-
-function players(view, game) {
-  return el("ol.players", {}, view.players.map((p) => el("li" + (p === view.turn ? ".turn" : ""),
-    {style: {borderLeftColor: colourOf(p)}, "aria-current": p === view.turn ? "true" : null},
-    swatch(p),
-    el("span.name", {text: p}),
-    p === S.me ? el("span.me", {text: t("pad.me")}) : null,
-    view.winners.includes(p) ? el("span.crown", {text: "★", title: t("pad.won")}) : null,
-    el("span.total", {}, game.total ? game.total(view, p) : String(view.scores[p])))));
+/* The sticky score board: whose turn, every score, and how far each is from the target. */
+function scoreboard(view, game) {
+  const target = game.target(view);
+  const turn = view.over
+    ? el("div.turn.winner", {role: "status"}, view.winners.map((w) => [swatch(w), " "]),
+      t(view.winners.length > 1 ? "banner.winners" : "banner.winner", {names: view.winners.join(", ")}))
+    : view.turn
+      ? el("div.turn" + (view.turn === S.me ? ".mine" : ""), {role: "status"}, swatch(view.turn), " ",
+        view.turn === S.me ? t("banner.your_turn", {name: view.turn}) : t("banner.turn", {name: view.turn}))
+      : el("div.turn", {role: "status", text: t("banner.reveal")});
+  return el("div.board-in", {},
+    el("div.board-top", {}, turn, el("span.status", {text: game.status(view) + " · " + t(view.game === "17" ? "c17.target" : "target", {n: target})})),
+    el("ol.scores", {"aria-label": t("board.scores")}, view.players.map((p) => {
+      const score = game.progress ? game.progress(view, p) : view.scores[p];
+      const share = Math.max(0, Math.min(1, score / target));
+      return el("li" + (p === view.turn ? ".turn" : ""), {"aria-current": p === view.turn ? "true" : null,
+        style: {borderColor: p === view.turn ? "" : colourOf(p)}},
+      el("span.name", {}, swatch(p), " ", p, p === S.me ? el("span.me", {text: t("pad.me")}) : null,
+        view.winners.includes(p) ? el("span.crown", {text: " ★", title: t("pad.won")}) : null),
+      el("span.total", {text: game.total ? game.total(view, p) : String(view.scores[p])}),
+      el("span.meter", {"aria-hidden": "true"}, el("span", {style: {width: (share * 100).toFixed(0) + "%", background: colourOf(p)}})));
+    })));
 }
 
 function entry(view, game) {
-  if (view.over) return null;
   const parts = game.entry(view) || [];
   return el("section.entry", {"aria-label": t("entry.title")},
     parts,
-    el("div.row.undo", {}, button(t("entry.undo"), () => act({undo: {}}), "", {disabled: !view.actions})));
+    el("div.row.undo", {}, button(t("entry.undo"), undo, "quiet", {disabled: !view.actions})));
 }
 
-function watchOnly(view) {
-  if (view.over) return null;
+function watchOnly() {
   return el("p.watch", {}, t("pad.watching"), " ", button(t("menu.pin"), askPin));
 }
 
@@ -88,6 +99,16 @@ function hintsBox(view, game) {
   if (!lines || !lines.length) return null;
   return el("aside.hints", {"aria-label": t("hint.title")}, el("b", {text: t("hint.title")}),
     el("ul", {}, lines.map((line) => el("li", {}, line))));
+}
+
+/* What happened, in plain words: the last few actions, newest first. */
+function storyBox(view) {
+  const log = S.record && S.record.game_id === S.state.game_id ? S.record.log : [];
+  if (!log.length) return null;
+  return el("section.story", {"aria-label": t("story.title")},
+    el("h2", {text: t("story.title")}),
+    el("ol", {reversed: true}, log.slice(-4).reverse().map((e) => el("li", {},
+      e.player ? swatch(e.player) : null, " ", e.text))));
 }
 
 function summary(view, game) {
@@ -104,41 +125,172 @@ function summary(view, game) {
       button(t("menu.new"), openSetup)) : null);
 }
 
+/* Every standing action, in words, each one correctable. */
 function actionsList(view, game) {
   const details = el("details.actions", {ontoggle: (e) => {
-    S.showActions = e.target.open;
-    if (e.target.open && !S.record) loadRecord();
-  }}, el("summary", {text: t("actions.title", {n: view.actions})}));
-  details.open = Boolean(S.showActions);
-  if (!S.showActions) return details;
-  if (!S.record) { details.append(el("p.muted", {text: t("loading")})); return details; }
-  details.append(el("ol.lines", {}, S.record.map((line, i) => el("li", {},
-    el("span", {text: describeLine(line)}),
-    S.auth ? button(t("actions.edit"), () => { S.editing = {index: i, line}; render(); }, "small") : null,
-    S.editing && S.editing.index === i ? corrector(game, i, line) : null))));
+    if (S.showActions !== e.target.open) { S.showActions = e.target.open; render(); }
+  }},
+    el("summary", {text: t("actions.title", {n: view.actions})}));
+  details.open = Boolean(S.showActions) || Boolean(S.editing);
+  if (!details.open) return details;
+  const log = S.record && S.record.game_id === S.state.game_id ? S.record.log : null;
+  if (!log) { details.append(el("p.muted", {text: t("loading")})); return details; }
+  details.append(el("ol.lines", {}, log.map((entry, i) => el("li", {},
+    el("span", {text: entry.text}),
+    S.auth && !S.editing ? button(t("actions.edit"), () => startCorrection(i), "small") : null,
+    S.editing && S.editing.index === i ? corrector(game) : null))));
   return details;
 }
 
-function corrector(game, index, line) {
+function startCorrection(index, chain) {
+  S.editing = {index, chain: chain || []};
+  render();
+}
+
+function corrector(game) {
   const e = S.editing;
   if (!e.kind) {
+    const line = S.record.actions[e.index];
     [e.kind] = Object.keys(line);
     e.value = game.editable ? game.editable(e.kind, line[e.kind]) : line[e.kind];
   }
   const value = game.editor(e.kind, e.value, (v) => redraw(() => { e.value = v; }), e);
   const ready = !game.ready || game.ready(e.kind, e.value);
+  const chained = e.chain.length ? el("p.muted", {text: t("actions.fixing", {n: e.index + 1})}) : null;
   return el("div.corrector", {},
+    chained,
     el("label", {}, t("actions.kind"), el("select", {onchange: (ev) => redraw(() => {
       e.kind = ev.target.value;
       e.value = game.blank(e.kind);
     })}, game.kinds.map((k) => el("option", {value: k, selected: k === e.kind, text: t("act." + k)})))),
     value,
+    e.refused ? refusedBox(e) : null,
     el("div.row", {},
       button(t("cancel"), () => { S.editing = null; render(); }),
-      button(t("actions.replace"), async () => {
-        if (await change("/api/correct", {index, line: {[e.kind]: e.value}})) S.editing = null;
-        render();
-      }, "primary", {disabled: !ready})));
+      button(t("actions.replace"), () => sendCorrection(), "primary", {disabled: !ready})));
+}
+
+/* The first change is the one the player made; the chain holds the later ones fixed in turn. */
+async function sendCorrection(dropFrom) {
+  const e = S.editing;
+  const changes = [...e.chain, {index: e.index, line: {[e.kind]: e.value}}];
+  const [first, ...then] = changes;
+  const before = S.record.log.map((entry) => entry.text);
+  const body = {index: first.index, line: first.line, then};
+  if (dropFrom !== undefined) body.drop_from = dropFrom;
+  const done = await change("/api/correct", body, {refused: (data) => {
+    e.refused = {index: data.refused.index, error: data.error};
+    render();
+  }});
+  if (!done) return;
+  S.editing = null;
+  const dropped = dropFrom === undefined ? "" : t("actions.dropped", {n: before.length - dropFrom});
+  toast(t("actions.corrected", {n: first.index + 1, was: before[first.index]}) + dropped, "ok");
+  render();
+}
+
+/* A correction made a later action illegal: fix that one in turn, or drop it and what follows. */
+function refusedBox(e) {
+  const r = e.refused;
+  const later = S.record.log.slice(r.index).map((entry) => entry.text);
+  return el("div.refused", {role: "alert"},
+    el("p", {text: sentence(r.error)}),
+    el("p", {text: t("actions.refused_later", {n: r.index + 1})}),
+    el("details", {}, el("summary", {text: t("actions.would_drop", {n: later.length})}),
+      el("ol", {start: r.index + 1}, later.map((text) => el("li", {text})))),
+    el("div.row", {},
+      button(t("actions.fix_next", {n: r.index + 1}), () => {
+        const chain = [...e.chain, {index: e.index, line: {[e.kind]: e.value}}];
+        startCorrection(r.index, chain);
+      }, "primary"),
+      button(t("actions.drop_from", {n: r.index + 1}), () => sendCorrection(r.index), "danger")));
+}
+
+/* The screens of the menu live in setup.js, fetched when one is first opened. */
+function later(name) {
+  return async (...args) => {
+    await loadScript("setup.js");
+    return window[name](...args);
+  };
+}
+const openSetup = later("setupScreen");
+const openHistory = later("historyScreen");
+const openAbandoned = later("abandonedScreen");
+const openStats = later("statsScreen");
+const openRules = later("rulesScreen");
+
+function rematch() {
+  return change("/api/game", {header: S.state.header, colours: S.state.colours});
+}
+
+async function abandonGame() {
+  if (window.confirm(t("menu.abandon_confirm"))) await change("/api/abandon", {});
+}
+
+function back() {
+  return el("div.row", {}, button(t("back"), () => { S.screen = "pad"; render(); }));
+}
+
+function exportLinks(id) {
+  return [button(t("export.png"), () => resultPicture(id), "primary"),
+    el("a.button", {href: "/export/" + id + ".csv", download: "", text: t("export.csv")}),
+    el("a.button", {href: "/export/" + id + ".jsonl", download: "", text: t("export.jsonl")})];
+}
+
+async function resultPicture(id) {
+  try {
+    await loadScript("result.js");
+    await shareResult(id);
+  } catch (e) { toast(t("error.network")); }
+}
+
+/* The menu: drawn over the page below the bar, wherever the page is scrolled. */
+function renderMenu() {
+  const menu = document.getElementById("menu");
+  const view = S.state.view;
+  const players = view ? view.players : [];
+  const go = (screen) => () => { closeMenu(); S.screen = screen; render(); };
+  const then = (f) => () => { closeMenu(); f(); };
+  const items = [
+    el("label", {}, t("menu.me"), el("select", {id: "me", onchange: (e) => {
+      S.me = e.target.value;
+      localStorage.setItem("me", S.me);
+      render();
+    }}, el("option", {value: "", text: t("menu.nobody")}),
+    players.map((p) => el("option", {value: p, selected: p === S.me, text: p})))),
+    button(t("menu.pad"), go("pad")),
+    S.auth ? null : button(t("menu.pin"), then(askPin), "primary"),
+    S.auth ? button(t("menu.new"), then(openSetup)) : null,
+    S.auth && view && view.over ? button(t("summary.rematch"), then(rematch)) : null,
+    button(t("menu.resume"), then(openAbandoned)),
+    button(t("menu.rules"), then(() => openRules())),
+    button(t("menu.stats"), then(openStats)),
+    button(t("menu.history"), then(openHistory)),
+    S.auth && view ? button(S.state.hints_on ? t("menu.hints_off") : t("menu.hints_on"),
+      then(() => change("/api/hints", {on: !S.state.hints_on}))) : null,
+    button(S.sound ? t("menu.sound_off") : t("menu.sound_on"), then(() => {
+      S.sound = !S.sound;
+      localStorage.setItem("sound", S.sound ? "on" : "off");
+      cue("moment");
+    })),
+    button(t("menu.join"), go("join")),
+    S.auth ? button(t("menu.lock"), then(lock)) : null,
+    S.auth && view && !view.over ? button(t("menu.abandon"), then(abandonGame), "danger") : null,
+  ];
+  menu.replaceChildren(...items.filter(Boolean));
+}
+
+function toggleMenu() {
+  const menu = document.getElementById("menu");
+  if (menu.hidden) renderMenu();
+  menu.hidden = !menu.hidden;
+  document.getElementById("menu-button").setAttribute("aria-expanded", menu.hidden ? "false" : "true");
+  if (!menu.hidden) menu.querySelector("button, select").focus();
+}
+
+function closeMenu() {
+  document.getElementById("menu").hidden = true;
+  document.getElementById("menu-button").setAttribute("aria-expanded", "false");
 }
 
 function renderLanguages() {
@@ -151,15 +303,25 @@ function renderLanguages() {
 
 function start() {
   document.getElementById("menu-button").addEventListener("click", (e) => {
-    const menu = document.getElementById("menu");
-    menu.hidden = !menu.hidden;
-    e.currentTarget.setAttribute("aria-expanded", menu.hidden ? "false" : "true");
+    e.stopPropagation();
+    toggleMenu();
   });
+  document.addEventListener("click", (e) => {
+    const menu = document.getElementById("menu");
+    if (!menu.hidden && !menu.contains(e.target)) closeMenu();
+  });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenu(); });
+  document.getElementById("toast").addEventListener("click", (e) => { e.currentTarget.hidden = true; });
   document.getElementById("pin-form").addEventListener("submit", sendPin);
   document.getElementById("pin-cancel").addEventListener("click", () => document.getElementById("pin-dialog").close());
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) { watchStream(); refresh(); } });
+  document.addEventListener("visibilitychange", () => {
+    keepAwake();
+    if (!document.hidden) { watchStream(); refresh(); }
+  });
   window.addEventListener("online", () => { connect(); refresh(); });
   setInterval(watchStream, 5000);
+  loadRecord();
+  keepAwake();
   render();
   connect();
 }

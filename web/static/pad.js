@@ -5,25 +5,26 @@
 const boot = JSON.parse(document.getElementById("boot").textContent);
 
 const S = {
-  state: boot.state,        // the payload: version, game_id, header, view, hints, colours, wins
+  state: boot.state,        // the payload: version, live, game_id, header, view, hints, colours, wins, camera
   auth: boot.auth,
   notices: boot.notices,    // what the host must be told since the table started
   csrf: boot.csrf,
   ui: boot.ui,
   lang: boot.lang,
   me: localStorage.getItem("me") || "",
+  sound: localStorage.getItem("sound") === "on",
   screen: "pad",
   draft: null,              // the entry in progress: {version, ...}
-  record: null,             // standing actions of the game in progress, for corrections
-  editing: null,            // {index, kind, value} of a correction being entered
+  record: null,             // {version, actions, log} of the game in progress (corrections, the log)
+  editing: null,            // a correction being entered: {index, kind, value, chain, refused}
   busy: false,
   seen: Date.now(),
   stream: null,
 };
 
-/* Words */
+/* Words: t(KEY, {n: 1}) takes KEY + ".one" when n is 1 and the catalog has it. */
 function t(key, params) {
-  let text = S.ui[key];
+  let text = params && params.n === 1 && S.ui[key + ".one"] !== undefined ? S.ui[key + ".one"] : S.ui[key];
   if (text === undefined) text = key;
   if (params) {
     text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
@@ -44,15 +45,26 @@ function el(spec, attrs, ...children) {
     else if (value === true) node.setAttribute(key, "");
     else node.setAttribute(key, String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
 }
 
+/* An icon of the page's sprite (Dalek faces). */
+function icon(name) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", "ic");
+  svg.setAttribute("aria-hidden", "true");
+  const use = document.createElementNS("http://www.w3.org/2000/svg", "use");
+  use.setAttribute("href", "#i-" + name);
+  svg.append(use);
+  return svg;
+}
+
 function button(label, onclick, cls, attrs) {
-  return el("button" + (cls ? "." + cls : ""), Object.assign({type: "button", onclick}, attrs), label);
+  return el("button" + (cls ? "." + cls.split(" ").join(".") : ""), Object.assign({type: "button", onclick}, attrs), label);
 }
 
 function colourOf(name) {
@@ -64,17 +76,28 @@ function swatch(name) {
   return el("span.swatch", {style: {background: colourOf(name)}, "aria-hidden": "true"});
 }
 
+/* A message at the top: an error stays until the next success or a tap; "ok" goes by itself. */
 function toast(message, kind) {
   const box = document.getElementById("toast");
-  box.textContent = message;
+  box.textContent = sentence(message);
   box.className = "toast " + (kind || "error");
   box.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { box.hidden = true; }, kind === "ok" ? 2500 : 6000);
+  toast.timer = setTimeout(() => { box.hidden = true; }, kind === "ok" ? 3500 : 8000);
+}
+
+/* A message of the engine starts in lower case: shown alone, it starts with a capital. */
+function sentence(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+function clearError() {
+  const box = document.getElementById("toast");
+  if (!box.hidden && box.classList.contains("error")) { box.hidden = true; clearTimeout(toast.timer); }
 }
 
 /* The server */
-async function post(url, body) {
+async function post(url, body, options) {
   if (S.busy) return null;
   S.busy = true;
   document.body.classList.add("busy");
@@ -89,12 +112,14 @@ async function post(url, body) {
     try { data = await response.json(); } catch (e) { data = {}; }
     if (data.csrf) S.csrf = data.csrf;
     if (response.ok) {
+      clearError();
       if (data.state) apply(data.state);
       return data;
     }
     if (response.status === 409 && data.state) apply(data.state);
     if (response.status === 401) { S.auth = false; askPin(); }
     if (response.status === 403 && !url.startsWith("/auth/")) refresh();
+    if (options && options.refused && data.refused) { options.refused(data); return null; }
     toast(data.error || t("error.network"));
     return null;
   } catch (e) {
@@ -106,19 +131,30 @@ async function post(url, body) {
   }
 }
 
-function change(path, body) {
-  return post(path, Object.assign({base_version: S.state.version}, body));
+function change(path, body, options) {
+  return post(path, Object.assign({base_version: S.state.version}, body), options);
 }
 
 function act(line) {
   return change("/api/action", {line});
 }
 
+/* Undo, confirmed with what it took back. */
+async function undo() {
+  const log = S.record && S.record.game_id === S.state.game_id ? S.record.log : [];
+  const last = log[log.length - 1];
+  if (await act({undo: {}})) toast(last ? t("undo.done", {what: last.text}) : t("undo.done_plain"), "ok");
+}
+
+async function getJSON(url) {
+  const response = await fetch(url, {credentials: "same-origin", cache: "no-store"});
+  if (!response.ok) throw new Error(String(response.status));
+  return response.json();
+}
+
 async function refresh() {
   try {
-    const response = await fetch("/api/state", {credentials: "same-origin", cache: "no-store"});
-    if (!response.ok) return;
-    const data = await response.json();
+    const data = await getJSON("/api/state");
     S.auth = data.auth;
     S.notices = data.notices;
     S.csrf = data.csrf;
@@ -174,7 +210,7 @@ function showConnected(on) {
   dot.textContent = on ? "" : t("live.off");
 }
 
-/* Applying a new state: keep the newest, mark moments, draw again. */
+/* Applying a new state: keep the newest, fetch the game's story, draw again. */
 function apply(payload, forced) {
   const old = S.state;
   // Every state the server makes has a larger "live" (camera news too, which keeps "version").
@@ -182,37 +218,82 @@ function apply(payload, forced) {
   S.state = payload;
   if (!old || old.version !== payload.version) {
     S.draft = null;
-    if (S.record) loadRecord();
+    loadRecord();
   }
-  moments(old, payload);
+  if (payload.view && payload.view.turn && payload.view.turn === S.me && (!old || !old.view || old.view.turn !== S.me)) {
+    if (navigator.vibrate) navigator.vibrate(150);
+    cue("turn");
+  }
   cameraMoments(old, payload);
+  keepAwake();
   render();
 }
 
-function moments(old, now) {
-  if (!old || !old.view || !now.view || old.game_id !== now.game_id) return;
-  if (now.view.actions <= old.view.actions) return;
-  for (const moment of GAMES[now.view.game].moments(old.view, now.view)) showMoment(moment);
-  if (now.view.turn && now.view.turn === S.me && old.view.turn !== S.me && navigator.vibrate) {
-    navigator.vibrate(150);
-  }
+/* The standing actions and the story of the game in progress; new moments are shown big. */
+async function loadRecord() {
+  if (!S.state.game_id) { S.record = null; return; }
+  try {
+    const data = await getJSON("/api/record");
+    if (data.version < S.state.version) return;
+    const old = S.record;
+    S.record = data;
+    if (old && old.game_id === data.game_id && data.log.length > old.log.length) {
+      for (const entry of data.log.slice(old.log.length)) if (entry.moment) showMoment(entry.moment);
+    }
+    if (S.screen === "pad") render();
+  } catch (e) { /* shown again on the next change */ }
 }
 
 function showMoment(words) {
   const box = document.getElementById("moment");
   box.textContent = words;
   box.hidden = false;
+  cue("moment");
   clearTimeout(showMoment.timer);
-  showMoment.timer = setTimeout(() => { box.hidden = true; }, 2500);
+  showMoment.timer = setTimeout(() => { box.hidden = true; }, 3000);
 }
 
-async function loadRecord() {
-  try {
-    const response = await fetch("/api/record", {credentials: "same-origin", cache: "no-store"});
-    const data = await response.json();
-    if (data.version >= S.state.version) S.record = data.actions;
-    if (S.screen === "pad") render();
-  } catch (e) { /* shown again on the next change */ }
+/* Sound cues (off unless chosen): a short tone for a moment, two for your turn. */
+function cue(kind) {
+  if (!S.sound || !window.AudioContext) return;
+  cue.ctx = cue.ctx || new AudioContext();
+  const notes = kind === "turn" ? [660, 880] : [440];
+  notes.forEach((hz, i) => {
+    const osc = cue.ctx.createOscillator();
+    const gain = cue.ctx.createGain();
+    osc.frequency.value = hz;
+    gain.gain.value = 0.08;
+    osc.connect(gain).connect(cue.ctx.destination);
+    const at = cue.ctx.currentTime + i * 0.18;
+    osc.start(at);
+    osc.stop(at + 0.14);
+  });
+}
+
+/* The screen stays on while a game is played, where the phone allows it. */
+async function keepAwake() {
+  const playing = Boolean(S.state.view && !S.state.view.over) && !document.hidden;
+  if (!("wakeLock" in navigator)) return;
+  if (playing && !keepAwake.lock) {
+    try {
+      keepAwake.lock = await navigator.wakeLock.request("screen");
+      keepAwake.lock.addEventListener("release", () => { keepAwake.lock = null; });
+    } catch (e) { keepAwake.lock = null; }
+  } else if (!playing && keepAwake.lock) {
+    keepAwake.lock.release();
+    keepAwake.lock = null;
+  }
+}
+
+/* Scripts only some screens need, fetched when first opened. */
+function loadScript(name) {
+  loadScript.done = loadScript.done || {};
+  if (!loadScript.done[name]) {
+    loadScript.done[name] = new Promise((resolve, reject) => {
+      document.head.append(el("script", {src: "/static/" + name, onload: resolve, onerror: reject}));
+    });
+  }
+  return loadScript.done[name];
 }
 
 /* The PIN */
@@ -256,7 +337,24 @@ async function switchLanguage(lang) {
   if (!response || !response.ok) return;
   S.ui = await response.json();
   S.lang = lang;
+  S.rules = null;
   document.documentElement.lang = lang;
   document.cookie = "lang=" + lang + "; path=/; max-age=31536000; SameSite=Strict";
+  S.record = null;
+  loadRecord();
   render();
+}
+
+/* A dialog with a title and paragraphs (a card's full text, the rules). */
+function showInfo(title, paragraphs) {
+  document.getElementById("info-title").textContent = title;
+  document.getElementById("info-body").replaceChildren(...paragraphs.map((p) => (p instanceof Node ? p : el("p", {text: p}))));
+  document.getElementById("info-close").textContent = t("close");
+  const dialog = document.getElementById("info-dialog");
+  if (!dialog.open) dialog.showModal();
+}
+
+async function rulesText() {
+  if (!S.rules) S.rules = await getJSON("/i18n/" + S.lang + "/rules.json");
+  return S.rules;
 }

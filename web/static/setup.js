@@ -1,4 +1,6 @@
-/* Set-up (game, players, order, colours, options), rematch, history and the menu. */
+/* The screens opened from the menu (fetched when first opened): set-up (game, players from the
+   roster, order, colours, options), the games the table remembers (finished, abandoned),
+   statistics and rules. */
 "use strict";
 
 function freshSetup() {
@@ -7,13 +9,12 @@ function freshSetup() {
   const game = header ? header.game : "dalek";
   const players = (names.length ? names : ["", ""]).map((name) => ({name, colour: null}));
   const setup = {game, players, target: {}, mode: "glacial", cards: [], first: "", drawFirst: false, deck: {},
-    palette: -1};
+    palette: -1, roster: []};
   if (header) {
     if (header.target !== undefined) setup.target[game] = header.target;
     if (header.mode) setup.mode = header.mode;
     if (header.cards && !header.mode) { setup.mode = "custom"; setup.cards = header.cards.slice(); }
     if (header.deck) setup.deck = Object.assign({}, header.deck);
-    if (header.first) setup.first = header.first;
   }
   players.forEach((p) => { p.colour = (S.state.colours || {})[p.name]; });
   fixColours(setup);
@@ -30,10 +31,14 @@ function fixColours(setup) {
   }
 }
 
-function openSetup() {
+async function setupScreen() {
   S.setup = freshSetup();
   S.screen = "setup";
   render();
+  try {
+    S.setup.roster = (await getJSON("/api/stats")).players;
+    if (S.screen === "setup") renderSetup(document.getElementById("screen"));
+  } catch (e) { /* set-up works without the roster */ }
 }
 
 function renderSetup(main) {
@@ -45,7 +50,7 @@ function renderSetup(main) {
     button("", () => { s.palette = s.palette === i ? -1 : i; again(); }, "swatch-button",
       {style: {background: boot.palette[p.colour]}, "aria-label": t("setup.colour_of", {n: i + 1})}),
     el("input", {value: p.name, maxlength: 24, placeholder: t("setup.player_n", {n: i + 1}),
-      "aria-label": t("setup.player_n", {n: i + 1}), oninput: (e) => { p.name = e.target.value; }}),
+      "aria-label": t("setup.player_n", {n: i + 1}), oninput: (e) => { p.name = e.target.value; renderFirst(s); markRoster(s); }}),
     button("↑", () => { move(s.players, i, -1); again(); }, "icon", {disabled: i === 0, "aria-label": t("setup.up")}),
     button("↓", () => { move(s.players, i, 1); again(); }, "icon",
       {disabled: i === s.players.length - 1, "aria-label": t("setup.down")}),
@@ -65,12 +70,14 @@ function renderSetup(main) {
     el("input", {type: "number", min: 1, max: 10000, value: target, inputmode: "numeric",
       oninput: (e) => { s.target[s.game] = Number(e.target.value); }})));
   if (s.game === "dicy") options.push(dicySetup(s, facts, again));
-  if (s.game === "17") options.push(seventeenSetup(s, facts, again));
+  if (s.game === "17") options.push(seventeenSetup(s, facts));
 
   const playing = S.state.view && !S.state.view.over;
+  const named = new Set(s.players.map((p) => p.name.trim()));
+  const known = s.roster.filter((p) => !named.has(p.name));
   main.replaceChildren(el("section.setup", {},
     el("h2", {text: t("setup.title")}),
-    el("div.choices", {role: "radiogroup"}, boot.games.map((g) => button(boot.facts[g].title, () => {
+    el("div.choices", {role: "radiogroup", "aria-label": t("setup.game")}, boot.games.map((g) => button(boot.facts[g].title, () => {
       s.game = g;
       s.players.length = Math.min(Math.max(s.players.length, boot.facts[g].players[0]), boot.facts[g].players[1]);
       for (let i = 0; i < s.players.length; i++) s.players[i] = s.players[i] || {name: "", colour: null};
@@ -81,11 +88,33 @@ function renderSetup(main) {
     el("ol.players-setup", {}, rows),
     button(t("setup.add"), () => { s.players.push({name: "", colour: null}); fixColours(s); again(); }, "",
       {disabled: s.players.length >= most}),
+    known.length ? el("div.roster", {}, el("h3", {text: t("setup.roster")}),
+      el("div.tray", {}, known.map((p) => button([el("span.swatch", {style: {background: boot.palette[p.colour]}, "aria-hidden": "true"}), " ", p.name],
+        () => { addFromRoster(s, p); again(); }, "toggle", {"data-name": p.name,
+        disabled: !s.players.some((q) => !q.name.trim()) && s.players.length >= most})))) : null,
     el("div.options", {}, options),
     playing ? el("p.warning", {text: t("setup.abandons")}) : null,
     el("div.row", {},
       button(t("cancel"), () => { S.screen = "pad"; render(); }),
       button(t("setup.start"), () => startGame(s), "primary big"))));
+  renderFirst(s);
+}
+
+/* A name typed is no longer offered by the roster. */
+function markRoster(s) {
+  const named = new Set(s.players.map((p) => p.name.trim()));
+  for (const chip of document.querySelectorAll(".roster [data-name]")) chip.hidden = named.has(chip.dataset.name);
+}
+
+/* A name of the roster fills the first empty place, else a new one (with its colour if free). */
+function addFromRoster(s, known) {
+  let place = s.players.find((q) => !q.name.trim());
+  if (!place) { place = {name: "", colour: null}; s.players.push(place); }
+  place.name = known.name;
+  const other = s.players.find((q) => q !== place && q.colour === known.colour);
+  if (other) other.colour = place.colour;
+  place.colour = known.colour;
+  fixColours(s);
 }
 
 function move(list, i, step) {
@@ -98,36 +127,47 @@ function dicySetup(s, facts, again) {
   const parts = [el("label", {}, t("dicy.mode"), el("select", {onchange: (e) => { s.mode = e.target.value; again(); }},
     modes.map((m) => el("option", {value: m, selected: m === s.mode}, S.ui["dicy.mode." + m] || m))))];
   const shown = s.mode === "custom" ? null : s.mode === "glacial" ? facts.glacial : facts.presets[s.mode];
-  if (shown) parts.push(el("p.muted", {text: shown.map((c) => t("card." + c)).join(", ")}));
+  if (shown) parts.push(el("div.cardline", {}, shown.map((c) => dicyCard(c, "active", null))));
   if (s.mode === "interglacial") parts.push(el("p.muted", {text: t("dicy.drawn")}));
   if (s.mode === "custom") {
-    parts.push(el("div.tray", {}, facts.cards.map((c) => {
+    parts.push(el("div.tray.cards", {}, facts.cards.map((c) => {
       const on = s.cards.includes(c);
-      return button(t("card." + c), () => {
+      return button(cardName(c), () => {
         s.cards = on ? s.cards.filter((x) => x !== c) : [...s.cards, c].slice(-5);
         again();
-      }, "chip toggle" + (on ? " on" : ""), {"aria-pressed": on ? "true" : "false"});
+      }, "toggle card" + (on ? " on" : ""), {"aria-pressed": on ? "true" : "false"});
     })), el("p.count", {text: t("entry.count", {n: s.cards.length, max: 5})}));
   }
   return el("div", {}, parts);
 }
 
-function seventeenSetup(s, facts, again) {
-  const names = s.players.map((p) => p.name.trim()).filter(Boolean);
+/* 17's first player: chosen by name among the names typed now (or drawn by lot). */
+function seventeenSetup(s, facts) {
   return el("div", {},
-    el("label", {}, t("seventeen.first"), el("select", {onchange: (e) => {
-      const i = e.target.selectedIndex;
-      s.drawFirst = i === 1;
-      s.first = i > 1 ? names[i - 2] : "";
-    }}, el("option", {text: t("seventeen.first_listed")}),
-    el("option", {selected: s.drawFirst, text: t("seventeen.first_drawn")}),
-    names.map((n) => el("option", {selected: !s.drawFirst && n === s.first, text: n})))),
+    el("label", {}, t("seventeen.first"), el("select", {id: "first", onchange: (e) => {
+      const value = e.target.value;
+      s.drawFirst = value === "\u0001draw";
+      s.first = value.startsWith("\u0001") ? "" : value;
+    }})),
     el("details", {}, el("summary", {text: t("seventeen.deck")}),
       el("div.deck", {}, Object.entries(facts.deck).map(([card, count]) => el("label.count-input", {},
         cardName17(card),
         el("input", {type: "number", min: 0, max: 99, inputmode: "numeric",
           value: s.deck[card] === undefined ? count : s.deck[card],
           oninput: (e) => { s.deck[card] = Number(e.target.value); }}))))));
+}
+
+/* Fill the first-player list with the names as they are typed; a choice whose name is gone
+   goes back to "the first listed". */
+function renderFirst(s) {
+  const select = document.getElementById("first");
+  if (!select) return;
+  const names = [...new Set(s.players.map((p) => p.name.trim()).filter(Boolean))];
+  if (s.first && !names.includes(s.first)) s.first = "";
+  select.replaceChildren(
+    el("option", {value: "\u0001listed", text: t("seventeen.first_listed")}),
+    el("option", {value: "\u0001draw", selected: s.drawFirst, text: t("seventeen.first_drawn")}),
+    ...names.map((n) => el("option", {value: n, selected: !s.drawFirst && n === s.first, text: n})));
 }
 
 function setupHeader(s) {
@@ -163,27 +203,18 @@ async function startGame(s) {
   }
 }
 
-function rematch() {
-  return change("/api/game", {header: S.state.header, colours: S.state.colours});
-}
-
-async function abandonGame() {
-  if (window.confirm(t("menu.abandon_confirm"))) await change("/api/abandon", {});
-}
-
-/* History */
-async function openHistory() {
+/* Finished games */
+async function historyScreen() {
   S.screen = "history";
+  S.history = null;
   render();
-  const response = await fetch("/api/history", {credentials: "same-origin"}).catch(() => null);
-  if (!response || !response.ok) { toast(t("error.network")); return; }
-  S.history = await response.json();
+  try { S.history = await getJSON("/api/history"); } catch (e) { toast(t("error.network")); return; }
   render();
 }
 
 function renderHistory(main) {
   const data = S.history;
-  const games = data ? data.games.slice().reverse() : [];
+  const games = data ? data.games : [];
   main.replaceChildren(el("section.history", {},
     el("h2", {text: t("history.title")}),
     data ? null : el("p.muted", {text: t("loading")}),
@@ -191,51 +222,66 @@ function renderHistory(main) {
     el("ul.games", {}, games.map((g) => el("li", {},
       el("b", {text: (boot.facts[g.game] || {title: g.game}).title}), " · ", g.players.join(", "),
       el("br"), t("history.won", {names: g.winners.join(", ") || "—"}),
-      g.ended_at ? " · " + new Date(typeof g.ended_at === "number" ? g.ended_at * 1000 : g.ended_at).toLocaleString(S.lang) : "",
+      g.ended_at ? " · " + new Date(g.ended_at).toLocaleString(S.lang) : "",
       el("div.row", {}, exportLinks(g.id))))),
-    data && Object.keys(data.wins).length ? winsTable(data.wins) : null,
-    el("div.row", {}, button(t("back"), () => { S.screen = "pad"; render(); }))));
+    back()));
 }
 
-function exportLinks(id) {
-  return [el("a.button", {href: "/export/" + id + ".jsonl", download: "", text: t("export.jsonl")}),
-    el("a.button", {href: "/export/" + id + ".csv", download: "", text: t("export.csv")})];
+/* Abandoned games, to take up again */
+async function abandonedScreen() {
+  S.screen = "abandoned";
+  S.abandoned = null;
+  render();
+  try { S.abandoned = (await getJSON("/api/abandoned")).games; } catch (e) { toast(t("error.network")); return; }
+  render();
 }
 
-function winsTable(wins) {
-  const names = Object.keys(wins).sort((a, b) => wins[b] - wins[a]);
-  return el("div", {}, el("h3", {text: t("history.wins")}),
-    el("ul.wins", {}, names.map((n) => el("li", {}, n + ": " + wins[n]))));
+function renderAbandoned(main) {
+  const games = S.abandoned;
+  const playing = S.state.view && !S.state.view.over;
+  main.replaceChildren(el("section.history", {},
+    el("h2", {text: t("resume.title")}),
+    games ? null : el("p.muted", {text: t("loading")}),
+    games && !games.length ? el("p.muted", {text: t("resume.none")}) : null,
+    playing ? el("p.warning", {text: t("resume.finish_first")}) : null,
+    el("ul.games", {}, (games || []).map((g) => el("li", {},
+      el("b", {text: (boot.facts[g.game] || {title: g.game}).title}), " · ",
+      Object.entries(g.scores).map(([p, n]) => p + " " + n).join(", "),
+      el("br"), t("resume.actions", {n: g.actions}),
+      g.ended_at ? " · " + new Date(g.ended_at).toLocaleString(S.lang) : "",
+      S.auth ? el("div.row", {}, button(t("resume.go"), async () => {
+        if (await change("/api/resume", {game_id: g.id})) { S.screen = "pad"; render(); }
+      }, "primary", {disabled: playing})) : null))),
+    back()));
 }
 
-/* The menu */
-function renderMenu() {
-  const menu = document.getElementById("menu");
-  const view = S.state.view;
-  const players = view ? view.players : [];
-  const go = (screen) => () => { closeMenu(); S.screen = screen; render(); };
-  const then = (f) => () => { closeMenu(); f(); };
-  const items = [
-    el("label", {}, t("menu.me"), el("select", {id: "me", onchange: (e) => {
-      S.me = e.target.value;
-      localStorage.setItem("me", S.me);
-      render();
-    }}, el("option", {value: "", text: t("menu.nobody")}),
-    players.map((p) => el("option", {value: p, selected: p === S.me, text: p})))),
-    button(t("menu.pad"), go("pad")),
-    S.auth ? button(t("menu.lock"), then(lock)) : button(t("menu.pin"), then(askPin)),
-    S.auth ? button(t("menu.new"), then(openSetup)) : null,
-    S.auth && view && view.over ? button(t("summary.rematch"), then(rematch)) : null,
-    S.auth && view ? button(S.state.hints_on ? t("menu.hints_off") : t("menu.hints_on"),
-      then(() => change("/api/hints", {on: !S.state.hints_on}))) : null,
-    S.auth && view && !view.over ? button(t("menu.abandon"), then(abandonGame), "danger") : null,
-    button(t("menu.history"), then(openHistory)),
-    button(t("menu.join"), go("join")),
-  ];
-  menu.replaceChildren(...items.filter(Boolean));
+/* Statistics (drawn by stats.js, fetched when first opened) */
+async function statsScreen() {
+  S.screen = "stats";
+  S.stats = null;
+  render();
+  try {
+    await loadScript("stats.js");
+    S.stats = await getJSON("/api/stats");
+  } catch (e) { toast(t("error.network")); return; }
+  render();
 }
 
-function closeMenu() {
-  document.getElementById("menu").hidden = true;
-  document.getElementById("menu-button").setAttribute("aria-expanded", "false");
+function renderStats(main) {
+  if (!S.stats || typeof statsPage !== "function") {
+    main.replaceChildren(el("p.muted", {text: t("loading")}));
+    return;
+  }
+  main.replaceChildren(statsPage(S.stats), back());
+}
+
+/* Rules at hand */
+async function rulesScreen(game) {
+  const which = game || (S.state.view ? S.state.view.game : null);
+  let rules;
+  try { rules = await rulesText(); } catch (e) { toast(t("error.network")); return; }
+  const games = which ? [which] : boot.games;
+  showInfo(t("rules.title"), games.map((g) => el("section", {},
+    el("h3", {text: boot.facts[g].title}),
+    el("ul", {}, rules[g].map((line) => el("li", {text: line}))))));
 }

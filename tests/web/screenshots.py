@@ -1,0 +1,61 @@
+"""``make screenshots``: every screen of each game, at 390×844 and on a tablet in landscape,
+in all four languages, as PNG files for a reviewer (``screenshots/SIZE/LANG/NN-screen.png``).
+
+    python -m tests.web.screenshots [FOLDER] [--lang en ...] [--size phone ...] [--dark]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import Page, sync_playwright
+
+from dicetable.child import ServedTable
+from tests.web.tour import SIZES, Tour, tour
+from web.i18n import LANGUAGES
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", nargs="?", default="screenshots", type=Path)
+    parser.add_argument("--lang", nargs="*", default=list(LANGUAGES), choices=LANGUAGES)
+    parser.add_argument("--size", nargs="*", default=list(SIZES), choices=list(SIZES))
+    parser.add_argument("--dark", action="store_true", help="the phone's dark mode")
+    options = parser.parse_args()
+    count = 0
+    with tempfile.TemporaryDirectory() as state, ServedTable(Path(state)) as served, \
+            sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        for size in options.size:
+            for lang in options.lang:
+                folder = options.folder / size / lang
+                folder.mkdir(parents=True, exist_ok=True)
+                shots: list[str] = []
+
+                def shoot(name: str, page: Page, folder: Path = folder,
+                          shots: list[str] = shots) -> None:
+                    shots.append(name)
+                    page.evaluate("window.scrollTo(0, 0)")
+                    page.screenshot(path=str(folder / f"{len(shots):02d}-{name}.png"),
+                                    full_page=True)
+
+                visit = Tour(browser, served.url, served.pin, lang, size,
+                             "dark" if options.dark else "light")
+                try:
+                    tour(visit, shoot)
+                finally:
+                    visit.close()
+                count += len(shots)
+                print(f"{folder}: {len(shots)} screens")
+        browser.close()
+    print(f"{count} screenshots in {options.folder}/")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""What the table remembers: abandoned games taken up again, finished games' sheets, the
+statistics and the roster of players."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tests.web.test_api import JENNA_TURN, PETER_TURN
+
+if TYPE_CHECKING:
+    from tests.web.conftest import Phone
+
+
+def test_an_abandoned_game_is_taken_up_again_where_it_was(dalek: Phone) -> None:
+    dalek.play(*JENNA_TURN[:2])
+    before = dalek.state()["view"]
+    assert dalek.change("/api/abandon").status_code == 200
+    listed = dalek.client.get("/api/abandoned").json["games"]  # type: ignore[index]
+    assert [(g["id"], g["actions"], g["turn"], g["scores"]) for g in listed] == [
+        (1, 2, "Jenna", {"Jenna": 0, "Peter": 0})]
+    response = dalek.change("/api/resume", {"game_id": 1})
+    assert response.status_code == 200, response.json
+    state = response.json["state"]  # type: ignore[index]
+    assert state["game_id"] == 2 and state["view"] == before
+    assert dalek.client.get("/api/abandoned").json["games"] == []  # type: ignore[index]
+    dalek.play(*JENNA_TURN[2:])
+    assert dalek.state()["view"]["scores"]["Jenna"] == 17
+
+
+def test_a_game_is_resumed_only_when_abandoned_and_the_table_is_free(dalek: Phone) -> None:
+    dalek.play(*JENNA_TURN[:1])
+    busy = dalek.change("/api/resume", {"game_id": 1})
+    assert busy.status_code == 400
+    assert busy.json == {"error": "a game is being played; finish or abandon it first"}
+    dalek.change("/api/abandon")
+    for game_id, status in ((99, 400), ("1", 400), (0, 400)):
+        assert dalek.change("/api/resume", {"game_id": game_id}).status_code == status
+    assert dalek.client.get("/api/abandoned").json["games"][0]["id"] == 1  # type: ignore
+
+
+def test_watchers_see_the_list_but_only_the_pin_resumes(dalek: Phone, watcher: Phone) -> None:
+    dalek.play(*JENNA_TURN[:1])
+    dalek.change("/api/abandon")
+    assert len(watcher.client.get("/api/abandoned").json["games"]) == 1  # type: ignore[index]
+    assert watcher.change("/api/resume", {"game_id": 1}).status_code == 401
+
+
+def test_statistics_sum_up_the_finished_games(phone: Phone) -> None:
+    for _ in range(2):
+        phone.change("/api/game", {"header": {"game": "dalek", "players": ["Jenna", "Peter"],
+                                              "target": 10}})
+        phone.play(*JENNA_TURN, *PETER_TURN)
+    phone.change("/api/game", {"header": {"game": "dalek", "players": ["Amy", "Jenna"]}})
+    stats = phone.client.get("/api/stats").json
+    assert stats is not None
+    assert stats["games"] == {"dalek": {"played": 2, "players": {
+        "Jenna": {"games": 2, "wins": 2, "best": 17, "total": 34, "average": 17.0},
+        "Peter": {"games": 2, "wins": 0, "best": 0, "total": 0, "average": 0.0}}}}
+    assert [(p["name"], p["games"], p["wins"]) for p in stats["players"]] == [
+        ("Jenna", 2, 2), ("Peter", 2, 0)]
+    assert sorted(p["colour"] for p in stats["players"]) == [0, 1]
+
+
+def test_a_finished_games_sheet_is_given_once_it_is_over(dalek: Phone) -> None:
+    dalek.play(*JENNA_TURN)
+    assert dalek.client.get("/api/games/1").status_code == 409
+    assert dalek.client.get("/api/games/7").status_code == 404
+    dalek.change("/api/abandon")
+    dalek.change("/api/game", {"header": {"game": "dalek", "players": ["Jenna", "Peter"],
+                                          "target": 10}})
+    dalek.play(*JENNA_TURN, *PETER_TURN)
+    body = dalek.client.get("/api/games/2").json
+    assert body is not None and body["view"]["winners"] == ["Jenna"]
+    assert body["header"]["target"] == 10

@@ -1,0 +1,58 @@
+"""The game told in plain words (web/log.py): who did what, what came of it, and the moments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import Game
+from web.log import game_log
+
+
+def told(header: dict[str, Any], lines: list[dict[str, Any]], lang: str = "en") -> list[Any]:
+    game = Game.start(header)
+    for line in lines:
+        game = game.play_json(line)
+    return game_log(game, lang)
+
+
+def test_the_doctor_and_a_stop_with_too_few_daleks() -> None:
+    log = told({"game": "dalek", "players": ["Jenna", "Peter"]}, [
+        {"roll": ["H4"] * 9 + ["D3"]}, {"keep": ["H4", "D3"]}, {"stop": {}},
+        {"roll": ["DOC"] + ["H2"] * 9}, {"keep": ["H2"]}, {"roll": ["DOC"] + ["H2"] * 7},
+        {"keep": ["H2"]}, {"roll": ["DOC"] + ["H2"] * 5}])
+    assert log[2] == {"player": "Jenna", "text": "Jenna stopped: Daleks 3 < humans 4, 0 points",
+                      "moment": None}
+    assert log[-1]["text"].endswith("; the Doctor intervenes: 0 points")
+    assert log[-1]["moment"] == "The Doctor intervenes: 0"
+
+
+def test_a_score_with_its_effects_owed_a_skip_and_the_choices() -> None:
+    header = {"game": "dicy", "players": ["Ana", "Ben", "Cleo"], "mode": "glacial"}
+    log = told(header, [
+        {"roll": [5, 5, 4, 4, 2, 1]}, {"reroll": {"freeze": "odd", "dice": [5, 5, 4, 4, 6, 6]}},
+        {"score": {"card": "two-dice", "dice": [6, 6]}},
+        {"effect": {"player": "Cleo", "card": "straight"}},
+        {"effect": {"player": "Ben", "card": "odd"}},
+        {"roll": [1, 2, 3, 4, 5, 6]}, {"skip": {}}], "it")
+    assert [entry["player"] for entry in log] == ["Ana", "Ana", "Ana", "Cleo", "Ben", "Ben", "Ben"]
+    assert log[1]["text"] == "Ana ha congelato Dispari e rilanciato: 5 5 4 4 6 6"
+    assert log[2]["text"] == ("Ana ha fatto Due dadi (6 6): 12; Ben deve congelare una carta; "
+                              "Cleo deve congelare una carta")
+    assert log[3]["text"] == "Cleo ha congelato Scala; Ben deve congelare una carta"
+    assert log[6]["text"] == ("Ben ha passato: tutte le carte di Ben tornano attive; "
+                              "Cleo deve ripristinare una carta; Ana deve ripristinare una carta")
+
+
+def test_a_hidden_card_is_told_only_once_17_is_called() -> None:
+    header = {"game": "17", "players": ["Ana", "Ben", "Cleo"], "first": "Ana"}
+    plays = [{"play": {"card": "5d", "face": "down"}}, {"play": {"card": "trap", "face": "down"}},
+             {"play": {"card": "x2", "face": "up"}}]
+    before = told(header, plays, "pt")
+    assert [entry["text"] for entry in before] == [
+        "Ana jogou 5 ⇅ virada para baixo", "Ben jogou uma carta virada para baixo",
+        "Cleo jogou ×2 virada para cima"]
+    log = told(header, [*plays, {"call": ["Ben", "Ana"]}], "pt")
+    assert log[1]["text"] == "Ben jogou Armadilha virada para baixo"
+    assert log[3]["player"] == "Ana"
+    assert log[3]["text"] == "Ana disse 17!; 5 < 17 → Ana ✖✖, Ben ★, Cleo ★"
+    assert log[3]["moment"] == "5 < 17 → Ana ✖✖, Ben ★, Cleo ★"

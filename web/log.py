@@ -1,0 +1,170 @@
+"""The game told in plain words: one entry per standing action, in the phone's language.
+
+Each entry says who did what and what came of it ("Ana scored Two pairs (5 5 4 4) for 18;
+Ben must freeze a card"); an entry that ends a turn or a round also carries a ``moment``, the
+few words every phone shows big ("Exterminate! 16", "12 < 17 → Cleo ★, Ana ✖"). The game is
+replayed from its header, and only what the table may see is told: the public record's lines
+and the public views.
+
+>>> from engine import Game
+>>> game = Game.start({"game": "dalek", "players": ["Jenna", "Peter"]})
+>>> for line in [{"roll": ["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC"]},
+...              {"keep": ["H4", "H4", "H4", "D3", "D3", "D3"]},
+...              {"roll": ["D3", "D2", "EXT"]}, {"keep": ["D3", "D2"]}]:
+...     game = game.play_json(line)
+>>> entries = game_log(game, "en")
+>>> entries[1]["text"]
+'Jenna kept 3 × 4 humans, 3 × 3 Daleks'
+>>> entries[3]["text"], entries[3]["moment"]
+('Jenna kept 3 Daleks, 2 Daleks; no dice left: 17 points', 'No dice left: +5 → 17')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine import Game
+from engine.dalek import Face
+from engine.errors import Many
+from web.i18n import text
+from web.wording import value_text
+
+Entry = dict[str, Any]
+View = dict[str, Any]
+
+
+def game_log(game: Game, lang: str) -> list[Entry]:
+    """One entry per standing action of ``game``: ``player`` (who acted, or None), ``text``
+    and ``moment`` (None, or the words to show big)."""
+    name = str(game.rules.name)
+    tell = _TELLERS[name]
+    lines = game.public_record()[1:]
+    step = Game.start(game.header)
+    entries = []
+    for line, action in zip(lines, game.actions, strict=True):
+        before = step.view()
+        step = step.play(action)
+        entries.append(tell(lang, line, before, step.view()))
+    return entries
+
+
+def _entry(player: str | None, said: str, moment: str | None = None) -> Entry:
+    return {"player": player, "text": said, "moment": moment}
+
+
+def _new_results(before: View, after: View) -> list[dict[str, Any]]:
+    return list(after["results"][len(before["results"]):])
+
+
+# Dalek Dice ----------------------------------------------------------------------------------
+
+def _dalek(lang: str, line: dict[str, Any], before: View, after: View) -> Entry:
+    ((kind, value),) = line.items()
+    player = before["turn"]
+    faces = value_text(lang, _faces(value)) if kind in ("roll", "keep") and value else ""
+    if kind == "roll":
+        said = text(lang, "log.rolled", name=player, what=faces)
+    elif kind == "keep":
+        said = (text(lang, "log.kept", name=player, what=faces) if value
+                else text(lang, "log.kept_none", name=player))
+    else:
+        area = before["table"]
+        said = text(lang, "log.stopped", name=player, n=_banked(after, player))
+        if area["daleks"] < area["humans"]:
+            said = text(lang, "log.stopped_short", name=player, humans=area["humans"],
+                        daleks=area["daleks"])
+    for result in _new_results(before, after):
+        if result["ending"] != "stop":
+            ending = result["ending"]
+            said += text(lang, f"log.end.{ending}", n=result["points"])
+            return _entry(player, said, text(lang, f"moment.{ending}", n=result["points"],
+                                             humans=result["humans"]))
+    return _entry(player, said)
+
+
+def _faces(value: list[str]) -> Many:
+    return Many(Face(f) for f in value)
+
+
+def _banked(after: View, player: str) -> int:
+    return int(next(r["points"] for r in reversed(after["results"]) if r["player"] == player))
+
+
+# Dicy Cards ----------------------------------------------------------------------------------
+
+def _dicy(lang: str, line: dict[str, Any], before: View, after: View) -> Entry:
+    ((kind, value),) = line.items()
+    player = before["turn"]
+    if kind == "roll":
+        said = text(lang, "log.rolled", name=player, what=_dice(value))
+    elif kind == "reroll":
+        said = text(lang, "log.rerolled", name=player, card=_card(lang, value["freeze"]),
+                    what=_dice(value["dice"]))
+    elif kind == "score":
+        outcome = (after["table"] or {}).get("outcome") or _new_results(before, after)[-1]
+        said = text(lang, "log.scored", name=player, card=_card(lang, value["card"]),
+                    what=_dice(value["dice"]), n=outcome["points"])
+    elif kind == "skip":
+        said = text(lang, "log.skipped", name=player)
+    else:
+        owed = next(o for o in before["pending"] if o["player"] == value["player"])
+        player = value["player"]
+        said = text(lang, f"log.{owed['choice']}", name=player, card=_card(lang, value["card"]))
+    if kind in ("score", "skip", "effect"):
+        said += "".join(text(lang, f"log.owes.{o['choice']}", name=o["player"])
+                        for o in after["pending"])
+    return _entry(player, said)
+
+
+def _dice(dice: list[int]) -> str:
+    return " ".join(str(d) for d in dice)
+
+
+def _card(lang: str, card: str) -> str:
+    return text(lang, f"card.{card}")
+
+
+# 17 ------------------------------------------------------------------------------------------
+
+def _seventeen(lang: str, line: dict[str, Any], before: View, after: View) -> Entry:
+    ((kind, value),) = line.items()
+    player = before["turn"]
+    moment = None
+    if kind == "play":
+        card = value.get("card")
+        said = (text(lang, "log.played_hidden", name=player) if card is None else
+                text(lang, f"log.played_{value['face']}", name=player, card=_card17(lang, card)))
+    elif kind == "call":
+        results = _new_results(before, after)
+        caller = after["call"]["caller"] if after["call"] else results[-1]["caller"]
+        player = caller
+        said = text(lang, "log.called", name=caller)
+        moment = text(lang, "moment.seventeen", name=caller)
+    else:
+        said = text(lang, "log.revealed", what=", ".join(_card17(lang, c) for c in value))
+    for result in _new_results(before, after):
+        summary = round_summary(lang, result)
+        said += "; " + summary
+        moment = summary
+    return _entry(player, said, moment)
+
+
+def _card17(lang: str, card: str) -> str:
+    return text(lang, f"c17.{card}")
+
+
+def round_summary(lang: str, result: dict[str, Any]) -> str:
+    """A scored 17 round in a few words: "12 < 17 → Cleo ★, Ana ✖" (each player's tokens
+    of the round together, in the order given)."""
+    sign = "≥" if result["reached_17"] else "<"
+    marks: dict[str, str] = {}
+    for given in result["given"]:
+        marks[given["player"]] = marks.get(given["player"], "") + (
+            "★" if given["token"] == "victory" else "✖")
+    tokens = ", ".join(f"{player} {mark}" for player, mark in marks.items())
+    return text(lang, "log.round", total=result["total"], sign=sign, tokens=tokens)
+
+
+_TELLERS: dict[str, Callable[[str, dict[str, Any], View, View], Entry]] = {
+    "dalek": _dalek, "dicy": _dicy, "17": _seventeen}

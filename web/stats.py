@@ -1,0 +1,58 @@
+"""Statistics across the finished games of the table: per game, how many were played, and per
+player the games, wins, best and average score (victory tokens in 17).
+
+>>> from engine import Game
+>>> game = Game.start({"game": "dalek", "players": ["Jenna", "Peter"], "target": 10})
+>>> for line in [{"roll": ["H4"] * 3 + ["D3"] * 7}, {"keep": ["H4", "H4", "H4"]},
+...              {"stop": {}}, {"roll": ["D2"] * 10}, {"keep": ["D2"]}, {"stop": {}}]:
+...     game = game.play_json(line)
+>>> stats = table_stats([game])
+>>> stats["games"]["dalek"]["played"], stats["games"]["dalek"]["players"]["Peter"]
+(1, {'games': 1, 'wins': 0, 'best': 0, 'total': 0, 'average': 0.0})
+>>> [(p["name"], p["wins"]) for p in stats["players"]]
+[('Jenna', 0), ('Peter', 0)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engine import Game
+
+
+def table_stats(games: Iterable[Game]) -> dict[str, Any]:
+    """``games`` (finished, oldest first) summed up: ``games`` per game id (``played``, and
+    per player ``games``, ``wins``, ``best``, ``total``, ``average``) and ``players`` (the
+    roster, most recent first: ``name``, ``games``, ``wins``)."""
+    kinds: dict[str, dict[str, Any]] = {}
+    roster: dict[str, dict[str, Any]] = {}
+    last: dict[str, int] = {}
+    for number, game in enumerate(games):
+        view = game.view()
+        kind = kinds.setdefault(str(view["game"]), {"played": 0, "players": {}})
+        kind["played"] += 1
+        for name in view["players"]:
+            score = final_score(view, name)
+            won = name in view["winners"]
+            mine = kind["players"].setdefault(
+                name, {"games": 0, "wins": 0, "best": score, "total": 0, "average": 0.0})
+            mine["games"] += 1
+            mine["wins"] += won
+            mine["best"] = max(mine["best"], score)
+            mine["total"] += score
+            mine["average"] = round(mine["total"] / mine["games"], 1)
+            seen = roster.pop(name, {"name": name, "games": 0, "wins": 0})
+            seen["games"] += 1
+            seen["wins"] += won
+            roster[name] = seen
+            last[name] = number
+    players = sorted(roster.values(), key=lambda p: -last[p["name"]])
+    return {"games": kinds, "players": players}
+
+
+def final_score(view: dict[str, Any], name: str) -> int:
+    """A player's score at the end: points, or victory tokens in 17."""
+    if "scores" in view:
+        return int(view["scores"][name])
+    return int(view["tokens"][name]["victory"])
