@@ -28,8 +28,6 @@ if TYPE_CHECKING:
 
 PIN_SHOWN_S = 60.0
 """How long the phones show the PIN after stop and a shout were held together."""
-TRIES = 3
-"""A press is tried again this often when a phone changed the table at the same moment."""
 
 
 class ButtonRefusal(Refusal):
@@ -156,16 +154,14 @@ class ButtonActions:
         """Play ``line`` as the buttons' action on the table as it is now; a refusal is shown
         (or raised, when ``quiet``)."""
         try:
-            for _ in range(TRIES):
+            while True:  # a phone changed the table at that moment: the press is for the new
                 try:
                     self._session.act(line, base_version=self._session.snapshot().version,
                                       source="button")
                     break
                 except StaleVersion:
                     continue
-            else:
-                raise ButtonRefusal("the table changed at that very moment; press again")
-        except (IllegalAction, SessionError, ButtonRefusal) as err:
+        except (IllegalAction, SessionError) as err:
             if quiet and isinstance(err, IllegalAction):
                 raise
             self._refuse(keys, err)

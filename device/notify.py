@@ -98,7 +98,7 @@ class Watchdog:
 
     def __init__(self, notifier: Notifier, interval: float | None, *,
                  status: Callable[[], str] | None = None, status_s: float = 5.0) -> None:
-        self._notifier = notifier
+        self.notifier = notifier
         self.interval = interval
         self._status = status
         self._status_s = status_s
@@ -151,7 +151,7 @@ class Watchdog:
             self._probe_pending.update(name for name, _ in probes)
         for _name, post in probes:
             post()
-        if alive and self.interval is not None and self._notifier.send("WATCHDOG=1"):
+        if alive and self.interval is not None and self.notifier.send("WATCHDOG=1"):
             self.pings += 1
             return True
         return False
@@ -165,13 +165,13 @@ class Watchdog:
         if late and self.pings:
             line += "; not answering: " + ", ".join(late)
         if line != self._said:
-            self._notifier.status(line)
+            self.notifier.status(line)
             self._said = line
 
     def start(self) -> None:
         """Ping (and keep the status fresh) on a thread of its own, until :meth:`stop`.
         Nothing is started outside systemd."""
-        if not self._notifier.enabled:
+        if not self.notifier.enabled:
             return
         self._thread = threading.Thread(target=self._run, name="watchdog", daemon=True)
         self._thread.start()
