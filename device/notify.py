@@ -156,6 +156,11 @@ class Watchdog:
             return True
         return False
 
+    def ready(self) -> None:
+        """Tell systemd the table is up, with its status line."""
+        self._said = self._status() if self._status is not None else "ready"
+        self.notifier.ready(self._said)
+
     def say_status(self) -> None:
         """Send the status line when it changed."""
         if self._status is None:

@@ -187,8 +187,8 @@ def run(args: argparse.Namespace) -> int:
         camera.start()
     if buttons is not None:
         buttons.start()
+    watchdog.ready()
     watchdog.start()
-    watchdog.notifier.ready(status_line(0, session, buttons))
     try:
         server.run()
     except KeyboardInterrupt:
