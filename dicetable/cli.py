@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from dicetable import backup, bench, demo, eval_command, pin, replay, serve
+from dicetable import backup, bench, demo, eval_command, kiosk, pin, replay, serve
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
                 Callable[[argparse.Namespace], int]]
@@ -31,6 +31,8 @@ def _commands() -> list[Command]:
          backup.configure_backup, backup.run_backup),
         ("restore", "put a backup back in place of the journal (not while serving)",
          backup.configure_restore, backup.run_restore),
+        ("kiosk", "show the score pad full screen on a TV on the Pi (Chromium)",
+         kiosk.configure, kiosk.run),
     ]
 
 

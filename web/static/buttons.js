@@ -33,6 +33,7 @@ function buttonsPanel(view) {
       || view.actions !== news.actions) return null;
   return el("section.button-news", {role: "alert"},
     el("p", {text: t("buttons.who")}),
+    el("p.muted", {text: t("buttons.who_hint")}),
     S.auth ? el("div.row.wrap", {}, view.may_call.map((p) => button(p, () => act({call: [p]}), "primary")))
       : el("p.muted", {text: t("camera.ask.pin")}));
 }
