@@ -28,13 +28,13 @@ def has_sound_card(cards: Path = CARDS) -> bool:
 
 
 class Voice:
-    """Plays :data:`SOUND` with ``player`` (ALSA's ``aplay``) in the background; nothing when
-    there is no player or no sound card. One playing at a time: a shout while it speaks
-    is not queued."""
+    """Plays :data:`SOUND` with ``player`` (ALSA's ``aplay``, looked up on the PATH) in the
+    background; nothing when there is no player or no sound card. One at a time: a shout
+    while it speaks is not queued."""
 
-    def __init__(self, *, player: str | None = shutil.which("aplay"),
-                 cards: Path = CARDS, sound: Path = SOUND) -> None:
-        self.player = player
+    def __init__(self, *, player: str | None = "aplay", cards: Path = CARDS,
+                 sound: Path = SOUND) -> None:
+        self.player = None if player is None else shutil.which(player)
         self.sound = sound
         self.available = player is not None and has_sound_card(cards)
         self._playing: subprocess.Popen[bytes] | None = None

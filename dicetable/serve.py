@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import signal
+import socket
 import sys
 from pathlib import Path
 from types import FrameType
@@ -167,6 +168,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"dicetable: {err}", file=sys.stderr)
     print(qr_text(url))
     print(f"dicetable is serving the score pad at {url}")
+    if host in ("0.0.0.0", "::"):
+        print(f"Also by name, where phones resolve .local: "
+              f"http://{socket.gethostname()}.local:{server.effective_port}/")
     if sys.stdout.isatty():
         print(f"Table PIN (needed to change the game): {journal.pin()}")
         print(f"Host link (changes the game without the PIN): {host_link(url, journal)}")
