@@ -34,9 +34,17 @@ class ServingLock:
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        """Take the lock, or AlreadyServing."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        """Take the lock, or AlreadyServing. A folder that cannot be written is locked
+        through a lock file already there, else not at all (the journal then says why it
+        cannot be used)."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            try:
+                fd = os.open(self.path, os.O_RDONLY)
+            except OSError:
+                return
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
