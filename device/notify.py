@@ -107,6 +107,8 @@ class Watchdog:
         self._probes: dict[str, Callable[[], None]] = {}
         self._probe_pending: set[str] = set()
         self._said: str | None = None
+        self.failed: list[str] = []
+        """The loops that had shown no life at the last ping (so it was not sent)."""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.pings = 0
@@ -144,7 +146,8 @@ class Watchdog:
         """One ping: sent when every loop showed life since the last one; then every loop
         must show life again (probes are posted). True if the ping was sent."""
         with self._lock:
-            alive = all(self._beaten.values())
+            self.failed = sorted(name for name, beaten in self._beaten.items() if not beaten)
+            alive = not self.failed
             self._beaten = dict.fromkeys(self._beaten, False)
             probes = [(name, post) for name, post in self._probes.items()
                       if name not in self._probe_pending]
@@ -166,9 +169,8 @@ class Watchdog:
         if self._status is None:
             return
         line = self._status()
-        late = self.late() if self.interval is not None else []
-        if late and self.pings:
-            line += "; not answering: " + ", ".join(late)
+        if self.failed:
+            line += "; not answering: " + ", ".join(self.failed)
         if line != self._said:
             self.notifier.status(line)
             self._said = line

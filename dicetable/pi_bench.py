@@ -92,9 +92,10 @@ def suite(threads: int) -> Iterator[Figure]:
             time.sleep(0.5)  # the stream's thread sees the end before the server closes
             server.close()
             session.stop()
-    last, hung_pings = camera_hang(WATCHDOG_SEC)
-    yield "camera loop hangs → last watchdog ping after (WatchdogSec 1 s)", ms(last), "ms"
-    yield "watchdog pings after the last one that was due", float(hung_pings), "pings"
+    before, last = camera_hang(WATCHDOG_SEC)
+    yield "watchdog pings while the camera answered", float(before), "pings"
+    yield f"camera hangs → last watchdog ping after (WatchdogSec {WATCHDOG_SEC:g} s)", \
+        ms(last), "ms"
 
 
 def _stops(session: TableSession, factory: MockFactory, phone: Phone,
@@ -201,10 +202,11 @@ class _Quiet:
         """Nothing."""
 
 
-def camera_hang(watchdog_sec: float) -> tuple[float, int]:
-    """Run the camera loop on a camera that hangs, with the watchdog on a notify socket:
-    seconds from the hang to the last ping, and pings sent after ``watchdog_sec / 2`` past
-    the hang (there should be none)."""
+def camera_hang(watchdog_sec: float) -> tuple[int, float]:
+    """Run the camera loop on a camera that answers, then hangs, with the watchdog on a
+    notify socket: the pings before the hang, and the seconds from the hang to the last ping
+    (the loop's last sign of life may come a moment after the hang began: the frame read
+    just before it)."""
     with tempfile.TemporaryDirectory() as folder, \
             socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as manager:
         address = str(Path(folder) / "notify")
@@ -240,5 +242,4 @@ def camera_hang(watchdog_sec: float) -> tuple[float, int]:
     hung_at = cameras[0].hung_at
     if hung_at is None or not pings or pings[0] > hung_at:
         raise RuntimeError("the camera did not answer, then hang, as planned")
-    late = [at for at in pings if at > hung_at + watchdog_sec / 2]
-    return pings[-1] - hung_at, len(late)
+    return len([at for at in pings if at < hung_at]), pings[-1] - hung_at

@@ -99,7 +99,7 @@ def test_the_watchdog_interval_is_half_of_watchdogsec() -> None:
 
 def test_a_hung_session_worker_stops_the_pings(manager: Manager,
                                                session: TableSession) -> None:
-    watchdog = Watchdog(Notifier(manager.address), 1.0)
+    watchdog = Watchdog(Notifier(manager.address), 1.0, status=lambda: "serving 1 phone")
     watchdog.probe("session", session.call_soon)
     assert watchdog.tick()  # the first probe is posted and runs at once
     eventually(lambda: watchdog.late() == [])
@@ -110,6 +110,8 @@ def test_a_hung_session_worker_stops_the_pings(manager: Manager,
     assert watchdog.tick()  # the probe posted now waits behind it
     assert not watchdog.tick() and not watchdog.tick()
     assert watchdog.late() == ["session"]
+    watchdog.say_status()
+    eventually(lambda: "STATUS=serving 1 phone; not answering: session" in manager.messages())
     hang.set()
     eventually(lambda: watchdog.late() == [])
     assert watchdog.tick()
@@ -118,6 +120,6 @@ def test_a_hung_session_worker_stops_the_pings(manager: Manager,
 def test_a_hung_camera_loop_stops_the_pings_within_watchdogsec() -> None:
     """The real camera loop on a camera that answers, then hangs in its read (and every
     camera opened again hangs too); the notify protocol on a socket (see the pi bench)."""
-    last_ping_after_hang, late_pings = camera_hang(watchdog_sec=1.0)
+    pings_before, last_ping_after_hang = camera_hang(watchdog_sec=1.0)
+    assert pings_before >= 1
     assert last_ping_after_hang <= 1.0
-    assert late_pings == 0
