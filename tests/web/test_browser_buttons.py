@@ -99,7 +99,7 @@ def test_a_refused_press_says_why_in_every_language(browser: Browser, pi: PiTabl
     pi.new_game({"game": "dalek", "players": ["Ana", "Ben"]})
     pages = {lang: phone(browser, pi, lang) for lang in REFUSED}
     for page in pages.values():
-        expect(page.locator("ol.players")).to_contain_text("Ana")
+        expect(page.locator("#board")).to_contain_text("Ana")
     pi.tap(STOP)
     for lang, page in pages.items():
         expect(page.locator("#toast")).to_contain_text(REFUSED[lang])
