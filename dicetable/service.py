@@ -55,10 +55,11 @@ class PowerOff:
         self.requested = True
         os.kill(os.getpid(), signal.SIGTERM)
 
-    def after_stop(self, out: TextIO = sys.stderr) -> None:
+    def after_stop(self, out: TextIO | None = None) -> None:
         """Power off when it was requested (once the journal is closed)."""
         if not self.requested:
             return
+        out = out or sys.stderr
         print("dicetable: powering off", file=out, flush=True)
         try:
             done = subprocess.run(self.command, check=False, capture_output=True, text=True)

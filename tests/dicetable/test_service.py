@@ -11,7 +11,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from dicetable.child import free_port
+from dicetable.service import PowerOff
 
 
 def test_serve_tells_systemd_it_is_ready_alive_and_stopping(tmp_path: Path) -> None:
@@ -68,3 +71,19 @@ def test_a_second_table_on_the_same_state_is_refused(tmp_path: Path) -> None:
     finally:
         first.send_signal(signal.SIGTERM)
         first.wait(timeout=20)
+
+
+def test_power_off_runs_only_when_a_held_stop_asked_for_it(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    marker = tmp_path / "powered-off"
+    power_off = PowerOff(command=("touch", str(marker)))
+    power_off.after_stop()
+    assert not marker.exists()
+    power_off.requested = True  # what request() sets before it stops the table
+    power_off.after_stop()
+    assert marker.exists() and "powering off" in capsys.readouterr().err
+    refused = PowerOff(command=("sh", "-c", "echo 'Access denied' >&2; exit 1"))
+    refused.requested = True
+    refused.after_stop()
+    assert "cannot power off: Access denied" in capsys.readouterr().err
