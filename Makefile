@@ -8,7 +8,7 @@ VENV_FLAGS ?=  # on a Pi: --system-site-packages, so that the venv sees python3-
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test setup lint bench clean chromium screenshots
+.PHONY: run test setup lint bench clean chromium screenshots systemd-tools install-pi
 
 setup: $(VENV)/.installed
 
@@ -41,8 +41,18 @@ chromium:
 	@test -x /usr/bin/chromium || { $(SUDO) apt-get update -q && \
 		$(SUDO) apt-get install -y -q --no-install-recommends chromium; }
 
-test: lint chromium
+# The service's checks run systemd's own tools (systemd-analyze, systemd-sysusers, systemctl).
+systemd-tools:
+	@command -v systemd-analyze >/dev/null && command -v systemd-sysusers >/dev/null || { \
+		$(SUDO) apt-get update -q && \
+		$(SUDO) apt-get install -y -q --no-install-recommends systemd; }
+
+test: lint chromium systemd-tools
 	DICETABLE_REQUIRE_BROWSER=1 $(BIN)/pytest
+
+# On the Pi: the service, its user, the Avahi name, started now and at every boot (README).
+install-pi:
+	$(SUDO) systemd/install
 
 bench: setup
 	$(BIN)/dicetable bench

@@ -108,8 +108,9 @@ class LiveLoop:
     """Watches the table through a camera source and hands settled reads to ``sink``.
 
     ``open_source`` makes a fresh source each time the camera is (re)opened; ``observer``
-    reads a frame; ``clock`` paces pauses (fake in tests); ``on_alive`` is called on every
-    turn of the watcher (a watchdog ping).
+    reads a frame; ``clock`` paces pauses (fake in tests); ``on_alive`` is called on the
+    watcher's thread whenever the camera answered (a frame, or an error the loop deals with):
+    the watchdog's sign of life, which stops when the camera or the watcher hangs.
     """
 
     def __init__(self, open_source: Callable[[], FrameSource], observer: Observer,
@@ -211,8 +212,6 @@ class LiveLoop:
         last: Observation | None = None
         patience = self._stall_s  # how long to wait for the next frame before calling a stall
         while not self._stop.is_set():
-            if self._on_alive is not None:
-                self._on_alive()
             item = self._mailbox.take(timeout=patience)
             if item is None:  # stalled: leave the stuck grabber behind and open a new source
                 self._set_state("out", f"the camera sent no picture for {patience:g} s")
@@ -220,6 +219,8 @@ class LiveLoop:
                 patience = min(patience * 2, MAX_PATIENCE_S)
                 settler.forget()
                 continue
+            if self._on_alive is not None:
+                self._on_alive()
             failed = isinstance(item, CameraError) and not isinstance(
                 item, (UnreadableFrame, SourceEnded))
             # After a failure the grabber pauses up to the longest backoff before trying again.

@@ -75,12 +75,14 @@ class Snapshot:
     camera: dict[str, Any] | None = None
     """The camera part of the state (:meth:`device.camera_desk.CameraDesk.to_json`); None
     when the table has no camera."""
+    buttons: dict[str, Any] | None = None
+    """The buttons' latest news (:mod:`device.buttons`); None when there is none."""
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot as a JSON object."""
         return {"version": self.version, "live": self.live, "game_id": self.game_id,
                 "header": self.header, "view": self.view, "hints": self.hints,
-                "hints_on": self.hints_on, "camera": self.camera}
+                "hints_on": self.hints_on, "camera": self.camera, "buttons": self.buttons}
 
 
 class TableSession:
@@ -95,6 +97,7 @@ class TableSession:
         self._live = time.time_ns() // 1_000_000  # grows across restarts too
         self._snapshot = Snapshot(0, live=self._live)
         self._desk: CameraDesk | None = None
+        self._news: dict[str, Any] | None = None
         self._recorder = None if recording is None else Recorder(
             recording, lambda game_id: self.record(game_id)[1:] if self.journal.game(
                 game_id) is not None else None)
@@ -172,6 +175,19 @@ class TableSession:
         """A phone's answer to the camera's question number ``question`` (see
         :meth:`device.camera_answers.CameraAnswers`)."""
         return self._run(lambda: self._answer(question, reply, base_version))
+
+    # The buttons' news and the watchdog's probe.
+
+    def tell_buttons(self, news: dict[str, Any] | None) -> Snapshot:
+        """Show the buttons' ``news`` to the phones (a refused press and why, a shout, the
+        PIN); None clears it. The game does not change."""
+        return self._run(lambda: self._publish_news(news))
+
+    def call_soon(self, call: Callable[[], None]) -> None:
+        """Queue ``call`` on the worker without waiting (the watchdog's probe: it runs only
+        when the worker is not stuck)."""
+        if self._worker is not None:
+            self._worker.submit(call)
 
     def camera_picture(self) -> tuple[int, bytes] | None:
         """The number and JPEG of the picture of the camera's last read (any thread)."""
@@ -414,9 +430,19 @@ class TableSession:
             hints_on=hints_on,
             live=self._live,
             camera=None if self._desk is None else self._desk.to_json(),
+            buttons=self._news,
         )
         with self._changed:
             self._game, self._game_id, self._snapshot = game, game_id, snapshot
+            self._changed.notify_all()
+        return snapshot
+
+    def _publish_news(self, news: dict[str, Any] | None) -> Snapshot:
+        self._live += 1
+        self._news = news
+        snapshot = replace(self._snapshot, live=self._live, buttons=news)
+        with self._changed:
+            self._snapshot = snapshot
             self._changed.notify_all()
         return snapshot
 

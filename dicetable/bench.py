@@ -20,6 +20,7 @@ SUITES = {
     "web": "dicetable.web_bench",
     "live": "dicetable.live_bench",
     "hardening": "dicetable.hardening_bench",
+    "pi": "dicetable.pi_bench",
 }
 
 

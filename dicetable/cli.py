@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from dicetable import bench, demo, eval_command, pin, replay, serve
+from dicetable import backup, bench, demo, eval_command, kiosk, pin, replay, serve
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
                 Callable[[argparse.Namespace], int]]
@@ -27,6 +27,12 @@ def _commands() -> list[Command]:
          bench.configure, bench.run),
         ("demo", "render the demo game's frames for serve --demo",
          demo.configure, demo.run),
+        ("backup", "copy every game to a file, also while the table is serving",
+         backup.configure_backup, backup.run_backup),
+        ("restore", "put a backup back in place of the journal (not while serving)",
+         backup.configure_restore, backup.run_restore),
+        ("kiosk", "show the score pad full screen on a TV on the Pi (Chromium)",
+         kiosk.configure, kiosk.run),
     ]
 
 

@@ -46,9 +46,11 @@ class HostLog:
     """Hands the loop's news to the session, and tells the host when the camera goes out
     or comes back."""
 
-    def __init__(self, session: TableSession, out: TextIO = sys.stderr) -> None:
+    def __init__(self, session: TableSession, out: TextIO = sys.stderr,
+                 on_ended: Callable[[], None] | None = None) -> None:
         self._session = session
         self._out = out
+        self._on_ended = on_ended
         self._was = "starting"
 
     def camera_seen(self, seen: Seen) -> None:
@@ -65,6 +67,8 @@ class HostLog:
                 print("dicetable: the camera is back", file=self._out, flush=True)
             elif status.state == "ended":
                 print("dicetable: the recording has ended", file=self._out, flush=True)
+                if self._on_ended is not None:
+                    self._on_ended()
             self._was = status.state
         self._session.camera_status(status)
 
@@ -83,10 +87,12 @@ def ensure_demo(folder: Path, out: TextIO = sys.stderr) -> Plan:
 def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAULT_FPS,
                demo: Path | None = None, loop: bool = False, speed: float = 1.0,
                paced: bool = True, patience_s: float = 8.0, delay_s: float = 0.8,
-               threads: int = 2, on_alive: Callable[[], None] | None = None) -> Camera | None:
+               threads: int = 2, on_alive: Callable[[], None] | None = None,
+               on_ended: Callable[[], None] | None = None) -> Camera | None:
     """The camera side for ``session`` (not started): a camera or recording named by
     ``source``, or the demo's film in ``demo`` with its scripted player; None for neither.
-    CameraError when ``source`` names no camera."""
+    CameraError when ``source`` names no camera. ``on_alive``: the camera answered (see
+    :class:`device.live.LiveLoop`); ``on_ended``: a recording played to its end."""
     if source is None and demo is None:
         return None
     from vision.reader import DiceReader  # onnxruntime loads only for a table with a camera
@@ -110,8 +116,8 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
         return opened
 
     session.watch_camera()
-    live = LiveLoop(fresh_source, DiceObserver(DiceReader(threads=threads)), HostLog(session),
-                    on_alive=on_alive)
+    live = LiveLoop(fresh_source, DiceObserver(DiceReader(threads=threads)),
+                    HostLog(session, on_ended=on_ended), on_alive=on_alive)
     return Camera(live, player)
 
 

@@ -13,19 +13,23 @@ from __future__ import annotations
 import argparse
 import ctypes
 import signal
+import socket
 import sys
 from pathlib import Path
 from types import FrameType
 
+from device.button_config import button_config
 from device.camera import DEFAULT_FPS, CameraError
 from device.config import ConfigError, check_keys, config_path, load_config, typed
 from device.journal import JournalError
 from device.notice import Notice
 from device.recorder import RECORDED
 from device.recovery import OpenedTable, open_table
+from device.serving import AlreadyServing, ServingLock
 from device.session import TableSession
 from device.state_dir import add_state_argument, journal_path
 from dicetable.live_table import camera_for
+from dicetable.service import PowerOff, open_buttons, service_watchdog, status_line
 
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 8017
@@ -86,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     from web.auth import HOST_URL_SETTING, host_link
     from web.qr import qr_text, table_url
     from web.server import create_server, end_streams
+    from web.table import table
 
     try:
         config = load_config(config_path(args.config))
@@ -103,36 +108,55 @@ def run(args: argparse.Namespace) -> int:
         source = args.camera or (None if args.demo else typed(camera_settings, "source", str,
                                                               "", where) or None)
         fps = args.fps or typed(camera_settings, "fps", float, DEFAULT_FPS, where)
+        buttons_config = button_config(config.section("buttons"), config.where("buttons"))
     except ConfigError as err:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2
     # A file past a size limit (RLIMIT_FSIZE) is an error the journal reports, not a crash.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    state = journal_path(args.state).parent
+    serving = ServingLock(state)
+    try:
+        serving.acquire()
+    except AlreadyServing as err:
+        print(f"dicetable: {err}", file=sys.stderr)
+        return 2
     try:
         opened = open_table(journal_path(args.state))
     except JournalError as err:
+        serving.release()
         print(f"dicetable: cannot open the table's journal: {err}", file=sys.stderr)
         return 2
-    state = journal_path(args.state).parent
     journal = opened.journal
     session = TableSession(journal, recording=state / RECORDED)
     session.start()
     notices = [*opened.notices, *([session.notice] if session.notice else [])]
     _log_notices(opened, notices)
     demo = (state / "demo" if args.demo is True else args.demo) if args.demo else None
+    watchdog = service_watchdog(session, lambda: status_line(
+        table(app).streams.open, session, buttons))
     try:
         camera = camera_for(session, source=source, fps=fps, demo=demo, loop=args.loop,
-                            speed=args.speed)
+                            speed=args.speed, on_alive=watchdog.loop("camera"),
+                            on_ended=lambda: watchdog.leave("camera"))
     except CameraError as err:
         session.stop()
+        serving.release()
         print(f"dicetable: {err}", file=sys.stderr)
         return 2
+    if camera is None:
+        watchdog.leave("camera")
+    power_off = PowerOff()
+    buttons = open_buttons(buttons_config, session, on_shutdown=power_off.request)
     app = create_app({"JOURNAL": journal, "TABLE_SESSION": session,
                       "MAX_STREAMS": max_streams, "NOTICES": notices})
     try:
         server = create_server(app, host=host, port=port)
     except OSError as err:
+        if buttons is not None:
+            buttons.stop()
         session.stop()
+        serving.release()
         print(f"dicetable: cannot listen on {host}:{port}: {err.strerror}",
               file=sys.stderr)
         return 2
@@ -144,6 +168,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"dicetable: {err}", file=sys.stderr)
     print(qr_text(url))
     print(f"dicetable is serving the score pad at {url}")
+    if host in ("0.0.0.0", "::"):
+        print(f"Also by name, where phones resolve .local: "
+              f"http://{socket.gethostname()}.local:{server.effective_port}/")
     if sys.stdout.isatty():
         print(f"Table PIN (needed to change the game): {journal.pin()}")
         print(f"Host link (changes the game without the PIN): {host_link(url, journal)}")
@@ -162,15 +189,26 @@ def run(args: argparse.Namespace) -> int:
         print("No camera: enter the dice on the phones (dicetable serve --camera, or --demo).")
     else:
         camera.start()
+    if buttons is not None:
+        buttons.start()
+    watchdog.ready()
+    watchdog.start()
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
+        watchdog.notifier.stopping()
+        watchdog.stop()
+        if buttons is not None:
+            buttons.stop()
         server.close()
         if camera is not None:
             camera.stop()
         session.stop()
+        journal.close()
+        serving.release()
+        power_off.after_stop()
     return 0
 
 

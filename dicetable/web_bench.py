@@ -73,7 +73,7 @@ def page_weight(url: str) -> int:
     return total
 
 
-class _Followers:
+class Followers:
     """Phones following the live stream; they note when each version was parsed."""
 
     def __init__(self, url: str, count: int) -> None:
@@ -109,7 +109,7 @@ class _Followers:
 
 def _push_latencies(url: str, phone: Phone) -> list[float]:
     rng = Random(SEED)
-    followers = _Followers(url, FOLLOWERS)
+    followers = Followers(url, FOLLOWERS)
     latencies: list[float] = []
     try:
         game = Game.start(HEADER)

@@ -38,6 +38,17 @@ bp = Blueprint("pages", __name__)
 @bp.get("/")
 def pad() -> str:
     """The score pad."""
+    return _page(kiosk=False)
+
+
+@bp.get("/kiosk")
+def kiosk() -> str:
+    """The score pad for a TV on the Pi (``dicetable kiosk``): large, with the join code
+    beside it and the camera's last settled frame; it only watches."""
+    return _page(kiosk=True)
+
+
+def _page(*, kiosk: bool) -> str:
     lang = language()
     url = current_app.config["PUBLIC_URL"] or request.host_url
     facts = setup_facts()
@@ -55,7 +66,7 @@ def pad() -> str:
         "heartbeat": current_app.config["SSE_HEARTBEAT_S"],
         "url": url,
     }
-    return render_template("pad.html", lang=lang, boot=boot, url=url, qr=_qr(url))
+    return render_template("pad.html", lang=lang, boot=boot, url=url, qr=_qr(url), kiosk=kiosk)
 
 
 @bp.get("/i18n/<lang>.json")

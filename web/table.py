@@ -69,6 +69,9 @@ class Table:
         if ask is not None and ask.get("reason") is not None:
             data["camera"] = {**data["camera"],
                               "ask": {**ask, "reason": engine_texts(ask["reason"])}}
+        buttons = data.get("buttons")
+        if buttons is not None and buttons.get("reason") is not None:
+            data["buttons"] = {**buttons, "reason": engine_texts(buttons["reason"])}
         return data
 
     def encoded(self, snapshot: Snapshot) -> str:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import configparser
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -35,3 +37,79 @@ def test_systemd_analyze_verifies_the_unit(tmp_path: Path) -> None:
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert "dicetable.service" not in done.stderr, done.stderr
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze is not installed (Debian package systemd)")
+def test_the_unit_is_hardened_to_an_exposure_of_at_most_4(tmp_path: Path) -> None:
+    done = subprocess.run(["systemd-analyze", "security", "--offline=true", str(UNIT)],
+                          capture_output=True, text=True, check=False)
+    found = re.search(r"Overall exposure level for dicetable.service: ([\d.]+) (\w+)",
+                      done.stdout)
+    assert found is not None, done.stdout + done.stderr
+    assert float(found[1]) <= 4.0 and found[2] == "OK"
+
+
+def test_the_unit_is_a_notify_service_with_a_watchdog_and_its_devices() -> None:
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str  # type: ignore[assignment,method-assign]
+    unit.read(UNIT)
+    service = unit["Service"]
+    assert service["Type"] == "notify" and int(service["WatchdogSec"]) > 0
+    assert service["SupplementaryGroups"].split() == ["video", "gpio", "audio"]
+    allowed = UNIT.read_text().split("DeviceAllow=")[1:]
+    assert {line.split()[0] for line in allowed} >= {
+        "char-video4linux", "char-media", "char-gpiochip", "char-alsa"}
+
+
+INSTALL = UNIT.parent / "install"
+
+
+def tree(root: Path) -> dict[str, tuple[str, bytes]]:
+    """Every file and link under ``root``: its kind and content (a link: its target)."""
+    found = {}
+    for path in sorted(root.rglob("*")):
+        if path.is_symlink():
+            found[str(path.relative_to(root))] = ("link", os.readlink(path).encode())
+        elif path.is_file() and "__pycache__" not in path.parts:
+            found[str(path.relative_to(root))] = ("file", path.read_bytes())
+    return found
+
+
+def install(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(INSTALL), "--root", str(root), "--no-pip"],
+                          capture_output=True, text=True, check=True, timeout=120)
+
+
+@pytest.mark.skipif(shutil.which("systemd-sysusers") is None or shutil.which("systemctl") is None,
+                    reason="systemd's tools are not installed (Debian package systemd)")
+def test_the_installer_writes_a_working_table_into_a_root_and_a_second_run_changes_nothing(
+        tmp_path: Path) -> None:
+    root = tmp_path / "pi"
+    root.mkdir()
+    install(root)
+    etc = root / "etc"
+    passwd = (etc / "passwd").read_text()
+    assert re.search(r"^dicetable:x:\d+:\d+:[^:]*:/var/lib/dicetable:/usr/sbin/nologin$",
+                     passwd, re.M)
+    groups = {line.split(":")[0]: line.split(":")[3].split(",")
+              for line in (etc / "group").read_text().splitlines()}
+    assert all("dicetable" in groups[g] for g in ("video", "gpio", "audio"))
+    unit = (etc / "systemd/system/dicetable.service").read_text()
+    assert "ExecStart=/opt/dicetable/.venv/bin/dicetable serve --port 8017" in unit
+    wants = etc / "systemd/system/multi-user.target.wants/dicetable.service"
+    assert os.readlink(wants) == "/etc/systemd/system/dicetable.service"
+    assert "<port>8017</port>" in (etc / "avahi/services/dicetable.service").read_text()
+    assert (etc / "hostname").read_text() == "dicetable\n"
+    assert 'subject.user == "dicetable"' in (
+        etc / "polkit-1/rules.d/50-dicetable-poweroff.rules").read_text()
+    venv = root / "opt/dicetable/.venv/pyvenv.cfg"
+    assert "include-system-site-packages = true" in venv.read_text()
+    assert (root / "opt/dicetable/dicetable/serve.py").is_file()
+    config = etc / "dicetable/config.toml"
+    assert 'source = "picamera2"' in config.read_text()
+    config.write_text('[camera]\nsource = "0"\n')  # the owner's own
+    before = tree(root)
+    second = install(root)
+    assert tree(root) == before
+    assert "wrote" not in second.stdout and "Creating" not in second.stdout + second.stderr

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pytest
 
+from device.button_actions import ButtonActions
 from device.journal import Journal
 from device.live import Seen
 from device.session import SessionError, TableSession
@@ -332,6 +333,34 @@ def camera_refusals(session: TableSession) -> Iterator[Callable[[], object]]:
                                                  base_version=session.snapshot().version)
 
 
+def button_refusals(journal: Journal) -> Iterator[Callable[[], object]]:
+    """Presses the table refuses: told to the phones as news, raised here."""
+    session = TableSession(journal)
+    session.start()
+    seated, shared = ButtonActions(session, seated=True), ButtonActions(session, seated=False)
+    try:
+        session.new_game({"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"},
+                         base_version=0)
+        yield told(session, seated.stop)
+        yield told(session, lambda: seated.shout([1]))
+        session.abandon(base_version=session.snapshot().version)
+        session.new_game({"game": "17", "players": ["Ana", "Ben"]},
+                         base_version=session.snapshot().version)
+        yield told(session, lambda: seated.shout([3]))
+        yield told(session, lambda: shared.shout([None]))
+    finally:
+        session.stop()
+
+
+def told(session: TableSession, press: Callable[[], None]) -> Callable[[], object]:
+    def attempt() -> None:
+        press()
+        news = session.snapshot().buttons
+        if news is not None and news["kind"] == "refused":
+            raise Refusal(news["reason"]["template"], **news["reason"]["params"])
+    return attempt
+
+
 @pytest.fixture(scope="module")
 def refusals(tmp_path_factory: pytest.TempPathFactory) -> list[Refusal]:
     """Every refusal of the battery (one of each text): bad headers, presets and records,
@@ -344,6 +373,7 @@ def refusals(tmp_path_factory: pytest.TempPathFactory) -> list[Refusal]:
         games_and_corrections(Random(17)),
         hidden_card_correction(),
         session_refusals(Journal(tmp_path_factory.mktemp("refusals") / "table.db")),
+        button_refusals(Journal(tmp_path_factory.mktemp("buttons") / "table.db")),
     )
     return list({str(err): err for err in refused_by(attempts)}.values())
 

@@ -22,7 +22,7 @@ function render() {
   if (S.screen === "abandoned") { renderAbandoned(main); return; }
   if (S.screen === "stats") { renderStats(main); return; }
   if (S.screen === "join") return;
-  if (!view) { main.replaceChildren(...[notices(), noGame(), cameraPanel()].filter(Boolean)); return; }
+  if (!view) { main.replaceChildren(...[notices(), noGame(), buttonsPanel(view), cameraPanel()].filter(Boolean)); return; }
   board.replaceChildren(scoreboard(view, game));
   main.className = "pad";
   const playing = !view.over;
@@ -30,6 +30,7 @@ function render() {
   main.replaceChildren(
     el("div.col.see", {}, [
       notices(),
+      buttonsPanel(view),
       view.over ? summary(view, game) : null,
       cameraPanel(),
       game.table(view),

@@ -226,6 +226,7 @@ function apply(payload, forced) {
   }
   cameraMoments(old, payload);
   keepAwake();
+  buttonMoments(old, payload);
   render();
 }
 

@@ -1,0 +1,96 @@
+"""Copies of the journal: SQLite's online backup API, safe while the table writes to it.
+
+A backup is a consistent SQLite file of every game, line, setting (the PIN too) and change,
+taken page by page while the table goes on; restoring one puts it in place of the journal,
+after keeping the journal it replaces beside it.
+
+>>> import tempfile, pathlib
+>>> from device.journal import Journal
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> journal = Journal(folder / "table.db")
+>>> _ = journal.start_game({"game": "dalek", "players": ["Ana", "Ben"]})
+>>> backup(journal.path, folder / "copy.db")
+1
+>>> Journal(folder / "copy.db").latest_game().header["players"]
+['Ana', 'Ben']
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from datetime import UTC, datetime
+from pathlib import Path
+
+TABLES = {"games", "lines", "settings", "changes"}
+PAGES_PER_STEP = 256
+"""Pages copied at a time: the table's writers get the database between steps."""
+
+
+class BackupError(Exception):
+    """A backup or restore that cannot be done; the message says why, in words."""
+
+
+def backup(journal: Path, target: Path) -> int:
+    """Copy the journal at ``journal`` to ``target`` (replaced if it exists); returns how
+    many games it holds."""
+    if not journal.is_file():
+        raise BackupError(f"there is no journal at {journal}")
+    if target.is_dir():
+        raise BackupError(f"{target} is a folder; name the backup file")
+    partial = target.with_name(target.name + ".partial")
+    try:
+        with _open(journal, read_only=True) as source, _open(partial) as copy:
+            source.backup(copy, pages=PAGES_PER_STEP)
+        partial.replace(target)  # a backup file is whole, or not there
+    except sqlite3.Error as err:
+        partial.unlink(missing_ok=True)
+        raise BackupError(f"the backup failed: {err}") from None
+    except OSError as err:
+        partial.unlink(missing_ok=True)
+        raise BackupError(f"cannot write {target}: {err.strerror}") from None
+    return games_in(target)
+
+
+def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
+    """Put ``backup_file`` in place of the journal at ``journal`` (the table must not be
+    serving). Returns the games restored and where the replaced journal was kept (None when
+    there was none)."""
+    games = games_in(backup_file)
+    kept = None
+    if journal.is_file():
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        kept = journal.with_name(f"{journal.stem}-before-restore-{stamp}{journal.suffix}")
+        backup(journal, kept)
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with _open(backup_file, read_only=True) as source, _open(journal) as target:
+            source.backup(target, pages=PAGES_PER_STEP)
+    except sqlite3.Error as err:
+        raise BackupError(f"the restore failed: {err}; the journal was kept in {kept}") from None
+    return games, kept
+
+
+def games_in(path: Path) -> int:
+    """How many games the journal file at ``path`` holds; BackupError when it is no sound
+    dicetable journal."""
+    if not path.is_file():
+        raise BackupError(f"there is no file {path}")
+    try:
+        with _open(path, read_only=True) as db:
+            tables = {row[0] for row in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not TABLES.issubset(tables):
+                raise BackupError(f"{path} is no dicetable journal")
+            (check,) = db.execute("PRAGMA quick_check").fetchone()
+            if check != "ok":
+                raise BackupError(f"{path} is damaged ({check})")
+            return int(db.execute("SELECT count(*) FROM games").fetchone()[0])
+    except sqlite3.DatabaseError:
+        raise BackupError(f"{path} is no dicetable journal (not an SQLite file)") from None
+
+
+def _open(path: Path, *, read_only: bool = False) -> closing[sqlite3.Connection]:
+    """A connection to ``path`` that the ``with`` closes."""
+    uri = path.resolve().as_uri() + ("?mode=ro" if read_only else "")
+    return closing(sqlite3.connect(uri, uri=True, timeout=30))

@@ -1,0 +1,181 @@
+"""What a press of the table's buttons means, by the game being played.
+
+- **stop** ends a Dalek Dice turn: the record's ``stop``.
+- **shout**: in 17 a ``call`` by the seats' players (all who shouted together; the engine
+  resolves who wins it); with one shout button for the table the phones ask who called. In
+  Dalek Dice the Dalek's voice ("Exterminate!") and the score pad's moment.
+- Held: stop alone shuts the table down; stop and a shout show the table PIN on the phones.
+
+A press the rules refuse (the player who just played calls 17, a stop with no turn to stop)
+changes nothing: the buzzer buzzes, the button's LED blinks, and the phones say why. Every
+press reaches the game through the session (source ``button``), like a phone's tap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from device.button_config import STOP, Key
+from device.camera_desk import refusal_json
+from device.session import SessionError, Snapshot, StaleVersion, TableSession
+from device.voice import Voice
+from engine import IllegalAction
+from engine.errors import Refusal
+
+if TYPE_CHECKING:
+    from gpiozero import LED, Buzzer  # type: ignore[import-untyped]
+
+PIN_SHOWN_S = 60.0
+"""How long the phones show the PIN after stop and a shout were held together."""
+
+
+class ButtonRefusal(Refusal):
+    """A press that has no meaning for the game being played (translated like the engine's
+    refusals, web/i18n)."""
+
+
+class Feedback:
+    """What the table shows by itself: a button's LED, the buzzer (both optional)."""
+
+    def __init__(self, leds: dict[Key, LED] | None = None, buzzer: Buzzer | None = None) -> None:
+        self._leds = leds or {}
+        self._buzzer = buzzer
+
+    def accepted(self, keys: list[Key]) -> None:
+        """One short flash of each pressed button's LED."""
+        for key in keys:
+            if key in self._leds:
+                self._leds[key].blink(on_time=0.3, off_time=0.1, n=1, background=True)
+
+    def refused(self, keys: list[Key]) -> None:
+        """Two short buzzes and a quick blinking of the buttons' LEDs."""
+        if self._buzzer is not None:
+            self._buzzer.beep(on_time=0.08, off_time=0.08, n=2, background=True)
+        for key in keys:
+            if key in self._leds:
+                self._leds[key].blink(on_time=0.1, off_time=0.1, n=4, background=True)
+
+    def goodbye(self) -> None:
+        """Every LED on: the table is shutting down."""
+        for led in self._leds.values():
+            led.on()
+
+
+class ButtonActions:
+    """Carries out presses on ``session``. ``seated``: the table has a shout button per seat
+    (else one for the table). ``on_shutdown`` is called when stop is held alone (None: the
+    hold does nothing)."""
+
+    def __init__(self, session: TableSession, *, seated: bool, voice: Voice | None = None,
+                 on_shutdown: Callable[[], None] | None = None) -> None:
+        self._session = session
+        self._seated = seated
+        self._voice = voice
+        self._on_shutdown = on_shutdown
+        self.feedback = Feedback()
+        self._news = 0
+        self._pin_until: float | None = None
+
+    def stop(self) -> None:
+        """Stop was pressed (and let go)."""
+        view = self._session.snapshot().view
+        if view is not None and view["game"] != "dalek" and not view["over"]:
+            self._refuse([STOP], ButtonRefusal(
+                "the stop button ends a turn of Dalek Dice; this game has no use for it"))
+            return
+        self._act({"stop": {}}, [STOP])
+
+    def shout(self, seats: list[int | None]) -> None:
+        """Shouts together: by the seats in ``seats`` (None: the table's one shout button)."""
+        keys = [Key("shout", seat) for seat in seats]
+        view = self._session.snapshot().view
+        if view is None or view["over"]:
+            self._refuse(keys, SessionError("no game is being played; set one up first"))
+        elif view["game"] == "dalek":
+            if self._voice is not None:
+                self._voice.say()
+            self.feedback.accepted(keys)
+            self._tell({"kind": "exterminate"})
+        elif view["game"] == "17":
+            self._call(view, keys)
+        else:
+            self._refuse(keys, ButtonRefusal("the shout button has no part in Dicy Cards"))
+
+    def hold_stop(self) -> None:
+        """Stop was held alone: shut the table down (when that is on)."""
+        if self._on_shutdown is None:
+            return
+        self.feedback.goodbye()
+        self._tell({"kind": "shutdown"})
+        self._on_shutdown()
+
+    def show_pin(self, now: float) -> None:
+        """Stop and a shout were held together: the PIN on the phones for a minute."""
+        self._pin_until = now + PIN_SHOWN_S
+        self._tell({"kind": "pin", "pin": self._session.journal.pin()})
+
+    def due(self, now: float) -> None:
+        """Take the PIN off the phones once its time is over."""
+        if self._pin_until is not None and now >= self._pin_until:
+            self._pin_until = None
+            self._session.tell_buttons(None)
+
+    def _call(self, view: dict[str, Any], keys: list[Key]) -> None:
+        players: list[str] = list(view["players"])
+        if not self._seated:
+            if view["call_allowed"]:
+                self.feedback.accepted(keys)
+                self._tell({"kind": "who", "actions": view["actions"]})
+            else:
+                self._refuse(keys, ButtonRefusal("nobody may call 17 now"))
+            return
+        empty = [key for key in keys if key.seat is None or key.seat > len(players)]
+        for key in empty:
+            self._refuse([key], ButtonRefusal("seat {seat} has no player in this game",
+                                              seat=key.seat))
+        seated = [key for key in keys if key not in empty]
+        callers = {players[key.seat - 1]: key for key in seated if key.seat is not None}
+        if not callers:
+            return
+        try:
+            self._act({"call": list(callers)}, list(callers.values()), quiet=True)
+        except IllegalAction as err:
+            allowed = [name for name in callers if name in view["may_call"]]
+            for name, key in callers.items():
+                if name not in allowed:
+                    self._refuse([key], err, player=name)
+            if allowed and len(allowed) < len(callers):
+                self._act({"call": allowed}, [callers[name] for name in allowed])
+            elif allowed:
+                self._refuse(list(callers.values()), err)
+
+    def _act(self, line: dict[str, Any], keys: list[Key], *, quiet: bool = False) -> None:
+        """Play ``line`` as the buttons' action on the table as it is now; a refusal is shown
+        (or raised, when ``quiet``)."""
+        try:
+            while True:  # a phone changed the table at that moment: the press is for the new
+                try:
+                    self._session.act(line, base_version=self._session.snapshot().version,
+                                      source="button")
+                    break
+                except StaleVersion:
+                    continue
+        except (IllegalAction, SessionError) as err:
+            if quiet and isinstance(err, IllegalAction):
+                raise
+            self._refuse(keys, err)
+            return
+        self.feedback.accepted(keys)
+
+    def _refuse(self, keys: list[Key], err: Refusal, *, player: str | None = None) -> None:
+        self.feedback.refused(keys)
+        key = keys[0]
+        self._tell({"kind": "refused", "button": key.button, "seat": key.seat,
+                    "player": player, "reason": refusal_json(err)})
+
+    def _tell(self, news: dict[str, Any]) -> Snapshot:
+        self._news += 1
+        if news.get("kind") != "pin":
+            self._pin_until = None
+        return self._session.tell_buttons({"n": self._news, **news})

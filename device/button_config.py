@@ -1,0 +1,147 @@
+"""The ``[buttons]`` section of the config file: which buttons, LEDs and buzzer the table has,
+on which pins, and how presses are read.
+
+Pins are GPIO numbers (BCM numbering, as gpiozero's): a Raspberry Pi 4 or 5 has GPIO 2 to 27
+on its 40-pin header. Each button is wired between its pin and ground. Without the section the
+table has the stop button on GPIO 17 and one shout button on GPIO 27; with it, only the buttons
+it names.
+
+>>> settings = button_config({"stop": 17, "seats": [22, 23, 24], "buzzer": 26}, "[buttons]")
+>>> settings.stop, settings.seats, settings.shout, settings.together_s
+(17, (22, 23, 24), None, 0.15)
+>>> button_config({"stop": 28}, "[buttons]")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+device.config.ConfigError: [buttons]: “stop” is GPIO 28, which a Raspberry Pi 4 or 5 does not ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple
+
+from device.config import ConfigError, check_keys, typed
+
+FIRST_PIN, LAST_PIN = 2, 27
+"""The GPIO pins of a Pi 4 or 5's header that a button may use (0 and 1 belong to the HAT
+EEPROM)."""
+KEYS = ("enabled", "stop", "shout", "seats", "stop_led", "shout_led", "seat_leds", "buzzer",
+        "bounce_ms", "together_ms", "hold_s", "shutdown", "voice")
+DEFAULT_STOP, DEFAULT_SHOUT = 17, 27
+
+
+class Key(NamedTuple):
+    """A button: ``stop``, the table's one ``shout``, or the shout of seat ``seat`` (1-based)."""
+
+    button: Literal["stop", "shout"]
+    seat: int | None = None
+
+
+STOP = Key("stop")
+
+
+@dataclass(frozen=True)
+class ButtonConfig:
+    """The table's buttons: pins (None: not there) and how presses are read."""
+
+    stop: int | None = DEFAULT_STOP
+    shout: int | None = DEFAULT_SHOUT
+    """One shout button for the table (the phones then say who shouted)."""
+    seats: tuple[int, ...] = ()
+    """One shout button per seat instead, seat 1 first (the game's first player sits there)."""
+    stop_led: int | None = None
+    shout_led: int | None = None
+    seat_leds: tuple[int, ...] = ()
+    buzzer: int | None = None
+    bounce_s: float = 0.02
+    together_s: float = 0.15
+    """Shouts this close together count as one, with every caller."""
+    hold_s: float = 5.0
+    shutdown: bool = True
+    """Holding stop for ``hold_s`` closes the journal and powers the Pi off."""
+    voice: bool = True
+    """A shout in Dalek Dice plays the Dalek's voice when the Pi has a sound card."""
+
+
+def button_config(settings: Mapping[str, Any], where: str) -> ButtonConfig | None:
+    """The buttons the ``[buttons]`` ``settings`` describe (empty: the default buttons), or
+    None when they are switched off. ConfigError names a wrong setting or pin."""
+    if not settings:
+        return ButtonConfig()
+    check_keys(settings, KEYS, where)
+    if not typed(settings, "enabled", bool, True, where):
+        return None
+    seats = _pins(settings, "seats", where)
+    config = ButtonConfig(
+        stop=_pin(settings, "stop", where),
+        shout=_pin(settings, "shout", where),
+        seats=seats,
+        stop_led=_pin(settings, "stop_led", where),
+        shout_led=_pin(settings, "shout_led", where),
+        seat_leds=_pins(settings, "seat_leds", where),
+        buzzer=_pin(settings, "buzzer", where),
+        bounce_s=_positive(settings, "bounce_ms", 20.0, where) / 1000,
+        together_s=_positive(settings, "together_ms", 150.0, where) / 1000,
+        hold_s=_positive(settings, "hold_s", 5.0, where),
+        shutdown=typed(settings, "shutdown", bool, True, where),
+        voice=typed(settings, "voice", bool, True, where),
+    )
+    _check(config, where)
+    return config
+
+
+def _check(config: ButtonConfig, where: str) -> None:
+    if config.shout is not None and config.seats:
+        raise ConfigError(f"{where}: give either “shout” (one shout button for the table) or "
+                          "“seats” (one per seat), not both")
+    if config.stop is None and config.shout is None and not config.seats:
+        raise ConfigError(f"{where}: no button is given (“stop”, “shout” or “seats”); "
+                          "write enabled = false for a table without buttons")
+    if config.seat_leds and len(config.seat_leds) != len(config.seats):
+        raise ConfigError(f"{where}: “seat_leds” must give one LED per seat "
+                          f"({len(config.seats)}), not {len(config.seat_leds)}")
+    if config.shout_led is not None and config.shout is None:
+        raise ConfigError(f"{where}: “shout_led” is for the table's one shout button, "
+                          "which is not given")
+    if config.stop_led is not None and config.stop is None:
+        raise ConfigError(f"{where}: “stop_led” is for the stop button, which is not given")
+    seen: dict[int, str] = {}
+    for name, pins in (("stop", [config.stop]), ("shout", [config.shout]),
+                       ("seats", config.seats), ("stop_led", [config.stop_led]),
+                       ("shout_led", [config.shout_led]), ("seat_leds", config.seat_leds),
+                       ("buzzer", [config.buzzer])):
+        for pin in pins:
+            if pin is None:
+                continue
+            if pin in seen:
+                raise ConfigError(f"{where}: GPIO {pin} is given twice ({seen[pin]} and {name})")
+            seen[pin] = name
+
+
+def _pin(settings: Mapping[str, Any], key: str, where: str) -> int | None:
+    if key not in settings:
+        return None
+    pin = typed(settings, key, int, 0, where)
+    if not FIRST_PIN <= pin <= LAST_PIN:
+        raise ConfigError(f"{where}: “{key}” is GPIO {pin}, which a Raspberry Pi 4 or 5 does "
+                          f"not have (use GPIO {FIRST_PIN} to {LAST_PIN}, BCM numbering)")
+    return pin
+
+
+def _pins(settings: Mapping[str, Any], key: str, where: str) -> tuple[int, ...]:
+    if key not in settings:
+        return ()
+    values = settings[key]
+    if not isinstance(values, list) or not values:
+        raise ConfigError(f"{where}: “{key}” must be a list of GPIO numbers, one per seat, "
+                          f"such as [22, 23, 24], not “{values}”")
+    found = [_pin({key: value}, key, where) for value in values]
+    return tuple(pin for pin in found if pin is not None)
+
+
+def _positive(settings: Mapping[str, Any], key: str, default: float, where: str) -> float:
+    value = typed(settings, key, float, default, where)
+    if value <= 0:
+        raise ConfigError(f"{where}: “{key}” must be more than 0, not “{value:g}”")
+    return value

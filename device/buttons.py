@@ -1,0 +1,254 @@
+"""The table's buttons on the Pi's GPIO pins (gpiozero): stop, shout, their LEDs and a buzzer.
+
+gpiozero's callbacks only put an :class:`Edge` on a queue; one thread, ``buttons``, reads the
+queue and hands what the presses mean to :class:`device.button_actions.ButtonActions`, which
+goes through the table session like any other source. So a press while the session is busy
+waits in the queue, and gpiozero's thread never does.
+
+How presses are read:
+
+- gpiozero debounces each pin (``bounce_time``); an edge within that time of the same
+  button's last edge is ignored here too, by its time (mock pins do not debounce).
+- A shout counts on its press; shouts within ``together_s`` of the first become one shout
+  with every caller (one ``call`` in 17).
+- Stop counts when it is let go, unless it was held (``hold_time``, gpiozero's ``when_held``):
+  held alone, it shuts the table down (when ``shutdown`` is on).
+- Stop and a shout held together (stop first) show the table PIN on the phones; neither
+  counts as a press.
+
+Without GPIO (any machine but a Pi) :class:`TableButtons` raises :class:`NoButtons`.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from gpiozero import (  # type: ignore[import-untyped]
+    LED,
+    Button,
+    Buzzer,
+    Device,
+    GPIOZeroError,
+    PinFactoryFallback,
+)
+from gpiozero.pins import Factory  # type: ignore[import-untyped]
+
+from device.button_actions import ButtonActions, Feedback
+from device.button_config import STOP, ButtonConfig, Key
+
+Clock = Callable[[], float]
+EdgeKind = Literal["press", "release", "held"]
+WAIT_S = 0.05
+"""The longest the worker sleeps between looks at the clock (a shout's window, the PIN's
+time)."""
+
+
+@dataclass(frozen=True)
+class Edge:
+    """What a gpiozero callback puts on the queue: which button, what happened, and when (by
+    the buttons' clock)."""
+
+    key: Key
+    kind: EdgeKind
+    at: float
+
+
+class NoButtons(Exception):
+    """The machine has no GPIO the buttons can use (the message says why)."""
+
+
+class TableButtons:
+    """The buttons of ``config`` on ``factory``'s pins (default: gpiozero's own choice, the
+    Pi's GPIO), handed to ``actions``. ``clock`` times presses (a fake one in tests)."""
+
+    def __init__(self, config: ButtonConfig, actions: ButtonActions, *,
+                 factory: Factory | None = None, clock: Clock = time.monotonic) -> None:
+        self.config = config
+        self._actions = actions
+        self._clock = clock
+        self._edges: queue.Queue[Edge] = queue.Queue()
+        self._devices: list[Device] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._reader = PressReader(config, actions, clock)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", PinFactoryFallback)
+                self._open(factory)
+        except (GPIOZeroError, OSError, RuntimeError) as err:
+            self.close()
+            raise NoButtons(_why(err)) from None
+
+    def _open(self, factory: Factory | None) -> None:
+        config = self.config
+        keys: list[tuple[Key, int, int | None]] = []
+        if config.stop is not None:
+            keys.append((STOP, config.stop, config.stop_led))
+        if config.shout is not None:
+            keys.append((Key("shout"), config.shout, config.shout_led))
+        for seat, pin in enumerate(config.seats, start=1):
+            led = config.seat_leds[seat - 1] if config.seat_leds else None
+            keys.append((Key("shout", seat), pin, led))
+        leds: dict[Key, LED] = {}
+        for key, pin, led_pin in keys:
+            button = Button(pin, pull_up=True, bounce_time=config.bounce_s,
+                            hold_time=config.hold_s, pin_factory=factory)
+            self._devices.append(button)
+            button.when_pressed = self._putter(key, "press")
+            button.when_released = self._putter(key, "release")
+            button.when_held = self._putter(key, "held")
+            if led_pin is not None:
+                leds[key] = LED(led_pin, pin_factory=factory)
+                self._devices.append(leds[key])
+        buzzer = None if config.buzzer is None else Buzzer(config.buzzer, pin_factory=factory)
+        if buzzer is not None:
+            self._devices.append(buzzer)
+        self._actions.feedback = Feedback(leds, buzzer)
+
+    def _putter(self, key: Key, kind: EdgeKind) -> Callable[[], None]:
+        def put() -> None:  # gpiozero's thread: only queue the edge
+            self._edges.put(Edge(key, kind, self._clock()))
+        return put
+
+    def describe(self) -> str:
+        """The buttons in words, for the host's log."""
+        config = self.config
+        parts = []
+        if config.stop is not None:
+            parts.append(f"stop on GPIO {config.stop}")
+        if config.shout is not None:
+            parts.append(f"one shout on GPIO {config.shout}")
+        if config.seats:
+            parts.append("a shout per seat on GPIO " + ", ".join(map(str, config.seats)))
+        return "buttons: " + "; ".join(parts)
+
+    def start(self) -> None:
+        """Start reading presses."""
+        self._thread = threading.Thread(target=self._run, name="buttons", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop reading presses and let go of the pins."""
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(5)
+        self.close()
+
+    def close(self) -> None:
+        """Let go of the pins."""
+        for device in reversed(self._devices):
+            device.close()
+        self._devices.clear()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            due = self._reader.next_due()
+            wait = WAIT_S if due is None else min(WAIT_S, max(0.0, due - self._clock()))
+            try:
+                edges = [self._edges.get(timeout=wait)]
+            except queue.Empty:
+                edges = []
+            while True:  # everything queued meanwhile (a busy session): grouped by its time
+                try:
+                    edges.append(self._edges.get_nowait())
+                except queue.Empty:
+                    break
+            for edge in edges:
+                self._reader.edge(edge)
+            self._reader.due(self._clock())
+
+
+class PressReader:
+    """Turns edges into presses (see the module's docstring); used by the worker only."""
+
+    def __init__(self, config: ButtonConfig, actions: ButtonActions, clock: Clock) -> None:
+        self._config = config
+        self._actions = actions
+        self._clock = clock
+        self._down: set[Key] = set()
+        self._last_edge: dict[Key, float] = {}
+        self._held: set[Key] = set()
+        self._chord: set[Key] = set()
+        self._pin_shown = False
+        self._shouts: list[Edge] = []
+
+    def next_due(self) -> float | None:
+        """When the open group of shouts closes (None: there is none)."""
+        return self._shouts[0].at + self._config.together_s if self._shouts else None
+
+    def edge(self, edge: Edge) -> None:
+        """Take one edge."""
+        key = edge.key
+        bounced = edge.kind != "held" and \
+            edge.at - self._last_edge.get(key, float("-inf")) < self._config.bounce_s
+        if edge.kind == "press":
+            self._down.add(key)
+        elif edge.kind == "release":
+            self._down.discard(key)
+        if bounced:
+            return
+        if edge.kind != "held":
+            self._last_edge[key] = edge.at
+        if edge.kind == "press":
+            self._pressed(edge)
+        elif edge.kind == "release":
+            self._released(key)
+        else:
+            self._was_held(key)
+
+    def due(self, now: float) -> None:
+        """Act on what is due by ``now``: a group of shouts whose window closed, the PIN's
+        time on the phones."""
+        if self._shouts and now >= self._shouts[0].at + self._config.together_s:
+            group = [edge for edge in self._shouts
+                     if edge.at < self._shouts[0].at + self._config.together_s]
+            self._shouts = self._shouts[len(group):]
+            self._actions.shout(sorted({edge.key.seat for edge in group},
+                                       key=lambda seat: seat or 0))
+        self._actions.due(now)
+
+    def _pressed(self, edge: Edge) -> None:
+        key = edge.key
+        shouts_down = {k for k in self._down if k.button == "shout"}
+        if key == STOP:
+            if shouts_down:
+                self._chord |= {STOP} | shouts_down
+        elif STOP in self._down:
+            self._chord |= {STOP, key}
+        else:
+            self._shouts.append(edge)
+
+    def _released(self, key: Key) -> None:
+        held = key in self._held
+        self._held.discard(key)
+        in_chord = key in self._chord
+        self._chord.discard(key)
+        if not self._chord:
+            self._pin_shown = False
+        if key == STOP and not held and not in_chord:
+            self._actions.stop()
+
+    def _was_held(self, key: Key) -> None:
+        if key not in self._down:
+            return  # let go meanwhile
+        self._held.add(key)
+        shouts_held = any(k.button == "shout" for k in self._held)
+        if STOP in self._held and shouts_held and STOP in self._chord:
+            if not self._pin_shown:
+                self._pin_shown = True
+                self._actions.show_pin(self._clock())
+        elif key == STOP and STOP not in self._chord:
+            self._actions.hold_stop()
+
+
+def _why(err: BaseException) -> str:
+    if isinstance(err, GPIOZeroError) and "default pin factory" in str(err):
+        return "this machine has no GPIO pins (it is no Raspberry Pi, or gpiozero has no " \
+               "pin library: on the Pi, apt install python3-lgpio)"
+    return f"the GPIO pins cannot be used ({err})"

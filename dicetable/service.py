@@ -1,0 +1,87 @@
+"""The Pi's side of ``dicetable serve``: the buttons, what systemd is told (ready, status,
+watchdog), and powering off after a held stop button.
+
+Everything here does nothing harmful off the Pi: without GPIO there are no buttons (said
+once), and outside systemd nothing is sent.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from device.button_actions import ButtonActions
+from device.button_config import ButtonConfig
+from device.buttons import NoButtons, TableButtons
+from device.notify import Notifier, Watchdog, watchdog_interval
+from device.session import TableSession
+from device.voice import Voice
+
+POWER_OFF = ("systemctl", "poweroff")
+
+
+def open_buttons(config: ButtonConfig | None, session: TableSession, *,
+                 on_shutdown: Callable[[], None], out: TextIO = sys.stderr
+                 ) -> TableButtons | None:
+    """The table's buttons (not started), or None (switched off, or no GPIO: said once)."""
+    if config is None:
+        return None
+    voice = Voice() if config.voice else None
+    actions = ButtonActions(session, seated=bool(config.seats), voice=voice,
+                            on_shutdown=on_shutdown if config.shutdown else None)
+    try:
+        buttons = TableButtons(config, actions)
+    except NoButtons as err:
+        print(f"dicetable: no buttons: {err}; the phones do everything", file=out, flush=True)
+        return None
+    print(f"dicetable: {buttons.describe()}", file=out, flush=True)
+    return buttons
+
+
+class PowerOff:
+    """A held stop button: stop serving as on SIGTERM (the journal is closed on the way
+    out), then :meth:`after_stop` powers the Pi off."""
+
+    def __init__(self, command: tuple[str, ...] = POWER_OFF) -> None:
+        self.command = command
+        self.requested = False
+
+    def request(self) -> None:
+        """Stop the table (from the buttons' thread)."""
+        self.requested = True
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    def after_stop(self, out: TextIO | None = None) -> None:
+        """Power off when it was requested (once the journal is closed)."""
+        if not self.requested:
+            return
+        out = out or sys.stderr
+        print("dicetable: powering off", file=out, flush=True)
+        try:
+            done = subprocess.run(self.command, check=False, capture_output=True, text=True)
+        except OSError as err:
+            print(f"dicetable: cannot power off: {err}", file=out, flush=True)
+            return
+        if done.returncode != 0:
+            print(f"dicetable: cannot power off: {done.stderr.strip()}", file=out, flush=True)
+
+
+def service_watchdog(session: TableSession, status: Callable[[], str]) -> Watchdog:
+    """systemd's watchdog and status line for this process (idle outside systemd); the
+    session worker is watched with a probe, the camera loop by :meth:`Watchdog.loop`."""
+    watchdog = Watchdog(Notifier.from_environment(), watchdog_interval(), status=status)
+    watchdog.probe("session", session.call_soon)
+    return watchdog
+
+
+def status_line(phones: int, session: TableSession, buttons: TableButtons | None) -> str:
+    """One line for ``systemctl status``: ``serving 2 phones; camera ok; buttons``."""
+    camera = session.snapshot().camera
+    parts = [f"serving {phones} phone{'s' if phones != 1 else ''}",
+             "no camera" if camera is None else f"camera {camera['status']}",
+             "buttons" if buttons is not None else "no buttons"]
+    return "; ".join(parts)

@@ -1,0 +1,56 @@
+"""The ``[buttons]`` section: the default buttons, and every wrong setting named in words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from device.button_config import ButtonConfig, button_config
+from device.config import ConfigError, load_config
+
+WHERE = "config.toml [buttons]"
+
+
+def test_without_the_section_the_table_has_stop_and_one_shout(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[camera]\nsource = "0"\n')
+    config = load_config(path)
+    assert button_config(config.section("buttons"), config.where("buttons")) == ButtonConfig(
+        stop=17, shout=27)
+
+
+def test_buttons_can_be_switched_off() -> None:
+    assert button_config({"enabled": False}, WHERE) is None
+
+
+def test_a_table_with_a_shout_button_per_seat_and_lights() -> None:
+    config = button_config({"stop": 5, "seats": [6, 13, 19], "seat_leds": [12, 16, 20],
+                            "stop_led": 21, "buzzer": 26, "together_ms": 200, "hold_s": 3},
+                           WHERE)
+    assert config is not None and config.shout is None
+    assert (config.seats, config.seat_leds, config.together_s, config.hold_s) == (
+        (6, 13, 19), (12, 16, 20), 0.2, 3.0)
+
+
+@pytest.mark.parametrize(("settings", "message"), [
+    ({"stop": 1}, "“stop” is GPIO 1, which a Raspberry Pi 4 or 5 does not have (use GPIO 2 "
+                  "to 27, BCM numbering)"),
+    ({"seats": [22, 40]}, "“seats” is GPIO 40, which a Raspberry Pi 4 or 5 does not have"),
+    ({"stop": "GPIO17"}, "“stop” must be a whole number, not “GPIO17”"),
+    ({"stop": 17, "buzzer": 17}, "GPIO 17 is given twice (stop and buzzer)"),
+    ({"shout": 27, "seats": [22, 23]}, "give either “shout” (one shout button for the table) "
+                                       "or “seats” (one per seat), not both"),
+    ({"seats": [22, 23], "seat_leds": [5]}, "“seat_leds” must give one LED per seat (2), not 1"),
+    ({"seats": 22}, "“seats” must be a list of GPIO numbers, one per seat, such as [22, 23, 24]"),
+    ({"buzzer": 26}, "no button is given (“stop”, “shout” or “seats”)"),
+    ({"stop": 17, "together_ms": 0}, "“together_ms” must be more than 0, not “0”"),
+    ({"stop": 17, "shutdown": "yes"}, "“shutdown” must be true or false, not “yes”"),
+    ({"stop": 17, "stop_pin": 4}, "unknown setting “stop_pin”"),
+    ({"stop": 17, "shout_led": 6}, "“shout_led” is for the table's one shout button"),
+])
+def test_a_wrong_setting_is_named_with_the_reason(settings: dict[str, object],
+                                                  message: str) -> None:
+    with pytest.raises(ConfigError) as refused:
+        button_config(settings, WHERE)
+    assert str(refused.value).startswith(f"{WHERE}: {message}")

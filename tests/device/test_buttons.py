@@ -1,0 +1,279 @@
+"""The buttons on gpiozero's own mock pins (a Pi 5), timed by a fake clock: single, bounced,
+simultaneous and held presses, refused presses, and presses while the session is busy."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
+
+from device.button_actions import ButtonActions
+from device.button_config import ButtonConfig
+from device.buttons import NoButtons, TableButtons
+from device.session import Snapshot, TableSession
+from device.voice import Voice
+
+PI5 = "d04170"
+STOP, SHOUT, BUZZER, STOP_LED = 17, 27, 26, 5
+SEATS = (22, 23, 24)
+HOLD_S = 0.3  # gpiozero's hold timer runs on real time: short in the tests
+DALEK = {"game": "dalek", "players": ["Ana", "Ben"]}
+SEVENTEEN = {"game": "17", "players": ["Ana", "Ben", "Cleo"]}
+
+
+class FakeClock:
+    """The buttons' clock, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class Table:
+    """A running session with buttons on mock pins."""
+
+    def __init__(self, session: TableSession, config: ButtonConfig, *,
+                 voice: Voice | None = None) -> None:
+        self.session = session
+        self.factory = MockFactory(revision=PI5)
+        self.clock = FakeClock()
+        self.shutdowns: list[float] = []
+        self.actions = ButtonActions(session, seated=bool(config.seats), voice=voice,
+                                     on_shutdown=lambda: self.shutdowns.append(self.clock()))
+        self.buttons = TableButtons(config, self.actions, factory=self.factory,
+                                    clock=self.clock)
+        self.buttons.start()
+
+    def pin(self, number: int) -> Any:
+        return self.factory.pin(number)
+
+    def press(self, number: int) -> None:
+        self.pin(number).drive_low()  # buttons are wired to ground, with the pull-up on
+
+    def release(self, number: int) -> None:
+        self.pin(number).drive_high()
+
+    def tap(self, number: int, *, after: float = 0.2) -> None:
+        self.press(number)
+        self.clock.advance(0.08)
+        self.release(number)
+        self.clock.advance(after)
+
+    def play(self, header: dict[str, Any], lines: list[dict[str, Any]]) -> Snapshot:
+        snap = self.session.new_game(header, base_version=self.session.snapshot().version)
+        for line in lines:
+            snap = self.session.act(line, base_version=snap.version, source="phone")
+        return snap
+
+    def wait(self, done: Callable[[Snapshot], bool], timeout: float = 3.0) -> Snapshot:
+        """The first snapshot for which ``done`` holds (fails after ``timeout`` s)."""
+        snap = self.session.snapshot()
+        with self.session.subscribe() as updates:
+            while not done(snap):
+                update = updates.get(timeout)
+                assert update is not None, f"nothing changed; last state {snap.to_json()}"
+                snap = update
+        return snap
+
+
+@pytest.fixture
+def table(session: TableSession) -> Iterator[Table]:
+    made = Table(session, ButtonConfig(stop=STOP, shout=SHOUT, stop_led=STOP_LED,
+                                       buzzer=BUZZER, hold_s=HOLD_S))
+    yield made
+    made.buttons.stop()
+
+
+@pytest.fixture
+def seated(session: TableSession) -> Iterator[Table]:
+    made = Table(session, ButtonConfig(stop=STOP, shout=None, seats=SEATS, buzzer=BUZZER,
+                                       hold_s=HOLD_S))
+    yield made
+    made.buttons.stop()
+
+
+def eventually(done: Callable[[], bool], timeout: float = 3.0) -> None:
+    """Wait until ``done()`` holds (something outside the session: a pin, a file)."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "it did not happen"
+        time.sleep(0.01)
+
+
+def news(kind: str) -> Callable[[Snapshot], bool]:
+    return lambda snap: bool(snap.buttons) and snap.buttons["kind"] == kind  # type: ignore[index]
+
+
+def sources(journal: Path) -> list[tuple[str, str]]:
+    with sqlite3.connect(journal) as db:
+        return db.execute("SELECT line, source FROM lines ORDER BY game_id, seq").fetchall()
+
+
+KEPT = [{"roll": ["H4"] * 9 + ["D3"]}, {"keep": ["D3"]}]
+
+
+def test_a_stop_press_ends_the_dalek_turn_as_a_button_action(table: Table,
+                                                             journal_path: Path) -> None:
+    before = table.play(DALEK, KEPT)
+    table.tap(STOP)
+    after = table.wait(lambda snap: snap.version > before.version)
+    assert after.view is not None and after.view["turn"] == "Ben"
+    assert sources(journal_path)[-1] == ('{"stop": {}}', "button")
+
+
+def test_a_bounced_press_counts_once(table: Table) -> None:
+    before = table.play(DALEK, KEPT)
+    for _ in range(3):  # the contacts chatter for 6 ms, then stay down
+        table.press(STOP)
+        table.clock.advance(0.002)
+        table.release(STOP)
+        table.clock.advance(0.002)
+    table.press(STOP)
+    table.clock.advance(0.1)
+    table.release(STOP)
+    table.clock.advance(0.003)
+    table.press(STOP)  # and chatter when let go
+    table.clock.advance(0.002)
+    table.release(STOP)
+    table.clock.advance(0.5)
+    table.tap(SHOUT)  # a later press: once its news is in, every edge before it was read
+    last = table.wait(news("exterminate"))
+    assert last.version == before.version + 1, "one stop, and no refused second one"
+    assert last.view is not None and last.view["turn"] == "Ben"
+
+
+def test_shouts_together_become_one_call_with_every_caller(seated: Table,
+                                                           journal_path: Path) -> None:
+    before = seated.play(SEVENTEEN, [{"play": {"card": "3d", "face": "up"}}])
+    seated.press(SEATS[2])  # Cleo
+    seated.clock.advance(0.1)
+    seated.press(SEATS[1])  # Ben, 100 ms later: the same shout
+    seated.clock.advance(0.3)
+    after = seated.wait(lambda snap: snap.version > before.version)
+    assert sources(journal_path)[-1] == ('{"call": ["Ben", "Cleo"]}', "button")
+    assert after.view is not None and after.view["results"][-1]["caller"] == "Ben"  # after Ana
+
+
+def test_shouts_further_apart_are_two(seated: Table, journal_path: Path) -> None:
+    before = seated.play(SEVENTEEN, [{"play": {"card": "3d", "face": "up"}}])
+    seated.tap(SEATS[2], after=0.0)  # Cleo
+    seated.clock.advance(0.3)
+    seated.tap(SEATS[1])  # Ben, too late: the round was called already
+    seated.wait(news("refused"))
+    assert sources(journal_path)[-1] == ('{"call": ["Cleo"]}', "button")
+    assert seated.session.snapshot().version == before.version + 1
+
+
+def test_the_player_who_just_played_is_refused_and_the_others_call(seated: Table) -> None:
+    seated.play(SEVENTEEN, [{"play": {"card": "3d", "face": "up"}}])
+    seated.press(SEATS[0])  # Ana played last
+    seated.press(SEATS[1])
+    seated.clock.advance(0.3)
+    refused = seated.wait(news("refused"))
+    assert refused.buttons is not None and refused.buttons["player"] == "Ana"
+    assert refused.buttons["reason"]["template"] == "{name} played last and may not call 17"
+    called = seated.wait(lambda snap: snap.view is not None and bool(snap.view["results"]))
+    assert called.view is not None and called.view["results"][-1]["callers"] == ["Ben"]
+    assert True in [state.state for state in seated.pin(BUZZER).states], "the buzzer buzzed"
+
+
+def test_a_stop_with_no_turn_to_stop_is_refused_visibly(table: Table) -> None:
+    before = table.play(DALEK, [])
+    table.tap(STOP)
+    refused = table.wait(news("refused"))
+    assert refused.version == before.version
+    assert refused.buttons is not None and refused.buttons["button"] == "stop"
+    assert refused.buttons["reason"]["template"].startswith("{name} has not rolled yet")
+    eventually(lambda: len(table.pin(STOP_LED).states) > 4)  # it blinks
+    assert True in [state.state for state in table.pin(BUZZER).states]
+
+
+def test_a_shout_in_dicy_cards_is_refused(table: Table) -> None:
+    table.play({"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}, [])
+    table.tap(SHOUT)
+    refused = table.wait(news("refused"))
+    assert refused.buttons is not None
+    assert refused.buttons["reason"]["template"] == "the shout button has no part in Dicy Cards"
+
+
+def test_a_dalek_shout_plays_the_voice_and_tells_the_phones(session: TableSession,
+                                                            tmp_path: Path) -> None:
+    played = tmp_path / "played"
+    player = tmp_path / "aplay"
+    player.write_text(f'#!/bin/sh\necho "$@" > {played}\n')
+    player.chmod(0o755)
+    cards = tmp_path / "cards"
+    cards.write_text(" 0 [Headphones     ]: bcm2835_headpho - bcm2835 Headphones\n")
+    table = Table(session, ButtonConfig(stop=STOP, shout=SHOUT),
+                  voice=Voice(player=str(player), cards=cards))
+    try:
+        table.play(DALEK, [])
+        table.tap(SHOUT)
+        table.wait(news("exterminate"))
+        eventually(lambda: played.exists() and played.read_text() != "")
+        assert played.read_text().split()[-1].endswith("exterminate.wav")
+    finally:
+        table.buttons.stop()
+
+
+def test_holding_stop_shuts_down_and_no_stop_is_played(table: Table) -> None:
+    before = table.play(DALEK, KEPT)
+    table.press(STOP)
+    table.clock.advance(HOLD_S + 0.1)
+    table.wait(news("shutdown"))
+    table.release(STOP)
+    table.tap(SHOUT)
+    last = table.wait(news("exterminate"))
+    assert len(table.shutdowns) == 1
+    assert last.version == before.version, "the held stop ended no turn"
+
+
+def test_holding_stop_and_a_shout_shows_the_pin_for_a_minute(table: Table) -> None:
+    before = table.play(DALEK, KEPT)
+    table.press(STOP)
+    table.clock.advance(0.2)
+    table.press(SHOUT)
+    shown = table.wait(news("pin"))
+    assert shown.buttons is not None and shown.buttons["pin"] == table.session.journal.pin()
+    table.release(SHOUT)
+    table.release(STOP)
+    table.clock.advance(61)
+    cleared = table.wait(lambda snap: snap.buttons is None)
+    assert table.shutdowns == [] and cleared.version == before.version
+
+
+def test_a_press_while_the_session_is_busy_waits_its_turn(table: Table,
+                                                          journal_path: Path) -> None:
+    before = table.play(DALEK, KEPT)
+    writer = sqlite3.connect(journal_path, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # the journal is busy: the session waits on it
+    try:
+        table.tap(STOP)
+        table.tap(SHOUT)  # gpiozero's callback only queues it: the test goes on at once
+        busy = threading.Event()
+        threading.Timer(0.3, busy.set).start()
+        busy.wait()
+        assert table.session.snapshot().version == before.version
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    last = table.wait(news("exterminate"))
+    assert last.version == before.version + 1
+    assert last.view is not None and last.view["turn"] == "Ben"
+
+
+def test_a_machine_without_gpio_has_no_buttons(session: TableSession) -> None:
+    actions = ButtonActions(session, seated=False)
+    with pytest.raises(NoButtons, match="no GPIO"):
+        TableButtons(ButtonConfig(), actions)

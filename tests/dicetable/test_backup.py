@@ -1,0 +1,92 @@
+"""``dicetable backup`` while the table serves and plays, ``dicetable restore`` refused while
+serving, and a restored table that serves the game where it was."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from device.journal import Journal
+from dicetable.child import ServedTable
+from dicetable.cli import main
+from web.client import Phone
+
+DALEK = {"game": "dalek", "players": ["Ana", "Ben"]}
+TURN = [{"roll": ["H4"] * 9 + ["D3"]}, {"keep": ["D3"]}, {"stop": {}}]
+
+
+class Done:
+    def __init__(self, returncode: int, out: pytest.CaptureResult[str]) -> None:
+        self.returncode, self.stdout, self.stderr = returncode, out.out, out.err
+
+
+@pytest.fixture
+def dicetable(capsys: pytest.CaptureFixture[str]) -> object:
+    """``dicetable ARGS…`` run here: its exit status and what it printed."""
+    def run(*args: str) -> Done:
+        status = main(list(args))
+        return Done(status, capsys.readouterr())
+    return run
+
+
+def play(phone: Phone, lines: list[dict[str, object]]) -> int:
+    status, body = phone.get("/api/state")
+    version = body["state"]["version"]
+    for line in lines:
+        status, body = phone.post("/api/action", {"line": line, "base_version": version})
+        assert status == 200, body
+        version = body["state"]["version"]
+    return int(version)
+
+
+def test_a_backup_taken_while_playing_restores_the_game(tmp_path: Path, dicetable: Any) -> None:
+    state, copy = tmp_path / "state", tmp_path / "games.db"
+    with ServedTable(state) as table:
+        phone = Phone(table.url)
+        phone.enter_pin(table.pin)
+        status, _ = phone.post("/api/game", {"header": DALEK, "base_version": 0})
+        assert status == 200
+        play(phone, TURN)
+        playing = threading.Thread(target=play, args=(phone, TURN * 3))
+        playing.start()  # the table goes on while the backup is taken
+        done = dicetable("backup", "--state", str(state), str(copy))
+        playing.join()
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == f"Backed up 1 game to {copy}\n"
+        refused = dicetable("restore", "--state", str(state), str(copy))
+        assert refused.returncode == 2
+        assert "the table is serving" in refused.stderr and "stop it first" in refused.stderr
+        phone.close()
+    restored = tmp_path / "restored"
+    done = dicetable("restore", "--state", str(restored), str(copy))
+    assert done.returncode == 0 and done.stdout == f"Restored 1 game from {copy}\n"
+    with ServedTable(restored) as table:
+        _, body = Phone(table.url).get("/api/state")
+        view = body["state"]["view"]
+        assert view["game"] == "dalek" and view["actions"] >= len(TURN)
+        assert table.pin == ServedTable(state).pin  # the PIN came along
+
+
+def test_restore_keeps_the_journal_it_replaces(tmp_path: Path, dicetable: Any) -> None:
+    state = tmp_path / "state"
+    Journal(state / "table.db").start_game(DALEK)
+    assert dicetable("backup", "--state", str(state), str(tmp_path / "one.db")).returncode == 0
+    done = dicetable("restore", "--state", str(state), str(tmp_path / "one.db"))
+    assert done.returncode == 0
+    kept = sorted(state.glob("table-before-restore-*.db"))
+    assert len(kept) == 1 and f"kept in {kept[0]}" in done.stdout
+
+
+def test_a_file_that_is_no_backup_is_refused_and_nothing_changes(tmp_path: Path,
+                                                                 dicetable: Any) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping: dice, cards\n")
+    done = dicetable("restore", "--state", str(tmp_path / "state"), str(notes))
+    assert done.returncode == 2
+    assert done.stderr == f"dicetable: {notes} is no dicetable journal (not an SQLite file)\n"
+    assert not (tmp_path / "state").exists()
+    missing = dicetable("backup", "--state", str(tmp_path / "none"), str(tmp_path / "b.db"))
+    assert missing.returncode == 2 and "there is no journal" in missing.stderr

@@ -1,0 +1,89 @@
+"""``dicetable serve`` as systemd runs it: READY once up, status lines, watchdog pings, STOPPING
+on SIGTERM; on this machine (no GPIO) it starts without buttons and says so once."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from dicetable.child import free_port
+from dicetable.service import PowerOff
+
+
+def test_serve_tells_systemd_it_is_ready_alive_and_stopping(tmp_path: Path) -> None:
+    address = str(tmp_path / "notify")
+    manager = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    manager.bind(address)
+    manager.settimeout(20)
+    port = free_port()
+    env = {**os.environ, "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "1000000"}
+    env.pop("WATCHDOG_PID", None)
+    serve = subprocess.Popen([sys.executable, "-m", "dicetable", "serve", "--state",
+                              str(tmp_path / "state"), "--host", "127.0.0.1", "--port",
+                              str(port)], env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        ready = manager.recv(4096).decode()
+        assert ready == "READY=1\nSTATUS=serving 0 phones; no camera; no buttons"
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()  # it is up
+        got = [manager.recv(4096).decode() for _ in range(3)]
+        assert got.count("WATCHDOG=1") >= 2, got
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        _, errors = serve.communicate(timeout=20)
+    messages = []
+    manager.settimeout(0.5)
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        try:
+            messages.append(manager.recv(4096).decode())
+        except TimeoutError:
+            break
+    manager.close()
+    assert "STOPPING=1\nSTATUS=stopping" in messages
+    assert serve.returncode == 0
+    assert errors.count("no buttons: this machine has no GPIO") == 1, errors
+
+
+def test_a_second_table_on_the_same_state_is_refused(tmp_path: Path) -> None:
+    port = free_port()
+    first = subprocess.Popen([sys.executable, "-m", "dicetable", "serve", "--state",
+                              str(tmp_path), "--host", "127.0.0.1", "--port", str(port)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while not (tmp_path / "serving.lock").exists():
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        time.sleep(0.2)
+        second = subprocess.run([sys.executable, "-m", "dicetable", "serve", "--state",
+                                 str(tmp_path), "--port", "0"], capture_output=True, text=True,
+                                timeout=20, check=False)
+        assert second.returncode == 2
+        assert f"another dicetable serves {tmp_path}" in second.stderr
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.wait(timeout=20)
+
+
+def test_power_off_runs_only_when_a_held_stop_asked_for_it(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    marker = tmp_path / "powered-off"
+    power_off = PowerOff(command=("touch", str(marker)))
+    power_off.after_stop()
+    assert not marker.exists()
+    power_off.requested = True  # what request() sets before it stops the table
+    power_off.after_stop()
+    assert marker.exists() and "powering off" in capsys.readouterr().err
+    refused = PowerOff(command=("sh", "-c", "echo 'Access denied' >&2; exit 1"))
+    refused.requested = True
+    refused.after_stop()
+    assert "cannot power off: Access denied" in capsys.readouterr().err

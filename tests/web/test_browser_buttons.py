@@ -1,0 +1,147 @@
+"""The buttons on the phones, end to end: gpiozero's mock pins pressed in the process that
+serves the table, the score pad in Chromium at phone size, in all four languages; and the
+kiosk page for a TV."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
+from playwright.sync_api import Browser, Page, expect
+
+from device.button_actions import ButtonActions
+from device.button_config import ButtonConfig
+from device.buttons import TableButtons
+from device.journal import Journal
+from device.session import TableSession
+from dicetable.child import free_port
+from web.app import create_app
+from web.server import create_server, end_streams
+
+pytestmark = pytest.mark.browser
+
+STOP, SHOUT = 17, 27
+PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2}
+
+
+class PiTable:
+    """A table served in this process, with its buttons on mock pins (a Pi 5)."""
+
+    def __init__(self, state: Path) -> None:
+        self.session = TableSession(Journal(state / "table.db"))
+        self.session.start()
+        self.app = create_app({"JOURNAL": self.session.journal, "TABLE_SESSION": self.session})
+        self.server = create_server(self.app, host="127.0.0.1", port=free_port())
+        threading.Thread(target=self.server.run, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.effective_port}"
+        self.factory = MockFactory(revision="d04170")
+        self.buttons = TableButtons(ButtonConfig(stop=STOP, shout=SHOUT, hold_s=0.3),
+                                    ButtonActions(self.session, seated=False),
+                                    factory=self.factory)
+        self.buttons.start()
+
+    def tap(self, pin: int) -> None:
+        self.factory.pin(pin).drive_low()
+        time.sleep(0.05)
+        self.factory.pin(pin).drive_high()
+
+    def new_game(self, header: dict[str, object], *lines: dict[str, object]) -> None:
+        snap = self.session.new_game(header, base_version=self.session.snapshot().version)
+        for line in lines:
+            snap = self.session.act(line, base_version=snap.version, source="phone")
+
+    def close(self) -> None:
+        self.buttons.stop()
+        end_streams(self.app)
+        time.sleep(0.5)
+        self.server.close()
+        self.session.stop()
+
+
+@pytest.fixture
+def pi(tmp_path: Path) -> Iterator[PiTable]:
+    table = PiTable(tmp_path / "state")
+    yield table
+    table.close()
+
+
+def phone(browser: Browser, pi: PiTable, lang: str, *, pin: bool = False) -> Page:
+    context = browser.new_context(**PHONE)
+    context.add_cookies([{"name": "lang", "value": lang, "url": pi.url}])
+    page = context.new_page()
+    page.set_default_timeout(5000)
+    page.goto(pi.url + "/")
+    if pin:
+        csrf = page.request.get(pi.url + "/api/state").json()["csrf"]
+        response = page.request.post(pi.url + "/auth/pin", data=json.dumps(
+            {"pin": pi.session.journal.pin()}), headers={"Content-Type": "application/json",
+                                                          "X-CSRF-Token": csrf})
+        assert response.ok
+        page.reload()
+    return page
+
+
+REFUSED = {
+    "en": "Stop button: Ana has not rolled yet",
+    "es": "Botón de plantarse: Ana aún no ha tirado",
+    "pt": "Botão de parar: Ana ainda não rolou",
+    "it": "Pulsante di stop: Ana non ha ancora lanciato",
+}
+
+
+def test_a_refused_press_says_why_in_every_language(browser: Browser, pi: PiTable,
+                                                    tmp_path: Path) -> None:
+    pi.new_game({"game": "dalek", "players": ["Ana", "Ben"]})
+    pages = {lang: phone(browser, pi, lang) for lang in REFUSED}
+    for page in pages.values():
+        expect(page.locator("#board")).to_contain_text("Ana")
+    pi.tap(STOP)
+    for lang, page in pages.items():
+        expect(page.locator("#toast")).to_contain_text(REFUSED[lang])
+        page.screenshot(path=tmp_path / f"refused-{lang}.png")
+    pi.tap(SHOUT)
+    expect(pages["it"].locator("#moment")).to_have_text("STERMINARE!")
+    for page in pages.values():
+        page.context.close()
+
+
+def test_the_shared_shout_asks_who_called_and_a_tap_calls(browser: Browser, pi: PiTable,
+                                                           tmp_path: Path) -> None:
+    pi.new_game({"game": "17", "players": ["Ana", "Ben", "Cleo"]},
+                {"play": {"card": "3d", "face": "up"}})
+    page = phone(browser, pi, "pt", pin=True)
+    pi.tap(SHOUT)
+    question = page.locator("section.button-news")
+    expect(question).to_contain_text("17! Quem disse?")
+    page.screenshot(path=tmp_path / "who-pt.png")
+    question.get_by_role("button", name="Cleo").click()
+    expect(question).to_have_count(0)
+    view = pi.session.snapshot().view
+    assert view is not None and view["results"][-1]["callers"] == ["Cleo"]
+    page.context.close()
+
+
+def test_stop_and_shout_held_show_the_pin_and_the_kiosk_shows_it_too(
+        browser: Browser, pi: PiTable, tmp_path: Path) -> None:
+    pi.new_game({"game": "dalek", "players": ["Ana", "Ben"]})
+    page = phone(browser, pi, "es")
+    tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    tv.goto(pi.url + "/kiosk")
+    expect(tv.locator("#join svg")).to_be_visible()
+    pi.factory.pin(STOP).drive_low()
+    time.sleep(0.1)
+    pi.factory.pin(SHOUT).drive_low()
+    pin = pi.session.journal.pin()
+    expect(page.locator("section.button-news")).to_contain_text(f"PIN de la mesa: {pin}")
+    expect(tv.locator("section.button-news")).to_contain_text(pin)
+    pi.factory.pin(SHOUT).drive_high()
+    pi.factory.pin(STOP).drive_high()
+    page.screenshot(path=tmp_path / "pin-es.png")
+    tv.screenshot(path=tmp_path / "kiosk.png")
+    page.context.close()
+    tv.context.close()
