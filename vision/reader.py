@@ -1,14 +1,17 @@
 """The dice reader: find every die in a BGR image and read its top face.
 
 Two small ONNX networks run with onnxruntime: the locator (vision.locate) proposes
-candidate top-face centres on the image shrunk 4×, and the classifier (vision.classify)
-reads a full-resolution patch around each candidate, all patches in one batch, saying which
-value it shows or that no die is centred there, and refining the centre. Patches it doubts are
-read again turned and mirrored, and the class logits of the eight reads averaged (the centre
-stays that of the upright read). A read whose value the classifier is not sure of comes back
-with value None.
+candidate top-face centres, and the classifier (vision.classify) reads a full-resolution
+patch around each candidate, all patches in one batch, saying which value it shows or that no
+die is centred there, and refining the centre. The few patches it doubts most are read again
+turned and mirrored, and the class logits of the eight reads averaged (the centre stays that
+of the upright read). A read whose value the classifier is not sure of comes back with value
+None.
 
-Dice from about 20 to 110 pixels across are found; no calibration is needed.
+Scale: an image whose long side exceeds MAX_SIDE is shrunk to it for the locator (the
+classifier still cuts its patches from the image as given). The locator looks at the image
+shrunk 4× and 8× (dice of about 20 to 110 and 80 to 220 pixels across); where the dice it
+sees are small, also 2× (dice down to about 12 pixels). No calibration is needed.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from numpy.typing import NDArray
 from vision.classify import WINDOW, batch, crop
 from vision.dice import DieRead
 from vision.errors import ModelMissing, ModelUnreadable, UnreadableImage
-from vision.locate import Candidate, find_peaks, locator_input
+from vision.locate import SCALE, Candidate, find_peaks, locator_input, merge
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 LOCATOR = "dice_locator.onnx"
@@ -31,9 +34,18 @@ CLASSIFIER = "dice_classifier.onnx"
 
 HEAT_THRESHOLD = 0.3  # locator score a candidate needs
 MAX_CANDIDATES = 32  # at most this many candidates (the likeliest) are read per image
-CHUNK = 16  # candidates per classifier call, 7× that for the second read (bounds memory)
+CHUNK = 16  # candidates per classifier call (bounds memory)
+TAIL = 4  # a chunk whose last TAIL candidates are no dice ends the reading
 NO_DIE = 0.5  # a candidate whose "no die" probability is above this is dropped
 DOUBT_BELOW = 0.95  # a die's value read with less confidence is read again, turned and mirrored
+SECOND_READS = 4  # at most this many doubtful dice are read again, turned and mirrored ...
+PATCH_BUDGET = 48  # ... and only while the patches read stay this many (bounds a frame's time)
+MAX_SIDE = 1280  # a longer image side is shrunk to this before the locator sees it
+COARSE = 2 * SCALE  # the locator also looks at the image shrunk this much, for large dice
+FINE = SCALE // 2  # ... and this much where the dice it sees at SCALE are small
+SMALL_DIE = 30.0  # "small": the median side (image px) of the likeliest peaks at SCALE
+SIZE_PEAKS = 8  # how many of the likeliest peaks (score >= SIZE_SCORE) judge the dice's size
+SIZE_SCORE = 0.1
 SURE = 0.5  # below this probability of its best value (given a die) a die is "not sure"
 MIN_SIDE = 16  # images smaller than this (either side) are refused
 
@@ -105,31 +117,65 @@ class DiceReader:
     def read(self, image_bgr: NDArray[np.uint8]) -> list[DieRead]:
         """Every die found in the image, best first; value None where not sure."""
         image = check_image(image_bgr)
-        h, w = image.shape[:2]
-        out = self._locator.run(None, {"image": locator_input(image)})[0]
-        found = find_peaks(out, shape=(h, w), threshold=HEAT_THRESHOLD, limit=MAX_CANDIDATES)
+        found = self._locate(image)
         if not found:
             return []
         sides = [WINDOW * c.size for c in found]
         patches = batch([crop(image, c.x, c.y, s) for c, s in zip(found, sides, strict=True)])
-        logits = np.concatenate([self._classify(patches[i:i + CHUNK])
-                                 for i in range(0, len(patches), CHUNK)])
+        logits = self._first_read(patches)
+        found, sides, patches = found[:len(logits)], sides[:len(logits)], patches[:len(logits)]
+        self._read_again(patches, logits)
         return _decide(found, sides, logits)
 
-    def _classify(self, patches: NDArray[np.float32]) -> NDArray[np.float32]:
-        """Classifier outputs for each patch; a die whose value is read with less than
-        DOUBT_BELOW confidence is read again in the seven other quarter turns and mirror
-        images of its patch, and its seven class logits (no die, 1..6) averaged over all
-        eight reads; its centre offset stays that of the upright read."""
-        out: NDArray[np.float32] = self._classifier.run(None, {"patch": patches})[0]
+    def _first_read(self, patches: NDArray[np.float32]) -> NDArray[np.float32]:
+        """Classifier outputs of the patches (ordered likeliest first), CHUNK at a time; the
+        next chunk is read only while the last TAIL patches of a chunk hold a die (past them
+        the locator's peaks are the table's texture, not dice)."""
+        out = []
+        for i in range(0, len(patches), CHUNK):
+            out.append(self._classifier.run(None, {"patch": patches[i:i + CHUNK]})[0])
+            if _softmax(out[-1][-TAIL:, :7])[:, 0].min() > NO_DIE:
+                break
+        return np.concatenate(out)
+
+    def _locate(self, image: NDArray[np.uint8]) -> list[Candidate]:
+        """Candidates in image pixels from the locator at SCALE and COARSE, and at FINE where
+        the dice seen at SCALE are small; the image is shrunk to MAX_SIDE first."""
+        h, w = image.shape[:2]
+        ratio = min(1.0, MAX_SIDE / max(h, w))
+        if ratio < 1.0:
+            size = (max(1, round(w * ratio)), max(1, round(h * ratio)))
+            image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
+        usual = self._peaks(image, SCALE, SIZE_SCORE)
+        levels = [[c for c in usual if c.score >= HEAT_THRESHOLD]]
+        sizes = [c.size for c in usual[:SIZE_PEAKS]]
+        if sizes and float(np.median(sizes)) < SMALL_DIE:
+            levels.append(self._peaks(image, FINE, HEAT_THRESHOLD))
+        levels.append(self._peaks(image, COARSE, HEAT_THRESHOLD))
+        return [Candidate(c.x / ratio, c.y / ratio, c.size / ratio, c.score)
+                for c in merge(levels, MAX_CANDIDATES)]
+
+    def _peaks(self, image: NDArray[np.uint8], scale: int, threshold: float) -> list[Candidate]:
+        out = self._locator.run(None, {"image": locator_input(image, scale)})[0]
+        return find_peaks(out, shape=image.shape[:2], threshold=threshold,
+                          limit=MAX_CANDIDATES, stride=2 * scale)
+
+    def _read_again(self, patches: NDArray[np.float32], out: NDArray[np.float32]) -> None:
+        """Of the dice whose value the classifier outputs `out` read with less than
+        DOUBT_BELOW confidence, the SECOND_READS likeliest to be dice (fewer where that would
+        take the patches read past PATCH_BUDGET) are read again in the
+        seven other quarter turns and mirror images of their patches, and their seven class
+        logits (no die, 1..6) in `out` replaced by the mean over all eight reads; the centre
+        offset stays that of the upright read."""
         p = _softmax(out[:, :7])
         value = p[:, 1:].max(axis=1) / np.maximum(1.0 - p[:, 0], 1e-6)
         doubt = np.nonzero((p[:, 0] < NO_DIE) & (value < DOUBT_BELOW))[0]
+        room = min(SECOND_READS, (PATCH_BUDGET - len(patches)) // 7)
+        doubt = doubt[np.argsort(p[doubt, 0], kind="stable")[:max(0, room)]]
         if len(doubt):
             again = self._classifier.run(None, {"patch": _other_views(patches[doubt])})[0]
             views = again[:, :7].reshape(7, len(doubt), 7)
             out[doubt, :7] = (out[doubt, :7] + views.sum(axis=0)) / np.float32(8.0)
-        return out
 
 
 def _other_views(patches: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -159,16 +205,16 @@ def _decide(found: list[Candidate], sides: list[float],
     top face keep the likelier die), flag unsure values. Best first."""
     probs = _softmax(logits[:, :7])
     order = np.argsort(probs[:, 0], kind="stable")
-    kept: list[tuple[DieRead, float]] = []
+    kept: list[DieRead] = []
     for i in order:
         p, c, side = probs[i], found[i], sides[i]
         if p[0] > NO_DIE:
             break
         x, y = c.x + float(logits[i, 7]) * side, c.y + float(logits[i, 8]) * side
-        if any((r.x - x) ** 2 + (r.y - y) ** 2 < (0.5 * max(size, c.size)) ** 2
-               for r, size in kept):
+        if any((r.x - x) ** 2 + (r.y - y) ** 2 < (0.5 * max(r.size or 0.0, c.size)) ** 2
+               for r in kept):
             continue
         value = int(np.argmax(p[1:])) + 1
         sure = p[value] / (1.0 - p[0]) >= SURE
-        kept.append((DieRead(value if sure else None, x, y, float(p[value]), c.size), c.size))
-    return sorted((r for r, _ in kept), key=lambda r: -r.confidence)
+        kept.append(DieRead(value if sure else None, x, y, float(p[value]), c.size))
+    return sorted(kept, key=lambda r: -r.confidence)
