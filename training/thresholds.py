@@ -2,10 +2,13 @@
 
     .venv/bin/python training/thresholds.py runs/no-byler:byler-d6 \
         runs/no-matteop:matteop65-dice
+    .venv/bin/python training/thresholds.py models:runs/rendered-99
 
-Each argument is a training run's models folder and the real set that run left out
-(train.py --exclude): the set's whole train split is read by the reader with those models at
-every setting of the grid below (the test splits are never read). A threshold that holds on a
+Each argument is a training run's models folder and a domain it never saw: a real set the
+run left out (train.py --exclude), whose whole train split is read, or a folder of rendered
+scenes from training/render_set.py with another seed than training's, all of whose images
+are read. The reader reads them with those models at every setting of the grid below (the
+shared test splits are never read). A threshold that holds on a
 table the models have never seen is what a new table needs; validation parts of the sets a
 run trained on cannot show it (lowering the locator's threshold changes nothing there).
 Prints, per setting, each domain's dice read right and false dice, and the setting that reads
@@ -42,17 +45,31 @@ def main() -> None:
     ap.add_argument("runs", nargs="+", metavar="MODELS:SET",
                     help="a run's models folder and the set it left out")
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "datasets")
+    ap.add_argument("--grid", action="append", default=[], metavar="NAME=V1,V2",
+                    help="try these values of one constant instead of GRID's")
     args = ap.parse_args()
+    grid = dict(GRID)
+    for item in args.grid:
+        key, values = item.split("=")
+        if key not in GRID:
+            ap.error(f"--grid: {key} is not one of {', '.join(GRID)}")
+        grid[key] = tuple(float(v) for v in values.split(","))
     domains: list[tuple[str, reader_module.DiceReader, list[Sample]]] = []
     for spec in args.runs:
         models, name = spec.rsplit(":", 1)
-        samples = (load_set(args.data / name, "train")
-                   + load_set(args.data / name, "train", part="val"))
+        if (args.data / name).is_dir():
+            samples = (load_set(args.data / name, "train")
+                       + load_set(args.data / name, "train", part="val"))
+        elif Path(name).resolve().is_relative_to(args.data.resolve()):
+            ap.error(f"{name}: a shared set is named, not given as a folder (its test split "
+                     "is never read)")
+        else:
+            samples = load_set(Path(name), "test")
         domains.append((name, reader_module.DiceReader(threads=2, models=Path(models)),
                         samples))
     best: tuple[tuple[float, float], dict[str, float]] | None = None
-    for values in itertools.product(*GRID.values()):
-        setting = dict(zip(GRID, values, strict=True))
+    for values in itertools.product(*grid.values()):
+        setting = dict(zip(grid, values, strict=True))
         for key, value in setting.items():
             setattr(reader_module, key, value)
         rates, shown, ok = [], [], True

@@ -2,11 +2,13 @@
 
 Two small ONNX networks run with onnxruntime: the locator (vision.locate) proposes
 candidate top-face centres, and the classifier (vision.classify) reads a full-resolution
-patch around each candidate, all patches in one batch, saying which value it shows or that no
-die is centred there, and refining the centre. The few patches it doubts most are read again
-turned and mirrored, and the class logits of the eight reads averaged (the centre stays that
-of the upright read). A read whose value the classifier is not sure of comes back with value
-None.
+patch around each candidate, saying which value it shows or that no die is centred there, and
+refining the centre. Candidates are read likeliest first, CHUNK patches per call; once a
+chunk's last candidates are no dice, the rest (the table's texture) are left unread. The few
+dice whose value it doubts most are read again turned and mirrored, and the class logits of
+the eight reads averaged (the centre stays that of the upright read). A read whose value the
+classifier is not sure of comes back with value None. The patches read per image are bounded
+(MAX_CANDIDATES, PATCH_BUDGET), and so is the time of a busy frame.
 
 Scale: an image whose long side exceeds MAX_SIDE is shrunk to it for the locator (the
 classifier still cuts its patches from the image as given). The locator looks at the image
