@@ -18,6 +18,8 @@ sees are small, also 2× (dice down to about 12 pixels). No calibration is neede
 
 from __future__ import annotations
 
+import itertools
+import math
 from pathlib import Path
 
 import cv2
@@ -28,7 +30,7 @@ from numpy.typing import NDArray
 from vision.classify import WINDOW, batch, crop
 from vision.dice import DieRead
 from vision.errors import ModelMissing, ModelUnreadable, UnreadableImage
-from vision.locate import SCALE, Candidate, find_peaks, locator_input, merge
+from vision.locate import MULTIPLE, SCALE, Candidate, find_peaks, locator_input, merge
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 LOCATOR = "dice_locator.onnx"
@@ -48,6 +50,8 @@ FINE = SCALE // 2  # ... and this much where the dice it sees at SCALE are small
 SMALL_DIE = 30.0  # "small": the median side (image px) of the likeliest peaks at SCALE
 SIZE_PEAKS = 8  # how many of the likeliest peaks (score >= SIZE_SCORE) judge the dice's size
 SIZE_SCORE = 0.1
+TILE_AREA = 320 * 192  # the locator runs on at most this many input pixels at once ...
+OVERLAP = 32  # ... in tiles that overlap by this many (dice up to 2 × OVERLAP px at FINE)
 SURE = 0.5  # below this probability of its best value (given a die) a die is "not sure"
 MIN_SIDE = 16  # images smaller than this (either side) are refused
 
@@ -158,9 +162,25 @@ class DiceReader:
                 for c in merge(levels, MAX_CANDIDATES)]
 
     def _peaks(self, image: NDArray[np.uint8], scale: int, threshold: float) -> list[Candidate]:
-        out = self._locator.run(None, {"image": locator_input(image, scale)})[0]
-        return find_peaks(out, shape=image.shape[:2], threshold=threshold,
-                          limit=MAX_CANDIDATES, stride=2 * scale)
+        """The locator's peaks on the image shrunk `scale` times. An input larger than
+        TILE_AREA pixels is run in overlapping tiles (so memory stays that of one), each
+        keeping the peaks of its own part."""
+        full = locator_input(image, scale)
+        h, w = full.shape[2:]
+        rows, cols = _tiles(h, w)
+        found = []
+        for y0, y1 in rows:
+            for x0, x1 in cols:
+                ty0, tx0 = max(0, y0 - OVERLAP), max(0, x0 - OVERLAP)
+                tile = np.ascontiguousarray(full[:, :, ty0:min(h, y1 + OVERLAP),
+                                                 tx0:min(w, x1 + OVERLAP)])
+                out = self._locator.run(None, {"image": tile})[0]
+                for c in find_peaks(out, shape=image.shape[:2], threshold=threshold,
+                                    limit=MAX_CANDIDATES, stride=2 * scale):
+                    x, y = c.x + tx0 * scale, c.y + ty0 * scale
+                    if x0 * scale <= x < x1 * scale and y0 * scale <= y < y1 * scale:
+                        found.append(Candidate(x, y, c.size, c.score))
+        return sorted(found, key=lambda c: -c.score)[:MAX_CANDIDATES]
 
     def _read_again(self, patches: NDArray[np.float32], out: NDArray[np.float32]) -> None:
         """Of the dice whose value the classifier outputs `out` read with less than
@@ -178,6 +198,26 @@ class DiceReader:
             again = self._classifier.run(None, {"patch": _other_views(patches[doubt])})[0]
             views = again[:, :7].reshape(7, len(doubt), 7)
             out[doubt, :7] = (out[doubt, :7] + views.sum(axis=0)) / np.float32(8.0)
+
+
+def _tiles(h: int, w: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Row and column spans (multiples of MULTIPLE) that cut an h×w locator input into about
+    equal tiles of at most TILE_AREA pixels each, before their OVERLAP.
+
+    >>> _tiles(184, 320)
+    ([(0, 184)], [(0, 320)])
+    >>> _tiles(360, 640)
+    ([(0, 176), (176, 360)], [(0, 320), (320, 640)])
+    """
+    n = 1
+    while math.ceil(h / n) * math.ceil(w / n) > TILE_AREA:
+        n += 1
+    return _spans(h, n), _spans(w, n)
+
+
+def _spans(length: int, n: int) -> list[tuple[int, int]]:
+    cuts = [0] + [round(length * i / n / MULTIPLE) * MULTIPLE for i in range(1, n)] + [length]
+    return list(itertools.pairwise(cuts))
 
 
 def _other_views(patches: NDArray[np.float32]) -> NDArray[np.float32]:
