@@ -19,7 +19,7 @@ even when they lie in a labelled box that another read already matched: a second
 die is a die that is not there.
 
 Totals are also given by die size (SIZE_BINS): a labelled die's size is the longer side of its
-box, a false die's the side the reader gave it (a read without one falls in no bin).
+box, a false die's the side the reader gave it (a read of size 0, unknown, falls in no bin).
 
 >>> from vision.dice import DieRead
 >>> score = score_image([DieRead(5, 15, 15, 0.9), DieRead(2, 80, 80, 0.8)],
@@ -76,7 +76,7 @@ class ImageScore:
     match: tuple[int | None, ...]
     confusion: tuple[tuple[int, ...], ...]
     die_sizes: tuple[float, ...] = ()
-    read_sizes: tuple[float | None, ...] = ()
+    read_sizes: tuple[float, ...] = ()
 
     @property
     def correct(self) -> int:
@@ -219,7 +219,7 @@ def size_bins(scores: Iterable[ImageScore], edges: Sequence[float] = SIZE_BINS
         for outcome, size in zip(score.dice, score.die_sizes, strict=True):
             counts[row(size), [0, column[outcome]]] += 1
         for read, read_size in zip(score.reads, score.read_sizes, strict=True):
-            if read is ReadOutcome.FALSE and read_size is not None:
+            if read is ReadOutcome.FALSE and read_size > 0:
                 counts[row(read_size), 4] += 1
     return tuple(SizeBin(edges[i], edges[i + 1], *(int(v) for v in counts[i]))
                  for i in range(len(edges) - 1))

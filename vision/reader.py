@@ -253,7 +253,7 @@ def _decide(found: list[Candidate], sides: list[float],
         if p[0] > NO_DIE:
             break
         x, y = c.x + float(logits[i, 7]) * side, c.y + float(logits[i, 8]) * side
-        if any((r.x - x) ** 2 + (r.y - y) ** 2 < (0.5 * max(r.size or 0.0, c.size)) ** 2
+        if any((r.x - x) ** 2 + (r.y - y) ** 2 < (0.5 * max(r.size, c.size)) ** 2
                for r in kept):
             continue
         value = int(np.argmax(p[1:])) + 1
