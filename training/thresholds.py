@@ -13,7 +13,8 @@ table the models have never seen is what a new table needs; validation parts of 
 run trained on cannot show it (lowering the locator's threshold changes nothing there).
 Prints, per setting, each domain's dice read right and false dice, and the setting that reads
 the most dice (the worse domain first, then the sum) with at most MAX_FALSE false dice per
-labelled die on every domain.
+labelled die on every domain; where none keeps to that, the one with the most dice read right
+less false dice.
 """
 
 from __future__ import annotations
@@ -68,14 +69,16 @@ def main() -> None:
         domains.append((name, reader_module.DiceReader(threads=2, models=Path(models)),
                         samples))
     best: tuple[tuple[float, float], dict[str, float]] | None = None
+    fallback: tuple[int, dict[str, float]] | None = None
     for values in itertools.product(*grid.values()):
         setting = dict(zip(grid, values, strict=True))
         for key, value in setting.items():
             setattr(reader_module, key, value)
-        rates, shown, ok = [], [], True
+        rates, shown, ok, net = [], [], True, 0
         for name, reader, samples in domains:
             t = score(reader, samples)
             rates.append(t["right"] / t["dice"])
+            net += t["right"] - t["false"]
             ok = ok and t["false"] <= MAX_FALSE * t["dice"]
             shown.append(f"{name} {t['right']}/{t['dice']} false {t['false']}")
         print(" ".join(f"{k}={v}" for k, v in setting.items()), "|", "; ".join(shown),
@@ -83,7 +86,13 @@ def main() -> None:
         rank = (min(rates), sum(rates))
         if ok and (best is None or rank > best[0]):
             best = (rank, setting)
-    print("chosen:", best[1] if best else f"none keeps false dice <= {MAX_FALSE:.0%}")
+        if fallback is None or net > fallback[0]:
+            fallback = (net, setting)
+    if best is not None:
+        print("chosen:", best[1])
+    elif fallback is not None:
+        print(f"none keeps false dice <= {MAX_FALSE:.0%}; most read right less false:",
+              fallback[1])
 
 
 if __name__ == "__main__":

@@ -12,8 +12,9 @@ classifier is not sure of comes back with value None. The patches read per image
 
 Scale: an image whose long side exceeds MAX_SIDE is shrunk to it for the locator (the
 classifier still cuts its patches from the image as given). The locator looks at the image
-shrunk 4× and 8× (dice of about 20 to 110 and 80 to 220 pixels across); where the dice it
-sees are small, also 2× (dice down to about 12 pixels). No calibration is needed.
+shrunk 4× and 8× (dice of about 20 to 110 and 80 to 220 pixels across); where the dice read
+there are small, also 2× (dice down to about 12 pixels), and the new candidates are read in
+turn. No calibration is needed.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 from numpy.typing import NDArray
 
-from vision.classify import WINDOW, batch, crop
+from vision.classify import CROP, WINDOW, batch, crop
 from vision.dice import DieRead
 from vision.errors import ModelMissing, ModelUnreadable, UnreadableImage
 from vision.locate import MULTIPLE, SCALE, Candidate, find_peaks, locator_input, merge
@@ -46,10 +47,10 @@ SECOND_READS = 4  # at most this many doubtful dice are read again, turned and m
 PATCH_BUDGET = 48  # ... and only while the patches read stay this many (bounds a frame's time)
 MAX_SIDE = 1280  # a longer image side is shrunk to this before the locator sees it
 COARSE = 2 * SCALE  # the locator also looks at the image shrunk this much, for large dice
-FINE = SCALE // 2  # ... and this much where the dice it sees at SCALE are small
-SMALL_DIE = 30.0  # "small": the median side (image px) of the likeliest peaks at SCALE
-SIZE_PEAKS = 8  # how many of the likeliest peaks (score >= SIZE_SCORE) judge the dice's size
-SIZE_SCORE = 0.1
+FINE = SCALE // 2  # ... and this much where the dice are small ...
+SMALL_DIE = 30.0  # ... when the dice read at SCALE and COARSE have a median side under this
+SIZE_PEAKS = 8  # (where none was read: the median side of the likeliest peaks at SCALE ...
+SIZE_SCORE = 0.1  # ... of at least this score)
 TILE_AREA = 320 * 192  # the locator runs on at most this many input pixels at once ...
 OVERLAP = 32  # ... in tiles that overlap by this many (dice up to 2 × OVERLAP px at FINE)
 SURE = 0.5  # below this probability of its best value (given a die) a die is "not sure"
@@ -123,47 +124,51 @@ class DiceReader:
     def read(self, image_bgr: NDArray[np.uint8]) -> list[DieRead]:
         """Every die found in the image, best first; value None where not sure."""
         image = check_image(image_bgr)
-        found = self._locate(image)
+        h, w = image.shape[:2]
+        ratio = min(1.0, MAX_SIDE / max(h, w))  # the locator's image, shrunk to MAX_SIDE
+        small = image if ratio == 1.0 else np.asarray(cv2.resize(
+            image, (max(1, round(w * ratio)), max(1, round(h * ratio))),
+            interpolation=cv2.INTER_AREA), np.uint8)
+        weak = self._peaks(small, SCALE, ratio, SIZE_SCORE)
+        usual = [c for c in weak if c.score >= HEAT_THRESHOLD]
+        coarse = self._peaks(small, COARSE, ratio, HEAT_THRESHOLD)
+        found, patches, logits = self._first_read(image, merge([usual, coarse], MAX_CANDIDATES))
+        dice = [c.size * ratio for c, p0 in zip(found, _softmax(logits[:, :7])[:, 0],
+                                                strict=True) if p0 <= NO_DIE]
+        sizes = dice or [c.size * ratio for c in weak[:SIZE_PEAKS]]  # no die read: weak peaks
+        if sizes and float(np.median(sizes)) < SMALL_DIE and len(found) < MAX_CANDIDATES:
+            taken = set(found)
+            fine = self._peaks(small, FINE, ratio, HEAT_THRESHOLD)
+            more = [c for c in merge([found, fine], MAX_CANDIDATES) if c not in taken]
+            extra, extra_patches, extra_logits = self._first_read(image, more)
+            found, patches = found + extra, np.concatenate([patches, extra_patches])
+            logits = np.concatenate([logits, extra_logits])
         if not found:
             return []
-        sides = [WINDOW * c.size for c in found]
-        patches = batch([crop(image, c.x, c.y, s) for c, s in zip(found, sides, strict=True)])
-        logits = self._first_read(patches)
-        found, sides, patches = found[:len(logits)], sides[:len(logits)], patches[:len(logits)]
         self._read_again(patches, logits)
-        return _decide(found, sides, logits)
+        return _decide(found, [WINDOW * c.size for c in found], logits)
 
-    def _first_read(self, patches: NDArray[np.float32]) -> NDArray[np.float32]:
-        """Classifier outputs of the patches (ordered likeliest first), CHUNK at a time; the
-        next chunk is read only while the last TAIL patches of a chunk hold a die (past them
-        the locator's peaks are the table's texture, not dice)."""
+    def _first_read(self, image: NDArray[np.uint8], found: list[Candidate]
+                    ) -> tuple[list[Candidate], NDArray[np.float32], NDArray[np.float32]]:
+        """The candidates read (ordered likeliest first), their patches and classifier
+        outputs, CHUNK at a time; the next chunk is read only while the last TAIL of a chunk
+        hold a die (past them the locator's peaks are the table's texture, not dice)."""
+        if not found:
+            return [], np.zeros((0, 3, CROP, CROP), np.float32), np.zeros((0, 9), np.float32)
+        patches = batch([crop(image, c.x, c.y, WINDOW * c.size) for c in found])
         out = []
-        for i in range(0, len(patches), CHUNK):
+        for i in range(0, len(found), CHUNK):
             out.append(self._classifier.run(None, {"patch": patches[i:i + CHUNK]})[0])
             if _softmax(out[-1][-TAIL:, :7])[:, 0].min() > NO_DIE:
                 break
-        return np.concatenate(out)
+        logits = np.concatenate(out)
+        return found[:len(logits)], patches[:len(logits)], logits
 
-    def _locate(self, image: NDArray[np.uint8]) -> list[Candidate]:
-        """Candidates in image pixels from the locator at SCALE and COARSE, and at FINE where
-        the dice seen at SCALE are small; the image is shrunk to MAX_SIDE first."""
-        h, w = image.shape[:2]
-        ratio = min(1.0, MAX_SIDE / max(h, w))
-        if ratio < 1.0:
-            size = (max(1, round(w * ratio)), max(1, round(h * ratio)))
-            image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
-        usual = self._peaks(image, SCALE, SIZE_SCORE)
-        levels = [[c for c in usual if c.score >= HEAT_THRESHOLD]]
-        sizes = [c.size for c in usual[:SIZE_PEAKS]]
-        if sizes and float(np.median(sizes)) < SMALL_DIE:
-            levels.append(self._peaks(image, FINE, HEAT_THRESHOLD))
-        levels.append(self._peaks(image, COARSE, HEAT_THRESHOLD))
-        return [Candidate(c.x / ratio, c.y / ratio, c.size / ratio, c.score)
-                for c in merge(levels, MAX_CANDIDATES)]
-
-    def _peaks(self, image: NDArray[np.uint8], scale: int, threshold: float) -> list[Candidate]:
-        """The locator's peaks on the image shrunk `scale` times. An input larger than
-        TILE_AREA pixels is run in overlapping tiles (so memory stays that of one), each
+    def _peaks(self, image: NDArray[np.uint8], scale: int, ratio: float,
+               threshold: float) -> list[Candidate]:
+        """The locator's peaks (score >= threshold) on the image shrunk `scale` times, best
+        first, in the pixels of an image `ratio` times smaller than the image read. An input larger
+        than TILE_AREA pixels is run in overlapping tiles (so memory stays that of one), each
         keeping the peaks of its own part."""
         full = locator_input(image, scale)
         h, w = full.shape[2:]
@@ -179,7 +184,7 @@ class DiceReader:
                                     limit=MAX_CANDIDATES, stride=2 * scale):
                     x, y = c.x + tx0 * scale, c.y + ty0 * scale
                     if x0 * scale <= x < x1 * scale and y0 * scale <= y < y1 * scale:
-                        found.append(Candidate(x, y, c.size, c.score))
+                        found.append(Candidate(x / ratio, y / ratio, c.size / ratio, c.score))
         return sorted(found, key=lambda c: -c.score)[:MAX_CANDIDATES]
 
     def _read_again(self, patches: NDArray[np.float32], out: NDArray[np.float32]) -> None:
