@@ -68,7 +68,13 @@ _BODY = {  # BGR body colours and the pip colours that go with them
     "pink": ((160, 120, 230), ((240, 240, 240), (20, 20, 20))),
     "orange": ((30, 120, 240), ((20, 20, 20), (240, 240, 240))),
     "grey": ((140, 140, 140), ((240, 240, 240), (20, 20, 20), (40, 40, 200))),
+    "navy": ((90, 40, 20), ((240, 240, 240), (40, 40, 190))),
+    "smoke": ((55, 50, 50), ((230, 230, 230), (50, 50, 170))),
+    "wine": ((40, 30, 110), ((235, 235, 235), (60, 190, 230))),
 }
+#: Pip colours any body may have (BGR): white, black, red, dark red, gold, blue, green, silver.
+PIP_COLOURS = ((240, 240, 240), (20, 20, 20), (40, 40, 210), (45, 35, 140), (50, 170, 220),
+               (180, 90, 30), (60, 150, 40), (190, 190, 190))
 MATERIALS = ("solid", "swirl", "translucent", "glitter", "pearl")
 MAX_OFF_AXIS = math.tan(math.radians(62))  # no part of a scene is seen further from straight down
 
@@ -121,8 +127,10 @@ def _look(rng: np.random.Generator, plain: bool) -> DieLook:
                        "solid", 0.12, 0.06, 0.27, 0.09, 1.0, False, 1.0, 0.0)
     body_bgr, pips = _BODY[str(rng.choice(list(_BODY)))]
     body = np.clip(np.array(body_bgr) * rng.uniform(0.75, 1.15) + rng.normal(0, 15, 3), 0, 255)
+    if rng.random() < 0.5:  # the body's usual pips, or any colour at all
+        pips = PIP_COLOURS
     pip = np.array(pips[int(rng.integers(len(pips)))], np.float64)
-    if rng.random() < 0.08:  # pips in a colour close to the body's: hard to read
+    if rng.random() < 0.1:  # pips in a colour close to the body's: hard to read
         pip = np.clip(body * rng.choice([0.45, 1.6]), 0, 255)
     material = str(rng.choice(MATERIALS, p=[0.45, 0.2, 0.15, 0.1, 0.1]))
     return DieLook(
