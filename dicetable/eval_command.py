@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -58,7 +59,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "dice_wrong_value, dice_missed, false_dice, images_total, "
                              "images_exact, confusion (rows: labelled 1..6; columns: read "
                              "1..6, missed), latency_ms {median, p95}, accuracy, "
-                             "accuracy_wilson95, images_skipped with reasons")
+                             "accuracy_wilson95, false_dice_rate, by_size (the same by die "
+                             "size in pixels: min, max, dice, dice_correct, dice_wrong_value, "
+                             "dice_missed, false_dice, accuracy), images_skipped with reasons")
     parser.add_argument("--save-failures", type=Path, metavar="DIR",
                         help="write each image not read exactly, with the reads drawn on it, "
                              "and confusion.png into DIR")
@@ -215,6 +218,11 @@ def _as_json(dataset: Dataset, split: str, summary: Summary, skipped: list[Probl
         "accuracy": summary.accuracy,
         "accuracy_wilson95": list(wilson) if wilson is not None else None,
         "false_dice_rate": summary.false_dice_rate,
+        "by_size": [{"min": b.low, "max": b.high if math.isfinite(b.high) else None,
+                     "dice": b.dice, "dice_correct": b.correct,
+                     "dice_wrong_value": b.wrong_value, "dice_missed": b.missed,
+                     "false_dice": b.false_dice, "accuracy": b.accuracy}
+                    for b in summary.by_size],
         "images_skipped": len(skipped),
         "skipped": [{"file": p.file, "line": p.line, "reason": p.reason} for p in skipped],
         "images_failed": [{"file": file, "dice": len(s.dice), "correct": s.correct,
@@ -241,6 +249,14 @@ def _as_text(dataset: Dataset, split: str, summary: Summary, skipped: list[Probl
     if s.latency_median_ms is not None and s.latency_p95_ms is not None:
         lines.append(f"  read time     median {s.latency_median_ms:.1f} ms, "
                      f"p95 {s.latency_p95_ms:.1f} ms (per image, decoding excluded)")
+    lines.append("  by die size (px; a false die by the size the reader gave it)")
+    lines.append("        size   dice  right  wrong missed  false  read right")
+    for b in s.by_size:
+        if b.dice or b.false_dice:
+            span = f"{b.low:.0f}+" if not math.isfinite(b.high) else f"{b.low:.0f}-{b.high:.0f}"
+            right = f"{b.accuracy:.1%}" if b.accuracy is not None else "-"
+            lines.append(f"  {span:>10} {b.dice:>6} {b.correct:>6} {b.wrong_value:>6} "
+                         f"{b.missed:>6} {b.false_dice:>6}  {right:>10}")
     lines.append("  confusion (rows: labelled value; columns: value read, then missed)")
     lines.append("        " + "".join(f"{c:>7}" for c in [*"123456", "missed"]))
     for value, row in enumerate(s.confusion, start=1):

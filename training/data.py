@@ -6,6 +6,7 @@ the top face and size the die's side in pixels (estimated where the labels do no
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import zlib
@@ -17,7 +18,10 @@ import numpy as np
 
 from vision.classify import CROP, WINDOW, crop
 from vision.locate import SCALE, STRIDE
-from vision.render import render_scene
+from vision.render import randomised_scene
+
+RENDERER = [Path(__file__).resolve().parent.parent / "vision" / name
+            for name in ("render.py", "surfaces.py")]
 
 
 @dataclass
@@ -77,18 +81,27 @@ def load_set(root: Path, split: str, *, val_fraction: float = 0.15,
     return out
 
 
-def synthetic(seed: int, n: int) -> list[Sample]:
-    """n rendered scenes of mixed sizes, dice 24..80 px."""
+def synthetic(seed: int, n: int, cache: Path | None = None) -> list[Sample]:
+    """n scenes of vision.render's domain randomiser, 480..800 × 400..640 px. With a cache
+    folder, they are kept there (keyed by seed, n and the renderer's source) and read back
+    instead of drawn again."""
+    key = hashlib.sha256(b"".join(p.read_bytes() for p in RENDERER)).hexdigest()[:12]
+    path = None if cache is None else cache / f"synthetic-{seed}-{n}-{key}.npz"
+    if path is not None and path.is_file():
+        with np.load(path) as z:
+            return [Sample(z[f"image{i}"], z[f"dice{i}"], "synthetic") for i in range(n)]
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(n):
         w, h = int(rng.integers(480, 800)), int(rng.integers(400, 640))
-        lo = rng.uniform(24, 55)
-        scene = render_scene(rng, width=w, height=h, n_dice=int(rng.integers(1, 16)),
-                             die_px=(lo, lo * rng.uniform(1.0, 1.5)), lean=rng.uniform(0, 0.4),
-                             distractors=4)
+        scene = randomised_scene(rng, width=w, height=h)
         rows = [(d.value, d.x, d.y, d.size, 1.0) for d in scene.dice]
         out.append(Sample(scene.image, np.array(rows, np.float32).reshape(-1, 5), "synthetic"))
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        arrays = {f"{k}{i}": a for i, s in enumerate(out)
+                  for k, a in (("image", s.image), ("dice", s.dice))}
+        np.savez(path, **arrays)  # type: ignore[arg-type]
     return out
 
 
@@ -110,8 +123,10 @@ class Aug:
     p_jpeg: float
 
 
+LOCATOR_SIDES = (3.5, 32.0)  # die sides in locator input pixels that training covers
 LOCATOR_AUG = Aug(0.3, 0.08, (0.6, 1.4), (0.6, 1.3), 30, (0.6, 1.6), (0.3, 1.3), (1, 10),
                   (25, 90), 0.4, 0.5, 0.4)
+P_LOW_RES = 0.4  # share of classifier patches shrunk 1.3..2.5 times and enlarged back
 CLASSIFIER_AUG = Aug(0.3, 0.05, (0.7, 1.3), (0.7, 1.25), 25, (0.7, 1.4), (0.3, 1.0), (1, 6),
                      (40, 95), 0.3, 0.4, 0.3)
 
@@ -168,6 +183,11 @@ def locator_batch(rng: np.random.Generator, pool: list[Sample], n: int, side: in
     for i in range(n):
         s = pool[int(rng.integers(len(pool)))]
         f = math.exp(rng.uniform(math.log(0.45), math.log(1.7)))
+        if len(s.dice):  # dice of LOCATOR_SIDES input pixels, as the reader's levels see them
+            die = float(np.median(s.dice[:, 3])) / SCALE
+            lo, hi = (max(0.3, LOCATOR_SIDES[0] / die), min(2.0, LOCATOR_SIDES[1] / die))
+            if lo < hi:
+                f = math.exp(rng.uniform(math.log(lo), math.log(hi)))
         k = f / SCALE
         h, w = s.image.shape[:2]
         small = cv2.resize(s.image, (max(1, round(w * k)), max(1, round(h * k))),
@@ -180,7 +200,7 @@ def locator_batch(rng: np.random.Generator, pool: list[Sample], n: int, side: in
                                                          if rng.random() < 0.3 else 0.0)
         rot = cv2.getRotationMatrix2D((side / 2, side / 2), angle, 1.0)
         full = rot @ np.vstack([m, [0, 0, 1]])
-        patch = cv2.warpAffine(small, full, (side, side), borderMode=cv2.BORDER_REFLECT)
+        patch = cv2.warpAffine(small, full, (side, side), borderMode=cv2.BORDER_REPLICATE)
         if rng.random() < 0.5:
             patch = patch[:, ::-1]
             full = np.array([[-1, 0, side], [0, 1, 0]], np.float64) @ np.vstack([full, [0, 0, 1]])
@@ -262,7 +282,7 @@ def classifier_batch(rng: np.random.Generator, pool: list[Sample], weights: np.n
         rot = cv2.getRotationMatrix2D((float(qx), float(qy)), angle, 1.0)
         rot[:, 2] += (big / 2 - qx, big / 2 - qy)
         region = cv2.warpAffine(s.image, rot, (big, big), flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REFLECT)
+                                borderMode=cv2.BORDER_REPLICATE)  # as the reader's crop
         flip = rng.random() < 0.5
         if flip:
             region = np.ascontiguousarray(region[:, ::-1])
@@ -271,5 +291,10 @@ def classifier_batch(rng: np.random.Generator, pool: list[Sample], weights: np.n
             dx = (tx - big / 2) / side
             off[i] = (-dx if flip else dx, (ty - big / 2) / side)
         patch = crop(region, big / 2, big / 2, side)
+        if rng.random() < P_LOW_RES:  # a camera with fewer pixels than the patch
+            k = rng.uniform(1.3, 2.5)
+            small = cv2.resize(patch, (round(CROP / k), round(CROP / k)),
+                               interpolation=cv2.INTER_AREA)
+            patch = cv2.resize(small, (CROP, CROP), interpolation=cv2.INTER_LINEAR)
         xs[i] = photometric(rng, patch, CLASSIFIER_AUG).transpose(2, 0, 1) / 255.0
     return xs, cls, off, msk

@@ -213,7 +213,9 @@ def main() -> None:
                     help="processes drawing training batches (0: this one, repeatable)")
     ap.add_argument("--locator", type=Path,
                     help="reuse this trained locator (.onnx) instead of training one")
-    ap.add_argument("--synthetic", type=int, default=300, help="rendered scenes")
+    ap.add_argument("--synthetic", type=int, default=1200, help="rendered scenes")
+    ap.add_argument("--cache", type=Path, default=ROOT / "runs" / "cache",
+                    help="folder keeping the rendered scenes between runs")
     ap.add_argument("--locator-steps", type=int, default=3000)
     ap.add_argument("--classifier-steps", type=int, default=10000)
     args = ap.parse_args()
@@ -224,7 +226,7 @@ def main() -> None:
     real = [s for name in SETS if name not in args.exclude
             for s in load_set(args.data / name, "train")]
     val = {name: load_set(args.data / name, "train", part="val") for name in SETS}
-    pool = real + synthetic(args.seed, args.synthetic)
+    pool = real + synthetic(args.seed, args.synthetic, args.cache)
     print(f"{len(real)} real + {args.synthetic} synthetic images, {time.time() - t0:.0f}s",
           flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -241,6 +243,9 @@ def main() -> None:
     reader = DiceReader(threads=2, models=args.out)
     for name, samples in val.items():
         print(f"val {name}: {score(reader, samples)}", flush=True)
+    for name in args.exclude:  # a domain the run never saw: its whole train split
+        whole = load_set(args.data / name, "train") + val[name]
+        print(f"left out {name}, train split: {score(reader, whole)}", flush=True)
     print(f"done in {time.time() - t0:.0f}s", flush=True)
 
 

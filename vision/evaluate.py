@@ -18,6 +18,9 @@ over are missed. Reads left over are false dice unless their centre is in an ign
 even when they lie in a labelled box that another read already matched: a second read of one
 die is a die that is not there.
 
+Totals are also given by die size (SIZE_BINS): a labelled die's size is the longer side of its
+box, a false die's the side the reader gave it (a read of size 0, unknown, falls in no bin).
+
 >>> from vision.dice import DieRead
 >>> score = score_image([DieRead(5, 15, 15, 0.9), DieRead(2, 80, 80, 0.8)],
 ...                     [LabelledDie(5, (0, 0, 30, 30))])
@@ -41,6 +44,8 @@ VALUES = 6
 MISSED_COLUMN = VALUES
 """Confusion rows are the labelled values 1..6; columns the read values 1..6, then missed."""
 Z95 = 1.959963984540054
+SIZE_BINS = (0.0, 20.0, 30.0, 50.0, 80.0, 120.0, 200.0, math.inf)
+"""Edges of the die-size bins, in pixels: a size s falls in the bin [low, high) holding it."""
 
 
 class ReadOutcome(Enum):
@@ -70,6 +75,8 @@ class ImageScore:
     dice: tuple[DieOutcome, ...]
     match: tuple[int | None, ...]
     confusion: tuple[tuple[int, ...], ...]
+    die_sizes: tuple[float, ...] = ()
+    read_sizes: tuple[float, ...] = ()
 
     @property
     def correct(self) -> int:
@@ -127,7 +134,9 @@ def score_image(reads: Sequence[DieRead], dice: Sequence[LabelledDie],
             confusion[die.value - 1][MISSED_COLUMN] += 1
     return ImageScore(read_outcomes, tuple(die_outcome),
                       tuple(match.get(i) for i in range(len(reads))),
-                      tuple(tuple(row) for row in confusion))
+                      tuple(tuple(row) for row in confusion),
+                      tuple(max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice),
+                      tuple(r.size for r in reads))
 
 
 def _contains(box: Box, read: DieRead) -> bool:
@@ -171,6 +180,52 @@ def _read_outcome(read: DieRead, die: LabelledDie | None, ignore: Sequence[Box])
 
 
 @dataclass(frozen=True)
+class SizeBin:
+    """Totals of the dice whose size lies in [low, high) pixels, and of the false dice the
+    reader sized so."""
+
+    low: float
+    high: float
+    dice: int
+    correct: int
+    wrong_value: int
+    missed: int
+    false_dice: int
+
+    @property
+    def accuracy(self) -> float | None:
+        """Fraction of these dice read right (None without dice)."""
+        return self.correct / self.dice if self.dice else None
+
+
+def size_bins(scores: Iterable[ImageScore], edges: Sequence[float] = SIZE_BINS
+              ) -> tuple[SizeBin, ...]:
+    """Totals by die size, one SizeBin per pair of neighbouring edges.
+
+    >>> from vision.dice import DieRead
+    >>> score = score_image([DieRead(2, 5, 5, 0.9), DieRead(4, 90, 90, 0.9, size=60.0)],
+    ...                     [LabelledDie(2, (0, 0, 25, 12)), LabelledDie(3, (40, 0, 80, 40))])
+    >>> [(b.low, b.dice, b.correct, b.missed, b.false_dice) for b in size_bins([score])
+    ...  if b.dice or b.false_dice]
+    [(20.0, 1, 1, 0, 0), (30.0, 1, 0, 1, 0), (50.0, 0, 0, 0, 1)]
+    """
+    counts = np.zeros((len(edges) - 1, 5), np.int64)  # dice, right, wrong, missed, false
+    column = {DieOutcome.READ: 1, DieOutcome.WRONG_VALUE: 2, DieOutcome.MISSED: 3}
+
+    def row(size: float) -> int:
+        return int(np.searchsorted(edges, size, side="right")) - 1
+
+    for score in scores:
+        for outcome, size in zip(score.dice, score.die_sizes, strict=True):
+            counts[row(size), [0, column[outcome]]] += 1
+        for read, read_size in zip(score.reads, score.read_sizes, strict=True):
+            if read is ReadOutcome.FALSE and read_size > 0:
+                counts[row(read_size), 4] += 1
+    return tuple(SizeBin(edges[i], edges[i + 1], *(int(v) for v in counts[i]))
+                 for i in range(len(edges) - 1))
+
+
+@dataclass(frozen=True)
 class Summary:
     """Totals over the scored images; ``latency_ms`` holds one read time per image."""
 
@@ -183,6 +238,7 @@ class Summary:
     images_exact: int
     confusion: tuple[tuple[int, ...], ...]
     latency_ms: tuple[float, ...]
+    by_size: tuple[SizeBin, ...] = ()
 
     @property
     def accuracy(self) -> float | None:
@@ -226,6 +282,7 @@ def summarise(scores: Iterable[ImageScore], latency_ms: Iterable[float] = ()) ->
         images_exact=sum(s.exact for s in scores),
         confusion=tuple(tuple(int(v) for v in row) for row in confusion),
         latency_ms=tuple(latency_ms),
+        by_size=size_bins(scores),
     )
 
 

@@ -1,18 +1,26 @@
 """The dice reader: find every die in a BGR image and read its top face.
 
 Two small ONNX networks run with onnxruntime: the locator (vision.locate) proposes
-candidate top-face centres on the image shrunk 4×, and the classifier (vision.classify)
-reads a full-resolution patch around each candidate, all patches in one batch, saying which
-value it shows or that no die is centred there, and refining the centre. Patches it doubts are
-read again turned and mirrored, and the class logits of the eight reads averaged (the centre
-stays that of the upright read). A read whose value the classifier is not sure of comes back
-with value None.
+candidate top-face centres, and the classifier (vision.classify) reads a full-resolution
+patch around each candidate, saying which value it shows or that no die is centred there, and
+refining the centre. Candidates are read likeliest first, CHUNK patches per call; once a
+chunk's last candidates are no dice, the rest (the table's texture) are left unread. The few
+dice whose value it doubts most are read again turned and mirrored, and the class logits of
+the eight reads averaged (the centre stays that of the upright read). A read whose value the
+classifier is not sure of comes back with value None. The patches read per image are bounded
+(MAX_CANDIDATES, PATCH_BUDGET), and so is the time of a busy frame.
 
-Dice from about 20 to 110 pixels across are found; no calibration is needed.
+Scale: an image whose long side exceeds MAX_SIDE is shrunk to it for the locator (the
+classifier still cuts its patches from the image as given). The locator looks at the image
+shrunk 4× and 8× (dice of about 20 to 110 and 80 to 220 pixels across); where the dice read
+there are small, also 2× (dice down to about 12 pixels), and the new candidates are read in
+turn. No calibration is needed.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from pathlib import Path
 
 import cv2
@@ -20,10 +28,10 @@ import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 from numpy.typing import NDArray
 
-from vision.classify import WINDOW, batch, crop
+from vision.classify import CROP, WINDOW, batch, crop
 from vision.dice import DieRead
 from vision.errors import ModelMissing, ModelUnreadable, UnreadableImage
-from vision.locate import Candidate, find_peaks, locator_input
+from vision.locate import MULTIPLE, SCALE, Candidate, find_peaks, locator_input, merge
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 LOCATOR = "dice_locator.onnx"
@@ -31,9 +39,20 @@ CLASSIFIER = "dice_classifier.onnx"
 
 HEAT_THRESHOLD = 0.3  # locator score a candidate needs
 MAX_CANDIDATES = 32  # at most this many candidates (the likeliest) are read per image
-CHUNK = 16  # candidates per classifier call, 7× that for the second read (bounds memory)
+CHUNK = 16  # candidates per classifier call (bounds memory)
+TAIL = 4  # a chunk whose last TAIL candidates are no dice ends the reading
 NO_DIE = 0.5  # a candidate whose "no die" probability is above this is dropped
 DOUBT_BELOW = 0.95  # a die's value read with less confidence is read again, turned and mirrored
+SECOND_READS = 4  # at most this many doubtful dice are read again, turned and mirrored ...
+PATCH_BUDGET = 48  # ... and only while the patches read stay this many (bounds a frame's time)
+MAX_SIDE = 1280  # a longer image side is shrunk to this before the locator sees it
+COARSE = 2 * SCALE  # the locator also looks at the image shrunk this much, for large dice
+FINE = SCALE // 2  # ... and this much where the dice are small ...
+SMALL_DIE = 30.0  # ... when the dice read at SCALE and COARSE have a median side under this
+SIZE_PEAKS = 8  # (where none was read: the median side of the likeliest peaks at SCALE ...
+SIZE_SCORE = 0.1  # ... of at least this score)
+TILE_AREA = 320 * 192  # the locator runs on at most this many input pixels at once ...
+OVERLAP = 32  # ... in tiles that overlap by this many (dice up to 2 × OVERLAP px at FINE)
 SURE = 0.5  # below this probability of its best value (given a die) a die is "not sure"
 MIN_SIDE = 16  # images smaller than this (either side) are refused
 
@@ -106,30 +125,104 @@ class DiceReader:
         """Every die found in the image, best first; value None where not sure."""
         image = check_image(image_bgr)
         h, w = image.shape[:2]
-        out = self._locator.run(None, {"image": locator_input(image)})[0]
-        found = find_peaks(out, shape=(h, w), threshold=HEAT_THRESHOLD, limit=MAX_CANDIDATES)
+        ratio = min(1.0, MAX_SIDE / max(h, w))  # the locator's image, shrunk to MAX_SIDE
+        small = image if ratio == 1.0 else np.asarray(cv2.resize(
+            image, (max(1, round(w * ratio)), max(1, round(h * ratio))),
+            interpolation=cv2.INTER_AREA), np.uint8)
+        weak = self._peaks(small, SCALE, ratio, SIZE_SCORE)
+        usual = [c for c in weak if c.score >= HEAT_THRESHOLD]
+        coarse = self._peaks(small, COARSE, ratio, HEAT_THRESHOLD)
+        found, patches, logits = self._first_read(image, merge([usual, coarse], MAX_CANDIDATES))
+        dice = [c.size * ratio for c, p0 in zip(found, _softmax(logits[:, :7])[:, 0],
+                                                strict=True) if p0 <= NO_DIE]
+        sizes = dice or [c.size * ratio for c in weak[:SIZE_PEAKS]]  # no die read: weak peaks
+        if sizes and float(np.median(sizes)) < SMALL_DIE and len(found) < MAX_CANDIDATES:
+            taken = set(found)
+            fine = self._peaks(small, FINE, ratio, HEAT_THRESHOLD)
+            more = [c for c in merge([found, fine], MAX_CANDIDATES) if c not in taken]
+            extra, extra_patches, extra_logits = self._first_read(image, more)
+            found, patches = found + extra, np.concatenate([patches, extra_patches])
+            logits = np.concatenate([logits, extra_logits])
         if not found:
             return []
-        sides = [WINDOW * c.size for c in found]
-        patches = batch([crop(image, c.x, c.y, s) for c, s in zip(found, sides, strict=True)])
-        logits = np.concatenate([self._classify(patches[i:i + CHUNK])
-                                 for i in range(0, len(patches), CHUNK)])
-        return _decide(found, sides, logits)
+        self._read_again(patches, logits)
+        return _decide(found, [WINDOW * c.size for c in found], logits)
 
-    def _classify(self, patches: NDArray[np.float32]) -> NDArray[np.float32]:
-        """Classifier outputs for each patch; a die whose value is read with less than
-        DOUBT_BELOW confidence is read again in the seven other quarter turns and mirror
-        images of its patch, and its seven class logits (no die, 1..6) averaged over all
-        eight reads; its centre offset stays that of the upright read."""
-        out: NDArray[np.float32] = self._classifier.run(None, {"patch": patches})[0]
+    def _first_read(self, image: NDArray[np.uint8], found: list[Candidate]
+                    ) -> tuple[list[Candidate], NDArray[np.float32], NDArray[np.float32]]:
+        """The candidates read (ordered likeliest first), their patches and classifier
+        outputs, CHUNK at a time; the next chunk is read only while the last TAIL of a chunk
+        hold a die (past them the locator's peaks are the table's texture, not dice)."""
+        if not found:
+            return [], np.zeros((0, 3, CROP, CROP), np.float32), np.zeros((0, 9), np.float32)
+        patches = batch([crop(image, c.x, c.y, WINDOW * c.size) for c in found])
+        out = []
+        for i in range(0, len(found), CHUNK):
+            out.append(self._classifier.run(None, {"patch": patches[i:i + CHUNK]})[0])
+            if _softmax(out[-1][-TAIL:, :7])[:, 0].min() > NO_DIE:
+                break
+        logits = np.concatenate(out)
+        return found[:len(logits)], patches[:len(logits)], logits
+
+    def _peaks(self, image: NDArray[np.uint8], scale: int, ratio: float,
+               threshold: float) -> list[Candidate]:
+        """The locator's peaks (score >= threshold) on the image shrunk `scale` times, best
+        first, in the pixels of an image `ratio` times smaller than the image read. An input larger
+        than TILE_AREA pixels is run in overlapping tiles (so memory stays that of one), each
+        keeping the peaks of its own part."""
+        full = locator_input(image, scale)
+        h, w = full.shape[2:]
+        rows, cols = _tiles(h, w)
+        found = []
+        for y0, y1 in rows:
+            for x0, x1 in cols:
+                ty0, tx0 = max(0, y0 - OVERLAP), max(0, x0 - OVERLAP)
+                tile = np.ascontiguousarray(full[:, :, ty0:min(h, y1 + OVERLAP),
+                                                 tx0:min(w, x1 + OVERLAP)])
+                out = self._locator.run(None, {"image": tile})[0]
+                for c in find_peaks(out, shape=image.shape[:2], threshold=threshold,
+                                    limit=MAX_CANDIDATES, stride=2 * scale):
+                    x, y = c.x + tx0 * scale, c.y + ty0 * scale
+                    if x0 * scale <= x < x1 * scale and y0 * scale <= y < y1 * scale:
+                        found.append(Candidate(x / ratio, y / ratio, c.size / ratio, c.score))
+        return sorted(found, key=lambda c: -c.score)[:MAX_CANDIDATES]
+
+    def _read_again(self, patches: NDArray[np.float32], out: NDArray[np.float32]) -> None:
+        """Of the dice whose value the classifier outputs `out` read with less than
+        DOUBT_BELOW confidence, the SECOND_READS likeliest to be dice (fewer where that would
+        take the patches read past PATCH_BUDGET) are read again in the
+        seven other quarter turns and mirror images of their patches, and their seven class
+        logits (no die, 1..6) in `out` replaced by the mean over all eight reads; the centre
+        offset stays that of the upright read."""
         p = _softmax(out[:, :7])
         value = p[:, 1:].max(axis=1) / np.maximum(1.0 - p[:, 0], 1e-6)
         doubt = np.nonzero((p[:, 0] < NO_DIE) & (value < DOUBT_BELOW))[0]
+        room = min(SECOND_READS, (PATCH_BUDGET - len(patches)) // 7)
+        doubt = doubt[np.argsort(p[doubt, 0], kind="stable")[:max(0, room)]]
         if len(doubt):
             again = self._classifier.run(None, {"patch": _other_views(patches[doubt])})[0]
             views = again[:, :7].reshape(7, len(doubt), 7)
             out[doubt, :7] = (out[doubt, :7] + views.sum(axis=0)) / np.float32(8.0)
-        return out
+
+
+def _tiles(h: int, w: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Row and column spans (multiples of MULTIPLE) that cut an h×w locator input into about
+    equal tiles of at most TILE_AREA pixels each, before their OVERLAP.
+
+    >>> _tiles(184, 320)
+    ([(0, 184)], [(0, 320)])
+    >>> _tiles(360, 640)
+    ([(0, 176), (176, 360)], [(0, 320), (320, 640)])
+    """
+    n = 1
+    while math.ceil(h / n) * math.ceil(w / n) > TILE_AREA:
+        n += 1
+    return _spans(h, n), _spans(w, n)
+
+
+def _spans(length: int, n: int) -> list[tuple[int, int]]:
+    cuts = [0] + [round(length * i / n / MULTIPLE) * MULTIPLE for i in range(1, n)] + [length]
+    return list(itertools.pairwise(cuts))
 
 
 def _other_views(patches: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -159,16 +252,16 @@ def _decide(found: list[Candidate], sides: list[float],
     top face keep the likelier die), flag unsure values. Best first."""
     probs = _softmax(logits[:, :7])
     order = np.argsort(probs[:, 0], kind="stable")
-    kept: list[tuple[DieRead, float]] = []
+    kept: list[DieRead] = []
     for i in order:
         p, c, side = probs[i], found[i], sides[i]
         if p[0] > NO_DIE:
             break
         x, y = c.x + float(logits[i, 7]) * side, c.y + float(logits[i, 8]) * side
-        if any((r.x - x) ** 2 + (r.y - y) ** 2 < (0.5 * max(size, c.size)) ** 2
-               for r, size in kept):
+        if any((r.x - x) ** 2 + (r.y - y) ** 2 < (0.5 * max(r.size, c.size)) ** 2
+               for r in kept):
             continue
         value = int(np.argmax(p[1:])) + 1
         sure = p[value] / (1.0 - p[0]) >= SURE
-        kept.append((DieRead(value if sure else None, x, y, float(p[value]), c.size), c.size))
-    return sorted((r for r, _ in kept), key=lambda r: -r.confidence)
+        kept.append(DieRead(value if sure else None, x, y, float(p[value]), c.size))
+    return sorted(kept, key=lambda r: -r.confidence)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import struct
 import zlib
@@ -20,7 +21,7 @@ from vision.render import RenderedDie, render_scene
 
 KEYS = {"dice_total", "dice_correct", "dice_wrong_value", "dice_missed", "false_dice",
         "images_total", "images_exact", "confusion", "latency_ms", "accuracy",
-        "accuracy_wilson95"}
+        "accuracy_wilson95", "false_dice_rate", "by_size"}
 
 
 def _eval(*argv: str | Path) -> int:
@@ -104,6 +105,14 @@ def test_json_report_on_a_rendered_set(rendered: tuple[Path, list[Rendered]],
     # the path would score about nothing and make every read a false die.
     assert report["accuracy"] >= 0.7
     assert report["false_dice"] <= 0.2 * report["dice_total"]
+    bins = report["by_size"]
+    assert [b["min"] for b in bins][:3] == [0, 20, 30] and bins[-1]["max"] is None
+    assert sum(b["dice"] for b in bins) == report["dice_total"]
+    for key in ("dice_correct", "dice_wrong_value", "dice_missed"):
+        assert sum(b[key] for b in bins) == report[key]
+    assert sum(b["false_dice"] for b in bins) == report["false_dice"]  # every read is sized
+    sized = {(b["min"], b["max"]): b["dice"] for b in bins if b["dice"]}
+    assert set(sized) <= {(50, 80), (80, 120)}  # boxes of 38..48 px dice at any rotation
     assert report["images_skipped"] == 0
     assert "3/3 images" in err
     written = sorted(p.name for p in failures.iterdir())
@@ -129,6 +138,7 @@ def test_text_summary_on_every_image_of_a_yolo_copy(
     total = _dice_in(images, "all")
     assert f"(yolo, split all): 6 images, {total} labelled dice" in out
     assert "read right" in out and "95 % Wilson" in out and "missed" in out
+    assert "by die size" in out and re.search(r"\n +50-80 +\d+ +\d+", out)
 
 
 def test_bad_images_and_entries_are_skipped_and_listed(

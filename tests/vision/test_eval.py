@@ -12,6 +12,7 @@ from vision.evaluate import (
     DieOutcome,
     ReadOutcome,
     score_image,
+    size_bins,
     summarise,
     wilson_interval,
 )
@@ -120,7 +121,7 @@ dice_st = st.lists(st.builds(
     lambda v, x, y, w, h: LabelledDie(v, (x, y, x + w, y + h)),
     st.integers(1, 6), coords, coords, st.floats(1, 40), st.floats(1, 40)), max_size=8)
 reads_st = st.lists(st.builds(DieRead, st.none() | st.integers(1, 6), coords, coords,
-                              st.floats(0, 1)), max_size=10)
+                              st.floats(0, 1), st.just(0.0) | st.floats(1, 300)), max_size=10)
 
 
 @given(dice_st, reads_st)
@@ -128,6 +129,12 @@ def test_every_die_and_read_is_accounted_for_once(
         dice: list[LabelledDie], reads: list[DieRead]) -> None:
     score = score_image(reads, dice)
     assert score.correct + score.wrong_value + score.missed == len(dice)
+    bins = size_bins([score])
+    assert sum(b.dice for b in bins) == len(dice)
+    assert sum(b.correct for b in bins) == score.correct
+    assert sum(b.false_dice for b in bins) == sum(  # reads of unknown size fall in no bin
+        r.size > 0 for r, o in zip(reads, score.reads, strict=True)
+        if o is ReadOutcome.FALSE)
     matched = [j for j in score.match if j is not None]
     assert len(matched) == len(set(matched))
     for read, j in zip(reads, score.match, strict=True):

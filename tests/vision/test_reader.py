@@ -64,6 +64,43 @@ def test_plain_dice_are_read_with_centres_on_the_top_face(reader: DiceReader) ->
     assert right >= 0.9 * total and false == 0
 
 
+def _read_scenes(reader: DiceReader, scenes: list[tuple[np.ndarray, tuple[RenderedDie, ...]]]
+                 ) -> tuple[int, int, int]:
+    """(dice, right, false) over scenes given as (image, dice)."""
+    total = right = false = 0
+    for image, dice in scenes:
+        r, _, f = _match(reader.read(image), dice)
+        total, right, false = total + len(dice), right + r, false + f
+    return total, right, false
+
+
+@pytest.mark.parametrize("die_px, n_dice", [((15, 20), 16), ((120, 190), 5)])
+def test_small_and_large_dice_in_a_1280x720_frame(reader: DiceReader,
+                                                  die_px: tuple[float, float],
+                                                  n_dice: int) -> None:
+    scenes = [render_scene(2100 + seed, die_px=die_px, n_dice=n_dice, plain=True)
+              for seed in range(3)]
+    total, right, false = _read_scenes(reader, [(s.image, s.dice) for s in scenes])
+    assert total >= 3 * n_dice - 2
+    assert right >= 0.8 * total and false <= 1
+
+
+def test_a_12_megapixel_photo_is_read_in_its_own_pixels(reader: DiceReader) -> None:
+    scene = render_scene(2400, width=1344, height=1008, n_dice=10, die_px=(40, 50), plain=True)
+    big = cv2.resize(scene.image, (4032, 3024), interpolation=cv2.INTER_CUBIC)
+    dice = tuple(RenderedDie(d.value, d.x * 3, d.y * 3, d.size * 3) for d in scene.dice)
+    reads = reader.read(big)
+    total, right, false = _read_scenes(reader, [(big, dice)])
+    assert right >= 0.8 * total and false == 0
+    assert all(90 < r.size < 250 for r in reads)  # dice of 120..150 px, not 40..50
+
+
+def test_a_crowded_table_is_read_past_the_first_candidates(reader: DiceReader) -> None:
+    scene = render_scene(2500, n_dice=30, die_px=(34, 40), plain=True, distractors=0)
+    total, right, _ = _read_scenes(reader, [(scene.image, scene.dice)])
+    assert total >= 26 and right >= 0.9 * total
+
+
 def test_blank_table_has_no_dice(reader: DiceReader) -> None:
     assert reader.read(np.full((480, 640, 3), 128, np.uint8)) == []
     noise = np.random.default_rng(0).integers(100, 140, (480, 640, 3), dtype=np.uint8)

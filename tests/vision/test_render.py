@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.render import PIPS, render_scene
+from vision.render import PIPS, Camera, randomised_scene, render_scene
 
 
 def test_same_seed_same_scene_and_sizes_as_asked() -> None:
@@ -33,13 +33,15 @@ def test_dice_lie_inside_the_image_and_do_not_overlap() -> None:
 
 
 def _pips_at(image: np.ndarray, x: float, y: float, size: float) -> int:
-    """Dark blobs inside the top face's inscribed circle."""
+    """Dark blobs of at least half a pip's area (a plain die's pips are 0.09 sides across)
+    inside the top face's inscribed circle."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     disc = np.zeros_like(gray)
     cv2.circle(disc, (round(x), round(y)), round(size * 0.47), 255, -1)
     dark = ((gray < 90) & (disc > 0)).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(dark)
-    return sum(1 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 3)
+    pip_area = math.pi * (0.09 * size) ** 2
+    return sum(1 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.5 * pip_area)
 
 
 @pytest.mark.parametrize("lean", [0.0, 0.3])
@@ -49,3 +51,32 @@ def test_each_label_has_its_number_of_pips_at_its_centre(lean: float) -> None:
                              lean=lean, plain=True, distractors=0)
         for d in scene.dice:
             assert _pips_at(scene.image, d.x, d.y, d.size) == d.value == len(PIPS[d.value])
+
+
+def test_randomised_scenes_are_seeded_and_label_top_faces_inside_the_image() -> None:
+    a = randomised_scene(11, width=480, height=360)
+    assert np.array_equal(a.image, randomised_scene(11, width=480, height=360).image)
+    sizes = []
+    for seed in range(8):
+        scene = randomised_scene(seed, width=480, height=360)
+        assert scene.image.shape == (360, 480, 3) and scene.image.dtype == np.uint8
+        for d in scene.dice:
+            assert 1 <= d.value <= 6
+            margin = 0.19 * d.size  # a die may be cut by the border, its centre stays a fifth in
+            assert margin <= d.x <= 480 - margin and margin <= d.y <= 360 - margin
+            sizes.append(d.size)
+    assert len(sizes) >= 16 and min(sizes) < 40 and max(sizes) > 80  # 15..200 px at the centre
+
+
+def test_a_tilted_camera_sees_the_far_table_smaller() -> None:
+    straight = Camera(500.0, 0.0, 0.0, 640, 480).to_image
+    assert np.allclose(straight @ [10.0, -20.0, 1.0], [330.0, 220.0, 1.0])
+    tilted = np.linalg.inv(Camera(500.0, math.radians(30), 0.0, 640, 480).to_image)
+
+    def table_step(y: float) -> float:
+        """Length of table one image pixel covers at (320, y), in straight-down pixels."""
+        a, b = tilted @ [320.0, y, 1.0], tilted @ [320.0, y + 1.0, 1.0]
+        return float(np.linalg.norm(a[:2] / a[2] - b[:2] / b[2]))
+
+    near, far = sorted([table_step(0.0), table_step(479.0)])
+    assert far > 1.5 * near
