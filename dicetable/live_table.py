@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from device.camera import DEFAULT_FPS, FrameSource, open_source
 from device.demo_film import read_plan, write_film
@@ -44,17 +44,25 @@ class Camera:
 
 class HostLog:
     """Hands the loop's news to the session, and tells the host when the camera goes out
-    or comes back."""
+    or comes back. With ``only_game`` (the demo's header), reads reach the session only
+    while the table is free or plays that game: the demo's film never rolls into a game
+    a person set up."""
 
     def __init__(self, session: TableSession, out: TextIO = sys.stderr,
-                 on_ended: Callable[[], None] | None = None) -> None:
+                 on_ended: Callable[[], None] | None = None,
+                 only_game: dict[str, Any] | None = None) -> None:
         self._session = session
         self._out = out
         self._on_ended = on_ended
+        self._only_game = only_game
         self._was = "starting"
 
     def camera_seen(self, seen: Seen) -> None:
         """Hand a read on."""
+        if self._only_game is not None:
+            table = self._session.snapshot()
+            if table.view is not None and table.header != self._only_game:
+                return
         self._session.camera_seen(seen)
 
     def camera_status(self, status: CameraStatus) -> None:
@@ -99,12 +107,14 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
 
     player = None
     start = 0
+    only_game = None
     if demo is not None:
         plan = ensure_demo(demo)
         source, fps = str(demo), plan.fps
         start = _demo_start(plan, session)
         player = ScriptedPlayer(session, plan.record, loop=loop, patience_s=patience_s / speed,
                                 delay_s=delay_s / speed)
+        only_game = plan.record[0]
     assert source is not None
     open_source(source, fps=fps, paced=paced)  # names no camera: CameraError now, not later
 
@@ -117,7 +127,7 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
 
     session.watch_camera()
     live = LiveLoop(fresh_source, DiceObserver(DiceReader(threads=threads)),
-                    HostLog(session, on_ended=on_ended), on_alive=on_alive)
+                    HostLog(session, on_ended=on_ended, only_game=only_game), on_alive=on_alive)
     return Camera(live, player)
 
 

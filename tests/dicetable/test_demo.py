@@ -13,7 +13,7 @@ from device.demo_film import read_plan, write_film
 from device.demo_plan import HEADER, plan_game
 from device.journal import Journal
 from device.scripted_player import same_line
-from device.session import TableSession
+from device.session import SessionError, StaleVersion, TableSession
 from dicetable.cli import main
 from dicetable.live_table import camera_for
 
@@ -62,3 +62,53 @@ def test_the_demo_command_keeps_a_film_that_is_there(
     assert main(["demo", "--out", str(demo)]) == 0
     assert "ready" in capsys.readouterr().out
     assert sorted(p.stat().st_mtime_ns for p in demo.iterdir()) == before
+
+
+def test_the_demo_film_never_rolls_into_a_game_a_person_set_up(demo: Path, tmp_path: Path
+                                                                 ) -> None:
+    session = TableSession(Journal(tmp_path / "table.db"))
+    session.start()
+    camera = camera_for(session, source=None, demo=demo, speed=3.0, delay_s=0.05)
+    assert camera is not None
+    camera.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not _actions(session) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _actions(session), "the demo game never started"
+        mine = {**SHORT, "players": ["Zoe", "Yan"]}
+        _take_over(session, mine)
+        reads_before = camera.loop.reads
+        deadline = time.monotonic() + 60
+        while camera.loop.reads < reads_before + 6 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1.0)
+        assert camera.loop.reads >= reads_before + 6, "the film stopped being read"
+        table = session.snapshot()
+        assert table.header == mine
+        assert table.game_id is not None
+        assert session.record(table.game_id)[1:] == []
+        assert (table.camera or {}).get("ask") is None
+    finally:
+        camera.stop()
+        session.stop()
+
+
+def _actions(session: TableSession) -> int:
+    view = session.snapshot().view
+    return 0 if view is None else int(view["actions"])
+
+
+def _take_over(session: TableSession, header: dict[str, object]) -> None:
+    """Abandon the demo game and set up a game of one's own, as a phone does (the demo's
+    player and camera may change the table meanwhile: try again)."""
+    for _ in range(50):
+        try:
+            if session.snapshot().header != header:
+                if session.snapshot().view is not None:
+                    session.abandon(base_version=session.snapshot().version)
+                session.new_game(header, base_version=session.snapshot().version)
+            return
+        except (StaleVersion, SessionError):
+            time.sleep(0.02)
+    raise AssertionError("could not take the table over")
