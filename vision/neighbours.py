@@ -95,7 +95,7 @@ def _principal_axes(vectors: NDArray[np.float32], dims: int) -> NDArray[np.float
     scatter = x.T @ x
     basis = np.random.default_rng(0).standard_normal((x.shape[1], dims + 16)).astype(np.float32)
     for _ in range(4):
-        basis = _orthonormal(scatter @ basis)
+        basis = _orthonormal(np.asarray(scatter @ basis, np.float32))
     _, turn = np.linalg.eigh(basis.T @ scatter @ basis)  # ascending
     return np.ascontiguousarray(basis @ turn[:, ::-1][:, :dims], np.float32)
 
