@@ -8,7 +8,7 @@ embedding changes and does not depend on any network's weights: die faces cut ou
 dice's side in millimetres. Saved as a compressed .npz (numpy only, no pickles).
 
 >>> import numpy as np
->>> p = Profile("dalek", ("H4", "none"), np.zeros((2, 40, 40, 3), np.uint8), side_mm=16.0)
+>>> p = Profile("dalek", ("H4", "none"), np.zeros((2, 60, 60, 3), np.uint8), side_mm=16.0)
 >>> p.counts(), p.taught()
 ({'H4': 1, 'none': 1}, ('H4',))
 """

@@ -99,6 +99,8 @@ def load(root: Path, split: str | None = None) -> list[TablePhoto]:
         raise DatasetError(f"{root}: no {MANIFEST} here") from err
     except (OSError, ValueError) as err:
         raise DatasetError(f"{path}: cannot read it: {err}") from err
+    except RecursionError as err:
+        raise DatasetError(f"{path}: nests too deeply to be a list of labels") from err
     if not isinstance(doc, dict) or not isinstance(doc.get("images"), list):
         raise DatasetError(f'{path}: expected an object with an "images" list')
     photos = []
