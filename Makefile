@@ -10,20 +10,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test setup lint bench clean chromium screenshots systemd-tools install-pi
 
-PROFILES := models/profile-dalek.npz models/profile-dicy-card.npz models/profile-17-card.npz
-
-setup: $(VENV)/.installed $(PROFILES)
+setup: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
-
-# The default look of Dalek dice and of the cards (teach profiles of example patches, a few MB)
-# is made once from seeded rendered scenes, not kept in the repository (models/README.md).
-$(PROFILES) &: training/teach_defaults.py vision/profile.py vision/teach.py vision/art.py vision/table_scene.py | $(VENV)/.installed
-	$(BIN)/python training/teach_defaults.py
 
 # The table on this machine: the score pad for every phone on the network; the journal, PIN
 # and recorded frames live in the state folder every dicetable command uses by default

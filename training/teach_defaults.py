@@ -2,10 +2,11 @@
 
     python training/teach_defaults.py [--scenes N] [--per-face K] [--out models]
 
-`make setup` runs this once (the profiles are made, not kept in the repository: they are
-example patches, a few MB). Scenes are seeded (seeds 500000 and up: the figures' test scenes
-start at 0 and the development scenes at 200000, so the default profiles never see them), so
-every set-up makes the same files. Dalek scenes hold 10 dice; card scenes show every face in
+The profiles are kept in the repository (example patches as lossless WebP, under 3 MB
+together); run this again whenever the renderer, the teaching or the profile format
+changes. Scenes are seeded (seeds 500000 and up: the figures' test scenes start at 0
+and 1000000 and the development scenes at 200000, so the default profiles never see them), so
+every run makes the same files. Dalek scenes hold 10 dice; card scenes show every face in
 turn. Every die and card is taught (vision.teach); each face then keeps K of its examples,
 drawn at random (seeded), and the dice's "none" examples twice that.
 """
@@ -32,7 +33,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=60,
                         help="scenes rendered per game (twice that of Dalek Dice)")
-    parser.add_argument("--per-face", type=int, default=60, help="examples kept per face")
+    parser.add_argument("--per-face", type=int, default=28, help="examples kept per face")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent.parent / "models")
     args = parser.parse_args()
     for game, kind in GAMES.items():

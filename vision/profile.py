@@ -5,7 +5,8 @@ embedding changes and does not depend on any network's weights: die faces cut ou
 (vision.features.DIE_EXAMPLE, one quarter turn of four, with room around), cards along their outline
 (vision.features.CARD_VIEW). Labels are faces of vision.components, and for dice NOTHING
 (what the table shows that is not a die). A die profile taught on a printed sheet knows the
-dice's side in millimetres. Saved as a compressed .npz (numpy only, no pickles).
+dice's side in millimetres. Saved as an .npz (no pickles) whose patches are kept as lossless WebP
+images, a third the size of the raw pixels compressed.
 
 >>> import numpy as np
 >>> p = Profile("dalek", ("H4", "none"), np.zeros((2, 60, 60, 3), np.uint8), side_mm=16.0)
@@ -21,6 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -29,7 +31,8 @@ from vision.errors import VisionError
 from vision.features import CARD_VIEW, DIE_EXAMPLE
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
-FORMAT = 2
+FORMAT = 3
+LOSSLESS = [cv2.IMWRITE_WEBP_QUALITY, 101]  # WebP above quality 100 is lossless
 
 
 class ProfileError(VisionError):
@@ -75,10 +78,12 @@ class Profile:
                        self.side_mm or other.side_mm)
 
     def save(self, path: Path) -> None:
-        """Write the profile as a compressed .npz file."""
+        """Write the profile as an .npz file (its patches as lossless WebP images)."""
         buffer = io.BytesIO()
+        images = [_encoded(patch) for patch in self.patches]
         np.savez_compressed(buffer, format=np.array(FORMAT), kind=np.array(self.kind),
-                            labels=np.array(self.labels), patches=self.patches,
+                            labels=np.array(self.labels), images=np.concatenate(images),
+                            ends=np.cumsum([len(i) for i in images]),
                             source=np.array(self.source), side_mm=np.array(self.side_mm))
         path.write_bytes(buffer.getvalue())
 
@@ -90,9 +95,10 @@ def load(path: Path) -> Profile:
             if int(data["format"]) != FORMAT:
                 raise ProfileError(f"{path}: a profile of another format "
                                    f"({int(data['format'])}): teach it again")
-            return Profile(str(data["kind"]), tuple(str(s) for s in data["labels"]),
-                           np.asarray(data["patches"], np.uint8), str(data["source"]),
-                           float(data["side_mm"]))
+            kind = str(data["kind"])
+            return Profile(kind, tuple(str(s) for s in data["labels"]),
+                           _decoded(data["images"], data["ends"], patch_shape(kind)),
+                           str(data["source"]), float(data["side_mm"]))
     except FileNotFoundError as err:
         raise ProfileError(f"no profile at {path}") from err
     except (OSError, KeyError, ValueError, zipfile.BadZipFile) as err:
@@ -109,3 +115,24 @@ def patch_shape(kind: str) -> tuple[int, int, int]:
     if is_card(kind):
         return (CARD_VIEW[1], CARD_VIEW[0], 3)
     return (DIE_EXAMPLE, DIE_EXAMPLE, 3)
+
+
+def _encoded(patch: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """One patch as the bytes of a lossless WebP image."""
+    done, data = cv2.imencode(".webp", patch, LOSSLESS)
+    if not done:
+        raise ProfileError("this OpenCV cannot write WebP images")
+    return np.asarray(data, np.uint8).ravel()
+
+
+def _decoded(images: NDArray[np.uint8], ends: NDArray[np.int64],
+             shape: tuple[int, int, int]) -> NDArray[np.uint8]:
+    """The patches back from their WebP bytes (ValueError when one is not a patch)."""
+    starts = np.concatenate([[0], ends[:-1]]).astype(np.int64)
+    out = np.zeros((len(ends), *shape), np.uint8)
+    for i, (start, end) in enumerate(zip(starts, ends, strict=True)):
+        patch = cv2.imdecode(np.asarray(images[start:end], np.uint8), cv2.IMREAD_COLOR)
+        if patch is None or patch.shape != shape:
+            raise ValueError(f"example {i} is not a {shape[1]}×{shape[0]} image")
+        out[i] = patch
+    return out
