@@ -45,7 +45,7 @@ NEAR_MM = 1.5  # outlines far from the place's centre (this many mm) are less li
 OUTLINES = 6  # outlines returned per place
 INLIER_PX = 1.5  # steps this close to an outline's edges refine it
 BORDER_PX = 3.0  # a place's printed border: steps outside it or this close are not a card's
-EMPTY_STEP = 68.0  # weaker steps (colour gradient) than this: no card in the place
+EMPTY_STEP = 84.0  # weaker steps (colour gradient) than this: no card in the place
 
 Quad = NDArray[np.float64]
 

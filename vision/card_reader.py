@@ -5,6 +5,13 @@ each, embedded (vision.features) and compared with the profile's examples, kept 
 upside down. The outline whose cut-out looks most like an example is the card's; its face is
 the most similar example's, unless another face is nearly as similar: then the card is read
 "not sure" (face None). A place with no card is read "empty".
+
+Faces alike but for a small mark (a number on a card's back) are told apart where they differ:
+when other faces are nearly as similar as the best, and each of them was taught from enough
+examples to know how they vary, the card is compared with each face's mean look, pixel by
+pixel, weighted by how much the faces' means differ there against how much each face's
+examples vary there (a Fisher weighting); the closest face wins if clearly closer, else the
+card is "not sure".
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from numpy.typing import NDArray
 
 from vision.card_outline import outlines_of
 from vision.components import EMPTY
-from vision.features import card_views, crop_cards, embed_cards, half_turns
+from vision.features import card_details, card_views, crop_cards, embed_cards, half_turns
 from vision.neighbours import Neighbours
 from vision.profile import Profile
 from vision.sheet import PX_PER_MM, Layout, Zone
@@ -27,6 +34,9 @@ DIMS = 160  # cards are compared on this many principal axes of the examples
 DOUBT = 0.06  # a card read with less lead than this is cut out again, nudged
 NUDGES = 2  # at most this many rounds of nudges
 VIEWS = 24  # a face taught from fewer examples is also compared as seen otherwise, to this many
+ALIKE = 0.2  # faces this close in similarity to the best are told apart where they differ ...
+KNOWN = 10  # ... when each was taught from at least this many examples
+CLOSER = 0.9  # the closest face's weighted distance must be under this share of the next's
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,8 @@ class CardReader:
         self.neighbours = Neighbours(embed_cards(half_turns(card_views(profile.patches, copies))),
                                      profile.labels * (2 * (copies + 1)), background=None,
                                      margin=MARGIN, dims=DIMS)
+        self.looks = {face: _look(profile.patches[[x == face for x in profile.labels]])
+                      for face, n in profile.counts().items() if n >= KNOWN}
 
     def read(self, rectified: NDArray[np.uint8], sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> tuple[CardRead, ...]:
@@ -90,10 +102,30 @@ class CardReader:
             if self.neighbours.decide(row).lead < DOUBT:
                 quad, row = self._nudged(soft, quad, row)
             match = self.neighbours.decide(row)
-            out.append(CardRead(place.name, match.label,
+            face = self._told_apart(soft, quad, row, match.label)
+            out.append(CardRead(place.name, face,
                                 tuple((float(x), float(y)) for x, y in quad),
                                 min(1.0, max(0.0, match.lead * 10))))
         return tuple(out)
+
+    def _told_apart(self, soft: NDArray[np.uint8], quad: NDArray[np.float64],
+                    row: NDArray[np.float32], read: str | None) -> str | None:
+        """The face of a card told apart from the faces nearly as similar as the best (see
+        the module's docstring; None when it cannot be), or as read by the examples alone
+        when they are not known well enough."""
+        names = self.neighbours.names
+        order = [int(k) for k in np.argsort(-row) if row[k] >= row.max() - ALIKE]
+        alike = [names[k] for k in order]
+        if len(alike) < 2 or any(f not in self.looks for f in alike):
+            return read
+        means = np.stack([self.looks[f][0] for f in alike])
+        spread = np.stack([self.looks[f][1] for f in alike]).mean(axis=0)
+        weight = means.var(axis=0) / (spread + 1e-5 * float(spread.mean()))
+        ways = card_details(half_turns(crop_cards(soft, quad[None])))
+        card = ways[int(np.argmax(ways @ means[0]))]
+        distance = ((card - means) ** 2 * weight).sum(axis=1)
+        first, second = np.argsort(distance)[:2]
+        return alike[first] if distance[first] <= CLOSER * distance[second] else None
 
     def _nudged(self, soft: NDArray[np.uint8], quad: NDArray[np.float64],
                 row: NDArray[np.float32]) -> tuple[NDArray[np.float64], NDArray[np.float32]]:
@@ -107,6 +139,19 @@ class CardReader:
                 break
             quad, row = tries[best], again[best]
         return quad, row
+
+
+def _look(patches: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """A face's mean look and how its examples vary, pixel by pixel (card_details), each
+    example taken the way up that matches the others (a card may be taught upside down)."""
+    both = card_details(half_turns(patches))
+    details, turned = both[:len(patches)], both[len(patches):]
+    mean = details[0]
+    for _ in range(3):
+        upright = (details @ mean) >= (turned @ mean)
+        aligned = np.where(upright[:, None], details, turned)
+        mean = aligned.mean(axis=0)
+    return np.asarray(mean, np.float32), np.asarray(aligned.var(axis=0), np.float32)
 
 
 _NUDGE = ((1.0, 0.0, 0.0), (-1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, -1.0, 0.0),

@@ -183,6 +183,16 @@ def embed_cards(patches: Patches) -> Vectors:
     return np.asarray(v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6), np.float32)
 
 
+def card_details(patches: Patches) -> Vectors:
+    """Each card patch's colour details (each channel softened, less its shading), flattened,
+    zero-mean and unit-norm: where two faces differ, pixel by pixel."""
+    p = patches.astype(np.float32)
+    flat = np.stack([np.stack([_details(x[..., c], CARD_BLUR, CARD_SHADING) for c in range(3)],
+                              -1) for x in p]).reshape(len(p), -1)
+    flat -= flat.mean(axis=1, keepdims=True)
+    return np.asarray(flat / (np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6), np.float32)
+
+
 def _colour_layout(patches: NDArray[np.float32], grid: int) -> NDArray[np.float32]:
     """Opponent colours (red−green, yellow−blue) on a grid × grid layout, unit-norm (a grey
     patch keeps a small colour part)."""
