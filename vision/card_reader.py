@@ -36,7 +36,7 @@ NUDGES = 2  # at most this many rounds of nudges
 VIEWS = 24  # a face taught from fewer examples is also compared as seen otherwise, to this many
 ALIKE = 0.2  # faces this close in similarity to the best are told apart where they differ ...
 KNOWN = 10  # ... when each was taught from at least this many examples
-CLOSER = 0.9  # the closest face's weighted distance must be under this share of the next's
+CLOSER = 0.8  # the closest face's weighted distance must be under this share of the next's
 
 
 @dataclass(frozen=True)
