@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from vision.card_outline import outlines_of
 from vision.components import EMPTY
-from vision.features import card_details, card_views, crop_cards, embed_cards, half_turns
+from vision.features import CARD_VIEW, card_details, card_views, crop_cards, embed_cards, half_turns
 from vision.neighbours import Neighbours
 from vision.profile import Profile
 from vision.sheet import PX_PER_MM, Layout, Zone
@@ -89,7 +89,8 @@ class CardReader:
         if not quads:
             return tuple(CardRead(p.name, EMPTY, (), 1.0) for p in places)
         soft = np.clip(smooth, 0, 255).astype(np.uint8)
-        rows = self.neighbours.similarities(embed_cards(crop_cards(soft, np.stack(quads))))
+        cut = crop_cards(soft, np.stack(quads))
+        rows = self.neighbours.similarities(embed_cards(cut))
         out, k = [], 0
         for place, f in zip(places, found, strict=True):
             if f.empty:
@@ -98,21 +99,21 @@ class CardReader:
             mine = rows[k:k + len(f.quads)]
             k += len(f.quads)
             best = int(np.argmax(mine.max(axis=1)))
-            quad, row = f.quads[best], mine[best]
+            quad, row, card = f.quads[best], mine[best], cut[k - len(f.quads) + best]
             if self.neighbours.decide(row).lead < DOUBT:
-                quad, row = self._nudged(soft, quad, row)
+                quad, row, card = self._nudged(soft, quad, row, card)
             match = self.neighbours.decide(row)
-            face = self._told_apart(soft, quad, row, match.label)
+            face = self._told_apart(card, row, match.label)
             out.append(CardRead(place.name, face,
                                 tuple((float(x), float(y)) for x, y in quad),
                                 min(1.0, max(0.0, match.lead * 10))))
         return tuple(out)
 
-    def _told_apart(self, soft: NDArray[np.uint8], quad: NDArray[np.float64],
-                    row: NDArray[np.float32], read: str | None) -> str | None:
-        """The face of a card told apart from the faces nearly as similar as the best (see
-        the module's docstring; None when it cannot be), or as read by the examples alone
-        when they are not known well enough."""
+    def _told_apart(self, patch: NDArray[np.uint8], row: NDArray[np.float32],
+                    read: str | None) -> str | None:
+        """The face of a card (its cut-out patch) told apart from the faces nearly as similar
+        as the best (see the module's docstring; None when it cannot be), or as read by the
+        examples alone when they are not known well enough."""
         names = self.neighbours.names
         order = [int(k) for k in np.argsort(-row) if row[k] >= row.max() - ALIKE]
         alike = [names[k] for k in order]
@@ -121,24 +122,28 @@ class CardReader:
         means = np.stack([self.looks[f][0] for f in alike])
         spread = np.stack([self.looks[f][1] for f in alike]).mean(axis=0)
         weight = means.var(axis=0) / (spread + 1e-5 * float(spread.mean()))
-        ways = card_details(half_turns(crop_cards(soft, quad[None])))
+        seen = card_details(patch[None])
+        turned = seen.reshape(CARD_VIEW[1], CARD_VIEW[0], 3)[::-1, ::-1].reshape(1, -1)
+        ways = np.concatenate([seen, turned])  # the details of the card upside down
         card = ways[int(np.argmax(ways @ means[0]))]
         distance = ((card - means) ** 2 * weight).sum(axis=1)
         first, second = np.argsort(distance)[:2]
         return alike[first] if distance[first] <= CLOSER * distance[second] else None
 
     def _nudged(self, soft: NDArray[np.uint8], quad: NDArray[np.float64],
-                row: NDArray[np.float32]) -> tuple[NDArray[np.float64], NDArray[np.float32]]:
+                row: NDArray[np.float32], card: NDArray[np.uint8]
+                ) -> tuple[NDArray[np.float64], NDArray[np.float32], NDArray[np.uint8]]:
         """A doubtful card cut out again a pixel off or a degree turned, while that makes it
-        look more like an example."""
+        look more like an example: its outline, similarities and cut-out."""
         for _ in range(NUDGES):
             tries = np.stack([_moved(quad, *n) for n in _NUDGE])
-            again = self.neighbours.similarities(embed_cards(crop_cards(soft, tries)))
+            cut = crop_cards(soft, tries)
+            again = self.neighbours.similarities(embed_cards(cut))
             best = int(np.argmax(again.max(axis=1)))
             if again[best].max() <= row.max():
                 break
-            quad, row = tries[best], again[best]
-        return quad, row
+            quad, row, card = tries[best], again[best], cut[best]
+        return quad, row, card
 
 
 def _look(patches: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:

@@ -166,7 +166,8 @@ def embed_dice(patches: Patches) -> Vectors:
 
 
 def _details(grey: NDArray[np.float32], blur: float, shading: float) -> NDArray[np.float32]:
-    """A grey patch softened by blur, less its shading (a blur of `shading` pixels)."""
+    """A grey (or colour) patch softened by blur, less its shading (a blur of `shading`
+    pixels)."""
     soft = cv2.GaussianBlur(grey, (0, 0), blur) if blur else grey
     return np.asarray(soft - cv2.GaussianBlur(soft, (0, 0), shading), np.float32)
 
@@ -187,8 +188,7 @@ def card_details(patches: Patches) -> Vectors:
     """Each card patch's colour details (each channel softened, less its shading), flattened,
     zero-mean and unit-norm: where two faces differ, pixel by pixel."""
     p = patches.astype(np.float32)
-    flat = np.stack([np.stack([_details(x[..., c], CARD_BLUR, CARD_SHADING) for c in range(3)],
-                              -1) for x in p]).reshape(len(p), -1)
+    flat = np.stack([_details(x, CARD_BLUR, CARD_SHADING) for x in p]).reshape(len(p), -1)
     flat -= flat.mean(axis=1, keepdims=True)
     return np.asarray(flat / (np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6), np.float32)
 
