@@ -82,6 +82,20 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def tally(photos: list[TablePhoto], profile: Profile | None, threads: int | None = None
+          ) -> dict[str, Tally]:
+    """Every photo read and scored, kind by kind (photos whose sheet is not found are left
+    out)."""
+    readers = _Readers(profile, threads)
+    tallies: dict[str, Tally] = {}
+    for photo in photos:
+        try:
+            _score(photo, readers, tallies)
+        except (CalibrationError, DatasetError):
+            continue
+    return tallies
+
+
 class _Readers:
     """The readers a dataset needs, made on first use."""
 

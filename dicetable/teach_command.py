@@ -2,8 +2,9 @@
 
 DIR holds photos and a ``labels.json`` (vision.table_dataset: any layout, no sheet needed);
 every labelled die or card of KIND becomes an example, and what the photos show besides them
-teaches what is not one. The profile is checked on the photos it was taught from before it is
-written: a face the reader still confuses is named.
+teaches what is not one. The profile is then checked photo by photo, each read with a profile
+taught from the other photos: the faces it reads as others are named, to be taught from more
+photos.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from dicetable.eval_kinds import tally
 from vision.datasets import DatasetError
+from vision.kind_eval import MISSED, NOT_SURE
 from vision.profile import ProfileError
-from vision.table_dataset import load
+from vision.table_dataset import TablePhoto, load
 from vision.teach import teach
 
 PROG = "dicetable teach"
@@ -49,4 +52,32 @@ def run(args: argparse.Namespace) -> int:
     counts = profile.counts()
     taught = ", ".join(f"{face} {counts[face]}" for face in profile.taught())
     print(f"Taught {kind} from {len(photos)} photos: {taught}; written to {args.out}")
+    print(checked(kind, photos))
     return 0
+
+
+def checked(kind: str, photos: list[TablePhoto]) -> str:
+    """What the reader makes of each photo when taught from the others: a line to print."""
+    if len(photos) < 2:
+        return "Not checked: teach from two photos or more to have each checked by the others."
+    right = total = 0
+    mistaken: dict[tuple[str, str], int] = {}
+    for i, photo in enumerate(photos):
+        try:
+            others = teach(kind, photos[:i] + photos[i + 1:])
+        except ValueError:  # the other photos hold none of this kind
+            continue
+        scored = tally([photo], others).get(kind)
+        if scored is None:
+            continue
+        right, total = right + scored.right, total + scored.total
+        for (label, read), n in scored.confusion.items():
+            if read not in (label, NOT_SURE, MISSED):
+                mistaken[(label, read)] = mistaken.get((label, read), 0) + n
+    line = (f"Checked, each photo read as taught from the others: {right} of {total} read "
+            f"right")
+    if not mistaken:
+        return line + "."
+    pairs = ", ".join(f"{label} as {read} ({n})" for (label, read), n in
+                      sorted(mistaken.items(), key=lambda kv: -kv[1]))
+    return line + f"; read wrong: {pairs}. Teach these from more photos."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -40,7 +41,12 @@ def test_render_teach_and_eval_with_the_profile(tmp_path: Path,
     assert main(["render", "--game", "dalek", "--style", "ink", "--teach", "--count", "3",
                  "--seed", "700", "--out", str(teach_set)]) == 0
     assert main(["teach", "dalek", "--from", str(teach_set), "--out", str(profile)]) == 0
-    assert "H4 3" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "H4 3" in out
+    # each of the 3 photos' 6 dice read with a profile taught from the 2 others
+    check = re.search(r"Checked, each photo read as taught from the others: (\d+) of 18 read "
+                      r"right", out)
+    assert check is not None and int(check.group(1)) >= 9, out
     assert main(["render", "--game", "dalek", "--style", "ink", "--count", "2", "--seed", "800",
                  "--dice", "6", "--out", str(test_set)]) == 0
     capsys.readouterr()
