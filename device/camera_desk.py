@@ -80,7 +80,10 @@ class CameraDesk:
             "seen": None if seen is None else {
                 "width": seen.observation.width, "height": seen.observation.height,
                 "dice": [{"value": d.value, "x": round(d.x, 1), "y": round(d.y, 1),
-                          "size": round(d.size, 1)} for d in seen.observation.dice]},
+                          "size": round(d.size, 1)} for d in seen.observation.dice],
+                "marks": [{"text": m.text, "x": round(m.x, 1), "y": round(m.y, 1),
+                           "size": round(m.size, 1)} for m in seen.observation.marks],
+                "problem": seen.observation.problem},
             "ask": None if self.question is None else _ask_json(self.question),
             "held": None if self.held is None else {"player": self.held.hold.player,
                                                     "line": self.held.hold.line},

@@ -98,6 +98,8 @@ class TableSession:
         self._snapshot = Snapshot(0, live=self._live)
         self._desk: CameraDesk | None = None
         self._news: dict[str, Any] | None = None
+        self.on_recalibrate: Callable[[], None] | None = None
+        """Asks the camera to calibrate the table anew (set by the camera's wiring)."""
         self._recorder = None if recording is None else Recorder(
             recording, lambda game_id: self.record(game_id)[1:] if self.journal.game(
                 game_id) is not None else None)
@@ -189,6 +191,10 @@ class TableSession:
         if self._worker is not None:
             self._worker.submit(call)
 
+    def recalibrate(self, *, base_version: int) -> Snapshot:
+        """Calibrate the table anew from the camera's next still frame (one tap on a phone)."""
+        return self._run(lambda: self._recalibrate(base_version))
+
     def camera_picture(self) -> tuple[int, bytes] | None:
         """The number and JPEG of the picture of the camera's last read (any thread)."""
         desk = self._desk
@@ -269,7 +275,15 @@ class TableSession:
         return self._publish(version, game, game_id)
 
     def _act(self, line: dict[str, Any], base_version: int, source: Source) -> Snapshot:
-        return self._play(self._current_game(base_version), line, source)
+        game = self._current_game(base_version)
+        desk = self._desk
+        waiting = None if desk is None or desk.reads is None else desk.reads.pending(game)
+        if waiting is not None and "stop" in line and desk is not None \
+                and desk.seen is not None:
+            self._play_seen(waiting, desk.seen)  # the keep the table shows comes first
+            assert self._game is not None
+            game = self._game
+        return self._play(game, line, source)
 
     def _play(self, game: Game, line: dict[str, Any], source: Source) -> Snapshot:
         after = game.play_json(line)
@@ -342,7 +356,10 @@ class TableSession:
         desk = self._desk
         assert desk is not None and self._game is not None
         if isinstance(decision, Apply):
-            return self._play_seen(decision.line, seen)
+            played = self._play_seen(decision.line, seen)
+            if played is not None and decision.then is not None:
+                return self._play_seen(decision.then, seen) or played
+            return played
         if isinstance(decision, Ask):
             desk.ask(decision, seen)
         elif isinstance(decision, Hold):
@@ -384,6 +401,14 @@ class TableSession:
         snapshot = self._take(decision, seen)
         return snapshot or self._publish_camera()
 
+
+    def _recalibrate(self, base_version: int) -> Snapshot:
+        self._check_version(base_version)
+        if self._desk is None or self.on_recalibrate is None:
+            raise SessionError("this table has no camera to calibrate")
+        self.on_recalibrate()
+        self._desk.tell(Note("camera.recalibrating"))
+        return self._publish_camera()
 
     def _set_hints(self, on: bool, base_version: int) -> Snapshot:
         self._check_version(base_version)

@@ -4,7 +4,8 @@ The session hands each settled :class:`~vision.observation.Observation` to the r
 game, which compare it with the one before and with the game, and come to one
 :data:`Decision`:
 
-- :class:`Apply`: a line the rules expect, to journal from the camera (a roll of six dice);
+- :class:`Apply`: a line the rules expect, to journal from the camera (a roll of six dice),
+  and maybe a second one right after it (a Dalek keep, then the next roll);
 - :class:`Ask`: a question for the phones, one tap to answer (the value of a die the camera is
   not sure of, which card was frozen for a reroll, whether a die was only nudged);
 - :class:`Hold`: a roll seen before the rules expect one (the next player rolled while effect
@@ -13,11 +14,18 @@ game, which compare it with the one before and with the game, and come to one
   read by the camera yet);
 - None: nothing new (a hand passed over, a long rest, dice tidied without a change).
 
-Dicy Cards is read from its six dice. Dalek Dice and 17 are not read yet: their reads say so.
+Dicy Cards is read from its six dice and, on a calibrated table, its rows of cards: a card
+seen turned to frozen when the dice change names the card of the reroll. Dalek Dice and 17 are
+read on their sheets only (vision.table_reads): Dalek dice rolled into "to roll" are a roll,
+the dice moved into the kept areas the keep (known once the rest is rolled again, the pool is
+empty, or the player stops: :meth:`TableReads.pending`); a 17 card laid at the row's end is a
+play. A read the rules refuse becomes the question "correct"; a read with a die or card the
+camera is not sure of is told, never guessed.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -25,17 +33,26 @@ from engine import Game
 from engine.errors import Refusal
 from vision.dice import DieRead
 from vision.observation import Observation, nearest
+from vision.sheet_seen import (
+    DalekObservation,
+    DicyObservation,
+    DieSeen,
+    PlaceSeen,
+    SeventeenObservation,
+)
 
 DICY_DICE = 6
 NUDGE_SIDES = 1.5  # a die that moved less than this many sides, alone, was nudged, not rolled
 SAME_PLACE_SIDES = 0.5  # a die within this many sides of one with its value did not move
+ROLLED_MM = 6.0  # a Dalek die farther than this from where one of its face lay was rolled
 
 
 @dataclass(frozen=True)
 class Apply:
-    """Journal ``line`` from the camera."""
+    """Journal ``line`` from the camera (then ``then``, when given)."""
 
     line: dict[str, Any]
+    then: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -89,26 +106,19 @@ class TableReads(Protocol):
     def remember(self, seen: Observation, game: Game) -> None:
         """``seen`` is now what lies on the table, and ``game`` what the game says of it."""
 
+    def pending(self, game: Game) -> dict[str, Any] | None:
+        """A line the table already shows but the camera waits to journal (a Dalek keep
+        before the player stops), None if none."""
+
 
 def reads_for(game: Game) -> TableReads:
     """The reads for ``game``'s kind."""
-    if game.view()["game"] == "dicy":
+    kind = game.view()["game"]
+    if kind == "dicy":
         return DicyReads()
-    return UnreadGame(game.view()["game"])
-
-
-class UnreadGame:
-    """A game whose components the camera does not read yet: it says so, and does nothing."""
-
-    def __init__(self, game: str) -> None:
-        self.game = game
-
-    def decide(self, seen: Observation, game: Game) -> Decision:
-        """Always the same note."""
-        return Note("camera.not_read", {"game": self.game})
-
-    def remember(self, seen: Observation, game: Game) -> None:
-        """Nothing to remember."""
+    if kind == "dalek":
+        return DalekReads()
+    return SeventeenReads()
 
 
 class DicyReads:
@@ -123,11 +133,17 @@ class DicyReads:
         self._last = seen
         self._synced = _table_dice(game.view())
 
+    def pending(self, game: Game) -> dict[str, Any] | None:
+        """Nothing waits: every Dicy read is journalled at once."""
+        return None
+
     def decide(self, seen: Observation, game: Game) -> Decision:
         """A roll, a reroll, a question or nothing (see the module's docstring)."""
         view = game.view()
         if view["over"]:
             return None
+        if seen.problem == "moved":
+            return Note("camera.moved")
         moved = _moved(self._last, seen)
         if moved == [] and self._last is not None and len(self._last.dice) == len(seen.dice):
             return None  # nothing on the table changed: a hand passed over, a long rest
@@ -160,6 +176,9 @@ class DicyReads:
             return Ask("nudge", player, {"reroll": {"dice": values}}, _values(seen), nudged,
                        was=table)
         if "reroll" in expects:
+            frozen = _frozen_since(self._last, seen, view)
+            if frozen is not None:
+                return Apply({"reroll": {"freeze": frozen, "dice": values}})
             return reroll(view, values, table)
         return Ask("whose", player, {"roll": values}, _values(seen),
                    next_player=_next_player(view), was=table)
@@ -192,6 +211,23 @@ def reroll(view: dict[str, Any], values: list[int], was: tuple[int, ...] | None)
         return Apply({"reroll": {"freeze": cards[0], "dice": values}})
     return Ask("freeze", player, {"reroll": {"dice": values}}, tuple(values), cards=cards,
                next_player=_next_player(view), was=was)
+
+
+def _frozen_since(before: Observation | None, after: Observation,
+                  view: dict[str, Any]) -> str | None:
+    """The one card of the player to move seen turned from active to frozen between two
+    reads of a calibrated table (and active in the game), else None."""
+    if before is None or not isinstance(before.table, DicyObservation) \
+            or not isinstance(after.table, DicyObservation):
+        return None
+    player = str(view["turn"])
+    row = list(view["players"]).index(player) + 1
+    was = {p.place: p for p in before.table.row(row)}
+    turned = {p.card for p in after.table.row(row)
+              if p.card is not None and p.side == "frozen" and was.get(p.place) is not None
+              and was[p.place].card == p.card and was[p.place].side == "active"}
+    active = {c for c, side in view["rows"][player].items() if side == "active"}
+    return turned.pop() if len(turned) == 1 and turned <= active else None
 
 
 def _moved(before: Observation | None, after: Observation) -> list[DieRead] | None:
@@ -234,3 +270,159 @@ def _last_dice(game: Game) -> tuple[int, ...] | None:
 def _next_player(view: dict[str, Any]) -> str:
     players = list(view["players"])
     return str(players[(players.index(view["turn"]) + 1) % len(players)])
+
+
+class DalekReads:
+    """Dalek Dice on its sheet: rolls into "to roll", keeps into the kept areas."""
+
+    def __init__(self) -> None:
+        self._last: DalekObservation | None = None
+        self._at_roll: DalekObservation | None = None  # the table when the roll was journalled
+        self._roll: tuple[str, int] | None = None  # whose roll, and which of the turn
+
+    def remember(self, seen: Observation, game: Game) -> None:
+        """``seen`` lies on the table now; the first read after a roll is the roll's."""
+        if not isinstance(seen.table, DalekObservation):
+            return
+        view = game.view()
+        table = view["table"] or {}
+        roll = (str(table.get("player")), int(table.get("rolls", 0)))
+        if "keep" in view["expects"] and roll != self._roll:
+            self._at_roll, self._roll = seen.table, roll
+        self._last = seen.table
+
+    def pending(self, game: Game) -> dict[str, Any] | None:
+        """The keep the table shows, while the game waits for one."""
+        if "keep" not in game.view()["expects"] or self._last is None:
+            return None
+        return self._keep(self._last)
+
+    def decide(self, seen: Observation, game: Game) -> Decision:
+        """A roll, a keep then a roll, a keep of the last dice, or a note."""
+        view = game.view()
+        table = seen.table
+        if view["over"]:
+            return None
+        if not isinstance(table, DalekObservation):
+            return _sheet_note(seen, "dalek")
+        expects, pool = view["expects"], view["table"]["pool"]
+        rolling = _changed(_in(self._last, "to-roll"), _in(table, "to-roll"))
+        if not table.sure and rolling:
+            return Note("camera.unsure", {"n": sum(d.face is None for d in table.dice)})
+        fresh = [d.face for d in _in(table, "to-roll") if d.face is not None]
+        if "roll" in expects:
+            if not rolling or not fresh:
+                return None
+            if len(fresh) != pool:
+                return Note("camera.count", {"n": len(fresh), "need": pool})
+            return Apply({"roll": fresh})
+        if "keep" not in expects or self._last is None:
+            return None
+        if not fresh and _in(self._last, "to-roll"):
+            return Apply(self._keep(table))  # every die was set aside: no dice left
+        if rolling and fresh:
+            keep = self._keep(self._last)
+            rolled = len(view["table"]["rolled"] or ())
+            left = rolled - len(keep["keep"]) - _to_top(view)
+            if len(fresh) == left:
+                return Apply(keep, {"roll": fresh})
+            return Note("camera.count", {"n": len(fresh), "need": left})
+        extra = _extra_on_top(self._at_roll, table, view)
+        if extra:
+            return Note("camera.top_extra", {"face": extra})
+        return None
+
+    def _keep(self, now: DalekObservation) -> dict[str, Any]:
+        """The humans and Daleks in the kept areas now that were not there at the roll."""
+        before = Counter(_faces_in(self._at_roll, "kept-humans", "kept-daleks"))
+        after = Counter(_faces_in(now, "kept-humans", "kept-daleks"))
+        return {"keep": sorted((after - before).elements())}
+
+
+class SeventeenReads:
+    """17 on its sheet: a card laid at the row's end is a play."""
+
+    def __init__(self) -> None:
+        self._last: SeventeenObservation | None = None
+
+    def remember(self, seen: Observation, game: Game) -> None:
+        if isinstance(seen.table, SeventeenObservation):
+            self._last = seen.table
+
+    def pending(self, game: Game) -> dict[str, Any] | None:
+        return None
+
+    def decide(self, seen: Observation, game: Game) -> Decision:
+        """A play, a note, or nothing."""
+        view = game.view()
+        table = seen.table
+        if view["over"]:
+            return None
+        if not isinstance(table, SeventeenObservation):
+            return _sheet_note(seen, "17")
+        if "play" not in view["expects"]:
+            return None
+        laid = len(view["row"])
+        if len(table.row) <= laid:
+            return None
+        if len(table.row) > laid + 1 or table.stray:
+            return Note("camera.row", {"n": len(table.row) - laid})
+        card = table.row[laid]
+        if not card.sure:
+            return Note("camera.unsure", {"n": 1})
+        return Apply({"play": _play(card, view)})
+
+
+def _play(card: PlaceSeen, view: dict[str, Any]) -> dict[str, Any]:
+    """The play of a card seen: a face-down plain back without its id; a face-up number as
+    the front-only card while the deck still holds one, else the double-sided one."""
+    if card.side == "down":
+        return {"face": "down"} if card.card is None else {"card": card.card, "face": "down"}
+    assert card.card is not None
+    if card.card.isdigit() and view["deck"].get(card.card, 0) - view["seen"].get(
+            card.card, 0) <= 0:
+        return {"card": f"{card.card}d", "face": "up"}
+    return {"card": card.card, "face": "up"}
+
+
+def _sheet_note(seen: Observation, game: str) -> Decision:
+    """What to tell when a game's sheet cannot be read: the camera moved, or no sheet."""
+    if seen.problem == "moved":
+        return Note("camera.moved")
+    if seen.problem is not None or seen.table is None:
+        return Note("camera.no_sheet", {"game": game})
+    return None
+
+
+def _in(table: DalekObservation | None, zone: str) -> tuple[DieSeen, ...]:
+    return () if table is None else tuple(d for d in table.dice if d.zone == zone)
+
+
+def _faces_in(table: DalekObservation | None, *zones: str) -> list[str]:
+    return [] if table is None else [d.face for d in table.dice
+                                     if d.zone in zones and d.face is not None]
+
+
+def _changed(before: tuple[DieSeen, ...], after: tuple[DieSeen, ...]) -> bool:
+    """Whether dice were rolled into a zone: some die lies where no die of its face lay (dice
+    only taken away were not rolled)."""
+    return any(not any(b.face == a.face and (b.x - a.x) ** 2 + (b.y - a.y) ** 2 < ROLLED_MM ** 2
+                       for b in before) for a in after)
+
+
+def _to_top(view: dict[str, Any]) -> int:
+    """How many of the last roll's dice the rules moved to the top (one DOC, one EXT)."""
+    rolled = view["table"]["rolled"] or []
+    return int("DOC" in rolled) + int("EXT" in rolled)
+
+
+def _extra_on_top(at_roll: DalekObservation | None, now: DalekObservation,
+                  view: dict[str, Any]) -> str | None:
+    """A DOC or EXT put on the top beyond the one of each the rules move there."""
+    before = Counter(_faces_in(at_roll, "top"))
+    moved = Counter(_faces_in(now, "top")) - before
+    rolled = view["table"]["rolled"] or []
+    for face in ("DOC", "EXT"):
+        if moved[face] > int(face in rolled):
+            return face
+    return None

@@ -21,6 +21,7 @@ SUITES = {
     "live": "dicetable.live_bench",
     "hardening": "dicetable.hardening_bench",
     "pi": "dicetable.pi_bench",
+    "tabletop": "vision.table_bench",
 }
 
 

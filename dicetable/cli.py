@@ -7,7 +7,19 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from dicetable import backup, bench, demo, eval_command, kiosk, pin, replay, serve
+from dicetable import (
+    backup,
+    bench,
+    calibrate_command,
+    demo,
+    eval_command,
+    kiosk,
+    pin,
+    render_command,
+    replay,
+    serve,
+    teach_command,
+)
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
                 Callable[[argparse.Namespace], int]]
@@ -33,6 +45,12 @@ def _commands() -> list[Command]:
          backup.configure_restore, backup.run_restore),
         ("kiosk", "show the score pad full screen on a TV on the Pi (Chromium)",
          kiosk.configure, kiosk.run),
+        ("calibrate", "print the table sheet, or find it in a camera frame and keep it",
+         calibrate_command.configure, calibrate_command.run),
+        ("teach", "teach the reader your own dice or cards from labelled photos",
+         teach_command.configure, teach_command.run),
+        ("render", "render labelled table scenes of a game (for tests and teaching)",
+         render_command.configure, render_command.run),
     ]
 
 

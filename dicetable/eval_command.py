@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from dicetable import eval_kinds
 from vision.datasets import (
     Dataset,
     DatasetError,
@@ -67,6 +68,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "and confusion.png into DIR")
     parser.add_argument("--threads", type=_positive, metavar="N",
                         help="threads for the reader (onnxruntime and OpenCV; default: its own)")
+    parser.add_argument("--profile", type=Path, metavar="PROFILE",
+                        help="read that profile's kind (d6, dalek, dicy or 17) with this teach "
+                             "profile (dicetable teach) instead of the shipped one; sets that "
+                             "label other kinds (items, sheet) are scored kind by kind")
     parser.add_argument("--models", type=Path, metavar="DIR",
                         help="read with the dice_locator.onnx and dice_classifier.onnx in DIR "
                              "(default: the shipped models/), e.g. a training run's output")
@@ -74,6 +79,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate the reader on ``args.dataset``; returns the exit status."""
+    if eval_kinds.wanted(args):
+        return eval_kinds.run(args)
     try:
         dataset, split = _dataset(args.dataset, args.split)
         failures = _failures_folder(args.save_failures)

@@ -1,6 +1,12 @@
 """Wiring the camera to the table: the source, the reader, the live loop, and for the demo
 its film and scripted player. ``dicetable serve`` and the live benchmark build it the same
 way, so the demo is no special path: the same loop, reader and session as a real camera.
+
+The reader is a :class:`vision.sheet_observer.SheetObserver`: with the table's calibration
+(kept in the state folder, made anew from the camera when there is none or on a phone's
+request) it reads the game's sheet; without a sheet in view it reads the ordinary dice
+anywhere, as the demo's film needs. Profiles taught for this table (``STATE/profiles``)
+replace the shipped look of dice and cards.
 """
 
 from __future__ import annotations
@@ -11,15 +17,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from device import calibration_store
 from device.camera import DEFAULT_FPS, FrameSource, open_source
 from device.demo_film import read_plan, write_film
 from device.demo_plan import Plan, plan_game
 from device.live import CameraStatus, LiveLoop, Seen
 from device.scripted_player import ScriptedPlayer
 from device.session import TableSession
-from vision.observation import DiceObserver
+from vision.calibrate import Calibration
+from vision.profile import Profile
 
 DEMO_SEED = 1
+PROFILES = "profiles"  # the state folder's taught profiles
 
 
 @dataclass
@@ -96,14 +105,17 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
                demo: Path | None = None, loop: bool = False, speed: float = 1.0,
                paced: bool = True, patience_s: float = 8.0, delay_s: float = 0.8,
                threads: int = 2, on_alive: Callable[[], None] | None = None,
-               on_ended: Callable[[], None] | None = None) -> Camera | None:
+               on_ended: Callable[[], None] | None = None,
+               state: Path | None = None) -> Camera | None:
     """The camera side for ``session`` (not started): a camera or recording named by
     ``source``, or the demo's film in ``demo`` with its scripted player; None for neither.
     CameraError when ``source`` names no camera. ``on_alive``: the camera answered (see
-    :class:`device.live.LiveLoop`); ``on_ended``: a recording played to its end."""
+    :class:`device.live.LiveLoop`); ``on_ended``: a recording played to its end; ``state``:
+    the folder keeping the calibration and taught profiles (None: keep nothing)."""
     if source is None and demo is None:
         return None
-    from vision.reader import DiceReader  # onnxruntime loads only for a table with a camera
+    # onnxruntime loads only for a table with a camera
+    from vision.sheet_observer import SheetObserver
 
     player = None
     start = 0
@@ -126,9 +138,31 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
         return opened
 
     session.watch_camera()
-    live = LiveLoop(fresh_source, DiceObserver(DiceReader(threads=threads)),
+    def keep(found: Calibration) -> None:
+        if state is not None:
+            calibration_store.save(state, found)
+
+    observer = SheetObserver(None if state is None else calibration_store.load(state),
+                             profiles=taught_profiles(state), threads=threads,
+                             on_calibrated=keep)
+    session.on_recalibrate = observer.recalibrate
+    live = LiveLoop(fresh_source, observer,
                     HostLog(session, on_ended=on_ended, only_game=only_game), on_alive=on_alive)
     return Camera(live, player)
+
+
+def taught_profiles(state: Path | None) -> dict[str, Profile]:
+    """The profiles taught for this table, kept in ``STATE/profiles`` (by kind)."""
+    from vision.profile import load
+
+    folder = None if state is None else state / PROFILES
+    if folder is None or not folder.is_dir():
+        return {}
+    found = {}
+    for path in sorted(folder.glob("profile-*.npz")):
+        profile = load(path)
+        found[profile.kind] = profile
+    return found
 
 
 def _demo_start(plan: Plan, session: TableSession) -> int:

@@ -19,6 +19,7 @@ from pathlib import Path
 from types import FrameType
 
 from device.button_config import button_config
+from device.calibration_store import CalibrationFileError
 from device.camera import DEFAULT_FPS, CameraError
 from device.config import ConfigError, check_keys, config_path, load_config, typed
 from device.journal import JournalError
@@ -30,6 +31,7 @@ from device.session import TableSession
 from device.state_dir import add_state_argument, journal_path
 from dicetable.live_table import camera_for
 from dicetable.service import PowerOff, open_buttons, service_watchdog, status_line
+from vision.profile import ProfileError
 
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 8017
@@ -138,8 +140,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         camera = camera_for(session, source=source, fps=fps, demo=demo, loop=args.loop,
                             speed=args.speed, on_alive=watchdog.loop("camera"),
-                            on_ended=lambda: watchdog.leave("camera"))
-    except CameraError as err:
+                            on_ended=lambda: watchdog.leave("camera"), state=state)
+    except (CameraError, CalibrationFileError, ProfileError) as err:
         session.stop()
         serving.release()
         print(f"dicetable: {err}", file=sys.stderr)

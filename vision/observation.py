@@ -1,9 +1,12 @@
 """What the camera saw on one settled frame, as the live loop hands it on.
 
-An :class:`Observation` holds every read of one frame (today: the dice) and the frame's size.
-Two reads of a still scene are compared by :meth:`Observation.key`; where two reads of the
-same scene disagree on a die, that die is "not sure" (:func:`doubt_disagreements`): the
-camera never guesses.
+An :class:`Observation` holds every read of one frame and the frame's size: the ordinary dice
+(in frame pixels), and on a calibrated table what the game's sheet shows
+(:mod:`vision.table_reads`: Dalek dice in their areas, Dicy Cards rows, the 17 row), with
+marks for the phones' picture, or why the sheet could not be read (it moved, it is not in
+view). Two reads of a still scene are compared by :meth:`Observation.key`; where two reads of
+the same scene disagree on a die or card, that one is "not sure" (:func:`doubt_disagreements`):
+the camera never guesses.
 
 >>> a = Observation((DieRead(5, 10, 10, 0.9, 20), DieRead(2, 60, 10, 0.9, 20)), 100, 50)
 >>> b = Observation((DieRead(5, 11, 10, 0.9, 20), DieRead(3, 60, 11, 0.8, 20)), 100, 50)
@@ -15,28 +18,52 @@ camera never guesses.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.dice import DieRead
 
+if TYPE_CHECKING:
+    from vision.sheet_seen import TableSeen
+
 NOT_SURE = 0  # how a "not sure" die counts in a key
 
 
 @dataclass(frozen=True)
+class Mark:
+    """Something read, for the phones' picture: where (frame pixels), how large, what (None:
+    not sure)."""
+
+    x: float
+    y: float
+    size: float
+    text: str | None
+
+
+@dataclass(frozen=True)
 class Observation:
-    """The reads of one frame: the dice (values None where not sure), and the frame's size."""
+    """The reads of one frame: the dice (values None where not sure), and the frame's size;
+    on a calibrated table, the sheet's reads (table), their marks, and a problem with the
+    sheet ("moved": the camera was bumped; "sheet": it cannot be found)."""
 
     dice: tuple[DieRead, ...]
     width: int
     height: int
+    table: TableSeen | None = None
+    marks: tuple[Mark, ...] = ()
+    problem: str | None = None
 
-    def key(self) -> tuple[int, ...]:
-        """What two reads of a still scene must share to agree: the dice values, sorted."""
-        return tuple(sorted(NOT_SURE if d.value is None else d.value for d in self.dice))
+    def key(self) -> Hashable:
+        """What two reads of a still scene must share to agree: the dice values, sorted, and
+        what the sheet showed."""
+        dice = tuple(sorted(NOT_SURE if d.value is None else d.value for d in self.dice))
+        if self.table is None and self.problem is None:
+            return dice
+        return (dice, None if self.table is None else self.table.key(), self.problem)
 
     def values(self) -> list[int] | None:
         """The dice values when every die is sure, else None."""
@@ -82,10 +109,13 @@ def nearest(die: DieRead, others: tuple[DieRead, ...]) -> tuple[int, float] | No
 
 def doubt_disagreements(before: Observation, after: Observation) -> Observation:
     """``after`` with "not sure" for each die whose value ``before`` read otherwise (or did
-    not see) at the same place."""
+    not see) at the same place, and each die or card of the sheet likewise."""
     dice = []
     for die in after.dice:
         match = nearest(die, before.dice)
         same = match is not None and match[1] < 0.5 and before.dice[match[0]].value == die.value
         dice.append(die if same else replace(die, value=None))
-    return replace(after, dice=tuple(dice))
+    table = after.table
+    if table is not None and before.table is not None and type(before.table) is type(table):
+        table = table.doubted(before.table)  # type: ignore[arg-type]
+    return replace(after, dice=tuple(dice), table=table)

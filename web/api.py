@@ -169,6 +169,14 @@ def camera_answer() -> Response:
     return changed(table().session.answer(question, reply, base_version=version_of(body)))
 
 
+@bp.post("/camera/recalibrate")
+@require_pin
+def camera_recalibrate() -> Response:
+    """``{"base_version": n}``: calibrate the table anew from the camera's next still frame
+    (after the camera or the sheet was moved)."""
+    return changed(table().session.recalibrate(base_version=version_of(request_body())))
+
+
 def changed(snapshot: Snapshot) -> Response:
     """The answer to an accepted change: the new state."""
     return jsonify({"state": table().payload(snapshot)})

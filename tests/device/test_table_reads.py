@@ -5,10 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from device.table_reads import Apply, Ask, DicyReads, Hold, Note, reads_for
+from device.table_reads import (
+    Apply,
+    Ask,
+    DalekReads,
+    DicyReads,
+    Hold,
+    Note,
+    SeventeenReads,
+    reads_for,
+)
 from engine import Game
 from vision.dice import DieRead
 from vision.observation import Observation
+from vision.sheet_seen import DalekObservation, DieSeen, PlaceSeen, SeventeenObservation
 
 DICY = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
 SIDE = 40.0
@@ -148,8 +158,72 @@ def test_a_game_over_takes_nothing() -> None:
     assert DicyReads().decide(seen([1, 2, 3, 4, 5, 6]), game) is None
 
 
-def test_dalek_dice_are_not_read_yet_and_the_camera_says_so() -> None:
+def test_dalek_and_17_without_their_sheet_ask_for_it() -> None:
+    for header in ({"game": "dalek", "players": ["Ana", "Ben"]},
+                   {"game": "17", "players": ["Ana", "Ben"]}):
+        game = Game.start(header)
+        assert reads_for(game).decide(seen([1, 2, 3, 4, 5, 6]), game) == Note(
+            "camera.no_sheet", {"game": header["game"]})
+
+
+def dalek(*dice: tuple[str | None, str, float, float]) -> Observation:
+    """A read of the Dalek sheet: (face, zone, x, y) of each die."""
+    return Observation((), 800, 600, table=DalekObservation(
+        tuple(DieSeen(f, z, x, y, 0.9) for f, z, x, y in dice)))
+
+
+ROLL = [("H4", 60.0), ("H4", 100.0), ("H2", 140.0), ("D3", 180.0), ("DOC", 220.0)]
+
+
+def test_dalek_a_roll_then_a_keep_known_when_the_rest_is_rolled_again() -> None:
+    reads = DalekReads()
     game = Game.start({"game": "dalek", "players": ["Ana", "Ben"]})
-    reads = reads_for(game)
-    assert reads.decide(seen([1, 2, 3, 4, 5, 6]), game) == Note("camera.not_read",
-                                                               {"game": "dalek"})
+    empty = dalek()
+    assert reads.decide(empty, game) is None
+    reads.remember(empty, game)
+    ten = [(f, "to-roll", x + dx, 150.0) for dx in (0.0, 5.0) for f, x in ROLL]
+    rolled = dalek(*ten)
+    assert reads.decide(rolled, game) == Apply({"roll": [d[0] for d in ten]})
+    game = game.play_json({"roll": [d[0] for d in ten]})
+    reads.remember(rolled, game)
+    moved = dalek(("DOC", "top", 100.0, 20.0), ("H4", "kept-humans", 40.0, 80.0),
+                  ("H4", "kept-humans", 70.0, 80.0), ("D3", "kept-daleks", 200.0, 80.0),
+                  *[d for d in ten if d[0] in ("H2", "D3", "DOC") and d[2] > 62.0][1:])
+    assert reads.decide(moved, game) is None  # the player may still be moving dice
+    reads.remember(moved, game)
+    assert reads.pending(game) == {"keep": ["D3", "H4", "H4"]}
+    still = [d for d in moved.table.dice if d.zone != "to-roll"]  # type: ignore[union-attr]
+    again = dalek(*[(d.face, d.zone, d.x, d.y) for d in still],  # type: ignore[misc]
+                  *[(f, "to-roll", 70.0 + 30 * i, 185.0) for i, f in enumerate(
+                      ["H2", "H2", "D2", "D2", "EXT", "H4"])])
+    assert reads.decide(again, game) == Apply(
+        {"keep": ["D3", "H4", "H4"]}, {"roll": ["H2", "H2", "D2", "D2", "EXT", "H4"]})
+
+
+def test_dalek_a_second_doctor_on_top_is_told() -> None:
+    reads = DalekReads()
+    game = Game.start({"game": "dalek", "players": ["Ana", "Ben"]}).play_json(
+        {"roll": ["DOC", "DOC"] + ["H4"] * 8})
+    rolled = dalek(*[(f, "to-roll", 30.0 + 20 * i, 150.0)
+                     for i, f in enumerate(["DOC", "DOC"] + ["H4"] * 8)])
+    reads.remember(rolled, game)
+    both = dalek(("DOC", "top", 80.0, 20.0), ("DOC", "top", 120.0, 20.0),
+                 *[("H4", "to-roll", 70.0 + 20 * i, 150.0) for i in range(8)])
+    assert reads.decide(both, game) == Note("camera.top_extra", {"face": "DOC"})
+
+
+def test_17_a_card_at_the_row_end_is_a_play_and_two_are_a_question() -> None:
+    reads = SeventeenReads()
+    game = Game.start({"game": "17", "players": ["Ana", "Ben"]})
+
+    def row(*faces: str) -> Observation:
+        places = tuple(PlaceSeen(f"row-{i + 1}", None if f == "back" else f.removesuffix(
+            "/up"), "up" if f.endswith("/up") else "down", f, 0.9) for i, f in enumerate(faces))
+        return Observation((), 800, 600, table=SeventeenObservation(places, ()))
+
+    assert reads.decide(row(), game) is None
+    assert reads.decide(row("back"), game) == Apply({"play": {"face": "down"}})
+    game = game.play_json({"play": {"face": "down"}})
+    assert reads.decide(row("back", "4/up", "x2/up"), game) == Note("camera.row", {"n": 2})
+    assert reads.decide(row("back", "4/up"), game) == Apply({"play": {"card": "4",
+                                                                      "face": "up"}})

@@ -18,6 +18,9 @@ function cameraPanel() {
     el("span.dot", {"aria-hidden": "true"}), t("camera." + camera.status))];
   if (camera.unreadable) parts.push(el("p.muted", {text: t("camera.unreadable")}));
   if (camera.note) parts.push(el("p.camera-note", {text: noteText(camera.note)}));
+  if (camera.note && ["camera.moved", "camera.no_sheet"].includes(camera.note.key) && S.auth) {
+    parts.push(button(t("camera.recalibrate"), () => change("/api/camera/recalibrate", {}), "primary"));
+  }
   if (camera.held) parts.push(el("p.camera-note", {text: t("camera.held", {player: camera.held.player})}));
   if (camera.ask) parts.push(question(camera.ask));
   if (camera.seen) parts.push(picture(camera));
@@ -42,6 +45,13 @@ function picture(camera) {
     overlay.append(svg("circle", {cx: die.x, cy: die.y, r, class: unsure ? "unsure" : "sure"}));
     overlay.append(svg("text", {x: die.x + r * 0.75, y: die.y - r * 0.75, class: unsure ? "unsure" : "sure"},
       die.value === null ? "?" : String(die.value)));
+  });
+  (seen.marks || []).forEach((mark) => {
+    const r = Math.max(14, mark.size * 0.7);
+    const unsure = mark.text === null;
+    overlay.append(svg("circle", {cx: mark.x, cy: mark.y, r, class: unsure ? "unsure" : "sure"}));
+    overlay.append(svg("text", {x: mark.x + r * 0.75, y: mark.y - r * 0.75, class: unsure ? "unsure" : "sure"},
+      unsure ? "?" : mark.text));
   });
   const values = sortedDice(seen.dice.map((d) => d.value));
   const figure = el("figure.seen" + (S.enlarged ? ".large" : ""), {

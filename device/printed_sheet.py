@@ -1,0 +1,88 @@
+"""The printable sheet as files: a PDF (vector, with pydyf) and a PNG (vision.sheet_art).
+
+pydyf is a small, dependency-free PDF writer maintained by the WeasyPrint team: the sheet is a
+few filled squares (the markers, cell by cell, crisp at any printer resolution), rectangles
+and lines of text in Helvetica, which it covers without a larger layout library.
+
+>>> import tempfile
+>>> from vision.sheet import layout
+>>> files = write(layout("17", "letter"), Path(tempfile.mkdtemp()), lang="it")
+>>> [f.suffix for f in files], files[0].read_bytes()[:5]
+(['.pdf', '.png'], b'%PDF-')
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import pydyf  # type: ignore[import-untyped]
+
+from vision.sheet import Layout
+from vision.sheet_art import Box, Text, draw, shapes
+
+POINTS_PER_MM = 72 / 25.4
+PNG_PX_PER_MM = 300 / 25.4  # the PNG at 300 dpi
+
+
+def write(sheet: Layout, folder: Path, *, lang: str = "en") -> tuple[Path, Path]:
+    """Write dicetable-GAME-PAPER.pdf and .png into folder; returns the two paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = folder / f"dicetable-{sheet.game}-{sheet.paper}"
+    pdf_path, png_path = stem.with_suffix(".pdf"), stem.with_suffix(".png")
+    with pdf_path.open("wb") as out:
+        _pdf(sheet, lang).write(out)
+    ok, png = cv2.imencode(".png", draw(sheet, px_per_mm=PNG_PX_PER_MM, lang=lang))
+    if not ok:
+        raise OSError("cannot encode the PNG")
+    png_path.write_bytes(png.tobytes())
+    return pdf_path, png_path
+
+
+def _pdf(sheet: Layout, lang: str) -> pydyf.PDF:
+    w, h = sheet.width * POINTS_PER_MM, sheet.height * POINTS_PER_MM
+    stream = pydyf.Stream()
+    stream.set_matrix(POINTS_PER_MM, 0, 0, -POINTS_PER_MM, 0, h)  # mm, y down, as the layout
+    for shape in shapes(sheet, lang):
+        if isinstance(shape, Box):
+            stream.rectangle(shape.x, shape.y, shape.w, shape.h)
+            if shape.fill is not None:
+                stream.set_color_rgb(shape.fill, shape.fill, shape.fill)
+            if shape.line is not None:
+                stream.set_color_rgb(shape.line, shape.line, shape.line, stroke=True)
+                stream.set_line_width(shape.width)
+            if shape.fill is not None and shape.line is not None:
+                stream.fill_and_stroke()
+            elif shape.fill is not None:
+                stream.fill()
+            else:
+                stream.stroke()
+        else:
+            _text(stream, shape)
+    font = pydyf.Dictionary({"Type": "/Font", "Subtype": "/Type1", "BaseFont": "/Helvetica",
+                             "Encoding": "/WinAnsiEncoding"})
+    document = pydyf.PDF()
+    document.add_object(font)
+    document.add_object(stream)
+    document.add_page(pydyf.Dictionary({
+        "Type": "/Page", "Parent": document.pages.reference,
+        "MediaBox": pydyf.Array([0, 0, w, h]),
+        "Contents": stream.reference,
+        "Resources": pydyf.Dictionary({"Font": pydyf.Dictionary({"F1": font.reference})}),
+    }))
+    return document
+
+
+def _text(stream: pydyf.Stream, text: Text) -> None:
+    """One line of text (the layout's y axis points down: flip the glyphs back upright)."""
+    stream.push_state()
+    stream.set_color_rgb(text.grey, text.grey, text.grey)
+    stream.begin_text()
+    if text.turned:  # read from across the table: turned half a turn about its own start
+        stream.set_text_matrix(-1, 0, 0, 1, text.x, text.y - text.size)
+    else:
+        stream.set_text_matrix(1, 0, 0, -1, text.x, text.y)
+    stream.set_font_size("F1", text.size * 1.35)
+    stream.show_text_string(text.text.encode("cp1252", errors="replace"))
+    stream.end_text()
+    stream.pop_state()

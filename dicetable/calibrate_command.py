@@ -1,0 +1,68 @@
+"""``dicetable calibrate``: print the sheet, or find it in a camera frame and keep the result.
+
+``--print`` writes the sheet of a game as PDF and PNG; ``--image FILE`` finds the sheet in a
+frame (the markers tell which game's sheet it is), checks it can be used, and keeps the
+calibration in the state folder. A frame in which the sheet cannot be used gets a message
+that says why and what to do, and exit status 1; nothing already kept is lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from device import calibration_store
+from device.printed_sheet import write
+from device.state_dir import add_state_argument, default_state_dir
+from vision.calibrate import CalibrationError, calibrate
+from vision.sheet import GAMES, PAPERS, layout
+from vision.sheet_art import LANGUAGES
+
+PROG = "dicetable calibrate"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the calibrate arguments."""
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--print", action="store_true", dest="print_sheet",
+                      help="write the printable sheet (PDF and PNG) of a game")
+    what.add_argument("--image", type=Path, metavar="FILE",
+                      help="find the sheet in this camera frame and keep the calibration")
+    parser.add_argument("--game", choices=GAMES, default="dalek",
+                        help="the game whose sheet to print (default dalek)")
+    parser.add_argument("--paper", choices=sorted(PAPERS), default="a4",
+                        help="the paper it is printed on (default a4)")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en",
+                        help="the language of the words on the sheet (default en)")
+    parser.add_argument("--out", type=Path, default=Path("."), metavar="DIR",
+                        help="where to write the printable sheet (default: here)")
+    add_state_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.print_sheet:
+        try:
+            pdf, png = write(layout(args.game, args.paper), args.out, lang=args.lang)
+        except OSError as err:
+            print(f"{PROG}: cannot write into {args.out}: {err.strerror or err}",
+                  file=sys.stderr)
+            return 1
+        print(f"Print {pdf} at 100 % scale (no fit to page); {png} is the same sheet.")
+        return 0
+    frame = cv2.imread(str(args.image), cv2.IMREAD_COLOR) if args.image.is_file() else None
+    if frame is None:
+        print(f"{PROG}: {args.image} is not a readable image", file=sys.stderr)
+        return 2
+    try:
+        found = calibrate(np.asarray(frame, np.uint8))
+    except CalibrationError as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 1
+    state = args.state or default_state_dir()
+    saved = calibration_store.save(state, found)
+    print(f"Found the {found.game} sheet ({found.paper}); calibration kept in {saved}.")
+    return 0

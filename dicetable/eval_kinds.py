@@ -1,0 +1,194 @@
+"""``dicetable eval`` on photos of every kind: Dalek dice, Dicy cards and dice, 17 cards, d6.
+
+A photo of a printed sheet is read as the table reads it: the sheet is found, the frame
+rectified, and the game's reader reads it (dice positions are mapped back to the photo to be
+matched with the labels). A photo without a sheet is read for its dice only. Each kind is
+scored with its confusion matrix (vision.kind_eval). ``--profile`` reads that profile's kind
+with it instead of the shipped profile (or, for d6, the pip reader).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from vision.calibrate import Calibration, CalibrationError, calibrate, rectify
+from vision.components import EMPTY
+from vision.datasets import MANIFEST, DatasetError
+from vision.dice_finder import DieFinder
+from vision.face_reader import FaceReader
+from vision.kind_eval import Read, Tally
+from vision.profile import Profile, ProfileError, default, load
+from vision.reader import DiceReader
+from vision.table_dataset import TablePhoto
+from vision.table_dataset import load as load_photos
+from vision.table_reads import DalekTableReader, DicyTableReader, SeventeenTableReader
+
+PROG = "dicetable eval"
+
+
+def wanted(args: argparse.Namespace) -> bool:
+    """Whether this evaluation is one of kinds (a profile given, or labels beyond d6 dice)."""
+    if getattr(args, "profile", None) is not None:
+        return True
+    try:
+        doc = json.loads((args.dataset / MANIFEST).read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return False  # the d6 evaluation says what is wrong with it
+    images = doc.get("images") if isinstance(doc, dict) else None
+    return isinstance(images, list) and any(isinstance(i, dict) and ("items" in i or "sheet" in i)
+                                            for i in images)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        profile = load(args.profile) if args.profile is not None else None
+        everything = load_photos(args.dataset)
+        split = args.split or ("test" if any(p.split == "test" for p in everything) else "all")
+        photos = [p for p in everything if split == "all" or p.split == split]
+    except (ProfileError, DatasetError) as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+    if not photos:
+        print(f"{PROG}: {args.dataset}: no photos in split {split!r}", file=sys.stderr)
+        return 2
+    readers = _Readers(profile, args.threads)
+    tallies: dict[str, Tally] = {}
+    skipped: list[str] = []
+    times: list[float] = []
+    for photo in photos:
+        try:
+            times.append(_score(photo, readers, tallies))
+        except (CalibrationError, DatasetError) as err:
+            skipped.append(f"{photo.file}: {err}")
+    if args.json:
+        print(json.dumps({"dataset": str(args.dataset), "split": split, "photos": len(photos),
+                          "skipped": skipped,
+                          "read_ms_median": statistics.median(times) if times else None,
+                          "kinds": [t.as_dict() for t in tallies.values()]}))
+        return 0
+    print(f"{args.dataset} (split {split}): {len(photos)} photos"
+          + (f", read in {statistics.median(times):.1f} ms (median, calibration and "
+             f"rectification included)" if times else ""))
+    for tally in tallies.values():
+        print("\n".join(tally.describe()))
+    for line in skipped:
+        print(f"  skipped {line}")
+    return 0
+
+
+def tally(photos: list[TablePhoto], profile: Profile | None, threads: int | None = None
+          ) -> dict[str, Tally]:
+    """Every photo read and scored, kind by kind (photos whose sheet is not found are left
+    out)."""
+    readers = _Readers(profile, threads)
+    tallies: dict[str, Tally] = {}
+    for photo in photos:
+        try:
+            _score(photo, readers, tallies)
+        except (CalibrationError, DatasetError):
+            continue
+    return tallies
+
+
+class _Readers:
+    """The readers a dataset needs, made on first use."""
+
+    def __init__(self, profile: Profile | None, threads: int | None) -> None:
+        self.profile, self.threads = profile, threads
+        self._made: dict[str, object] = {}
+
+    def profile_for(self, kind: str) -> Profile | None:
+        if self.profile is not None and self.profile.kind == kind:
+            return self.profile
+        return None if kind == "d6" else default(kind)
+
+    def get(self, name: str) -> object:
+        if name not in self._made:
+            self._made[name] = self._make(name)
+        return self._made[name]
+
+    def _make(self, name: str) -> object:
+        finder = DieFinder(threads=self.threads)
+        if name == "dalek":
+            return DalekTableReader(self.profile_for("dalek"), finder=finder)
+        if name == "dicy":
+            return DicyTableReader(self.profile_for("dicy-card"), dice=self.profile_for("d6"),
+                                   threads=self.threads)
+        if name == "17":
+            return SeventeenTableReader(self.profile_for("17-card"))
+        profile = self.profile_for(name)  # dice read without a sheet
+        if profile is None:
+            return DiceReader(threads=self.threads)
+        return FaceReader(profile, finder=finder, threads=self.threads)
+
+
+def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally]) -> float:
+    """Read one photo and add it to the tallies; returns the read time (ms)."""
+    image = photo.image()
+    if photo.sheet is None:
+        start = time.perf_counter()
+        for kind in sorted({i.kind for i in photo.items}):
+            reader = readers.get(kind)
+            if isinstance(reader, DiceReader):
+                reads: list[Read] = [(str(r.value) if r.value is not None else None, r.x, r.y,
+                                      r.confidence) for r in reader.read(image)]
+            else:
+                assert isinstance(reader, FaceReader)
+                reads = [(r.face, r.x, r.y, r.confidence) for r in reader.read(image)]
+            _tally(tallies, kind).add_dice(reads, [(i.face, i.bbox)
+                                                   for i in photo.of_kind(kind)])
+        return (time.perf_counter() - start) * 1000
+    start = time.perf_counter()
+    found = calibrate(image)
+    flat = rectify(image, found)
+    sheet = found.layout
+    reader = readers.get(found.game)
+    if isinstance(reader, DalekTableReader):
+        dalek = reader.read(flat, sheet)
+        ms = (time.perf_counter() - start) * 1000
+        _add_dice(tallies, "dalek", photo, found,
+                  [(d.face, d.x, d.y, d.confidence) for d in dalek.dice])
+        return ms
+    if isinstance(reader, DicyTableReader):
+        dicy = reader.read(flat, sheet)
+        ms = (time.perf_counter() - start) * 1000
+        _add_places(tallies, "dicy-card", photo, {p.place: p.face for p in dicy.places})
+        _add_dice(tallies, "d6", photo, found, [(d.face, d.x, d.y, d.confidence)
+                                               for d in dicy.dice])
+        return ms
+    assert isinstance(reader, SeventeenTableReader)
+    row = reader.read(flat, sheet)
+    ms = (time.perf_counter() - start) * 1000
+    seen = {p.place: p.face for p in row.row + row.stray}
+    _add_places(tallies, "17-card", photo,
+                {p.name: seen.get(p.name, EMPTY) for p in sheet.places()})
+    return ms
+
+
+def _tally(tallies: dict[str, Tally], kind: str) -> Tally:
+    return tallies.setdefault(kind, Tally(kind))
+
+
+def _add_dice(tallies: dict[str, Tally], kind: str, photo: TablePhoto, found: Calibration,
+              reads_mm: list[Read]) -> None:
+    """Dice reads in sheet mm, mapped into the photo and scored."""
+    if not reads_mm:
+        pts = np.zeros((0, 2))
+    else:
+        pts = found.to_frame(np.array([[x, y] for _, x, y, _ in reads_mm]))
+    reads = [(face, float(p[0]), float(p[1]), conf)
+             for (face, _, _, conf), p in zip(reads_mm, pts, strict=True)]
+    _tally(tallies, kind).add_dice(reads, [(i.face, i.bbox) for i in photo.of_kind(kind)])
+
+
+def _add_places(tallies: dict[str, Tally], kind: str, photo: TablePhoto,
+                reads: dict[str, str | None]) -> None:
+    labels = {i.zone: i.face for i in photo.of_kind(kind) if i.zone}
+    labels.update({name: EMPTY for name in photo.empty})
+    _tally(tallies, kind).add_places(reads, labels)

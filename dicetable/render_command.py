@@ -1,0 +1,53 @@
+"""``dicetable render``: labelled camera frames of a game on its sheet (vision.table_scene).
+
+Scenes are seeded (the same seed gives the same frames), written as JPEG with a labels.json
+(vision.table_dataset). ``--teach`` renders photos for teach mode instead: each photo shows
+every face once (cards as far as the places go), so N photos show each face at most N times.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from vision.art import STYLES
+from vision.components import D6_FACES, DALEK_FACES, faces
+from vision.sheet import GAMES, PAPERS
+from vision.table_dataset import write
+from vision.table_scene import TableScene, render_table
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=GAMES, required=True)
+    parser.add_argument("--style", choices=[*STYLES, "pictures"], default="classic",
+                        help="the components' art (pictures: d6 dice with pictures for pips)")
+    parser.add_argument("--count", type=int, default=100, help="frames to render")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first frame")
+    parser.add_argument("--split", default="test", help="the split the frames are labelled")
+    parser.add_argument("--paper", choices=sorted(PAPERS), default="a4")
+    parser.add_argument("--dice", type=int, help="dice per frame (default: Dalek 1-10, Dicy 6)")
+    parser.add_argument("--teach", action="store_true",
+                        help="photos for teach mode: every face once in each photo")
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR")
+
+
+def run(args: argparse.Namespace) -> int:
+    n = write(args.out, ((args.split, _scene(args, i)) for i in range(args.count)))
+    print(f"{n} frames of {args.game} ({args.style}) in {args.out}")
+    return 0
+
+
+def _scene(args: argparse.Namespace, i: int) -> TableScene:
+    seed = args.seed + i
+    if not args.teach:
+        return render_table(seed, game=args.game, paper=args.paper, style=args.style,
+                            dice=args.dice)
+    if args.game == "dalek":
+        return render_table(seed, game="dalek", paper=args.paper, style=args.style,
+                            dice=len(DALEK_FACES), faces=DALEK_FACES)
+    cards = faces("dicy-card" if args.game == "dicy" else "17-card")
+    start = (i * 16) % len(cards)
+    shown = tuple(cards[(start + k) % len(cards)] for k in range(len(cards)))
+    return render_table(seed, game=args.game, paper=args.paper, style=args.style,
+                        dice=len(D6_FACES) if args.game == "dicy" else None,
+                        faces=shown, dice_faces=D6_FACES if args.game == "dicy" else None)

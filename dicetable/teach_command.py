@@ -1,0 +1,83 @@
+"""``dicetable teach KIND --from DIR --out PROFILE``: teach the reader a table's own components.
+
+DIR holds photos and a ``labels.json`` (vision.table_dataset: any layout, no sheet needed);
+every labelled die or card of KIND becomes an example, and what the photos show besides them
+teaches what is not one. The profile is then checked photo by photo, each read with a profile
+taught from the other photos: the faces it reads as others are named, to be taught from more
+photos.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from dicetable.eval_kinds import tally
+from vision.datasets import DatasetError
+from vision.kind_eval import MISSED, NOT_SURE
+from vision.profile import ProfileError
+from vision.table_dataset import TablePhoto, load
+from vision.teach import teach
+
+PROG = "dicetable teach"
+KINDS = {"d6": "d6", "dalek": "dalek", "dicy": "dicy-card", "17": "17-card"}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("kind", choices=list(KINDS),
+                        help="what to teach: d6 dice, dalek dice, dicy cards or 17 cards")
+    parser.add_argument("--from", dest="source", type=Path, required=True, metavar="DIR",
+                        help="a folder of photos with labels.json")
+    parser.add_argument("--out", type=Path, required=True, metavar="PROFILE",
+                        help="the profile file to write (.npz)")
+    parser.add_argument("--split", metavar="NAME",
+                        help="teach only from this split of labels.json (default: every photo)")
+
+
+def run(args: argparse.Namespace) -> int:
+    kind = KINDS[args.kind]
+    try:
+        photos = load(args.source, args.split)
+        profile = teach(kind, photos, source=str(args.source))
+    except (DatasetError, ProfileError, ValueError) as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+    try:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        profile.save(args.out)
+    except OSError as err:
+        print(f"{PROG}: cannot write {args.out}: {err.strerror or err}", file=sys.stderr)
+        return 1
+    counts = profile.counts()
+    taught = ", ".join(f"{face} {counts[face]}" for face in profile.taught())
+    print(f"Taught {kind} from {len(photos)} photos: {taught}; written to {args.out}")
+    print(checked(kind, photos))
+    return 0
+
+
+def checked(kind: str, photos: list[TablePhoto]) -> str:
+    """What the reader makes of each photo when taught from the others: a line to print."""
+    if len(photos) < 2:
+        return "Not checked: teach from two photos or more to have each checked by the others."
+    right = total = 0
+    mistaken: dict[tuple[str, str], int] = {}
+    for i, photo in enumerate(photos):
+        try:
+            others = teach(kind, photos[:i] + photos[i + 1:])
+        except ValueError:  # the other photos hold none of this kind
+            continue
+        scored = tally([photo], others).get(kind)
+        if scored is None:
+            continue
+        right, total = right + scored.right, total + scored.total
+        for (label, read), n in scored.confusion.items():
+            if read not in (label, NOT_SURE, MISSED):
+                mistaken[(label, read)] = mistaken.get((label, read), 0) + n
+    line = (f"Checked, each photo read as taught from the others: {right} of {total} read "
+            f"right")
+    if not mistaken:
+        return line + "."
+    pairs = ", ".join(f"{label} as {read} ({n})" for (label, read), n in
+                      sorted(mistaken.items(), key=lambda kv: -kv[1]))
+    return line + f"; read wrong: {pairs}. Teach these from more photos."

@@ -1,0 +1,163 @@
+"""Every game from the camera, end to end: films of rendered frames of each game's printed
+sheet, played through the real loop, the sheet observer (calibrated from the first frame) and
+the session into the real journal, which gets exactly the game's record from the camera."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from device import calibration_store
+from device.camera import open_source
+from device.journal import Journal
+from device.live import LiveLoop
+from device.session import TableSession
+from vision.sheet_observer import SheetObserver
+from vision.table_film import SheetRest, write_film
+from vision.table_scene import PlacedDie
+
+TO_ROLL = [(60.0, 140.0), (100.0, 140.0), (140.0, 140.0), (180.0, 140.0), (220.0, 140.0),
+           (60.0, 182.0), (100.0, 182.0), (140.0, 182.0), (180.0, 182.0), (220.0, 182.0)]
+AGAIN = [(75.0, 160.0), (125.0, 165.0), (175.0, 158.0), (225.0, 168.0), (95.0, 190.0)]
+TOP = [(80.0, 28.0), (130.0, 28.0), (180.0, 28.0)]
+HUMANS = [(40.0, 78.0), (75.0, 78.0), (110.0, 78.0), (40.0, 100.0), (75.0, 100.0)]
+DALEKS = [(185.0, 78.0), (220.0, 78.0), (255.0, 78.0), (185.0, 100.0), (220.0, 100.0),
+          (255.0, 100.0)]
+DICE_AREA = [(60.0, 105.0), (95.0, 105.0), (130.0, 105.0), (165.0, 105.0), (200.0, 105.0),
+             (235.0, 105.0)]
+
+
+def dice(faces: list[str], spots: list[tuple[float, float]], first: int = 0
+         ) -> tuple[PlacedDie, ...]:
+    return tuple(PlacedDie(f, x, y, 0.35 * (first + i), first + i)
+                 for i, (f, (x, y)) in enumerate(zip(faces, spots, strict=False)))
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> Path:
+    return tmp_path / "state"
+
+
+def table(state: Path, header: dict[str, Any]) -> Iterator[TableSession]:
+    session = TableSession(Journal(state / "table.db"))
+    session.start()
+    session.watch_camera()
+    session.new_game(header, base_version=session.snapshot().version)
+    yield session
+    session.stop()
+
+
+def play(folder: Path, session: TableSession, state: Path) -> SheetObserver:
+    """Every frame of the film through the loop, the sheet calibrated from its first frame
+    and kept in the state folder."""
+    observer = SheetObserver(None, threads=2,
+                             on_calibrated=lambda found: calibration_store.save(state, found))
+    session.on_recalibrate = observer.recalibrate
+    loop = LiveLoop(lambda: open_source(str(folder), paced=False), observer, session)
+    loop.start()
+    assert loop.wait(timeout=300)
+    return observer
+
+
+def journal(session: TableSession) -> list[tuple[str, dict[str, Any]]]:
+    with sqlite3.connect(session.journal.path) as db:
+        rows = db.execute("SELECT source, line FROM lines ORDER BY seq").fetchall()
+    return [(source, _sorted(json.loads(line))) for source, line in rows]
+
+
+def _sorted(line: dict[str, Any]) -> dict[str, Any]:
+    for kind in ("roll", "keep"):
+        if kind in line:
+            return {kind: sorted(line[kind])}
+    if "reroll" in line:
+        return {"reroll": {**line["reroll"], "dice": sorted(line["reroll"]["dice"])}}
+    return line
+
+
+def test_dalek_dice_rolled_kept_and_stopped(tmp_path: Path, state: Path) -> None:
+    """The rulebook's Jenna and Peter: rolls into "to roll", keeps into the kept areas, DOC
+    and EXT to the top, and Peter's stop by phone after his keep."""
+    jenna = dice(["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC"], TO_ROLL)
+    left = (jenna[3], jenna[4], jenna[8])  # H2 H2 D2 go back to be rolled
+    kept = (dice(["DOC"], TOP, 20) + dice(["H4"] * 3, HUMANS, 21)
+            + dice(["D3"] * 3, DALEKS, 24))
+    again = dice(["D3", "D2", "EXT"], AGAIN, 30)
+    last = kept + dice(["EXT"], TOP[1:], 40) + dice(["D3", "D2"], DALEKS[3:], 41)
+    peter = dice(["H4", "H2", "H2", "D3", "D3", "D3", "D3", "D2", "DOC", "DOC"], TO_ROLL, 50)
+    peter_kept = (dice(["DOC"], TOP, 60) + dice(["H4", "H2"], HUMANS, 61)
+                  + dice(["D3", "D3"], DALEKS, 63) + (peter[2], peter[5], peter[6], peter[7],
+                                                       peter[9]))
+    folder = tmp_path / "film"
+    write_film(folder, [SheetRest(), SheetRest(jenna), SheetRest(kept + left),
+                        SheetRest(kept + again), SheetRest(last), SheetRest(peter),
+                        SheetRest(peter_kept)], game="dalek", seed=21)
+    for session in table(state, {"game": "dalek", "players": ["Jenna", "Peter"]}):
+        play(folder, session, state)
+        session.act({"stop": {}}, base_version=session.snapshot().version, source="phone")
+        assert journal(session) == [
+            ("camera", {"roll": sorted(d.face for d in jenna)}),
+            ("camera", {"keep": ["D3", "D3", "D3", "H4", "H4", "H4"]}),
+            ("camera", {"roll": ["D2", "D3", "EXT"]}),
+            ("camera", {"keep": ["D2", "D3"]}),
+            ("camera", {"roll": sorted(d.face for d in peter)}),
+            ("camera", {"keep": ["D3", "D3", "H2", "H4"]}),
+            ("phone", {"stop": {}})]
+        assert session.snapshot().view["scores"] == {"Jenna": 17, "Peter": 6}  # type: ignore
+        assert calibration_store.load(state) is not None
+
+
+def test_17_cards_laid_at_the_row_end_are_plays(tmp_path: Path, state: Path) -> None:
+    rows = [{"row-1": "3"}, {"row-1": "3", "row-2": "back"},
+            {"row-1": "3", "row-2": "back", "row-3": "2d"}]
+    folder = tmp_path / "film"
+    write_film(folder, [SheetRest(), *(SheetRest(cards=r) for r in rows)], game="17", seed=5)
+    for session in table(state, {"game": "17", "players": ["Ana", "Ben", "Cleo"]}):
+        play(folder, session, state)
+        assert journal(session) == [("camera", {"play": {"card": "3", "face": "up"}}),
+                                    ("camera", {"play": {"face": "down"}}),
+                                    ("camera", {"play": {"card": "2d", "face": "down"}})]
+
+
+def test_dicy_a_card_turned_frozen_names_the_reroll(tmp_path: Path, state: Path) -> None:
+    glacial = ["two-dice", "no-six", "odd", "straight", "two-pairs"]
+    cards = {f"p{p}-{i + 1}": f"{c}/active" for p in (1, 2) for i, c in enumerate(glacial)}
+    rolled = dice(["6", "6", "5", "2", "1", "1"], DICE_AREA)
+    rerolled = rolled[:4] + dice(["3", "4"], [(210.0, 99.0), (243.0, 113.0)], 10)
+    frozen = {**cards, "p1-3": "odd/frozen"}
+    folder = tmp_path / "film"
+    write_film(folder, [SheetRest(cards=cards), SheetRest(rolled, cards),
+                        SheetRest(rerolled, frozen)], game="dicy", seed=8)
+    header = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
+    for session in table(state, header):
+        play(folder, session, state)
+        assert journal(session) == [
+            ("camera", {"roll": [1, 1, 2, 5, 6, 6]}),
+            ("camera", {"reroll": {"freeze": "odd", "dice": [2, 3, 4, 5, 6, 6]}})]
+
+
+def test_a_bumped_camera_is_told_and_recalibrated_with_one_tap(tmp_path: Path,
+                                                               state: Path) -> None:
+    still = tmp_path / "still"
+    write_film(still, [SheetRest()], game="17", seed=5)
+    moved = tmp_path / "moved"
+    write_film(moved, [SheetRest()], game="17", seed=6)  # another camera: the sheet moved
+    for session in table(state, {"game": "17", "players": ["Ana", "Ben"]}):
+        observer = play(still, session, state)
+        first = observer.calibration
+        loop = LiveLoop(lambda: open_source(str(moved), paced=False), observer, session)
+        loop.start()
+        assert loop.wait(timeout=120)
+        camera = session.snapshot().camera
+        assert camera is not None and camera["note"]["key"] == "camera.moved"
+        assert camera["seen"]["problem"] == "moved"
+        session.recalibrate(base_version=session.snapshot().version)
+        loop = LiveLoop(lambda: open_source(str(moved), paced=False), observer, session)
+        loop.start()
+        assert loop.wait(timeout=120)
+        assert observer.calibration != first and observer.problem is None
+        assert calibration_store.load(state) == observer.calibration

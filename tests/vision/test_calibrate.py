@@ -1,0 +1,99 @@
+"""The sheet found in rendered camera frames, and the errors a player gets when it is not."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibrate import Calibration, CalibrationError, calibrate, drift, rectify
+from vision.sheet import PX_PER_MM, layout
+from vision.sheet_art import draw
+from vision.table_scene import render_table
+
+
+@pytest.fixture(scope="module")
+def scene_frame() -> np.ndarray:
+    return render_table(11, game="dicy", paper="letter").image
+
+
+def test_a_frame_gives_its_sheet_and_a_homography_onto_it(scene_frame: np.ndarray) -> None:
+    found = calibrate(scene_frame)
+    assert (found.game, found.paper) == ("dicy", "letter")
+    for marker, seen in zip(found.layout.markers, found.markers, strict=True):
+        on_sheet = found.to_sheet(np.array(seen))
+        assert np.abs(on_sheet - np.array(marker.corners())).max() < 1.0  # mm
+
+
+def test_rectify_shows_the_sheet_at_its_scale(scene_frame: np.ndarray) -> None:
+    found = calibrate(scene_frame)
+    flat = rectify(scene_frame, found)
+    assert flat.shape[:2] == tuple(reversed(found.layout.pixel_size()))
+    again = calibrate(flat)  # the markers now sit where the layout puts them
+    corners = np.array(again.markers[0])
+    expected = np.array(found.layout.markers[0].corners()) * PX_PER_MM
+    assert np.abs(corners - expected).max() < 2.0
+
+
+def test_the_printed_png_itself_calibrates() -> None:
+    image = draw(layout("17", "a4"), px_per_mm=3.0, lang="es")
+    big = cv2.copyMakeBorder(image, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(90, 120, 60))
+    assert (calibrate(big).game, calibrate(big).paper) == ("17", "a4")
+
+
+def test_a_dark_frame_says_too_dark(scene_frame: np.ndarray) -> None:
+    with pytest.raises(CalibrationError) as err:
+        calibrate((scene_frame * 0.08).astype(np.uint8))
+    assert err.value.reason == "dark" and "light" in str(err.value)
+
+
+def test_a_covered_marker_is_named(scene_frame: np.ndarray) -> None:
+    found = calibrate(scene_frame)
+    covered = scene_frame.copy()
+    corners = np.array(found.markers[3]).astype(np.int32)  # bottom-left
+    cv2.fillConvexPoly(covered, cv2.convexHull(corners), (200, 180, 160))
+    with pytest.raises(CalibrationError) as err:
+        calibrate(covered)
+    assert err.value.reason == "covered" and "bottom-left" in str(err.value)
+
+
+def test_a_slanted_view_is_refused() -> None:
+    sheet = draw(layout("dalek"), px_per_mm=4.0)
+    h, w = sheet.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[0.3 * w, 0], [0.7 * w, 0], [w, 0.8 * h], [0, 0.8 * h]]) + 60
+    slanted = cv2.warpPerspective(sheet, cv2.getPerspectiveTransform(src, dst),
+                                  (w + 120, h + 120), borderValue=(70, 90, 110))
+    with pytest.raises(CalibrationError) as err:
+        calibrate(slanted)
+    assert err.value.reason == "skewed" and "slant" in str(err.value)
+
+
+def test_no_sheet_and_a_sheet_too_far_away(scene_frame: np.ndarray) -> None:
+    with pytest.raises(CalibrationError) as err:
+        calibrate(np.full((480, 640, 3), 150, np.uint8))
+    assert err.value.reason == "no-sheet"
+    small = cv2.resize(draw(layout("dalek")), (330, 233), interpolation=cv2.INTER_AREA)
+    with pytest.raises(CalibrationError) as err:
+        calibrate(cv2.copyMakeBorder(small, 300, 300, 500, 500, cv2.BORDER_CONSTANT,
+                                     value=(60, 60, 60)))
+    assert err.value.reason == "far"
+
+
+def test_drift_sees_a_bumped_camera_and_a_hand_on_a_marker(scene_frame: np.ndarray) -> None:
+    found = calibrate(scene_frame)
+    assert not drift(scene_frame, found).moved
+    shifted = np.ascontiguousarray(np.roll(scene_frame, (5, 4), axis=(0, 1)))
+    moved = drift(shifted, found)
+    assert moved.moved and 5 < (moved.shift_px or 0) < 8
+    hand = scene_frame.copy()
+    cv2.fillConvexPoly(hand, cv2.convexHull(np.array(found.markers[0]).astype(np.int32)),
+                       (120, 150, 190))
+    assert drift(hand, found).missing == ("top-left",)
+
+
+def test_a_calibration_survives_its_json_form(scene_frame: np.ndarray) -> None:
+    found = calibrate(scene_frame)
+    assert Calibration.from_dict(found.as_dict()) == found
+    with pytest.raises(ValueError, match="not a calibration"):
+        Calibration.from_dict({"game": "dicy"})

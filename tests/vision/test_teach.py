@@ -1,0 +1,109 @@
+"""Teach profiles: kept and loaded, taught from rendered photos, read with on new scenes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.calibrate import calibrate, rectify
+from vision.dice_finder import DieFinder
+from vision.profile import Profile, ProfileError, default, load
+from vision.sheet import PX_PER_MM
+from vision.sheet_seen import DalekObservation, DieSeen
+from vision.table_dataset import load as load_photos
+from vision.table_dataset import write
+from vision.table_reads import DalekTableReader, SeventeenTableReader
+from vision.table_scene import render_table
+from vision.teach import teach
+
+
+@pytest.fixture(scope="module")
+def finder() -> DieFinder:
+    return DieFinder(threads=1)
+
+
+def test_a_profile_is_saved_and_loaded_whole(tmp_path: Path) -> None:
+    profile = Profile("dalek", ("H4", "none"), np.arange(2 * 60 * 60 * 3, dtype=np.uint8)
+                      .reshape(2, 60, 60, 3), "test", side_mm=16.0)
+    profile.save(tmp_path / "p.npz")
+    again = load(tmp_path / "p.npz")
+    assert again.labels == profile.labels and np.array_equal(again.patches, profile.patches)
+    assert again.side_mm == 16.0
+    (tmp_path / "bad.npz").write_bytes(b"not a zip")
+    with pytest.raises(ProfileError, match="not a teach profile"):
+        load(tmp_path / "bad.npz")
+    with pytest.raises(ProfileError, match="not faces of dalek"):
+        Profile("dalek", ("H5",), np.zeros((1, 60, 60, 3), np.uint8))
+
+
+def test_dice_of_an_unseen_art_read_after_three_photos(tmp_path: Path,
+                                                        finder: DieFinder) -> None:
+    faces = ("H4", "H2", "D3", "D2", "DOC", "EXT")
+    write(tmp_path, (("train", render_table(900 + i, game="dalek", style="pop", dice=6,
+                                            faces=faces)) for i in range(3)))
+    profile = teach("dalek", load_photos(tmp_path), finder=finder)
+    assert profile.counts()["H4"] == 3 and "none" in profile.counts()
+    assert 14 < profile.side_mm < 18  # the dice are 15 to 17 mm
+    reader = DalekTableReader(profile, finder=finder)
+    right = wrong = total = 0
+    for seed in (31, 32):
+        scene = render_table(seed, game="dalek", style="pop", dice=10)
+        found = calibrate(scene.image)
+        seen = reader.read(rectify(scene.image, found), found.layout)
+        for item in scene.items:
+            x, y = found.to_sheet(np.array([item.centre]))[0]
+            near = [d for d in seen.dice if abs(d.x - x) < 5 and abs(d.y - y) < 5]
+            total += 1
+            right += bool(near) and near[0].face == item.face
+            wrong += bool(near) and near[0].face not in (None, item.face)
+            if near:
+                assert near[0].zone == item.zone
+    assert right >= 0.9 * total and wrong == 0  # the figures are measured on larger sets
+
+
+def test_the_17_row_is_read_in_order_up_to_its_first_gap() -> None:
+    scene = render_table(44, game="17", faces=("3", "back", "2d", "x2", *["empty"] * 12))
+    found = calibrate(scene.image)
+    row = SeventeenTableReader(default("17-card")).read(rectify(scene.image, found),
+                                                        found.layout)
+    assert [p.place for p in row.row] == ["row-1", "row-2", "row-3", "row-4"]
+    assert not row.stray
+    sure = [p for p in row.row if p.sure]
+    assert all(p.face == ("3", "back", "2d", "x2")[int(p.place[4:]) - 1] for p in sure)
+    assert [p.side for p in sure] == [s for p, s in zip(row.row, ("up", "down", "down", "up"),
+                                                        strict=True) if p.sure]
+
+
+def test_double_sided_backs_are_told_apart_by_their_number() -> None:
+    """A row of face-down double-sided cards, alike but for the number in their circle (seeds
+    300000+: neither taught from nor among the figures' scenes)."""
+    backs = ("1d", "2d", "3d", "4d", "5d", "2d", "1d", "3d", "5d", "4d", "2d", "1d", "3d", "5d",
+             "4d", "2d")
+    reader = SeventeenTableReader(default("17-card"))
+    for seed in (300000, 300012):
+        scene = render_table(seed, game="17", faces=backs)
+        found = calibrate(scene.image)
+        row = reader.read(rectify(scene.image, found), found.layout)
+        assert [p.face for p in row.row] == list(backs)
+
+
+def test_dalek_dice_are_seen_in_their_zones(finder: DieFinder) -> None:
+    scene = render_table(8, game="dalek", dice=5)
+    found = calibrate(scene.image)
+    flat = rectify(scene.image, found)
+    seen = DalekTableReader(finder=finder).read(flat, found.layout)
+    for item in scene.items:
+        x, y = found.to_sheet(np.array([item.centre]))[0]
+        assert any(abs(d.x - x) < 5 and abs(d.y - y) < 5 and d.zone == item.zone
+                   for d in seen.dice)
+    assert all(0 <= d.x * PX_PER_MM < flat.shape[1] for d in seen.dice)
+
+
+def test_observation_keys_ignore_positions_and_confidence() -> None:
+    a = DalekObservation((DieSeen("H4", "to-roll", 10, 10, 0.9), DieSeen(None, "top", 5, 5, 0.2)))
+    b = DalekObservation((DieSeen(None, "top", 6, 5, 0.3), DieSeen("H4", "to-roll", 12, 9, 0.7)))
+    c = DalekObservation((DieSeen("H2", "to-roll", 10, 10, 0.9), DieSeen(None, "top", 5, 5, 0.2)))
+    assert a.key() == b.key() != c.key()
+    assert a.zone("top") == (None,) and not a.sure

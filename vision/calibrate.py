@@ -1,0 +1,256 @@
+"""Find the printed sheet in a camera frame: its markers, the homography, rectified frames, drift.
+
+calibrate() finds the four corner markers, tells from their ids which game's sheet it is and
+fits the homography from frame pixels to sheet millimetres; when it cannot, it raises
+CalibrationError with a message a player can act on (too dark, a marker covered, too skewed,
+too far). rectify() warps a frame to the sheet at a known scale; drift() looks for the markers
+where they were and says whether the camera moved.
+
+>>> import numpy as np
+>>> calibrate(np.full((480, 640, 3), 20, np.uint8))  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+vision.calibrate.CalibrationError: The picture is too dark to find the sheet: add light ...
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.errors import VisionError
+from vision.sheet import CORNERS, DICTIONARY, PX_PER_MM, Layout, identify, layout
+
+Image = NDArray[np.uint8]
+Point = tuple[float, float]
+
+DARK = 45  # mean grey (0..255) under which a frame is too dark
+BRIGHT = 235  # mean grey over which it is washed out
+MAX_SKEW_DEG = 25.0  # largest departure of the sheet's corner angles from 90° in the frame
+MIN_PX_PER_MM = 1.5  # the sheet must be seen at least this sharp (about 24 px per die)
+MAX_FIT_PX = 2.5  # largest marker corner error of the fitted homography (a flat sheet)
+DRIFT_PX = 3.0  # markers moved more than this (frame pixels): the camera was bumped
+_SEARCH_PX = 40  # drift() looks this far around each marker's stored place
+
+
+class CalibrationError(VisionError):
+    """The sheet cannot be found or used; the message says why and what to do."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Where the sheet lies in the camera's frames: the homography from frame pixels to sheet
+    millimetres, the sheet it is, the frame size, and each marker's corners in the frame
+    (markers in CORNERS order, corners clockwise from the marker's top-left)."""
+
+    game: str
+    paper: str
+    frame_size: tuple[int, int]
+    homography: tuple[tuple[float, float, float], ...]
+    markers: tuple[tuple[Point, Point, Point, Point], ...]
+
+    @property
+    def layout(self) -> Layout:
+        return layout(self.game, self.paper)
+
+    def matrix(self) -> NDArray[np.float64]:
+        return np.array(self.homography, np.float64)
+
+    def to_sheet(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Frame pixels (N×2) to sheet millimetres."""
+        return _apply(self.matrix(), points)
+
+    def to_frame(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Sheet millimetres (N×2) to frame pixels."""
+        return _apply(np.asarray(np.linalg.inv(self.matrix()), np.float64), points)
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready form; from_dict() reads it back."""
+        return {"game": self.game, "paper": self.paper, "frame_size": list(self.frame_size),
+                "homography": [list(r) for r in self.homography],
+                "markers": [[list(p) for p in m] for m in self.markers]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> Calibration:
+        """Read as_dict()'s form back; ValueError when it is not that form."""
+        try:
+            size = data["frame_size"]
+            h = data["homography"]
+            markers = data["markers"]
+            assert isinstance(size, list) and isinstance(h, list) and isinstance(markers, list)
+            cal = cls(str(data["game"]), str(data["paper"]), (int(size[0]), int(size[1])),
+                      tuple((float(r[0]), float(r[1]), float(r[2])) for r in h),
+                      tuple(tuple((float(p[0]), float(p[1])) for p in m)  # type: ignore[misc]
+                            for m in markers))
+            layout(cal.game, cal.paper)
+        except (KeyError, IndexError, TypeError, ValueError, AssertionError) as err:
+            raise ValueError(f"not a calibration: {err}") from err
+        if len(cal.homography) != 3 or len(cal.markers) != 4 or any(len(m) != 4
+                                                                    for m in cal.markers):
+            raise ValueError("not a calibration: wrong number of rows or markers")
+        return cal
+
+
+@dataclass(frozen=True)
+class Drift:
+    """Where the markers are now against the calibration: the largest corner shift (frame
+    pixels) of the markers seen, and the corners whose marker was not seen (covered)."""
+
+    shift_px: float | None
+    missing: tuple[str, ...]
+    tolerance_px: float = DRIFT_PX
+
+    @property
+    def moved(self) -> bool:
+        """True when a marker seen has moved beyond the tolerance: recalibrate."""
+        return self.shift_px is not None and self.shift_px > self.tolerance_px
+
+
+def detect(frame: Image) -> dict[int, NDArray[np.float32]]:
+    """Every ArUco marker of the sheets' dictionary in the frame: id → 4×2 corners."""
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    corners, ids, _ = _detector().detectMarkers(grey)
+    if ids is None:
+        return {}
+    return {int(i): np.asarray(c, np.float32).reshape(4, 2) for i, c in zip(ids.ravel(), corners,
+                                                                            strict=True)}
+
+
+def calibrate(frame: Image) -> Calibration:
+    """Find the sheet in the frame, or raise CalibrationError saying what is wrong."""
+    grey = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame,
+                      np.uint8)
+    brightness = float(grey.mean())
+    found = detect(grey)
+    sheet = _likeliest_sheet(found)
+    if sheet is None or len([i for i in found if identify([i]) == sheet]) < 4:
+        _explain(found, sheet, brightness)
+    assert sheet is not None
+    sheet_layout = layout(*sheet)
+    frame_pts = np.concatenate([found[m.id] for m in sheet_layout.markers]).astype(np.float64)
+    sheet_pts = np.array([p for m in sheet_layout.markers for p in m.corners()], np.float64)
+    fitted, _ = cv2.findHomography(frame_pts, sheet_pts, 0)
+    if fitted is None:
+        raise CalibrationError("flat", "The sheet's corners do not fit a flat sheet: flatten it "
+                                       "and try again.")
+    homography: NDArray[np.float64] = np.asarray(fitted, np.float64)
+    back = _apply(np.asarray(np.linalg.inv(homography), np.float64), sheet_pts)
+    if float(np.abs(back - frame_pts).max()) > MAX_FIT_PX:
+        raise CalibrationError("flat", "The sheet does not lie flat (or is bent or folded): "
+                                       "flatten it on the table and try again.")
+    _check_view(homography, sheet_layout)
+    h, w = grey.shape[:2]
+    return Calibration(sheet[0], sheet[1], (w, h),
+                       tuple((float(r[0]), float(r[1]), float(r[2])) for r in homography),
+                       tuple(tuple((float(x), float(y)) for x, y in found[m.id])  # type: ignore[misc]
+                             for m in sheet_layout.markers))
+
+
+def rectify(frame: Image, calibration: Calibration, *, px_per_mm: float = PX_PER_MM) -> Image:
+    """The frame warped onto the sheet: px_per_mm pixels per millimetre, top-left at (0, 0)."""
+    scale = np.diag([px_per_mm, px_per_mm, 1.0])
+    size = calibration.layout.pixel_size(px_per_mm)
+    return np.asarray(cv2.warpPerspective(frame, scale @ calibration.matrix(), size,
+                                          flags=cv2.INTER_LINEAR,
+                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+
+def drift(frame: Image, calibration: Calibration, *, tolerance_px: float = DRIFT_PX) -> Drift:
+    """Look for each marker around where the calibration saw it (cheap: small crops)."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    h, w = grey.shape[:2]
+    shifts: list[float] = []
+    missing: list[str] = []
+    for marker, stored in zip(calibration.layout.markers, calibration.markers, strict=True):
+        pts = np.array(stored, np.float64)
+        x0, y0 = np.maximum(np.floor(pts.min(0)).astype(int) - _SEARCH_PX, 0)
+        x1, y1 = np.ceil(pts.max(0)).astype(int) + _SEARCH_PX
+        seen = detect(np.ascontiguousarray(grey[y0:min(y1, h), x0:min(x1, w)])).get(marker.id)
+        if seen is None:
+            missing.append(marker.corner)
+            continue
+        shifts.append(float(np.linalg.norm(seen + np.array([x0, y0]) - pts, axis=1).max()))
+    return Drift(max(shifts) if shifts else None, tuple(missing), tolerance_px)
+
+
+def _detector() -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), params)
+
+
+def _apply(matrix: NDArray[np.float64], points: NDArray[np.float64]) -> NDArray[np.float64]:
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    return np.asarray(cv2.perspectiveTransform(pts, matrix), np.float64).reshape(-1, 2)
+
+
+def _likeliest_sheet(found: dict[int, NDArray[np.float32]]) -> tuple[str, str] | None:
+    """The sheet most of the markers seen belong to; None when none is, or when two sheets
+    show two or more markers each. (A die's face may pass for a stray marker.)"""
+    counts: dict[tuple[str, str], int] = {}
+    for i in found:
+        sheet = identify([i])
+        if sheet is not None:
+            counts[sheet] = counts.get(sheet, 0) + 1
+    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+    if not ranked or (len(ranked) > 1 and ranked[1][1] >= 2):
+        return None
+    return ranked[0][0]
+
+
+def _explain(found: dict[int, NDArray[np.float32]], sheet: tuple[str, str] | None,
+             brightness: float) -> None:
+    """Raise the CalibrationError that says why the four markers of one sheet were not found."""
+    if sheet is not None:
+        found = {i: c for i, c in found.items() if identify([i]) == sheet}
+    ours = {i for i in found if identify([i]) is not None}
+    if sheet is None and len({identify([i]) for i in ours}) > 1:
+        raise CalibrationError("mixed", "Markers of different sheets are in view: leave only "
+                                        "one dicetable sheet on the table.")
+    if not ours:
+        if brightness < DARK:
+            raise CalibrationError("dark", "The picture is too dark to find the sheet: add "
+                                           "light over the table.")
+        if brightness > BRIGHT:
+            raise CalibrationError("bright", "The picture is washed out: there is too much "
+                                             "light or glare on the sheet.")
+        raise CalibrationError("no-sheet", "No dicetable sheet is in view: lay the printed sheet "
+                                           "flat under the camera with its four corner squares "
+                                           "visible.")
+    assert sheet is not None
+    seen = {i % 4 for i in ours}
+    gone = [CORNERS[c] for c in range(4) if c not in seen]
+    where = " and ".join(gone)
+    dim = " The picture is also rather dark." if brightness < DARK * 1.5 else ""
+    corners = "corners" if len(gone) > 1 else "corner"
+    raise CalibrationError("covered", f"The square at the {where} {corners} of the sheet cannot "
+                                      f"be seen: uncover it, or move the camera so that the "
+                                      f"whole sheet is in view.{dim}")
+
+
+def _check_view(homography: NDArray[np.float64], sheet: Layout) -> None:
+    """Refuse a sheet seen too slanted or too small to read dice and cards on it."""
+    w, h = sheet.width, sheet.height
+    quad = _apply(np.asarray(np.linalg.inv(homography), np.float64),
+                  np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+    worst = 0.0
+    for i in range(4):
+        a, b, c = quad[i - 1], quad[i], quad[(i + 1) % 4]
+        u, v = a - b, c - b
+        cos = float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
+        worst = max(worst, abs(90.0 - float(np.degrees(np.arccos(np.clip(cos, -1, 1))))))
+    if worst > MAX_SKEW_DEG:
+        raise CalibrationError("skewed", "The camera sees the sheet too much at a slant: put it "
+                                         "more straight above the table.")
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    px_per_mm = float(min(sides[0] / w, sides[2] / w, sides[1] / h, sides[3] / h))
+    if px_per_mm < MIN_PX_PER_MM:
+        raise CalibrationError("far", "The sheet is too small in the picture: bring the camera "
+                                      "closer or zoom in, keeping the whole sheet in view.")

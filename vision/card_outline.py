@@ -1,0 +1,197 @@
+"""Where a card lies in its place on a rectified sheet: its outline, or that the place is empty.
+
+A card lies in its printed place a little shifted and turned. Along short scan lines across
+each of the four edges a card of the known size would have, the colour steps are found (the
+card against the place's grey fill, but also its own print, its shadow, the place's border).
+Each step votes, for a few turns of the card, for where the card's centre lies across that
+edge; an outline is where the two opposite edges of both pairs agree, near the place's centre.
+The likeliest few outlines are returned: the card's look (vision.card_reader) picks among them.
+A place whose scan lines cross no step away from its printed border is empty.
+
+>>> import numpy as np
+>>> from vision.sheet import PX_PER_MM, layout
+>>> sheet = layout("17")
+>>> image = np.full((*reversed(sheet.pixel_size()), 3), 140, np.uint8)
+>>> place = sheet.places()[0]
+>>> cx, cy = (v * PX_PER_MM for v in place.centre)
+>>> w, h = (v * PX_PER_MM for v in sheet.card)
+>>> _ = cv2.rectangle(image, (round(cx - w / 2 + 3), round(cy - h / 2)),
+...                   (round(cx + w / 2 + 3), round(cy + h / 2)), (250, 250, 250), -1)
+>>> found = outlines(image, sheet.places()[:2], sheet.card, PX_PER_MM)
+>>> found[1].empty, found[0].empty
+(True, False)
+>>> [round(float(v)) for v in found[0].quads[0].mean(axis=0) - (cx, cy)]
+[3, 0]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.sheet import Zone
+
+LINES = 14  # scan lines across each edge
+OUT_MM = 2.6  # a scan line starts this far outside the edge of a card laid straight in place
+IN_MM = 2.4  # and ends this far inside it
+STEP_PX = 0.5  # samples along a scan line
+PEAK_SHARE = 0.2  # a step counts when at least this share of its scan line's strongest
+TURNS = np.radians(np.arange(-9.0, 9.01, 0.5))  # the card's turns tried
+BIN_PX = 0.5  # votes for the centre are counted in bins this wide
+NEAR_MM = 1.5  # outlines far from the place's centre (this many mm) are less likely
+OUTLINES = 6  # outlines returned per place
+INLIER_PX = 1.5  # steps this close to an outline's edges refine it
+BORDER_PX = 3.0  # a place's printed border: steps outside it or this close are not a card's
+EMPTY_STEP = 84.0  # weaker steps (colour gradient) than this: no card in the place
+
+Quad = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Outlines:
+    """A place's likeliest card outlines (4×2 pixels, clockwise from the top-left as the
+    sheet lies), likeliest first, and whether the place is empty."""
+
+    quads: tuple[Quad, ...]
+    empty: bool
+    strength: float
+
+
+def outlines(image: NDArray[np.uint8], places: tuple[Zone, ...], card_mm: tuple[float, float],
+             px_per_mm: float) -> list[Outlines]:
+    """The outlines of the cards in each place of a rectified BGR sheet."""
+    smooth = np.asarray(cv2.GaussianBlur(image.astype(np.float32), (0, 0), 0.8), np.float32)
+    return outlines_of(smooth, places, card_mm, px_per_mm)
+
+
+def outlines_of(smooth: NDArray[np.float32], places: tuple[Zone, ...],
+                card_mm: tuple[float, float], px_per_mm: float) -> list[Outlines]:
+    """outlines() of a rectified sheet already softened (float BGR)."""
+    gx = np.asarray(cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3), np.float32)
+    gy = np.asarray(cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3), np.float32)
+    w, h = card_mm[0] * px_per_mm, card_mm[1] * px_per_mm
+    base, normal, side = _scan_lines(w, h)
+    steps = np.arange(-OUT_MM * px_per_mm, IN_MM * px_per_mm + 1e-6, STEP_PX)
+    centres = np.array([p.centre for p in places], np.float64) * px_per_mm
+    pts = (centres[:, None, None, :] + base[None, :, None, :]
+           + normal[None, :, None, :] * steps[None, None, :, None])
+    profiles = _profiles(gx, gy, pts, np.tile(normal, (len(places), 1)))
+    out = []
+    for place, g, centre in zip(places, profiles, centres, strict=True):
+        room = ((place.w - card_mm[0]) / 2 * px_per_mm, (place.h - card_mm[1]) / 2 * px_per_mm)
+        border = np.where(side % 2 == 0, room[1], room[0])
+        away = steps[None, :] > BORDER_PX - border[:, None]
+        strength = float(np.median((g * away).max(axis=1)))
+        if strength < EMPTY_STEP:
+            out.append(Outlines((), True, strength))
+            continue
+        quads = _likeliest(g, steps, base, normal, side, w, h, px_per_mm)
+        out.append(Outlines(tuple(q + centre for q in quads), False, strength))
+    return out
+
+
+def _scan_lines(w: float, h: float) -> tuple[NDArray[np.float64], NDArray[np.float64],
+                                             NDArray[np.int64]]:
+    """Where the scan lines cross a straight card's edges (centred at 0), their inward
+    normals, and which edge each crosses (0 top, 1 right, 2 bottom, 3 left)."""
+    t = (np.arange(LINES) + 0.5) / LINES * 0.84 + 0.08
+    edges = [((-w / 2, -h / 2), (w, 0.0), (0.0, 1.0)), ((w / 2, -h / 2), (0.0, h), (-1.0, 0.0)),
+             ((-w / 2, h / 2), (w, 0.0), (0.0, -1.0)), ((-w / 2, -h / 2), (0.0, h), (1.0, 0.0))]
+    base = np.array([(p[0] + v[0] * s, p[1] + v[1] * s) for p, v, _ in edges for s in t])
+    normal = np.array([n for _, _, n in edges for _ in t], np.float64)
+    side = np.repeat(np.arange(4), LINES)
+    return base, normal, side
+
+
+def _profiles(gx: NDArray[np.float32], gy: NDArray[np.float32], pts: NDArray[np.float64],
+              normal: NDArray[np.float64]) -> NDArray[np.float32]:
+    """The colour step across each scan line at each sample: the length of the colour
+    gradient's component along the line (places × lines × samples)."""
+    samples = pts.shape[-2]
+    mx = np.ascontiguousarray(pts[..., 0].reshape(-1, samples), np.float32)
+    my = np.ascontiguousarray(pts[..., 1].reshape(-1, samples), np.float32)
+    along = (cv2.remap(gx, mx, my, cv2.INTER_LINEAR) * normal[:, None, 0, None]
+             + cv2.remap(gy, mx, my, cv2.INTER_LINEAR) * normal[:, None, 1, None])
+    return np.asarray(np.sqrt((along * along).sum(-1)).reshape(pts.shape[:3]), np.float32)
+
+
+def _likeliest(g: NDArray[np.float32], steps: NDArray[np.float64], base: NDArray[np.float64],
+               normal: NDArray[np.float64], side: NDArray[np.int64], w: float, h: float,
+               px_per_mm: float) -> list[Quad]:
+    """The likeliest outlines (centred on the place) from one place's scan lines."""
+    inner = g[:, 1:-1]
+    peak = (inner > g[:, :-2]) & (inner >= g[:, 2:]) & (
+        inner >= PEAK_SHARE * g.max(axis=1, keepdims=True))
+    line, at = np.nonzero(peak)
+    at = at + 1
+    left, mid, right = g[line, at - 1], g[line, at], g[line, at + 1]
+    curve = left - 2 * mid + right
+    shift = np.where(curve < 0, 0.5 * (left - right) / np.where(curve < 0, curve, -1.0), 0.0)
+    depth = steps[0] + (at + np.clip(shift, -0.5, 0.5)) * STEP_PX
+    points = base[line] + normal[line] * depth[:, None]
+    weight = np.sqrt(mid)
+    edge = side[line]
+    across = edge % 2 == 0  # top and bottom edges place the centre's y
+    half = np.select([edge == 0, edge == 2, edge == 3], [h / 2, -h / 2, w / 2], -w / 2)
+    slope = np.tan(TURNS)[:, None]
+    vote = np.where(across, points[:, 1] + half - slope * points[:, 0],
+                    points[:, 0] + half + slope * points[:, 1])  # turns × steps
+    reach = (OUT_MM + 2.0) * px_per_mm
+    bins = int(2 * reach / BIN_PX) + 1
+    cell = np.clip(np.round((vote + reach) / BIN_PX).astype(np.int64), 0, bins - 1)
+    index = (np.arange(len(TURNS))[:, None] * 4 + edge[None, :]) * bins + cell
+    counts = np.bincount(index.ravel(), np.broadcast_to(weight, index.shape).ravel(),
+                         len(TURNS) * 4 * bins)
+    hist = np.asarray(cv2.GaussianBlur(counts.reshape(-1, bins), (5, 1), 1.0),
+                      np.float64).reshape(len(TURNS), 4, bins)
+    offsets = np.arange(bins) * BIN_PX - reach
+    near = np.exp(-0.5 * (offsets / (NEAR_MM * px_per_mm)) ** 2)
+    along_x = np.minimum(hist[:, 3], hist[:, 1]) * near  # left and right edges agree
+    along_y = np.minimum(hist[:, 0], hist[:, 2]) * near  # top and bottom edges agree
+    score = along_x.max(axis=1) + along_y.max(axis=1)
+    poses: list[tuple[float, int, float, float]] = []
+    for turn in np.argsort(-score)[:OUTLINES]:
+        for xi in _peaks(along_x[turn]):
+            for yi in _peaks(along_y[turn]):
+                poses.append((float(along_x[turn, xi] + along_y[turn, yi]), int(turn),
+                              float(offsets[xi]), float(offsets[yi])))
+    poses.sort(key=lambda p: -p[0])
+    chosen: list[tuple[int, float, float]] = []
+    for _, turn, ox, oy in poses:
+        if not any(abs(turn - t) <= 2 and abs(ox - x) < 1.5 and abs(oy - y) < 1.5
+                   for t, x, y in chosen):
+            chosen.append((turn, ox, oy))
+        if len(chosen) == OUTLINES:
+            break
+    return [_refined(turn, ox, oy, vote[turn], points, weight, edge, across, half, w, h)
+            for turn, ox, oy in chosen]
+
+
+def _peaks(v: NDArray[np.float64], n: int = 2) -> NDArray[np.int64]:
+    """The n highest local maxima of v."""
+    top = np.nonzero((v[1:-1] >= v[:-2]) & (v[1:-1] >= v[2:]) & (v[1:-1] > 0))[0] + 1
+    if not len(top):
+        return np.array([int(np.argmax(v))])
+    return np.asarray(top[np.argsort(-v[top])][:n], np.int64)
+
+
+def _refined(turn: int, ox: float, oy: float, vote: NDArray[np.float64],
+             points: NDArray[np.float64], weight: NDArray[np.float64], edge: NDArray[np.int64],
+             across: NDArray[np.bool_], half: NDArray[np.float64], w: float, h: float) -> Quad:
+    """The outline fitted by least squares to the steps that voted for it (its turn and its
+    centre; the card's size is known)."""
+    slope = float(np.tan(TURNS[turn]))
+    inlier = np.abs(vote - np.where(across, oy, ox)) < INLIER_PX
+    if len(set(edge[inlier].tolist())) == 4:
+        p, a, hf, wt = points[inlier], across[inlier], half[inlier], weight[inlier]
+        design = np.stack([np.where(a, p[:, 0], -p[:, 1]), ~a, a], axis=1).astype(np.float64)
+        target = np.where(a, p[:, 1], p[:, 0]) + hf
+        solution = np.linalg.lstsq(design * wt[:, None], target * wt, rcond=None)[0]
+        slope, ox, oy = (float(v) for v in solution)
+    angle = np.arctan(slope)
+    c, s = np.cos(angle), np.sin(angle)
+    corners = np.array([(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)])
+    return np.asarray(corners @ np.array([[c, s], [-s, c]]) + (ox, oy), np.float64)

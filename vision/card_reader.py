@@ -1,0 +1,172 @@
+"""Read the card places of a rectified sheet: empty, or which card and which side.
+
+Each place's likeliest outlines are found (vision.card_outline); the card is cut out along
+each, embedded (vision.features) and compared with the profile's examples, kept upright and
+upside down. The outline whose cut-out looks most like an example is the card's; its face is
+the most similar example's, unless another face is nearly as similar: then the card is read
+"not sure" (face None). A place with no card is read "empty".
+
+Faces alike but for a small mark (a number on a card's back) are told apart where they differ:
+when other faces are nearly as similar as the best, and each of them was taught from enough
+examples to know how they vary, the card is compared with each face's mean look, pixel by
+pixel, weighted by how much the faces' means differ there against how much each face's
+examples vary there (a Fisher weighting); the closest face wins if clearly closer, else the
+card is "not sure".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.card_outline import outlines_of
+from vision.components import EMPTY
+from vision.features import CARD_VIEW, card_details, card_views, crop_cards, embed_cards, half_turns
+from vision.neighbours import Neighbours
+from vision.profile import Profile
+from vision.sheet import PX_PER_MM, Layout, Zone
+
+MARGIN = 0.008  # a card's face must beat the next one's similarity by this much
+DIMS = 160  # cards are compared on this many principal axes of the examples
+DOUBT = 0.06  # a card read with less lead than this is cut out again, nudged
+NUDGES = 2  # at most this many rounds of nudges
+VIEWS = 24  # a face taught from fewer examples is also compared as seen otherwise, to this many
+ALIKE = 0.2  # faces this close in similarity to the best are told apart where they differ ...
+KNOWN = 10  # ... when each was taught from at least this many examples
+CLOSER = 0.8  # the closest face's weighted distance must be under this share of the next's
+
+
+@dataclass(frozen=True)
+class CardRead:
+    """One card place: its name, the face seen (None = not sure; "empty" = no card), the
+    outline found (4×2 rectified pixels, clockwise from the card's top-left as the sheet lies;
+    empty for an empty place), and a confidence 0..1."""
+
+    place: str
+    face: str | None
+    outline: tuple[tuple[float, float], ...]
+    confidence: float
+
+    @property
+    def empty(self) -> bool:
+        return self.face == EMPTY
+
+    @property
+    def sure(self) -> bool:
+        return self.face is not None
+
+
+class CardReader:
+    """Reads the card places of one kind ("dicy-card" or "17-card") with a profile."""
+
+    def __init__(self, profile: Profile) -> None:
+        if profile.kind not in ("dicy-card", "17-card"):
+            raise ValueError(f"a card reader reads cards, not {profile.kind}")
+        self.profile = profile
+        fewest = min(profile.counts().values())
+        copies = max(0, -(-VIEWS // fewest) - 1)
+        self.neighbours = Neighbours(embed_cards(half_turns(card_views(profile.patches, copies))),
+                                     profile.labels * (2 * (copies + 1)), background=None,
+                                     margin=MARGIN, dims=DIMS)
+        self.looks = {face: _look(profile.patches[[x == face for x in profile.labels]])
+                      for face, n in profile.counts().items() if n >= KNOWN}
+
+    def read(self, rectified: NDArray[np.uint8], sheet: Layout, *,
+             px_per_mm: float = PX_PER_MM) -> tuple[CardRead, ...]:
+        """Every card place of the sheet, in the sheet's reading order."""
+        return self.read_places(rectified, sheet.places(), sheet.card, px_per_mm=px_per_mm)
+
+    def read_places(self, rectified: NDArray[np.uint8], places: tuple[Zone, ...],
+                    card_mm: tuple[float, float], *, px_per_mm: float = PX_PER_MM
+                    ) -> tuple[CardRead, ...]:
+        smooth = np.asarray(cv2.GaussianBlur(rectified.astype(np.float32), (0, 0), 0.8),
+                            np.float32)
+        found = outlines_of(smooth, places, card_mm, px_per_mm)
+        quads = [q for f in found for q in f.quads]
+        if not quads:
+            return tuple(CardRead(p.name, EMPTY, (), 1.0) for p in places)
+        soft = np.clip(smooth, 0, 255).astype(np.uint8)
+        cut = crop_cards(soft, np.stack(quads))
+        rows = self.neighbours.similarities(embed_cards(cut))
+        out, k = [], 0
+        for place, f in zip(places, found, strict=True):
+            if f.empty:
+                out.append(CardRead(place.name, EMPTY, (), 1.0))
+                continue
+            mine = rows[k:k + len(f.quads)]
+            k += len(f.quads)
+            best = int(np.argmax(mine.max(axis=1)))
+            quad, row, card = f.quads[best], mine[best], cut[k - len(f.quads) + best]
+            if self.neighbours.decide(row).lead < DOUBT:
+                quad, row, card = self._nudged(soft, quad, row, card)
+            match = self.neighbours.decide(row)
+            face = self._told_apart(card, row, match.label)
+            out.append(CardRead(place.name, face,
+                                tuple((float(x), float(y)) for x, y in quad),
+                                min(1.0, max(0.0, match.lead * 10))))
+        return tuple(out)
+
+    def _told_apart(self, patch: NDArray[np.uint8], row: NDArray[np.float32],
+                    read: str | None) -> str | None:
+        """The face of a card (its cut-out patch) told apart from the faces nearly as similar
+        as the best (see the module's docstring; None when it cannot be), or as read by the
+        examples alone when they are not known well enough."""
+        names = self.neighbours.names
+        order = [int(k) for k in np.argsort(-row) if row[k] >= row.max() - ALIKE]
+        alike = [names[k] for k in order]
+        if len(alike) < 2 or any(f not in self.looks for f in alike):
+            return read
+        means = np.stack([self.looks[f][0] for f in alike])
+        spread = np.stack([self.looks[f][1] for f in alike]).mean(axis=0)
+        weight = means.var(axis=0) / (spread + 1e-5 * float(spread.mean()))
+        seen = card_details(patch[None])
+        turned = seen.reshape(CARD_VIEW[1], CARD_VIEW[0], 3)[::-1, ::-1].reshape(1, -1)
+        ways = np.concatenate([seen, turned])  # the details of the card upside down
+        card = ways[int(np.argmax(ways @ means[0]))]
+        distance = ((card - means) ** 2 * weight).sum(axis=1)
+        first, second = np.argsort(distance)[:2]
+        return alike[first] if distance[first] <= CLOSER * distance[second] else None
+
+    def _nudged(self, soft: NDArray[np.uint8], quad: NDArray[np.float64],
+                row: NDArray[np.float32], card: NDArray[np.uint8]
+                ) -> tuple[NDArray[np.float64], NDArray[np.float32], NDArray[np.uint8]]:
+        """A doubtful card cut out again a pixel off or a degree turned, while that makes it
+        look more like an example: its outline, similarities and cut-out."""
+        for _ in range(NUDGES):
+            tries = np.stack([_moved(quad, *n) for n in _NUDGE])
+            cut = crop_cards(soft, tries)
+            again = self.neighbours.similarities(embed_cards(cut))
+            best = int(np.argmax(again.max(axis=1)))
+            if again[best].max() <= row.max():
+                break
+            quad, row, card = tries[best], again[best], cut[best]
+        return quad, row, card
+
+
+def _look(patches: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """A face's mean look and how its examples vary, pixel by pixel (card_details), each
+    example taken the way up that matches the others (a card may be taught upside down)."""
+    both = card_details(half_turns(patches))
+    details, turned = both[:len(patches)], both[len(patches):]
+    mean = details[0]
+    for _ in range(3):
+        upright = (details @ mean) >= (turned @ mean)
+        aligned = np.where(upright[:, None], details, turned)
+        mean = aligned.mean(axis=0)
+    return np.asarray(mean, np.float32), np.asarray(aligned.var(axis=0), np.float32)
+
+
+_NUDGE = ((1.0, 0.0, 0.0), (-1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, -1.0, 0.0),
+          (0.0, 0.0, 1.0), (0.0, 0.0, -1.0))  # (dx, dy pixels, degrees)
+
+
+def _moved(quad: NDArray[np.float64], dx: float, dy: float, degrees: float
+           ) -> NDArray[np.float64]:
+    """The quad shifted and turned about its centre."""
+    centre = quad.mean(axis=0)
+    a = np.radians(degrees)
+    turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    return np.asarray((quad - centre) @ turn.T + centre + (dx, dy), np.float64)

@@ -1,0 +1,81 @@
+"""Where dice lie, whatever their faces show: the shipped dice networks used as a die finder.
+
+The locator (vision.locate) proposes candidate top faces; the classifier's centre head
+(vision.classify), which learnt where a die's top face is centred whatever its pips, moves
+each candidate onto the centre of its top face (twice: the second look is centred on the
+first's answer). Its value head is not used here: special dice are read by their look
+(vision.face_reader). Candidates that end on one die are merged.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort  # type: ignore[import-untyped]
+from numpy.typing import NDArray
+
+from vision.classify import WINDOW, batch, crop
+from vision.errors import ModelMissing, ModelUnreadable
+from vision.locate import Candidate, find_peaks, locator_input
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+LOCATOR = "dice_locator.onnx"
+CLASSIFIER = "dice_classifier.onnx"
+HEAT = 0.25  # locator score a candidate needs (the profile's "none" examples weed out more)
+LIMIT = 40  # candidates looked at per image
+LOOKS = 2  # times the classifier's centre head moves a candidate
+SAME_DIE = 0.4  # candidates whose centres end closer than this many sides are one die
+
+
+class DieFinder:
+    """The shipped locator and classifier, run with onnxruntime on the CPU."""
+
+    def __init__(self, *, threads: int | None = None, models: Path | None = None) -> None:
+        folder = models or MODELS
+        self._locator = _open(folder / LOCATOR, threads)
+        self._classifier = _open(folder / CLASSIFIER, threads)
+
+    def candidates(self, image: NDArray[np.uint8], *, threshold: float = HEAT,
+                   limit: int = LIMIT) -> list[Candidate]:
+        """Candidate top faces of a BGR image, likeliest first (centres as the locator
+        places them, sides as it guesses them)."""
+        out = self._locator.run(None, {"image": locator_input(image)})[0]
+        return find_peaks(out, shape=image.shape[:2], threshold=threshold, limit=limit)
+
+    def centred(self, image: NDArray[np.uint8], found: list[Candidate],
+                side: float | None = None) -> list[Candidate]:
+        """The candidates moved onto the centres of their top faces (side: the dice's side in
+        pixels where it is known, else each candidate's guess), one per die."""
+        if not found:
+            return []
+        sides = np.array([side or c.size for c in found], np.float64) * WINDOW
+        x = np.array([c.x for c in found], np.float64)
+        y = np.array([c.y for c in found], np.float64)
+        h, w = image.shape[:2]
+        for _ in range(LOOKS):
+            patches = batch([crop(image, float(a), float(b), float(s))
+                             for a, b, s in zip(x, y, sides, strict=True)])
+            offset = self._classifier.run(None, {"patch": patches})[0][:, 7:9]
+            x = np.clip(x + offset[:, 0] * sides, 0, w - 1)
+            y = np.clip(y + offset[:, 1] * sides, 0, h - 1)
+        out: list[Candidate] = []
+        for c, a, b, s in zip(found, x, y, sides / WINDOW, strict=True):
+            if all((a - o.x) ** 2 + (b - o.y) ** 2 >= (SAME_DIE * s) ** 2 for o in out):
+                out.append(Candidate(float(a), float(b), float(s), c.score))
+        return out
+
+
+def _open(path: Path, threads: int | None) -> ort.InferenceSession:
+    """An onnxruntime session of a shipped model, or a clear error."""
+    if not path.is_file():
+        raise ModelMissing(f"dice model not found: {path}")
+    opts = ort.SessionOptions()
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    if threads is not None:
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+    try:
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except Exception as err:  # onnxruntime's errors derive only from Exception
+        raise ModelUnreadable(f"dice model cannot be loaded: {path}: {err}") from err

@@ -1,0 +1,134 @@
+"""Read special dice (Dalek faces, d6 with pictures) by nearest neighbours over a profile.
+
+The die finder (vision.dice_finder) finds the dice and the centres of their top faces, whatever
+the faces show; each face is cut out turned upright (vision.features.die_angle), embedded and
+compared with the profile's examples, each in its four quarter turns, so a die is read at any
+rotation. A die nearest to the profile's "none" examples is not a die; a die whose face is not
+clearly nearest is read "not sure" (face None).
+
+On a rectified sheet the dice's side is known (the profile's side in millimetres); elsewhere
+each die's side is the locator's guess. For d6 dice, a profile that teaches only some faces (a
+logo on the one) reads those, and the ordinary pip reader reads the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.components import NOTHING, faces
+from vision.dice import DieRead
+from vision.dice_finder import DieFinder
+from vision.features import crop_die, die_angle, die_views, embed_dice, quarter_turns
+from vision.locate import Candidate
+from vision.neighbours import Neighbours
+from vision.profile import Profile
+from vision.reader import DiceReader, check_image
+
+SAME_DIE = 0.5  # reads closer than this many sides are one die
+DIMS = 128  # faces are compared on this many principal axes of the examples
+VIEWS = 48  # a face taught from fewer examples is also compared as seen otherwise, to this many
+
+
+@dataclass(frozen=True)
+class FaceRead:
+    """One die: its face (None = not sure), its top face's centre and side in image pixels,
+    and a confidence 0..1 (the face's lead over the next one)."""
+
+    face: str | None
+    x: float
+    y: float
+    size: float
+    confidence: float
+
+    @property
+    def sure(self) -> bool:
+        return self.face is not None
+
+
+class FaceReader:
+    """Reads the dice a profile teaches in BGR images; one instance serves any number of reads.
+
+    pips: for a d6 profile that does not teach every face, the ordinary reader for the rest
+    (default: the shipped one).
+    """
+
+    def __init__(self, profile: Profile, *, finder: DieFinder | None = None,
+                 pips: DiceReader | None = None, threads: int | None = None) -> None:
+        if profile.kind not in ("dalek", "d6"):
+            raise ValueError(f"a face reader reads dice, not {profile.kind}")
+        self.profile = profile
+        self.finder = finder or DieFinder(threads=threads)
+        copies = _copies(profile)
+        views = die_views(profile.patches, copies)
+        self.neighbours = Neighbours(embed_dice(quarter_turns(views)),
+                                     profile.labels * (4 * (copies + 1)), background=NOTHING,
+                                     dims=DIMS)
+        untaught = set(faces(profile.kind)) - set(profile.labels)
+        self.pips = None
+        if profile.kind == "d6" and untaught:
+            self.pips = pips or DiceReader(threads=threads)
+
+    def read(self, image_bgr: NDArray[np.uint8], *,
+             px_per_mm: float | None = None) -> tuple[FaceRead, ...]:
+        """Every die found, surest first; px_per_mm: the image's scale when it is a rectified
+        sheet (the dice's side is then known from the profile)."""
+        image = check_image(image_bgr)
+        side = self.profile.side_mm * px_per_mm if px_per_mm and self.profile.side_mm else None
+        found = self.finder.centred(image, self.finder.candidates(image), side)
+        reads = self._read_all(image, found)
+        if self.pips is not None:
+            reads = self._with_pips(image, reads)
+        return _distinct(reads)
+
+    def _read_all(self, image: NDArray[np.uint8], found: list[Candidate]) -> list[FaceRead]:
+        if not found:
+            return []
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        patches = []
+        for c in found:
+            angle = die_angle(grey, c.x, c.y, c.size)
+            patches.append(crop_die(image, c.x, c.y, c.size, angle))
+        out = []
+        for c, m in zip(found, self.neighbours.match(embed_dice(np.stack(patches))), strict=True):
+            if m.label != NOTHING:
+                out.append(FaceRead(m.label, c.x, c.y, c.size, min(1.0, max(0.0, m.lead * 5))))
+        return out
+
+    def _with_pips(self, image: NDArray[np.uint8], reads: list[FaceRead]) -> list[FaceRead]:
+        """Taught faces read sure win; elsewhere the pip reader's reads stand."""
+        assert self.pips is not None
+        taught = [r for r in reads if r.sure]
+        out = list(taught)
+        for pip in self.pips.read(image):
+            if not any(_near(pip.x, pip.y, r) for r in taught):
+                out.append(_from_pips(pip, reads))
+        return out
+
+
+def _copies(profile: Profile) -> int:
+    """How many other views of each example to compare with (none for a face taught often)."""
+    fewest = min(n for label, n in profile.counts().items() if label != NOTHING)
+    return max(0, -(-VIEWS // fewest) - 1)
+
+
+def _from_pips(pip: DieRead, reads: list[FaceRead]) -> FaceRead:
+    size = next((r.size for r in reads if _near(pip.x, pip.y, r)), pip.size)
+    return FaceRead(str(pip.value) if pip.value is not None else None, pip.x, pip.y, size,
+                    pip.confidence)
+
+
+def _near(x: float, y: float, read: FaceRead) -> bool:
+    return (x - read.x) ** 2 + (y - read.y) ** 2 < (SAME_DIE * max(read.size, 8.0)) ** 2
+
+
+def _distinct(reads: list[FaceRead]) -> tuple[FaceRead, ...]:
+    """Drop a second read of one die (sure reads first, then the more confident)."""
+    kept: list[FaceRead] = []
+    for r in sorted(reads, key=lambda r: (not r.sure, -r.confidence)):
+        if not any(_near(r.x, r.y, k) or _near(k.x, k.y, r) for k in kept):
+            kept.append(r)
+    return tuple(kept)

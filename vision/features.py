@@ -1,0 +1,236 @@
+"""Small classical embeddings of a die's face or a card, for nearest-neighbour reading.
+
+A die is seen as a DIE_VIEW square patch of its top face, turned so that the face's edges are
+upright (die_angle() finds the turn from the edges' directions, up to a quarter turn), so a
+die matches an example in one of four quarter turns (quarter_turns()). Its embedding is a HOG
+of the grey patch (shapes and strokes, indifferent to contrast) with a coarse layout of
+opponent colours. A card is cut out along its outline as a CARD_VIEW patch; its embedding is
+the grey patch with its slow shading taken away (light across the table, a shadow), zero-mean
+and unit-norm, so that the dot product of two is a normalised cross-correlation of their
+details, with a little colour layout. Embeddings are L2-normalised: the dot product of two
+says how alike two faces look.
+
+>>> import numpy as np
+>>> embed_dice(np.zeros((2, DIE_VIEW, DIE_VIEW, 3), np.uint8)).shape
+(2, 1508)
+>>> embed_cards(np.zeros((1, CARD_VIEW[1], CARD_VIEW[0], 3), np.uint8)).shape
+(1, 1440)
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Image = NDArray[np.uint8]
+Patches = NDArray[np.uint8]
+Vectors = NDArray[np.float32]
+
+DIE_VIEW = 48  # side of a die patch: the top face, upright
+DIE_EXAMPLE = 60  # side of a kept die example: the same scale, with room to move it
+DIE_SHAPE, DIE_DETAILS, COLOUR_WEIGHT = 0.45, 0.35, 0.35  # weights in a die embedding
+CARD_VIEW = (32, 44)  # width, height of a card patch: the whole card
+CARD_BLUR = 0.7  # a card patch is softened this much (pixels) ...
+CARD_SHADING = 6.0  # ... and its shading (a blur of this many pixels) taken away
+CARD_COLOUR = 0.15  # share of the colour layout in a card embedding
+CELL = 8  # HOG cell side in pixels; blocks are 2 × 2 cells, one cell apart
+BINS = 9  # HOG orientation bins over 180°
+_GREY = np.array([0.114, 0.587, 0.299], np.float32)  # BGR weights
+
+
+def die_angle(grey: NDArray[np.float32], x: float, y: float, side: float) -> float:
+    """The turn (radians, 0 to a quarter turn) of the square top face centred at (x, y): the
+    mean direction of the edges around it, quarter turns folded together (each edge's
+    direction times four, weighted by its strength squared)."""
+    r = max(2, round(0.8 * side))
+    m = np.array([[1.0, 0.0, r - x], [0.0, 1.0, r - y]])
+    window = cv2.warpAffine(grey, m, (2 * r + 1, 2 * r + 1), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE)
+    gx = cv2.Sobel(window, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(window, cv2.CV_32F, 0, 1, ksize=3)
+    yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
+    inside = xx * xx + yy * yy <= r * r
+    g = (gx + 1j * gy)[inside]
+    vote = (g ** 4 / (np.abs(g) ** 2 + 1e-3)).sum()
+    return float(np.angle(vote) / 4 % (math.pi / 2))
+
+
+def crop_die(image: Image, x: float, y: float, side: float, angle: float = 0.0, *,
+             out: int = DIE_VIEW) -> Image:
+    """The out×out patch around the top face centred at (x, y), `side` pixels wide, at
+    DIE_VIEW pixels a side, turned by -angle so that a face turned by angle comes out upright
+    (border repeated). out=DIE_EXAMPLE gives the patch a profile keeps."""
+    k = DIE_VIEW / side
+    c, s = math.cos(angle) * k, math.sin(angle) * k
+    half = out / 2
+    m = np.array([[c, s, half - c * x - s * y], [-s, c, half + s * x - c * y]], np.float64)
+    flags = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
+    return np.asarray(cv2.warpAffine(image, m, (out, out), flags=flags,
+                                     borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+
+def die_views(examples: Patches, copies: int = 0, *, seed: int = 0) -> Patches:
+    """The DIE_VIEW patch of each DIE_EXAMPLE example, then `copies` more of each as a
+    camera might see it otherwise (vary()): slightly off centre, turned and scaled."""
+    c = DIE_EXAMPLE / 2
+    m = np.array([[1.0, 0.0, DIE_VIEW / 2 - c], [0.0, 1.0, DIE_VIEW / 2 - c]])
+    views = [np.asarray(cv2.warpAffine(e, m, (DIE_VIEW, DIE_VIEW)), np.uint8) for e in examples]
+    rng = np.random.default_rng(seed)
+    for _ in range(copies):
+        for e in examples:
+            turn = rng.normal(0.0, 4.0)
+            scale = rng.uniform(0.93, 1.07)
+            a = np.asarray(cv2.getRotationMatrix2D((c, c), turn, scale), np.float64)
+            a[:, 2] += DIE_VIEW / 2 - c + rng.normal(0.0, 0.04 * DIE_VIEW, 2)
+            view = cv2.warpAffine(e, a, (DIE_VIEW, DIE_VIEW), flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE)
+            views.append(vary(np.asarray(view, np.uint8), rng))
+    return np.stack(views)
+
+
+def card_views(examples: Patches, copies: int = 0, *, seed: int = 0) -> Patches:
+    """The card examples, then `copies` more of each as a camera might see them otherwise
+    (vary()), cut out a little off their outline."""
+    w, h = CARD_VIEW
+    rng = np.random.default_rng(seed)
+    views = list(examples)
+    for _ in range(copies):
+        for e in examples:
+            a = np.asarray(cv2.getRotationMatrix2D((w / 2, h / 2), rng.normal(0.0, 1.0),
+                                                   rng.uniform(0.98, 1.02)), np.float64)
+            a[:, 2] += rng.normal(0.0, 0.5, 2)
+            view = cv2.warpAffine(e, a, (w, h), flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE)
+            views.append(vary(np.asarray(view, np.uint8), rng))
+    return np.stack(views)
+
+
+def vary(patch: Image, rng: np.random.Generator) -> Image:
+    """The patch in other light: brighter or darker, another colour cast, softer or noisier."""
+    out = patch.astype(np.float32) * np.float32(rng.uniform(0.7, 1.15)) * rng.uniform(
+        0.9, 1.1, 3).astype(np.float32)
+    blur = rng.uniform(0.0, 1.0)
+    if blur > 0.3:
+        out = np.asarray(cv2.GaussianBlur(out, (0, 0), blur), np.float32)
+    out += rng.normal(0.0, rng.uniform(0.0, 4.0), out.shape).astype(np.float32)
+    return np.asarray(np.clip(out, 0, 255), np.uint8)
+
+
+def quarter_turns(patches: Patches) -> Patches:
+    """The patches, then the same turned by one, two and three quarter turns."""
+    return np.ascontiguousarray(np.concatenate([np.rot90(patches, k, axes=(1, 2))
+                                                for k in range(4)]))
+
+
+def half_turns(patches: Patches) -> Patches:
+    """The patches, then the same upside down (a card laid the other way round)."""
+    return np.ascontiguousarray(np.concatenate([patches, patches[:, ::-1, ::-1]]))
+
+
+def crop_cards(image: Image, quads: NDArray[np.float64]) -> Patches:
+    """The cards whose corners (N×4×2, clockwise from each card's top-left) are quads, as
+    CARD_VIEW patches, in one resampling of the image (pass a slightly blurred image: this
+    samples it, it does not average it)."""
+    w, h = CARD_VIEW
+    u = (np.arange(w, dtype=np.float64) + 0.5) / w
+    v = (np.arange(h, dtype=np.float64) + 0.5) / h
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 1, 1, 2)
+    uu, vv = u[None, None, :, None], v[None, :, None, None]
+    # bilinear blend of the four corners (a card seen flat on a rectified sheet)
+    pts = ((1 - uu) * (1 - vv) * q[:, 0] + uu * (1 - vv) * q[:, 1] + uu * vv * q[:, 2]
+           + (1 - uu) * vv * q[:, 3])
+    mx = np.ascontiguousarray(pts[..., 0].reshape(-1, w), np.float32)
+    my = np.ascontiguousarray(pts[..., 1].reshape(-1, w), np.float32)
+    out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(out, np.uint8).reshape(-1, h, w, 3)
+
+
+def embed_dice(patches: Patches) -> Vectors:
+    """Embeddings of DIE_VIEW die patches: HOG, the grey details (as for cards) at half size,
+    and a 4 × 4 colour layout."""
+    p = patches.astype(np.float32)
+    grey = p @ _GREY
+    shape = hog(grey)
+    shape /= np.linalg.norm(shape, axis=1, keepdims=True) + 1e-6
+    half = DIE_VIEW // 2
+    details = np.stack([_details(cv2.resize(g, (half, half), interpolation=cv2.INTER_AREA),
+                                 0.5, 4.0) for g in grey]).reshape(len(p), -1)
+    details -= details.mean(axis=1, keepdims=True)
+    details /= np.linalg.norm(details, axis=1, keepdims=True) + 1e-6
+    v = np.concatenate([shape * DIE_SHAPE, details * DIE_DETAILS,
+                        _colour_layout(p, 4) * COLOUR_WEIGHT], 1)
+    return np.asarray(v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6), np.float32)
+
+
+def _details(grey: NDArray[np.float32], blur: float, shading: float) -> NDArray[np.float32]:
+    """A grey (or colour) patch softened by blur, less its shading (a blur of `shading`
+    pixels)."""
+    soft = cv2.GaussianBlur(grey, (0, 0), blur) if blur else grey
+    return np.asarray(soft - cv2.GaussianBlur(soft, (0, 0), shading), np.float32)
+
+
+def embed_cards(patches: Patches) -> Vectors:
+    """Embeddings (N×1440) of CARD_VIEW card patches: the grey patch softened, less its
+    shading, zero-mean and unit-norm, with a 4 × 4 colour layout."""
+    p = patches.astype(np.float32)
+    grey = p @ _GREY
+    flat = np.stack([_details(g, CARD_BLUR, CARD_SHADING) for g in grey]).reshape(len(p), -1)
+    flat -= flat.mean(axis=1, keepdims=True)
+    flat /= np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6
+    v = np.concatenate([flat * (1 - CARD_COLOUR), _colour_layout(p, 4) * CARD_COLOUR], 1)
+    return np.asarray(v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6), np.float32)
+
+
+def card_details(patches: Patches) -> Vectors:
+    """Each card patch's colour details (each channel softened, less its shading), flattened,
+    zero-mean and unit-norm: where two faces differ, pixel by pixel."""
+    p = patches.astype(np.float32)
+    flat = np.stack([_details(x, CARD_BLUR, CARD_SHADING) for x in p]).reshape(len(p), -1)
+    flat -= flat.mean(axis=1, keepdims=True)
+    return np.asarray(flat / (np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6), np.float32)
+
+
+def _colour_layout(patches: NDArray[np.float32], grid: int) -> NDArray[np.float32]:
+    """Opponent colours (red−green, yellow−blue) on a grid × grid layout, unit-norm (a grey
+    patch keeps a small colour part)."""
+    n, h, w, _ = patches.shape
+    small = patches.reshape(n, grid, h // grid, grid, w // grid, 3).mean((2, 4))
+    b, g, r = small[..., 0], small[..., 1], small[..., 2]
+    colour = np.stack([(r - g) * 0.7071, (r + g - 2 * b) * 0.4082], -1).reshape(n, -1)
+    return np.asarray(colour / np.maximum(np.linalg.norm(colour, axis=1, keepdims=True), 20.0),
+                      np.float32)
+
+
+def hog(grey: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Histograms of oriented gradients of N×H×W grey patches (H, W multiples of CELL):
+    unsigned orientations in BINS bins shared linearly between the two nearest, summed over
+    CELL × CELL cells, each 2 × 2 block of cells L2-normalised (clipped at 0.2, renormalised).
+
+    >>> hog(np.zeros((1, 16, 24), np.float32)).shape
+    (1, 72)
+    """
+    n, h, w = grey.shape
+    g = np.pad(grey, ((0, 0), (1, 1), (1, 1)), mode="edge")
+    gx = g[:, 1:-1, 2:] - g[:, 1:-1, :-2]
+    gy = g[:, 2:, 1:-1] - g[:, :-2, 1:-1]
+    magnitude = np.hypot(gx, gy)
+    position = (np.arctan2(gy, gx) % np.pi) / (np.pi / BINS) - 0.5
+    low = np.floor(position)
+    frac = (position - low).astype(np.float32)
+    low_bin = low.astype(np.int64) % BINS
+    ch, cw = h // CELL, w // CELL
+    cell = (np.arange(h)[:, None] // CELL) * cw + np.arange(w)[None, :] // CELL
+    base = (np.arange(n)[:, None, None] * (ch * cw) + cell) * BINS
+    size = n * ch * cw * BINS
+    cells = (np.bincount((base + low_bin).ravel(), (magnitude * (1 - frac)).ravel(), size)
+             + np.bincount((base + (low_bin + 1) % BINS).ravel(), (magnitude * frac).ravel(),
+                           size)).astype(np.float32).reshape(n, ch, cw, BINS)
+    blocks = np.concatenate([cells[:, :-1, :-1], cells[:, :-1, 1:], cells[:, 1:, :-1],
+                             cells[:, 1:, 1:]], axis=3).reshape(n, -1, 4 * BINS)
+    blocks /= np.linalg.norm(blocks, axis=2, keepdims=True) + 1e-3
+    blocks = np.minimum(blocks, 0.2)
+    blocks /= np.linalg.norm(blocks, axis=2, keepdims=True) + 1e-3
+    return np.asarray(blocks.reshape(n, -1), np.float32)

@@ -1,0 +1,106 @@
+"""Nearest neighbours over taught examples, answering "not sure" unless one face is clearly closest.
+
+Embeddings are unit vectors (vision.features): the similarity of two is their dot product. A
+query's similarity to a label is that of the label's most similar example. The most similar
+label wins; a face wins only by at least `margin` over the next face, else the query is a
+component whose face is not sure. The background label (no die here) wins when it is the most
+similar. Long embeddings may be compared on their `dims` principal axes (faster, same order).
+
+>>> import numpy as np
+>>> examples = np.eye(3, dtype=np.float32)
+>>> nn = Neighbours(examples, ("a", "b", "none"), background="none", margin=0.1,
+...                 background_margin=0.1)
+>>> queries = np.array([[1, 0.1, 0], [0.6, 0.6, 0], [0, 0, 1]], np.float32)
+>>> [m.label for m in nn.match(queries / np.linalg.norm(queries, axis=1, keepdims=True))]
+['a', None, 'none']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+MARGIN = 0.02  # a face's similarity must beat the next face's by this much
+BACKGROUND_MARGIN = 0.055  # and the background's by this much
+
+
+@dataclass(frozen=True)
+class Match:
+    """One query's answer: label (None = not sure), the most similar label whatever the
+    margin, its similarity, and its lead over the next face (0..2)."""
+
+    label: str | None
+    nearest: str
+    similarity: float
+    lead: float
+
+
+class Neighbours:
+    """The examples' embeddings and labels; background is the label meaning "nothing here"
+    (None: every label is a face)."""
+
+    def __init__(self, vectors: NDArray[np.float32], labels: Sequence[str], *,
+                 background: str | None, margin: float = MARGIN,
+                 background_margin: float = BACKGROUND_MARGIN,
+                 dims: int | None = None) -> None:
+        self.names = tuple(sorted(set(labels)))
+        index = np.array([self.names.index(x) for x in labels], np.int64)
+        order = np.argsort(index, kind="stable")  # each label's examples side by side
+        vectors = np.asarray(vectors, np.float32)
+        self.projection = _principal_axes(vectors, dims) \
+            if dims is not None and vectors.shape[1] > dims else None
+        self.vectors = np.ascontiguousarray(self._project(vectors)[order])
+        self.bounds = np.searchsorted(index[order], np.arange(len(self.names) + 1))
+        self.background = background
+        self.margin, self.background_margin = margin, background_margin
+        self._faces = np.array([n != background for n in self.names])
+
+    def similarities(self, queries: NDArray[np.float32]) -> NDArray[np.float32]:
+        """Each query's similarity to each label's most similar example (N × labels)."""
+        s = self._project(np.asarray(queries, np.float32)) @ self.vectors.T
+        return np.asarray(np.maximum.reduceat(s, self.bounds[:-1], axis=1), np.float32)
+
+    def match(self, queries: NDArray[np.float32]) -> list[Match]:
+        return [self.decide(row) for row in self.similarities(queries)]
+
+    def decide(self, row: NDArray[np.float32]) -> Match:
+        """The answer for one query's label similarities (a row of similarities())."""
+        best = int(np.argmax(row))
+        faces = np.nonzero(self._faces)[0]
+        ranked = faces[np.argsort(-row[faces])]
+        top = int(ranked[0])
+        lead = float(row[top] - row[ranked[1]]) if len(ranked) > 1 else 2.0
+        if self.names[best] == self.background or (
+                self.background is not None and row[best] - row[self.names.index(
+                    self.background)] < self.background_margin):
+            return Match(self.background, self.background, float(row[best]), lead)
+        sure = lead >= self.margin
+        return Match(self.names[top] if sure else None, self.names[top], float(row[top]), lead)
+
+    def _project(self, vectors: NDArray[np.float32]) -> NDArray[np.float32]:
+        """Vectors on the principal axes (renormalised), or as they are."""
+        if self.projection is None:
+            return vectors
+        out = vectors @ self.projection
+        return np.asarray(out / (np.linalg.norm(out, axis=1, keepdims=True) + 1e-6), np.float32)
+
+
+def _principal_axes(vectors: NDArray[np.float32], dims: int) -> NDArray[np.float32]:
+    """The `dims` principal axes (D × dims) of the vectors, about zero: by subspace iteration
+    (only products of matrices, which stay fast where a full eigendecomposition would not)."""
+    x = np.asarray(vectors, np.float32)
+    scatter = x.T @ x
+    basis = np.random.default_rng(0).standard_normal((x.shape[1], dims + 16)).astype(np.float32)
+    for _ in range(4):
+        basis = _orthonormal(np.asarray(scatter @ basis, np.float32))
+    _, turn = np.linalg.eigh(basis.T @ scatter @ basis)  # ascending
+    return np.ascontiguousarray(basis @ turn[:, ::-1][:, :dims], np.float32)
+
+
+def _orthonormal(m: NDArray[np.float32]) -> NDArray[np.float32]:
+    """An orthonormal basis of m's columns (through the small matrix of their products)."""
+    size, turn = np.linalg.eigh(m.T @ m)
+    return np.asarray(m @ (turn / np.sqrt(np.maximum(size, 1e-12))), np.float32)

@@ -1,0 +1,145 @@
+"""The camera over a calibrated table: each settled frame rectified and read as its game's sheet.
+
+A :class:`SheetObserver` keeps the table's calibration. Each frame it is handed is first
+checked for the corner markers where the calibration saw them (a bumped camera: the
+observation's problem is "moved" and nothing is read until the table is calibrated again);
+then it is rectified and read by the reader of the sheet's game (vision.table_reads). The
+observation carries the game's reads, the ordinary dice of Dicy Cards in frame pixels (for the
+dice reads every game shares) and a mark for each die and card for the phones' picture.
+
+recalibrate() asks for the next frame to be calibrated anew (a one-tap recalibration); a
+table without a calibration is calibrated from its first frames. A frame in which the sheet
+cannot be found has the problem "sheet" (and why, in :attr:`SheetObserver.why`); its ordinary
+dice are still read, anywhere in the frame, as on a table without a sheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.calibrate import Calibration, CalibrationError, Drift, calibrate, drift, rectify
+from vision.dice import DieRead
+from vision.observation import Mark, Observation
+from vision.profile import Profile
+from vision.reader import DiceReader, check_image
+from vision.sheet_seen import DalekObservation, DicyObservation, TableSeen
+from vision.table_reads import DalekTableReader, DicyTableReader, SeventeenTableReader
+
+Reader = DalekTableReader | DicyTableReader | SeventeenTableReader
+DIE_MM = 16.0  # a die's side, for its mark
+CARD_MARK_MM = 14.0  # a card's mark
+
+
+class SheetObserver:
+    """Reads the game's sheet in frames; ``profiles`` replace the shipped look of a kind
+    ("dalek", "dicy-card", "17-card", "d6"); ``on_calibrated`` hears each new calibration
+    (to keep it)."""
+
+    def __init__(self, calibration: Calibration | None, *,
+                 profiles: dict[str, Profile] | None = None, threads: int | None = None,
+                 on_calibrated: Callable[[Calibration], None] | None = None) -> None:
+        self.calibration = calibration
+        self.problem: str | None = None
+        """Why the last frame's sheet could not be read: None, "moved" or "sheet"."""
+        self.why = ""
+        self._profiles = profiles or {}
+        self._threads = threads
+        self._on_calibrated = on_calibrated
+        self._again = calibration is None
+        self._readers: dict[str, Reader] = {}
+        self._pips: DiceReader | None = None
+
+    def recalibrate(self) -> None:
+        """Calibrate anew on the next frame."""
+        self._again = True
+
+    def observe(self, image: NDArray[np.uint8]) -> Observation:
+        """The reads of one frame (UnreadableImage when it is no picture)."""
+        frame = check_image(image)
+        height, width = frame.shape[:2]
+        if self._again:
+            try:
+                self.calibration = calibrate(frame)
+            except CalibrationError as err:
+                self.problem, self.why = "sheet", str(err)
+                if self._pips is None:
+                    self._pips = DiceReader(threads=self._threads)
+                return Observation(tuple(self._pips.read(frame)), width, height,
+                                   problem="sheet")
+            self._again = False
+            if self._on_calibrated is not None:
+                self._on_calibrated(self.calibration)
+        found = self.calibration
+        assert found is not None
+        if found.frame_size != (width, height) or _moved(drift(frame, found)):
+            self.problem, self.why = "moved", "the camera or the sheet moved"
+            return Observation((), width, height, problem="moved")
+        self.problem, self.why = None, ""
+        seen = self._reader(found.game).read(rectify(frame, found), found.layout)
+        return Observation(_dice(seen, found), width, height, table=seen,
+                           marks=_marks(seen, found))
+
+    def _reader(self, game: str) -> Reader:
+        if game not in self._readers:
+            p = self._profiles
+            self._readers[game] = (
+                DalekTableReader(p.get("dalek"), threads=self._threads) if game == "dalek"
+                else DicyTableReader(p.get("dicy-card"), dice=p.get("d6"),
+                                     threads=self._threads) if game == "dicy"
+                else SeventeenTableReader(p.get("17-card")))
+        return self._readers[game]
+
+
+def _moved(seen: Drift) -> bool:
+    """Whether the markers moved, or none is where it was (a marker covered alone is not)."""
+    return seen.moved or (seen.shift_px is None and bool(seen.missing))
+
+
+def _to_frame(found: Calibration, x: float, y: float) -> tuple[float, float]:
+    point = found.to_frame(np.array([[x, y]], np.float64))[0]
+    return float(point[0]), float(point[1])
+
+
+def _scale(found: Calibration, x: float, y: float) -> float:
+    """Frame pixels per sheet millimetre around (x, y) mm."""
+    a, b = found.to_frame(np.array([[x, y], [x + 1.0, y]], np.float64))
+    return float(np.linalg.norm(b - a))
+
+
+def _dice(seen: TableSeen, found: Calibration) -> tuple[DieRead, ...]:
+    """The ordinary dice of Dicy Cards in frame pixels (values as numbers)."""
+    if not isinstance(seen, DicyObservation):
+        return ()
+    out = []
+    for d in seen.dice:
+        x, y = _to_frame(found, d.x, d.y)
+        value = int(d.face) if d.face is not None and d.face.isdigit() else None
+        out.append(DieRead(value, x, y, d.confidence, DIE_MM * _scale(found, d.x, d.y)))
+    return tuple(out)
+
+
+def _marks(seen: TableSeen, found: Calibration) -> tuple[Mark, ...]:
+    """A mark for each die and card, in frame pixels."""
+    spots: list[tuple[float, float, float, str | None]] = []
+    if isinstance(seen, DalekObservation):
+        spots = [(d.x, d.y, DIE_MM, d.face) for d in seen.dice]
+    else:
+        places = seen.places if isinstance(seen, DicyObservation) else seen.row + seen.stray
+        layout = found.layout
+        for p in places:
+            if p.empty:
+                continue
+            x, y = layout.zone(p.place).centre
+            text = None if p.face is None else (p.card or p.face).split("/")[0]
+            if p.face is not None and p.side in ("frozen", "down"):
+                text = f"{text} ({p.side})" if p.card else p.side
+            spots.append((x, y, CARD_MARK_MM, text))
+    marks = []
+    for x, y, size, text in spots:
+        fx, fy = _to_frame(found, x, y)
+        marks.append(Mark(fx, fy, size * _scale(found, x, y), text))
+    return tuple(marks)
+

@@ -1,0 +1,177 @@
+"""Labelled table photos of every kind: ``labels.json`` extended with ``kind`` and the face or side.
+
+The form is that of ``../shared/datasets/README.md``: ordinary dice stay in ``dice``
+(``{"value", "bbox"}``, now with an optional ``"kind": "d6"``), so the d6 reader's tools read
+these sets as before. The other components are in ``items``; an image of a printed sheet also
+names it (``sheet``) and its card places with no card (``empty``)::
+
+    {"file": "images/000.jpg", "width": 1280, "height": 720, "split": "test",
+     "sheet": {"game": "dicy", "paper": "a4"}, "empty": ["p1-2"],
+     "dice": [{"kind": "d6", "value": 5, "bbox": [x0, y0, x1, y1], "corners": [[x, y], ...],
+               "zone": "dice"}],
+     "items": [{"kind": "dalek", "face": "H4", "bbox": [...], "corners": [...],
+                "zone": "to-roll"},
+               {"kind": "dicy-card", "face": "odd/frozen", "card": "odd", "side": "frozen",
+                "bbox": [...], "corners": [...], "zone": "p1-3"},
+               {"kind": "17-card", "face": "3", "card": "3d", "side": "up", ...}]}
+
+``corners`` (a die's top face or a card, clockwise from its top-left) and ``zone`` are optional.
+
+>>> item = Labelled("dalek", "H4", (0.0, 0.0, 10.0, 10.0))
+>>> item.centre
+(5.0, 5.0)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.components import KINDS, faces
+from vision.datasets import MANIFEST, DatasetError
+from vision.table_scene import TableScene
+
+Box = tuple[float, float, float, float]
+Quad = tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class Labelled:
+    """One labelled die or card in a photo (pixels of that photo)."""
+
+    kind: str
+    face: str
+    bbox: Box
+    corners: Quad | None = None
+    zone: str | None = None
+    card: str | None = None
+    side: str | None = None
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        if self.corners:
+            return (float(np.mean([p[0] for p in self.corners])),
+                    float(np.mean([p[1] for p in self.corners])))
+        return ((self.bbox[0] + self.bbox[2]) / 2, (self.bbox[1] + self.bbox[3]) / 2)
+
+    def quad(self) -> NDArray[np.float64]:
+        """The outline (4×2): the corners, else the box's."""
+        if self.corners:
+            return np.array(self.corners, np.float64)
+        x0, y0, x1, y1 = self.bbox
+        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+
+
+@dataclass(frozen=True)
+class TablePhoto:
+    """One labelled photo: its items, and the sheet and empty places when it shows a sheet."""
+
+    file: str
+    path: Path
+    split: str | None
+    items: tuple[Labelled, ...]
+    sheet: tuple[str, str] | None = None
+    empty: tuple[str, ...] = ()
+
+    def of_kind(self, kind: str) -> tuple[Labelled, ...]:
+        return tuple(i for i in self.items if i.kind == kind)
+
+    def image(self) -> NDArray[np.uint8]:
+        data = np.fromfile(self.path, np.uint8) if self.path.is_file() else np.zeros(0, np.uint8)
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+        if image is None:
+            raise DatasetError(f"{self.file}: not a readable image")
+        return np.asarray(image, np.uint8)
+
+
+def load(root: Path, split: str | None = None) -> list[TablePhoto]:
+    """The photos of a labels.json folder (of one split, if given)."""
+    path = root / MANIFEST
+    try:
+        doc = json.loads(path.read_bytes())
+    except FileNotFoundError as err:
+        raise DatasetError(f"{root}: no {MANIFEST} here") from err
+    except (OSError, ValueError) as err:
+        raise DatasetError(f"{path}: cannot read it: {err}") from err
+    except RecursionError as err:
+        raise DatasetError(f"{path}: nests too deeply to be a list of labels") from err
+    if not isinstance(doc, dict) or not isinstance(doc.get("images"), list):
+        raise DatasetError(f'{path}: expected an object with an "images" list')
+    photos = []
+    for n, entry in enumerate(doc["images"]):
+        try:
+            photo = _photo(root, entry)
+        except (KeyError, TypeError, ValueError) as err:
+            raise DatasetError(f"{path}: images[{n}]: {err}") from err
+        if split is None or photo.split == split:
+            photos.append(photo)
+    return photos
+
+
+def _photo(root: Path, entry: dict[str, object]) -> TablePhoto:
+    file = str(entry["file"])
+    items: list[Labelled] = []
+    for die in entry.get("dice", []):  # type: ignore[attr-defined]
+        value = die["value"]
+        if type(value) is not int or not 1 <= value <= 6:
+            raise ValueError(f"a d6 value must be 1..6, not {value!r}")
+        items.append(_item(die, "d6", str(value)))
+    for raw in entry.get("items", []):  # type: ignore[attr-defined]
+        kind = str(raw["kind"])
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind {kind!r}")
+        face = str(raw["face"])
+        if face not in faces(kind):
+            raise ValueError(f"{face!r} is not a face of {kind}")
+        items.append(_item(raw, kind, face))
+    sheet = entry.get("sheet")
+    split = entry.get("split")
+    return TablePhoto(file, root / file, split if isinstance(split, str) else None,
+                      tuple(items),
+                      (str(sheet["game"]), str(sheet["paper"]))  # type: ignore[index]
+                      if sheet else None,
+                      tuple(str(e) for e in entry.get("empty", [])))  # type: ignore[attr-defined]
+
+
+def _item(raw: dict[str, object], kind: str, face: str) -> Labelled:
+    box = raw["bbox"]
+    if not isinstance(box, list) or len(box) != 4:
+        raise ValueError(f"bbox must be [x0, y0, x1, y1], not {box!r}")
+    corners = raw.get("corners")
+    quad = tuple((float(p[0]), float(p[1])) for p in corners) if isinstance(corners, list) \
+        else None
+    zone, card, side = raw.get("zone"), raw.get("card"), raw.get("side")
+    return Labelled(kind, face, (float(box[0]), float(box[1]), float(box[2]), float(box[3])),
+                    quad, str(zone) if zone else None, str(card) if card else None,
+                    str(side) if side else None)
+
+
+def write(root: Path, scenes: Iterable[tuple[str, TableScene]], *, quality: int = 92) -> int:
+    """Save rendered scenes (split, scene) as images/NNNN.jpg and labels.json; returns count."""
+    (root / "images").mkdir(parents=True, exist_ok=True)
+    entries = []
+    for n, (split, scene) in enumerate(scenes):
+        file = f"images/{n:04d}.jpg"
+        cv2.imwrite(str(root / file), scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        h, w = scene.image.shape[:2]
+        dice, items = [], []
+        for it in scene.items:
+            raw: dict[str, object] = {"kind": it.kind, "bbox": [round(v, 2) for v in it.bbox],
+                                      "corners": [[round(x, 2), round(y, 2)] for x, y in it.quad],
+                                      "zone": it.zone}
+            if it.kind == "d6":
+                dice.append({"value": int(it.face), **raw})
+            else:
+                items.append({**raw, "face": it.face, "card": it.card, "side": it.side}
+                             if it.card else {**raw, "face": it.face})
+        entries.append({"file": file, "width": w, "height": h, "split": split,
+                        "sheet": {"game": scene.game, "paper": scene.paper},
+                        "empty": list(scene.empty), "dice": dice, "items": items})
+    (root / MANIFEST).write_text(json.dumps({"images": entries}, indent=1) + "\n")
+    return len(entries)

@@ -1,0 +1,120 @@
+"""What the camera sees of each game on its sheet: the readers of a rectified frame.
+
+Each game has a reader whose read() takes one rectified BGR frame (vision.calibrate.rectify)
+and returns its observation (vision.sheet_seen): what lies where, each with a confidence and
+None for "not sure" (never a guess). The look of faces and cards comes from teach profiles
+(vision.profile): the shipped ones were taught from rendered art; a table's own profile
+replaces them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.card_reader import CardRead, CardReader
+from vision.components import EMPTY, PLAIN_BACK
+from vision.dice_finder import DieFinder
+from vision.face_reader import FaceRead, FaceReader
+from vision.profile import Profile, default
+from vision.reader import DiceReader
+from vision.sheet import PX_PER_MM, Layout
+from vision.sheet_print import SheetPrint
+from vision.sheet_seen import (
+    DalekObservation,
+    DicyObservation,
+    DieSeen,
+    PlaceSeen,
+    SeventeenObservation,
+)
+
+Image = NDArray[np.uint8]
+
+
+class DalekTableReader:
+    """Reads Dalek dice and their zones on a rectified Dalek sheet."""
+
+    def __init__(self, profile: Profile | None = None, *, threads: int | None = None,
+                 finder: DieFinder | None = None) -> None:
+        self.faces = FaceReader(profile or default("dalek"), finder=finder, threads=threads)
+        self._print: dict[tuple[str, str, float], SheetPrint] = {}
+
+    def read(self, rectified: Image, sheet: Layout, *,
+             px_per_mm: float = PX_PER_MM) -> DalekObservation:
+        key = (sheet.game, sheet.paper, px_per_mm)
+        if key not in self._print:
+            self._print[key] = SheetPrint(sheet, px_per_mm)
+        printed = self._print[key]
+        reads = tuple(r for r in self.faces.read(rectified, px_per_mm=px_per_mm)
+                      if not printed.shows(rectified, r.x, r.y, r.size))
+        return DalekObservation(_dice_on(reads, sheet, px_per_mm, None))
+
+
+class DicyTableReader:
+    """Reads every card place and the dice area of a rectified Dicy Cards sheet; dice are read
+    by pips, or with a d6 profile (faces not taught fall back to pips)."""
+
+    def __init__(self, profile: Profile | None = None, *, dice: Profile | None = None,
+                 threads: int | None = None) -> None:
+        self.cards = CardReader(profile or default("dicy-card"))
+        self.pips = DiceReader(threads=threads)
+        self.faces = FaceReader(dice, pips=self.pips, threads=threads) if dice else None
+
+    def read(self, rectified: Image, sheet: Layout, *,
+             px_per_mm: float = PX_PER_MM) -> DicyObservation:
+        places = tuple(_place(r) for r in self.cards.read(rectified, sheet, px_per_mm=px_per_mm))
+        area = sheet.zone("dice")
+        x0, y0 = round(area.x * px_per_mm), round(area.y * px_per_mm)
+        crop = np.ascontiguousarray(rectified[y0:round((area.y + area.h) * px_per_mm),
+                                              x0:round((area.x + area.w) * px_per_mm)])
+        if self.faces is not None:
+            reads = [(r.face, r.x, r.y, r.confidence)
+                     for r in self.faces.read(crop, px_per_mm=px_per_mm)]
+        else:
+            reads = [(str(r.value) if r.value is not None else None, r.x, r.y, r.confidence)
+                     for r in self.pips.read(crop)]
+        dice = tuple(DieSeen(face, area.name, (x + x0) / px_per_mm, (y + y0) / px_per_mm, conf)
+                     for face, x, y, conf in reads)
+        return DicyObservation(places, dice)
+
+
+class SeventeenTableReader:
+    """Reads the row of a rectified 17 sheet, place by place in play order."""
+
+    def __init__(self, profile: Profile | None = None) -> None:
+        self.cards = CardReader(profile or default("17-card"))
+
+    def read(self, rectified: Image, sheet: Layout, *,
+             px_per_mm: float = PX_PER_MM) -> SeventeenObservation:
+        places = [_place(r) for r in self.cards.read(rectified, sheet, px_per_mm=px_per_mm)]
+        gap = next((i for i, p in enumerate(places) if p.empty), len(places))
+        return SeventeenObservation(tuple(places[:gap]),
+                                    tuple(p for p in places[gap:] if not p.empty))
+
+
+def _dice_on(reads: tuple[FaceRead, ...], sheet: Layout, px_per_mm: float,
+             zone: str | None) -> tuple[DieSeen, ...]:
+    out = []
+    for r in reads:
+        x, y = r.x / px_per_mm, r.y / px_per_mm
+        where = sheet.zone_at(x, y)
+        out.append(DieSeen(r.face, where.name if where else zone, x, y, r.confidence))
+    return tuple(out)
+
+
+def _place(read: CardRead) -> PlaceSeen:
+    """A card read as a place: Dicy faces are CARD/SIDE; 17 faces are fronts (up), backs of
+    double-sided cards (down, their id) or a plain back (down, no id)."""
+    face = read.face
+    if face is None or face == EMPTY:
+        return PlaceSeen(read.place, None, None, face, read.confidence)
+    if "/" in face:
+        card, side = face.split("/")
+        return PlaceSeen(read.place, card, side, face, read.confidence)
+    if face == PLAIN_BACK:
+        return PlaceSeen(read.place, None, "down", face, read.confidence)
+    if face.endswith("d"):
+        return PlaceSeen(read.place, face, "down", face, read.confidence)
+    return PlaceSeen(read.place, face, "up", face, read.confidence)
+
+

@@ -1,0 +1,163 @@
+"""Teach mode from photos: a profile of one kind from labelled photos (vision.table_dataset).
+
+A photo of a printed sheet is read as the table reads it: the sheet is found and the photo
+rectified first, so examples look as the dice and cards will at reading time; other photos are
+taken as they are. Dice: each labelled die gives its top face cut out upright, at its side
+(from its corners, else from the die finder's die on it); the die finder's other candidates
+give the "none" examples (what this table shows that is not a die: card art, patterns, the
+sheet's print). Cards: each labelled card is cut out along its corners, or, on a sheet, along
+the outline found in its place.
+
+>>> _side_of(np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]))
+10.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.calibrate import Calibration, CalibrationError, calibrate, rectify
+from vision.card_outline import outlines
+from vision.components import NOTHING, is_card
+from vision.dice_finder import DieFinder
+from vision.features import DIE_EXAMPLE, crop_cards, crop_die, die_angle
+from vision.locate import Candidate
+from vision.profile import Profile
+from vision.sheet import PX_PER_MM
+from vision.table_dataset import Labelled, TablePhoto
+
+NONE_PER_EXAMPLE = 3  # at most this many "none" examples per face example
+BOX_PER_SIDE = 1.44  # a labelled box without corners spans this many die sides
+
+
+@dataclass(frozen=True)
+class _View:
+    """A photo as it is read: the image (rectified when it shows a sheet), its items' outlines
+    in that image, and its scale (pixels per mm) when known."""
+
+    image: NDArray[np.uint8]
+    items: list[tuple[Labelled, NDArray[np.float64]]]
+    px_per_mm: float | None
+    calibration: Calibration | None
+
+
+def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None = None,
+          seed: int = 0, source: str = "") -> Profile:
+    """A profile of `kind` from every labelled photo; ValueError when they hold none of it."""
+    labels: list[str] = []
+    patches: list[NDArray[np.uint8]] = []
+    background: list[NDArray[np.uint8]] = []
+    sides_mm: list[float] = []
+    if not is_card(kind):
+        finder = finder or DieFinder()
+    for photo in photos:
+        view = _view(photo)
+        items = [(item, quad if item.corners else None) for item, quad in view.items
+                 if item.kind == kind]
+        if is_card(kind):
+            for item, face in _cards(view, items):
+                labels.append(item.face)
+                patches.append(face)
+            continue
+        assert finder is not None
+        found = finder.centred(view.image, finder.candidates(view.image))
+        grey = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        for item, quad in items:
+            x, y, side = _die_place(item, quad, found)
+            labels.append(item.face)
+            patches.append(crop_die(view.image, x, y, side, die_angle(grey, x, y, side),
+                                   out=DIE_EXAMPLE))
+            if quad is not None and view.px_per_mm:
+                sides_mm.append(side / view.px_per_mm)
+        dice = [q for i, q in view.items if not is_card(i.kind)]
+        for c in found:
+            if not any(_covers(q, c.x, c.y) for q in dice):
+                background.append(crop_die(view.image, c.x, c.y, c.size,
+                                           die_angle(grey, c.x, c.y, c.size), out=DIE_EXAMPLE))
+    if not patches:
+        raise ValueError(f"the photos hold no labelled {kind}")
+    rng = np.random.default_rng(seed)
+    keep = min(len(background), NONE_PER_EXAMPLE * len(patches))
+    chosen = rng.choice(len(background), keep, replace=False) if keep else np.zeros(0, int)
+    labels += [NOTHING] * len(chosen)
+    patches += [background[int(i)] for i in chosen]
+    side_mm = float(np.median(sides_mm)) if sides_mm else 0.0
+    return Profile(kind, tuple(labels), np.stack(patches), source, side_mm)
+
+
+def _view(photo: TablePhoto) -> _View:
+    """The photo rectified when it shows a sheet that can be found, else as it is."""
+    image = photo.image()
+    found = None
+    if photo.sheet is not None:
+        try:
+            found = calibrate(image)
+        except CalibrationError:
+            found = None
+    if found is None:
+        return _View(image, [(i, i.quad()) for i in photo.items], None, None)
+    flat = rectify(image, found)
+    return _View(flat, [(i, found.to_sheet(i.quad()) * PX_PER_MM) for i in photo.items],
+                 PX_PER_MM, found)
+
+
+def _cards(view: _View, items: list[tuple[Labelled, NDArray[np.float64] | None]]
+           ) -> list[tuple[Labelled, NDArray[np.uint8]]]:
+    """Each labelled card cut out as the reader will cut it: on a sheet along the outline
+    found in its place (the one nearest its corners, when they are known), elsewhere along
+    its corners (or its box)."""
+    if not items:
+        return []
+    soft = np.asarray(cv2.GaussianBlur(view.image, (0, 0), 0.8), np.uint8)
+    quads = []
+    for item, quad in items:
+        found = None
+        if view.calibration is not None and item.zone:
+            sheet = view.calibration.layout
+            found = outlines(view.image, (sheet.zone(item.zone),), sheet.card, PX_PER_MM)[0]
+        if found is not None and found.quads:
+            near = quad if quad is not None else found.quads[0]
+            quads.append(min(found.quads, key=lambda q: _apart(q, near)))
+        else:
+            quads.append(item.quad() if quad is None else quad)
+    cut = crop_cards(soft, np.stack(quads))
+    return [(item, patch) for (item, _), patch in zip(items, cut, strict=True)]
+
+
+def _apart(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
+    """How far apart two outlines are, whichever corner each starts at."""
+    return min(float(np.abs(np.roll(a, k, axis=0) - b).max()) for k in range(4))
+
+
+def _die_place(item: Labelled, quad: NDArray[np.float64] | None,
+               found: list[Candidate]) -> tuple[float, float, float]:
+    """A labelled die's centre and side: from its corners, else the die finder's die on it
+    (its side from the box)."""
+    if quad is not None:
+        centre = quad.mean(axis=0)
+        return float(centre[0]), float(centre[1]), _side_of(quad)
+    x0, y0, x1, y1 = item.bbox
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    side = max(x1 - x0, y1 - y0) / BOX_PER_SIDE
+    near = [c for c in found if abs(c.x - cx) < side / 2 and abs(c.y - cy) < side / 2]
+    if near:
+        return float(near[0].x), float(near[0].y), side
+    return cx, cy, side
+
+
+def _side_of(quad: NDArray[np.float64]) -> float:
+    """The mean side of a quadrilateral."""
+    return float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+
+
+def _covers(quad: NDArray[np.float64], x: float, y: float) -> bool:
+    """Whether (x, y) lies on the labelled die (or near its box)."""
+    x0, y0 = quad.min(axis=0)
+    x1, y1 = quad.max(axis=0)
+    pad = 0.3 * max(x1 - x0, y1 - y0)
+    return bool(x0 - pad <= x <= x1 + pad and y0 - pad <= y <= y1 + pad)
