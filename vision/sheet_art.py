@@ -91,10 +91,15 @@ def shapes(sheet: Layout, lang: str = "en") -> list[Shape]:
             out.append(Text(zone.x + 2, zone.y + size + 1.5, size, _WORDS[zone.name][lang]))
     if sheet.game == "dicy":
         for player in range(1, 5):
-            first = sheet.zone(f"p{player}-1")
+            row = sorted((z for z in sheet.places() if z.name.startswith(f"p{player}-")),
+                         key=lambda z: z.x)
             label = f"{_WORDS['player'][lang]} {player}"
-            out.append(Text(first.x - 3 - len(label) * size * 0.8, first.y + first.h / 2,
-                            size, label, turned=first.turned))
+            width = len(label) * size * 0.8
+            if row[0].turned:  # read from across the table: before the row, on its right
+                x = row[-1].x + row[-1].w + 3 + width  # turned text runs leftwards from x
+            else:
+                x = row[0].x - 3 - width
+            out.append(Text(x, row[0].y + row[0].h / 2, size, label, turned=row[0].turned))
     elif sheet.game == "17":
         first = sheet.zone("row-1")
         out.append(Text(first.x, first.y - 2.5, size, _WORDS["row"][lang]))
