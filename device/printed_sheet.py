@@ -13,6 +13,7 @@ and lines of text in Helvetica, which it covers without a larger layout library.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import cv2
@@ -30,13 +31,19 @@ def write(sheet: Layout, folder: Path, *, lang: str = "en") -> tuple[Path, Path]
     folder.mkdir(parents=True, exist_ok=True)
     stem = folder / f"dicetable-{sheet.game}-{sheet.paper}"
     pdf_path, png_path = stem.with_suffix(".pdf"), stem.with_suffix(".png")
-    with pdf_path.open("wb") as out:
-        _pdf(sheet, lang).write(out)
+    pdf_path.write_bytes(pdf_bytes(sheet, lang=lang))
     ok, png = cv2.imencode(".png", draw(sheet, px_per_mm=PNG_PX_PER_MM, lang=lang))
     if not ok:
         raise OSError("cannot encode the PNG")
     png_path.write_bytes(png.tobytes())
     return pdf_path, png_path
+
+
+def pdf_bytes(sheet: Layout, *, lang: str = "en") -> bytes:
+    """The sheet as a PDF file's bytes."""
+    out = io.BytesIO()
+    _pdf(sheet, lang).write(out)
+    return out.getvalue()
 
 
 def _pdf(sheet: Layout, lang: str) -> pydyf.PDF:

@@ -95,10 +95,9 @@ def shapes(sheet: Layout, lang: str = "en") -> list[Shape]:
                          key=lambda z: z.x)
             label = f"{_WORDS['player'][lang]} {player}"
             width = len(label) * size * 0.8
-            if row[0].turned:  # read from across the table: before the row, on its right
-                x = row[-1].x + row[-1].w + 3 + width  # turned text runs leftwards from x
-            else:
-                x = row[0].x - 3 - width
+            # A row read from across the table has its label on its right; turned text runs
+            # leftwards from x.
+            x = row[-1].x + row[-1].w + 3 + width if row[0].turned else row[0].x - 3 - width
             out.append(Text(x, row[0].y + row[0].h / 2, size, label, turned=row[0].turned))
     elif sheet.game == "17":
         first = sheet.zone("row-1")

@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import Flask
 
-from web import api, auth, events, exports, library, pages
+from web import api, auth, events, exports, library, pages, printables
 from web.colours import ColourBook
 from web.errors import register_handlers
 from web.headers import add_security_headers
@@ -57,6 +57,7 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     register_handlers(app)
     add_security_headers(app)
     auth.protect_posts(app)
-    for blueprint in (pages.bp, api.bp, library.bp, events.bp, exports.bp, auth.bp):
+    for blueprint in (pages.bp, api.bp, library.bp, events.bp, exports.bp, printables.bp,
+                      auth.bp):
         app.register_blueprint(blueprint)
     return app

@@ -17,6 +17,7 @@ from dicetable.child import ServedTable
 pytestmark = pytest.mark.browser
 
 DICY = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
+DALEK = {"game": "dalek", "players": ["Jenna", "Peter"]}
 PLACES = [(300.0, 250.0), (480.0, 230.0), (660.0, 260.0), (840.0, 240.0), (400.0, 430.0),
           (620.0, 450.0)]
 
@@ -40,7 +41,7 @@ def camera_table(tmp_path: Path) -> Iterator[ServedTable]:
         yield table
 
 
-def start_game(page: Page, table: ServedTable) -> None:
+def start_game(page: Page, table: ServedTable, header: dict[str, object] = DICY) -> None:
     """Sign in with the PIN and set a game up through the API (the set-up screen is not what
     this test is about)."""
     csrf = page.request.get(table.url + "/api/state").json()["csrf"]
@@ -51,7 +52,7 @@ def start_game(page: Page, table: ServedTable) -> None:
     state = page.request.get(table.url + "/api/state").json()
     headers["X-CSRF-Token"] = state["csrf"]
     response = page.request.post(table.url + "/api/game", headers=headers, data=json.dumps(
-        {"header": DICY, "base_version": state["state"]["version"]}))
+        {"header": header, "base_version": state["state"]["version"]}))
     assert response.ok, response.text()
 
 
@@ -77,3 +78,27 @@ def test_a_roll_on_the_table_arrives_and_a_question_is_answered_with_a_tap(
     assert record[1]["reroll"]["freeze"] == "odd"
     assert errors == []
     context.close()
+
+
+def test_a_game_read_on_its_sheet_links_the_sheet_to_print(browser: Browser,
+                                                          tmp_path: Path) -> None:
+    """Dalek Dice is read on its printed sheet: with dice but no sheet in view, the phone says
+    to lay the sheet down and links its PDF, in the phone's language."""
+    frames = tmp_path / "frames"
+    write_film(Plan([DALEK], [PlannedRest((), 6.0, None, hand=False),
+                              PlannedRest(dice([6, 6, 5, 2, 1, 1], PLACES, 0), 60.0, 0)]),
+               frames, seed=4)
+    with ServedTable(tmp_path / "state", args=["--camera", str(frames)]) as table:
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="it-IT")
+        page = context.new_page()
+        page.goto(table.url + "/")
+        start_game(page, table, DALEK)
+        page.reload()
+        camera = page.locator("section.camera")
+        expect(camera).to_contain_text("Mettete il foglio stampato di Dalek Dice",
+                                       timeout=20_000)
+        link = camera.get_by_role("link", name="A4")
+        assert link.get_attribute("href") == "/print/dalek-a4.pdf?lang=it"
+        sheet = page.request.get(table.url + "/print/dalek-a4.pdf?lang=it")
+        assert sheet.ok and sheet.body().startswith(b"%PDF-")
+        context.close()

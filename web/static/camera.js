@@ -18,6 +18,7 @@ function cameraPanel() {
     el("span.dot", {"aria-hidden": "true"}), t("camera." + camera.status))];
   if (camera.unreadable) parts.push(el("p.muted", {text: t("camera.unreadable")}));
   if (camera.note) parts.push(el("p.camera-note", {text: noteText(camera.note)}));
+  if (camera.note && camera.note.key === "camera.no_sheet") parts.push(sheetLinks(camera.note.params.game));
   if (camera.note && ["camera.moved", "camera.no_sheet"].includes(camera.note.key) && S.auth) {
     parts.push(button(t("camera.recalibrate"), () => change("/api/camera/recalibrate", {}), "primary"));
   }
@@ -30,7 +31,14 @@ function cameraPanel() {
 function noteText(note) {
   const params = Object.assign({}, note.params);
   if (params.game) params.game = boot.facts[params.game] ? boot.facts[params.game].title : params.game;
+  if (params.face) params.face = t("face." + params.face);
   return t(note.key, params);
+}
+
+/* Links to the game's printed sheet (PDF), on A4 and on US Letter paper. */
+function sheetLinks(game) {
+  const link = (paper, name) => el("a", {href: `/print/${game}-${paper}.pdf?lang=${S.lang}`, target: "_blank", rel: "noopener", text: name});
+  return el("p.camera-note", {}, t("camera.sheet_print"), " ", link("a4", "A4"), " · ", link("letter", "Letter"));
 }
 
 /* What the camera saw: the picture, with a circle and the value of each die read (a die
