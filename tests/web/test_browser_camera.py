@@ -16,8 +16,8 @@ from dicetable.child import ServedTable
 
 pytestmark = pytest.mark.browser
 
-DICY = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
-DALEK = {"game": "dalek", "players": ["Jenna", "Peter"]}
+DICY: dict[str, object] = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
+DALEK: dict[str, object] = {"game": "dalek", "players": ["Jenna", "Peter"]}
 PLACES = [(300.0, 250.0), (480.0, 230.0), (660.0, 260.0), (840.0, 240.0), (400.0, 430.0),
           (620.0, 450.0)]
 
