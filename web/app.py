@@ -35,6 +35,9 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SAMESITE": "Strict",
     "SESSION_COOKIE_HTTPONLY": True,
     "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
+    # The cookie is sent only when it changes: a read that left before the PIN was entered
+    # and comes back after it cannot put the old cookie back (grants expire on the server).
+    "SESSION_REFRESH_EACH_REQUEST": False,
 }
 
 

@@ -98,3 +98,16 @@ def test_the_session_cookie_is_strict(app: Flask, journal: Journal) -> None:
     response = client.get("/")
     cookie = response.headers["Set-Cookie"]
     assert "SameSite=Strict" in cookie and "HttpOnly" in cookie
+
+
+def test_a_read_in_flight_cannot_undo_a_pin_entered_meanwhile(watcher: Phone,
+                                                               journal: Journal) -> None:
+    """A phone's reads (the state, the camera's picture) send no cookie back once it has one:
+    a read that left before the PIN was entered and comes back after it would otherwise put
+    the phone's old cookie, without the grant, in place of the new one."""
+    watcher.state()
+    assert watcher.client.get("/api/state").headers.get("Set-Cookie") is None
+    assert watcher.client.get("/api/record").headers.get("Set-Cookie") is None
+    assert watcher.enter_pin(journal.pin()).headers.get("Set-Cookie") is not None
+    assert watcher.client.get("/api/state").headers.get("Set-Cookie") is None
+    assert watcher.change("/api/game", GAME).status_code == 200
