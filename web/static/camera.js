@@ -14,6 +14,8 @@ function svg(tag, attrs, text) {
 function cameraPanel() {
   const camera = S.state.camera;
   if (!camera) return null;
+  const lesson = camera.teach && camera.teach.lesson;
+  if (lesson && S.auth) return el("section.camera", {"aria-label": t("teach.title")}, teachPanel(lesson));
   const parts = [el("p.camera-status." + camera.status, {role: "status"},
     el("span.dot", {"aria-hidden": "true"}), t("camera." + camera.status))];
   if (camera.unreadable) parts.push(el("p.muted", {text: t("camera.unreadable")}));
@@ -25,6 +27,7 @@ function cameraPanel() {
   if (camera.held) parts.push(el("p.camera-note", {text: t("camera.held", {player: camera.held.player})}));
   if (camera.ask) parts.push(question(camera.ask));
   if (camera.seen) parts.push(picture(camera));
+  if (camera.teach && S.auth) parts.push(teachEntry(camera.teach));
   return el("section.camera", {"aria-label": t("camera.title")}, parts);
 }
 
