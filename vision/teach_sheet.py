@@ -20,6 +20,7 @@ from vision.components import DALEK_FACES
 from vision.dice_finder import DieFinder
 from vision.profile import Profile
 from vision.sheet import PX_PER_MM
+from vision.sheet_print import SheetPrint
 from vision.table_dataset import Labelled
 from vision.table_reads import DalekTableReader
 
@@ -28,6 +29,7 @@ BOX = {"dalek": "to-roll"}  # the box its components are laid in
 STEPS = {"dalek": DALEK_FACES}  # the faces taught, one step each, in the check's order
 PHOTOS = 3  # photos at most per face
 DIE_MM = 16.0  # a die's side on the sheet, for its label's outline
+APART_MM = 0.8 * DIE_MM  # two dice's centres lie farther apart than this (a likelier one wins)
 
 
 @dataclass(frozen=True)
@@ -52,14 +54,19 @@ def sheet_of(frame: NDArray[np.uint8], kind: str) -> Calibration | None:
 
 def dice_in_box(frame: NDArray[np.uint8], found: Calibration, kind: str, face: str,
                 finder: DieFinder) -> list[Labelled]:
-    """The dice the finder sees in ``kind``'s box, labelled ``face`` (frame pixels)."""
+    """The dice the finder sees in ``kind``'s box, labelled ``face`` (frame pixels; what the
+    sheet's own print explains, or a likelier die overlaps, is no die)."""
     flat = rectify(frame, found)
     box = found.layout.zone(BOX[kind])
-    dice = []
+    printed = SheetPrint(found.layout, PX_PER_MM)
+    dice: list[Labelled] = []
+    kept: list[tuple[float, float]] = []
     for c in finder.centred(flat, finder.candidates(flat)):
         x, y = c.x / PX_PER_MM, c.y / PX_PER_MM
-        if not box.contains(x, y):
+        if not box.contains(x, y) or printed.shows(flat, c.x, c.y, c.size) \
+                or any(abs(x - a) < APART_MM and abs(y - b) < APART_MM for a, b in kept):
             continue
+        kept.append((x, y))
         h = DIE_MM / 2
         square = np.array([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]])
         corners = found.to_frame(square)
