@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from engine import Refusal
 from vision.calibrate import Calibration, CalibrationError
 from vision.dice_finder import DieFinder
-from vision.profile import Profile, load
+from vision.profile import Profile, ProfileError, load
 from vision.table_dataset import Labelled, TablePhoto, write_photos
 from vision.teach import teach
 from vision.teach_sheet import BOX, GAME, PHOTOS, STEPS, Checked, check, dice_in_box, sheet_of
@@ -196,10 +196,12 @@ class Teacher:
         return photo
 
 
-def imported(state: Path, source: Path) -> Profile:
-    """Keep a profile made elsewhere (``dicetable teach --out``, or a table's export) as this
-    table's; ProfileError when the file is no profile."""
+def imported(state: Path, source: Path, kind: str) -> Profile:
+    """Keep a profile of ``kind`` made elsewhere (``dicetable teach --out``, or a table's
+    download) as this table's; ProfileError when the file is no profile of that kind."""
     profile = load(source)
+    if profile.kind != kind:
+        raise ProfileError(f"{source} teaches {profile.kind}, not {kind}")
     path = profile_path(state, profile.kind)
     path.parent.mkdir(parents=True, exist_ok=True)
     profile.save(path)
