@@ -137,7 +137,6 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
         start = 0  # a camera opened again starts over
         return opened
 
-    session.watch_camera()
     def keep(found: Calibration) -> None:
         if state is not None:
             calibration_store.save(state, found)
@@ -148,6 +147,7 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
     session.on_recalibrate = observer.recalibrate
     if state is not None:
         session.teacher = Teacher(state, observer.use_profile)
+    session.watch_camera()
     live = LiveLoop(fresh_source, observer,
                     HostLog(session, on_ended=on_ended, only_game=only_game), on_alive=on_alive)
     return Camera(live, player)
