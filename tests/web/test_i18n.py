@@ -333,6 +333,57 @@ def camera_refusals(session: TableSession) -> Iterator[Callable[[], object]]:
                                                  base_version=session.snapshot().version)
 
 
+def teach_refusals(state: Path) -> Iterator[Callable[[], object]]:
+    """Every step of teach mode refused: no camera, no lesson, no frame, no sheet, another
+    game's sheet, no die in the box, the same frame twice, too many photos, out of order."""
+    from device.teacher import Teacher
+    from vision.table_scene import PlacedDie, render_still
+
+    session = TableSession(Journal(state / "table.db"))
+    session.start()
+    teach = lambda do, kind=None: lambda: session.teach(  # noqa: E731
+        do, kind, base_version=session.snapshot().version)
+
+    def show(frame: np.ndarray[Any, np.dtype[np.uint8]]) -> None:
+        session.camera_seen(Seen(Observation((), 2, 2), frame, b"", 0.0, 1))
+
+    try:
+        yield teach("start", "dalek")
+        session.teacher = Teacher(state, lambda profile: None)
+        session.watch_camera()
+        yield teach("start", "chess")
+        yield teach("photo")
+        session.teach("start", "dalek", base_version=session.snapshot().version)
+        yield teach("photo")
+        yield teach("next")
+        yield teach("check")
+        yield teach("save")
+        show(np.full((120, 160, 3), 128, np.uint8))
+        yield teach("photo")
+        show(render_still(1, game="17").image)
+        yield teach("photo")
+        show(render_still(1, game="dalek").image)
+        yield teach("photo")
+        dice = tuple(PlacedDie("H4", 60.0 + 40 * i, 160.0, 0.3, i) for i in range(5))
+        frame = render_still(1, game="dalek", dice=dice).image
+        show(frame)
+        session.teach("photo", base_version=session.snapshot().version)
+        yield teach("photo")  # the same frame again
+        for _ in range(2):
+            show(frame)
+            session.teach("photo", base_version=session.snapshot().version)
+        show(frame)
+        yield teach("photo")  # a fourth
+        for _ in range(5):
+            session.teach("next", base_version=session.snapshot().version)
+            show(frame)
+            session.teach("photo", base_version=session.snapshot().version)
+        session.teach("next", base_version=session.snapshot().version)
+        yield teach("next")
+    finally:
+        session.stop()
+
+
 def button_refusals(journal: Journal) -> Iterator[Callable[[], object]]:
     """Presses the table refuses: told to the phones as news, raised here."""
     session = TableSession(journal)
@@ -374,6 +425,7 @@ def refusals(tmp_path_factory: pytest.TempPathFactory) -> list[Refusal]:
         hidden_card_correction(),
         session_refusals(Journal(tmp_path_factory.mktemp("refusals") / "table.db")),
         button_refusals(Journal(tmp_path_factory.mktemp("buttons") / "table.db")),
+        teach_refusals(tmp_path_factory.mktemp("teach")),
     )
     return list({str(err): err for err in refused_by(attempts)}.values())
 
