@@ -15,7 +15,7 @@ function cameraPanel() {
   const camera = S.state.camera;
   if (!camera) return null;
   const lesson = camera.teach && camera.teach.lesson;
-  if (lesson && S.auth) return el("section.camera", {"aria-label": t("teach.title")}, teachPanel(lesson));
+  if (lesson && S.auth) return el("section.camera", {"aria-label": t("teach.title")}, teachPanel(lesson, camera));
   const parts = [el("p.camera-status." + camera.status, {role: "status"},
     el("span.dot", {"aria-hidden": "true"}), t("camera." + camera.status))];
   if (camera.unreadable) parts.push(el("p.muted", {text: t("camera.unreadable")}));

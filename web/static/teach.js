@@ -15,8 +15,9 @@ function teachEntry(teach) {
     saved.length ? el("p", {}, saved) : null);
 }
 
-/* The lesson going on: the face to lay and its photos, then the check, then save. */
-function teachPanel(lesson) {
+/* The lesson going on: the face to lay and its photos, then the check, then save; and what
+   the camera sees now. */
+function teachPanel(lesson, camera) {
   const faces = lesson.faces;
   const box = t("teach.box." + lesson.box);
   const parts = [el("h3", {text: t("teach.heading." + lesson.kind)})];
@@ -38,6 +39,11 @@ function teachPanel(lesson) {
       lesson.checked ? button(t("teach.save"), () => teachStep("save"), "primary") : null));
   }
   parts.push(button(t("teach.cancel"), () => teachStep("cancel"), "small"));
+  if (camera.seen) {
+    parts.push(el("figure.seen", {}, el("div.frame", {},
+      el("img", {src: "/api/camera/picture.jpg?n=" + camera.picture, alt: t("teach.picture_alt")})),
+      el("figcaption", {text: t("teach.picture_alt")})));
+  }
   return el("div.teach", {}, parts);
 }
 
