@@ -37,7 +37,7 @@ def dice(faces: list[str] | tuple[str, ...], spots: list[tuple[float, float]], f
 
 @pytest.fixture
 def teach_table(tmp_path: Path) -> Iterator[ServedTable]:
-    """The camera sees each face's dice for 3 s (the first for 6 s), then the check row."""
+    """The camera sees each face's dice for 2 s (the first for 5 s), then the check row."""
     rests = [SheetRest(dice([face] * 10, TO_ROLL, 10 * n)) for n, face in enumerate(DALEK_FACES)]
     frames = tmp_path / "frames"
     frames.mkdir()
@@ -47,7 +47,7 @@ def teach_table(tmp_path: Path) -> Iterator[ServedTable]:
         first = frames / f"{number:05d}.jpg"
         cv2.imwrite(str(first), image)
         # the first rest a while longer (the phone signs in), the check until the end
-        hold = (6 if still == 0 else 60 if still == len(rests) else 3) * FPS if held else 1
+        hold = (5 if still == 0 else 60 if still == len(rests) else 2) * FPS if held else 1
         for n in range(number + 1, number + hold):
             (frames / f"{n:05d}.jpg").hardlink_to(first)
         number, still = number + hold, still + held
