@@ -89,6 +89,7 @@ def test_the_pad_walks_a_phone_through_teaching_dalek_dice(browser: Browser,
             expect(page.locator("#toast")).to_contain_text("has not seen the table change")
         camera.get_by_role("button", name="On to the check" if n == 5 else "Next face").click()
     expect(camera).to_contain_text("lay one die of each face in a row")
+    expect(camera.locator(".teach-order li")).to_have_text(NAMES)
     expect(picture).to_have_attribute("src", re.compile(r"n=7$"), timeout=15_000)
     camera.get_by_role("button", name="Check", exact=True).click()
     expect(camera.locator(".teach-checked li")).to_have_count(6, timeout=20_000)

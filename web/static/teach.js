@@ -8,7 +8,7 @@ const teachStep = (what, extra) => change("/api/camera/teach", Object.assign({do
 function teachEntry(teach) {
   const kinds = teach.kinds.map((kind) => button(t("teach.start." + kind), () => teachStep("start", {kind})));
   const saved = teach.saved.map((kind) => el("a", {href: `/api/camera/profile-${kind}.npz`, download: "", text: t("teach.download." + kind)}));
-  return el("details.teach-entry", {},
+  return el("details.teach-entry", {open: Boolean(S.teachOpen), ontoggle: (e) => { S.teachOpen = e.target.open; }},
     el("summary", {text: t("teach.title")}),
     el("p.muted", {text: t("teach.about")}),
     el("div.row.wrap", {}, kinds),
@@ -31,8 +31,8 @@ function teachPanel(lesson, camera) {
       button(t("teach.take"), () => teachStep("photo"), n >= lesson.most ? "" : "primary", {disabled: n >= lesson.most}),
       button(t(last ? "teach.to_check" : "teach.next"), () => teachStep("next"), n >= lesson.most ? "primary" : "", {disabled: n === 0})));
   } else {
-    const order = faces.map((f) => t("face." + f)).join(", ");
-    parts.push(el("p.teach-ask", {text: t("teach.check_lay", {box, order})}));
+    parts.push(el("p.teach-ask", {text: t("teach.check_lay", {box})}));
+    parts.push(el("ol.teach-order", {}, faces.map((f) => el("li", {text: t("face." + f)}))));
     if (lesson.checked) parts.push(checkedList(lesson));
     parts.push(el("div.row.wrap", {},
       button(t(lesson.checked ? "teach.check_again" : "teach.check"), () => teachStep("check"), lesson.checked ? "" : "primary"),
