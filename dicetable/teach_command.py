@@ -15,10 +15,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from device.state_dir import add_state_argument, journal_path
 from dicetable.eval_kinds import tally
 from vision.datasets import DatasetError
 from vision.kind_eval import MISSED, NOT_SURE
-from device.state_dir import add_state_argument, journal_path
 from vision.profile import ProfileError
 from vision.table_dataset import TablePhoto, load
 from vision.teach import teach

@@ -16,7 +16,7 @@ from device.camera import open_source
 from device.journal import Journal
 from device.live import LiveLoop
 from device.session import TableSession
-from device.teacher import TeachRefusal, Teacher, profile_path
+from device.teacher import Teacher, TeachRefusal, profile_path
 from dicetable.live_table import taught_profiles
 from vision.components import DALEK_FACES
 from vision.sheet_observer import SheetObserver

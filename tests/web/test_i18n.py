@@ -341,8 +341,9 @@ def teach_refusals(state: Path) -> Iterator[Callable[[], object]]:
 
     session = TableSession(Journal(state / "table.db"))
     session.start()
-    teach = lambda do, kind=None: lambda: session.teach(  # noqa: E731
-        do, kind, base_version=session.snapshot().version)
+
+    def teach(do: str, kind: str | None = None) -> Callable[[], object]:
+        return lambda: session.teach(do, kind, base_version=session.snapshot().version)
 
     def show(frame: np.ndarray[Any, np.dtype[np.uint8]]) -> None:
         session.camera_seen(Seen(Observation((), 2, 2), frame, b"", 0.0, 1))

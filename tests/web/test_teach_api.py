@@ -8,9 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from flask import Flask
 
-from device.journal import Journal
 from device.session import TableSession
 from device.teacher import Teacher, imported
 from tests.web.conftest import Phone
