@@ -288,6 +288,8 @@ class TableSession:
             raise SessionError("a game is being played; finish or abandon it first")
         game = Game.start(header)
         game_id, version = self.journal.start_game(game.record()[0])
+        if self.teacher is not None:
+            self.teacher.cancel()  # the camera reads the game now, not photos to teach
         return self._publish(version, game, game_id)
 
     def _act(self, line: dict[str, Any], base_version: int, source: Source) -> Snapshot:
@@ -433,6 +435,8 @@ class TableSession:
             raise SessionError("this table has no camera to teach")
         frame = None if desk.seen is None else desk.seen.frame
         if do == "start":
+            if self._game is not None and not self._game.over:
+                raise SessionError("a game is being played; finish or abandon it first")
             teacher.start(kind or "")
         elif do == "photo":
             teacher.photo(frame, desk.pictures)

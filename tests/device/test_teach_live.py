@@ -15,7 +15,7 @@ import pytest
 from device.camera import open_source
 from device.journal import Journal
 from device.live import LiveLoop
-from device.session import TableSession
+from device.session import SessionError, TableSession
 from device.teacher import Teacher, TeachRefusal, profile_path
 from dicetable.live_table import taught_profiles
 from vision.components import DALEK_FACES
@@ -133,5 +133,11 @@ def test_bad_steps_are_refused_and_change_nothing(tmp_path: Path) -> None:
         with pytest.raises(TeachRefusal, match="no teaching is going on"):
             table.teach("photo")
         assert not (table.state / "profiles").exists()
+        table.teach("start", "dalek")
+        game = table.session.new_game({"game": "dalek", "players": ["Ana", "Ben"]},
+                                      base_version=table.session.snapshot().version)
+        assert game.camera is not None and game.camera["teach"]["lesson"] is None
+        with pytest.raises(SessionError, match="a game is being played"):
+            table.teach("start", "dalek")
     finally:
         table.session.stop()

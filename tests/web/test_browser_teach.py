@@ -37,7 +37,7 @@ def dice(faces: list[str] | tuple[str, ...], spots: list[tuple[float, float]], f
 
 @pytest.fixture
 def teach_table(tmp_path: Path) -> Iterator[ServedTable]:
-    """The camera sees each face's dice for 2 s (the first for 5 s), then the check row."""
+    """The camera sees each face's dice for 2.5 s (the first for 6 s), then the check row."""
     rests = [SheetRest(dice([face] * 10, TO_ROLL, 10 * n)) for n, face in enumerate(DALEK_FACES)]
     frames = tmp_path / "frames"
     frames.mkdir()
@@ -47,7 +47,7 @@ def teach_table(tmp_path: Path) -> Iterator[ServedTable]:
         first = frames / f"{number:05d}.jpg"
         cv2.imwrite(str(first), image)
         # the first rest a while longer (the phone signs in), the check until the end
-        hold = (5 if still == 0 else 60 if still == len(rests) else 2) * FPS if held else 1
+        hold = round((6 if still == 0 else 60 if still == len(rests) else 2.5) * FPS) if held else 1
         for n in range(number + 1, number + hold):
             (frames / f"{n:05d}.jpg").hardlink_to(first)
         number, still = number + hold, still + held
@@ -84,9 +84,6 @@ def test_the_pad_walks_a_phone_through_teaching_dalek_dice(browser: Browser,
         expect(picture).to_have_attribute("src", re.compile(rf"n={n + 1}$"), timeout=15_000)
         camera.get_by_role("button", name="Take photo").click()
         expect(camera).to_contain_text("Photos of this face: 1 of at most 3")
-        if n == 0:  # the same picture twice is no new photo
-            camera.get_by_role("button", name="Take photo").click()
-            expect(page.locator("#toast")).to_contain_text("has not seen the table change")
         camera.get_by_role("button", name="On to the check" if n == 5 else "Next face").click()
     expect(camera).to_contain_text("lay one die of each face in a row")
     expect(camera.locator(".teach-order li")).to_have_text(NAMES)
@@ -95,8 +92,7 @@ def test_the_pad_walks_a_phone_through_teaching_dalek_dice(browser: Browser,
     expect(camera.locator(".teach-checked li")).to_have_count(6, timeout=20_000)
     expect(camera.locator(".teach-checked")).to_contain_text("Read right: 6 of 6")
     camera.get_by_role("button", name="Save").click()
-    expect(camera.locator(".camera-status")).to_be_visible()
-    camera.get_by_text("Teach the camera your dice").click()
+    expect(camera.locator(".camera-status")).to_be_visible()  # the entry is still open
     with page.expect_download() as download:
         camera.get_by_role("link", name=re.compile("Download the taught Dalek Dice")).click()
     download.value.save_as(tmp_path / "shared.npz")

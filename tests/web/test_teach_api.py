@@ -56,7 +56,7 @@ def test_bad_teach_requests_are_refused_and_change_nothing(phone: Phone, watcher
                                                "base_version": phone.state()["version"]},
                          **{"Accept-Language": "es"})
     assert spanish.status_code == 400 and spanish.json == {
-        "error": "la cámara aún no ha visto la mesa: espera un momento"}
+        "error": "la cámara aún no ha visto la mesa: esperad un momento"}
 
 
 def test_a_table_without_a_camera_cannot_be_taught(phone: Phone) -> None:

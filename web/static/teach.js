@@ -4,7 +4,8 @@
 
 const teachStep = (what, extra) => change("/api/camera/teach", Object.assign({do: what}, extra));
 
-/* The way into teach mode (a phone with the PIN), and the taught profiles to download. */
+/* The way into teach mode (a phone with the PIN, no game being played), and the taught profiles
+   to download. */
 function teachEntry(teach) {
   const kinds = teach.kinds.map((kind) => button(t("teach.start." + kind), () => teachStep("start", {kind})));
   const saved = teach.saved.map((kind) => el("a", {href: `/api/camera/profile-${kind}.npz`, download: "", text: t("teach.download." + kind)}));
