@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from device.camera_answers import answer_question
 from device.camera_desk import CameraDesk, Held
@@ -41,6 +41,9 @@ from device.table_reads import Apply, Ask, Decision, Hold, Note, reads_for
 from engine import Game, IllegalAction, RecordError
 from engine.errors import Refusal
 from engine.record import replay
+
+if TYPE_CHECKING:  # onnxruntime loads only for a table with a camera
+    from device.teacher import Teacher
 
 T = TypeVar("T")
 HINTS_SETTING = "hints"
@@ -100,6 +103,8 @@ class TableSession:
         self._news: dict[str, Any] | None = None
         self.on_recalibrate: Callable[[], None] | None = None
         """Asks the camera to calibrate the table anew (set by the camera's wiring)."""
+        self.teacher: Teacher | None = None
+        """Teach mode for this table's camera (set by the camera's wiring)."""
         self._recorder = None if recording is None else Recorder(
             recording, lambda game_id: self.record(game_id)[1:] if self.journal.game(
                 game_id) is not None else None)
@@ -195,6 +200,17 @@ class TableSession:
         """Calibrate the table anew from the camera's next still frame (one tap on a phone)."""
         return self._run(lambda: self._recalibrate(base_version))
 
+    def teach(self, do: str, kind: str | None = None, *, base_version: int) -> Snapshot:
+        """One step of teach mode (:class:`device.teacher.Teacher`): ``start`` teaching
+        ``kind``, take a ``photo`` of the face asked for, go on to the ``next`` face,
+        ``check`` on a fresh photo, ``save`` or ``cancel``. Photos are the camera's last
+        frame; a refused step changes nothing."""
+        return self._run(lambda: self._teach(do, kind, base_version))
+
+    def taught_profile(self, kind: str) -> Path | None:
+        """The file of this table's taught profile of ``kind``, if it has one (any thread)."""
+        return None if self.teacher is None else self.teacher.saved(kind)
+
     def camera_picture(self) -> tuple[int, bytes] | None:
         """The number and JPEG of the picture of the camera's last read (any thread)."""
         desk = self._desk
@@ -272,6 +288,8 @@ class TableSession:
             raise SessionError("a game is being played; finish or abandon it first")
         game = Game.start(header)
         game_id, version = self.journal.start_game(game.record()[0])
+        if self.teacher is not None:
+            self.teacher.cancel()  # the camera reads the game now, not photos to teach
         return self._publish(version, game, game_id)
 
     def _act(self, line: dict[str, Any], base_version: int, source: Source) -> Snapshot:
@@ -410,6 +428,28 @@ class TableSession:
         self._desk.tell(Note("camera.recalibrating"))
         return self._publish_camera()
 
+    def _teach(self, do: str, kind: str | None, base_version: int) -> Snapshot:
+        self._check_version(base_version)
+        teacher, desk = self.teacher, self._desk
+        if desk is None or teacher is None:
+            raise SessionError("this table has no camera to teach")
+        frame = None if desk.seen is None else desk.seen.frame
+        if do == "start":
+            if self._game is not None and not self._game.over:
+                raise SessionError("a game is being played; finish or abandon it first")
+            teacher.start(kind or "")
+        elif do == "photo":
+            teacher.photo(frame, desk.pictures)
+        elif do == "next":
+            teacher.next()
+        elif do == "check":
+            teacher.check(frame, desk.pictures)
+        elif do == "save":
+            teacher.save()
+        else:
+            teacher.cancel()
+        return self._publish_camera()
+
     def _set_hints(self, on: bool, base_version: int) -> Snapshot:
         self._check_version(base_version)
         version = self.journal.set_setting(HINTS_SETTING, "on" if on else "off", change="hints")
@@ -454,13 +494,20 @@ class TableSession:
             hints=game.hints() if game is not None and hints_on else None,
             hints_on=hints_on,
             live=self._live,
-            camera=None if self._desk is None else self._desk.to_json(),
+            camera=self._camera_json(),
             buttons=self._news,
         )
         with self._changed:
             self._game, self._game_id, self._snapshot = game, game_id, snapshot
             self._changed.notify_all()
         return snapshot
+
+    def _camera_json(self) -> dict[str, Any] | None:
+        """The camera part of the state, with teach mode's when the camera can be taught."""
+        if self._desk is None:
+            return None
+        teach = None if self.teacher is None else self.teacher.to_json()
+        return {**self._desk.to_json(), "teach": teach}
 
     def _publish_news(self, news: dict[str, Any] | None) -> Snapshot:
         self._live += 1
@@ -475,7 +522,7 @@ class TableSession:
         """Publish news of the camera alone (the game did not change)."""
         assert self._desk is not None
         self._live += 1
-        snapshot = replace(self._snapshot, live=self._live, camera=self._desk.to_json())
+        snapshot = replace(self._snapshot, live=self._live, camera=self._camera_json())
         with self._changed:
             self._snapshot = snapshot
             self._changed.notify_all()

@@ -28,7 +28,6 @@ from vision.calibrate import Calibration
 from vision.profile import Profile
 
 DEMO_SEED = 1
-PROFILES = "profiles"  # the state folder's taught profiles
 
 
 @dataclass
@@ -115,6 +114,7 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
     if source is None and demo is None:
         return None
     # onnxruntime loads only for a table with a camera
+    from device.teacher import Teacher
     from vision.sheet_observer import SheetObserver
 
     player = None
@@ -137,7 +137,6 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
         start = 0  # a camera opened again starts over
         return opened
 
-    session.watch_camera()
     def keep(found: Calibration) -> None:
         if state is not None:
             calibration_store.save(state, found)
@@ -146,6 +145,9 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
                              profiles=taught_profiles(state), threads=threads,
                              on_calibrated=keep)
     session.on_recalibrate = observer.recalibrate
+    if state is not None:
+        session.teacher = Teacher(state, observer.use_profile)
+    session.watch_camera()
     live = LiveLoop(fresh_source, observer,
                     HostLog(session, on_ended=on_ended, only_game=only_game), on_alive=on_alive)
     return Camera(live, player)
@@ -153,6 +155,7 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
 
 def taught_profiles(state: Path | None) -> dict[str, Profile]:
     """The profiles taught for this table, kept in ``STATE/profiles`` (by kind)."""
+    from device.teacher import PROFILES
     from vision.profile import load
 
     folder = None if state is None else state / PROFILES

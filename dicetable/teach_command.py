@@ -1,4 +1,6 @@
-"""``dicetable teach KIND --from DIR --out PROFILE``: teach the reader a table's own components.
+"""``dicetable teach KIND --from DIR --out PROFILE``: teach the reader a table's own components;
+``dicetable teach KIND --import PROFILE [--state DIR]``: a table uses a profile taught elsewhere
+(by this command, or on another table's score pad and downloaded there).
 
 DIR holds photos and a ``labels.json`` (vision.table_dataset: any layout, no sheet needed);
 every labelled die or card of KIND becomes an example, and what the photos show besides them
@@ -13,6 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from device.state_dir import add_state_argument, journal_path
 from dicetable.eval_kinds import tally
 from vision.datasets import DatasetError
 from vision.kind_eval import MISSED, NOT_SURE
@@ -27,16 +30,26 @@ KINDS = {"d6": "d6", "dalek": "dalek", "dicy": "dicy-card", "17": "17-card"}
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("kind", choices=list(KINDS),
                         help="what to teach: d6 dice, dalek dice, dicy cards or 17 cards")
-    parser.add_argument("--from", dest="source", type=Path, required=True, metavar="DIR",
-                        help="a folder of photos with labels.json")
-    parser.add_argument("--out", type=Path, required=True, metavar="PROFILE",
-                        help="the profile file to write (.npz)")
+    how = parser.add_mutually_exclusive_group(required=True)
+    how.add_argument("--from", dest="source", type=Path, metavar="DIR",
+                     help="a folder of photos with labels.json")
+    how.add_argument("--import", dest="profile", type=Path, metavar="PROFILE",
+                     help="a profile file (.npz) for this table to read its KIND with, kept "
+                          "in the state folder")
+    parser.add_argument("--out", type=Path, metavar="PROFILE",
+                        help="the profile file to write (.npz; with --from)")
+    add_state_argument(parser)
     parser.add_argument("--split", metavar="NAME",
                         help="teach only from this split of labels.json (default: every photo)")
 
 
 def run(args: argparse.Namespace) -> int:
     kind = KINDS[args.kind]
+    if args.profile is not None:
+        return _import(kind, args.profile, args.state)
+    if args.out is None:
+        print(f"{PROG}: say where to write the profile (--out PROFILE)", file=sys.stderr)
+        return 2
     try:
         photos = load(args.source, args.split)
         profile = teach(kind, photos, source=str(args.source))
@@ -53,6 +66,24 @@ def run(args: argparse.Namespace) -> int:
     taught = ", ".join(f"{face} {counts[face]}" for face in profile.taught())
     print(f"Taught {kind} from {len(photos)} photos: {taught}; written to {args.out}")
     print(checked(kind, photos))
+    return 0
+
+
+def _import(kind: str, source: Path, state: Path | None) -> int:
+    """Keep the profile at ``source`` as the table's profile of ``kind``."""
+    from device.teacher import imported
+
+    folder = journal_path(state).parent
+    try:
+        profile = imported(folder, source, kind)
+    except ProfileError as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"{PROG}: cannot keep it in {folder}: {err.strerror or err}", file=sys.stderr)
+        return 1
+    print(f"This table now reads {kind} with {source} ({len(profile.taught())} faces "
+          f"taught); restart the table if it is running.")
     return 0
 
 

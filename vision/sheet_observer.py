@@ -56,6 +56,11 @@ class SheetObserver:
         """Calibrate anew on the next frame."""
         self._again = True
 
+    def use_profile(self, profile: Profile) -> None:
+        """Read ``profile``'s kind with it from the next frame on (a profile just taught)."""
+        self._profiles = {**self._profiles, profile.kind: profile}
+        self._readers = {}
+
     def observe(self, image: NDArray[np.uint8]) -> Observation:
         """The reads of one frame (UnreadableImage when it is no picture)."""
         frame = check_image(image)

@@ -152,6 +152,25 @@ def _item(raw: dict[str, object], kind: str, face: str) -> Labelled:
                     str(side) if side else None)
 
 
+def write_photos(root: Path, photos: Iterable[TablePhoto]) -> None:
+    """Write labels.json for photos already in ``root`` (their items as labelled)."""
+    entries = []
+    for photo in photos:
+        dice, items = [], []
+        for it in photo.items:
+            raw: dict[str, object] = {"kind": it.kind, "bbox": list(it.bbox),
+                                      "corners": [list(p) for p in it.corners or ()] or None,
+                                      "zone": it.zone}
+            if it.kind == "d6":
+                dice.append({"value": int(it.face), **raw})
+            else:
+                items.append({**raw, "face": it.face, "card": it.card, "side": it.side})
+        sheet = None if photo.sheet is None else {"game": photo.sheet[0], "paper": photo.sheet[1]}
+        entries.append({"file": photo.file, "split": photo.split, "sheet": sheet,
+                        "empty": list(photo.empty), "dice": dice, "items": items})
+    (root / MANIFEST).write_text(json.dumps({"images": entries}, indent=1) + "\n")
+
+
 def write(root: Path, scenes: Iterable[tuple[str, TableScene]], *, quality: int = 92) -> int:
     """Save rendered scenes (split, scene) as images/NNNN.jpg and labels.json; returns count."""
     (root / "images").mkdir(parents=True, exist_ok=True)

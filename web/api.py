@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from random import Random
 from typing import Any
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, jsonify, send_file
 
 from device.session import Snapshot
 from engine import IllegalAction
@@ -28,6 +28,7 @@ from web.wording import engine_text, notice_text
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 _random = Random()
+TEACH_STEPS = ("start", "photo", "next", "check", "save", "cancel")
 
 
 @bp.get("/state")
@@ -175,6 +176,32 @@ def camera_recalibrate() -> Response:
     """``{"base_version": n}``: calibrate the table anew from the camera's next still frame
     (after the camera or the sheet was moved)."""
     return changed(table().session.recalibrate(base_version=version_of(request_body())))
+
+
+@bp.post("/camera/teach")
+@require_pin
+def camera_teach() -> Response:
+    """``{"do": step, "kind": k, "base_version": n}``: one step of teach mode
+    (device/teacher.py): ``start`` (with ``kind``, e.g. ``dalek``), ``photo``, ``next``,
+    ``check``, ``save`` or ``cancel``; a refused step changes nothing."""
+    body = request_body()
+    do = body.get("do")
+    if do not in TEACH_STEPS:
+        raise ApiError(400, "error.field.do")
+    kind = body.get("kind")
+    if do == "start" and not isinstance(kind, str):
+        raise ApiError(400, "error.field.kind")
+    return changed(table().session.teach(do, kind, base_version=version_of(body)))
+
+
+@bp.get("/camera/profile-<kind>.npz")
+def camera_profile(kind: str) -> Response:
+    """This table's taught profile of ``kind`` (to share with another table); 404 if none."""
+    path = table().session.taught_profile(kind)
+    if path is None:
+        raise ApiError(404, "error.no_profile")
+    return send_file(path, mimetype="application/octet-stream", as_attachment=True,
+                     download_name=f"dicetable-profile-{kind}.npz", max_age=0)
 
 
 def changed(snapshot: Snapshot) -> Response:

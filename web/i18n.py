@@ -58,11 +58,20 @@ SERVER_ONLY = ("log.", "key.", "line.", "error.", "quoted", "value.", "app.", "m
 phone with the page."""
 
 
+LATER = "teach."
+"""Words the phone loads when it first needs them (teach mode: ``/i18n/LANG/teach.json``)."""
+
+
 @cache
 def page_words(lang: str) -> dict[str, str]:
     """The words the phone itself shows, in ``lang`` (the first load carries them)."""
     return {k: v for k, v in ui(lang).items()
-            if k == "error.network" or not k.startswith(SERVER_ONLY)}
+            if k == "error.network" or not k.startswith((*SERVER_ONLY, LATER))}
+
+
+def later_words(lang: str) -> dict[str, str]:
+    """The words of teach mode, in ``lang`` (loaded with its script)."""
+    return {k: v for k, v in ui(lang).items() if k.startswith(LATER)}
 
 
 def engine_template(lang: str, template: str) -> str:

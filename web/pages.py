@@ -28,7 +28,7 @@ from web.auth import authorised, csrf_token
 from web.colours import PALETTE
 from web.errors import language
 from web.games import setup_facts
-from web.i18n import LANGUAGES, catalog, page_words
+from web.i18n import LANGUAGES, catalog, later_words, page_words
 from web.qr import qr_svg
 from web.table import table
 
@@ -83,6 +83,14 @@ def rules(lang: str) -> Response:
     if lang not in LANGUAGES:
         abort(404)
     return jsonify(catalog(lang)["rules"])
+
+
+@bp.get("/i18n/<lang>/teach.json")
+def teach_words(lang: str) -> Response:
+    """Teach mode's words in ``lang`` (loaded with static/teach.js, when first needed)."""
+    if lang not in LANGUAGES:
+        abort(404)
+    return jsonify(later_words(lang))
 
 
 @bp.get("/manifest.webmanifest")

@@ -65,3 +65,23 @@ def test_teach_from_a_folder_without_that_kind_says_so(tmp_path: Path,
     assert main(["teach", "dalek", "--from", str(tmp_path / "s"), "--out",
                  str(tmp_path / "p.npz")]) == 2
     assert "hold no labelled dalek" in capsys.readouterr().err
+
+
+def test_a_profile_taught_elsewhere_is_imported_into_the_state_folder(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from dicetable.live_table import taught_profiles
+    from vision.profile import default
+
+    shared = tmp_path / "from-another-table.npz"
+    default("dalek").save(shared)
+    state = tmp_path / "state"
+    assert main(["teach", "17", "--import", str(shared), "--state", str(state)]) == 2
+    assert "teaches dalek, not 17-card" in capsys.readouterr().err
+    assert taught_profiles(state) == {}
+    assert main(["teach", "dalek", "--import", str(shared), "--state", str(state)]) == 0
+    assert "now reads dalek" in capsys.readouterr().out
+    assert taught_profiles(state)["dalek"].labels == default("dalek").labels
+    (tmp_path / "junk.npz").write_bytes(b"not a profile")
+    assert main(["teach", "dalek", "--import", str(tmp_path / "junk.npz"), "--state",
+                 str(state)]) == 2
+    assert "is not a teach profile" in capsys.readouterr().err

@@ -26,7 +26,7 @@ from engine.selfplay import HEADERS
 from engine.seventeen_cards import Card as SeventeenCard
 from vision.dice import DieRead
 from vision.observation import Observation
-from web.i18n import LANGUAGES, catalog, choose_language, page_words
+from web.i18n import LANGUAGES, catalog, choose_language, later_words, page_words
 from web.wording import engine_text, json_text
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def test_every_catalog_has_every_message_with_the_same_fields(lang: str) -> None
 def test_every_word_the_page_asks_for_is_in_the_catalog() -> None:
     script = "".join(p.read_text(encoding="utf-8") for p in STATIC.glob("*.js"))
     asked = set(re.findall(r'\bt\("([\w.-]+)"[,)]', script))
-    assert asked and asked <= page_words("en").keys()
+    assert asked and asked <= page_words("en").keys() | later_words("en").keys()
 
 
 def test_every_message_the_server_gives_is_in_the_catalog() -> None:
@@ -333,6 +333,58 @@ def camera_refusals(session: TableSession) -> Iterator[Callable[[], object]]:
                                                  base_version=session.snapshot().version)
 
 
+def teach_refusals(state: Path) -> Iterator[Callable[[], object]]:
+    """Every step of teach mode refused: no camera, no lesson, no frame, no sheet, another
+    game's sheet, no die in the box, the same frame twice, too many photos, out of order."""
+    from device.teacher import Teacher
+    from vision.table_scene import PlacedDie, render_still
+
+    session = TableSession(Journal(state / "table.db"))
+    session.start()
+
+    def teach(do: str, kind: str | None = None) -> Callable[[], object]:
+        return lambda: session.teach(do, kind, base_version=session.snapshot().version)
+
+    def show(frame: np.ndarray[Any, np.dtype[np.uint8]]) -> None:
+        session.camera_seen(Seen(Observation((), 2, 2), frame, b"", 0.0, 1))
+
+    try:
+        yield teach("start", "dalek")
+        session.teacher = Teacher(state, lambda profile: None)
+        session.watch_camera()
+        yield teach("start", "chess")
+        yield teach("photo")
+        session.teach("start", "dalek", base_version=session.snapshot().version)
+        yield teach("photo")
+        yield teach("next")
+        yield teach("check")
+        yield teach("save")
+        show(np.full((120, 160, 3), 128, np.uint8))
+        yield teach("photo")
+        show(render_still(1, game="17").image)
+        yield teach("photo")
+        show(render_still(1, game="dalek").image)
+        yield teach("photo")
+        dice = tuple(PlacedDie("H4", 60.0 + 40 * i, 160.0, 0.3, i) for i in range(5))
+        frame = render_still(1, game="dalek", dice=dice).image
+        show(frame)
+        session.teach("photo", base_version=session.snapshot().version)
+        yield teach("photo")  # the same frame again
+        for _ in range(2):
+            show(frame)
+            session.teach("photo", base_version=session.snapshot().version)
+        show(frame)
+        yield teach("photo")  # a fourth
+        for _ in range(5):
+            session.teach("next", base_version=session.snapshot().version)
+            show(frame)
+            session.teach("photo", base_version=session.snapshot().version)
+        session.teach("next", base_version=session.snapshot().version)
+        yield teach("next")
+    finally:
+        session.stop()
+
+
 def button_refusals(journal: Journal) -> Iterator[Callable[[], object]]:
     """Presses the table refuses: told to the phones as news, raised here."""
     session = TableSession(journal)
@@ -374,6 +426,7 @@ def refusals(tmp_path_factory: pytest.TempPathFactory) -> list[Refusal]:
         hidden_card_correction(),
         session_refusals(Journal(tmp_path_factory.mktemp("refusals") / "table.db")),
         button_refusals(Journal(tmp_path_factory.mktemp("buttons") / "table.db")),
+        teach_refusals(tmp_path_factory.mktemp("teach")),
     )
     return list({str(err): err for err in refused_by(attempts)}.values())
 

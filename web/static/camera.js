@@ -14,6 +14,8 @@ function svg(tag, attrs, text) {
 function cameraPanel() {
   const camera = S.state.camera;
   if (!camera) return null;
+  const teach = teachReady(camera) ? camera.teach : null;
+  if (teach && teach.lesson) return el("section.camera", {"aria-label": t("teach.title")}, teachPanel(teach.lesson, camera));
   const parts = [el("p.camera-status." + camera.status, {role: "status"},
     el("span.dot", {"aria-hidden": "true"}), t("camera." + camera.status))];
   if (camera.unreadable) parts.push(el("p.muted", {text: t("camera.unreadable")}));
@@ -25,6 +27,7 @@ function cameraPanel() {
   if (camera.held) parts.push(el("p.camera-note", {text: t("camera.held", {player: camera.held.player})}));
   if (camera.ask) parts.push(question(camera.ask));
   if (camera.seen) parts.push(picture(camera));
+  if (teach && !(S.state.view && !S.state.view.over)) parts.push(teachEntry(teach));
   return el("section.camera", {"aria-label": t("camera.title")}, parts);
 }
 
@@ -123,6 +126,27 @@ function valueKeys(ask, reply) {
       if (d.values.every((x) => x !== null)) reply({values: d.values.slice()});
       else render();
     }, "key" + (d.values[i] === v ? " on" : ""), {"aria-pressed": d.values[i] === v ? "true" : "false"})))));
+}
+
+/* Teach mode's script and words load the first time a phone with the PIN may use it. */
+function teachReady(camera) {
+  if (!camera.teach || !S.auth) return false;
+  if (S.teachLang === S.lang && S.ui["teach.title"] !== undefined) return true;
+  if (!S.teachLoading) loadTeach();
+  return false;
+}
+
+async function loadTeach() {
+  S.teachLoading = true;
+  try {
+    const lang = S.lang;
+    Object.assign(S.ui, await getJSON(`/i18n/${lang}/teach.json`));
+    if (typeof teachPanel === "undefined") {
+      await new Promise((done, failed) => document.head.append(el("script", {src: "/static/teach.js", onload: done, onerror: failed})));
+    }
+    S.teachLang = lang;
+    render();
+  } catch (e) { /* tried again on the next update */ } finally { S.teachLoading = false; }
 }
 
 /* Tell the table when the camera goes out and when it is back. */

@@ -1,0 +1,143 @@
+"""Teach mode from the phones, end to end: Dalek dice in an art the shipped profile has never
+seen, laid face by face on the printed sheet in rendered frame folders played through the real
+loop, taught through the session's steps, checked, saved in the state folder; a game the
+shipped profile could not read is then read right, and a restart keeps the taught profile."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from device.camera import open_source
+from device.journal import Journal
+from device.live import LiveLoop
+from device.session import SessionError, TableSession
+from device.teacher import Teacher, TeachRefusal, profile_path
+from dicetable.live_table import taught_profiles
+from vision.components import DALEK_FACES
+from vision.sheet_observer import SheetObserver
+from vision.table_film import SheetRest, write_film
+from vision.table_scene import PlacedDie
+
+STYLE = "pop"  # shapes, not the classic art the shipped profile was taught from
+TO_ROLL = [(60.0, 140.0), (100.0, 140.0), (140.0, 140.0), (180.0, 140.0), (220.0, 140.0),
+           (60.0, 182.0), (100.0, 182.0), (140.0, 182.0), (180.0, 182.0), (220.0, 182.0)]
+ROW = [(50.0 + 38.0 * i, 160.0) for i in range(6)]  # the check: one die a face, left to right
+
+
+def dice(faces: list[str] | tuple[str, ...], spots: list[tuple[float, float]], first: int = 0
+         ) -> tuple[PlacedDie, ...]:
+    return tuple(PlacedDie(f, x, y, 0.4 * (first + i) + 0.2, first + i)
+                 for i, (f, (x, y)) in enumerate(zip(faces, spots, strict=False)))
+
+
+class Table:
+    """A session with a camera: the observer, the teacher, and a way to show it the table."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp, self.state = tmp, tmp / "state"
+        self.session = TableSession(Journal(self.state / "table.db"))
+        self.session.start()
+        self.session.watch_camera()
+        self.observer = SheetObserver(None, profiles=taught_profiles(self.state), threads=2)
+        self.session.teacher = Teacher(self.state, self.observer.use_profile)
+        self.shown = 0
+
+    def show(self, rest: SheetRest, seed: int) -> None:
+        """The camera sees ``rest`` on the sheet, still, through the live loop."""
+        self.shown += 1
+        folder = self.tmp / f"film-{self.shown}"
+        write_film(folder, [rest], game="dalek", seed=seed, style=STYLE, hold=6)
+        loop = LiveLoop(lambda: open_source(str(folder), paced=False), self.observer,
+                        self.session)
+        loop.start()
+        assert loop.wait(timeout=60)
+
+    def teach(self, do: str, kind: str | None = None) -> dict[str, Any]:
+        snap = self.session.teach(do, kind, base_version=self.session.snapshot().version)
+        assert snap.camera is not None
+        return snap.camera["teach"]  # type: ignore[no-any-return]
+
+    def camera_lines(self) -> list[dict[str, Any]]:
+        with sqlite3.connect(self.session.journal.path) as db:
+            rows = db.execute("SELECT line FROM lines WHERE source = 'camera'").fetchall()
+        return [json.loads(line) for (line,) in rows]
+
+
+def roll_game(table: Table, seed: int) -> list[dict[str, Any]]:
+    """A Dalek game whose first roll the camera sees; the camera's journalled lines."""
+    session = table.session
+    session.new_game({"game": "dalek", "players": ["Jenna", "Peter"]},
+                     base_version=session.snapshot().version)
+    table.show(SheetRest(), seed)
+    table.show(SheetRest(dice(ROLLED, TO_ROLL)), seed)
+    lines = table.camera_lines()
+    session.abandon(base_version=session.snapshot().version)
+    return lines
+
+
+ROLLED = ["H4", "H4", "H2", "D3", "D3", "D2", "DOC", "EXT", "H2", "D3"]
+
+
+def test_dalek_dice_of_a_new_art_are_taught_checked_saved_and_read(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    try:
+        assert roll_game(table, 31) == []  # the shipped profile cannot read this art
+        lesson = table.teach("start", "dalek")["lesson"]
+        assert lesson["face"] == "H4" and lesson["photos"] == [0] * 6
+        with pytest.raises(TeachRefusal, match="take a photo of this face first"):
+            table.teach("next")
+        for n, face in enumerate(DALEK_FACES):
+            table.show(SheetRest(dice([face] * 10, TO_ROLL, 10 * n)), 40 + n)
+            lesson = table.teach("photo")["lesson"]
+            assert lesson["photos"][n] == 1
+            if n == 0:
+                with pytest.raises(TeachRefusal, match="not seen the table change"):
+                    table.teach("photo")
+            table.teach("next")
+        with pytest.raises(TeachRefusal, match="check the camera on a fresh photo"):
+            table.teach("save")
+        table.show(SheetRest(dice(DALEK_FACES, ROW, 70)), 50)
+        checked = table.teach("check")["lesson"]["checked"]
+        assert checked["found"] == 6 and checked["right"] == 6, checked
+        assert not profile_path(table.state, "dalek").exists()  # nothing kept before "save"
+        teach = table.teach("save")
+        assert teach["lesson"] is None and teach["saved"] == ["dalek"]
+        assert [sorted(line["roll"]) for line in roll_game(table, 31)] == [sorted(ROLLED)]
+        assert taught_profiles(table.state)["dalek"].taught() == DALEK_FACES  # a restart's
+        photos = json.loads((table.state / "teach" / "dalek" / "labels.json").read_text())
+        assert [len(p["items"]) for p in photos["images"]] == [10] * 6
+    finally:
+        table.session.stop()
+
+
+def test_bad_steps_are_refused_and_change_nothing(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    try:
+        with pytest.raises(TeachRefusal, match="cannot be taught this kind"):
+            table.teach("start", "chess")
+        assert table.teach("start", "dalek")["lesson"]["face"] == "H4"
+        with pytest.raises(TeachRefusal, match="not seen the table yet"):
+            table.teach("photo")
+        table.show(SheetRest(), 5)
+        with pytest.raises(TeachRefusal, match="no die was found in the box to roll"):
+            table.teach("photo")
+        with pytest.raises(TeachRefusal, match="take the photos of every face first"):
+            table.teach("check")
+        lesson = table.teach("cancel")
+        assert lesson["lesson"] is None and lesson["saved"] == []
+        with pytest.raises(TeachRefusal, match="no teaching is going on"):
+            table.teach("photo")
+        assert not (table.state / "profiles").exists()
+        table.teach("start", "dalek")
+        game = table.session.new_game({"game": "dalek", "players": ["Ana", "Ben"]},
+                                      base_version=table.session.snapshot().version)
+        assert game.camera is not None and game.camera["teach"]["lesson"] is None
+        with pytest.raises(SessionError, match="a game is being played"):
+            table.teach("start", "dalek")
+    finally:
+        table.session.stop()
