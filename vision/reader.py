@@ -12,9 +12,9 @@ classifier is not sure of comes back with value None. The patches read per image
 
 Scale: an image whose long side exceeds MAX_SIDE is shrunk to it for the locator (the
 classifier still cuts its patches from the image as given). The locator looks at the image
-shrunk 4× and 8× (dice of about 20 to 110 and 80 to 220 pixels across); where the dice read
-there are small, also 2× (dice down to about 12 pixels), and the new candidates are read in
-turn. No calibration is needed.
+shrunk 4× (dice of about 20 to 110 pixels across); where no die is read there or one read is
+large, also 8× (about 80 to 220 pixels); where the dice read are small, also 2× (down to about
+12 pixels). Each further level's new candidates are read in turn. No calibration is needed.
 """
 
 from __future__ import annotations
@@ -34,6 +34,9 @@ from vision.errors import ModelMissing, ModelUnreadable, UnreadableImage
 from vision.locate import MULTIPLE, SCALE, Candidate, find_peaks, locator_input, merge
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
+
+_Read = tuple[list[Candidate], NDArray[np.float32], NDArray[np.float32]]
+"""Candidates read, their patches and the classifier's outputs, row for row."""
 LOCATOR = "dice_locator.onnx"
 CLASSIFIER = "dice_classifier.onnx"
 
@@ -46,7 +49,8 @@ DOUBT_BELOW = 0.95  # a die's value read with less confidence is read again, tur
 SECOND_READS = 4  # at most this many doubtful dice are read again, turned and mirrored ...
 PATCH_BUDGET = 48  # ... and only while the patches read stay this many (bounds a frame's time)
 MAX_SIDE = 1280  # a longer image side is shrunk to this before the locator sees it
-COARSE = 2 * SCALE  # the locator also looks at the image shrunk this much, for large dice
+COARSE = 2 * SCALE  # the locator also looks at the image shrunk this much, for large dice, ...
+LARGE_DIE = 64.0  # ... when no die is read at SCALE or one read there is at least this large
 FINE = SCALE // 2  # ... and this much where the dice are small ...
 SMALL_DIE = 30.0  # ... when the dice read at SCALE and COARSE have a median side under this
 SIZE_PEAKS = 8  # (where none was read: the median side of the likeliest peaks at SCALE ...
@@ -131,25 +135,21 @@ class DiceReader:
             interpolation=cv2.INTER_AREA), np.uint8)
         weak = self._peaks(small, SCALE, ratio, SIZE_SCORE)
         usual = [c for c in weak if c.score >= HEAT_THRESHOLD]
-        coarse = self._peaks(small, COARSE, ratio, HEAT_THRESHOLD)
-        found, patches, logits = self._first_read(image, merge([usual, coarse], MAX_CANDIDATES))
-        dice = [c.size * ratio for c, p0 in zip(found, _softmax(logits[:, :7])[:, 0],
-                                                strict=True) if p0 <= NO_DIE]
+        read = self._first_read(image, merge([usual], MAX_CANDIDATES))
+        dice = _die_sides(*read, ratio)
+        if not dice or max(dice) >= LARGE_DIE:  # larger dice than this level sees may lie here
+            read = self._read_more(image, read, self._peaks(small, COARSE, ratio, HEAT_THRESHOLD))
+            dice = _die_sides(*read, ratio)
         sizes = dice or [c.size * ratio for c in weak[:SIZE_PEAKS]]  # no die read: weak peaks
-        if sizes and float(np.median(sizes)) < SMALL_DIE and len(found) < MAX_CANDIDATES:
-            taken = set(found)
-            fine = self._peaks(small, FINE, ratio, HEAT_THRESHOLD)
-            more = [c for c in merge([found, fine], MAX_CANDIDATES) if c not in taken]
-            extra, extra_patches, extra_logits = self._first_read(image, more)
-            found, patches = found + extra, np.concatenate([patches, extra_patches])
-            logits = np.concatenate([logits, extra_logits])
+        if sizes and float(np.median(sizes)) < SMALL_DIE:
+            read = self._read_more(image, read, self._peaks(small, FINE, ratio, HEAT_THRESHOLD))
+        found, patches, logits = read
         if not found:
             return []
         self._read_again(patches, logits)
         return _decide(found, [WINDOW * c.size for c in found], logits)
 
-    def _first_read(self, image: NDArray[np.uint8], found: list[Candidate]
-                    ) -> tuple[list[Candidate], NDArray[np.float32], NDArray[np.float32]]:
+    def _first_read(self, image: NDArray[np.uint8], found: list[Candidate]) -> _Read:
         """The candidates read (ordered likeliest first), their patches and classifier
         outputs, CHUNK at a time; the next chunk is read only while the last TAIL of a chunk
         hold a die (past them the locator's peaks are the table's texture, not dice)."""
@@ -163,6 +163,16 @@ class DiceReader:
                 break
         logits = np.concatenate(out)
         return found[:len(logits)], patches[:len(logits)], logits
+
+    def _read_more(self, image: NDArray[np.uint8], read: _Read, level: list[Candidate]) -> _Read:
+        """``read`` and the first read of the candidates of another locator level that are
+        not dice already read (at most MAX_CANDIDATES in all)."""
+        found, patches, logits = read
+        taken = set(found)
+        more = [c for c in merge([found, level], MAX_CANDIDATES) if c not in taken]
+        extra, extra_patches, extra_logits = self._first_read(image, more)
+        return (found + extra, np.concatenate([patches, extra_patches]),
+                np.concatenate([logits, extra_logits]))
 
     def _peaks(self, image: NDArray[np.uint8], scale: int, ratio: float,
                threshold: float) -> list[Candidate]:
@@ -203,6 +213,13 @@ class DiceReader:
             again = self._classifier.run(None, {"patch": _other_views(patches[doubt])})[0]
             views = again[:, :7].reshape(7, len(doubt), 7)
             out[doubt, :7] = (out[doubt, :7] + views.sum(axis=0)) / np.float32(8.0)
+
+
+def _die_sides(found: list[Candidate], patches: NDArray[np.float32],
+               logits: NDArray[np.float32], ratio: float) -> list[float]:
+    """The sides, in the locator's image, of the candidates read as dice."""
+    return [c.size * ratio for c, p0 in zip(found, _softmax(logits[:, :7])[:, 0], strict=True)
+            if p0 <= NO_DIE]
 
 
 def _tiles(h: int, w: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
