@@ -49,6 +49,7 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     journal = app.config["JOURNAL"]
     app.secret_key = journal.secret()
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # words as UTF-8, lighter
     app.extensions[EXTENSION] = Table(
         session=app.config["TABLE_SESSION"],
         journal=journal,
