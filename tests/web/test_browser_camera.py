@@ -97,6 +97,8 @@ def test_a_game_read_on_its_sheet_links_the_sheet_to_print(browser: Browser,
         camera = page.locator("section.camera")
         expect(camera).to_contain_text("Mettete il foglio stampato di Dalek Dice",
                                        timeout=20_000)
+        expect(camera.locator("figcaption")).to_have_text(
+            "Ciò che la fotocamera ha visto (tocca per ingrandire)")  # no pips on Dalek dice
         link = camera.get_by_role("link", name="A4")
         assert link.get_attribute("href") == "/print/dalek-a4.pdf?lang=it"
         sheet = page.request.get(table.url + "/print/dalek-a4.pdf?lang=it")

@@ -50,7 +50,9 @@ function picture(camera) {
   const seen = camera.seen;
   const asked = camera.ask ? camera.ask.circled : [];
   const overlay = svg("svg", {viewBox: `0 0 ${seen.width} ${seen.height}`, "aria-hidden": "true"});
-  seen.dice.forEach((die, i) => {
+  const view = S.state.view;
+  const pips = !view || view.game === "dicy";  // Dalek faces and 17 cards are marks, not pips
+  (pips ? seen.dice : []).forEach((die, i) => {
     const r = Math.max(14, (die.size || 40) * 0.8);
     const unsure = die.value === null || asked.includes(i);
     overlay.append(svg("circle", {cx: die.x, cy: die.y, r, class: unsure ? "unsure" : "sure"}));
@@ -71,9 +73,9 @@ function picture(camera) {
     onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); S.enlarged = !S.enlarged; render(); } },
   },
   el("div.frame", {},
-    el("img", {src: "/api/camera/picture.jpg?n=" + camera.picture, alt: t("camera.picture_alt", {dice: values || t("none")})}),
+    el("img", {src: "/api/camera/picture.jpg?n=" + camera.picture, alt: pips ? t("camera.picture_alt", {dice: values || t("none")}) : t("camera.saw_table")}),
     overlay),
-  el("figcaption", {text: !seen.dice.length ? t("camera.saw_nothing")
+  el("figcaption", {text: !pips ? t("camera.saw_table") : !seen.dice.length ? t("camera.saw_nothing")
     : S.enlarged ? t("camera.picture_alt", {dice: values}) : t("camera.saw", {dice: values})}));
   return figure;
 }
