@@ -12,16 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import onnxruntime as ort  # type: ignore[import-untyped]
 from numpy.typing import NDArray
 
 from vision.classify import WINDOW, batch, crop
-from vision.errors import ModelMissing, ModelUnreadable
 from vision.locate import Candidate, find_peaks, locator_input
+from vision.reader import CLASSIFIER, LOCATOR, MODELS, model_session
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
-LOCATOR = "dice_locator.onnx"
-CLASSIFIER = "dice_classifier.onnx"
 HEAT = 0.25  # locator score a candidate needs (the profile's "none" examples weed out more)
 LIMIT = 40  # candidates looked at per image
 LOOKS = 2  # times the classifier's centre head moves a candidate
@@ -33,8 +29,8 @@ class DieFinder:
 
     def __init__(self, *, threads: int | None = None, models: Path | None = None) -> None:
         folder = models or MODELS
-        self._locator = _open(folder / LOCATOR, threads)
-        self._classifier = _open(folder / CLASSIFIER, threads)
+        self._locator = model_session(folder / LOCATOR, threads)
+        self._classifier = model_session(folder / CLASSIFIER, threads)
 
     def candidates(self, image: NDArray[np.uint8], *, threshold: float = HEAT,
                    limit: int = LIMIT) -> list[Candidate]:
@@ -64,18 +60,3 @@ class DieFinder:
             if all((a - o.x) ** 2 + (b - o.y) ** 2 >= (SAME_DIE * s) ** 2 for o in out):
                 out.append(Candidate(float(a), float(b), float(s), c.score))
         return out
-
-
-def _open(path: Path, threads: int | None) -> ort.InferenceSession:
-    """An onnxruntime session of a shipped model, or a clear error."""
-    if not path.is_file():
-        raise ModelMissing(f"dice model not found: {path}")
-    opts = ort.SessionOptions()
-    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    if threads is not None:
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-    try:
-        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-    except Exception as err:  # onnxruntime's errors derive only from Exception
-        raise ModelUnreadable(f"dice model cannot be loaded: {path}: {err}") from err

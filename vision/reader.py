@@ -61,7 +61,7 @@ SURE = 0.5  # below this probability of its best value (given a die) a die is "n
 MIN_SIDE = 16  # images smaller than this (either side) are refused
 
 
-def _session(path: Path, threads: int | None) -> ort.InferenceSession:
+def model_session(path: Path, threads: int | None) -> ort.InferenceSession:
     if not path.is_file():
         raise ModelMissing(f"dice reader model not found: {path}")
     opts = ort.SessionOptions()
@@ -122,8 +122,8 @@ class DiceReader:
 
     def __init__(self, *, threads: int | None = None, models: Path | None = None) -> None:
         folder = MODELS if models is None else models
-        self._locator = _session(folder / LOCATOR, threads)
-        self._classifier = _session(folder / CLASSIFIER, threads)
+        self._locator = model_session(folder / LOCATOR, threads)
+        self._classifier = model_session(folder / CLASSIFIER, threads)
 
     def read(self, image_bgr: NDArray[np.uint8]) -> list[DieRead]:
         """Every die found in the image, best first; value None where not sure."""

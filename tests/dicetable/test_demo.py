@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -15,9 +17,24 @@ from device.journal import Journal
 from device.scripted_player import same_line
 from device.session import SessionError, StaleVersion, TableSession
 from dicetable.cli import main
-from dicetable.live_table import camera_for
+from dicetable.live_table import Camera, camera_for
 
 SHORT = {**HEADER, "target": 30}
+
+
+@contextmanager
+def demo_table(demo: Path, tmp_path: Path) -> Iterator[tuple[TableSession, Camera]]:
+    """A table whose camera plays the demo's film at 3x, its scripted player quick."""
+    session = TableSession(Journal(tmp_path / "table.db"))
+    session.start()
+    camera = camera_for(session, source=None, demo=demo, speed=3.0, delay_s=0.05)
+    assert camera is not None
+    camera.start()
+    try:
+        yield session, camera
+    finally:
+        camera.stop()
+        session.stop()
 
 
 @pytest.fixture(scope="module")
@@ -30,12 +47,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_demo_game_fills_in_by_itself_from_the_camera(demo: Path, tmp_path: Path) -> None:
     plan = read_plan(demo)
     assert plan is not None
-    session = TableSession(Journal(tmp_path / "table.db"))
-    session.start()
-    camera = camera_for(session, source=None, demo=demo, speed=3.0, delay_s=0.05)
-    assert camera is not None
-    camera.start()
-    try:
+    with demo_table(demo, tmp_path) as (session, _):
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             view = session.snapshot().view
@@ -45,9 +57,6 @@ def test_the_demo_game_fills_in_by_itself_from_the_camera(demo: Path, tmp_path: 
         game_id = session.snapshot().game_id
         assert game_id is not None
         standing = session.record(game_id)
-    finally:
-        camera.stop()
-        session.stop()
     assert len(standing) == len(plan.record)
     assert all(same_line(a, b) for a, b in zip(standing, plan.record, strict=True))
     with sqlite3.connect(tmp_path / "table.db") as db:
@@ -66,12 +75,7 @@ def test_the_demo_command_keeps_a_film_that_is_there(
 
 def test_the_demo_film_never_rolls_into_a_game_a_person_set_up(demo: Path, tmp_path: Path
                                                                  ) -> None:
-    session = TableSession(Journal(tmp_path / "table.db"))
-    session.start()
-    camera = camera_for(session, source=None, demo=demo, speed=3.0, delay_s=0.05)
-    assert camera is not None
-    camera.start()
-    try:
+    with demo_table(demo, tmp_path) as (session, camera):
         deadline = time.monotonic() + 60
         while not _actions(session) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -89,9 +93,6 @@ def test_the_demo_film_never_rolls_into_a_game_a_person_set_up(demo: Path, tmp_p
         assert table.game_id is not None
         assert session.record(table.game_id)[1:] == []
         assert (table.camera or {}).get("ask") is None
-    finally:
-        camera.stop()
-        session.stop()
 
 
 def _actions(session: TableSession) -> int:
