@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.blas import one_thread
 from vision.components import NOTHING, faces
 from vision.dice import DieRead
 from vision.dice_finder import DieFinder
@@ -79,7 +80,8 @@ class FaceReader:
         image = check_image(image_bgr)
         side = self.profile.side_mm * px_per_mm if px_per_mm and self.profile.side_mm else None
         found = self.finder.centred(image, self.finder.candidates(image), side)
-        reads = self._read_all(image, found)
+        with one_thread():
+            reads = self._read_all(image, found)
         if self.pips is not None:
             reads = self._with_pips(image, reads)
         return _distinct(reads)
