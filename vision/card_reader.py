@@ -39,6 +39,10 @@ KNOWN = 10  # ... when each was taught from at least this many examples
 CLOSER = 0.8  # the closest face's weighted distance must be under this share of the next's
 
 
+_Pick = tuple[NDArray[np.float64], NDArray[np.float32], NDArray[np.uint8]]
+"""A card's outline, its similarities to the faces and its cut-out."""
+
+
 @dataclass(frozen=True)
 class CardRead:
     """One card place: its name, the face seen (None = not sure; "empty" = no card), the
@@ -91,17 +95,23 @@ class CardReader:
         soft = np.clip(smooth, 0, 255).astype(np.uint8)
         cut = crop_cards(soft, np.stack(quads))
         rows = self.neighbours.similarities(embed_cards(cut))
-        out, k = [], 0
+        picks, k = [], 0  # each card's outline, similarities and cut-out
+        for f in found:
+            if not f.empty:
+                best = k + int(np.argmax(rows[k:k + len(f.quads)].max(axis=1)))
+                picks.append((quads[best], rows[best], cut[best]))
+            k += len(f.quads)
+        doubtful = [i for i, (_, row, _) in enumerate(picks)
+                    if self.neighbours.decide(row).lead < DOUBT]
+        for i, pick in zip(doubtful, self._nudged(soft, [picks[i] for i in doubtful]),
+                           strict=True):
+            picks[i] = pick
+        out, cards = [], iter(picks)
         for place, f in zip(places, found, strict=True):
             if f.empty:
                 out.append(CardRead(place.name, EMPTY, (), 1.0))
                 continue
-            mine = rows[k:k + len(f.quads)]
-            k += len(f.quads)
-            best = int(np.argmax(mine.max(axis=1)))
-            quad, row, card = f.quads[best], mine[best], cut[k - len(f.quads) + best]
-            if self.neighbours.decide(row).lead < DOUBT:
-                quad, row, card = self._nudged(soft, quad, row, card)
+            quad, row, card = next(cards)
             match = self.neighbours.decide(row)
             face = self._told_apart(card, row, match.label)
             out.append(CardRead(place.name, face,
@@ -115,8 +125,8 @@ class CardReader:
         as the best (see the module's docstring; None when it cannot be), or as read by the
         examples alone when they are not known well enough."""
         names = self.neighbours.names
-        order = [int(k) for k in np.argsort(-row) if row[k] >= row.max() - ALIKE]
-        alike = [names[k] for k in order]
+        order = np.argsort(-row)
+        alike = [names[k] for k in order[row[order] >= row.max() - ALIKE]]
         if len(alike) < 2 or any(f not in self.looks for f in alike):
             return read
         means = np.stack([self.looks[f][0] for f in alike])
@@ -130,20 +140,27 @@ class CardReader:
         first, second = np.argsort(distance)[:2]
         return alike[first] if distance[first] <= CLOSER * distance[second] else None
 
-    def _nudged(self, soft: NDArray[np.uint8], quad: NDArray[np.float64],
-                row: NDArray[np.float32], card: NDArray[np.uint8]
-                ) -> tuple[NDArray[np.float64], NDArray[np.float32], NDArray[np.uint8]]:
-        """A doubtful card cut out again a pixel off or a degree turned, while that makes it
-        look more like an example: its outline, similarities and cut-out."""
+    def _nudged(self, soft: NDArray[np.uint8], picks: list[_Pick]) -> list[_Pick]:
+        """Doubtful cards (each its outline, similarities and cut-out) cut out again a pixel
+        off or a degree turned, while that makes each look more like an example: all of them
+        at once, round by round."""
+        picks = list(picks)
+        active = list(range(len(picks)))
         for _ in range(NUDGES):
-            tries = np.stack([_moved(quad, *n) for n in _NUDGE])
+            if not active:
+                break
+            tries = np.stack([_moved(picks[i][0], *n) for i in active for n in _NUDGE])
             cut = crop_cards(soft, tries)
             again = self.neighbours.similarities(embed_cards(cut))
-            best = int(np.argmax(again.max(axis=1)))
-            if again[best].max() <= row.max():
-                break
-            quad, row, card = tries[best], again[best], cut[best]
-        return quad, row, card
+            still = []
+            for j, i in enumerate(active):
+                mine = slice(j * len(_NUDGE), (j + 1) * len(_NUDGE))
+                best = j * len(_NUDGE) + int(np.argmax(again[mine].max(axis=1)))
+                if again[best].max() > picks[i][1].max():
+                    picks[i] = (tries[best], again[best], cut[best])
+                    still.append(i)
+            active = still
+        return picks
 
 
 def _look(patches: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:

@@ -136,14 +136,13 @@ def crop_cards(image: Image, quads: NDArray[np.float64]) -> Patches:
     samples it, it does not average it)."""
     w, h = CARD_VIEW
     u = (np.arange(w, dtype=np.float64) + 0.5) / w
-    v = (np.arange(h, dtype=np.float64) + 0.5) / h
-    q = np.asarray(quads, np.float64).reshape(-1, 4, 1, 1, 2)
-    uu, vv = u[None, None, :, None], v[None, :, None, None]
-    # bilinear blend of the four corners (a card seen flat on a rectified sheet)
-    pts = ((1 - uu) * (1 - vv) * q[:, 0] + uu * (1 - vv) * q[:, 1] + uu * vv * q[:, 2]
-           + (1 - uu) * vv * q[:, 3])
-    mx = np.ascontiguousarray(pts[..., 0].reshape(-1, w), np.float32)
-    my = np.ascontiguousarray(pts[..., 1].reshape(-1, w), np.float32)
+    v = (np.arange(h, dtype=np.float64)[:, None] + 0.5) / h
+    # bilinear blend of the four corners (a card seen flat on a rectified sheet): each
+    # sample's weights of the corners, 4 × samples
+    blend = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v]).reshape(4, -1)
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    mx = np.asarray(q[:, :, 0] @ blend, np.float32).reshape(-1, w)
+    my = np.asarray(q[:, :, 1] @ blend, np.float32).reshape(-1, w)
     out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(out, np.uint8).reshape(-1, h, w, 3)
 
