@@ -19,6 +19,7 @@ says how alike two faces look.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import cv2
@@ -155,8 +156,8 @@ def embed_dice(patches: Patches) -> Vectors:
     shape = hog(grey)
     shape /= np.linalg.norm(shape, axis=1, keepdims=True) + 1e-6
     half = DIE_VIEW // 2
-    details = np.stack([_details(cv2.resize(g, (half, half), interpolation=cv2.INTER_AREA),
-                                 0.5, 4.0) for g in grey]).reshape(len(p), -1)
+    details = _all_details(np.stack([cv2.resize(g, (half, half), interpolation=cv2.INTER_AREA)
+                                     for g in grey]), 0.5, 4.0).reshape(len(p), -1)
     details -= details.mean(axis=1, keepdims=True)
     details /= np.linalg.norm(details, axis=1, keepdims=True) + 1e-6
     v = np.concatenate([shape * DIE_SHAPE, details * DIE_DETAILS,
@@ -167,8 +168,40 @@ def embed_dice(patches: Patches) -> Vectors:
 def _details(grey: NDArray[np.float32], blur: float, shading: float) -> NDArray[np.float32]:
     """A grey (or colour) patch softened by blur, less its shading (a blur of `shading`
     pixels)."""
-    soft = cv2.GaussianBlur(grey, (0, 0), blur) if blur else grey
-    return np.asarray(soft - cv2.GaussianBlur(soft, (0, 0), shading), np.float32)
+    out: NDArray[np.float32] = _all_details(grey[None], blur, shading)[0]
+    return out
+
+
+def _all_details(patches: NDArray[np.float32], blur: float, shading: float
+                 ) -> NDArray[np.float32]:
+    """_details() of N patches (N×H×W, or N×H×W×C) at once."""
+    soft = _blurred(patches, blur) if blur else patches
+    return np.asarray(soft - _blurred(soft, shading), np.float32)
+
+
+def _blurred(patches: NDArray[np.float32], sigma: float) -> NDArray[np.float32]:
+    """N patches (N×H×W, or N×H×W×C) each blurred as cv2.GaussianBlur(patch, (0, 0), sigma)
+    does (to float rounding), all at once: a product with a matrix along each axis."""
+    n, h, w = patches.shape[:3]
+    c = patches.shape[3] if patches.ndim == 4 else 1
+    rows = np.moveaxis(patches.reshape(n, h, w, c), 2, 3).reshape(-1, w)
+    across = rows @ _blur_matrix(w, sigma).T
+    down = _blur_matrix(h, sigma) @ across.reshape(n, h, c * w).transpose(1, 0, 2).reshape(h, -1)
+    out = down.reshape(h, n, c, w).transpose(1, 0, 3, 2)
+    return np.ascontiguousarray(out.reshape(patches.shape), np.float32)
+
+
+@functools.lru_cache(maxsize=16)
+def _blur_matrix(size: int, sigma: float) -> NDArray[np.float32]:
+    """The size × size matrix of OpenCV's Gaussian blur along one axis of `size` pixels
+    (its kernel for float images, the border reflected as BORDER_REFLECT_101)."""
+    kernel = cv2.getGaussianKernel(round(sigma * 8 + 1) | 1, sigma, cv2.CV_64F).ravel()
+    reach = len(kernel) // 2
+    out = np.zeros((size, size), np.float64)
+    for i in range(size):
+        for k, weight in enumerate(kernel):
+            out[i, cv2.borderInterpolate(i + k - reach, size, cv2.BORDER_REFLECT_101)] += weight
+    return np.asarray(out, np.float32)
 
 
 def embed_cards(patches: Patches) -> Vectors:
@@ -176,7 +209,7 @@ def embed_cards(patches: Patches) -> Vectors:
     shading, zero-mean and unit-norm, with a 4 × 4 colour layout."""
     p = patches.astype(np.float32)
     grey = p @ _GREY
-    flat = np.stack([_details(g, CARD_BLUR, CARD_SHADING) for g in grey]).reshape(len(p), -1)
+    flat = _all_details(grey, CARD_BLUR, CARD_SHADING).reshape(len(p), -1)
     flat -= flat.mean(axis=1, keepdims=True)
     flat /= np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6
     v = np.concatenate([flat * (1 - CARD_COLOUR), _colour_layout(p, 4) * CARD_COLOUR], 1)
@@ -187,7 +220,7 @@ def card_details(patches: Patches) -> Vectors:
     """Each card patch's colour details (each channel softened, less its shading), flattened,
     zero-mean and unit-norm: where two faces differ, pixel by pixel."""
     p = patches.astype(np.float32)
-    flat = np.stack([_details(x, CARD_BLUR, CARD_SHADING) for x in p]).reshape(len(p), -1)
+    flat = _all_details(p, CARD_BLUR, CARD_SHADING).reshape(len(p), -1)
     flat -= flat.mean(axis=1, keepdims=True)
     return np.asarray(flat / (np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6), np.float32)
 
