@@ -77,6 +77,9 @@ class CardReader:
                                      margin=MARGIN, dims=DIMS)
         self.looks = {face: _look(profile.patches[[x == face for x in profile.labels]])
                       for face, n in profile.counts().items() if n >= KNOWN}
+        self._known = {face: k for k, face in enumerate(self.looks)}
+        self._means = np.stack([mean for mean, _ in self.looks.values()]) if self.looks else None
+        self._spreads = np.stack([s for _, s in self.looks.values()]) if self.looks else None
 
     def read(self, rectified: NDArray[np.uint8], sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> tuple[CardRead, ...]:
@@ -106,35 +109,37 @@ class CardReader:
         for i, pick in zip(doubtful, self._nudged(soft, [picks[i] for i in doubtful]),
                            strict=True):
             picks[i] = pick
-        out, cards = [], iter(picks)
+        details = card_details(np.stack([card for _, _, card in picks]))
+        out, cards = [], iter(zip(picks, details, strict=True))
         for place, f in zip(places, found, strict=True):
             if f.empty:
                 out.append(CardRead(place.name, EMPTY, (), 1.0))
                 continue
-            quad, row, card = next(cards)
+            (quad, row, _), seen = next(cards)
             match = self.neighbours.decide(row)
-            face = self._told_apart(card, row, match.label)
+            face = self._told_apart(seen, row, match.label)
             out.append(CardRead(place.name, face,
                                 tuple((float(x), float(y)) for x, y in quad),
                                 min(1.0, max(0.0, match.lead * 10))))
         return tuple(out)
 
-    def _told_apart(self, patch: NDArray[np.uint8], row: NDArray[np.float32],
+    def _told_apart(self, seen: NDArray[np.float32], row: NDArray[np.float32],
                     read: str | None) -> str | None:
-        """The face of a card (its cut-out patch) told apart from the faces nearly as similar
-        as the best (see the module's docstring; None when it cannot be), or as read by the
-        examples alone when they are not known well enough."""
+        """The face of a card (its cut-out's card_details) told apart from the faces nearly as
+        similar as the best (see the module's docstring; None when it cannot be), or as read
+        by the examples alone when they are not known well enough."""
         names = self.neighbours.names
         order = np.argsort(-row)
         alike = [names[k] for k in order[row[order] >= row.max() - ALIKE]]
-        if len(alike) < 2 or any(f not in self.looks for f in alike):
+        if len(alike) < 2 or any(f not in self._known for f in alike):
             return read
-        means = np.stack([self.looks[f][0] for f in alike])
-        spread = np.stack([self.looks[f][1] for f in alike]).mean(axis=0)
+        assert self._means is not None and self._spreads is not None
+        index = [self._known[f] for f in alike]
+        means = self._means[index]
+        spread = self._spreads[index].mean(axis=0)
         weight = means.var(axis=0) / (spread + 1e-5 * float(spread.mean()))
-        seen = card_details(patch[None])
-        turned = seen.reshape(CARD_VIEW[1], CARD_VIEW[0], 3)[::-1, ::-1].reshape(1, -1)
-        ways = np.concatenate([seen, turned])  # the details of the card upside down
+        turned = seen.reshape(CARD_VIEW[1], CARD_VIEW[0], 3)[::-1, ::-1].reshape(-1)
+        ways = np.stack([seen, turned])  # the details of the card upside down
         card = ways[int(np.argmax(ways @ means[0]))]
         distance = ((card - means) ** 2 * weight).sum(axis=1)
         first, second = np.argsort(distance)[:2]
