@@ -237,7 +237,9 @@ def _colour_layout(patches: NDArray[np.float32], grid: int) -> NDArray[np.float3
     """Opponent colours (red−green, yellow−blue) on a grid × grid layout, unit-norm (a grey
     patch keeps a small colour part)."""
     n, h, w, _ = patches.shape
-    small = patches.reshape(n, grid, h // grid, grid, w // grid, 3).mean((2, 4))
+    rows = patches.reshape(n, grid, h // grid, w * 3).sum(axis=2)  # summed down, then across
+    small = rows.reshape(n, grid, grid, w // grid, 3).sum(axis=3) / np.float32(
+        h // grid * (w // grid))
     b, g, r = small[..., 0], small[..., 1], small[..., 2]
     colour = np.stack([(r - g) * 0.7071, (r + g - 2 * b) * 0.4082], -1).reshape(n, -1)
     return np.asarray(colour / np.maximum(np.linalg.norm(colour, axis=1, keepdims=True), 20.0),
