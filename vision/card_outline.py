@@ -178,18 +178,22 @@ def _likeliest(g: NDArray[np.float32], steps: NDArray[np.float64], base: NDArray
     pose_x = np.broadcast_to(offsets[xs][:, :, :, None], real.shape).reshape(len(g), -1)
     pose_y = np.broadcast_to(offsets[ys][:, :, None, :], real.shape).reshape(len(g), -1)
     real = real.reshape(len(g), -1)
+    # poses too alike to both be kept, as a bit mask of the other poses for each pose
+    clash = ((np.abs(pose_turn[:, :, None] - pose_turn[:, None, :]) <= 2)
+             & (np.abs(pose_x[:, :, None] - pose_x[:, None, :]) < 1.5)
+             & (np.abs(pose_y[:, :, None] - pose_y[:, None, :]) < 1.5))
+    masks = (clash.astype(np.int64) << np.arange(clash.shape[2])).sum(axis=2).tolist()
     chosen: list[tuple[int, int, float, float]] = []
     for p in range(len(g)):
-        k = order[p][real[p][order[p]]]
-        mine: list[tuple[int, float, float]] = []
-        for turn, ox, oy in zip(pose_turn[p][k].tolist(), pose_x[p][k].tolist(),
-                                pose_y[p][k].tolist(), strict=True):
-            if not any(abs(turn - u) <= 2 and abs(ox - x) < 1.5 and abs(oy - y) < 1.5
-                       for u, x, y in mine):
-                mine.append((turn, ox, oy))
-            if len(mine) == OUTLINES:
-                break
-        chosen += [(p, *c) for c in mine]
+        taken, kept = 0, 0
+        for k in order[p][real[p][order[p]]].tolist():
+            if not masks[p][k] & taken:  # the likeliest pose unlike every pose kept
+                taken |= 1 << k
+                chosen.append((p, int(pose_turn[p, k]), float(pose_x[p, k]),
+                               float(pose_y[p, k])))
+                kept += 1
+                if kept == OUTLINES:
+                    break
     quads = _refined(np.array(chosen, np.float64).reshape(-1, 4), place, vote, points, weight,
                      edge, across, half, w, h)
     ends = np.cumsum(np.bincount([c[0] for c in chosen], minlength=len(g)))
