@@ -37,6 +37,7 @@ VIEWS = 24  # a face taught from fewer examples is also compared as seen otherwi
 ALIKE = 0.2  # faces this close in similarity to the best are told apart where they differ ...
 KNOWN = 10  # ... when each was taught from at least this many examples
 CLOSER = 0.8  # the closest face's weighted distance must be under this share of the next's
+SOFT_MM = 10.0  # the sheet is softened this far around its places (outlines, cut-outs)
 
 
 _Pick = tuple[NDArray[np.float64], NDArray[np.float32], NDArray[np.uint8]]
@@ -89,13 +90,11 @@ class CardReader:
     def read_places(self, rectified: NDArray[np.uint8], places: tuple[Zone, ...],
                     card_mm: tuple[float, float], *, px_per_mm: float = PX_PER_MM
                     ) -> tuple[CardRead, ...]:
-        smooth = np.asarray(cv2.GaussianBlur(rectified.astype(np.float32), (0, 0), 0.8),
-                            np.float32)
+        smooth, soft = _softened(rectified, places, px_per_mm)
         found = outlines_of(smooth, places, card_mm, px_per_mm)
         quads = [q for f in found for q in f.quads]
         if not quads:
             return tuple(CardRead(p.name, EMPTY, (), 1.0) for p in places)
-        soft = np.clip(smooth, 0, 255).astype(np.uint8)
         cut = crop_cards(soft, np.stack(quads))
         rows = self.neighbours.similarities(embed_cards(cut))
         picks, k = [], 0  # each card's outline, similarities and cut-out
@@ -166,6 +165,23 @@ class CardReader:
                     still.append(i)
             active = still
         return picks
+
+
+def _softened(rectified: NDArray[np.uint8], places: tuple[Zone, ...], px_per_mm: float
+              ) -> tuple[NDArray[np.float32], NDArray[np.uint8]]:
+    """The sheet slightly blurred, as floats and as bytes, where the places are (with
+    SOFT_MM around them; zero elsewhere, which nothing reads)."""
+    h, w = rectified.shape[:2]
+    x0 = max(0, int((min(p.x for p in places) - SOFT_MM) * px_per_mm))
+    y0 = max(0, int((min(p.y for p in places) - SOFT_MM) * px_per_mm))
+    x1 = min(w, int((max(p.x + p.w for p in places) + SOFT_MM) * px_per_mm) + 1)
+    y1 = min(h, int((max(p.y + p.h for p in places) + SOFT_MM) * px_per_mm) + 1)
+    smooth = np.zeros(rectified.shape, np.float32)
+    smooth[y0:y1, x0:x1] = cv2.GaussianBlur(rectified[y0:y1, x0:x1].astype(np.float32),
+                                            (0, 0), 0.8)
+    soft = np.zeros(rectified.shape, np.uint8)
+    soft[y0:y1, x0:x1] = np.clip(smooth[y0:y1, x0:x1], 0, 255).astype(np.uint8)
+    return smooth, soft
 
 
 def _look(patches: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
