@@ -46,8 +46,9 @@ class DalekTableReader:
         if key not in self._print:
             self._print[key] = SheetPrint(sheet, px_per_mm)
         printed = self._print[key]
-        reads = tuple(r for r in self.faces.read(rectified, px_per_mm=px_per_mm)
-                      if not printed.shows(rectified, r.x, r.y, r.size))
+        seen = self.faces.read(rectified, px_per_mm=px_per_mm,
+                               skip=lambda x, y, side: printed.shows(rectified, x, y, side))
+        reads = tuple(r for r in seen if not printed.shows(rectified, r.x, r.y, r.size))
         return DalekObservation(_dice_on(reads, sheet, px_per_mm, None))
 
 
