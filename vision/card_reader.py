@@ -78,9 +78,12 @@ class CardReader:
                                      margin=MARGIN, dims=DIMS)
         self.looks = {face: _look(profile.patches[[x == face for x in profile.labels]])
                       for face, n in profile.counts().items() if n >= KNOWN}
+        # the looks as rows of arrays (float64: variances come as differences of squares)
         self._known = {face: k for k, face in enumerate(self.looks)}
-        self._means = np.stack([mean for mean, _ in self.looks.values()]) if self.looks else None
-        self._spreads = np.stack([s for _, s in self.looks.values()]) if self.looks else None
+        looks = list(self.looks.values()) or [(np.zeros(1, np.float32), np.zeros(1, np.float32))]
+        self._means = np.stack([mean for mean, _ in looks]).astype(np.float64)
+        self._squares = self._means ** 2
+        self._spreads = np.stack([spread for _, spread in looks]).astype(np.float64)
 
     def read(self, rectified: NDArray[np.uint8], sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> tuple[CardRead, ...]:
@@ -103,19 +106,18 @@ class CardReader:
                 best = k + int(np.argmax(rows[k:k + len(f.quads)].max(axis=1)))
                 picks.append((quads[best], rows[best], cut[best]))
             k += len(f.quads)
-        doubtful = [i for i, (_, row, _) in enumerate(picks)
-                    if self.neighbours.decide(row).lead < DOUBT]
+        matches = [self.neighbours.decide(row) for _, row, _ in picks]
+        doubtful = [i for i, match in enumerate(matches) if match.lead < DOUBT]
         for i, pick in zip(doubtful, self._nudged(soft, [picks[i] for i in doubtful]),
                            strict=True):
-            picks[i] = pick
+            picks[i], matches[i] = pick, self.neighbours.decide(pick[1])
         details = card_details(np.stack([card for _, _, card in picks]))
-        out, cards = [], iter(zip(picks, details, strict=True))
+        out, cards = [], iter(zip(picks, matches, details, strict=True))
         for place, f in zip(places, found, strict=True):
             if f.empty:
                 out.append(CardRead(place.name, EMPTY, (), 1.0))
                 continue
-            (quad, row, _), seen = next(cards)
-            match = self.neighbours.decide(row)
+            (quad, row, _), match, seen = next(cards)
             face = self._told_apart(seen, row, match.label)
             out.append(CardRead(place.name, face,
                                 tuple((float(x), float(y)) for x, y in quad),
@@ -132,15 +134,18 @@ class CardReader:
         alike = [names[k] for k in order[row[order] >= row.max() - ALIKE]]
         if len(alike) < 2 or any(f not in self._known for f in alike):
             return read
-        assert self._means is not None and self._spreads is not None
         index = [self._known[f] for f in alike]
-        means = self._means[index]
-        spread = self._spreads[index].mean(axis=0)
-        weight = means.var(axis=0) / (spread + 1e-5 * float(spread.mean()))
+        share = np.zeros(len(self._means))
+        share[index] = 1 / len(index)  # the alike faces' means over faces, as products
+        mean, spread = share @ self._means, share @ self._spreads
+        variance = np.maximum(share @ self._squares - mean * mean, 0.0)
+        weight = variance / (spread + 1e-5 * float(spread.mean()))
         turned = seen.reshape(CARD_VIEW[1], CARD_VIEW[0], 3)[::-1, ::-1].reshape(-1)
-        ways = np.stack([seen, turned])  # the details of the card upside down
-        card = ways[int(np.argmax(ways @ means[0]))]
-        distance = ((card - means) ** 2 * weight).sum(axis=1)
+        ways = np.stack([seen, turned]).astype(np.float64)  # the card, and upside down
+        card = ways[int(np.argmax(ways @ self._means[index[0]]))]
+        # each face's weighted distance Σ w·(card − mean)², its square multiplied out
+        distance = (float(weight @ card ** 2) - 2 * (self._means @ (weight * card))
+                    + self._squares @ weight)[index]
         first, second = np.argsort(distance)[:2]
         return alike[first] if distance[first] <= CLOSER * distance[second] else None
 
