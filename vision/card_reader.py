@@ -80,10 +80,11 @@ class CardReader:
                       for face, n in profile.counts().items() if n >= KNOWN}
         # the looks as rows of arrays (float64: variances come as differences of squares)
         self._known = {face: k for k, face in enumerate(self.looks)}
-        looks = list(self.looks.values()) or [(np.zeros(1, np.float32), np.zeros(1, np.float32))]
-        self._means = np.stack([mean for mean, _ in looks]).astype(np.float64)
+        size = CARD_VIEW[0] * CARD_VIEW[1] * 3
+        self._means = np.array([m for m, _ in self.looks.values()], np.float64).reshape(-1, size)
         self._squares = self._means ** 2
-        self._spreads = np.stack([spread for _, spread in looks]).astype(np.float64)
+        self._spreads = np.array([s for _, s in self.looks.values()],
+                                 np.float64).reshape(-1, size)
 
     def read(self, rectified: NDArray[np.uint8], sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> tuple[CardRead, ...]:
