@@ -173,16 +173,10 @@ def embed_dice(patches: Patches) -> Vectors:
     return np.asarray(v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6), np.float32)
 
 
-def _details(grey: NDArray[np.float32], blur: float, shading: float) -> NDArray[np.float32]:
-    """A grey (or colour) patch softened by blur, less its shading (a blur of `shading`
-    pixels)."""
-    out: NDArray[np.float32] = _all_details(grey[None], blur, shading)[0]
-    return out
-
-
 def _all_details(patches: NDArray[np.float32], blur: float, shading: float
                  ) -> NDArray[np.float32]:
-    """_details() of N patches (N×H×W, or N×H×W×C) at once."""
+    """N grey (N×H×W) or colour (N×H×W×C) patches, each softened by blur, less its shading
+    (a blur of `shading` pixels), all at once."""
     soft = _blurred(patches, blur) if blur else patches
     return np.asarray(soft - _blurred(soft, shading), np.float32)
 
