@@ -69,27 +69,25 @@ def outlines(image: NDArray[np.uint8], places: tuple[Zone, ...], card_mm: tuple[
 
 def outlines_of(smooth: NDArray[np.float32], places: tuple[Zone, ...],
                 card_mm: tuple[float, float], px_per_mm: float) -> list[Outlines]:
-    """outlines() of a rectified sheet already softened (float BGR)."""
-    gx = np.asarray(cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3), np.float32)
-    gy = np.asarray(cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3), np.float32)
+    """outlines() of a rectified sheet already softened (float BGR): every place's scan lines
+    and votes at once."""
     w, h = card_mm[0] * px_per_mm, card_mm[1] * px_per_mm
     base, normal, side = _scan_lines(w, h)
     steps = np.arange(-OUT_MM * px_per_mm, IN_MM * px_per_mm + 1e-6, STEP_PX)
     centres = np.array([p.centre for p in places], np.float64) * px_per_mm
     pts = (centres[:, None, None, :] + base[None, :, None, :]
            + normal[None, :, None, :] * steps[None, None, :, None])
-    profiles = _profiles(gx, gy, pts, np.tile(normal, (len(places), 1)))
-    out = []
-    for place, g, centre in zip(places, profiles, centres, strict=True):
-        room = ((place.w - card_mm[0]) / 2 * px_per_mm, (place.h - card_mm[1]) / 2 * px_per_mm)
-        border = np.where(side % 2 == 0, room[1], room[0])
-        away = steps[None, :] > BORDER_PX - border[:, None]
-        strength = float(np.median((g * away).max(axis=1)))
-        if strength < EMPTY_STEP:
-            out.append(Outlines((), True, strength))
-            continue
-        quads = _likeliest(g, steps, base, normal, side, w, h, px_per_mm)
-        out.append(Outlines(tuple(q + centre for q in quads), False, strength))
+    profiles = _profiles(smooth, pts, np.tile(normal, (len(places), 1)))
+    room = np.array([((p.w - card_mm[0]) / 2, (p.h - card_mm[1]) / 2) for p in places],
+                    np.float64) * px_per_mm
+    border = np.where(side[None, :] % 2 == 0, room[:, 1, None], room[:, 0, None])
+    away = steps[None, None, :] > BORDER_PX - border[:, :, None]
+    strength = np.median((profiles * away).max(axis=2), axis=1)
+    full = np.nonzero(strength >= EMPTY_STEP)[0]
+    quads = _likeliest(profiles[full], steps, base, normal, side, w, h, px_per_mm)
+    out = [Outlines((), True, float(s)) for s in strength]
+    for i, found in zip(full, quads, strict=True):
+        out[i] = Outlines(tuple(q + centres[i] for q in found), False, float(strength[i]))
     return out
 
 
@@ -106,13 +104,23 @@ def _scan_lines(w: float, h: float) -> tuple[NDArray[np.float64], NDArray[np.flo
     return base, normal, side
 
 
-def _profiles(gx: NDArray[np.float32], gy: NDArray[np.float32], pts: NDArray[np.float64],
+def _profiles(smooth: NDArray[np.float32], pts: NDArray[np.float64],
               normal: NDArray[np.float64]) -> NDArray[np.float32]:
     """The colour step across each scan line at each sample: the length of the colour
-    gradient's component along the line (places × lines × samples)."""
+    gradient's component along the line (places × lines × samples). The gradient is taken
+    only around the scan lines (a margin keeps it what it is in the whole image)."""
     samples = pts.shape[-2]
-    mx = np.ascontiguousarray(pts[..., 0].reshape(-1, samples), np.float32)
-    my = np.ascontiguousarray(pts[..., 1].reshape(-1, samples), np.float32)
+    height, width = smooth.shape[:2]
+    margin = 4  # pixels: the bilinear samples' neighbours and the Sobel's
+    x0 = max(0, int(np.floor(pts[..., 0].min())) - margin)
+    y0 = max(0, int(np.floor(pts[..., 1].min())) - margin)
+    x1 = min(width, int(np.ceil(pts[..., 0].max())) + margin + 1)
+    y1 = min(height, int(np.ceil(pts[..., 1].max())) + margin + 1)
+    part = smooth[y0:y1, x0:x1]
+    gx = np.asarray(cv2.Sobel(part, cv2.CV_32F, 1, 0, ksize=3), np.float32)
+    gy = np.asarray(cv2.Sobel(part, cv2.CV_32F, 0, 1, ksize=3), np.float32)
+    mx = np.ascontiguousarray(pts[..., 0].reshape(-1, samples), np.float32) - np.float32(x0)
+    my = np.ascontiguousarray(pts[..., 1].reshape(-1, samples), np.float32) - np.float32(y0)
     along = (cv2.remap(gx, mx, my, cv2.INTER_LINEAR) * normal[:, None, 0, None]
              + cv2.remap(gy, mx, my, cv2.INTER_LINEAR) * normal[:, None, 1, None])
     return np.asarray(np.sqrt((along * along).sum(-1)).reshape(pts.shape[:3]), np.float32)
@@ -120,14 +128,17 @@ def _profiles(gx: NDArray[np.float32], gy: NDArray[np.float32], pts: NDArray[np.
 
 def _likeliest(g: NDArray[np.float32], steps: NDArray[np.float64], base: NDArray[np.float64],
                normal: NDArray[np.float64], side: NDArray[np.int64], w: float, h: float,
-               px_per_mm: float) -> list[Quad]:
-    """The likeliest outlines (centred on the place) from one place's scan lines."""
-    inner = g[:, 1:-1]
-    peak = (inner > g[:, :-2]) & (inner >= g[:, 2:]) & (
-        inner >= PEAK_SHARE * g.max(axis=1, keepdims=True))
-    line, at = np.nonzero(peak)
+               px_per_mm: float) -> list[list[Quad]]:
+    """The likeliest outlines (centred on each place) from the places' scan lines (places ×
+    lines × samples), every place's votes counted at once."""
+    if not len(g):
+        return []
+    inner = g[:, :, 1:-1]
+    peak = (inner > g[:, :, :-2]) & (inner >= g[:, :, 2:]) & (
+        inner >= PEAK_SHARE * g.max(axis=2, keepdims=True))
+    place, line, at = np.nonzero(peak)
     at = at + 1
-    left, mid, right = g[line, at - 1], g[line, at], g[line, at + 1]
+    left, mid, right = g[place, line, at - 1], g[place, line, at], g[place, line, at + 1]
     curve = left - 2 * mid + right
     shift = np.where(curve < 0, 0.5 * (left - right) / np.where(curve < 0, curve, -1.0), 0.0)
     depth = steps[0] + (at + np.clip(shift, -0.5, 0.5)) * STEP_PX
@@ -142,56 +153,100 @@ def _likeliest(g: NDArray[np.float32], steps: NDArray[np.float64], base: NDArray
     reach = (OUT_MM + 2.0) * px_per_mm
     bins = int(2 * reach / BIN_PX) + 1
     cell = np.clip(np.round((vote + reach) / BIN_PX).astype(np.int64), 0, bins - 1)
-    index = (np.arange(len(TURNS))[:, None] * 4 + edge[None, :]) * bins + cell
+    turns = len(TURNS)
+    index = ((place[None, :] * turns + np.arange(turns)[:, None]) * 4 + edge[None, :]) * bins \
+        + cell
     counts = np.bincount(index.ravel(), np.broadcast_to(weight, index.shape).ravel(),
-                         len(TURNS) * 4 * bins)
+                         len(g) * turns * 4 * bins)
     hist = np.asarray(cv2.GaussianBlur(counts.reshape(-1, bins), (5, 1), 1.0),
-                      np.float64).reshape(len(TURNS), 4, bins)
+                      np.float64).reshape(len(g), turns, 4, bins)
     offsets = np.arange(bins) * BIN_PX - reach
     near = np.exp(-0.5 * (offsets / (NEAR_MM * px_per_mm)) ** 2)
-    along_x = np.minimum(hist[:, 3], hist[:, 1]) * near  # left and right edges agree
-    along_y = np.minimum(hist[:, 0], hist[:, 2]) * near  # top and bottom edges agree
-    score = along_x.max(axis=1) + along_y.max(axis=1)
-    poses: list[tuple[float, int, float, float]] = []
-    for turn in np.argsort(-score)[:OUTLINES]:
-        for xi in _peaks(along_x[turn]):
-            for yi in _peaks(along_y[turn]):
-                poses.append((float(along_x[turn, xi] + along_y[turn, yi]), int(turn),
-                              float(offsets[xi]), float(offsets[yi])))
-    poses.sort(key=lambda p: -p[0])
-    chosen: list[tuple[int, float, float]] = []
-    for _, turn, ox, oy in poses:
-        if not any(abs(turn - t) <= 2 and abs(ox - x) < 1.5 and abs(oy - y) < 1.5
-                   for t, x, y in chosen):
-            chosen.append((turn, ox, oy))
-        if len(chosen) == OUTLINES:
-            break
-    return [_refined(turn, ox, oy, vote[turn], points, weight, edge, across, half, w, h)
-            for turn, ox, oy in chosen]
+    along_x = np.minimum(hist[:, :, 3], hist[:, :, 1]) * near  # left and right edges agree
+    along_y = np.minimum(hist[:, :, 0], hist[:, :, 2]) * near  # top and bottom edges agree
+    score = along_x.max(axis=2) + along_y.max(axis=2)
+    best = np.argsort(-score, axis=1)[:, :OUTLINES]  # places × turns tried
+    along_x = np.take_along_axis(along_x, best[:, :, None], 1)
+    along_y = np.take_along_axis(along_y, best[:, :, None], 1)
+    xs, ys = _peaks(along_x), _peaks(along_y)  # places × turns × 2
+    both = (np.take_along_axis(along_x, np.maximum(xs, 0), 2)[:, :, :, None]
+            + np.take_along_axis(along_y, np.maximum(ys, 0), 2)[:, :, None, :])
+    real = (xs >= 0)[:, :, :, None] & (ys >= 0)[:, :, None, :]
+    both = both.reshape(len(g), -1)  # poses in the order turn, x peak, y peak
+    order = np.argsort(-both, axis=1, kind="stable")
+    pose_turn = np.broadcast_to(best[:, :, None, None], real.shape).reshape(len(g), -1)
+    pose_x = np.broadcast_to(offsets[xs][:, :, :, None], real.shape).reshape(len(g), -1)
+    pose_y = np.broadcast_to(offsets[ys][:, :, None, :], real.shape).reshape(len(g), -1)
+    real = real.reshape(len(g), -1)
+    # poses too alike to both be kept, as a bit mask of the other poses for each pose
+    clash = ((np.abs(pose_turn[:, :, None] - pose_turn[:, None, :]) <= 2)
+             & (np.abs(pose_x[:, :, None] - pose_x[:, None, :]) < 1.5)
+             & (np.abs(pose_y[:, :, None] - pose_y[:, None, :]) < 1.5))
+    masks = (clash.astype(np.int64) << np.arange(clash.shape[2])).sum(axis=2).tolist()
+    chosen: list[tuple[int, int, float, float]] = []
+    for p in range(len(g)):
+        taken, kept = 0, 0
+        for k in order[p][real[p][order[p]]].tolist():
+            if not masks[p][k] & taken:  # the likeliest pose unlike every pose kept
+                taken |= 1 << k
+                chosen.append((p, int(pose_turn[p, k]), float(pose_x[p, k]),
+                               float(pose_y[p, k])))
+                kept += 1
+                if kept == OUTLINES:
+                    break
+    quads = _refined(np.array(chosen, np.float64).reshape(-1, 4), place, vote, points, weight,
+                     edge, across, half, w, h)
+    ends = np.cumsum(np.bincount([c[0] for c in chosen], minlength=len(g)))
+    return [list(q) for q in np.split(quads, ends[:-1])]
 
 
 def _peaks(v: NDArray[np.float64], n: int = 2) -> NDArray[np.int64]:
-    """The n highest local maxima of v."""
-    top = np.nonzero((v[1:-1] >= v[:-2]) & (v[1:-1] >= v[2:]) & (v[1:-1] > 0))[0] + 1
-    if not len(top):
-        return np.array([int(np.argmax(v))])
-    return np.asarray(top[np.argsort(-v[top])][:n], np.int64)
+    """The n highest local maxima along v's last axis, highest first (-1: fewer maxima; the
+    highest value where there is none)."""
+    inner = v[..., 1:-1]
+    top = (inner >= v[..., :-2]) & (inner >= v[..., 2:]) & (inner > 0)
+    value = np.where(top, inner, -np.inf)
+    order = np.argsort(-value, axis=-1, kind="stable")[..., :n]
+    out = np.where(np.isfinite(np.take_along_axis(value, order, -1)), order + 1, -1)
+    none = ~top.any(axis=-1)
+    out[none, 0] = np.argmax(v, axis=-1)[none]
+    return np.asarray(out, np.int64)
 
 
-def _refined(turn: int, ox: float, oy: float, vote: NDArray[np.float64],
-             points: NDArray[np.float64], weight: NDArray[np.float64], edge: NDArray[np.int64],
-             across: NDArray[np.bool_], half: NDArray[np.float64], w: float, h: float) -> Quad:
-    """The outline fitted by least squares to the steps that voted for it (its turn and its
-    centre; the card's size is known)."""
-    slope = float(np.tan(TURNS[turn]))
-    inlier = np.abs(vote - np.where(across, oy, ox)) < INLIER_PX
-    if len(set(edge[inlier].tolist())) == 4:
-        p, a, hf, wt = points[inlier], across[inlier], half[inlier], weight[inlier]
-        design = np.stack([np.where(a, p[:, 0], -p[:, 1]), ~a, a], axis=1).astype(np.float64)
-        target = np.where(a, p[:, 1], p[:, 0]) + hf
-        solution = np.linalg.lstsq(design * wt[:, None], target * wt, rcond=None)[0]
-        slope, ox, oy = (float(v) for v in solution)
+def _refined(chosen: NDArray[np.float64], place: NDArray[np.int64], vote: NDArray[np.float64],
+             points: NDArray[np.float64], weight: NDArray[np.float32], edge: NDArray[np.int64],
+             across: NDArray[np.bool_], half: NDArray[np.float64], w: float, h: float
+             ) -> NDArray[np.float64]:
+    """The outlines (rows of place, turn, centre x, y) fitted by weighted least squares to the
+    steps of their place that voted for them, where those lie on all four edges (their turn
+    and centre; the card's size is known): N × 4 × 2 corners."""
+    where, turn = chosen[:, 0].astype(np.int64), chosen[:, 1].astype(np.int64)
+    ox, oy = chosen[:, 2].copy(), chosen[:, 3].copy()
+    slope = np.tan(TURNS[turn])
+    # each outline against the steps of its own place (padded to the most a place has)
+    start = np.searchsorted(place, where)
+    count = np.searchsorted(place, where, side="right") - start
+    step = start[:, None] + np.arange(max(1, int(count.max(initial=0))))[None, :]
+    mine = step < (start + count)[:, None]
+    step = np.minimum(step, len(place) - 1)
+    a = across[step]
+    inlier = mine & (np.abs(vote[turn[:, None], step] - np.where(a, oy[:, None], ox[:, None]))
+                     < INLIER_PX)
+    sides = edge[step]
+    fit = np.all([(inlier & (sides == e)).any(axis=1) for e in range(4)], axis=0)
+    p = points[step]
+    design = np.stack([np.where(a, p[..., 0], -p[..., 1]), ~a, a], axis=-1).astype(np.float64)
+    target = np.where(a, p[..., 1], p[..., 0]) + half[step]
+    mass = inlier * weight.astype(np.float64)[step] ** 2
+    weighted = design * mass[..., None]
+    normal = weighted.transpose(0, 2, 1) @ design
+    right = (weighted * target[..., None]).sum(axis=1)
+    solvable = fit & (np.abs(np.linalg.det(normal)) > 1e-9)
+    if solvable.any():
+        slope[solvable], ox[solvable], oy[solvable] = np.linalg.solve(
+            normal[solvable], right[solvable][:, :, None])[:, :, 0].T
     angle = np.arctan(slope)
     c, s = np.cos(angle), np.sin(angle)
+    turned = np.stack([np.stack([c, s], -1), np.stack([-s, c], -1)], 1)  # N × 2 × 2
     corners = np.array([(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)])
-    return np.asarray(corners @ np.array([[c, s], [-s, c]]) + (ox, oy), np.float64)
+    return np.asarray(corners @ turned + np.stack([ox, oy], -1)[:, None, :], np.float64)

@@ -37,6 +37,11 @@ VIEWS = 24  # a face taught from fewer examples is also compared as seen otherwi
 ALIKE = 0.2  # faces this close in similarity to the best are told apart where they differ ...
 KNOWN = 10  # ... when each was taught from at least this many examples
 CLOSER = 0.8  # the closest face's weighted distance must be under this share of the next's
+SOFT_MM = 10.0  # the sheet is softened this far around its places (outlines, cut-outs)
+
+
+_Pick = tuple[NDArray[np.float64], NDArray[np.float32], NDArray[np.uint8]]
+"""A card's outline, its similarities to the faces and its cut-out."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,13 @@ class CardReader:
                                      margin=MARGIN, dims=DIMS)
         self.looks = {face: _look(profile.patches[[x == face for x in profile.labels]])
                       for face, n in profile.counts().items() if n >= KNOWN}
+        # the looks as rows of arrays (float64: variances come as differences of squares)
+        self._known = {face: k for k, face in enumerate(self.looks)}
+        size = CARD_VIEW[0] * CARD_VIEW[1] * 3
+        self._means = np.array([m for m, _ in self.looks.values()], np.float64).reshape(-1, size)
+        self._squares = self._means ** 2
+        self._spreads = np.array([s for _, s in self.looks.values()],
+                                 np.float64).reshape(-1, size)
 
     def read(self, rectified: NDArray[np.uint8], sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> tuple[CardRead, ...]:
@@ -82,68 +94,100 @@ class CardReader:
     def read_places(self, rectified: NDArray[np.uint8], places: tuple[Zone, ...],
                     card_mm: tuple[float, float], *, px_per_mm: float = PX_PER_MM
                     ) -> tuple[CardRead, ...]:
-        smooth = np.asarray(cv2.GaussianBlur(rectified.astype(np.float32), (0, 0), 0.8),
-                            np.float32)
+        smooth, soft = _softened(rectified, places, px_per_mm)
         found = outlines_of(smooth, places, card_mm, px_per_mm)
         quads = [q for f in found for q in f.quads]
         if not quads:
             return tuple(CardRead(p.name, EMPTY, (), 1.0) for p in places)
-        soft = np.clip(smooth, 0, 255).astype(np.uint8)
         cut = crop_cards(soft, np.stack(quads))
         rows = self.neighbours.similarities(embed_cards(cut))
-        out, k = [], 0
+        picks, k = [], 0  # each card's outline, similarities and cut-out
+        for f in found:
+            if not f.empty:
+                best = k + int(np.argmax(rows[k:k + len(f.quads)].max(axis=1)))
+                picks.append((quads[best], rows[best], cut[best]))
+            k += len(f.quads)
+        matches = [self.neighbours.decide(row) for _, row, _ in picks]
+        doubtful = [i for i, match in enumerate(matches) if match.lead < DOUBT]
+        for i, pick in zip(doubtful, self._nudged(soft, [picks[i] for i in doubtful]),
+                           strict=True):
+            picks[i], matches[i] = pick, self.neighbours.decide(pick[1])
+        details = card_details(np.stack([card for _, _, card in picks]))
+        out, cards = [], iter(zip(picks, matches, details, strict=True))
         for place, f in zip(places, found, strict=True):
             if f.empty:
                 out.append(CardRead(place.name, EMPTY, (), 1.0))
                 continue
-            mine = rows[k:k + len(f.quads)]
-            k += len(f.quads)
-            best = int(np.argmax(mine.max(axis=1)))
-            quad, row, card = f.quads[best], mine[best], cut[k - len(f.quads) + best]
-            if self.neighbours.decide(row).lead < DOUBT:
-                quad, row, card = self._nudged(soft, quad, row, card)
-            match = self.neighbours.decide(row)
-            face = self._told_apart(card, row, match.label)
+            (quad, row, _), match, seen = next(cards)
+            face = self._told_apart(seen, row, match.label)
             out.append(CardRead(place.name, face,
                                 tuple((float(x), float(y)) for x, y in quad),
                                 min(1.0, max(0.0, match.lead * 10))))
         return tuple(out)
 
-    def _told_apart(self, patch: NDArray[np.uint8], row: NDArray[np.float32],
+    def _told_apart(self, seen: NDArray[np.float32], row: NDArray[np.float32],
                     read: str | None) -> str | None:
-        """The face of a card (its cut-out patch) told apart from the faces nearly as similar
-        as the best (see the module's docstring; None when it cannot be), or as read by the
-        examples alone when they are not known well enough."""
+        """The face of a card (its cut-out's card_details) told apart from the faces nearly as
+        similar as the best (see the module's docstring; None when it cannot be), or as read
+        by the examples alone when they are not known well enough."""
         names = self.neighbours.names
-        order = [int(k) for k in np.argsort(-row) if row[k] >= row.max() - ALIKE]
-        alike = [names[k] for k in order]
-        if len(alike) < 2 or any(f not in self.looks for f in alike):
+        order = np.argsort(-row)
+        alike = [names[k] for k in order[row[order] >= row.max() - ALIKE]]
+        if len(alike) < 2 or any(f not in self._known for f in alike):
             return read
-        means = np.stack([self.looks[f][0] for f in alike])
-        spread = np.stack([self.looks[f][1] for f in alike]).mean(axis=0)
-        weight = means.var(axis=0) / (spread + 1e-5 * float(spread.mean()))
-        seen = card_details(patch[None])
-        turned = seen.reshape(CARD_VIEW[1], CARD_VIEW[0], 3)[::-1, ::-1].reshape(1, -1)
-        ways = np.concatenate([seen, turned])  # the details of the card upside down
-        card = ways[int(np.argmax(ways @ means[0]))]
-        distance = ((card - means) ** 2 * weight).sum(axis=1)
+        index = [self._known[f] for f in alike]
+        share = np.zeros(len(self._means))
+        share[index] = 1 / len(index)  # the alike faces' means over faces, as products
+        mean, spread = share @ self._means, share @ self._spreads
+        variance = np.maximum(share @ self._squares - mean * mean, 0.0)
+        weight = variance / (spread + 1e-5 * float(spread.mean()))
+        turned = seen.reshape(CARD_VIEW[1], CARD_VIEW[0], 3)[::-1, ::-1].reshape(-1)
+        ways = np.stack([seen, turned]).astype(np.float64)  # the card, and upside down
+        card = ways[int(np.argmax(ways @ self._means[index[0]]))]
+        # each face's weighted distance Σ w·(card − mean)², its square multiplied out
+        distance = (float(weight @ card ** 2) - 2 * (self._means @ (weight * card))
+                    + self._squares @ weight)[index]
         first, second = np.argsort(distance)[:2]
         return alike[first] if distance[first] <= CLOSER * distance[second] else None
 
-    def _nudged(self, soft: NDArray[np.uint8], quad: NDArray[np.float64],
-                row: NDArray[np.float32], card: NDArray[np.uint8]
-                ) -> tuple[NDArray[np.float64], NDArray[np.float32], NDArray[np.uint8]]:
-        """A doubtful card cut out again a pixel off or a degree turned, while that makes it
-        look more like an example: its outline, similarities and cut-out."""
+    def _nudged(self, soft: NDArray[np.uint8], picks: list[_Pick]) -> list[_Pick]:
+        """Doubtful cards (each its outline, similarities and cut-out) cut out again a pixel
+        off or a degree turned, while that makes each look more like an example: all of them
+        at once, round by round."""
+        picks = list(picks)
+        active = list(range(len(picks)))
         for _ in range(NUDGES):
-            tries = np.stack([_moved(quad, *n) for n in _NUDGE])
+            if not active:
+                break
+            tries = np.stack([_moved(picks[i][0], *n) for i in active for n in _NUDGE])
             cut = crop_cards(soft, tries)
             again = self.neighbours.similarities(embed_cards(cut))
-            best = int(np.argmax(again.max(axis=1)))
-            if again[best].max() <= row.max():
-                break
-            quad, row, card = tries[best], again[best], cut[best]
-        return quad, row, card
+            still = []
+            for j, i in enumerate(active):
+                mine = slice(j * len(_NUDGE), (j + 1) * len(_NUDGE))
+                best = j * len(_NUDGE) + int(np.argmax(again[mine].max(axis=1)))
+                if again[best].max() > picks[i][1].max():
+                    picks[i] = (tries[best], again[best], cut[best])
+                    still.append(i)
+            active = still
+        return picks
+
+
+def _softened(rectified: NDArray[np.uint8], places: tuple[Zone, ...], px_per_mm: float
+              ) -> tuple[NDArray[np.float32], NDArray[np.uint8]]:
+    """The sheet slightly blurred, as floats and as bytes, where the places are (with
+    SOFT_MM around them; zero elsewhere, which nothing reads)."""
+    h, w = rectified.shape[:2]
+    x0 = max(0, int((min(p.x for p in places) - SOFT_MM) * px_per_mm))
+    y0 = max(0, int((min(p.y for p in places) - SOFT_MM) * px_per_mm))
+    x1 = min(w, int((max(p.x + p.w for p in places) + SOFT_MM) * px_per_mm) + 1)
+    y1 = min(h, int((max(p.y + p.h for p in places) + SOFT_MM) * px_per_mm) + 1)
+    smooth = np.zeros(rectified.shape, np.float32)
+    smooth[y0:y1, x0:x1] = cv2.GaussianBlur(rectified[y0:y1, x0:x1].astype(np.float32),
+                                            (0, 0), 0.8)
+    soft = np.zeros(rectified.shape, np.uint8)
+    soft[y0:y1, x0:x1] = np.clip(smooth[y0:y1, x0:x1], 0, 255).astype(np.uint8)
+    return smooth, soft
 
 
 def _look(patches: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:

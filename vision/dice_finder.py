@@ -2,9 +2,10 @@
 
 The locator (vision.locate) proposes candidate top faces; the classifier's centre head
 (vision.classify), which learnt where a die's top face is centred whatever its pips, moves
-each candidate onto the centre of its top face (twice: the second look is centred on the
-first's answer). Its value head is not used here: special dice are read by their look
-(vision.face_reader). Candidates that end on one die are merged.
+each candidate onto the centre of its top face (twice for those the first look moved a tenth
+of a side or more, about a quarter of them: the second look is centred on the first's
+answer; the others were centred already). Its value head is not used here: special dice
+are read by their look (vision.face_reader). Candidates that end on one die are merged.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from vision.reader import CLASSIFIER, LOCATOR, MODELS, model_session
 
 HEAT = 0.25  # locator score a candidate needs (the profile's "none" examples weed out more)
 LIMIT = 40  # candidates looked at per image
-LOOKS = 2  # times the classifier's centre head moves a candidate
+LOOKS = 2  # times the classifier's centre head moves a candidate ...
+MOVED = 0.1  # ... looking again only at those the last look moved at least this many sides
 SAME_DIE = 0.4  # candidates whose centres end closer than this many sides are one die
 
 
@@ -49,12 +51,15 @@ class DieFinder:
         x = np.array([c.x for c in found], np.float64)
         y = np.array([c.y for c in found], np.float64)
         h, w = image.shape[:2]
+        look = np.arange(len(found))
         for _ in range(LOOKS):
-            patches = batch([crop(image, float(a), float(b), float(s))
-                             for a, b, s in zip(x, y, sides, strict=True)])
+            if not len(look):
+                break
+            patches = batch([crop(image, float(x[i]), float(y[i]), float(sides[i])) for i in look])
             offset = self._classifier.run(None, {"patch": patches})[0][:, 7:9]
-            x = np.clip(x + offset[:, 0] * sides, 0, w - 1)
-            y = np.clip(y + offset[:, 1] * sides, 0, h - 1)
+            x[look] = np.clip(x[look] + offset[:, 0] * sides[look], 0, w - 1)
+            y[look] = np.clip(y[look] + offset[:, 1] * sides[look], 0, h - 1)
+            look = look[np.hypot(offset[:, 0], offset[:, 1]) * WINDOW >= MOVED]
         out: list[Candidate] = []
         for c, a, b, s in zip(found, x, y, sides / WINDOW, strict=True):
             if all((a - o.x) ** 2 + (b - o.y) ** 2 >= (SAME_DIE * s) ** 2 for o in out):

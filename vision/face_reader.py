@@ -13,12 +13,14 @@ logo on the one) reads those, and the ordinary pip reader reads the rest.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.blas import one_thread
 from vision.components import NOTHING, faces
 from vision.dice import DieRead
 from vision.dice_finder import DieFinder
@@ -72,14 +74,20 @@ class FaceReader:
         if profile.kind == "d6" and untaught:
             self.pips = pips or DiceReader(threads=threads)
 
-    def read(self, image_bgr: NDArray[np.uint8], *,
-             px_per_mm: float | None = None) -> tuple[FaceRead, ...]:
+    def read(self, image_bgr: NDArray[np.uint8], *, px_per_mm: float | None = None,
+             skip: Callable[[float, float, float], bool] | None = None
+             ) -> tuple[FaceRead, ...]:
         """Every die found, surest first; px_per_mm: the image's scale when it is a rectified
-        sheet (the dice's side is then known from the profile)."""
+        sheet (the dice's side is then known from the profile); skip(x, y, side): whether a
+        candidate die there is known to be none (the sheet's print), so it is not read."""
         image = check_image(image_bgr)
         side = self.profile.side_mm * px_per_mm if px_per_mm and self.profile.side_mm else None
-        found = self.finder.centred(image, self.finder.candidates(image), side)
-        reads = self._read_all(image, found)
+        found = self.finder.candidates(image)
+        if skip is not None:
+            found = [c for c in found if not skip(c.x, c.y, side or c.size)]
+        found = self.finder.centred(image, found, side)
+        with one_thread():
+            reads = self._read_all(image, found)
         if self.pips is not None:
             reads = self._with_pips(image, reads)
         return _distinct(reads)

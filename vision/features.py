@@ -19,6 +19,7 @@ says how alike two faces look.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import cv2
@@ -49,13 +50,21 @@ def die_angle(grey: NDArray[np.float32], x: float, y: float, side: float) -> flo
     m = np.array([[1.0, 0.0, r - x], [0.0, 1.0, r - y]])
     window = cv2.warpAffine(grey, m, (2 * r + 1, 2 * r + 1), flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE)
-    gx = cv2.Sobel(window, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(window, cv2.CV_32F, 0, 1, ksize=3)
-    yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
-    inside = xx * xx + yy * yy <= r * r
-    g = (gx + 1j * gy)[inside]
-    vote = (g ** 4 / (np.abs(g) ** 2 + 1e-3)).sum()
+    inside = _disc(r)
+    gx = cv2.Sobel(window, cv2.CV_32F, 1, 0, ksize=3)[inside]
+    gy = cv2.Sobel(window, cv2.CV_32F, 0, 1, ksize=3)[inside]
+    # g⁴ / (|g|² + 1e-3) of g = gx + i·gy, in real numbers: g² = a + i·b, g⁴ = a² − b² + 2i·ab
+    a, b = gx * gx - gy * gy, 2 * gx * gy
+    weight = 1 / (gx * gx + gy * gy + np.float32(1e-3))
+    vote = complex(float(((a * a - b * b) * weight).sum()), float((2 * a * b * weight).sum()))
     return float(np.angle(vote) / 4 % (math.pi / 2))
+
+
+@functools.lru_cache(maxsize=8)
+def _disc(r: int) -> NDArray[np.bool_]:
+    """The pixels of a (2r+1)-square within r of its centre."""
+    yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
+    return np.asarray(xx * xx + yy * yy <= r * r)
 
 
 def crop_die(image: Image, x: float, y: float, side: float, angle: float = 0.0, *,
@@ -136,14 +145,13 @@ def crop_cards(image: Image, quads: NDArray[np.float64]) -> Patches:
     samples it, it does not average it)."""
     w, h = CARD_VIEW
     u = (np.arange(w, dtype=np.float64) + 0.5) / w
-    v = (np.arange(h, dtype=np.float64) + 0.5) / h
-    q = np.asarray(quads, np.float64).reshape(-1, 4, 1, 1, 2)
-    uu, vv = u[None, None, :, None], v[None, :, None, None]
-    # bilinear blend of the four corners (a card seen flat on a rectified sheet)
-    pts = ((1 - uu) * (1 - vv) * q[:, 0] + uu * (1 - vv) * q[:, 1] + uu * vv * q[:, 2]
-           + (1 - uu) * vv * q[:, 3])
-    mx = np.ascontiguousarray(pts[..., 0].reshape(-1, w), np.float32)
-    my = np.ascontiguousarray(pts[..., 1].reshape(-1, w), np.float32)
+    v = (np.arange(h, dtype=np.float64)[:, None] + 0.5) / h
+    # bilinear blend of the four corners (a card seen flat on a rectified sheet): each
+    # sample's weights of the corners, 4 × samples
+    blend = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v]).reshape(4, -1)
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    mx = np.asarray(q[:, :, 0] @ blend, np.float32).reshape(-1, w)
+    my = np.asarray(q[:, :, 1] @ blend, np.float32).reshape(-1, w)
     out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(out, np.uint8).reshape(-1, h, w, 3)
 
@@ -156,8 +164,8 @@ def embed_dice(patches: Patches) -> Vectors:
     shape = hog(grey)
     shape /= np.linalg.norm(shape, axis=1, keepdims=True) + 1e-6
     half = DIE_VIEW // 2
-    details = np.stack([_details(cv2.resize(g, (half, half), interpolation=cv2.INTER_AREA),
-                                 0.5, 4.0) for g in grey]).reshape(len(p), -1)
+    details = _all_details(np.stack([cv2.resize(g, (half, half), interpolation=cv2.INTER_AREA)
+                                     for g in grey]), 0.5, 4.0).reshape(len(p), -1)
     details -= details.mean(axis=1, keepdims=True)
     details /= np.linalg.norm(details, axis=1, keepdims=True) + 1e-6
     v = np.concatenate([shape * DIE_SHAPE, details * DIE_DETAILS,
@@ -165,11 +173,37 @@ def embed_dice(patches: Patches) -> Vectors:
     return np.asarray(v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6), np.float32)
 
 
-def _details(grey: NDArray[np.float32], blur: float, shading: float) -> NDArray[np.float32]:
-    """A grey (or colour) patch softened by blur, less its shading (a blur of `shading`
-    pixels)."""
-    soft = cv2.GaussianBlur(grey, (0, 0), blur) if blur else grey
-    return np.asarray(soft - cv2.GaussianBlur(soft, (0, 0), shading), np.float32)
+def _all_details(patches: NDArray[np.float32], blur: float, shading: float
+                 ) -> NDArray[np.float32]:
+    """N grey (N×H×W) or colour (N×H×W×C) patches, each softened by blur, less its shading
+    (a blur of `shading` pixels), all at once."""
+    soft = _blurred(patches, blur) if blur else patches
+    return np.asarray(soft - _blurred(soft, shading), np.float32)
+
+
+def _blurred(patches: NDArray[np.float32], sigma: float) -> NDArray[np.float32]:
+    """N patches (N×H×W, or N×H×W×C) each blurred as cv2.GaussianBlur(patch, (0, 0), sigma)
+    does (to float rounding), all at once: a product with a matrix along each axis."""
+    n, h, w = patches.shape[:3]
+    c = patches.shape[3] if patches.ndim == 4 else 1
+    rows = np.moveaxis(patches.reshape(n, h, w, c), 2, 3).reshape(-1, w)
+    across = rows @ _blur_matrix(w, sigma).T
+    down = _blur_matrix(h, sigma) @ across.reshape(n, h, c * w).transpose(1, 0, 2).reshape(h, -1)
+    out = down.reshape(h, n, c, w).transpose(1, 0, 3, 2)
+    return np.ascontiguousarray(out.reshape(patches.shape), np.float32)
+
+
+@functools.lru_cache(maxsize=16)
+def _blur_matrix(size: int, sigma: float) -> NDArray[np.float32]:
+    """The size × size matrix of OpenCV's Gaussian blur along one axis of `size` pixels
+    (its kernel for float images, the border reflected as BORDER_REFLECT_101)."""
+    kernel = cv2.getGaussianKernel(round(sigma * 8 + 1) | 1, sigma, cv2.CV_64F).ravel()
+    reach = len(kernel) // 2
+    out = np.zeros((size, size), np.float64)
+    for i in range(size):
+        for k, weight in enumerate(kernel):
+            out[i, cv2.borderInterpolate(i + k - reach, size, cv2.BORDER_REFLECT_101)] += weight
+    return np.asarray(out, np.float32)
 
 
 def embed_cards(patches: Patches) -> Vectors:
@@ -177,7 +211,7 @@ def embed_cards(patches: Patches) -> Vectors:
     shading, zero-mean and unit-norm, with a 4 × 4 colour layout."""
     p = patches.astype(np.float32)
     grey = p @ _GREY
-    flat = np.stack([_details(g, CARD_BLUR, CARD_SHADING) for g in grey]).reshape(len(p), -1)
+    flat = _all_details(grey, CARD_BLUR, CARD_SHADING).reshape(len(p), -1)
     flat -= flat.mean(axis=1, keepdims=True)
     flat /= np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6
     v = np.concatenate([flat * (1 - CARD_COLOUR), _colour_layout(p, 4) * CARD_COLOUR], 1)
@@ -188,7 +222,7 @@ def card_details(patches: Patches) -> Vectors:
     """Each card patch's colour details (each channel softened, less its shading), flattened,
     zero-mean and unit-norm: where two faces differ, pixel by pixel."""
     p = patches.astype(np.float32)
-    flat = np.stack([_details(x, CARD_BLUR, CARD_SHADING) for x in p]).reshape(len(p), -1)
+    flat = _all_details(p, CARD_BLUR, CARD_SHADING).reshape(len(p), -1)
     flat -= flat.mean(axis=1, keepdims=True)
     return np.asarray(flat / (np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6), np.float32)
 
@@ -197,7 +231,9 @@ def _colour_layout(patches: NDArray[np.float32], grid: int) -> NDArray[np.float3
     """Opponent colours (red−green, yellow−blue) on a grid × grid layout, unit-norm (a grey
     patch keeps a small colour part)."""
     n, h, w, _ = patches.shape
-    small = patches.reshape(n, grid, h // grid, grid, w // grid, 3).mean((2, 4))
+    rows = patches.reshape(n, grid, h // grid, w * 3).sum(axis=2)  # summed down, then across
+    small = rows.reshape(n, grid, grid, w // grid, 3).sum(axis=3) / np.float32(
+        h // grid * (w // grid))
     b, g, r = small[..., 0], small[..., 1], small[..., 2]
     colour = np.stack([(r - g) * 0.7071, (r + g - 2 * b) * 0.4082], -1).reshape(n, -1)
     return np.asarray(colour / np.maximum(np.linalg.norm(colour, axis=1, keepdims=True), 20.0),

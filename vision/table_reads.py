@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.blas import one_thread
 from vision.card_reader import CardRead, CardReader
 from vision.components import EMPTY, PLAIN_BACK
 from vision.dice_finder import DieFinder
@@ -45,8 +46,9 @@ class DalekTableReader:
         if key not in self._print:
             self._print[key] = SheetPrint(sheet, px_per_mm)
         printed = self._print[key]
-        reads = tuple(r for r in self.faces.read(rectified, px_per_mm=px_per_mm)
-                      if not printed.shows(rectified, r.x, r.y, r.size))
+        seen = self.faces.read(rectified, px_per_mm=px_per_mm,
+                               skip=lambda x, y, side: printed.shows(rectified, x, y, side))
+        reads = tuple(r for r in seen if not printed.shows(rectified, r.x, r.y, r.size))
         return DalekObservation(_dice_on(reads, sheet, px_per_mm, None))
 
 
@@ -62,7 +64,9 @@ class DicyTableReader:
 
     def read(self, rectified: Image, sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> DicyObservation:
-        places = tuple(_place(r) for r in self.cards.read(rectified, sheet, px_per_mm=px_per_mm))
+        with one_thread():
+            found = self.cards.read(rectified, sheet, px_per_mm=px_per_mm)
+        places = tuple(_place(r) for r in found)
         area = sheet.zone("dice")
         x0, y0 = round(area.x * px_per_mm), round(area.y * px_per_mm)
         crop = np.ascontiguousarray(rectified[y0:round((area.y + area.h) * px_per_mm),
@@ -86,7 +90,9 @@ class SeventeenTableReader:
 
     def read(self, rectified: Image, sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> SeventeenObservation:
-        places = [_place(r) for r in self.cards.read(rectified, sheet, px_per_mm=px_per_mm)]
+        with one_thread():
+            found = self.cards.read(rectified, sheet, px_per_mm=px_per_mm)
+        places = [_place(r) for r in found]
         gap = next((i for i, p in enumerate(places) if p.empty), len(places))
         return SeventeenObservation(tuple(places[:gap]),
                                     tuple(p for p in places[gap:] if not p.empty))
