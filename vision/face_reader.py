@@ -33,6 +33,8 @@ from vision.reader import DiceReader, check_image
 SAME_DIE = 0.5  # reads closer than this many sides are one die
 DIMS = 128  # faces are compared on this many principal axes of the examples
 VIEWS = 48  # a face taught from fewer examples is also compared as seen otherwise, to this many
+NUDGE = 0.04  # a die is cut out again this share of its side off ...
+NUDGES = 3  # ... in at most this many rounds, while that makes it look more like a face
 
 
 @dataclass(frozen=True)
@@ -66,9 +68,11 @@ class FaceReader:
         self.finder = finder or DieFinder(threads=threads)
         copies = _copies(profile)
         views = die_views(profile.patches, copies)
-        self.neighbours = Neighbours(embed_dice(quarter_turns(views)),
-                                     profile.labels * (4 * (copies + 1)), background=NOTHING,
-                                     dims=DIMS)
+        labels = profile.labels * (copies + 1)
+        n, turned = len(profile.labels), np.arange(4 * len(views))
+        example = turned // len(views) * n + turned % n  # views of one example, one way up
+        self.neighbours = Neighbours(embed_dice(quarter_turns(views)), labels * 4,
+                                     background=NOTHING, dims=DIMS, groups=example)
         untaught = set(faces(profile.kind)) - set(profile.labels)
         self.pips = None
         if profile.kind == "d6" and untaught:
@@ -96,15 +100,42 @@ class FaceReader:
         if not found:
             return []
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        patches = []
-        for c in found:
-            angle = die_angle(grey, c.x, c.y, c.size)
-            patches.append(crop_die(image, c.x, c.y, c.size, angle))
+        place = np.array([(c.x, c.y) for c in found], np.float64)
+        angles = [die_angle(grey, c.x, c.y, c.size) for c in found]
+        cut = np.stack([crop_die(image, x, y, c.size, a)
+                        for (x, y), c, a in zip(place, found, angles, strict=True)])
+        rows = self.neighbours.similarities(embed_dice(cut))
+        best = self._face_similarity(rows)
+        for _ in range(NUDGES):
+            step = [NUDGE * c.size for c in found]
+            tries = [(i, x + dx * step[i], y + dy * step[i])
+                     for i, (x, y) in enumerate(place) for dx, dy in _MOVES]
+            again_cut = np.stack([crop_die(image, x, y, found[i].size, angles[i])
+                                  for i, x, y in tries])
+            again = self.neighbours.similarities(embed_dice(again_cut))
+            score = self._face_similarity(again).reshape(len(found), len(_MOVES))
+            moved = False
+            for i in range(len(found)):
+                k = int(np.argmax(score[i]))
+                if score[i, k] > best[i]:
+                    j = i * len(_MOVES) + k
+                    place[i] = tries[j][1:]
+                    cut[i], rows[i], best[i] = again_cut[j], again[j], score[i, k]
+                    moved = True
+            if not moved:
+                break
         out = []
-        for c, m in zip(found, self.neighbours.match(embed_dice(np.stack(patches))), strict=True):
+        for c, (x, y), row in zip(found, place, rows, strict=True):
+            m = self.neighbours.decide(row)
             if m.label != NOTHING:
-                out.append(FaceRead(m.label, c.x, c.y, c.size, min(1.0, max(0.0, m.lead * 5))))
+                out.append(FaceRead(m.label, float(x), float(y), c.size,
+                                    min(1.0, max(0.0, m.lead * 5))))
         return out
+
+    def _face_similarity(self, rows: NDArray[np.float32]) -> NDArray[np.float32]:
+        """Each row's similarity to its most similar face (not the background)."""
+        faces = [k for k, n in enumerate(self.neighbours.names) if n != NOTHING]
+        return np.asarray(rows[:, faces].max(axis=1), np.float32)
 
     def _with_pips(self, image: NDArray[np.uint8], reads: list[FaceRead]) -> list[FaceRead]:
         """Taught faces read sure win; elsewhere the pip reader's reads stand."""
@@ -115,6 +146,9 @@ class FaceReader:
             if not any(_near(pip.x, pip.y, r) for r in taught):
                 out.append(_from_pips(pip, reads))
         return out
+
+
+_MOVES = ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0))  # a nudge's directions
 
 
 def _copies(profile: Profile) -> int:
