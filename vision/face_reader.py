@@ -14,7 +14,7 @@ logo on the one) reads those, and the ordinary pip reader reads the rest.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -33,6 +33,7 @@ from vision.reader import DiceReader, check_image
 SAME_DIE = 0.5  # reads closer than this many sides are one die
 DIMS = 128  # faces are compared on this many principal axes of the examples
 VIEWS = 48  # a face taught from fewer examples is also compared as seen otherwise, to this many
+ROOM = 48  # pixels of image read around an area where the dice's side is not known
 NUDGE = 0.04  # a die is cut out again this share of its side off ...
 NUDGES = 3  # ... in at most this many rounds, while that makes it look more like a face
 
@@ -79,21 +80,31 @@ class FaceReader:
             self.pips = pips or DiceReader(threads=threads)
 
     def read(self, image_bgr: NDArray[np.uint8], *, px_per_mm: float | None = None,
-             skip: Callable[[float, float, float], bool] | None = None
-             ) -> tuple[FaceRead, ...]:
+             skip: Callable[[float, float, float], bool] | None = None,
+             area: tuple[int, int, int, int] | None = None) -> tuple[FaceRead, ...]:
         """Every die found, surest first; px_per_mm: the image's scale when it is a rectified
         sheet (the dice's side is then known from the profile); skip(x, y, side): whether a
-        candidate die there is known to be none (the sheet's print), so it is not read."""
+        candidate die there is known to be none (the sheet's print), so it is not read; area:
+        (x0, y0, x1, y1) pixels, only the dice centred there, looked for with a die's side of
+        the image around it (the locator misses dice at an image's edge)."""
         image = check_image(image_bgr)
         side = self.profile.side_mm * px_per_mm if px_per_mm and self.profile.side_mm else None
+        x0 = y0 = 0
+        if area is not None:
+            room = round(side or ROOM)
+            x0, y0 = max(0, area[0] - room), max(0, area[1] - room)
+            image = np.ascontiguousarray(image[y0:area[3] + room, x0:area[2] + room])
         found = self.finder.candidates(image)
         if skip is not None:
-            found = [c for c in found if not skip(c.x, c.y, side or c.size)]
+            found = [c for c in found if not skip(c.x + x0, c.y + y0, side or c.size)]
         found = self.finder.centred(image, found, side)
         with one_thread():
             reads = self._read_all(image, found)
         if self.pips is not None:
             reads = self._with_pips(image, reads)
+        if area is not None:
+            reads = [replace(r, x=r.x + x0, y=r.y + y0) for r in reads
+                     if area[0] <= r.x + x0 < area[2] and area[1] <= r.y + y0 < area[3]]
         return _distinct(reads)
 
     def _read_all(self, image: NDArray[np.uint8], found: list[Candidate]) -> list[FaceRead]:
