@@ -35,7 +35,9 @@ DIMS = 128  # faces are compared on this many principal axes of the examples
 VIEWS = 48  # a face taught from fewer examples is also compared as seen otherwise, to this many
 ROOM = 48  # pixels of image read around an area where the dice's side is not known
 NUDGE = 0.04  # a die is cut out again this share of its side off ...
-NUDGES = 3  # ... in at most this many rounds, while that makes it look more like a face
+NUDGES = 3  # ... in at most this many rounds, while that makes it look more like a face,
+DOUBT = 0.1  # ... when its face leads the next by less than this
+NEAR = 0.05  # ... or it was read "no die" by less than this
 
 
 @dataclass(frozen=True)
@@ -117,24 +119,26 @@ class FaceReader:
                         for (x, y), c, a in zip(place, found, angles, strict=True)])
         rows = self.neighbours.similarities(embed_dice(cut))
         best = self._face_similarity(rows)
+        moving = [i for i, row in enumerate(rows) if self._doubtful(row)]
         for _ in range(NUDGES):
-            step = [NUDGE * c.size for c in found]
-            tries = [(i, x + dx * step[i], y + dy * step[i])
-                     for i, (x, y) in enumerate(place) for dx, dy in _MOVES]
+            if not moving:
+                break
+            tries = [(i, place[i, 0] + dx * NUDGE * found[i].size,
+                      place[i, 1] + dy * NUDGE * found[i].size)
+                     for i in moving for dx, dy in _MOVES]
             again_cut = np.stack([crop_die(image, x, y, found[i].size, angles[i])
                                   for i, x, y in tries])
             again = self.neighbours.similarities(embed_dice(again_cut))
-            score = self._face_similarity(again).reshape(len(found), len(_MOVES))
-            moved = False
-            for i in range(len(found)):
-                k = int(np.argmax(score[i]))
-                if score[i, k] > best[i]:
-                    j = i * len(_MOVES) + k
+            score = self._face_similarity(again).reshape(len(moving), len(_MOVES))
+            still = []
+            for n, i in enumerate(moving):
+                k = int(np.argmax(score[n]))
+                if score[n, k] > best[i]:
+                    j = n * len(_MOVES) + k
                     place[i] = tries[j][1:]
-                    cut[i], rows[i], best[i] = again_cut[j], again[j], score[i, k]
-                    moved = True
-            if not moved:
-                break
+                    cut[i], rows[i], best[i] = again_cut[j], again[j], score[n, k]
+                    still.append(i)
+            moving = still
         out = []
         for c, (x, y), row in zip(found, place, rows, strict=True):
             m = self.neighbours.decide(row)
@@ -142,6 +146,16 @@ class FaceReader:
                 out.append(FaceRead(m.label, float(x), float(y), c.size,
                                     min(1.0, max(0.0, m.lead * 5))))
         return out
+
+    def _doubtful(self, row: NDArray[np.float32]) -> bool:
+        """Whether a candidate's read (a row of similarities) is worth cutting out again: not
+        clearly "no die" and not clearly one face."""
+        m = self.neighbours.decide(row)
+        names = self.neighbours.names
+        if m.label == NOTHING and NOTHING in names:
+            face = float(self._face_similarity(row[None])[0])
+            return face > float(row[names.index(NOTHING)]) - NEAR
+        return m.lead < DOUBT
 
     def _face_similarity(self, rows: NDArray[np.float32]) -> NDArray[np.float32]:
         """Each row's similarity to its most similar face (not the background)."""
