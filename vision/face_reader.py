@@ -3,8 +3,12 @@
 The die finder (vision.dice_finder) finds the dice and the centres of their top faces, whatever
 the faces show; each face is cut out turned upright (vision.features.die_angle), embedded and
 compared with the profile's examples, each in its four quarter turns, so a die is read at any
-rotation. A die nearest to the profile's "none" examples is not a die; a die whose face is not
-clearly nearest is read "not sure" (face None).
+rotation. A die read doubtfully is cut out again a little off, while that makes it look more
+like a face (the centre head is off by a few pixels on art it never saw). Examples are compared
+through their rendered views with the spread of each example's views whitened away
+(vision.neighbours), so a small mark that tells two faces apart counts. A die nearest to the
+profile's "none" examples is not a die; a die whose face is not clearly nearest is read "not
+sure" (face None).
 
 On a rectified sheet the dice's side is known (the profile's side in millimetres); elsewhere
 each die's side is the locator's guess. For d6 dice, a profile that teaches only some faces (a
