@@ -6,7 +6,8 @@ compared with the profile's examples, each in its four quarter turns, so a die i
 rotation. A die read doubtfully is cut out again a little off, while that makes it look more
 like a face (the centre head is off by a few pixels on art it never saw). Examples are compared
 through their rendered views with the spread of each example's views whitened away
-(vision.neighbours), so a small mark that tells two faces apart counts. A die nearest to the
+(vision.neighbours), so a small mark that tells two faces apart counts (both only for a profile
+taught from few examples a face: with many, they made a few wrong reads). A die nearest to the
 profile's "none" examples is not a die; a die whose face is not clearly nearest is read "not
 sure" (face None).
 
@@ -42,6 +43,7 @@ NUDGE = 0.04  # a die is cut out again this share of its side off ...
 NUDGES = 3  # ... in at most this many rounds, while that makes it look more like a face,
 DOUBT = 0.1  # ... when its face leads the next by less than this
 NEAR = 0.05  # ... or it was read "no die" by less than this
+KNOWN = 10  # a profile whose faces were each taught this often is read without nudges or whitening
 
 
 @dataclass(frozen=True)
@@ -78,8 +80,11 @@ class FaceReader:
         labels = profile.labels * (copies + 1)
         n, turned = len(profile.labels), np.arange(4 * len(views))
         example = turned // len(views) * n + turned % n  # views of one example, one way up
+        few = _fewest(profile) < KNOWN  # a face taught often has shown how the camera sees it
         self.neighbours = Neighbours(embed_dice(quarter_turns(views)), labels * 4,
-                                     background=NOTHING, dims=DIMS, groups=example)
+                                     background=NOTHING, dims=DIMS,
+                                     groups=example if few else None)
+        self.nudges = NUDGES if few else 0
         untaught = set(faces(profile.kind)) - set(profile.labels)
         self.pips = None
         if profile.kind == "d6" and untaught:
@@ -123,8 +128,8 @@ class FaceReader:
                         for (x, y), c, a in zip(place, found, angles, strict=True)])
         rows = self.neighbours.similarities(embed_dice(cut))
         best = self._face_similarity(rows)
-        moving = [i for i, row in enumerate(rows) if self._doubtful(row)]
-        for _ in range(NUDGES):
+        moving = [i for i, row in enumerate(rows) if self.nudges and self._doubtful(row)]
+        for _ in range(self.nudges):
             if not moving:
                 break
             tries = [(i, place[i, 0] + dx * NUDGE * found[i].size,
@@ -182,8 +187,12 @@ _MOVES = ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0))  # a nudge's directi
 
 def _copies(profile: Profile) -> int:
     """How many other views of each example to compare with (none for a face taught often)."""
-    fewest = min(n for label, n in profile.counts().items() if label != NOTHING)
-    return max(0, -(-VIEWS // fewest) - 1)
+    return max(0, -(-VIEWS // _fewest(profile)) - 1)
+
+
+def _fewest(profile: Profile) -> int:
+    """The fewest examples any face of the profile was taught from."""
+    return min(n for label, n in profile.counts().items() if label != NOTHING)
 
 
 def _from_pips(pip: DieRead, reads: list[FaceRead]) -> FaceRead:
