@@ -7,11 +7,13 @@ the most similar example's, unless another face is nearly as similar: then the c
 "not sure" (face None). A place with no card is read "empty".
 
 Faces alike but for a small mark (a number on a card's back) are told apart where they differ:
-when other faces are nearly as similar as the best, and each of them was taught from enough
-examples to know how they vary, the card is compared with each face's mean look, pixel by
-pixel, weighted by how much the faces' means differ there against how much each face's
-examples vary there (a Fisher weighting); the closest face wins if clearly closer, else the
-card is "not sure".
+when other faces are nearly as similar as the best, the card is compared with each face's mean
+look, pixel by pixel, weighted by how much the faces' means differ there against how much each
+face's examples vary there (a Fisher weighting); the closest face wins if clearly closer, else
+the card is "not sure". A profile taught from few examples a face knows how they vary from
+their rendered variations (light, blur, a little off the outline; a Dicy card's active side in
+other players' colours), which vary less than real photos: only faces very nearly as similar
+are told apart this way, and the closest wins by less.
 """
 
 from __future__ import annotations
@@ -34,9 +36,10 @@ DIMS = 160  # cards are compared on this many principal axes of the examples
 DOUBT = 0.06  # a card read with less lead than this is cut out again, nudged
 NUDGES = 2  # at most this many rounds of nudges
 VIEWS = 24  # a face taught from fewer examples is also compared as seen otherwise, to this many
-ALIKE = 0.2  # faces this close in similarity to the best are told apart where they differ ...
-KNOWN = 10  # ... when each was taught from at least this many examples
+ALIKE = 0.2  # faces this close in similarity to the best are told apart where they differ
 CLOSER = 0.8  # the closest face's weighted distance must be under this share of the next's
+KNOWN = 10  # a face taught from fewer examples is known by its variations, and then
+FEW_ALIKE, FEW_CLOSER = 0.05, 0.9  # these stand for ALIKE and CLOSER
 SOFT_MM = 10.0  # the sheet is softened this far around its places (outlines, cut-outs)
 
 
@@ -73,11 +76,15 @@ class CardReader:
         self.profile = profile
         fewest = min(profile.counts().values())
         copies = max(0, -(-VIEWS // fewest) - 1)
-        self.neighbours = Neighbours(embed_cards(half_turns(card_views(profile.patches, copies))),
-                                     profile.labels * (2 * (copies + 1)), background=None,
-                                     margin=MARGIN, dims=DIMS)
-        self.looks = {face: _look(profile.patches[[x == face for x in profile.labels]])
-                      for face, n in profile.counts().items() if n >= KNOWN}
+        views = card_views(profile.patches, copies, recolour=profile.kind == "dicy-card")
+        labels = profile.labels * (copies + 1)
+        self.neighbours = Neighbours(embed_cards(half_turns(views)), labels * 2,
+                                     background=None, margin=MARGIN, dims=DIMS)
+        few = fewest < KNOWN
+        self.alike, self.closer = (FEW_ALIKE, FEW_CLOSER) if few else (ALIKE, CLOSER)
+        known, known_labels = (views, labels) if few else (profile.patches, profile.labels)
+        self.looks = {face: _look(known[[x == face for x in known_labels]])
+                      for face in profile.counts()}
         # the looks as rows of arrays (float64: variances come as differences of squares)
         self._known = {face: k for k, face in enumerate(self.looks)}
         size = CARD_VIEW[0] * CARD_VIEW[1] * 3
@@ -129,11 +136,11 @@ class CardReader:
                     read: str | None) -> str | None:
         """The face of a card (its cut-out's card_details) told apart from the faces nearly as
         similar as the best (see the module's docstring; None when it cannot be), or as read
-        by the examples alone when they are not known well enough."""
+        when no other face is."""
         names = self.neighbours.names
         order = np.argsort(-row)
-        alike = [names[k] for k in order[row[order] >= row.max() - ALIKE]]
-        if len(alike) < 2 or any(f not in self._known for f in alike):
+        alike = [names[k] for k in order[row[order] >= row.max() - self.alike]]
+        if len(alike) < 2:
             return read
         index = [self._known[f] for f in alike]
         share = np.zeros(len(self._means))
@@ -148,7 +155,7 @@ class CardReader:
         distance = (float(weight @ card ** 2) - 2 * (self._means @ (weight * card))
                     + self._squares @ weight)[index]
         first, second = np.argsort(distance)[:2]
-        return alike[first] if distance[first] <= CLOSER * distance[second] else None
+        return alike[first] if distance[first] <= self.closer * distance[second] else None
 
     def _nudged(self, soft: NDArray[np.uint8], picks: list[_Pick]) -> list[_Pick]:
         """Doubtful cards (each its outline, similarities and cut-out) cut out again a pixel

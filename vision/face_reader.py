@@ -3,8 +3,13 @@
 The die finder (vision.dice_finder) finds the dice and the centres of their top faces, whatever
 the faces show; each face is cut out turned upright (vision.features.die_angle), embedded and
 compared with the profile's examples, each in its four quarter turns, so a die is read at any
-rotation. A die nearest to the profile's "none" examples is not a die; a die whose face is not
-clearly nearest is read "not sure" (face None).
+rotation. A die read doubtfully is cut out again a little off, while that makes it look more
+like a face (the centre head is off by a few pixels on art it never saw). Examples are compared
+through their rendered views with the spread of each example's views whitened away
+(vision.neighbours), so a small mark that tells two faces apart counts (both only for a profile
+taught from few examples a face: with many, they made a few wrong reads). A die nearest to the
+profile's "none" examples is not a die; a die whose face is not clearly nearest is read "not
+sure" (face None).
 
 On a rectified sheet the dice's side is known (the profile's side in millimetres); elsewhere
 each die's side is the locator's guess. For d6 dice, a profile that teaches only some faces (a
@@ -14,7 +19,7 @@ logo on the one) reads those, and the ordinary pip reader reads the rest.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -33,6 +38,12 @@ from vision.reader import DiceReader, check_image
 SAME_DIE = 0.5  # reads closer than this many sides are one die
 DIMS = 128  # faces are compared on this many principal axes of the examples
 VIEWS = 48  # a face taught from fewer examples is also compared as seen otherwise, to this many
+ROOM = 48  # pixels of image read around an area where the dice's side is not known
+NUDGE = 0.04  # a die is cut out again this share of its side off ...
+NUDGES = 3  # ... in at most this many rounds, while that makes it look more like a face,
+DOUBT = 0.1  # ... when its face leads the next by less than this
+NEAR = 0.05  # ... or it was read "no die" by less than this
+KNOWN = 10  # a profile whose faces were each taught this often is read without nudges or whitening
 
 
 @dataclass(frozen=True)
@@ -66,45 +77,99 @@ class FaceReader:
         self.finder = finder or DieFinder(threads=threads)
         copies = _copies(profile)
         views = die_views(profile.patches, copies)
-        self.neighbours = Neighbours(embed_dice(quarter_turns(views)),
-                                     profile.labels * (4 * (copies + 1)), background=NOTHING,
-                                     dims=DIMS)
+        labels = profile.labels * (copies + 1)
+        n, turned = len(profile.labels), np.arange(4 * len(views))
+        example = turned // len(views) * n + turned % n  # views of one example, one way up
+        few = _fewest(profile) < KNOWN  # a face taught often has shown how the camera sees it
+        self.neighbours = Neighbours(embed_dice(quarter_turns(views)), labels * 4,
+                                     background=NOTHING, dims=DIMS,
+                                     groups=example if few else None)
+        self.nudges = NUDGES if few else 0
         untaught = set(faces(profile.kind)) - set(profile.labels)
         self.pips = None
         if profile.kind == "d6" and untaught:
             self.pips = pips or DiceReader(threads=threads)
 
     def read(self, image_bgr: NDArray[np.uint8], *, px_per_mm: float | None = None,
-             skip: Callable[[float, float, float], bool] | None = None
-             ) -> tuple[FaceRead, ...]:
+             skip: Callable[[float, float, float], bool] | None = None,
+             area: tuple[int, int, int, int] | None = None) -> tuple[FaceRead, ...]:
         """Every die found, surest first; px_per_mm: the image's scale when it is a rectified
         sheet (the dice's side is then known from the profile); skip(x, y, side): whether a
-        candidate die there is known to be none (the sheet's print), so it is not read."""
+        candidate die there is known to be none (the sheet's print), so it is not read; area:
+        (x0, y0, x1, y1) pixels, only the dice centred there, looked for with a die's side of
+        the image around it (the locator misses dice at an image's edge)."""
         image = check_image(image_bgr)
         side = self.profile.side_mm * px_per_mm if px_per_mm and self.profile.side_mm else None
+        x0 = y0 = 0
+        if area is not None:
+            room = round(side or ROOM)
+            x0, y0 = max(0, area[0] - room), max(0, area[1] - room)
+            image = np.ascontiguousarray(image[y0:area[3] + room, x0:area[2] + room])
         found = self.finder.candidates(image)
         if skip is not None:
-            found = [c for c in found if not skip(c.x, c.y, side or c.size)]
+            found = [c for c in found if not skip(c.x + x0, c.y + y0, side or c.size)]
         found = self.finder.centred(image, found, side)
         with one_thread():
             reads = self._read_all(image, found)
         if self.pips is not None:
             reads = self._with_pips(image, reads)
+        if area is not None:
+            reads = [replace(r, x=r.x + x0, y=r.y + y0) for r in reads
+                     if area[0] <= r.x + x0 < area[2] and area[1] <= r.y + y0 < area[3]]
         return _distinct(reads)
 
     def _read_all(self, image: NDArray[np.uint8], found: list[Candidate]) -> list[FaceRead]:
         if not found:
             return []
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        patches = []
-        for c in found:
-            angle = die_angle(grey, c.x, c.y, c.size)
-            patches.append(crop_die(image, c.x, c.y, c.size, angle))
+        place = np.array([(c.x, c.y) for c in found], np.float64)
+        angles = [die_angle(grey, c.x, c.y, c.size) for c in found]
+        cut = np.stack([crop_die(image, x, y, c.size, a)
+                        for (x, y), c, a in zip(place, found, angles, strict=True)])
+        rows = self.neighbours.similarities(embed_dice(cut))
+        best = self._face_similarity(rows)
+        moving = [i for i, row in enumerate(rows) if self.nudges and self._doubtful(row)]
+        for _ in range(self.nudges):
+            if not moving:
+                break
+            tries = [(i, place[i, 0] + dx * NUDGE * found[i].size,
+                      place[i, 1] + dy * NUDGE * found[i].size)
+                     for i in moving for dx, dy in _MOVES]
+            again_cut = np.stack([crop_die(image, x, y, found[i].size, angles[i])
+                                  for i, x, y in tries])
+            again = self.neighbours.similarities(embed_dice(again_cut))
+            score = self._face_similarity(again).reshape(len(moving), len(_MOVES))
+            still = []
+            for n, i in enumerate(moving):
+                k = int(np.argmax(score[n]))
+                if score[n, k] > best[i]:
+                    j = n * len(_MOVES) + k
+                    place[i] = tries[j][1:]
+                    cut[i], rows[i], best[i] = again_cut[j], again[j], score[n, k]
+                    still.append(i)
+            moving = still
         out = []
-        for c, m in zip(found, self.neighbours.match(embed_dice(np.stack(patches))), strict=True):
+        for c, (x, y), row in zip(found, place, rows, strict=True):
+            m = self.neighbours.decide(row)
             if m.label != NOTHING:
-                out.append(FaceRead(m.label, c.x, c.y, c.size, min(1.0, max(0.0, m.lead * 5))))
+                out.append(FaceRead(m.label, float(x), float(y), c.size,
+                                    min(1.0, max(0.0, m.lead * 5))))
         return out
+
+    def _doubtful(self, row: NDArray[np.float32]) -> bool:
+        """Whether a candidate's read (a row of similarities) is worth cutting out again: not
+        clearly "no die" and not clearly one face."""
+        m = self.neighbours.decide(row)
+        names = self.neighbours.names
+        if m.label == NOTHING and NOTHING in names:
+            face = float(self._face_similarity(row[None])[0])
+            return face > float(row[names.index(NOTHING)]) - NEAR
+        return m.lead < DOUBT
+
+    def _face_similarity(self, rows: NDArray[np.float32]) -> NDArray[np.float32]:
+        """Each row's similarity to its most similar face (not the background)."""
+        faces = [k for k, n in enumerate(self.neighbours.names) if n != NOTHING]
+        return np.asarray(rows[:, faces].max(axis=1), np.float32)
 
     def _with_pips(self, image: NDArray[np.uint8], reads: list[FaceRead]) -> list[FaceRead]:
         """Taught faces read sure win; elsewhere the pip reader's reads stand."""
@@ -117,10 +182,17 @@ class FaceReader:
         return out
 
 
+_MOVES = ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0))  # a nudge's directions
+
+
 def _copies(profile: Profile) -> int:
     """How many other views of each example to compare with (none for a face taught often)."""
-    fewest = min(n for label, n in profile.counts().items() if label != NOTHING)
-    return max(0, -(-VIEWS // fewest) - 1)
+    return max(0, -(-VIEWS // _fewest(profile)) - 1)
+
+
+def _fewest(profile: Profile) -> int:
+    """The fewest examples any face of the profile was taught from."""
+    return min(n for label, n in profile.counts().items() if label != NOTHING)
 
 
 def _from_pips(pip: DieRead, reads: list[FaceRead]) -> FaceRead:

@@ -100,9 +100,11 @@ def die_views(examples: Patches, copies: int = 0, *, seed: int = 0) -> Patches:
     return np.stack(views)
 
 
-def card_views(examples: Patches, copies: int = 0, *, seed: int = 0) -> Patches:
+def card_views(examples: Patches, copies: int = 0, *, seed: int = 0,
+               recolour: bool = False) -> Patches:
     """The card examples, then `copies` more of each as a camera might see them otherwise
-    (vary()), cut out a little off their outline."""
+    (vary()), cut out a little off their outline; recolour: each copy's colour channels also
+    shuffled (cards whose colour is their player's, not their face's)."""
     w, h = CARD_VIEW
     rng = np.random.default_rng(seed)
     views = list(examples)
@@ -113,7 +115,8 @@ def card_views(examples: Patches, copies: int = 0, *, seed: int = 0) -> Patches:
             a[:, 2] += rng.normal(0.0, 0.5, 2)
             view = cv2.warpAffine(e, a, (w, h), flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
-            views.append(vary(np.asarray(view, np.uint8), rng))
+            view = vary(np.asarray(view, np.uint8), rng)
+            views.append(view[..., rng.permutation(3)] if recolour else view)
     return np.stack(views)
 
 

@@ -5,6 +5,10 @@ query's similarity to a label is that of the label's most similar example. The m
 label wins; a face wins only by at least `margin` over the next face, else the query is a
 component whose face is not sure. The background label (no die here) wins when it is the most
 similar. Long embeddings may be compared on their `dims` principal axes (faster, same order).
+When the examples come as groups of views of one example (seen otherwise: light, blur, a little
+off centre), the directions in which views of one example differ are whitened away (their
+spread made the same in every direction, a linear map, so reading costs no more): what is left
+to compare is what tells faces apart, such as a few small dots.
 
 >>> import numpy as np
 >>> examples = np.eye(3, dtype=np.float32)
@@ -25,6 +29,7 @@ from numpy.typing import NDArray
 
 MARGIN = 0.02  # a face's similarity must beat the next face's by this much
 BACKGROUND_MARGIN = 0.055  # and the background's by this much
+SHRINK = 0.2  # the spread within examples' views is whitened, shrunk this much to the identity
 
 
 @dataclass(frozen=True)
@@ -40,18 +45,22 @@ class Match:
 
 class Neighbours:
     """The examples' embeddings and labels; background is the label meaning "nothing here"
-    (None: every label is a face)."""
+    (None: every label is a face); groups: each example's group (views of one example), whose
+    spread within groups is whitened (see the module's docstring)."""
 
     def __init__(self, vectors: NDArray[np.float32], labels: Sequence[str], *,
                  background: str | None, margin: float = MARGIN,
                  background_margin: float = BACKGROUND_MARGIN,
-                 dims: int | None = None) -> None:
+                 dims: int | None = None, groups: NDArray[np.int64] | None = None,
+                 shrink: float = SHRINK) -> None:
         self.names = tuple(sorted(set(labels)))
         index = np.array([self.names.index(x) for x in labels], np.int64)
         order = np.argsort(index, kind="stable")  # each label's examples side by side
         vectors = np.asarray(vectors, np.float32)
         self.projection = _principal_axes(vectors, dims) \
             if dims is not None and vectors.shape[1] > dims else None
+        if groups is not None:
+            self.projection = _whitened(vectors, self.projection, groups, shrink)
         self.vectors = np.ascontiguousarray(self._project(vectors)[order])
         self.bounds = np.searchsorted(index[order], np.arange(len(self.names) + 1))
         self.background = background
@@ -86,6 +95,25 @@ class Neighbours:
             return vectors
         out = vectors @ self.projection
         return np.asarray(out / (np.linalg.norm(out, axis=1, keepdims=True) + 1e-6), np.float32)
+
+
+def _whitened(vectors: NDArray[np.float32], projection: NDArray[np.float32] | None,
+              groups: NDArray[np.int64], shrink: float) -> NDArray[np.float32]:
+    """The projection followed by a whitening of the spread within groups (views of one
+    example: how one face varies), shrunk towards the identity by `shrink`."""
+    p = projection if projection is not None else np.eye(vectors.shape[1], dtype=np.float32)
+    x = vectors @ p
+    x = x / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-6)
+    _, inverse = np.unique(groups, return_inverse=True)
+    means = np.zeros((inverse.max() + 1, x.shape[1]), np.float64)
+    np.add.at(means, inverse, x)
+    means /= np.bincount(inverse)[:, None]
+    d = x - means[inverse]
+    within = d.T @ d / len(d)
+    within = (1 - shrink) * within + shrink * np.trace(within) / len(within) * np.eye(len(within))
+    size, turn = np.linalg.eigh(within)
+    w = turn / np.sqrt(np.maximum(size, 1e-12)) @ turn.T
+    return np.asarray(p @ w, np.float32)
 
 
 def _principal_axes(vectors: NDArray[np.float32], dims: int) -> NDArray[np.float32]:

@@ -72,8 +72,10 @@ class DicyTableReader:
         crop = np.ascontiguousarray(rectified[y0:round((area.y + area.h) * px_per_mm),
                                               x0:round((area.x + area.w) * px_per_mm)])
         if self.faces is not None:
-            reads = [(r.face, r.x, r.y, r.confidence)
-                     for r in self.faces.read(crop, px_per_mm=px_per_mm)]
+            x1, y1 = x0 + crop.shape[1], y0 + crop.shape[0]
+            reads = [(r.face, r.x - x0, r.y - y0, r.confidence)
+                     for r in self.faces.read(rectified, px_per_mm=px_per_mm,
+                                              area=(x0, y0, x1, y1))]
         else:
             reads = [(str(r.value) if r.value is not None else None, r.x, r.y, r.confidence)
                      for r in self.pips.read(crop)]
