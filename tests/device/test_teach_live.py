@@ -36,9 +36,11 @@ def dice(faces: list[str] | tuple[str, ...], spots: list[tuple[float, float]], f
 
 
 class Table:
-    """A session with a camera: the observer, the teacher, and a way to show it the table."""
+    """A session with a camera: the observer, the teacher, and a way to show it the table
+    (``game``'s sheet, in ``style``)."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, game: str = "dalek", style: str = STYLE) -> None:
+        self.game, self.style = game, style
         self.tmp, self.state = tmp, tmp / "state"
         self.session = TableSession(Journal(self.state / "table.db"))
         self.session.start()
@@ -51,7 +53,7 @@ class Table:
         """The camera sees ``rest`` on the sheet, still, through the live loop."""
         self.shown += 1
         folder = self.tmp / f"film-{self.shown}"
-        write_film(folder, [rest], game="dalek", seed=seed, style=STYLE, hold=6)
+        write_film(folder, [rest], game=self.game, seed=seed, style=self.style, hold=6)
         loop = LiveLoop(lambda: open_source(str(folder), paced=False), self.observer,
                         self.session)
         loop.start()
@@ -139,5 +141,65 @@ def test_bad_steps_are_refused_and_change_nothing(tmp_path: Path) -> None:
         assert game.camera is not None and game.camera["teach"]["lesson"] is None
         with pytest.raises(SessionError, match="a game is being played"):
             table.teach("start", "dalek")
+    finally:
+        table.session.stop()
+
+
+GLACIAL = ["two-dice", "no-six", "odd", "straight", "two-pairs"]
+DICE_AREA = [(60.0, 105.0), (95.0, 105.0), (130.0, 105.0), (165.0, 105.0), (200.0, 105.0),
+             (235.0, 105.0)]
+
+
+def dicy_game(table: Table, seed: int) -> list[dict[str, Any]]:
+    """A Dicy Cards game: Ana rolls, turns her Odd card frozen and rerolls two dice; the
+    camera's journalled lines."""
+    session = table.session
+    session.new_game({"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"},
+                     base_version=session.snapshot().version)
+    cards = {f"p{p}-{i + 1}": f"{c}/active" for p in (1, 2) for i, c in enumerate(GLACIAL)}
+    rolled = dice(["6", "6", "5", "2", "1", "1"], DICE_AREA)
+    rerolled = rolled[:4] + dice(["3", "4"], [(210.0, 99.0), (243.0, 113.0)], 10)
+    for rest in (SheetRest(cards=cards), SheetRest(rolled, cards),
+                 SheetRest(rerolled, {**cards, "p1-3": "odd/frozen"})):
+        table.show(rest, seed)
+    lines = [{"reroll": {**line["reroll"], "dice": sorted(line["reroll"]["dice"])}}
+             if "reroll" in line else {"roll": sorted(line["roll"])}
+             for line in table.camera_lines()]
+    session.abandon(base_version=session.snapshot().version)
+    return lines
+
+
+ROLL = {"roll": [1, 1, 2, 5, 6, 6]}
+REROLL = {"reroll": {"freeze": "odd", "dice": [2, 3, 4, 5, 6, 6]}}
+
+
+def test_dicy_cards_of_a_new_art_are_taught_in_their_places_and_read(tmp_path: Path) -> None:
+    table = Table(tmp_path, "dicy", "pop")
+    try:
+        before = dicy_game(table, 61)
+        assert before == [ROLL]  # the shipped profile cannot tell which card was frozen
+        lesson = table.teach("start", "dicy-card")["lesson"]
+        assert lesson["cards"] and len(lesson["steps"]) == 5 and len(lesson["check"]) == 12
+        for n, step in enumerate(lesson["steps"]):
+            cards = {s["place"]: s["face"] for s in step}
+            if n == 1:  # the step before's cards still lie there: refused
+                table.show(SheetRest(cards=previous), 80)
+                with pytest.raises(TeachRefusal, match="has not changed since the last step"):
+                    table.teach("photo")
+                table.show(SheetRest(cards=dict(list(cards.items())[:4])), 80)
+                with pytest.raises(TeachRefusal, match="no card was found in place 5 of "
+                                                       "player 1's row"):
+                    table.teach("photo")
+            for photo in range(2):
+                table.show(SheetRest(cards=cards), 70 + 10 * photo)  # the camera stays
+                assert table.teach("photo")["lesson"]["photos"][n] == photo + 1
+            previous = cards
+            table.teach("next")
+        table.show(SheetRest(cards={c["place"]: c["face"] for c in lesson["check"]}), 90)
+        checked = table.teach("check")["lesson"]["checked"]
+        assert checked["found"] == 12 and checked["right"] == 12, str([(r["face"], r["read"]) for r in checked["reads"]])
+        assert table.teach("save")["saved"] == ["dicy-card"]
+        assert dicy_game(table, 61) == [ROLL, REROLL]
+        assert taught_profiles(table.state)["dicy-card"].counts()["odd/frozen"] == 2
     finally:
         table.session.stop()
