@@ -65,8 +65,10 @@ class Table:
         return snap.camera["teach"]  # type: ignore[no-any-return]
 
     def camera_lines(self) -> list[dict[str, Any]]:
+        """The camera's lines of the game being played."""
         with sqlite3.connect(self.session.journal.path) as db:
-            rows = db.execute("SELECT line FROM lines WHERE source = 'camera'").fetchall()
+            rows = db.execute("SELECT line FROM lines WHERE source = 'camera' AND game_id = ? "
+                              "ORDER BY seq", (self.session.snapshot().game_id,)).fetchall()
         return [json.loads(line) for (line,) in rows]
 
 
@@ -90,7 +92,8 @@ def test_dalek_dice_of_a_new_art_are_taught_checked_saved_and_read(tmp_path: Pat
     try:
         assert roll_game(table, 31) == []  # the shipped profile cannot read this art
         lesson = table.teach("start", "dalek")["lesson"]
-        assert lesson["face"] == "H4" and lesson["photos"] == [0] * 6
+        assert lesson["steps"][0] == [{"place": "to-roll", "face": "H4"}]
+        assert lesson["photos"] == [0] * 6 and lesson["step"] == 0
         with pytest.raises(TeachRefusal, match="take a photo of this face first"):
             table.teach("next")
         for n, face in enumerate(DALEK_FACES):
@@ -122,7 +125,7 @@ def test_bad_steps_are_refused_and_change_nothing(tmp_path: Path) -> None:
     try:
         with pytest.raises(TeachRefusal, match="cannot be taught this kind"):
             table.teach("start", "chess")
-        assert table.teach("start", "dalek")["lesson"]["face"] == "H4"
+        assert table.teach("start", "dalek")["lesson"]["step"] == 0
         with pytest.raises(TeachRefusal, match="not seen the table yet"):
             table.teach("photo")
         table.show(SheetRest(), 5)
@@ -197,9 +200,103 @@ def test_dicy_cards_of_a_new_art_are_taught_in_their_places_and_read(tmp_path: P
             table.teach("next")
         table.show(SheetRest(cards={c["place"]: c["face"] for c in lesson["check"]}), 90)
         checked = table.teach("check")["lesson"]["checked"]
-        assert checked["found"] == 12 and checked["right"] == 12, str([(r["face"], r["read"]) for r in checked["reads"]])
+        assert checked["found"] == 12 and checked["right"] == 12, checked["reads"]
         assert table.teach("save")["saved"] == ["dicy-card"]
         assert dicy_game(table, 61) == [ROLL, REROLL]
         assert taught_profiles(table.state)["dicy-card"].counts()["odd/frozen"] == 2
+    finally:
+        table.session.stop()
+
+
+def seventeen_game(table: Table, seed: int) -> list[dict[str, Any]]:
+    """A 17 game: a 3 face up, a plain back, a double-sided 2 face down; the camera's lines."""
+    session = table.session
+    session.new_game({"game": "17", "players": ["Ana", "Ben", "Cleo"]},
+                     base_version=session.snapshot().version)
+    rows = [{}, {"row-1": "3"}, {"row-1": "3", "row-2": "back"},
+            {"row-1": "3", "row-2": "back", "row-3": "2d"}]
+    for row in rows:
+        table.show(SheetRest(cards=row), seed)
+    lines = table.camera_lines()
+    session.abandon(base_version=session.snapshot().version)
+    return lines
+
+
+PLAYS = [{"play": {"card": "3", "face": "up"}}, {"play": {"face": "down"}},
+         {"play": {"card": "2d", "face": "down"}}]
+
+
+def test_17_cards_of_a_new_art_are_taught_in_the_row_and_read(tmp_path: Path) -> None:
+    table = Table(tmp_path, "17", "pop")
+    try:
+        assert seventeen_game(table, 62) != PLAYS
+        lesson = table.teach("start", "17-card")["lesson"]
+        assert [len(s) for s in lesson["steps"]] == [5, 5, 5]
+        for n, step in enumerate(lesson["steps"]):
+            for photo in range(3):
+                table.show(SheetRest(cards={s["place"]: s["face"] for s in step}),
+                           70 + 10 * photo)
+                table.teach("photo")
+            table.teach("next")
+        table.show(SheetRest(cards={c["place"]: c["face"] for c in lesson["check"]}), 70)
+        checked = table.teach("check")["lesson"]["checked"]
+        # the check names what it read wrong (a 5 on a back is a few pixels: read as another
+        # number from these few photos, see models/README.md); saved all the same
+        assert checked["found"] == 15 and checked["right"] >= 14, checked["reads"]
+        table.teach("save")
+        assert seventeen_game(table, 62) == PLAYS
+    finally:
+        table.session.stop()
+
+
+PICTURES = ["5", "3", "6", "1", "4", "2"]
+
+
+def picture_game(table: Table, seed: int) -> list[dict[str, Any]]:
+    """A Dicy Cards game whose first roll (d6 dice with pictures) the camera sees."""
+    session = table.session
+    session.new_game({"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"},
+                     base_version=session.snapshot().version)
+    table.show(SheetRest(), seed)
+    table.show(SheetRest(dice(PICTURES, DICE_AREA)), seed)
+    lines = table.camera_lines()
+    session.abandon(base_version=session.snapshot().version)
+    return lines
+
+
+def test_d6_dice_with_pictures_are_taught_in_the_dice_box_and_read(tmp_path: Path) -> None:
+    table = Table(tmp_path, "dicy", "pictures")
+    try:
+        assert picture_game(table, 63) == []
+        lesson = table.teach("start", "d6")["lesson"]
+        assert lesson["optional"] and [s[0]["place"] for s in lesson["steps"]] == ["dice"] * 6
+        with pytest.raises(TeachRefusal, match="no die was found in the dice box"):
+            table.show(SheetRest(), 64)
+            table.teach("photo")
+        for n in range(6):
+            for photo in range(3):
+                table.show(SheetRest(dice([str(n + 1)] * 6, DICE_AREA, 20 * n + 6 * photo)), 64)
+                table.teach("photo")
+            table.teach("next")
+        table.show(SheetRest(dice([str(n + 1) for n in range(6)], DICE_AREA, 80)), 64)
+        checked = table.teach("check")["lesson"]["checked"]
+        assert checked["found"] == 6 and checked["right"] == 6, checked["reads"]
+        table.teach("save")
+        assert [sorted(line["roll"]) for line in picture_game(table, 63)] == [[1, 2, 3, 4, 5, 6]]
+    finally:
+        table.session.stop()
+
+
+def test_a_d6_face_may_be_left_to_its_pips_but_not_all(tmp_path: Path) -> None:
+    table = Table(tmp_path, "dicy", "classic")
+    try:
+        table.teach("start", "d6")
+        for _ in range(5):
+            table.teach("next")
+        with pytest.raises(TeachRefusal, match="at least one face"):
+            table.teach("next")
+        table.show(SheetRest(dice(["6"] * 6, DICE_AREA)), 65)
+        table.teach("photo")
+        assert table.teach("next")["lesson"]["step"] == 6
     finally:
         table.session.stop()
