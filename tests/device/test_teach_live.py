@@ -6,7 +6,10 @@ shipped profile could not read is then read right, and a restart keeps the taugh
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +19,7 @@ from device.camera import open_source
 from device.journal import Journal
 from device.live import LiveLoop
 from device.session import SessionError, TableSession
-from device.teacher import Teacher, TeachRefusal, profile_path
+from device.teacher import ProfileWatch, Teacher, TeachRefusal, imported, profile_path
 from dicetable.live_table import taught_profiles
 from vision.components import DALEK_FACES
 from vision.sheet_observer import SheetObserver
@@ -46,7 +49,8 @@ class Table:
         self.session.start()
         self.session.watch_camera()
         self.observer = SheetObserver(None, profiles=taught_profiles(self.state), threads=2)
-        self.session.teacher = Teacher(self.state, self.observer.use_profile)
+        self.teacher = Teacher(self.state, self.observer.use_profile)
+        self.session.teacher = self.teacher
         self.shown = 0
 
     def show(self, rest: SheetRest, seed: int) -> None:
@@ -107,7 +111,11 @@ def test_dalek_dice_of_a_new_art_are_taught_checked_saved_and_read(tmp_path: Pat
         with pytest.raises(TeachRefusal, match="check the camera on a fresh photo"):
             table.teach("save")
         table.show(SheetRest(dice(DALEK_FACES, ROW, 70)), 50)
-        checked = table.teach("check")["lesson"]["checked"]
+        checking = Checking(table)
+        # the check (seconds: teaching, then reading) holds up no other change of the table
+        table.session.set_hints(False, base_version=table.session.snapshot().version)
+        assert checking.thread.is_alive()
+        checked = checking.result()["lesson"]["checked"]
         assert checked["found"] == 6 and checked["right"] == 6, checked
         assert not profile_path(table.state, "dalek").exists()  # nothing kept before "save"
         teach = table.teach("save")
@@ -116,8 +124,47 @@ def test_dalek_dice_of_a_new_art_are_taught_checked_saved_and_read(tmp_path: Pat
         assert taught_profiles(table.state)["dalek"].taught() == DALEK_FACES  # a restart's
         photos = json.loads((table.state / "teach" / "dalek" / "labels.json").read_text())
         assert [len(p["items"]) for p in photos["images"]] == [10] * 6
+        shared = tmp_path / "shared.npz"
+        shutil.copyfile(profile_path(table.state, "dalek"), shared)
     finally:
         table.session.stop()
+    other = Table(tmp_path / "other")  # a table serving elsewhere takes the profile up
+    watch = ProfileWatch(other.teacher, other.session.teach_news, every_s=0.05)
+    watch.start()
+    try:
+        assert roll_game(other, 31) == []
+        seen = other.session.snapshot().live
+        imported(other.state, shared, "dalek")
+        news = other.session.wait_for_change(seen, timeout=10)
+        assert news is not None and news.camera is not None
+        assert news.camera["teach"]["saved"] == ["dalek"]
+        assert [sorted(line["roll"]) for line in roll_game(other, 31)] == [sorted(ROLLED)]
+    finally:
+        watch.stop()
+        other.session.stop()
+
+
+class Checking:
+    """The check step, taken on a thread of its own (another phone's request)."""
+
+    def __init__(self, table: Table) -> None:
+        self._answer: dict[str, Any] | BaseException | None = None
+        self.thread = threading.Thread(target=self._check, args=(table,))
+        self.thread.start()
+        time.sleep(0.5)  # the check has begun
+
+    def _check(self, table: Table) -> None:
+        try:
+            self._answer = table.teach("check")
+        except BaseException as err:  # handed to the test's thread
+            self._answer = err
+
+    def result(self) -> dict[str, Any]:
+        self.thread.join()
+        if isinstance(self._answer, BaseException):
+            raise self._answer
+        assert self._answer is not None
+        return self._answer
 
 
 def test_bad_steps_are_refused_and_change_nothing(tmp_path: Path) -> None:
@@ -298,5 +345,12 @@ def test_a_d6_face_may_be_left_to_its_pips_but_not_all(tmp_path: Path) -> None:
         table.show(SheetRest(dice(["6"] * 6, DICE_AREA)), 65)
         table.teach("photo")
         assert table.teach("next")["lesson"]["step"] == 6
+        table.show(SheetRest(dice([str(n + 1) for n in range(6)], DICE_AREA, 10)), 65)
+        checking = Checking(table)
+        assert table.teach("cancel")["lesson"] is None  # another phone stops meanwhile
+        with pytest.raises(TeachRefusal, match="the teaching was stopped meanwhile"):
+            checking.result()
+        assert table.teach("start", "d6")["lesson"]["checked"] is None
+        assert not (table.state / "profiles").exists()
     finally:
         table.session.stop()
