@@ -56,6 +56,8 @@ from vision.teach_sheet import (
 PROFILES = "profiles"  # the state folder's taught profiles
 TEACH = "teach"  # the state folder's teach photos, by kind
 QUALITY = 95  # the photos' JPEG quality
+MEANWHILE = ("another phone changed the teaching meanwhile: look at the score pad and go on "
+             "from there")
 TITLES = {"dalek": "Dalek Dice", "dicy": "Dicy Cards", "17": "17"}  # the games' names
 Image = NDArray[np.uint8]
 
@@ -130,7 +132,7 @@ class Teacher:
         assert frame is not None
         items = self._items(lesson.kind, frame, found, flat, step, before)
         with self._lock:
-            self._same(lesson, at)
+            self._same(lesson, at, number)
             lesson.taken.append(self._keep(lesson, frame, found, items))
             lesson.last = flat
             self._used = number
@@ -171,7 +173,7 @@ class Teacher:
         checked = check(frame, found, lesson.kind, profile, finder)
         with self._lock:
             if self._lesson is not lesson:
-                raise TeachRefusal("the teaching was stopped meanwhile: start it again")
+                raise TeachRefusal(MEANWHILE)
             lesson.profile, lesson.checked = profile, checked
             self._used = number
 
@@ -250,13 +252,11 @@ class Teacher:
             raise TeachRefusal("no teaching is going on: start it again")
         return self._lesson
 
-    def _same(self, lesson: _Lesson, at: tuple[int, int]) -> None:
-        """Refuse a photo when the lesson moved on while it was being looked at."""
-        if self._lesson is not lesson:
-            raise TeachRefusal("the teaching was stopped meanwhile: start it again")
-        if lesson.at != at:
-            raise TeachRefusal("another phone took this step meanwhile: look at the score "
-                               "pad and go on from there")
+    def _same(self, lesson: _Lesson, at: tuple[int, int], number: int) -> None:
+        """Refuse a photo when the lesson was stopped or moved on while it was being looked
+        at, or another phone took a photo of the same picture meanwhile."""
+        if self._lesson is not lesson or lesson.at != at or number == self._used:
+            raise TeachRefusal(MEANWHILE)
 
     def _sheet(self, frame: Image | None, number: int, kind: str) -> tuple[Calibration, Image]:
         """The sheet of a new frame and the frame rectified (refused: no frame, the frame of

@@ -348,7 +348,7 @@ def test_a_d6_face_may_be_left_to_its_pips_but_not_all(tmp_path: Path) -> None:
         table.show(SheetRest(dice([str(n + 1) for n in range(6)], DICE_AREA, 10)), 65)
         checking = Checking(table)
         assert table.teach("cancel")["lesson"] is None  # another phone stops meanwhile
-        with pytest.raises(TeachRefusal, match="the teaching was stopped meanwhile"):
+        with pytest.raises(TeachRefusal, match="another phone changed the teaching meanwhile"):
             checking.result()
         assert table.teach("start", "d6")["lesson"]["checked"] is None
         assert not (table.state / "profiles").exists()

@@ -75,7 +75,7 @@ def test_the_pad_walks_a_phone_through_teaching_dalek_dice(browser: Browser,
     sign_in(page, teach_table)
     page.reload()
     camera = page.locator("section.camera")
-    camera.get_by_text("Teach the camera your dice").click()
+    camera.get_by_text("Teach the camera your dice and cards").click()
     camera.get_by_role("button", name="Teach Dalek Dice").click()
     picture = camera.locator("img")
     for n, name in enumerate(NAMES):
