@@ -113,6 +113,7 @@ class Teacher:
         plan = steps(kind)
         with self._lock:
             self._lesson = _Lesson(kind, plan, photos=[0] * len(plan))
+            self._used = -1
 
     def photo(self, frame: Image | None, number: int) -> None:
         """The camera's last frame (its picture ``number``) as a photo of the step."""
