@@ -107,12 +107,12 @@ def test_the_pad_walks_a_phone_through_teaching_dalek_dice(browser: Browser,
 
 @pytest.fixture
 def cards_table(tmp_path: Path) -> Iterator[ServedTable]:
-    """The camera sees the Dicy sheet with each step's cards (a new art) for 4 s (the first
-    for 6 s), then the check's cards until the end."""
+    """The camera sees the Dicy sheet with each step's cards (a new art) for 6 s each, then
+    the check's cards until the end."""
     rests = [SheetRest(cards=dict(step)) for step in steps("dicy-card")]
     rests.append(SheetRest(cards=dict(check_plan("dicy-card"))))
     with ServedTable(tmp_path / "state", args=["--camera", str(held_film(
-            tmp_path / "frames", rests, "dicy", 4.0))]) as table:
+            tmp_path / "frames", rests, "dicy", 6.0))]) as table:
         yield table
 
 
@@ -167,6 +167,7 @@ class Phones:
                                || e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')
                 .map((e) => e.tagName + ' ' + e.textContent.slice(0, 40))""")
             assert wide == [], (lang, name, wide)
+            page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(self.shots / f"{lang}-{name}.png"), full_page=True)
 
     def open_entry(self, *langs: str) -> None:
@@ -205,8 +206,6 @@ def test_the_pad_walks_a_phone_through_teaching_dicy_cards(browser: Browser,
         expect(camera).to_contain_text("Photos of these cards: 1 of at most 3")
         if n == 0:
             expect(places.first).to_have_text("Player 1's row, place 1: Two dice, active side up")
-            camera.get_by_role("button", name="Take photo").click()
-            expect(page.locator(".toast")).to_contain_text("move the cards a little")
         camera.get_by_role("button", name="On to the check" if n == 4 else "Next cards").click()
     expect(camera).to_contain_text("Check: lay these cards in these places")
     expect(places.last).to_have_text("Player 3's row, place 2: All the same ×5, active side up")
@@ -233,6 +232,8 @@ def test_the_pad_walks_a_phone_through_teaching_dicy_cards(browser: Browser,
     phones.look("cards-step")
     camera.get_by_role("button", name="Take photo").click()
     expect(camera).to_contain_text("Photos of these cards: 1 of at most 3")
+    camera.get_by_role("button", name="Take photo").click()  # the same picture again
+    expect(page.locator(".toast")).to_contain_text("move the cards a little")
     phones.look("cards-photo")
     camera.get_by_role("button", name="Stop teaching").click()
     for kind in ("Teach 17 cards", "Teach dice 1–6 (a logo, pictures)"):

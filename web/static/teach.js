@@ -51,7 +51,8 @@ function teachTaking(lesson) {
     const words = {face: faceName(lesson.kind, step[0].face), box: t("teach.box." + step[0].place)};
     parts.push(el("p.teach-ask", {text: t(lesson.optional ? "teach.lay_d6" : "teach.lay", words)}));
   }
-  parts.push(el("p", {text: t(lesson.cards ? "teach.photos_cards" : "teach.photos", {n, most: lesson.most})}));
+  const photos = lesson.kind === "dicy-card" ? "teach.photos_dicy" : lesson.cards ? "teach.photos_cards" : "teach.photos";
+  parts.push(el("p", {text: t(photos, {n, most: lesson.most})}));
   const next = lesson.step === steps.length - 1 ? "teach.to_check"
     : lesson.optional && n === 0 ? "teach.skip" : lesson.cards ? "teach.next_cards" : "teach.next";
   parts.push(el("div.row.wrap", {},
@@ -91,7 +92,7 @@ function faceName(kind, face) {
   if (kind === "dalek") return t("face." + face);
   if (kind === "dicy-card") {
     const [card, side] = face.split("/");
-    return t("teach.dicy_face", {card: t("card." + card), side: t("dicy." + side)});
+    return t("teach.dicy_face", {card: t("card." + card), side: t("teach.side." + side)});
   }
   if (kind === "17-card") {
     if (face === "back") return t("teach.c17_back");
