@@ -230,10 +230,10 @@ def test_dicy_cards_of_a_new_art_are_taught_in_their_places_and_read(tmp_path: P
         assert before == [ROLL]  # the shipped profile cannot tell which card was frozen
         lesson = table.teach("start", "dicy-card")["lesson"]
         assert lesson["cards"] and len(lesson["steps"]) == 5 and len(lesson["check"]) == 12
-        for n, step in enumerate(lesson["steps"]):
-            cards = {s["place"]: s["face"] for s in step}
+        steps = [{s["place"]: s["face"] for s in step} for step in lesson["steps"]]
+        for n, cards in enumerate(steps):
             if n == 1:  # the step before's cards still lie there: refused
-                table.show(SheetRest(cards=previous), 80)
+                table.show(SheetRest(cards=steps[0]), 80)
                 with pytest.raises(TeachRefusal, match="has not changed since the last step"):
                     table.teach("photo")
                 table.show(SheetRest(cards=dict(list(cards.items())[:4])), 80)
@@ -243,7 +243,6 @@ def test_dicy_cards_of_a_new_art_are_taught_in_their_places_and_read(tmp_path: P
             for photo in range(2):
                 table.show(SheetRest(cards=cards), 70 + 10 * photo)  # the camera stays
                 assert table.teach("photo")["lesson"]["photos"][n] == photo + 1
-            previous = cards
             table.teach("next")
         table.show(SheetRest(cards={c["place"]: c["face"] for c in lesson["check"]}), 90)
         checked = table.teach("check")["lesson"]["checked"]
@@ -279,7 +278,7 @@ def test_17_cards_of_a_new_art_are_taught_in_the_row_and_read(tmp_path: Path) ->
         assert seventeen_game(table, 62) != PLAYS
         lesson = table.teach("start", "17-card")["lesson"]
         assert [len(s) for s in lesson["steps"]] == [5, 5, 5]
-        for n, step in enumerate(lesson["steps"]):
+        for step in lesson["steps"]:
             for photo in range(3):
                 table.show(SheetRest(cards={s["place"]: s["face"] for s in step}),
                            70 + 10 * photo)

@@ -124,7 +124,8 @@ def held_film(frames: Path, rests: list[SheetRest], game: str, seconds: float) -
         first = frames / f"{number:05d}.jpg"
         cv2.imwrite(str(first), image)
         last = still == len(rests) - 1
-        hold = round((max(6, seconds) if still == 0 else 60 if last else seconds) * FPS) if held else 1
+        hold = round((max(6, seconds) if still == 0 else 60 if last else seconds) * FPS) \
+            if held else 1
         for n in range(number + 1, number + hold):
             (frames / f"{n:05d}.jpg").hardlink_to(first)
         number, still = number + hold, still + held
@@ -164,7 +165,8 @@ class Phones:
             page.wait_for_timeout(300)
             wide = page.evaluate("""() => [...document.querySelectorAll('section.camera *')]
                 .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5
-                               || e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')
+                               || e.scrollWidth > e.clientWidth + 1
+                                  && getComputedStyle(e).overflowX !== 'visible')
                 .map((e) => e.tagName + ' ' + e.textContent.slice(0, 40))""")
             assert wide == [], (lang, name, wide)
             page.evaluate("window.scrollTo(0, 0)")
