@@ -56,6 +56,8 @@ from vision.teach_sheet import (
 PROFILES = "profiles"  # the state folder's taught profiles
 TEACH = "teach"  # the state folder's teach photos, by kind
 QUALITY = 95  # the photos' JPEG quality
+ALL_TAKEN = ("every face has its photos: lay out the check",
+             "every card has its photos: lay out the check")
 MEANWHILE = ("another phone changed the teaching meanwhile: look at the score pad and go on "
              "from there")
 TITLES = {"dalek": "Dalek Dice", "dicy": "Dicy Cards", "17": "17"}  # the games' names
@@ -108,10 +110,10 @@ class Teacher:
         if kind not in KINDS:
             raise TeachRefusal("the camera cannot be taught this kind of component")
         folder = self._state / TEACH / kind
-        shutil.rmtree(folder, ignore_errors=True)
-        (folder / "images").mkdir(parents=True)
         plan = steps(kind)
-        with self._lock:
+        with self._lock:  # a photo of the lesson dropped is no longer written meanwhile
+            shutil.rmtree(folder, ignore_errors=True)
+            (folder / "images").mkdir(parents=True)
             self._lesson = _Lesson(kind, plan, photos=[0] * len(plan))
             self._used = -1
 
@@ -121,9 +123,7 @@ class Teacher:
             lesson = self._going()
             at = lesson.at
             if lesson.step >= len(lesson.plan):
-                raise TeachRefusal(_words(lesson.kind, "every face has its photos: lay out "
-                                          "the check", "every card has its photos: lay out "
-                                          "the check"))
+                raise TeachRefusal(_words(lesson.kind, *ALL_TAKEN))
             if lesson.photos[lesson.step] >= PHOTOS:
                 raise TeachRefusal(_words(lesson.kind, "this face has {n} photos already: go "
                                           "on to the next", "these cards have {n} photos "
@@ -145,9 +145,7 @@ class Teacher:
         with self._lock:
             lesson = self._going()
             if lesson.step >= len(lesson.plan):
-                raise TeachRefusal(_words(lesson.kind, "every face has its photos: lay out "
-                                          "the check", "every card has its photos: lay out "
-                                          "the check"))
+                raise TeachRefusal(_words(lesson.kind, *ALL_TAKEN))
             if not lesson.photos[lesson.step] and lesson.kind not in OPTIONAL:
                 raise TeachRefusal(_words(lesson.kind, "take a photo of this face first",
                                           "take a photo of these cards first"))

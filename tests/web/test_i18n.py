@@ -405,7 +405,7 @@ def checked_meanwhile(session: TableSession) -> Callable[[], object]:
         failed: list[BaseException] = []
         thread = threading.Thread(target=lambda: _kept(check, failed))
         thread.start()
-        time.sleep(0.3)  # the check has begun
+        time.sleep(0.5)  # the check has begun
         session.teach("cancel", base_version=session.snapshot().version)
         thread.join()
         if failed:
