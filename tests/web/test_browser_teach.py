@@ -40,20 +40,10 @@ def dice(faces: list[str] | tuple[str, ...], spots: list[tuple[float, float]], f
 
 @pytest.fixture
 def teach_table(tmp_path: Path) -> Iterator[ServedTable]:
-    """The camera sees each face's dice for 2.5 s (the first for 6 s), then the check row."""
+    """The camera sees each face's dice for 4 s (the first for 6 s), then the check row."""
     rests = [SheetRest(dice([face] * 10, TO_ROLL, 10 * n)) for n, face in enumerate(DALEK_FACES)]
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    number, still = 0, 0
-    for image, held in film([*rests, SheetRest(dice(DALEK_FACES, ROW, 70))], game="dalek",
-                            seed=41, style="pop"):
-        first = frames / f"{number:05d}.jpg"
-        cv2.imwrite(str(first), image)
-        # the first rest a while longer (the phone signs in), the check until the end
-        hold = round((6 if still == 0 else 60 if still == len(rests) else 2.5) * FPS) if held else 1
-        for n in range(number + 1, number + hold):
-            (frames / f"{n:05d}.jpg").hardlink_to(first)
-        number, still = number + hold, still + held
+    rests.append(SheetRest(dice(DALEK_FACES, ROW, 70)))
+    frames = held_film(tmp_path / "frames", rests, "dalek", 4.0, seed=41)
     with ServedTable(tmp_path / "state", args=["--camera", str(frames)]) as table:
         yield table
 
@@ -84,13 +74,13 @@ def test_the_pad_walks_a_phone_through_teaching_dalek_dice(browser: Browser,
     for n, name in enumerate(NAMES):
         expect(camera).to_contain_text(f"Face {n + 1} of 6")
         expect(camera).to_contain_text(f"Lay your dice showing {name} in the “To roll” box")
-        expect(picture).to_have_attribute("src", re.compile(rf"n={n + 1}$"), timeout=15_000)
+        expect(picture).to_have_attribute("src", re.compile(rf"n={n + 1}$"), timeout=30_000)
         camera.get_by_role("button", name="Take photo").click()
         expect(camera).to_contain_text("Photos of this face: 1 of at most 3")
         camera.get_by_role("button", name="On to the check" if n == 5 else "Next face").click()
     expect(camera).to_contain_text("lay one die of each face in a row")
     expect(camera.locator(".teach-order li")).to_have_text(NAMES)
-    expect(picture).to_have_attribute("src", re.compile(r"n=7$"), timeout=15_000)
+    expect(picture).to_have_attribute("src", re.compile(r"n=7$"), timeout=30_000)
     camera.get_by_role("button", name="Check", exact=True).click()
     expect(camera.locator(".teach-checked li")).to_have_count(6, timeout=20_000)
     expect(camera.locator(".teach-checked")).to_contain_text("Read right: 6 of 6")
@@ -116,11 +106,13 @@ def cards_table(tmp_path: Path) -> Iterator[ServedTable]:
         yield table
 
 
-def held_film(frames: Path, rests: list[SheetRest], game: str, seconds: float) -> Path:
-    """A folder camera's frames: each rest held ``seconds`` (the first 6 s, the last 60 s)."""
+def held_film(frames: Path, rests: list[SheetRest], game: str, seconds: float, *,
+              seed: int = 43) -> Path:
+    """A folder camera's frames (a new art): each rest held ``seconds`` (the first at least
+    6 s: the phone signs in; the last 60 s)."""
     frames.mkdir()
     number, still = 0, 0
-    for image, held in film(rests, game=game, seed=43, style="pop"):
+    for image, held in film(rests, game=game, seed=seed, style="pop"):
         first = frames / f"{number:05d}.jpg"
         cv2.imwrite(str(first), image)
         last = still == len(rests) - 1
@@ -203,7 +195,7 @@ def test_the_pad_walks_a_phone_through_teaching_dicy_cards(browser: Browser,
     for n in range(5):
         expect(camera).to_contain_text(f"Step {n + 1} of 5")
         expect(places).to_have_count(5 if n < 4 else 4)
-        expect(picture).to_have_attribute("src", re.compile(rf"n={n + 1}$"), timeout=15_000)
+        expect(picture).to_have_attribute("src", re.compile(rf"n={n + 1}$"), timeout=30_000)
         camera.get_by_role("button", name="Take photo").click()
         expect(camera).to_contain_text("Photos of these cards: 1 of at most 3")
         if n == 0:
@@ -211,7 +203,7 @@ def test_the_pad_walks_a_phone_through_teaching_dicy_cards(browser: Browser,
         camera.get_by_role("button", name="On to the check" if n == 4 else "Next cards").click()
     expect(camera).to_contain_text("Check: lay these cards in these places")
     expect(places.last).to_have_text("Player 3's row, place 2: All the same ×5, active side up")
-    expect(picture).to_have_attribute("src", re.compile(r"n=6$"), timeout=15_000)
+    expect(picture).to_have_attribute("src", re.compile(r"n=6$"), timeout=30_000)
     camera.get_by_role("button", name="Check", exact=True).click()
     expect(camera.locator(".teach-checked li")).to_have_count(12, timeout=30_000)
     expect(camera.locator(".teach-checked")).to_contain_text(re.compile(r"Read right: \d+ of 12"))
@@ -227,7 +219,7 @@ def test_the_pad_walks_a_phone_through_teaching_dicy_cards(browser: Browser,
     subprocess.run([sys.executable, "-m", "dicetable", "teach", "dalek", "--import",
                     str(tmp_path / "dalek.npz"), "--state", str(cards_table.state)], check=True)
     expect(camera.get_by_role("link", name=re.compile("Download the taught Dalek Dice"))
-           ).to_be_visible(timeout=15_000)
+           ).to_be_visible(timeout=30_000)
     phones.open_entry("es", "pt", "it")
     phones.look("entry")
     camera.get_by_role("button", name="Teach Dicy Cards cards").click()
