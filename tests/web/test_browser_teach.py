@@ -40,10 +40,10 @@ def dice(faces: list[str] | tuple[str, ...], spots: list[tuple[float, float]], f
 
 @pytest.fixture
 def teach_table(tmp_path: Path) -> Iterator[ServedTable]:
-    """The camera sees each face's dice for 4 s (the first for 6 s), then the check row."""
+    """The camera sees each face's dice for 6 s, then the check row."""
     rests = [SheetRest(dice([face] * 10, TO_ROLL, 10 * n)) for n, face in enumerate(DALEK_FACES)]
     rests.append(SheetRest(dice(DALEK_FACES, ROW, 70)))
-    frames = held_film(tmp_path / "frames", rests, "dalek", 4.0, seed=41)
+    frames = held_film(tmp_path / "frames", rests, "dalek", 6.0, seed=41)
     with ServedTable(tmp_path / "state", args=["--camera", str(frames)]) as table:
         yield table
 
