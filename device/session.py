@@ -41,6 +41,8 @@ from device.table_reads import Apply, Ask, Decision, Hold, Note, reads_for
 from engine import Game, IllegalAction, RecordError
 from engine.errors import Refusal
 from engine.record import replay
+from vision.observation import Observation
+from vision.sheet_seen import DalekObservation, DicyObservation, SeventeenObservation
 
 if TYPE_CHECKING:  # onnxruntime loads only for a table with a camera
     from device.teacher import Teacher
@@ -202,10 +204,22 @@ class TableSession:
 
     def teach(self, do: str, kind: str | None = None, *, base_version: int) -> Snapshot:
         """One step of teach mode (:class:`device.teacher.Teacher`): ``start`` teaching
-        ``kind``, take a ``photo`` of the face asked for, go on to the ``next`` face,
+        ``kind``, take a ``photo`` of the step asked for, go on to the ``next`` step,
         ``check`` on a fresh photo, ``save`` or ``cancel``. Photos are the camera's last
-        frame; a refused step changes nothing."""
-        return self._run(lambda: self._teach(do, kind, base_version))
+        frame; a refused step changes nothing. A photo and the check are worked out on the
+        calling thread, not the worker: the table's other changes go on meanwhile."""
+        if do not in ("photo", "check"):
+            return self._run(lambda: self._teach(do, kind, base_version))
+        teacher, frame, number = self._run(lambda: self._teach_frame(base_version))
+        if do == "photo":
+            teacher.photo(frame, number)
+        else:
+            teacher.check(frame, number)
+        return self._run(self._publish_camera)
+
+    def teach_news(self) -> None:
+        """The taught profiles changed from outside (``dicetable teach --import``): show it."""
+        self._run(lambda: self._publish_camera() if self._desk is not None else None)
 
     def taught_profile(self, kind: str) -> Path | None:
         """The file of this table's taught profile of ``kind``, if it has one (any thread)."""
@@ -433,22 +447,25 @@ class TableSession:
         teacher, desk = self.teacher, self._desk
         if desk is None or teacher is None:
             raise SessionError("this table has no camera to teach")
-        frame = None if desk.seen is None else desk.seen.frame
         if do == "start":
             if self._game is not None and not self._game.over:
                 raise SessionError("a game is being played; finish or abandon it first")
             teacher.start(kind or "")
-        elif do == "photo":
-            teacher.photo(frame, desk.pictures)
         elif do == "next":
             teacher.next()
-        elif do == "check":
-            teacher.check(frame, desk.pictures)
         elif do == "save":
             teacher.save()
         else:
             teacher.cancel()
         return self._publish_camera()
+
+    def _teach_frame(self, base_version: int) -> tuple[Teacher, Any, int]:
+        """The teacher, and the camera's last frame and its picture's number."""
+        self._check_version(base_version)
+        teacher, desk = self.teacher, self._desk
+        if desk is None or teacher is None:
+            raise SessionError("this table has no camera to teach")
+        return teacher, None if desk.seen is None else desk.seen.frame, desk.pictures
 
     def _set_hints(self, on: bool, base_version: int) -> Snapshot:
         self._check_version(base_version)
@@ -506,8 +523,15 @@ class TableSession:
         """The camera part of the state, with teach mode's when the camera can be taught."""
         if self._desk is None:
             return None
-        teach = None if self.teacher is None else self.teacher.to_json()
+        teach = None if self.teacher is None else self.teacher.to_json(self._table_game())
         return {**self._desk.to_json(), "teach": teach}
+
+    def _table_game(self) -> str | None:
+        """The game on the table: the one set up, else the one whose sheet the camera sees."""
+        if self._game is not None:
+            return str(self._game.header["game"])
+        seen = None if self._desk is None else self._desk.seen
+        return None if seen is None else seen_game(seen.observation)
 
     def _publish_news(self, news: dict[str, Any] | None) -> Snapshot:
         self._live += 1
@@ -542,6 +566,12 @@ class Subscription:
         if snapshot is not None:
             self._seen = snapshot.live
         return snapshot
+
+
+def seen_game(observation: Observation) -> str | None:
+    """The game whose sheet the camera read (None: no sheet)."""
+    games = {DalekObservation: "dalek", DicyObservation: "dicy", SeventeenObservation: "17"}
+    return games.get(type(observation.table)) if observation.table is not None else None
 
 
 def _replay_stored(stored: StoredGame) -> Game:

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from device import calibration_store
 from device.camera import DEFAULT_FPS, FrameSource, open_source
@@ -27,6 +27,9 @@ from device.session import TableSession
 from vision.calibrate import Calibration
 from vision.profile import Profile
 
+if TYPE_CHECKING:
+    from device.teacher import ProfileWatch
+
 DEMO_SEED = 1
 
 
@@ -36,15 +39,21 @@ class Camera:
 
     loop: LiveLoop
     player: ScriptedPlayer | None = None
+    profiles: ProfileWatch | None = None
+    """Takes up profiles imported while the table serves."""
 
     def start(self) -> None:
         """Start watching (and playing the demo's phone)."""
         self.loop.start()
         if self.player is not None:
             self.player.start()
+        if self.profiles is not None:
+            self.profiles.start()
 
     def stop(self) -> None:
-        """Stop both."""
+        """Stop them all."""
+        if self.profiles is not None:
+            self.profiles.stop()
         if self.player is not None:
             self.player.stop()
         self.loop.stop()
@@ -114,7 +123,7 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
     if source is None and demo is None:
         return None
     # onnxruntime loads only for a table with a camera
-    from device.teacher import Teacher
+    from device.teacher import ProfileWatch, Teacher
     from vision.sheet_observer import SheetObserver
 
     player = None
@@ -145,12 +154,14 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
                              profiles=taught_profiles(state), threads=threads,
                              on_calibrated=keep)
     session.on_recalibrate = observer.recalibrate
+    watch = None
     if state is not None:
         session.teacher = Teacher(state, observer.use_profile)
+        watch = ProfileWatch(session.teacher, session.teach_news)
     session.watch_camera()
     live = LiveLoop(fresh_source, observer,
                     HostLog(session, on_ended=on_ended, only_game=only_game), on_alive=on_alive)
-    return Camera(live, player)
+    return Camera(live, player, watch)
 
 
 def taught_profiles(state: Path | None) -> dict[str, Profile]:

@@ -83,7 +83,7 @@ def _import(kind: str, source: Path, state: Path | None) -> int:
         print(f"{PROG}: cannot keep it in {folder}: {err.strerror or err}", file=sys.stderr)
         return 1
     print(f"This table now reads {kind} with {source} ({len(profile.taught())} faces "
-          f"taught); restart the table if it is running.")
+          f"taught); a running table takes it up within seconds.")
     return 0
 
 

@@ -1,48 +1,101 @@
-"""Teach mode on the printed sheet: the table's own dice laid in a box of the sheet, by face.
+"""Teach mode on the printed sheet: the table's own dice or cards laid on the sheet, step by step.
 
-The phones walk a table through steps (:data:`STEPS`): lay dice showing one face in one box,
-take a photo. In each photo the sheet is found and the frame rectified; the dice in the step's
-box are found by the die finder and become labelled items of a teach set
+The phones walk a table through steps (:func:`steps`): each step lays components on the
+game's sheet (:data:`GAME`) and takes a photo. Dice (Dalek, d6) are taught one face a step,
+as many dice as the table has showing it in the step's box (:data:`BOX`); cards (Dicy Cards,
+17) up to 5 a step, one named card and side in each of the first places of a row. In each
+photo the sheet is found and the frame rectified; the dice in the box are found by the die
+finder, the cards in their places by their outlines, and become labelled items of a teach set
 (:mod:`vision.table_dataset`), so that :func:`vision.teach.teach` learns from them as from any
-labelled folder. The check reads a fresh photo with the new profile: one die of each face
-laid in a row in the box, in :data:`STEPS` order from left to right.
+labelled folder. The check reads a fresh photo with the new profile (:func:`check_plan`: dice
+one of each face in a row in the box from left to right; cards each in its named place).
+
+>>> [len(s) for s in steps("dicy-card")], [len(s) for s in steps("17-card")], len(steps("d6"))
+([5, 5, 5, 5, 4], [5, 5, 5], 6)
+>>> steps("dicy-card")[2][:3]
+(('p1-1', 'forty-minus/active'), ('p1-2', 'same-x5/active'), ('p1-3', 'two-dice/frozen'))
+>>> len(check_plan("dicy-card")), len(check_plan("17-card")), check_plan("dalek")[0]
+(12, 15, ('to-roll', 'H4'))
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibrate import Calibration, calibrate, rectify
-from vision.components import DALEK_FACES
+from vision.card_outline import outlines
+from vision.card_reader import CardReader
+from vision.components import DICY_CARDS, PLAIN_BACK, dicy_face, faces, is_card
 from vision.dice_finder import DieFinder
+from vision.face_reader import FaceReader
 from vision.profile import Profile
-from vision.sheet import PX_PER_MM
+from vision.sheet import PX_PER_MM, Layout
 from vision.sheet_print import SheetPrint
 from vision.table_dataset import Labelled
-from vision.table_reads import DalekTableReader
 
-GAME = {"dalek": "dalek"}  # the sheet each kind is taught on
-BOX = {"dalek": "to-roll"}  # the box its components are laid in
-STEPS = {"dalek": DALEK_FACES}  # the faces taught, one step each, in the check's order
-PHOTOS = 3  # photos at most per face
+GAME = {"dalek": "dalek", "dicy-card": "dicy", "17-card": "17", "d6": "dicy"}  # the sheets
+BOX = {"dalek": "to-roll", "d6": "dice"}  # the box a kind of dice is laid in
+KINDS = tuple(GAME)
+OPTIONAL = frozenset({"d6"})  # kinds whose faces may be left untaught (read by their pips)
+PHOTOS = 3  # photos at most per step
+BATCH = 5  # cards laid at most per step
 DIE_MM = 16.0  # a die's side on the sheet, for its label's outline
 APART_MM = 0.8 * DIE_MM  # two dice's centres lie farther apart than this (a likelier one wins)
+SAME_LOOK = 6.0  # a place whose mean grey difference is under this shows the same card
+Step = tuple[tuple[str, str], ...]  # (place or box, face) laid for one photo
+
+_CARD_PLACES = {"dicy-card": tuple(f"p1-{i}" for i in range(1, BATCH + 1)),
+                "17-card": tuple(f"row-{i}" for i in range(1, BATCH + 1))}
+_17_STEPS = (("1", "2", "3", "4", "5"), ("reverse", "x2", "trash", "trap", PLAIN_BACK),
+             ("1d", "2d", "3d", "4d", "5d"))
+_17_CHECK = ("3", PLAIN_BACK, "1d", "x2", "5", "trap", "2d", "1", "reverse", "4d", "2", "trash",
+             "5d", "4", "3d")
+_DICY_CHECK_PLACES = (*(f"p1-{i}" for i in range(1, 6)), *(f"p2-{i}" for i in range(1, 6)),
+                      "p3-1", "p3-2")
 
 
 @dataclass(frozen=True)
 class Checked:
-    """A check photo: each face asked for and what was read at its place (None: not sure, or
-    not as many dice as faces), and how many dice were found in the box."""
+    """A check photo: each (place, face) asked for and what was read there (None: not sure,
+    or for dice not as many dice as faces; "empty": no card), and how many dice or cards were
+    found."""
 
-    pairs: tuple[tuple[str, str | None], ...]
+    pairs: tuple[tuple[str, str, str | None], ...]
     found: int
 
     @property
     def right(self) -> int:
-        return sum(face == read for face, read in self.pairs)
+        return sum(face == read for _, face, read in self.pairs)
+
+
+def steps(kind: str) -> tuple[Step, ...]:
+    """The steps of teaching ``kind``: dice one face a step, cards up to 5 a step in the first
+    places of a row (no card twice in a step)."""
+    if kind in BOX:
+        return tuple(((BOX[kind], face),) for face in faces(kind))
+    if kind == "dicy-card":
+        order = [dicy_face(c, s) for s in ("active", "frozen") for c in DICY_CARDS]
+        batches = [tuple(order[i:i + BATCH]) for i in range(0, len(order), BATCH)]
+    else:
+        batches = list(_17_STEPS)
+    return tuple(tuple(zip(_CARD_PLACES[kind], batch, strict=False)) for batch in batches)
+
+
+def check_plan(kind: str) -> Step:
+    """What the check photo shows: dice one of each face in a row in the box, left to right;
+    Dicy Cards each card once, sides alternating, in the rows of players 1 and 2 and the first
+    places of player 3's; 17 every face along the row."""
+    if kind in BOX:
+        return tuple((BOX[kind], face) for face in faces(kind))
+    if kind == "dicy-card":
+        return tuple((place, dicy_face(card, "frozen" if i % 2 == 0 else "active"))
+                     for i, (place, card) in enumerate(zip(_DICY_CHECK_PLACES, DICY_CARDS,
+                                                           strict=True)))
+    return tuple((f"row-{i + 1}", face) for i, face in enumerate(_17_CHECK))
 
 
 def sheet_of(frame: NDArray[np.uint8], kind: str) -> Calibration | None:
@@ -69,20 +122,81 @@ def dice_in_box(frame: NDArray[np.uint8], found: Calibration, kind: str, face: s
         kept.append((x, y))
         h = DIE_MM / 2
         square = np.array([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]])
-        corners = found.to_frame(square)
-        x0, y0 = corners.min(axis=0)
-        x1, y1 = corners.max(axis=0)
-        dice.append(Labelled(kind, face, (float(x0), float(y0), float(x1), float(y1)),
-                             tuple((float(a), float(b)) for a, b in corners), box.name))
+        dice.append(Labelled(kind, face, _box(found, square),
+                             tuple((float(a), float(b)) for a, b in found.to_frame(square)),
+                             box.name))
     return dice
+
+
+def cards_in_places(flat: NDArray[np.uint8], found: Calibration, kind: str, step: Step
+                    ) -> tuple[list[Labelled], list[str]]:
+    """The step's cards in their places of a rectified frame, labelled (frame pixels: the
+    place's box; the outline is found again when taught), and the places with no card."""
+    sheet = found.layout
+    places = tuple(sheet.zone(place) for place, _ in step)
+    cards, missing = [], []
+    for (place, face), seen in zip(step, outlines(flat, places, sheet.card, PX_PER_MM),
+                                   strict=True):
+        if seen.empty:
+            missing.append(place)
+            continue
+        z = sheet.zone(place)
+        square = np.array([[z.x, z.y], [z.x + z.w, z.y], [z.x + z.w, z.y + z.h],
+                           [z.x, z.y + z.h]])
+        card, side = _card_side(kind, face)
+        cards.append(Labelled(kind, face, _box(found, square), None, place, card, side))
+    return cards, missing
+
+
+def same_card(before: NDArray[np.uint8], now: NDArray[np.uint8], sheet: Layout,
+              place: str) -> bool:
+    """Whether a place of two rectified frames of one sheet shows the same card, unmoved (a
+    card left from the step before)."""
+    z = sheet.zone(place)
+    x0, y0 = round(z.x * PX_PER_MM), round(z.y * PX_PER_MM)
+    x1, y1 = round((z.x + z.w) * PX_PER_MM), round((z.y + z.h) * PX_PER_MM)
+    a = cv2.cvtColor(before[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    b = cv2.cvtColor(now[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return float(np.mean(np.abs(a - b))) < SAME_LOOK
 
 
 def check(frame: NDArray[np.uint8], found: Calibration, kind: str, profile: Profile,
           finder: DieFinder) -> Checked:
-    """The check photo read with ``profile``: the dice in the box from left to right, each
-    against the face of its place in :data:`STEPS` (a missing or extra die reads as None)."""
-    seen = DalekTableReader(profile, finder=finder).read(rectify(frame, found), found.layout)
-    row = sorted((d for d in seen.dice if d.zone == BOX[kind]), key=lambda d: d.x)
-    faces = STEPS[kind]
-    read = [d.face for d in row] if len(row) == len(faces) else [None] * len(faces)
-    return Checked(tuple(zip(faces, read, strict=True)), len(row))
+    """The check photo read with ``profile`` against :func:`check_plan`: dice in the box
+    from left to right, each against the face of its place (a missing or extra die reads as
+    None); cards place by place."""
+    flat = rectify(frame, found)
+    plan = check_plan(kind)
+    if is_card(kind):
+        sheet = found.layout
+        reads = CardReader(profile).read_places(flat, tuple(sheet.zone(p) for p, _ in plan),
+                                                sheet.card)
+        return Checked(tuple((p, f, r.face) for (p, f), r in zip(plan, reads, strict=True)),
+                       sum(not r.empty for r in reads))
+    box = found.layout.zone(BOX[kind])
+    x0, y0 = round(box.x * PX_PER_MM), round(box.y * PX_PER_MM)
+    crop = np.ascontiguousarray(flat[y0:round((box.y + box.h) * PX_PER_MM),
+                                     x0:round((box.x + box.w) * PX_PER_MM)])
+    printed = SheetPrint(found.layout, PX_PER_MM)
+    row = sorted((r for r in FaceReader(profile, finder=finder).read(crop, px_per_mm=PX_PER_MM)
+                  if not printed.shows(flat, r.x + x0, r.y + y0, r.size)), key=lambda r: r.x)
+    read = [r.face for r in row] if len(row) == len(plan) else [None] * len(plan)
+    return Checked(tuple((p, f, r) for (p, f), r in zip(plan, read, strict=True)), len(row))
+
+
+def _card_side(kind: str, face: str) -> tuple[str | None, str]:
+    """A card face's card and side, as labels.json names them."""
+    if kind == "dicy-card":
+        card, side = face.split("/")
+        return card, side
+    if face == PLAIN_BACK:
+        return None, "down"
+    return face, "down" if face.endswith("d") else "up"
+
+
+def _box(found: Calibration, square: NDArray[np.float64]) -> tuple[float, float, float, float]:
+    """The frame box around sheet points (mm)."""
+    corners = found.to_frame(square)
+    x0, y0 = corners.min(axis=0)
+    x1, y1 = corners.max(axis=0)
+    return (float(x0), float(y0), float(x1), float(y1))

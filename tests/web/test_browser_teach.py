@@ -7,18 +7,21 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from dicetable.child import ServedTable
 from vision.components import DALEK_FACES
-from vision.profile import load
+from vision.profile import default, load
 from vision.table_film import SheetRest, film
 from vision.table_scene import PlacedDie
+from vision.teach_sheet import check_plan, steps
 
 pytestmark = pytest.mark.browser
 
@@ -37,20 +40,10 @@ def dice(faces: list[str] | tuple[str, ...], spots: list[tuple[float, float]], f
 
 @pytest.fixture
 def teach_table(tmp_path: Path) -> Iterator[ServedTable]:
-    """The camera sees each face's dice for 2.5 s (the first for 6 s), then the check row."""
+    """The camera sees each face's dice for 6 s, then the check row."""
     rests = [SheetRest(dice([face] * 10, TO_ROLL, 10 * n)) for n, face in enumerate(DALEK_FACES)]
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    number, still = 0, 0
-    for image, held in film([*rests, SheetRest(dice(DALEK_FACES, ROW, 70))], game="dalek",
-                            seed=41, style="pop"):
-        first = frames / f"{number:05d}.jpg"
-        cv2.imwrite(str(first), image)
-        # the first rest a while longer (the phone signs in), the check until the end
-        hold = round((6 if still == 0 else 60 if still == len(rests) else 2.5) * FPS) if held else 1
-        for n in range(number + 1, number + hold):
-            (frames / f"{n:05d}.jpg").hardlink_to(first)
-        number, still = number + hold, still + held
+    rests.append(SheetRest(dice(DALEK_FACES, ROW, 70)))
+    frames = held_film(tmp_path / "frames", rests, "dalek", 6.0, seed=41)
     with ServedTable(tmp_path / "state", args=["--camera", str(frames)]) as table:
         yield table
 
@@ -75,19 +68,19 @@ def test_the_pad_walks_a_phone_through_teaching_dalek_dice(browser: Browser,
     sign_in(page, teach_table)
     page.reload()
     camera = page.locator("section.camera")
-    camera.get_by_text("Teach the camera your dice").click()
+    camera.get_by_text("Teach the camera your dice and cards").click()
     camera.get_by_role("button", name="Teach Dalek Dice").click()
     picture = camera.locator("img")
     for n, name in enumerate(NAMES):
         expect(camera).to_contain_text(f"Face {n + 1} of 6")
         expect(camera).to_contain_text(f"Lay your dice showing {name} in the “To roll” box")
-        expect(picture).to_have_attribute("src", re.compile(rf"n={n + 1}$"), timeout=15_000)
+        expect(picture).to_have_attribute("src", re.compile(rf"n={n + 1}$"), timeout=30_000)
         camera.get_by_role("button", name="Take photo").click()
         expect(camera).to_contain_text("Photos of this face: 1 of at most 3")
         camera.get_by_role("button", name="On to the check" if n == 5 else "Next face").click()
     expect(camera).to_contain_text("lay one die of each face in a row")
     expect(camera.locator(".teach-order li")).to_have_text(NAMES)
-    expect(picture).to_have_attribute("src", re.compile(r"n=7$"), timeout=15_000)
+    expect(picture).to_have_attribute("src", re.compile(r"n=7$"), timeout=30_000)
     camera.get_by_role("button", name="Check", exact=True).click()
     expect(camera.locator(".teach-checked li")).to_have_count(6, timeout=20_000)
     expect(camera.locator(".teach-checked")).to_contain_text("Read right: 6 of 6")
@@ -100,3 +93,149 @@ def test_the_pad_walks_a_phone_through_teaching_dalek_dice(browser: Browser,
     assert (teach_table.state / "profiles" / "profile-dalek.npz").is_file()
     assert errors == []
     context.close()
+
+
+@pytest.fixture
+def cards_table(tmp_path: Path) -> Iterator[ServedTable]:
+    """The camera sees the Dicy sheet with each step's cards (a new art) for 6 s each, then
+    the check's cards until the end."""
+    rests = [SheetRest(cards=dict(step)) for step in steps("dicy-card")]
+    rests.append(SheetRest(cards=dict(check_plan("dicy-card"))))
+    with ServedTable(tmp_path / "state", args=["--camera", str(held_film(
+            tmp_path / "frames", rests, "dicy", 6.0))]) as table:
+        yield table
+
+
+def held_film(frames: Path, rests: list[SheetRest], game: str, seconds: float, *,
+              seed: int = 43) -> Path:
+    """A folder camera's frames (a new art): each rest held ``seconds`` (the first at least
+    6 s: the phone signs in; the last 60 s)."""
+    frames.mkdir()
+    number, still = 0, 0
+    for image, held in film(rests, game=game, seed=seed, style="pop"):
+        first = frames / f"{number:05d}.jpg"
+        cv2.imwrite(str(first), image)
+        last = still == len(rests) - 1
+        hold = round((max(6, seconds) if still == 0 else 60 if last else seconds) * FPS) \
+            if held else 1
+        for n in range(number + 1, number + hold):
+            (frames / f"{n:05d}.jpg").hardlink_to(first)
+        number, still = number + hold, still + held
+    return frames
+
+
+LOCALES = {"en": "en-GB", "es": "es-ES", "pt": "pt-PT", "it": "it-IT"}
+
+
+class Phones:
+    """One signed-in phone per language at 390×844, all looking at the same table."""
+
+    def __init__(self, browser: Browser, table: ServedTable, shots: Path) -> None:
+        self.browser, self.table, self.shots = browser, table, shots
+        self.contexts: list[BrowserContext] = []
+        self.pages: dict[str, Page] = {}
+        self.errors: list[str] = []
+        self.join("en")
+
+    def join(self, *langs: str) -> None:
+        """Phones in these languages sign in and open the score pad."""
+        for lang in langs:
+            context = self.browser.new_context(viewport={"width": 390, "height": 844},
+                                               locale=LOCALES[lang], accept_downloads=True)
+            page = context.new_page()
+            page.on("pageerror", lambda err: self.errors.append(str(err)))
+            page.goto(self.table.url + "/")
+            sign_in(page, self.table)
+            page.reload()
+            self.contexts.append(context)
+            self.pages[lang] = page
+
+    def look(self, name: str) -> None:
+        """Every phone shows the screen whole: nothing wider than the phone (a screenshot
+        of each is kept in ``shots``)."""
+        for lang, page in self.pages.items():
+            page.wait_for_timeout(300)
+            wide = page.evaluate("""() => [...document.querySelectorAll('section.camera *')]
+                .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5
+                               || e.scrollWidth > e.clientWidth + 1
+                                  && getComputedStyle(e).overflowX !== 'visible')
+                .map((e) => e.tagName + ' ' + e.textContent.slice(0, 40))""")
+            assert wide == [], (lang, name, wide)
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(self.shots / f"{lang}-{name}.png"), full_page=True)
+
+    def open_entry(self, *langs: str) -> None:
+        """These phones open teach mode's entry and its other games."""
+        for page in (self.pages[lang] for lang in langs):
+            camera = page.locator("section.camera")
+            camera.locator("details.teach-entry > summary").first.click()
+            camera.locator("details.teach-entry details > summary").click()
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+def test_the_pad_walks_a_phone_through_teaching_dicy_cards(browser: Browser,
+                                                          cards_table: ServedTable,
+                                                          tmp_path: Path) -> None:
+    """One phone (English) walks the steps; then phones in the other languages join, and
+    every screen of teach mode fits each of them."""
+    phones = Phones(browser, cards_table, tmp_path)
+    page = phones.pages["en"]
+    camera = page.locator("section.camera")
+    phones.open_entry("en")
+    expect(camera.get_by_role("button", name="Teach dice 1–6 (a logo, pictures)")).to_be_visible()
+    others = camera.locator("details.teach-entry details")  # the other games' components
+    expect(others).to_contain_text("Teach Dalek Dice")
+    expect(others).not_to_contain_text("Dicy")
+    camera.get_by_role("button", name="Teach Dicy Cards cards").click()
+    picture = camera.locator("img")
+    places = camera.locator(".teach-places li")
+    for n in range(5):
+        expect(camera).to_contain_text(f"Step {n + 1} of 5")
+        expect(places).to_have_count(5 if n < 4 else 4)
+        expect(picture).to_have_attribute("src", re.compile(rf"n={n + 1}$"), timeout=30_000)
+        camera.get_by_role("button", name="Take photo").click()
+        expect(camera).to_contain_text("Photos of these cards: 1 of at most 3")
+        if n == 0:
+            expect(places.first).to_have_text("Player 1's row, place 1: Two dice, active side up")
+        camera.get_by_role("button", name="On to the check" if n == 4 else "Next cards").click()
+    expect(camera).to_contain_text("Check: lay these cards in these places")
+    expect(places.last).to_have_text("Player 3's row, place 2: All the same ×5, active side up")
+    expect(picture).to_have_attribute("src", re.compile(r"n=6$"), timeout=30_000)
+    camera.get_by_role("button", name="Check", exact=True).click()
+    expect(camera.locator(".teach-checked li")).to_have_count(12, timeout=30_000)
+    expect(camera.locator(".teach-checked")).to_contain_text(re.compile(r"Read right: \d+ of 12"))
+    phones.join("es", "pt", "it")  # the film holds the check from here on
+    phones.look("cards-checked")
+    camera.get_by_role("button", name="Save").click()
+    with page.expect_download() as download:
+        camera.get_by_role("link", name=re.compile("Download the taught Dicy Cards")).click()
+    download.value.save_as(tmp_path / "shared.npz")
+    assert load(tmp_path / "shared.npz").kind == "dicy-card"
+    # a profile imported while the table serves shows on the pad at once, no restart
+    default("dalek").save(tmp_path / "dalek.npz")
+    subprocess.run([sys.executable, "-m", "dicetable", "teach", "dalek", "--import",
+                    str(tmp_path / "dalek.npz"), "--state", str(cards_table.state)], check=True)
+    expect(camera.get_by_role("link", name=re.compile("Download the taught Dalek Dice"))
+           ).to_be_visible(timeout=30_000)
+    phones.open_entry("es", "pt", "it")
+    phones.look("entry")
+    camera.get_by_role("button", name="Teach Dicy Cards cards").click()
+    phones.look("cards-step")
+    camera.get_by_role("button", name="Take photo").click()
+    expect(camera).to_contain_text("Photos of these cards: 1 of at most 3")
+    camera.get_by_role("button", name="Take photo").click()  # the same picture again
+    expect(page.locator(".toast")).to_contain_text("move the cards a little")
+    phones.look("cards-photo")
+    camera.get_by_role("button", name="Stop teaching").click()
+    for kind in ("Teach 17 cards", "Teach dice 1–6 (a logo, pictures)"):
+        camera.get_by_role("button", name=kind).click()
+        camera.get_by_role("button", name="Take photo").click()  # on the Dicy sheet
+        expect(page.locator(".toast")).to_contain_text(
+            "another game's sheet: lay the 17 sheet" if "17" in kind else "No die was found")
+        phones.look(kind.split()[1])
+        camera.get_by_role("button", name="Stop teaching").click()
+    assert phones.errors == []
+    phones.close()

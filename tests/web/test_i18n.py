@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from itertools import chain, combinations
@@ -381,8 +383,79 @@ def teach_refusals(state: Path) -> Iterator[Callable[[], object]]:
             session.teach("photo", base_version=session.snapshot().version)
         session.teach("next", base_version=session.snapshot().version)
         yield teach("next")
+        show(frame)
+        yield checked_meanwhile(session)
+        yield from card_refusals(session, show)
+        session.teach("start", "d6", base_version=session.snapshot().version)
+        show(render_still(1, game="dicy", dice=()).image)
+        yield teach("photo")  # no die in the dice box
+        for _ in range(5):
+            session.teach("next", base_version=session.snapshot().version)
+        yield teach("next")  # no face taught at all
     finally:
         session.stop()
+
+
+def checked_meanwhile(session: TableSession) -> Callable[[], object]:
+    """The check, outdated by another phone's cancel while it was being worked out."""
+    def check() -> None:
+        session.teach("check", base_version=session.snapshot().version)
+
+    def attempt() -> None:
+        failed: list[BaseException] = []
+        thread = threading.Thread(target=lambda: _kept(check, failed))
+        thread.start()
+        time.sleep(0.5)  # the check has begun
+        session.teach("cancel", base_version=session.snapshot().version)
+        thread.join()
+        if failed:
+            raise failed[0]
+    return attempt
+
+
+def _kept(call: Callable[[], object], failed: list[BaseException]) -> None:
+    try:
+        call()
+    except BaseException as err:  # handed to the battery's thread
+        failed.append(err)
+
+
+def card_refusals(session: TableSession, show: Callable[[Any], None]
+                  ) -> Iterator[Callable[[], object]]:
+    """Teaching cards refused: a place with no card, a card left from the step before, the
+    same picture twice, too many photos, out of order."""
+    from vision.table_scene import render_still
+    from vision.teach_sheet import steps
+
+    def teach(do: str, kind: str | None = None) -> Callable[[], object]:
+        return lambda: session.teach(do, kind, base_version=session.snapshot().version)
+
+    first = dict(steps("dicy-card")[0])
+    session.teach("start", "dicy-card", base_version=session.snapshot().version)
+    yield teach("next")  # no photo yet
+    yield teach("check")  # not every step taken
+    show(render_still(1, game="dicy", cards=dict(list(first.items())[:4])).image)
+    yield teach("photo")  # place 5 of player 1's row is empty
+    laid = render_still(1, game="dicy", cards=first).image
+    show(laid)
+    session.teach("photo", base_version=session.snapshot().version)
+    yield teach("photo")  # the same picture again
+    for _ in range(2):
+        show(laid)
+        session.teach("photo", base_version=session.snapshot().version)
+    show(laid)
+    yield teach("photo")  # a fourth photo
+    session.teach("next", base_version=session.snapshot().version)
+    show(laid)
+    yield teach("photo")  # the cards of the step before
+    for step in steps("dicy-card")[1:]:
+        show(render_still(1, game="dicy", cards=dict(step)).image)
+        session.teach("photo", base_version=session.snapshot().version)
+        session.teach("next", base_version=session.snapshot().version)
+    yield teach("photo")  # every step has its photos
+    session.teach("start", "17-card", base_version=session.snapshot().version)
+    show(render_still(1, game="17").image)
+    yield teach("photo")  # place 1 of the row is empty
 
 
 def button_refusals(journal: Journal) -> Iterator[Callable[[], object]]:

@@ -31,7 +31,10 @@ def teacher(table_session: TableSession, state: Path) -> Teacher:
 def test_bad_teach_requests_are_refused_and_change_nothing(phone: Phone, watcher: Phone,
                                                            teacher: Teacher) -> None:
     before = phone.state()
-    assert before["camera"]["teach"] == {"kinds": ["dalek"], "saved": [], "lesson": None}
+    assert before["camera"]["teach"] == {
+        "kinds": ["dalek", "dicy-card", "17-card", "d6"], "saved": [], "lesson": None,
+        "games": {"dalek": "dalek", "dicy-card": "dicy", "17-card": "17", "d6": "dicy"},
+        "game": None}
     refused = {
         "The teaching step is not one the score pad knows; nothing was changed.":
             phone.change("/api/camera/teach", {"do": "dance"}),
@@ -51,7 +54,7 @@ def test_bad_teach_requests_are_refused_and_change_nothing(phone: Phone, watcher
     started = phone.change("/api/camera/teach", {"do": "start", "kind": "dalek"})
     assert started.status_code == 200
     assert started.json is not None and started.json["state"]["camera"]["teach"]["lesson"][
-        "face"] == "H4"
+        "steps"][0] == [{"place": "to-roll", "face": "H4"}]
     spanish = phone.post("/api/camera/teach", {"do": "photo",
                                                "base_version": phone.state()["version"]},
                          **{"Accept-Language": "es"})

@@ -1,44 +1,34 @@
-/* Teach mode on the score pad: the camera learns the table's own dice, one face at a time,
-   from photos of the printed sheet; checked on a fresh photo before it is saved. */
+/* Teach mode on the score pad: the camera learns the table's own dice and cards from photos of
+   the printed sheet, step by step (dice one face a step, cards up to 5 a step in named places);
+   checked on a fresh photo before it is saved. */
 "use strict";
 
 const teachStep = (what, extra) => change("/api/camera/teach", Object.assign({do: what}, extra));
 
-/* The way into teach mode (a phone with the PIN, no game being played), and the taught profiles
-   to download. */
+/* The way into teach mode (a phone with the PIN, no game being played): the dice and cards of
+   the game on the table first, the other games' behind a chooser; and the taught profiles to
+   download. */
 function teachEntry(teach) {
-  const kinds = teach.kinds.map((kind) => button(t("teach.start." + kind), () => teachStep("start", {kind})));
+  const start = (kind) => button(t("teach.start." + kind), () => teachStep("start", {kind}));
+  const mine = teach.game ? teach.kinds.filter((k) => teach.games[k] === teach.game) : teach.kinds;
+  const others = teach.kinds.filter((k) => !mine.includes(k));
   const saved = teach.saved.map((kind) => el("a", {href: `/api/camera/profile-${kind}.npz`, download: "", text: t("teach.download." + kind)}));
   return el("details.teach-entry", {open: Boolean(S.teachOpen), ontoggle: (e) => { S.teachOpen = e.target.open; }},
     el("summary", {text: t("teach.title")}),
     el("p.muted", {text: t("teach.about")}),
-    el("div.row.wrap", {}, kinds),
-    saved.length ? el("p", {}, saved) : null);
+    el("div.row.wrap", {}, mine.map(start)),
+    others.length ? el("details.teach-entry", {open: Boolean(S.teachOthers), ontoggle: (e) => { S.teachOthers = e.target.open; }},
+      el("summary", {text: t("teach.other")}),
+      el("div.row.wrap", {}, others.map(start))) : null,
+    saved.length ? el("p", {}, saved.map((a) => el("span", {style: {display: "block"}}, a))) : null);
 }
 
-/* The lesson going on: the face to lay and its photos, then the check, then save; and what
-   the camera sees now. */
+/* The lesson going on: what to lay and its photos, then the check, then save; and what the
+   camera sees now. */
 function teachPanel(lesson, camera) {
-  const faces = lesson.faces;
-  const box = t("teach.box." + lesson.box);
   const parts = [el("h3", {text: t("teach.heading." + lesson.kind)})];
-  if (lesson.face) {
-    const n = lesson.photos[lesson.step];
-    parts.push(el("p.muted", {text: t("teach.progress", {n: lesson.step + 1, of: faces.length})}));
-    parts.push(el("p.teach-ask", {text: t("teach.lay", {face: t("face." + lesson.face), box})}));
-    parts.push(el("p", {text: t("teach.photos", {n, most: lesson.most})}));
-    const last = lesson.step === faces.length - 1;
-    parts.push(el("div.row.wrap", {},
-      button(t("teach.take"), () => teachStep("photo"), n >= lesson.most ? "" : "primary", {disabled: n >= lesson.most}),
-      button(t(last ? "teach.to_check" : "teach.next"), () => teachStep("next"), n >= lesson.most ? "primary" : "", {disabled: n === 0})));
-  } else {
-    parts.push(el("p.teach-ask", {text: t("teach.check_lay", {box})}));
-    parts.push(el("ol.teach-order", {}, faces.map((f) => el("li", {text: t("face." + f)}))));
-    if (lesson.checked) parts.push(checkedList(lesson));
-    parts.push(el("div.row.wrap", {},
-      button(t(lesson.checked ? "teach.check_again" : "teach.check"), () => teachStep("check"), lesson.checked ? "" : "primary"),
-      lesson.checked ? button(t("teach.save"), () => teachStep("save"), "primary") : null));
-  }
+  if (lesson.step < lesson.steps.length) parts.push(...teachTaking(lesson));
+  else parts.push(...teachChecking(lesson));
   parts.push(button(t("teach.cancel"), () => teachStep("cancel"), "small"));
   if (camera.seen) {
     parts.push(el("figure.seen", {}, el("div.frame", {},
@@ -48,16 +38,83 @@ function teachPanel(lesson, camera) {
   return el("div.teach", {}, parts);
 }
 
-/* What the check photo was read as: each face, right or wrong. */
+/* A step: the dice's face and box, or the cards and their places; its photos. */
+function teachTaking(lesson) {
+  const steps = lesson.steps;
+  const step = steps[lesson.step];
+  const n = lesson.photos[lesson.step];
+  const most = n >= lesson.most;
+  const parts = [el("p.muted", {text: t(lesson.cards ? "teach.step" : "teach.progress", {n: lesson.step + 1, of: steps.length})})];
+  if (lesson.cards) {
+    parts.push(el("p.teach-ask", {text: t("teach.lay_cards")}), placeList(lesson.kind, step));
+  } else {
+    const words = {face: faceName(lesson.kind, step[0].face), box: t("teach.box." + step[0].place)};
+    parts.push(el("p.teach-ask", {text: t(lesson.optional ? "teach.lay_d6" : "teach.lay", words)}));
+  }
+  const photos = lesson.kind === "dicy-card" ? "teach.photos_dicy" : lesson.cards ? "teach.photos_cards" : "teach.photos";
+  parts.push(el("p", {text: t(photos, {n, most: lesson.most})}));
+  const next = lesson.step === steps.length - 1 ? "teach.to_check"
+    : lesson.optional && n === 0 ? "teach.skip" : lesson.cards ? "teach.next_cards" : "teach.next";
+  parts.push(el("div.row.wrap", {},
+    button(t("teach.take"), () => teachStep("photo"), most ? "" : "primary", {disabled: most}),
+    button(t(next), () => teachStep("next"), most ? "primary" : "", {disabled: n === 0 && !lesson.optional})));
+  return parts;
+}
+
+/* The check: what to lay (dice in a row, in order; cards in their places), what was read. */
+function teachChecking(lesson) {
+  const plan = lesson.check;
+  const parts = lesson.cards
+    ? [el("p.teach-ask", {text: t("teach.check_cards")}), placeList(lesson.kind, plan)]
+    : [el("p.teach-ask", {text: t("teach.check_lay", {box: t("teach.box." + plan[0].place)})}),
+      el("ol.teach-order", {}, plan.map((p) => el("li", {text: faceName(lesson.kind, p.face)})))];
+  if (lesson.checked) parts.push(checkedList(lesson));
+  parts.push(el("div.row.wrap", {},
+    button(t(lesson.checked ? "teach.check_again" : "teach.check"), () => teachStep("check"), lesson.checked ? "" : "primary"),
+    lesson.checked ? button(t("teach.save"), () => teachStep("save"), "primary") : null));
+  return parts;
+}
+
+/* Cards and where each goes. */
+function placeList(kind, laid) {
+  return el("ul.teach-places", {}, laid.map((p) => el("li", {},
+    el("b", {text: placeName(p.place) + ": "}), faceName(kind, p.face))));
+}
+
+/* A card place of the sheet in words: a row of Dicy Cards, or the 17 row. */
+function placeName(place) {
+  const [row, n] = place.split("-");
+  return row === "row" ? t("teach.place.row", {n}) : t("teach.place.dicy", {player: row.slice(1), n});
+}
+
+/* A face of a die or card in words. */
+function faceName(kind, face) {
+  if (kind === "dalek") return t("face." + face);
+  if (kind === "dicy-card") {
+    const [card, side] = face.split("/");
+    return t("teach.dicy_face", {card: t("card." + card), side: t("teach.side." + side)});
+  }
+  if (kind === "17-card") {
+    if (face === "back") return t("teach.c17_back");
+    if (face.endsWith("d")) return t("teach.c17_numbered", {n: face[0]});
+    return t("teach.c17_up", {card: t("c17." + face)});
+  }
+  return face;
+}
+
+/* What the check photo was read as: each face or card, right or wrong. */
 function checkedList(lesson) {
   const checked = lesson.checked;
-  const words = checked.found !== lesson.faces.length
-    ? t("teach.found", {n: checked.found, need: lesson.faces.length})
-    : t("teach.right", {n: checked.right, of: lesson.faces.length});
+  const need = lesson.check.length;
+  const all = checked.right === need;
+  const words = checked.found !== need
+    ? t(lesson.cards ? "teach.found_cards" : "teach.found", {n: checked.found, need})
+    : t("teach.right", {n: checked.right, of: need});
+  const read = (r) => (r === null ? t("teach.not_sure") : r === "empty" ? t("teach.no_card") : faceName(lesson.kind, r));
   return el("div.teach-checked", {role: "status"},
     el("p", {text: words}),
     el("ul", {}, checked.reads.map((r) => el("li." + (r.face === r.read ? "right" : "wrong"), {},
-      t(r.face === r.read ? "teach.read_right" : "teach.read_wrong",
-        {face: t("face." + r.face), read: r.read ? t("face." + r.read) : t("teach.not_sure")})))),
-    el("p.muted", {text: t(checked.right === lesson.faces.length ? "teach.all_right" : "teach.some_wrong")}));
+      t(r.face === r.read ? "teach.read_right" : "teach.read_wrong", {face: faceName(lesson.kind, r.face), read: read(r.read)})))),
+    el("p.muted", {text: t(all ? (lesson.cards ? "teach.all_right_cards" : "teach.all_right")
+      : (lesson.cards ? "teach.some_wrong_cards" : "teach.some_wrong"))}));
 }
