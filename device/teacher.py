@@ -340,6 +340,7 @@ def where(place: str) -> Refusal:
 
 
 def _words(kind: str, dice: str, cards: str) -> str:
+    """The words for this kind: those about dice or those about cards."""
     return cards if is_card(kind) else dice
 
 

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.blas import one_thread
 from vision.card_outline import outlines_of
 from vision.components import EMPTY
 from vision.features import CARD_VIEW, card_details, card_views, crop_cards, embed_cards, half_turns
@@ -101,6 +102,13 @@ class CardReader:
     def read_places(self, rectified: NDArray[np.uint8], places: tuple[Zone, ...],
                     card_mm: tuple[float, float], *, px_per_mm: float = PX_PER_MM
                     ) -> tuple[CardRead, ...]:
+        """The card in each of these places (numpy's BLAS on one thread meanwhile: the
+        products are small, see vision.blas)."""
+        with one_thread():
+            return self._read_places(rectified, places, card_mm, px_per_mm)
+
+    def _read_places(self, rectified: NDArray[np.uint8], places: tuple[Zone, ...],
+                     card_mm: tuple[float, float], px_per_mm: float) -> tuple[CardRead, ...]:
         smooth, soft = _softened(rectified, places, px_per_mm)
         found = outlines_of(smooth, places, card_mm, px_per_mm)
         quads = [q for f in found for q in f.quads]

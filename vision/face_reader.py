@@ -85,6 +85,7 @@ class FaceReader:
                                      background=NOTHING, dims=DIMS,
                                      groups=example if few else None)
         self.nudges = NUDGES if few else 0
+        self._face_columns = [k for k, n in enumerate(self.neighbours.names) if n != NOTHING]
         untaught = set(faces(profile.kind)) - set(profile.labels)
         self.pips = None
         if profile.kind == "d6" and untaught:
@@ -168,8 +169,7 @@ class FaceReader:
 
     def _face_similarity(self, rows: NDArray[np.float32]) -> NDArray[np.float32]:
         """Each row's similarity to its most similar face (not the background)."""
-        faces = [k for k, n in enumerate(self.neighbours.names) if n != NOTHING]
-        return np.asarray(rows[:, faces].max(axis=1), np.float32)
+        return np.asarray(rows[:, self._face_columns].max(axis=1), np.float32)
 
     def _with_pips(self, image: NDArray[np.uint8], reads: list[FaceRead]) -> list[FaceRead]:
         """Taught faces read sure win; elsewhere the pip reader's reads stand."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.blas import one_thread
 from vision.card_reader import CardRead, CardReader
 from vision.components import EMPTY, PLAIN_BACK
 from vision.dice_finder import DieFinder
@@ -64,9 +63,7 @@ class DicyTableReader:
 
     def read(self, rectified: Image, sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> DicyObservation:
-        with one_thread():
-            found = self.cards.read(rectified, sheet, px_per_mm=px_per_mm)
-        places = tuple(_place(r) for r in found)
+        places = tuple(_place(r) for r in self.cards.read(rectified, sheet, px_per_mm=px_per_mm))
         area = sheet.zone("dice")
         x0, y0 = round(area.x * px_per_mm), round(area.y * px_per_mm)
         crop = np.ascontiguousarray(rectified[y0:round((area.y + area.h) * px_per_mm),
@@ -92,9 +89,7 @@ class SeventeenTableReader:
 
     def read(self, rectified: Image, sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> SeventeenObservation:
-        with one_thread():
-            found = self.cards.read(rectified, sheet, px_per_mm=px_per_mm)
-        places = [_place(r) for r in found]
+        places = [_place(r) for r in self.cards.read(rectified, sheet, px_per_mm=px_per_mm)]
         gap = next((i for i, p in enumerate(places) if p.empty), len(places))
         return SeventeenObservation(tuple(places[:gap]),
                                     tuple(p for p in places[gap:] if not p.empty))
