@@ -156,15 +156,9 @@ def write_photos(root: Path, photos: Iterable[TablePhoto]) -> None:
     """Write labels.json for photos already in ``root`` (their items as labelled)."""
     entries = []
     for photo in photos:
-        dice, items = [], []
-        for it in photo.items:
-            raw: dict[str, object] = {"kind": it.kind, "bbox": list(it.bbox),
-                                      "corners": [list(p) for p in it.corners or ()] or None,
-                                      "zone": it.zone}
-            if it.kind == "d6":
-                dice.append({"value": int(it.face), **raw})
-            else:
-                items.append({**raw, "face": it.face, "card": it.card, "side": it.side})
+        dice, items = _dice_and_items(
+            ({"bbox": list(it.bbox), "corners": [list(p) for p in it.corners or ()] or None,
+              "zone": it.zone}, it.kind, it.face, it.card, it.side) for it in photo.items)
         sheet = None if photo.sheet is None else {"game": photo.sheet[0], "paper": photo.sheet[1]}
         entries.append({"file": photo.file, "split": photo.split, "sheet": sheet,
                         "empty": list(photo.empty), "dice": dice, "items": items})
@@ -179,18 +173,28 @@ def write(root: Path, scenes: Iterable[tuple[str, TableScene]], *, quality: int 
         file = f"images/{n:04d}.jpg"
         cv2.imwrite(str(root / file), scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
         h, w = scene.image.shape[:2]
-        dice, items = [], []
-        for it in scene.items:
-            raw: dict[str, object] = {"kind": it.kind, "bbox": [round(v, 2) for v in it.bbox],
-                                      "corners": [[round(x, 2), round(y, 2)] for x, y in it.quad],
-                                      "zone": it.zone}
-            if it.kind == "d6":
-                dice.append({"value": int(it.face), **raw})
-            else:
-                items.append({**raw, "face": it.face, "card": it.card, "side": it.side}
-                             if it.card else {**raw, "face": it.face})
+        dice, items = _dice_and_items(
+            ({"bbox": [round(v, 2) for v in it.bbox],
+              "corners": [[round(x, 2), round(y, 2)] for x, y in it.quad], "zone": it.zone},
+             it.kind, it.face, it.card, it.side) for it in scene.items)
         entries.append({"file": file, "width": w, "height": h, "split": split,
                         "sheet": {"game": scene.game, "paper": scene.paper},
                         "empty": list(scene.empty), "dice": dice, "items": items})
     (root / MANIFEST).write_text(json.dumps({"images": entries}, indent=1) + "\n")
     return len(entries)
+
+
+def _dice_and_items(labelled: Iterable[tuple[dict[str, object], str, str, str | None, str | None]]
+                    ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """labels.json's "dice" and "items" of labelled things (where: bbox, corners, zone;
+    kind, face, card, side)."""
+    dice: list[dict[str, object]] = []
+    items: list[dict[str, object]] = []
+    for where, kind, face, card, side in labelled:
+        raw = {"kind": kind, **where}
+        if kind == "d6":
+            dice.append({"value": int(face), **raw})
+        else:
+            items.append({**raw, "face": face, "card": card, "side": side} if card
+                         else {**raw, "face": face})
+    return dice, items
