@@ -18,6 +18,7 @@ are told apart this way, and the closest wins by less.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -41,7 +42,8 @@ ALIKE = 0.2  # faces this close in similarity to the best are told apart where t
 CLOSER = 0.8  # the closest face's weighted distance must be under this share of the next's
 KNOWN = 10  # a face taught from fewer examples is known by its variations, and then
 FEW_ALIKE, FEW_CLOSER = 0.05, 0.9  # these stand for ALIKE and CLOSER
-SOFT_MM = 10.0  # the sheet is softened this far around its places (outlines, cut-outs)
+SOFT_MM = 10.0  # the sheet is softened this far around its places (outlines, cut-outs) ...
+SOFTEN = 0.8  # ... by a Gaussian blur of this many pixels
 
 
 _Pick = tuple[NDArray[np.float64], NDArray[np.float32], NDArray[np.uint8]]
@@ -198,11 +200,20 @@ def _softened(rectified: NDArray[np.uint8], places: tuple[Zone, ...], px_per_mm:
     x1 = min(w, int((max(p.x + p.w for p in places) + SOFT_MM) * px_per_mm) + 1)
     y1 = min(h, int((max(p.y + p.h for p in places) + SOFT_MM) * px_per_mm) + 1)
     smooth = np.zeros(rectified.shape, np.float32)
-    smooth[y0:y1, x0:x1] = cv2.GaussianBlur(rectified[y0:y1, x0:x1].astype(np.float32),
-                                            (0, 0), 0.8)
+    # cv2.GaussianBlur's blur (its kernel for floats), straight from the bytes: no float copy
+    kernel = _soft_kernel()
+    cv2.sepFilter2D(rectified[y0:y1, x0:x1], cv2.CV_32F, kernel, kernel,
+                    dst=smooth[y0:y1, x0:x1], borderType=cv2.BORDER_REFLECT_101)
     soft = np.zeros(rectified.shape, np.uint8)
-    soft[y0:y1, x0:x1] = np.clip(smooth[y0:y1, x0:x1], 0, 255).astype(np.uint8)
+    soft[y0:y1, x0:x1] = smooth[y0:y1, x0:x1]  # a blur of bytes stays within 0..255
     return smooth, soft
+
+
+@functools.cache
+def _soft_kernel() -> NDArray[np.float32]:
+    """The Gaussian kernel cv2.GaussianBlur uses for a float image at SOFTEN pixels."""
+    return np.asarray(cv2.getGaussianKernel(round(SOFTEN * 8 + 1) | 1, SOFTEN, cv2.CV_32F),
+                      np.float32)
 
 
 def _look(patches: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
