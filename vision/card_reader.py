@@ -153,17 +153,16 @@ class CardReader:
         if len(alike) < 2:
             return read
         index = [self._known[f] for f in alike]
-        share = np.zeros(len(self._means))
-        share[index] = 1 / len(index)  # the alike faces' means over faces, as products
-        mean, spread = share @ self._means, share @ self._spreads
-        variance = np.maximum(share @ self._squares - mean * mean, 0.0)
+        means, squares = self._means[index], self._squares[index]  # only the alike faces'
+        share = np.full(len(index), 1 / len(index))  # their means over faces, as products
+        mean, spread = share @ means, share @ self._spreads[index]
+        variance = np.maximum(share @ squares - mean * mean, 0.0)
         weight = variance / (spread + 1e-5 * float(spread.mean()))
         turned = seen.reshape(CARD_VIEW[1], CARD_VIEW[0], 3)[::-1, ::-1].reshape(-1)
         ways = np.stack([seen, turned]).astype(np.float64)  # the card, and upside down
-        card = ways[int(np.argmax(ways @ self._means[index[0]]))]
+        card = ways[int(np.argmax(ways @ means[0]))]
         # each face's weighted distance Σ w·(card − mean)², its square multiplied out
-        distance = (float(weight @ card ** 2) - 2 * (self._means @ (weight * card))
-                    + self._squares @ weight)[index]
+        distance = float(weight @ card ** 2) - 2 * (means @ (weight * card)) + squares @ weight
         first, second = np.argsort(distance)[:2]
         return alike[first] if distance[first] <= self.closer * distance[second] else None
 
