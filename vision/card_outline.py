@@ -117,12 +117,14 @@ def _profiles(smooth: NDArray[np.float32], pts: NDArray[np.float64],
     x1 = min(width, int(np.ceil(pts[..., 0].max())) + margin + 1)
     y1 = min(height, int(np.ceil(pts[..., 1].max())) + margin + 1)
     part = smooth[y0:y1, x0:x1]
-    gx = np.asarray(cv2.Sobel(part, cv2.CV_32F, 1, 0, ksize=3), np.float32)
-    gy = np.asarray(cv2.Sobel(part, cv2.CV_32F, 0, 1, ksize=3), np.float32)
     mx = np.ascontiguousarray(pts[..., 0].reshape(-1, samples), np.float32) - np.float32(x0)
     my = np.ascontiguousarray(pts[..., 1].reshape(-1, samples), np.float32) - np.float32(y0)
-    along = (cv2.remap(gx, mx, my, cv2.INTER_LINEAR) * normal[:, None, 0, None]
-             + cv2.remap(gy, mx, my, cv2.INTER_LINEAR) * normal[:, None, 1, None])
+    along = np.empty((len(mx), samples, part.shape[2]), np.float64)
+    # the scan lines run along the image's axes: each needs the gradient along one axis only
+    for axis, lines in enumerate((normal[:, 0] != 0, normal[:, 1] != 0)):
+        gradient = cv2.Sobel(part, cv2.CV_32F, 1 - axis, axis, ksize=3)
+        along[lines] = (cv2.remap(gradient, mx[lines], my[lines], cv2.INTER_LINEAR)
+                        * normal[lines, axis, None, None])
     return np.asarray(np.sqrt((along * along).sum(-1)).reshape(pts.shape[:3]), np.float32)
 
 

@@ -18,6 +18,7 @@ are told apart this way, and the closest wins by less.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -41,7 +42,8 @@ ALIKE = 0.2  # faces this close in similarity to the best are told apart where t
 CLOSER = 0.8  # the closest face's weighted distance must be under this share of the next's
 KNOWN = 10  # a face taught from fewer examples is known by its variations, and then
 FEW_ALIKE, FEW_CLOSER = 0.05, 0.9  # these stand for ALIKE and CLOSER
-SOFT_MM = 10.0  # the sheet is softened this far around its places (outlines, cut-outs)
+SOFT_MM = 10.0  # the sheet is softened this far around its places (outlines, cut-outs) ...
+SOFTEN = 0.8  # ... by a Gaussian blur of this many pixels
 
 
 _Pick = tuple[NDArray[np.float64], NDArray[np.float32], NDArray[np.uint8]]
@@ -151,17 +153,16 @@ class CardReader:
         if len(alike) < 2:
             return read
         index = [self._known[f] for f in alike]
-        share = np.zeros(len(self._means))
-        share[index] = 1 / len(index)  # the alike faces' means over faces, as products
-        mean, spread = share @ self._means, share @ self._spreads
-        variance = np.maximum(share @ self._squares - mean * mean, 0.0)
+        means, squares = self._means[index], self._squares[index]  # only the alike faces'
+        share = np.full(len(index), 1 / len(index))  # their means over faces, as products
+        mean, spread = share @ means, share @ self._spreads[index]
+        variance = np.maximum(share @ squares - mean * mean, 0.0)
         weight = variance / (spread + 1e-5 * float(spread.mean()))
         turned = seen.reshape(CARD_VIEW[1], CARD_VIEW[0], 3)[::-1, ::-1].reshape(-1)
         ways = np.stack([seen, turned]).astype(np.float64)  # the card, and upside down
-        card = ways[int(np.argmax(ways @ self._means[index[0]]))]
+        card = ways[int(np.argmax(ways @ means[0]))]
         # each face's weighted distance Σ w·(card − mean)², its square multiplied out
-        distance = (float(weight @ card ** 2) - 2 * (self._means @ (weight * card))
-                    + self._squares @ weight)[index]
+        distance = float(weight @ card ** 2) - 2 * (means @ (weight * card)) + squares @ weight
         first, second = np.argsort(distance)[:2]
         return alike[first] if distance[first] <= self.closer * distance[second] else None
 
@@ -198,11 +199,20 @@ def _softened(rectified: NDArray[np.uint8], places: tuple[Zone, ...], px_per_mm:
     x1 = min(w, int((max(p.x + p.w for p in places) + SOFT_MM) * px_per_mm) + 1)
     y1 = min(h, int((max(p.y + p.h for p in places) + SOFT_MM) * px_per_mm) + 1)
     smooth = np.zeros(rectified.shape, np.float32)
-    smooth[y0:y1, x0:x1] = cv2.GaussianBlur(rectified[y0:y1, x0:x1].astype(np.float32),
-                                            (0, 0), 0.8)
+    # cv2.GaussianBlur's blur (its kernel for floats), straight from the bytes: no float copy
+    kernel = _soft_kernel()
+    cv2.sepFilter2D(rectified[y0:y1, x0:x1], cv2.CV_32F, kernel, kernel,
+                    dst=smooth[y0:y1, x0:x1], borderType=cv2.BORDER_REFLECT_101)
     soft = np.zeros(rectified.shape, np.uint8)
-    soft[y0:y1, x0:x1] = np.clip(smooth[y0:y1, x0:x1], 0, 255).astype(np.uint8)
+    soft[y0:y1, x0:x1] = smooth[y0:y1, x0:x1]  # a blur of bytes stays within 0..255
     return smooth, soft
+
+
+@functools.cache
+def _soft_kernel() -> NDArray[np.float32]:
+    """The Gaussian kernel cv2.GaussianBlur uses for a float image at SOFTEN pixels."""
+    return np.asarray(cv2.getGaussianKernel(round(SOFTEN * 8 + 1) | 1, SOFTEN, cv2.CV_32F),
+                      np.float32)
 
 
 def _look(patches: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:

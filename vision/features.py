@@ -243,6 +243,20 @@ def _colour_layout(patches: NDArray[np.float32], grid: int) -> NDArray[np.float3
                       np.float32)
 
 
+_PI = np.float32(np.pi)
+
+
+def _unsigned(angle: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Angles in [-π, π] (float32) as ``angle % π`` gives them, several times faster.
+
+    >>> a = np.array([-_PI, -1.0, -0.0, 0.0, 2.0, _PI], np.float32)
+    >>> bool(np.array_equal(_unsigned(a), a % np.pi))
+    True
+    """
+    turned = np.where(angle < 0, angle + _PI, angle)
+    return np.asarray(np.where(np.abs(angle) == _PI, np.float32(0.0), turned), np.float32)
+
+
 def hog(grey: NDArray[np.float32]) -> NDArray[np.float32]:
     """Histograms of oriented gradients of N×H×W grey patches (H, W multiples of CELL):
     unsigned orientations in BINS bins shared linearly between the two nearest, summed over
@@ -256,7 +270,7 @@ def hog(grey: NDArray[np.float32]) -> NDArray[np.float32]:
     gx = g[:, 1:-1, 2:] - g[:, 1:-1, :-2]
     gy = g[:, 2:, 1:-1] - g[:, :-2, 1:-1]
     magnitude = np.hypot(gx, gy)
-    position = (np.arctan2(gy, gx) % np.pi) / (np.pi / BINS) - 0.5
+    position = _unsigned(np.arctan2(gy, gx)) / (np.pi / BINS) - 0.5
     low = np.floor(position)
     frac = (position - low).astype(np.float32)
     low_bin = low.astype(np.int64) % BINS
