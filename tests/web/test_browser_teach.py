@@ -26,6 +26,7 @@ from vision.teach_sheet import check_plan, steps
 pytestmark = pytest.mark.browser
 
 FPS = 15  # a folder camera's pace (device.camera.DEFAULT_FPS)
+HOLD = 9.0  # seconds each step's picture is held: a phone on a busy machine takes a step in 6
 TO_ROLL = [(60.0, 140.0), (100.0, 140.0), (140.0, 140.0), (180.0, 140.0), (220.0, 140.0),
            (60.0, 182.0), (100.0, 182.0), (140.0, 182.0), (180.0, 182.0), (220.0, 182.0)]
 ROW = [(50.0 + 38.0 * i, 160.0) for i in range(6)]
@@ -40,10 +41,10 @@ def dice(faces: list[str] | tuple[str, ...], spots: list[tuple[float, float]], f
 
 @pytest.fixture
 def teach_table(tmp_path: Path) -> Iterator[ServedTable]:
-    """The camera sees each face's dice for 6 s, then the check row."""
+    """The camera sees each face's dice for HOLD seconds, then the check row."""
     rests = [SheetRest(dice([face] * 10, TO_ROLL, 10 * n)) for n, face in enumerate(DALEK_FACES)]
     rests.append(SheetRest(dice(DALEK_FACES, ROW, 70)))
-    frames = held_film(tmp_path / "frames", rests, "dalek", 6.0, seed=41)
+    frames = held_film(tmp_path / "frames", rests, "dalek", HOLD, seed=41)
     with ServedTable(tmp_path / "state", args=["--camera", str(frames)]) as table:
         yield table
 
@@ -97,12 +98,12 @@ def test_the_pad_walks_a_phone_through_teaching_dalek_dice(browser: Browser,
 
 @pytest.fixture
 def cards_table(tmp_path: Path) -> Iterator[ServedTable]:
-    """The camera sees the Dicy sheet with each step's cards (a new art) for 6 s each, then
-    the check's cards until the end."""
+    """The camera sees the Dicy sheet with each step's cards (a new art) for HOLD seconds
+    each, then the check's cards until the end."""
     rests = [SheetRest(cards=dict(step)) for step in steps("dicy-card")]
     rests.append(SheetRest(cards=dict(check_plan("dicy-card"))))
     with ServedTable(tmp_path / "state", args=["--camera", str(held_film(
-            tmp_path / "frames", rests, "dicy", 6.0))]) as table:
+            tmp_path / "frames", rests, "dicy", HOLD))]) as table:
         yield table
 
 
