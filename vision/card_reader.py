@@ -2,9 +2,11 @@
 
 Each place's likeliest outlines are found (vision.card_outline); the card is cut out along
 each, embedded (vision.features) and compared with the profile's examples, kept upright and
-upside down. The outline whose cut-out looks most like an example is the card's; its face is
-the most similar example's, unless another face is nearly as similar: then the card is read
-"not sure" (face None). A place with no card is read "empty".
+upside down. The outline whose cut-out looks most like an example is the card's (when none
+looks much like one, the outlines found missed the card: it is then looked for by its look
+alone, cut out on a grid of shifts and turns around its place, then nudged); its face is the
+most similar example's, unless another face is nearly as similar: then the card is read "not
+sure" (face None). A place with no card is read "empty".
 
 Faces alike but for a small mark (a number on a card's back) are told apart where they differ:
 when other faces are nearly as similar as the best, the card is compared with each face's mean
@@ -44,6 +46,10 @@ KNOWN = 10  # a face taught from fewer examples is known by its variations, and 
 FEW_ALIKE, FEW_CLOSER = 0.05, 0.9  # these stand for ALIKE and CLOSER
 SOFT_MM = 10.0  # the sheet is softened this far around its places (outlines, cut-outs) ...
 SOFTEN = 0.8  # ... by a Gaussian blur of this many pixels
+LOST = 0.9  # a card whose best outline's cut-out is less similar than this to any example ...
+SEARCH_PX, SEARCH_DEG = (-8.0, -4.0, 0.0, 4.0, 8.0), (-4.0, 0.0, 4.0)
+SEARCH_NUDGE = 2.0
+# ... is looked for at these shifts and turns of a card lying straight in its place
 
 
 _Pick = tuple[NDArray[np.float64], NDArray[np.float32], NDArray[np.uint8]]
@@ -124,8 +130,14 @@ class CardReader:
                 best = k + int(np.argmax(rows[k:k + len(f.quads)].max(axis=1)))
                 picks.append((quads[best], rows[best], cut[best]))
             k += len(f.quads)
+        full = [p for p, f in zip(places, found, strict=True) if not f.empty]
+        lost = [i for i, (_, row, _) in enumerate(picks) if row.max() < LOST]
+        found_again = self._searched(soft, [full[i] for i in lost], card_mm, px_per_mm)
+        for i, pick in zip(lost, self._nudged(soft, found_again, SEARCH_NUDGE), strict=True):
+            if pick[1].max() > picks[i][1].max():
+                picks[i] = pick
         matches = [self.neighbours.decide(row) for _, row, _ in picks]
-        doubtful = [i for i, match in enumerate(matches) if match.lead < DOUBT]
+        doubtful = [i for i, match in enumerate(matches) if match.lead < DOUBT or i in lost]
         for i, pick in zip(doubtful, self._nudged(soft, [picks[i] for i in doubtful]),
                            strict=True):
             picks[i], matches[i] = pick, self.neighbours.decide(pick[1])
@@ -166,7 +178,28 @@ class CardReader:
         first, second = np.argsort(distance)[:2]
         return alike[first] if distance[first] <= self.closer * distance[second] else None
 
-    def _nudged(self, soft: NDArray[np.uint8], picks: list[_Pick]) -> list[_Pick]:
+    def _searched(self, soft: NDArray[np.uint8], places: list[Zone], card_mm: tuple[float, float],
+                  px_per_mm: float) -> list[_Pick]:
+        """The cards of these places looked for by their look alone: cut out at every pose
+        of a grid around a card lying straight in its place (the outlines found were none
+        like a card), the pose most like an example each."""
+        if not places:
+            return []
+        w, h = card_mm[0] * px_per_mm, card_mm[1] * px_per_mm
+        straight = np.array([(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)])
+        poses = np.stack([_moved(straight, dx, dy, a) for dx in SEARCH_PX for dy in SEARCH_PX
+                          for a in SEARCH_DEG])
+        out = []
+        for place in places:  # a place at a time (the cut-outs of one remap stay small)
+            tries = poses + np.array(place.centre) * px_per_mm
+            cut = crop_cards(soft, tries)
+            rows = self.neighbours.similarities(embed_cards(cut))
+            best = int(np.argmax(rows.max(axis=1)))
+            out.append((tries[best], rows[best], cut[best]))
+        return out
+
+    def _nudged(self, soft: NDArray[np.uint8], picks: list[_Pick], scale: float = 1.0
+                ) -> list[_Pick]:
         """Doubtful cards (each its outline, similarities and cut-out) cut out again a pixel
         off or a degree turned, while that makes each look more like an example: all of them
         at once, round by round."""
@@ -175,7 +208,8 @@ class CardReader:
         for _ in range(NUDGES):
             if not active:
                 break
-            tries = np.stack([_moved(picks[i][0], *n) for i in active for n in _NUDGE])
+            tries = np.stack([_moved(picks[i][0], *(scale * np.array(n))) for i in active
+                              for n in _NUDGE])
             cut = crop_cards(soft, tries)
             again = self.neighbours.similarities(embed_cards(cut))
             still = []
