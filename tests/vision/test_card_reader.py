@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.calibrate import calibrate, rectify
 from vision.card_outline import outlines
@@ -14,7 +15,7 @@ from vision.sheet import PX_PER_MM
 from vision.table_scene import render_table
 
 
-def _off(quad: np.ndarray, truth: np.ndarray) -> float:
+def _off(quad: NDArray[np.float64], truth: NDArray[np.float64]) -> float:
     """How far (pixels) a card outline's corners lie from the true ones, either way up."""
     return float(min(np.abs(np.roll(quad, k, 0) - truth).max() for k in (0, 2)))
 
@@ -24,8 +25,8 @@ def test_a_card_the_outlines_miss_is_found_by_its_look() -> None:
     steps that make every outline found several pixels off: the cut-outs along them look like
     no card, and the card is found again on a grid of poses around its place."""
     scene = render_table(200038, game="dicy")
-    image = cv2.imdecode(cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1],
-                         cv2.IMREAD_COLOR)  # as `dicetable render` writes it
+    jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1]
+    image = np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), np.uint8)  # as `render` writes it
     found = calibrate(image)
     flat = rectify(image, found)
     sheet = found.layout
