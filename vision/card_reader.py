@@ -50,6 +50,10 @@ LOST = 0.9  # a card whose best outline's cut-out is less similar than this to a
 SEARCH_PX, SEARCH_DEG = (-8.0, -4.0, 0.0, 4.0, 8.0), (-4.0, 0.0, 4.0)
 SEARCH_NUDGE = 2.0
 # ... is looked for at these shifts and turns of a card lying straight in its place
+LOST = 0.9  # a card whose outlines' cut-outs all look less like an example than this is
+SEARCH_PX = (-8.0, -4.0, 0.0, 4.0, 8.0)  # looked for at these shifts (both ways) ...
+SEARCH_DEG = (-4.0, 0.0, 4.0)  # ... and turns of a card lying straight in its place,
+SEARCH_NUDGE = 2.0  # then nudged this many pixels and degrees; kept if it then looks like one
 
 
 _Pick = tuple[NDArray[np.float64], NDArray[np.float32], NDArray[np.uint8]]
@@ -134,7 +138,7 @@ class CardReader:
         lost = [i for i, (_, row, _) in enumerate(picks) if row.max() < LOST]
         found_again = self._searched(soft, [full[i] for i in lost], card_mm, px_per_mm)
         for i, pick in zip(lost, self._nudged(soft, found_again, SEARCH_NUDGE), strict=True):
-            if pick[1].max() > picks[i][1].max():
+            if pick[1].max() >= max(LOST, picks[i][1].max()):  # found looking like a card
                 picks[i] = pick
         matches = [self.neighbours.decide(row) for _, row, _ in picks]
         doubtful = [i for i, match in enumerate(matches) if match.lead < DOUBT or i in lost]
