@@ -51,6 +51,7 @@ SEARCH_PX, SEARCH_DEG = (-8.0, -4.0, 0.0, 4.0, 8.0), (-4.0, 0.0, 4.0)
 SEARCH_NUDGE = 2.0
 # ... is looked for at these shifts and turns of a card lying straight in its place
 LOST = 0.9  # a card whose outlines' cut-outs all look less like an example than this is
+LOST_SPREAD = 0.03  # (or less for a face whose examples look less alike, see _lost_below)
 SEARCH_PX = (-8.0, -4.0, 0.0, 4.0, 8.0)  # looked for at these shifts (both ways) ...
 SEARCH_DEG = (-4.0, 0.0, 4.0)  # ... and turns of a card lying straight in its place,
 SEARCH_NUDGE = 2.0  # then nudged this many pixels and degrees; kept if it then looks like one
@@ -93,6 +94,7 @@ class CardReader:
         labels = profile.labels * (copies + 1)
         self.neighbours = Neighbours(embed_cards(half_turns(views)), labels * 2,
                                      background=None, margin=MARGIN, dims=DIMS)
+        self.lost = _lost_below(self.neighbours, profile)
         few = fewest < KNOWN
         self.alike, self.closer = (FEW_ALIKE, FEW_CLOSER) if few else (ALIKE, CLOSER)
         known, known_labels = (views, labels) if few else (profile.patches, profile.labels)
@@ -135,10 +137,10 @@ class CardReader:
                 picks.append((quads[best], rows[best], cut[best]))
             k += len(f.quads)
         full = [p for p, f in zip(places, found, strict=True) if not f.empty]
-        lost = [i for i, (_, row, _) in enumerate(picks) if row.max() < LOST]
+        lost = [i for i, (_, row, _) in enumerate(picks) if row.max() < self.lost[row.argmax()]]
         found_again = self._searched(soft, [full[i] for i in lost], card_mm, px_per_mm)
         for i, pick in zip(lost, self._nudged(soft, found_again, SEARCH_NUDGE), strict=True):
-            if pick[1].max() >= max(LOST, picks[i][1].max()):  # found looking like a card
+            if pick[1].max() >= max(self.lost[pick[1].argmax()], picks[i][1].max()):
                 picks[i] = pick
         matches = [self.neighbours.decide(row) for _, row, _ in picks]
         doubtful = [i for i, match in enumerate(matches) if match.lead < DOUBT or i in lost]
@@ -225,6 +227,28 @@ class CardReader:
                     still.append(i)
             active = still
         return picks
+
+
+def _lost_below(neighbours: Neighbours, profile: Profile) -> NDArray[np.float32]:
+    """For each face (in neighbours.names' order), the similarity under which a card read
+    most like it is looked for again: LOST, or less for a face taught from KNOWN examples or
+    more whose examples look less alike (a tenth of them less like the face's other examples,
+    either way up, than this plus LOST_SPREAD: a 17 card's fine hatched back). Faces taught
+    from fewer keep LOST (a few photos tell too little of how alike they look)."""
+    vectors = neighbours.project(embed_cards(half_turns(profile.patches)))
+    n = len(profile.patches)
+    alike = vectors[:n] @ vectors.T
+    labels = np.array(profile.labels * 2)
+    out = np.full(len(neighbours.names), LOST, np.float32)
+    for k, face in enumerate(neighbours.names):
+        mine = np.nonzero(labels[:n] == face)[0]
+        if len(mine) < KNOWN:
+            continue
+        others = alike[mine][:, labels == face]
+        rows = np.arange(len(mine))
+        others[rows, rows] = others[rows, rows + len(mine)] = -1.0  # not itself, nor turned
+        out[k] = min(LOST, float(np.percentile(others.max(axis=1), 10)) - LOST_SPREAD)
+    return out
 
 
 def _softened(rectified: NDArray[np.uint8], places: tuple[Zone, ...], px_per_mm: float
