@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.blas import one_thread
-from vision.card_outline import outlines_of
+from vision.card_outline import Outlines, outlines_of
 from vision.components import EMPTY
 from vision.features import CARD_VIEW, card_details, card_views, crop_cards, embed_cards, half_turns
 from vision.neighbours import Neighbours
@@ -52,6 +52,8 @@ SEARCH_NUDGE = 2.0
 # ... is looked for at these shifts and turns of a card lying straight in its place
 LOST = 0.9  # a card whose outlines' cut-outs all look less like an example than this is
 LOST_SPREAD = 0.03  # (or less for a face whose examples look less alike, see _lost_below)
+FAINT_STEP = 50.0  # an empty place with colour steps this strong is looked at too (a card
+# in a washed-out frame); a card found there by its look must be this similar: LOST
 SEARCH_PX = (-8.0, -4.0, 0.0, 4.0, 8.0)  # looked for at these shifts (both ways) ...
 SEARCH_DEG = (-4.0, 0.0, 4.0)  # ... and turns of a card lying straight in its place,
 SEARCH_NUDGE = 2.0  # then nudged this many pixels and degrees; kept if it then looks like one
@@ -125,40 +127,52 @@ class CardReader:
                      card_mm: tuple[float, float], px_per_mm: float) -> tuple[CardRead, ...]:
         smooth, soft = _softened(rectified, places, px_per_mm)
         found = outlines_of(smooth, places, card_mm, px_per_mm)
-        quads = [q for f in found for q in f.quads]
-        if not quads:
-            return tuple(CardRead(p.name, EMPTY, (), 1.0) for p in places)
-        cut = crop_cards(soft, np.stack(quads))
-        rows = self.neighbours.similarities(embed_cards(cut))
-        picks, k = [], 0  # each card's outline, similarities and cut-out
-        for f in found:
-            if not f.empty:
-                best = k + int(np.argmax(rows[k:k + len(f.quads)].max(axis=1)))
-                picks.append((quads[best], rows[best], cut[best]))
-            k += len(f.quads)
-        full = [p for p, f in zip(places, found, strict=True) if not f.empty]
-        lost = [i for i, (_, row, _) in enumerate(picks) if row.max() < self.lost[row.argmax()]]
-        found_again = self._searched(soft, [full[i] for i in lost], card_mm, px_per_mm)
-        for i, pick in zip(lost, self._nudged(soft, found_again, SEARCH_NUDGE), strict=True):
-            if pick[1].max() >= max(self.lost[pick[1].argmax()], picks[i][1].max()):
+        picks = self._picked(soft, found)  # place → its card's outline, similarities, cut-out
+        lost = [i for i, (_, row, _) in picks.items() if row.max() < self.lost[row.argmax()]]
+        faint = [i for i, f in enumerate(found) if f.empty and f.strength >= FAINT_STEP]
+        again = self._searched(soft, [places[i] for i in lost + faint], card_mm, px_per_mm)
+        for i, pick in zip(lost + faint, self._nudged(soft, again, SEARCH_NUDGE), strict=True):
+            similarity = pick[1].max()
+            if similarity >= (max(self.lost[pick[1].argmax()], picks[i][1].max())
+                              if i in picks else LOST):  # found looking like a card
                 picks[i] = pick
-        matches = [self.neighbours.decide(row) for _, row, _ in picks]
-        doubtful = [i for i, match in enumerate(matches) if match.lead < DOUBT or i in lost]
+        if not picks:
+            return tuple(CardRead(p.name, EMPTY, (), 1.0) for p in places)
+        order = sorted(picks)
+        matches = {i: self.neighbours.decide(picks[i][1]) for i in order}
+        doubtful = [i for i in order if matches[i].lead < DOUBT or i in lost]
         for i, pick in zip(doubtful, self._nudged(soft, [picks[i] for i in doubtful]),
                            strict=True):
             picks[i], matches[i] = pick, self.neighbours.decide(pick[1])
-        details = card_details(np.stack([card for _, _, card in picks]))
-        out, cards = [], iter(zip(picks, matches, details, strict=True))
-        for place, f in zip(places, found, strict=True):
-            if f.empty:
+        details = dict(zip(order, card_details(np.stack([picks[i][2] for i in order])),
+                           strict=True))
+        out = []
+        for i, place in enumerate(places):
+            if i not in picks:
                 out.append(CardRead(place.name, EMPTY, (), 1.0))
                 continue
-            (quad, row, _), match, seen = next(cards)
-            face = self._told_apart(seen, row, match.label)
+            quad, row, _ = picks[i]
+            face = self._told_apart(details[i], row, matches[i].label)
             out.append(CardRead(place.name, face,
                                 tuple((float(x), float(y)) for x, y in quad),
-                                min(1.0, max(0.0, match.lead * 10))))
+                                min(1.0, max(0.0, matches[i].lead * 10))))
         return tuple(out)
+
+    def _picked(self, soft: NDArray[np.uint8], found: list[Outlines]) -> dict[int, _Pick]:
+        """Each place with a card (by its index): the outline whose cut-out looks most like
+        an example, its similarities and the cut-out."""
+        quads = [q for f in found for q in f.quads]
+        if not quads:
+            return {}
+        cut = crop_cards(soft, np.stack(quads))
+        rows = self.neighbours.similarities(embed_cards(cut))
+        picks, k = {}, 0
+        for i, f in enumerate(found):
+            if not f.empty:
+                best = k + int(np.argmax(rows[k:k + len(f.quads)].max(axis=1)))
+                picks[i] = (quads[best], rows[best], cut[best])
+            k += len(f.quads)
+        return picks
 
     def _told_apart(self, seen: NDArray[np.float32], row: NDArray[np.float32],
                     read: str | None) -> str | None:
