@@ -46,10 +46,6 @@ KNOWN = 10  # a face taught from fewer examples is known by its variations, and 
 FEW_ALIKE, FEW_CLOSER = 0.05, 0.9  # these stand for ALIKE and CLOSER
 SOFT_MM = 10.0  # the sheet is softened this far around its places (outlines, cut-outs) ...
 SOFTEN = 0.8  # ... by a Gaussian blur of this many pixels
-LOST = 0.9  # a card whose best outline's cut-out is less similar than this to any example ...
-SEARCH_PX, SEARCH_DEG = (-8.0, -4.0, 0.0, 4.0, 8.0), (-4.0, 0.0, 4.0)
-SEARCH_NUDGE = 2.0
-# ... is looked for at these shifts and turns of a card lying straight in its place
 LOST = 0.9  # a card whose outlines' cut-outs all look less like an example than this is
 LOST_SPREAD = 0.03  # (or less for a face whose examples look less alike, see _lost_below)
 FAINT_STEP = 50.0  # an empty place with colour steps this strong is looked at too (a card
