@@ -2,9 +2,11 @@
 
 Each place's likeliest outlines are found (vision.card_outline); the card is cut out along
 each, embedded (vision.features) and compared with the profile's examples, kept upright and
-upside down. The outline whose cut-out looks most like an example is the card's; its face is
-the most similar example's, unless another face is nearly as similar: then the card is read
-"not sure" (face None). A place with no card is read "empty".
+upside down. The outline whose cut-out looks most like an example is the card's (when none
+looks much like one, the outlines found missed the card: it is then looked for by its look
+alone, cut out on a grid of shifts and turns around its place, then nudged); its face is the
+most similar example's, unless another face is nearly as similar: then the card is read "not
+sure" (face None). A place with no card is read "empty".
 
 Faces alike but for a small mark (a number on a card's back) are told apart where they differ:
 when other faces are nearly as similar as the best, the card is compared with each face's mean
@@ -26,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.blas import one_thread
-from vision.card_outline import outlines_of
+from vision.card_outline import Outlines, outlines_of
 from vision.components import EMPTY
 from vision.features import CARD_VIEW, card_details, card_views, crop_cards, embed_cards, half_turns
 from vision.neighbours import Neighbours
@@ -44,6 +46,13 @@ KNOWN = 10  # a face taught from fewer examples is known by its variations, and 
 FEW_ALIKE, FEW_CLOSER = 0.05, 0.9  # these stand for ALIKE and CLOSER
 SOFT_MM = 10.0  # the sheet is softened this far around its places (outlines, cut-outs) ...
 SOFTEN = 0.8  # ... by a Gaussian blur of this many pixels
+LOST = 0.9  # a card whose outlines' cut-outs all look less like an example than this is
+LOST_SPREAD = 0.03  # (or less for a face whose examples look less alike, see _lost_below)
+FAINT_STEP = 50.0  # an empty place with colour steps this strong is looked at too (a card
+# in a washed-out frame); a card found there by its look must be this similar: LOST
+SEARCH_PX = (-8.0, -4.0, 0.0, 4.0, 8.0)  # looked for at these shifts (both ways) ...
+SEARCH_DEG = (-4.0, 0.0, 4.0)  # ... and turns of a card lying straight in its place,
+SEARCH_NUDGE = 2.0  # then nudged this many pixels and degrees; kept if it then looks like one
 
 
 _Pick = tuple[NDArray[np.float64], NDArray[np.float32], NDArray[np.uint8]]
@@ -83,6 +92,7 @@ class CardReader:
         labels = profile.labels * (copies + 1)
         self.neighbours = Neighbours(embed_cards(half_turns(views)), labels * 2,
                                      background=None, margin=MARGIN, dims=DIMS)
+        self.lost = _lost_below(self.neighbours, profile)
         few = fewest < KNOWN
         self.alike, self.closer = (FEW_ALIKE, FEW_CLOSER) if few else (ALIKE, CLOSER)
         known, known_labels = (views, labels) if few else (profile.patches, profile.labels)
@@ -113,34 +123,52 @@ class CardReader:
                      card_mm: tuple[float, float], px_per_mm: float) -> tuple[CardRead, ...]:
         smooth, soft = _softened(rectified, places, px_per_mm)
         found = outlines_of(smooth, places, card_mm, px_per_mm)
-        quads = [q for f in found for q in f.quads]
-        if not quads:
+        picks = self._picked(soft, found)  # place → its card's outline, similarities, cut-out
+        lost = [i for i, (_, row, _) in picks.items() if row.max() < self.lost[row.argmax()]]
+        faint = [i for i, f in enumerate(found) if f.empty and f.strength >= FAINT_STEP]
+        again = self._searched(soft, [places[i] for i in lost + faint], card_mm, px_per_mm)
+        for i, pick in zip(lost + faint, self._nudged(soft, again, SEARCH_NUDGE), strict=True):
+            similarity = pick[1].max()
+            if similarity >= (max(self.lost[pick[1].argmax()], picks[i][1].max())
+                              if i in picks else LOST):  # found looking like a card
+                picks[i] = pick
+        if not picks:
             return tuple(CardRead(p.name, EMPTY, (), 1.0) for p in places)
-        cut = crop_cards(soft, np.stack(quads))
-        rows = self.neighbours.similarities(embed_cards(cut))
-        picks, k = [], 0  # each card's outline, similarities and cut-out
-        for f in found:
-            if not f.empty:
-                best = k + int(np.argmax(rows[k:k + len(f.quads)].max(axis=1)))
-                picks.append((quads[best], rows[best], cut[best]))
-            k += len(f.quads)
-        matches = [self.neighbours.decide(row) for _, row, _ in picks]
-        doubtful = [i for i, match in enumerate(matches) if match.lead < DOUBT]
+        order = sorted(picks)
+        matches = {i: self.neighbours.decide(picks[i][1]) for i in order}
+        doubtful = [i for i in order if matches[i].lead < DOUBT or i in lost]
         for i, pick in zip(doubtful, self._nudged(soft, [picks[i] for i in doubtful]),
                            strict=True):
             picks[i], matches[i] = pick, self.neighbours.decide(pick[1])
-        details = card_details(np.stack([card for _, _, card in picks]))
-        out, cards = [], iter(zip(picks, matches, details, strict=True))
-        for place, f in zip(places, found, strict=True):
-            if f.empty:
+        details = dict(zip(order, card_details(np.stack([picks[i][2] for i in order])),
+                           strict=True))
+        out = []
+        for i, place in enumerate(places):
+            if i not in picks:
                 out.append(CardRead(place.name, EMPTY, (), 1.0))
                 continue
-            (quad, row, _), match, seen = next(cards)
-            face = self._told_apart(seen, row, match.label)
+            quad, row, _ = picks[i]
+            face = self._told_apart(details[i], row, matches[i].label)
             out.append(CardRead(place.name, face,
                                 tuple((float(x), float(y)) for x, y in quad),
-                                min(1.0, max(0.0, match.lead * 10))))
+                                min(1.0, max(0.0, matches[i].lead * 10))))
         return tuple(out)
+
+    def _picked(self, soft: NDArray[np.uint8], found: list[Outlines]) -> dict[int, _Pick]:
+        """Each place with a card (by its index): the outline whose cut-out looks most like
+        an example, its similarities and the cut-out."""
+        quads = [q for f in found for q in f.quads]
+        if not quads:
+            return {}
+        cut = crop_cards(soft, np.stack(quads))
+        rows = self.neighbours.similarities(embed_cards(cut))
+        picks, k = {}, 0
+        for i, f in enumerate(found):
+            if not f.empty:
+                best = k + int(np.argmax(rows[k:k + len(f.quads)].max(axis=1)))
+                picks[i] = (quads[best], rows[best], cut[best])
+            k += len(f.quads)
+        return picks
 
     def _told_apart(self, seen: NDArray[np.float32], row: NDArray[np.float32],
                     read: str | None) -> str | None:
@@ -166,7 +194,28 @@ class CardReader:
         first, second = np.argsort(distance)[:2]
         return alike[first] if distance[first] <= self.closer * distance[second] else None
 
-    def _nudged(self, soft: NDArray[np.uint8], picks: list[_Pick]) -> list[_Pick]:
+    def _searched(self, soft: NDArray[np.uint8], places: list[Zone], card_mm: tuple[float, float],
+                  px_per_mm: float) -> list[_Pick]:
+        """The cards of these places looked for by their look alone: cut out at every pose
+        of a grid around a card lying straight in its place (the outlines found were none
+        like a card), the pose most like an example each."""
+        if not places:
+            return []
+        w, h = card_mm[0] * px_per_mm, card_mm[1] * px_per_mm
+        straight = np.array([(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)])
+        poses = np.stack([_moved(straight, dx, dy, a) for dx in SEARCH_PX for dy in SEARCH_PX
+                          for a in SEARCH_DEG])
+        out = []
+        for place in places:  # a place at a time (the cut-outs of one remap stay small)
+            tries = poses + np.array(place.centre) * px_per_mm
+            cut = crop_cards(soft, tries)
+            rows = self.neighbours.similarities(embed_cards(cut))
+            best = int(np.argmax(rows.max(axis=1)))
+            out.append((tries[best], rows[best], cut[best]))
+        return out
+
+    def _nudged(self, soft: NDArray[np.uint8], picks: list[_Pick], scale: float = 1.0
+                ) -> list[_Pick]:
         """Doubtful cards (each its outline, similarities and cut-out) cut out again a pixel
         off or a degree turned, while that makes each look more like an example: all of them
         at once, round by round."""
@@ -175,7 +224,8 @@ class CardReader:
         for _ in range(NUDGES):
             if not active:
                 break
-            tries = np.stack([_moved(picks[i][0], *n) for i in active for n in _NUDGE])
+            tries = np.stack([_moved(picks[i][0], *(scale * np.array(n))) for i in active
+                              for n in _NUDGE])
             cut = crop_cards(soft, tries)
             again = self.neighbours.similarities(embed_cards(cut))
             still = []
@@ -187,6 +237,28 @@ class CardReader:
                     still.append(i)
             active = still
         return picks
+
+
+def _lost_below(neighbours: Neighbours, profile: Profile) -> NDArray[np.float32]:
+    """For each face (in neighbours.names' order), the similarity under which a card read
+    most like it is looked for again: LOST, or less for a face taught from KNOWN examples or
+    more whose examples look less alike (a tenth of them less like the face's other examples,
+    either way up, than this plus LOST_SPREAD: a 17 card's fine hatched back). Faces taught
+    from fewer keep LOST (a few photos tell too little of how alike they look)."""
+    vectors = neighbours.project(embed_cards(half_turns(profile.patches)))
+    n = len(profile.patches)
+    alike = vectors[:n] @ vectors.T
+    labels = np.array(profile.labels * 2)
+    out = np.full(len(neighbours.names), LOST, np.float32)
+    for k, face in enumerate(neighbours.names):
+        mine = np.nonzero(labels[:n] == face)[0]
+        if len(mine) < KNOWN:
+            continue
+        others = alike[mine][:, labels == face]
+        rows = np.arange(len(mine))
+        others[rows, rows] = others[rows, rows + len(mine)] = -1.0  # not itself, nor turned
+        out[k] = min(LOST, float(np.percentile(others.max(axis=1), 10)) - LOST_SPREAD)
+    return out
 
 
 def _softened(rectified: NDArray[np.uint8], places: tuple[Zone, ...], px_per_mm: float

@@ -89,6 +89,10 @@ class Neighbours:
         sure = lead >= self.margin
         return Match(self.names[top] if sure else None, self.names[top], float(row[top]), lead)
 
+    def project(self, vectors: NDArray[np.float32]) -> NDArray[np.float32]:
+        """Embeddings as they are compared (a dot product of two: their similarity)."""
+        return self._project(np.asarray(vectors, np.float32))
+
     def _project(self, vectors: NDArray[np.float32]) -> NDArray[np.float32]:
         """Vectors on the principal axes (renormalised), or as they are."""
         if self.projection is None:
