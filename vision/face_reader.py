@@ -35,7 +35,8 @@ from vision.neighbours import Neighbours
 from vision.profile import Profile
 from vision.reader import DiceReader, check_image
 
-SAME_DIE = 0.5  # reads closer than this many sides are one die
+SAME_DIE = 0.7  # reads closer than this many sides are one die (top faces of two dice lie a
+# side apart or more; a side guessed off a sheet may be a third too large)
 DIMS = 128  # faces are compared on this many principal axes of the examples
 VIEWS = 48  # a face taught from fewer examples is also compared as seen otherwise, to this many
 ROOM = 48  # pixels of image read around an area where the dice's side is not known
@@ -43,6 +44,7 @@ NUDGE = 0.04  # a die is cut out again this share of its side off ...
 NUDGES = 3  # ... in at most this many rounds, while that makes it look more like a face,
 DOUBT = 0.1  # ... when its face leads the next by less than this
 NEAR = 0.05  # ... or it was read "no die" by less than this
+HEAT = 0.15  # locator score a candidate needs (dice with pictures, blurred, score 0.2 and up)
 KNOWN = 10  # a profile whose faces were each taught this often is read without nudges or whitening
 
 
@@ -106,7 +108,7 @@ class FaceReader:
             room = round(side or ROOM)
             x0, y0 = max(0, area[0] - room), max(0, area[1] - room)
             image = np.ascontiguousarray(image[y0:area[3] + room, x0:area[2] + room])
-        found = self.finder.candidates(image)
+        found = self.finder.candidates(image, threshold=HEAT)
         if skip is not None:
             found = [c for c in found if not skip(c.x + x0, c.y + y0, side or c.size)]
         found = self.finder.centred(image, found, side)
