@@ -8,8 +8,9 @@ found, then a little off, while that makes it look more like a face (the centre 
 a few pixels on art it never saw, up to 9 px of a 49 px die with small dots, where it then
 looks like another face). Examples are compared
 through their rendered views with the spread of each example's views whitened away
-(vision.neighbours), so a small mark that tells two faces apart counts (both only for a profile
-taught from few examples a face: with many, they made a few wrong reads). A die nearest to the
+(vision.neighbours), so a small mark that tells two faces apart counts (whitening only for a
+profile taught from few examples a face, nudges for any but the shipped ones: with many
+examples, they made a few wrong reads). A die nearest to the
 profile's "none" examples is not a die; a die whose face is not clearly nearest is read "not
 sure" (face None).
 
@@ -48,7 +49,8 @@ NUDGES = 3  # ... in at most this many rounds in all, while that makes it look m
 DOUBT = 0.1  # ... when its face leads the next by less than this
 NEAR = 0.05  # ... or it was read "no die" by less than this
 HEAT = 0.15  # locator score a candidate needs (dice with pictures, blurred, score 0.2 and up)
-KNOWN = 10  # a profile whose faces were each taught this often is read without nudges or whitening
+KNOWN = 10  # a profile whose faces were each taught this often is read without whitening,
+SHIPPED = 20  # ... and this often (the shipped profiles: rendered scenes) without nudges
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ class FaceReader:
         self.neighbours = Neighbours(embed_dice(quarter_turns(views)), labels * 4,
                                      background=NOTHING, dims=DIMS,
                                      groups=example if few else None)
-        self.nudges = NUDGES if few else 0
+        self.nudges = NUDGES if _fewest(profile) < SHIPPED else 0
         self._face_columns = [k for k, n in enumerate(self.neighbours.names) if n != NOTHING]
         untaught = set(faces(profile.kind)) - set(profile.labels)
         self.pips = None

@@ -49,27 +49,35 @@ def die_angle(grey: NDArray[np.float32], x: float, y: float, side: float) -> flo
     what is drawn inside it (a picture's edges, stronger than a pale die's on a pale sheet,
     turned it by up to 45°), quarter turns folded together (each edge's direction times
     four, weighted by the square root of its strength, so a few strong edges, a neighbour's
-    or a shadow's, do not outvote the outline)."""
+    or a shadow's, do not outvote the outline, and by how squarely it faces the centre)."""
     r = max(2, round(RING[1] * side))
     m = np.array([[1.0, 0.0, r - x], [0.0, 1.0, r - y]])
     window = cv2.warpAffine(grey, m, (2 * r + 1, 2 * r + 1), flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE)
-    inside = _ring(r, round(RING[0] * side))
+    inside, rx, ry = _ring(r, round(RING[0] * side))
     gx = cv2.Sobel(window, cv2.CV_32F, 1, 0, ksize=3)[inside]
     gy = cv2.Sobel(window, cv2.CV_32F, 0, 1, ksize=3)[inside]
-    # g⁴ · |g|^-3.5 of g = gx + i·gy, in real numbers: g² = a + i·b, g⁴ = a² − b² + 2i·ab
+    # g⁴ · |g|^-3.5 of g = gx + i·gy, in real numbers: g² = a + i·b, g⁴ = a² − b² + 2i·ab;
+    # times cos² of the edge's normal to the radius (an outline faces the centre, a stroke
+    # drawn out towards it does not)
     a, b = gx * gx - gy * gy, 2 * gx * gy
-    weight = (gx * gx + gy * gy + np.float32(1e-3)) ** np.float32(-1.75)
+    strength = gx * gx + gy * gy + np.float32(1e-3)
+    weight = strength ** np.float32(-2.75) * (gx * rx + gy * ry) ** 2
     vote = complex(float(((a * a - b * b) * weight).sum()), float((2 * a * b * weight).sum()))
     return float(np.angle(vote) / 4 % (math.pi / 2))
 
 
 @functools.lru_cache(maxsize=16)
-def _ring(r: int, inner: int) -> NDArray[np.bool_]:
-    """The pixels of a (2r+1)-square from inner to r from its centre."""
+def _ring(r: int, inner: int) -> tuple[NDArray[np.bool_], NDArray[np.float32],
+                                      NDArray[np.float32]]:
+    """The pixels of a (2r+1)-square from inner to r from its centre, and the unit vectors
+    (x, y) from the centre to each."""
     yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
     d = xx * xx + yy * yy
-    return np.asarray((d <= r * r) & (d >= inner * inner))
+    inside = (d <= r * r) & (d >= max(inner, 1) ** 2)
+    length = np.sqrt(d[inside]).astype(np.float32)
+    return (np.asarray(inside), np.asarray(xx[inside] / length, np.float32),
+            np.asarray(yy[inside] / length, np.float32))
 
 
 def crop_die(image: Image, x: float, y: float, side: float, angle: float = 0.0, *,
