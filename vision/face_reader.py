@@ -3,11 +3,14 @@
 The die finder (vision.dice_finder) finds the dice and the centres of their top faces, whatever
 the faces show; each face is cut out turned upright (vision.features.die_angle), embedded and
 compared with the profile's examples, each in its four quarter turns, so a die is read at any
-rotation. A die read doubtfully is cut out again a little off, while that makes it look more
-like a face (the centre head is off by a few pixels on art it never saw). Examples are compared
+rotation. A die read doubtfully is cut out again on a grid of places around where it was
+found, then a little off, while that makes it look more like a face (the centre head is off by
+a few pixels on art it never saw, up to 9 px of a 49 px die with small dots, where it then
+looks like another face). Examples are compared
 through their rendered views with the spread of each example's views whitened away
-(vision.neighbours), so a small mark that tells two faces apart counts (both only for a profile
-taught from few examples a face: with many, they made a few wrong reads). A die nearest to the
+(vision.neighbours), so a small mark that tells two faces apart counts (whitening only for a
+profile taught from few examples a face, nudges for any but the shipped ones: with many
+examples, they made a few wrong reads). A die nearest to the
 profile's "none" examples is not a die; a die whose face is not clearly nearest is read "not
 sure" (face None).
 
@@ -35,15 +38,19 @@ from vision.neighbours import Neighbours
 from vision.profile import Profile
 from vision.reader import DiceReader, check_image
 
-SAME_DIE = 0.5  # reads closer than this many sides are one die
+SAME_DIE = 0.8  # reads closer than this many sides are one die (top faces of two dice lie a
+# side apart or more; off a sheet, a side is the locator's guess, up to a third too large)
 DIMS = 128  # faces are compared on this many principal axes of the examples
 VIEWS = 48  # a face taught from fewer examples is also compared as seen otherwise, to this many
 ROOM = 48  # pixels of image read around an area where the dice's side is not known
-NUDGE = 0.04  # a die is cut out again this share of its side off ...
-NUDGES = 3  # ... in at most this many rounds, while that makes it look more like a face,
+GRID = 0.06  # a die is cut out again on a 5 × 5 grid of places this share of its side apart,
+NUDGE = 0.04  # then this share of its side off in each direction, ...
+NUDGES = 3  # ... in at most this many rounds in all, while that makes it look more like a face,
 DOUBT = 0.1  # ... when its face leads the next by less than this
 NEAR = 0.05  # ... or it was read "no die" by less than this
-KNOWN = 10  # a profile whose faces were each taught this often is read without nudges or whitening
+HEAT = 0.15  # locator score a candidate needs (dice with pictures, blurred, score 0.2 and up)
+KNOWN = 10  # a profile whose faces were each taught this often is read without whitening,
+SHIPPED = 20  # ... and this often (the shipped profiles: rendered scenes) without nudges
 
 
 @dataclass(frozen=True)
@@ -84,7 +91,7 @@ class FaceReader:
         self.neighbours = Neighbours(embed_dice(quarter_turns(views)), labels * 4,
                                      background=NOTHING, dims=DIMS,
                                      groups=example if few else None)
-        self.nudges = NUDGES if few else 0
+        self.nudges = NUDGES if _fewest(profile) < SHIPPED else 0
         self._face_columns = [k for k, n in enumerate(self.neighbours.names) if n != NOTHING]
         untaught = set(faces(profile.kind)) - set(profile.labels)
         self.pips = None
@@ -106,7 +113,7 @@ class FaceReader:
             room = round(side or ROOM)
             x0, y0 = max(0, area[0] - room), max(0, area[1] - room)
             image = np.ascontiguousarray(image[y0:area[3] + room, x0:area[2] + room])
-        found = self.finder.candidates(image)
+        found = self.finder.candidates(image, threshold=HEAT)
         if skip is not None:
             found = [c for c in found if not skip(c.x + x0, c.y + y0, side or c.size)]
         found = self.finder.centred(image, found, side)
@@ -130,21 +137,22 @@ class FaceReader:
         rows = self.neighbours.similarities(embed_dice(cut))
         best = self._face_similarity(rows)
         moving = [i for i, row in enumerate(rows) if self.nudges and self._doubtful(row)]
-        for _ in range(self.nudges):
+        for done in range(self.nudges):
             if not moving:
                 break
-            tries = [(i, place[i, 0] + dx * NUDGE * found[i].size,
-                      place[i, 1] + dy * NUDGE * found[i].size)
-                     for i in moving for dx, dy in _MOVES]
+            moves, step = (_MOVES, NUDGE) if done else (_GRID, GRID)
+            tries = [(i, place[i, 0] + dx * step * found[i].size,
+                      place[i, 1] + dy * step * found[i].size)
+                     for i in moving for dx, dy in moves]
             again_cut = np.stack([crop_die(image, x, y, found[i].size, angles[i])
                                   for i, x, y in tries])
             again = self.neighbours.similarities(embed_dice(again_cut))
-            score = self._face_similarity(again).reshape(len(moving), len(_MOVES))
+            score = self._face_similarity(again).reshape(len(moving), len(moves))
             still = []
             for n, i in enumerate(moving):
                 k = int(np.argmax(score[n]))
                 if score[n, k] > best[i]:
-                    j = n * len(_MOVES) + k
+                    j = n * len(moves) + k
                     place[i] = tries[j][1:]
                     cut[i], rows[i], best[i] = again_cut[j], again[j], score[n, k]
                     still.append(i)
@@ -183,6 +191,8 @@ class FaceReader:
 
 
 _MOVES = ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0))  # a nudge's directions
+_GRID = tuple((float(a), float(b)) for a in range(-2, 3) for b in range(-2, 3)
+              if a or b)  # the first round's places around a die, GRID sides apart
 
 
 def _copies(profile: Profile) -> int:

@@ -37,6 +37,7 @@ CARD_VIEW = (32, 44)  # width, height of a card patch: the whole card
 CARD_BLUR = 0.7  # a card patch is softened this much (pixels) ...
 CARD_SHADING = 6.0  # ... and its shading (a blur of this many pixels) taken away
 CARD_COLOUR = 0.15  # share of the colour layout in a card embedding
+RING = (0.4, 0.65)  # a die's turn is read from its edges this many sides from its centre
 CELL = 8  # HOG cell side in pixels; blocks are 2 × 2 cells, one cell apart
 BINS = 9  # HOG orientation bins over 180°
 _GREY = np.array([0.114, 0.587, 0.299], np.float32)  # BGR weights
@@ -44,27 +45,39 @@ _GREY = np.array([0.114, 0.587, 0.299], np.float32)  # BGR weights
 
 def die_angle(grey: NDArray[np.float32], x: float, y: float, side: float) -> float:
     """The turn (radians, 0 to a quarter turn) of the square top face centred at (x, y): the
-    mean direction of the edges around it, quarter turns folded together (each edge's
-    direction times four, weighted by its strength squared)."""
-    r = max(2, round(0.8 * side))
+    mean direction of the edges on a ring around its centre that holds its outline and not
+    what is drawn inside it (a picture's edges, stronger than a pale die's on a pale sheet,
+    turned it by up to 45°), quarter turns folded together (each edge's direction times
+    four, weighted by the square root of its strength, so a few strong edges, a neighbour's
+    or a shadow's, do not outvote the outline, and by how squarely it faces the centre)."""
+    r = max(2, round(RING[1] * side))
     m = np.array([[1.0, 0.0, r - x], [0.0, 1.0, r - y]])
     window = cv2.warpAffine(grey, m, (2 * r + 1, 2 * r + 1), flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE)
-    inside = _disc(r)
+    inside, rx, ry = _ring(r, round(RING[0] * side))
     gx = cv2.Sobel(window, cv2.CV_32F, 1, 0, ksize=3)[inside]
     gy = cv2.Sobel(window, cv2.CV_32F, 0, 1, ksize=3)[inside]
-    # g⁴ / (|g|² + 1e-3) of g = gx + i·gy, in real numbers: g² = a + i·b, g⁴ = a² − b² + 2i·ab
+    # g⁴ · |g|^-3.5 of g = gx + i·gy, in real numbers: g² = a + i·b, g⁴ = a² − b² + 2i·ab;
+    # times cos² of the edge's normal to the radius (an outline faces the centre, a stroke
+    # drawn out towards it does not)
     a, b = gx * gx - gy * gy, 2 * gx * gy
-    weight = 1 / (gx * gx + gy * gy + np.float32(1e-3))
+    strength = gx * gx + gy * gy + np.float32(1e-3)
+    weight = strength ** np.float32(-2.75) * (gx * rx + gy * ry) ** 2
     vote = complex(float(((a * a - b * b) * weight).sum()), float((2 * a * b * weight).sum()))
     return float(np.angle(vote) / 4 % (math.pi / 2))
 
 
-@functools.lru_cache(maxsize=8)
-def _disc(r: int) -> NDArray[np.bool_]:
-    """The pixels of a (2r+1)-square within r of its centre."""
+@functools.lru_cache(maxsize=16)
+def _ring(r: int, inner: int) -> tuple[NDArray[np.bool_], NDArray[np.float32],
+                                      NDArray[np.float32]]:
+    """The pixels of a (2r+1)-square from inner to r from its centre, and the unit vectors
+    (x, y) from the centre to each."""
     yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
-    return np.asarray(xx * xx + yy * yy <= r * r)
+    d = xx * xx + yy * yy
+    inside = (d <= r * r) & (d >= max(inner, 1) ** 2)
+    length = np.sqrt(d[inside]).astype(np.float32)
+    return (np.asarray(inside), np.asarray(xx[inside] / length, np.float32),
+            np.asarray(yy[inside] / length, np.float32))
 
 
 def crop_die(image: Image, x: float, y: float, side: float, angle: float = 0.0, *,

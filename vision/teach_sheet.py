@@ -174,12 +174,12 @@ def check(frame: NDArray[np.uint8], found: Calibration, kind: str, profile: Prof
         return Checked(tuple((p, f, r.face) for (p, f), r in zip(plan, reads, strict=True)),
                        sum(not r.empty for r in reads))
     box = found.layout.zone(BOX[kind])
-    x0, y0 = round(box.x * PX_PER_MM), round(box.y * PX_PER_MM)
-    crop = np.ascontiguousarray(flat[y0:round((box.y + box.h) * PX_PER_MM),
-                                     x0:round((box.x + box.w) * PX_PER_MM)])
+    area = (round(box.x * PX_PER_MM), round(box.y * PX_PER_MM),
+            round((box.x + box.w) * PX_PER_MM), round((box.y + box.h) * PX_PER_MM))
     printed = SheetPrint(found.layout, PX_PER_MM)
-    row = sorted((r for r in FaceReader(profile, finder=finder).read(crop, px_per_mm=PX_PER_MM)
-                  if not printed.shows(flat, r.x + x0, r.y + y0, r.size)), key=lambda r: r.x)
+    row = sorted((r for r in FaceReader(profile, finder=finder).read(flat, px_per_mm=PX_PER_MM,
+                                                                     area=area)
+                  if not printed.shows(flat, r.x, r.y, r.size)), key=lambda r: r.x)
     read = [r.face for r in row] if len(row) == len(plan) else [None] * len(plan)
     return Checked(tuple((p, f, r) for (p, f), r in zip(plan, read, strict=True)), len(row))
 

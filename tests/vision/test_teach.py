@@ -63,6 +63,32 @@ def test_dice_of_an_unseen_art_read_after_three_photos(tmp_path: Path,
     assert right >= 0.9 * total and wrong == 0  # the figures are measured on larger sets
 
 
+def test_dice_alike_but_for_small_dots_are_read_after_three_photos(tmp_path: Path,
+                                                                  finder: DieFinder) -> None:
+    """The `ink` Dalek faces differ by dots a tenth of a die wide (H4 from H2, D3 from D2); the
+    classifier's centre head, which never saw them, puts such a die's centre 4 to 9 px off,
+    where it looks like the other face: each doubtful die is cut out again around where it
+    was found, and read where it looks most like a face (these two scenes each had a die read
+    as the other face before)."""
+    faces = ("H4", "H2", "D3", "D2", "DOC", "EXT")
+    write(tmp_path, (("train", render_table(900 + i, game="dalek", style="ink", dice=6,
+                                            faces=faces)) for i in range(3)))
+    reader = DalekTableReader(teach("dalek", load_photos(tmp_path), finder=finder),
+                              finder=finder)
+    right = wrong = total = 0
+    for seed in (35, 37):
+        scene = render_table(seed, game="dalek", style="ink", dice=10)
+        found = calibrate(scene.image)
+        seen = reader.read(rectify(scene.image, found), found.layout)
+        for item in scene.items:
+            x, y = found.to_sheet(np.array([item.centre]))[0]
+            near = [d.face for d in seen.dice if abs(d.x - x) < 5 and abs(d.y - y) < 5]
+            total += 1
+            right += near[:1] == [item.face]
+            wrong += bool(near) and near[0] not in (None, item.face)
+    assert wrong == 0 and right >= total - 2
+
+
 def test_the_17_row_is_read_in_order_up_to_its_first_gap() -> None:
     scene = render_table(44, game="17", faces=("3", "back", "2d", "x2", *["empty"] * 12))
     found = calibrate(scene.image)
