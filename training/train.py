@@ -5,6 +5,8 @@
     python3 training/train.py --locator models/dice_locator.onnx --classifier-steps 47000 \
         --device cuda --workers 14 --out models                 # the shipped classifier
     .venv/bin/python training/train.py --exclude byler-d6 --out runs/no-byler  # cross-set
+    .venv/bin/python training/train.py --classifier models/dice_classifier.onnx \
+        --out runs/loc                                          # the locator alone
 
 Data: the train splits of ../shared/datasets (15 % of each carved off by file-name hash for
 validation, never trained on) plus synthetic scenes from vision.render. The test splits are
@@ -213,6 +215,8 @@ def main() -> None:
                     help="processes drawing training batches (0: this one, repeatable)")
     ap.add_argument("--locator", type=Path,
                     help="reuse this trained locator (.onnx) instead of training one")
+    ap.add_argument("--classifier", type=Path,
+                    help="reuse this trained classifier (.onnx) instead of training one")
     ap.add_argument("--synthetic", type=int, default=1200, help="rendered scenes")
     ap.add_argument("--cache", type=Path, default=ROOT / "runs" / "cache",
                     help="folder keeping the rendered scenes between runs")
@@ -235,11 +239,14 @@ def main() -> None:
     else:
         locator = train_locator(pool, args.locator_steps, args.seed, args.workers, args.device)
         export_locator(locator, args.out / LOCATOR)
-    negatives = mine_negatives(args.out / LOCATOR, pool)
-    print(f"{len(negatives)} hard negatives", flush=True)
-    classifier = train_classifier(pool, negatives, args.classifier_steps, args.seed,
-                                  args.workers, args.device)
-    export_classifier(classifier, args.out / CLASSIFIER)
+    if args.classifier is not None:
+        shutil.copyfile(args.classifier, args.out / CLASSIFIER)
+    else:
+        negatives = mine_negatives(args.out / LOCATOR, pool)
+        print(f"{len(negatives)} hard negatives", flush=True)
+        classifier = train_classifier(pool, negatives, args.classifier_steps, args.seed,
+                                      args.workers, args.device)
+        export_classifier(classifier, args.out / CLASSIFIER)
     reader = DiceReader(threads=2, models=args.out)
     for name, samples in val.items():
         print(f"val {name}: {score(reader, samples)}", flush=True)
