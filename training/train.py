@@ -7,9 +7,9 @@
     .venv/bin/python training/train.py --exclude byler-d6 --out runs/no-byler  # cross-set
     .venv/bin/python training/train.py --classifier models/dice_classifier.onnx \
         --out runs/loc                                          # the locator alone
-    .venv/bin/python training/train.py --init models/dice_locator.onnx --lr 3e-4 \
+    .venv/bin/python training/train.py --init runs/shipped/dice_locator.onnx --lr 3e-4 \
         --locator-steps 500 --classifier models/dice_classifier.onnx --out runs/loc-ft
-                                               # the shipped locator fine-tuned, 500 steps
+                            # the shipped locator: commit 30700d9's fine-tuned (models/README)
 
 Data: the train splits of ../shared/datasets (15 % of each carved off by file-name hash for
 validation, never trained on) plus synthetic scenes from vision.render. The test splits are
