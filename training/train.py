@@ -5,6 +5,11 @@
     python3 training/train.py --locator models/dice_locator.onnx --classifier-steps 47000 \
         --device cuda --workers 14 --out models                 # the shipped classifier
     .venv/bin/python training/train.py --exclude byler-d6 --out runs/no-byler  # cross-set
+    .venv/bin/python training/train.py --classifier models/dice_classifier.onnx \
+        --out runs/loc                                          # the locator alone
+    .venv/bin/python training/train.py --init runs/shipped/dice_locator.onnx --lr 3e-4 \
+        --locator-steps 500 --classifier models/dice_classifier.onnx --out runs/loc-ft
+                            # the shipped locator: commit 30700d9's fine-tuned (models/README)
 
 Data: the train splits of ../shared/datasets (15 % of each carved off by file-name hash for
 validation, never trained on) plus synthetic scenes from vision.render. The test splits are
@@ -24,9 +29,12 @@ from typing import TypeVar
 
 import cv2
 import numpy as np
+import onnx
+import onnx.numpy_helper
 import onnxruntime as ort
 import torch
 import torch.nn.functional as F
+from torch import nn
 from torch.utils.data import DataLoader, IterableDataset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,28 +112,55 @@ Loss = Callable[[N, tuple[torch.Tensor, ...]], tuple[torch.Tensor, dict[str, tor
 
 
 def fit(net: N, name: str, steps: int, data: Iterator[Arrays], batch_loss: Loss[N],
-        device: str) -> N:
-    """Train net for `steps` AdamW steps (warm-up, then cosine decay from LR) on the loss
-    batch_loss(net, batch) gives with its figures; prints the figures every 200 steps."""
+        device: str, lr: float = LR) -> N:
+    """Train net for `steps` AdamW steps (warm-up, then cosine decay from lr) on the loss
+    batch_loss(net, batch) gives with its figures; prints the figures every 100 steps."""
     net.to(device)
-    opt = torch.optim.AdamW(net.parameters(), lr=LR, weight_decay=1e-4)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     t0 = time.time()
     for step in range(steps):
         for g in opt.param_groups:
-            g["lr"] = lr_at(step, steps, LR)
+            g["lr"] = lr_at(step, steps, lr)
         batch = tuple(torch.as_tensor(a).to(device, non_blocking=True) for a in next(data))
         loss, figures = batch_loss(net, batch)
         opt.zero_grad()
         loss.backward()
         opt.step()
-        if step % 200 == 0 or step == steps - 1:
+        if step % 100 == 0 or step == steps - 1:
             shown = " ".join(f"{k} {v.item():.3f}" for k, v in figures.items())
             print(f"{name} {step}/{steps} {shown} {time.time() - t0:.0f}s", flush=True)
     return net.cpu().eval()
 
 
+def from_onnx(net: N, path: Path) -> N:
+    """net with the weights of its exported ONNX file. The exporter folded each batch norm
+    into the convolution before it, so each convolution + batch norm becomes one convolution
+    with a bias (the network then trains without batch norm, from the exported one exactly)."""
+    graph = onnx.load(str(path)).graph
+    tensors = {t.name: torch.from_numpy(onnx.numpy_helper.to_array(t).copy())
+               for t in graph.initializer}
+    conv_inputs = [node.input[1:] for node in graph.node if node.op_type == "Conv"]
+    folded = iter([[tensors[i] for i in names] for names in conv_inputs])
+    for seq in [m for m in net.modules() if isinstance(m, nn.Sequential)]:
+        if isinstance(seq[0], nn.Conv2d) and isinstance(seq[1], nn.BatchNorm2d):
+            c = seq[0]
+            seq[0] = nn.Conv2d(c.in_channels, c.out_channels, c.kernel_size, c.stride,
+                               c.padding)
+            seq[1] = nn.Identity()
+    with torch.no_grad():
+        for conv in [m for m in net.modules() if isinstance(m, nn.Conv2d)]:
+            weight, bias = next(folded)
+            conv.weight.copy_(weight)
+            conv.bias.copy_(bias)
+        used = {name for names in conv_inputs for name in names}
+        for name, t in tensors.items():  # a linear layer keeps its names
+            if name not in used:
+                net.get_parameter(name).copy_(t)
+    return net
+
+
 def train_locator(pool: list[Sample], steps: int, seed: int, workers: int,
-                  device: str) -> Locator:
+                  device: str, init: Path | None = None, lr: float = LR) -> Locator:
     torch.manual_seed(seed)
 
     def batch_loss(net: Locator, batch: tuple[torch.Tensor, ...]
@@ -138,7 +173,8 @@ def train_locator(pool: list[Sample], steps: int, seed: int, workers: int,
         return loss_h + loss_r, {"heat": loss_h.detach(), "reg": loss_r.detach()}
 
     data = batches(lambda rng: locator_batch(rng, pool, 32), seed, workers)
-    return fit(Locator(), "locator", steps, data, batch_loss, device)
+    net = Locator() if init is None else from_onnx(Locator(), init)
+    return fit(net, "locator", steps, data, batch_loss, device, lr)
 
 
 def mine_negatives(locator: Path, pool: list[Sample]) -> list[Negative]:
@@ -213,6 +249,12 @@ def main() -> None:
                     help="processes drawing training batches (0: this one, repeatable)")
     ap.add_argument("--locator", type=Path,
                     help="reuse this trained locator (.onnx) instead of training one")
+    ap.add_argument("--init", type=Path, metavar="LOCATOR.onnx",
+                    help="fine-tune this trained locator instead of starting afresh "
+                         "(without batch norm: the file's are folded into its convolutions)")
+    ap.add_argument("--lr", type=float, default=LR, help="peak learning rate")
+    ap.add_argument("--classifier", type=Path,
+                    help="reuse this trained classifier (.onnx) instead of training one")
     ap.add_argument("--synthetic", type=int, default=1200, help="rendered scenes")
     ap.add_argument("--cache", type=Path, default=ROOT / "runs" / "cache",
                     help="folder keeping the rendered scenes between runs")
@@ -233,13 +275,17 @@ def main() -> None:
     if args.locator is not None:
         shutil.copyfile(args.locator, args.out / LOCATOR)
     else:
-        locator = train_locator(pool, args.locator_steps, args.seed, args.workers, args.device)
+        locator = train_locator(pool, args.locator_steps, args.seed, args.workers, args.device,
+                                args.init, args.lr)
         export_locator(locator, args.out / LOCATOR)
-    negatives = mine_negatives(args.out / LOCATOR, pool)
-    print(f"{len(negatives)} hard negatives", flush=True)
-    classifier = train_classifier(pool, negatives, args.classifier_steps, args.seed,
-                                  args.workers, args.device)
-    export_classifier(classifier, args.out / CLASSIFIER)
+    if args.classifier is not None:
+        shutil.copyfile(args.classifier, args.out / CLASSIFIER)
+    else:
+        negatives = mine_negatives(args.out / LOCATOR, pool)
+        print(f"{len(negatives)} hard negatives", flush=True)
+        classifier = train_classifier(pool, negatives, args.classifier_steps, args.seed,
+                                      args.workers, args.device)
+        export_classifier(classifier, args.out / CLASSIFIER)
     reader = DiceReader(threads=2, models=args.out)
     for name, samples in val.items():
         print(f"val {name}: {score(reader, samples)}", flush=True)
