@@ -82,16 +82,17 @@ class FaceReader:
             raise ValueError(f"a face reader reads dice, not {profile.kind}")
         self.profile = profile
         self.finder = finder or DieFinder(threads=threads)
-        copies = _copies(profile)
+        fewest = _fewest(profile)
+        copies = max(0, -(-VIEWS // fewest) - 1)  # other views of each example compared too
         views = die_views(profile.patches, copies)
         labels = profile.labels * (copies + 1)
         n, turned = len(profile.labels), np.arange(4 * len(views))
         example = turned // len(views) * n + turned % n  # views of one example, one way up
-        few = _fewest(profile) < KNOWN  # a face taught often has shown how the camera sees it
+        few = fewest < KNOWN  # a face taught often has shown how the camera sees it
         self.neighbours = Neighbours(embed_dice(quarter_turns(views)), labels * 4,
                                      background=NOTHING, dims=DIMS,
                                      groups=example if few else None)
-        self.nudges = NUDGES if _fewest(profile) < SHIPPED else 0
+        self.nudges = NUDGES if fewest < SHIPPED else 0
         self._face_columns = [k for k, n in enumerate(self.neighbours.names) if n != NOTHING]
         untaught = set(faces(profile.kind)) - set(profile.labels)
         self.pips = None
@@ -193,11 +194,6 @@ class FaceReader:
 _MOVES = ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0))  # a nudge's directions
 _GRID = tuple((float(a), float(b)) for a in range(-2, 3) for b in range(-2, 3)
               if a or b)  # the first round's places around a die, GRID sides apart
-
-
-def _copies(profile: Profile) -> int:
-    """How many other views of each example to compare with (none for a face taught often)."""
-    return max(0, -(-VIEWS // _fewest(profile)) - 1)
 
 
 def _fewest(profile: Profile) -> int:

@@ -66,17 +66,17 @@ class DicyTableReader:
         places = tuple(_place(r) for r in self.cards.read(rectified, sheet, px_per_mm=px_per_mm))
         area = sheet.zone("dice")
         x0, y0 = round(area.x * px_per_mm), round(area.y * px_per_mm)
-        crop = np.ascontiguousarray(rectified[y0:round((area.y + area.h) * px_per_mm),
-                                              x0:round((area.x + area.w) * px_per_mm)])
+        x1 = min(rectified.shape[1], round((area.x + area.w) * px_per_mm))
+        y1 = min(rectified.shape[0], round((area.y + area.h) * px_per_mm))
         if self.faces is not None:
-            x1, y1 = x0 + crop.shape[1], y0 + crop.shape[0]
-            reads = [(r.face, r.x - x0, r.y - y0, r.confidence)
+            reads = [(r.face, r.x, r.y, r.confidence)
                      for r in self.faces.read(rectified, px_per_mm=px_per_mm,
                                               area=(x0, y0, x1, y1))]
         else:
-            reads = [(str(r.value) if r.value is not None else None, r.x, r.y, r.confidence)
-                     for r in self.pips.read(crop)]
-        dice = tuple(DieSeen(face, area.name, (x + x0) / px_per_mm, (y + y0) / px_per_mm, conf)
+            crop = np.ascontiguousarray(rectified[y0:y1, x0:x1])
+            reads = [(str(r.value) if r.value is not None else None, r.x + x0, r.y + y0,
+                      r.confidence) for r in self.pips.read(crop)]
+        dice = tuple(DieSeen(face, area.name, x / px_per_mm, y / px_per_mm, conf)
                      for face, x, y, conf in reads)
         return DicyObservation(places, dice)
 

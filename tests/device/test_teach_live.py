@@ -9,7 +9,7 @@ import json
 import shutil
 import sqlite3
 import threading
-import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from device.live import LiveLoop
 from device.session import SessionError, TableSession
 from device.teacher import ProfileWatch, Teacher, TeachRefusal, imported, profile_path
 from dicetable.live_table import taught_profiles
+from tests.held_check import held_check
 from vision.components import DALEK_FACES
 from vision.sheet_observer import SheetObserver
 from vision.table_film import SheetRest, write_film
@@ -76,16 +77,23 @@ class Table:
         return [json.loads(line) for (line,) in rows]
 
 
-def roll_game(table: Table, seed: int) -> list[dict[str, Any]]:
-    """A Dalek game whose first roll the camera sees; the camera's journalled lines."""
+def camera_game(table: Table, header: dict[str, Any], rolled: SheetRest, seed: int
+                ) -> list[dict[str, Any]]:
+    """A game whose first roll the camera sees (the empty sheet, then ``rolled``); the
+    camera's journalled lines. The game is then abandoned."""
     session = table.session
-    session.new_game({"game": "dalek", "players": ["Jenna", "Peter"]},
-                     base_version=session.snapshot().version)
+    session.new_game(header, base_version=session.snapshot().version)
     table.show(SheetRest(), seed)
-    table.show(SheetRest(dice(ROLLED, TO_ROLL)), seed)
+    table.show(rolled, seed)
     lines = table.camera_lines()
     session.abandon(base_version=session.snapshot().version)
     return lines
+
+
+def roll_game(table: Table, seed: int) -> list[dict[str, Any]]:
+    """A Dalek game whose first roll the camera sees; the camera's journalled lines."""
+    return camera_game(table, {"game": "dalek", "players": ["Jenna", "Peter"]},
+                       SheetRest(dice(ROLLED, TO_ROLL)), seed)
 
 
 ROLLED = ["H4", "H4", "H2", "D3", "D3", "D2", "DOC", "EXT", "H2", "D3"]
@@ -145,13 +153,16 @@ def test_dalek_dice_of_a_new_art_are_taught_checked_saved_and_read(tmp_path: Pat
 
 
 class Checking:
-    """The check step, taken on a thread of its own (another phone's request)."""
+    """The check step, taken on a thread of its own (another phone's request) and held once
+    it has begun until ``result()`` (tests.held_check): the test acts meanwhile."""
 
     def __init__(self, table: Table) -> None:
         self._answer: dict[str, Any] | BaseException | None = None
+        self._held = ExitStack()
+        begun, self._go_on = self._held.enter_context(held_check())
         self.thread = threading.Thread(target=self._check, args=(table,))
         self.thread.start()
-        time.sleep(0.5)  # the check has begun
+        assert begun.wait(60), "the check did not begin"
 
     def _check(self, table: Table) -> None:
         try:
@@ -160,7 +171,9 @@ class Checking:
             self._answer = err
 
     def result(self) -> dict[str, Any]:
+        self._go_on.set()
         self.thread.join()
+        self._held.close()
         if isinstance(self._answer, BaseException):
             raise self._answer
         assert self._answer is not None
@@ -300,14 +313,8 @@ PICTURES = ["5", "3", "6", "1", "4", "2"]
 
 def picture_game(table: Table, seed: int) -> list[dict[str, Any]]:
     """A Dicy Cards game whose first roll (d6 dice with pictures) the camera sees."""
-    session = table.session
-    session.new_game({"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"},
-                     base_version=session.snapshot().version)
-    table.show(SheetRest(), seed)
-    table.show(SheetRest(dice(PICTURES, DICE_AREA)), seed)
-    lines = table.camera_lines()
-    session.abandon(base_version=session.snapshot().version)
-    return lines
+    return camera_game(table, {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"},
+                       SheetRest(dice(PICTURES, DICE_AREA)), seed)
 
 
 def test_d6_dice_with_pictures_are_taught_in_the_dice_box_and_read(tmp_path: Path) -> None:

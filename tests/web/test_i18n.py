@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from itertools import chain, combinations
@@ -26,6 +25,7 @@ from engine.dicy_cards import Card as DicyCard
 from engine.errors import to_json
 from engine.selfplay import HEADERS
 from engine.seventeen_cards import Card as SeventeenCard
+from tests.held_check import held_check
 from vision.dice import DieRead
 from vision.observation import Observation
 from web.i18n import LANGUAGES, catalog, choose_language, later_words, page_words
@@ -369,14 +369,7 @@ def teach_refusals(state: Path) -> Iterator[Callable[[], object]]:
         yield teach("photo")
         dice = tuple(PlacedDie("H4", 60.0 + 40 * i, 160.0, 0.3, i) for i in range(5))
         frame = render_still(1, game="dalek", dice=dice).image
-        show(frame)
-        session.teach("photo", base_version=session.snapshot().version)
-        yield teach("photo")  # the same frame again
-        for _ in range(2):
-            show(frame)
-            session.teach("photo", base_version=session.snapshot().version)
-        show(frame)
-        yield teach("photo")  # a fourth
+        yield from photos_too_many(session, show, frame)
         for _ in range(5):
             session.teach("next", base_version=session.snapshot().version)
             show(frame)
@@ -403,11 +396,13 @@ def checked_meanwhile(session: TableSession) -> Callable[[], object]:
 
     def attempt() -> None:
         failed: list[BaseException] = []
-        thread = threading.Thread(target=lambda: _kept(check, failed))
-        thread.start()
-        time.sleep(0.5)  # the check has begun
-        session.teach("cancel", base_version=session.snapshot().version)
-        thread.join()
+        with held_check() as (begun, go_on):
+            thread = threading.Thread(target=lambda: _kept(check, failed))
+            thread.start()
+            assert begun.wait(60), "the check did not begin"
+            session.teach("cancel", base_version=session.snapshot().version)
+            go_on.set()
+            thread.join()
         if failed:
             raise failed[0]
     return attempt
@@ -418,6 +413,22 @@ def _kept(call: Callable[[], object], failed: list[BaseException]) -> None:
         call()
     except BaseException as err:  # handed to the battery's thread
         failed.append(err)
+
+
+def photos_too_many(session: TableSession, show: Callable[[Any], None], frame: Any
+                    ) -> Iterator[Callable[[], object]]:
+    """A step's photos refused: the same picture taken twice, then a fourth photo."""
+    def photo() -> object:
+        return session.teach("photo", base_version=session.snapshot().version)
+
+    show(frame)
+    photo()
+    yield photo  # the same picture again
+    for _ in range(2):
+        show(frame)
+        photo()
+    show(frame)
+    yield photo  # a fourth photo
 
 
 def card_refusals(session: TableSession, show: Callable[[Any], None]
@@ -437,14 +448,7 @@ def card_refusals(session: TableSession, show: Callable[[Any], None]
     show(render_still(1, game="dicy", cards=dict(list(first.items())[:4])).image)
     yield teach("photo")  # place 5 of player 1's row is empty
     laid = render_still(1, game="dicy", cards=first).image
-    show(laid)
-    session.teach("photo", base_version=session.snapshot().version)
-    yield teach("photo")  # the same picture again
-    for _ in range(2):
-        show(laid)
-        session.teach("photo", base_version=session.snapshot().version)
-    show(laid)
-    yield teach("photo")  # a fourth photo
+    yield from photos_too_many(session, show, laid)
     session.teach("next", base_version=session.snapshot().version)
     show(laid)
     yield teach("photo")  # the cards of the step before
