@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # onnxruntime loads only for a table with a camera
 
 T = TypeVar("T")
 HINTS_SETTING = "hints"
+TEACH_STEPS = ("start", "photo", "next", "check", "save", "cancel")  # what `teach` takes
 
 
 class SessionError(Refusal, ValueError):
@@ -208,6 +209,8 @@ class TableSession:
         ``check`` on a fresh photo, ``save`` or ``cancel``. Photos are the camera's last
         frame; a refused step changes nothing. A photo and the check are worked out on the
         calling thread, not the worker: the table's other changes go on meanwhile."""
+        if do not in TEACH_STEPS:
+            raise ValueError(f"no teach step {do!r}: one of {', '.join(TEACH_STEPS)}")
         if do not in ("photo", "check"):
             return self._run(lambda: self._teach(do, kind, base_version))
         teacher, frame, number = self._run(lambda: self._teach_frame(base_version))
@@ -455,7 +458,7 @@ class TableSession:
             teacher.next()
         elif do == "save":
             teacher.save()
-        else:
+        elif do == "cancel":
             teacher.cancel()
         return self._publish_camera()
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, send_file
 
-from device.session import Snapshot
+from device.session import TEACH_STEPS, Snapshot
 from engine import IllegalAction
 from engine.dicy import draw_interglacial
 from engine.game import REFUSED_LATER
@@ -28,7 +28,6 @@ from web.wording import engine_text, notice_text
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 _random = Random()
-TEACH_STEPS = ("start", "photo", "next", "check", "save", "cancel")
 
 
 @bp.get("/state")

@@ -186,6 +186,8 @@ def test_bad_steps_are_refused_and_change_nothing(tmp_path: Path) -> None:
         with pytest.raises(TeachRefusal, match="cannot be taught this kind"):
             table.teach("start", "chess")
         assert table.teach("start", "dalek")["lesson"]["step"] == 0
+        with pytest.raises(ValueError, match="no teach step 'photos'"):
+            table.teach("photos")  # a misspelt step, not taken for a cancel: still teaching
         with pytest.raises(TeachRefusal, match="not seen the table yet"):
             table.teach("photo")
         table.show(SheetRest(), 5)
