@@ -11,8 +11,11 @@ through their rendered views with the spread of each example's views whitened aw
 (vision.neighbours), so a small mark that tells two faces apart counts (whitening only for a
 profile taught from few examples a face, nudges for any but the shipped ones: with many
 examples, they made a few wrong reads). A die nearest to the
-profile's "none" examples is not a die; a die whose face is not clearly nearest is read "not
-sure" (face None).
+profile's "none" examples is not a die. With a profile taught from few examples, a die whose
+faces are nearly as similar as each other is then told apart by its look at full size, matched
+with each alike face where it fits best (vision.alike_faces: faces alike but for a few dots
+5 px wide, which the embeddings barely tell apart). A die whose face is not clearly nearest is
+read "not sure" (face None).
 
 On a rectified sheet the dice's side is known (the profile's side in millimetres); elsewhere
 each die's side is the locator's guess. For d6 dice, a profile that teaches only some faces (a
@@ -28,6 +31,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.alike_faces import FaceLooks
 from vision.blas import one_thread
 from vision.components import NOTHING, faces
 from vision.dice import DieRead
@@ -48,9 +52,11 @@ NUDGE = 0.04  # then this share of its side off in each direction, ...
 NUDGES = 3  # ... in at most this many rounds in all, while that makes it look more like a face,
 DOUBT = 0.1  # ... when its face leads the next by less than this
 NEAR = 0.05  # ... or it was read "no die" by less than this
+ALIKE = 0.2  # faces this close in similarity to the best are told apart by their look
 HEAT = 0.15  # locator score a candidate needs (dice with pictures, blurred, score 0.2 and up)
 KNOWN = 10  # a profile whose faces were each taught this often is read without whitening,
-SHIPPED = 20  # ... and this often (the shipped profiles: rendered scenes) without nudges
+SHIPPED = 20  # ... and this often (the shipped profiles: rendered scenes) without nudges nor
+# telling alike faces apart by their look
 
 
 @dataclass(frozen=True)
@@ -92,7 +98,9 @@ class FaceReader:
         self.neighbours = Neighbours(embed_dice(quarter_turns(views)), labels * 4,
                                      background=NOTHING, dims=DIMS,
                                      groups=example if few else None)
-        self.nudges = NUDGES if fewest < SHIPPED else 0
+        few = fewest < SHIPPED
+        self.nudges = NUDGES if few else 0
+        self.looks = FaceLooks(*_faces_only(profile)) if few else None
         self._face_columns = [k for k, n in enumerate(self.neighbours.names) if n != NOTHING]
         untaught = set(faces(profile.kind)) - set(profile.labels)
         self.pips = None
@@ -159,12 +167,22 @@ class FaceReader:
                     still.append(i)
             moving = still
         out = []
-        for c, (x, y), row in zip(found, place, rows, strict=True):
+        for c, (x, y), row, angle in zip(found, place, rows, angles, strict=True):
             m = self.neighbours.decide(row)
-            if m.label != NOTHING:
-                out.append(FaceRead(m.label, float(x), float(y), c.size,
-                                    min(1.0, max(0.0, m.lead * 5))))
+            if m.label == NOTHING:
+                continue
+            face, confidence = m.label, min(1.0, max(0.0, m.lead * 5))
+            if self.looks is not None and len(alike := self._alike(row)) > 1:
+                face, confidence = self.looks.told_apart(image, x, y, c.size, angle, alike)
+            out.append(FaceRead(face, float(x), float(y), c.size, confidence))
         return out
+
+    def _alike(self, row: NDArray[np.float32]) -> list[str]:
+        """The faces to tell apart by their look: those whose similarity (a row of
+        similarities()) is within ALIKE of the best face's."""
+        names, near = self.neighbours.names, row[self._face_columns]
+        return [names[k] for k, s in zip(self._face_columns, near, strict=True)
+                if s >= near.max() - ALIKE]
 
     def _doubtful(self, row: NDArray[np.float32]) -> bool:
         """Whether a candidate's read (a row of similarities) is worth cutting out again: not
@@ -199,6 +217,12 @@ _GRID = tuple((float(a), float(b)) for a in range(-2, 3) for b in range(-2, 3)
 def _fewest(profile: Profile) -> int:
     """The fewest examples any face of the profile was taught from."""
     return min(n for label, n in profile.counts().items() if label != NOTHING)
+
+
+def _faces_only(profile: Profile) -> tuple[tuple[str, ...], NDArray[np.uint8]]:
+    """The profile's face examples (not its "none" ones): labels and patches."""
+    keep = [i for i, label in enumerate(profile.labels) if label != NOTHING]
+    return tuple(profile.labels[i] for i in keep), profile.patches[keep]
 
 
 def _from_pips(pip: DieRead, reads: list[FaceRead]) -> FaceRead:

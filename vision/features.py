@@ -243,6 +243,12 @@ def card_details(patches: Patches) -> Vectors:
     return np.asarray(flat / (np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6), np.float32)
 
 
+def die_details(patches: Patches) -> NDArray[np.float32]:
+    """The colour details (N×H×W×3) of die patches of any size, as card_details() takes them
+    but kept as images: matched turned and shifted (vision.alike_faces)."""
+    return _all_details(patches.astype(np.float32), CARD_BLUR, CARD_SHADING)
+
+
 def _colour_layout(patches: NDArray[np.float32], grid: int) -> NDArray[np.float32]:
     """Opponent colours (red−green, yellow−blue) on a grid × grid layout, unit-norm (a grey
     patch keeps a small colour part)."""
