@@ -58,8 +58,8 @@ class FaceLooks:
     def told_apart(self, image: NDArray[np.uint8], x: float, y: float, side: float,
                    angle: float, faces: Sequence[str]) -> tuple[str | None, float]:
         """The face of the die centred near (x, y), `side` pixels wide, turned by angle (as
-        vision.features.crop_die cuts it), among these faces (None: none fits clearly best),
-        and how clearly (0..1: 1 - the best face's misfit over the next one's)."""
+        vision.features.crop_die cuts it), among these faces (two or more; None: none fits
+        clearly best), and how clearly (0..1: 1 - the best face's misfit over the next one's)."""
         cut = crop_die(image, x, y, side, angle, out=MIDDLE + 2 * ROOM)
         region = die_details(cut[None])[0]
         misfit = sorted((1.0 - _fitted(region, self.means[f])[0], f) for f in faces)
