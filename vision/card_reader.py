@@ -43,7 +43,7 @@ VIEWS = 24  # a face taught from fewer examples is also compared as seen otherwi
 ALIKE = 0.2  # faces this close in similarity to the best are told apart where they differ
 CLOSER = 0.8  # the closest face's weighted distance must be under this share of the next's
 KNOWN = 10  # a face taught from fewer examples is known by its variations, and then
-FEW_ALIKE, FEW_CLOSER = 0.05, 0.9  # these stand for ALIKE and CLOSER
+FEW_ALIKE, FEW_CLOSER = 0.07, 0.9  # these stand for ALIKE and CLOSER
 SOFT_MM = 10.0  # the sheet is softened this far around its places (outlines, cut-outs) ...
 SOFTEN = 0.8  # ... by a Gaussian blur of this many pixels
 LOST = 0.9  # a card whose outlines' cut-outs all look less like an example than this is
@@ -93,7 +93,7 @@ class CardReader:
         self.neighbours = Neighbours(embed_cards(half_turns(views)), labels * 2,
                                      background=None, margin=MARGIN, dims=DIMS)
         self.lost = _lost_below(self.neighbours, profile)
-        few = fewest < KNOWN
+        self.few = few = fewest < KNOWN
         self.alike, self.closer = (FEW_ALIKE, FEW_CLOSER) if few else (ALIKE, CLOSER)
         known, known_labels = (views, labels) if few else (profile.patches, profile.labels)
         self.looks = {face: _look(known[[x == face for x in known_labels]])
@@ -105,6 +105,10 @@ class CardReader:
         self._squares = self._means ** 2
         self._spreads = np.array([s for _, s in self.looks.values()],
                                  np.float64).reshape(-1, size)
+        # and each turned upside down too (2 × faces × size): a face's examples are aligned
+        # with each other, not with other faces' (a card may be taught either way up)
+        self._turns = np.stack([self._means, _turned(self._means)])
+        self._turned_spreads = np.stack([self._spreads, _turned(self._spreads)])
 
     def read(self, rectified: NDArray[np.uint8], sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> tuple[CardRead, ...]:
@@ -181,14 +185,23 @@ class CardReader:
         if len(alike) < 2:
             return read
         index = [self._known[f] for f in alike]
-        means, squares = self._means[index], self._squares[index]  # only the alike faces'
+        if self.few:  # each face's look turned the way up that matches the card
+            way = np.argmax(self._turns[:, index] @ seen.astype(np.float64), axis=0)
+            means, spreads = self._turns[way, index], self._turned_spreads[way, index]
+            squares = means ** 2
+        else:
+            means, squares = self._means[index], self._squares[index]  # only the alike faces'
+            spreads = self._spreads[index]
         share = np.full(len(index), 1 / len(index))  # their means over faces, as products
-        mean, spread = share @ means, share @ self._spreads[index]
+        mean, spread = share @ means, share @ spreads
         variance = np.maximum(share @ squares - mean * mean, 0.0)
         weight = variance / (spread + 1e-5 * float(spread.mean()))
-        turned = seen.reshape(CARD_VIEW[1], CARD_VIEW[0], 3)[::-1, ::-1].reshape(-1)
-        ways = np.stack([seen, turned]).astype(np.float64)  # the card, and upside down
-        card = ways[int(np.argmax(ways @ means[0]))]
+        if self.few:
+            card = seen.astype(np.float64)
+        else:  # the card the way up that matches the likeliest face
+            turned = _turned(seen[None])[0]
+            ways = np.stack([seen, turned]).astype(np.float64)  # the card, and upside down
+            card = ways[int(np.argmax(ways @ means[0]))]
         # each face's weighted distance Σ w·(card − mean)², its square multiplied out
         distance = float(weight @ card ** 2) - 2 * (means @ (weight * card)) + squares @ weight
         first, second = np.argsort(distance)[:2]
@@ -298,6 +311,12 @@ def _look(patches: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.f
         aligned = np.where(upright[:, None], details, turned)
         mean = aligned.mean(axis=0)
     return np.asarray(mean, np.float32), np.asarray(aligned.var(axis=0), np.float32)
+
+
+def _turned(rows: NDArray[np.floating]) -> NDArray[np.floating]:
+    """Flattened CARD_VIEW colour patches (N × size), each turned upside down."""
+    w, h = CARD_VIEW
+    return np.ascontiguousarray(rows.reshape(-1, h, w, 3)[:, ::-1, ::-1].reshape(len(rows), -1))
 
 
 _NUDGE = ((1.0, 0.0, 0.0), (-1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, -1.0, 0.0),

@@ -3,6 +3,8 @@ from nor among the figures' test scenes)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -10,10 +12,12 @@ from numpy.typing import NDArray
 from vision.calibrate import Calibration, calibrate, rectify
 from vision.card_outline import EMPTY_STEP, outlines
 from vision.card_reader import FAINT_STEP, CardReader
-from vision.components import EMPTY
+from vision.components import D6_FACES, EMPTY, faces
 from vision.profile import default
 from vision.sheet import PX_PER_MM
+from vision.table_dataset import load, write
 from vision.table_scene import TableScene, render_table
+from vision.teach import teach
 
 
 def _off(quad: NDArray[np.float64], truth: NDArray[np.float64]) -> float:
@@ -21,10 +25,11 @@ def _off(quad: NDArray[np.float64], truth: NDArray[np.float64]) -> float:
     return float(min(np.abs(np.roll(quad, k, 0) - truth).max() for k in (0, 2)))
 
 
-def _sheet(seed: int) -> tuple[TableScene, Calibration, NDArray[np.uint8]]:
+def _sheet(seed: int, style: str = "classic"
+           ) -> tuple[TableScene, Calibration, NDArray[np.uint8]]:
     """A rendered Dicy Cards scene, its calibration and its rectified frame, the frame
     through JPEG as `dicetable render` writes it."""
-    scene = render_table(seed, game="dicy")
+    scene = render_table(seed, game="dicy", style=style)
     jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1]
     image = np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), np.uint8)
     found = calibrate(image)
@@ -65,3 +70,23 @@ def test_cards_in_a_washed_out_frame_are_not_taken_for_empty_places() -> None:
         labelled = {i.zone: i.face for i in scene.items if i.kind == "dicy-card"}
         labelled.update({p: EMPTY for p in scene.empty})
         assert [reads[p] for p in faint] == [labelled[p] for p in faint]
+
+
+def test_frozen_ink_cards_alike_but_for_their_title_are_told_apart(tmp_path: Path) -> None:
+    """The `ink` Dicy cards' frozen sides share their frost cracks, which look nearly the
+    same upside down, and differ by a title and a few small dice. Taught from 3 photos (as
+    `dicetable render --teach --seed 230000` lays them), a frozen "same x5" (seeds 240013,
+    240014: development scenes) was read as a frozen "pair": the alike faces' looks were
+    compared the way up of the likeliest face's, the "same x5" look upside down against it.
+    Each face's look is now turned the way up that matches the card."""
+    cards = faces("dicy-card")
+    write(tmp_path, (("train", render_table(
+        230000 + i, game="dicy", style="ink", dice=len(D6_FACES), dice_faces=D6_FACES,
+        faces=tuple(cards[(i * 16 + k) % len(cards)] for k in range(len(cards)))))
+        for i in range(3)))
+    reader = CardReader(teach("dicy-card", load(tmp_path)))
+    for seed, place in ((240013, "p4-2"), (240014, "p2-1")):
+        scene, found, flat = _sheet(seed, "ink")
+        assert next(i.face for i in scene.items if i.zone == place) == "same-x5/frozen"
+        reads = {r.place: r.face for r in reader.read(flat, found.layout)}
+        assert reads[place] == "same-x5/frozen"
