@@ -44,6 +44,9 @@ ALIKE = 0.2  # faces this close in similarity to the best are told apart where t
 CLOSER = 0.8  # the closest face's weighted distance must be under this share of the next's
 KNOWN = 10  # a face taught from fewer examples is known by its variations, and then
 FEW_ALIKE, FEW_CLOSER = 0.07, 0.9  # these stand for ALIKE and CLOSER
+SHRINK = 0.7  # a profile's examples seen otherwise: their spread is whitened, shrunk this much
+USUAL = 0.5  # an outline's cut-out is judged by its similarity to a face plus this share of
+# how much less alike the face's examples look to each other (a hatched back: about 0.5)
 SOFT_MM = 10.0  # the sheet is softened this far around its places (outlines, cut-outs) ...
 SOFTEN = 0.8  # ... by a Gaussian blur of this many pixels
 LOST = 0.9  # a card whose outlines' cut-outs all look less like an example than this is
@@ -90,9 +93,17 @@ class CardReader:
         copies = max(0, -(-VIEWS // fewest) - 1)
         views = card_views(profile.patches, copies, recolour=profile.kind == "dicy-card")
         labels = profile.labels * (copies + 1)
-        self.neighbours = Neighbours(embed_cards(half_turns(views)), labels * 2,
-                                     background=None, margin=MARGIN, dims=DIMS)
+        # views of one example (either way up) are a group: how they differ is whitened away
+        both = np.arange(2 * len(views))
+        groups = both % len(profile.patches) + len(profile.patches) * (both >= len(views))
+        vectors = embed_cards(half_turns(views))
+        self.neighbours = Neighbours(vectors, labels * 2, background=None, margin=MARGIN,
+                                     dims=DIMS, groups=groups if copies else None,
+                                     shrink=SHRINK)
         self.lost = _lost_below(self.neighbours, profile)
+        self.usual = _usual(self.neighbours, vectors, labels * 2,
+                            groups % len(profile.patches)) if copies \
+            else np.ones(len(self.neighbours.names), np.float32)
         self.few = few = fewest < KNOWN
         self.alike, self.closer = (FEW_ALIKE, FEW_CLOSER) if few else (ALIKE, CLOSER)
         known, known_labels = (views, labels) if few else (profile.patches, profile.labels)
@@ -166,10 +177,11 @@ class CardReader:
             return {}
         cut = crop_cards(soft, np.stack(quads))
         rows = self.neighbours.similarities(embed_cards(cut))
+        likeness = rows + USUAL * (1 - self.usual)  # similarities as usual for each face
         picks, k = {}, 0
         for i, f in enumerate(found):
             if not f.empty:
-                best = k + int(np.argmax(rows[k:k + len(f.quads)].max(axis=1)))
+                best = k + int(np.argmax(likeness[k:k + len(f.quads)].max(axis=1)))
                 picks[i] = (quads[best], rows[best], cut[best])
             k += len(f.quads)
         return picks
@@ -271,6 +283,25 @@ def _lost_below(neighbours: Neighbours, profile: Profile) -> NDArray[np.float32]
         rows = np.arange(len(mine))
         others[rows, rows] = others[rows, rows + len(mine)] = -1.0  # not itself, nor turned
         out[k] = min(LOST, float(np.percentile(others.max(axis=1), 10)) - LOST_SPREAD)
+    return out
+
+
+def _usual(neighbours: Neighbours, vectors: NDArray[np.float32], labels: list[str],
+           examples: NDArray[np.int64]) -> NDArray[np.float32]:
+    """For each face (in neighbours.names' order), how alike its examples look: each
+    example's similarity to the most similar view of another example of the face (either
+    way up), the mean over its examples; 1 for a face taught once. vectors: the examples
+    as taught first, then their views; examples: each vector's example."""
+    seen = neighbours.project(vectors)
+    names = np.array(labels)
+    n = int(examples.max()) + 1
+    alike = seen[:n] @ seen.T
+    out = np.ones(len(neighbours.names), np.float32)
+    for k, face in enumerate(neighbours.names):
+        near = [float(alike[e][others].max()) for e in range(n) if names[e] == face
+                for others in [(names == face) & (examples != e)] if others.any()]
+        if near:
+            out[k] = np.mean(near)
     return out
 
 
