@@ -15,12 +15,21 @@ face's examples vary there (a Fisher weighting); the closest face wins if clearl
 the card is "not sure". A profile taught from few examples a face knows how they vary from
 their rendered variations (light, blur, a little off the outline; a Dicy card's active side in
 other players' colours), which vary less than real photos: only faces very nearly as similar
-are told apart this way, and the closest wins by less.
+are told apart this way, each face's look turned the way up that matches the card (its
+examples are aligned with each other, not with other faces'), and the closest wins by less.
+
+A profile compared in rendered variations (fewer than VIEWS examples a face) has the ways
+views of one example differ whitened away (vision.neighbours), and picks a card's outline by
+how its cut-out looks against how alike each face's own examples look: a face whose examples
+look little alike (an `ink` 17 card's hatched back, under a glossy sleeve) is not outdone by
+an outline a few pixels off that looks a little more like a face whose examples all look
+alike.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -286,7 +295,7 @@ def _lost_below(neighbours: Neighbours, profile: Profile) -> NDArray[np.float32]
     return out
 
 
-def _usual(neighbours: Neighbours, vectors: NDArray[np.float32], labels: list[str],
+def _usual(neighbours: Neighbours, vectors: NDArray[np.float32], labels: Sequence[str],
            examples: NDArray[np.int64]) -> NDArray[np.float32]:
     """For each face (in neighbours.names' order), how alike its examples look: each
     example's similarity to the most similar view of another example of the face (either
