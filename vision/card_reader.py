@@ -15,12 +15,21 @@ face's examples vary there (a Fisher weighting); the closest face wins if clearl
 the card is "not sure". A profile taught from few examples a face knows how they vary from
 their rendered variations (light, blur, a little off the outline; a Dicy card's active side in
 other players' colours), which vary less than real photos: only faces very nearly as similar
-are told apart this way, and the closest wins by less.
+are told apart this way, each face's look turned the way up that matches the card (its
+examples are aligned with each other, not with other faces'), and the closest wins by less.
+
+A profile compared in rendered variations (fewer than VIEWS examples a face) has the ways
+views of one example differ whitened away (vision.neighbours), and picks a card's outline by
+how its cut-out looks against how alike each face's own examples look: a face whose examples
+look little alike (an `ink` 17 card's hatched back, under a glossy sleeve) is not outdone by
+an outline a few pixels off that looks a little more like a face whose examples all look
+alike.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -43,7 +52,10 @@ VIEWS = 24  # a face taught from fewer examples is also compared as seen otherwi
 ALIKE = 0.2  # faces this close in similarity to the best are told apart where they differ
 CLOSER = 0.8  # the closest face's weighted distance must be under this share of the next's
 KNOWN = 10  # a face taught from fewer examples is known by its variations, and then
-FEW_ALIKE, FEW_CLOSER = 0.05, 0.9  # these stand for ALIKE and CLOSER
+FEW_ALIKE, FEW_CLOSER = 0.07, 0.9  # these stand for ALIKE and CLOSER
+SHRINK = 0.7  # a profile's examples seen otherwise: their spread is whitened, shrunk this much
+USUAL = 0.5  # an outline's cut-out is judged by its similarity to a face plus this share of
+# how much less alike the face's examples look to each other (a hatched back: about 0.5)
 SOFT_MM = 10.0  # the sheet is softened this far around its places (outlines, cut-outs) ...
 SOFTEN = 0.8  # ... by a Gaussian blur of this many pixels
 LOST = 0.9  # a card whose outlines' cut-outs all look less like an example than this is
@@ -90,10 +102,18 @@ class CardReader:
         copies = max(0, -(-VIEWS // fewest) - 1)
         views = card_views(profile.patches, copies, recolour=profile.kind == "dicy-card")
         labels = profile.labels * (copies + 1)
-        self.neighbours = Neighbours(embed_cards(half_turns(views)), labels * 2,
-                                     background=None, margin=MARGIN, dims=DIMS)
+        # views of one example (either way up) are a group: how they differ is whitened away
+        both = np.arange(2 * len(views))
+        groups = both % len(profile.patches) + len(profile.patches) * (both >= len(views))
+        vectors = embed_cards(half_turns(views))
+        self.neighbours = Neighbours(vectors, labels * 2, background=None, margin=MARGIN,
+                                     dims=DIMS, groups=groups if copies else None,
+                                     shrink=SHRINK)
         self.lost = _lost_below(self.neighbours, profile)
-        few = fewest < KNOWN
+        self.usual = _usual(self.neighbours, vectors, labels * 2,
+                            groups % len(profile.patches)) if copies \
+            else np.ones(len(self.neighbours.names), np.float32)
+        self.few = few = fewest < KNOWN
         self.alike, self.closer = (FEW_ALIKE, FEW_CLOSER) if few else (ALIKE, CLOSER)
         known, known_labels = (views, labels) if few else (profile.patches, profile.labels)
         self.looks = {face: _look(known[[x == face for x in known_labels]])
@@ -105,6 +125,10 @@ class CardReader:
         self._squares = self._means ** 2
         self._spreads = np.array([s for _, s in self.looks.values()],
                                  np.float64).reshape(-1, size)
+        # and each turned upside down too (2 × faces × size): a face's examples are aligned
+        # with each other, not with other faces' (a card may be taught either way up)
+        self._turns = np.stack([self._means, _turned(self._means)])
+        self._turned_spreads = np.stack([self._spreads, _turned(self._spreads)])
 
     def read(self, rectified: NDArray[np.uint8], sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> tuple[CardRead, ...]:
@@ -162,10 +186,11 @@ class CardReader:
             return {}
         cut = crop_cards(soft, np.stack(quads))
         rows = self.neighbours.similarities(embed_cards(cut))
+        likeness = rows + USUAL * (1 - self.usual)  # similarities as usual for each face
         picks, k = {}, 0
         for i, f in enumerate(found):
             if not f.empty:
-                best = k + int(np.argmax(rows[k:k + len(f.quads)].max(axis=1)))
+                best = k + int(np.argmax(likeness[k:k + len(f.quads)].max(axis=1)))
                 picks[i] = (quads[best], rows[best], cut[best])
             k += len(f.quads)
         return picks
@@ -181,14 +206,23 @@ class CardReader:
         if len(alike) < 2:
             return read
         index = [self._known[f] for f in alike]
-        means, squares = self._means[index], self._squares[index]  # only the alike faces'
+        if self.few:  # each face's look turned the way up that matches the card
+            way = np.argmax(self._turns[:, index] @ seen.astype(np.float64), axis=0)
+            means, spreads = self._turns[way, index], self._turned_spreads[way, index]
+            squares = means ** 2
+        else:
+            means, squares = self._means[index], self._squares[index]  # only the alike faces'
+            spreads = self._spreads[index]
         share = np.full(len(index), 1 / len(index))  # their means over faces, as products
-        mean, spread = share @ means, share @ self._spreads[index]
+        mean, spread = share @ means, share @ spreads
         variance = np.maximum(share @ squares - mean * mean, 0.0)
         weight = variance / (spread + 1e-5 * float(spread.mean()))
-        turned = seen.reshape(CARD_VIEW[1], CARD_VIEW[0], 3)[::-1, ::-1].reshape(-1)
-        ways = np.stack([seen, turned]).astype(np.float64)  # the card, and upside down
-        card = ways[int(np.argmax(ways @ means[0]))]
+        if self.few:
+            card = seen.astype(np.float64)
+        else:  # the card the way up that matches the likeliest face
+            turned = _turned(seen[None])[0]
+            ways = np.stack([seen, turned]).astype(np.float64)  # the card, and upside down
+            card = ways[int(np.argmax(ways @ means[0]))]
         # each face's weighted distance Σ w·(card − mean)², its square multiplied out
         distance = float(weight @ card ** 2) - 2 * (means @ (weight * card)) + squares @ weight
         first, second = np.argsort(distance)[:2]
@@ -261,6 +295,25 @@ def _lost_below(neighbours: Neighbours, profile: Profile) -> NDArray[np.float32]
     return out
 
 
+def _usual(neighbours: Neighbours, vectors: NDArray[np.float32], labels: Sequence[str],
+           examples: NDArray[np.int64]) -> NDArray[np.float32]:
+    """For each face (in neighbours.names' order), how alike its examples look: each
+    example's similarity to the most similar view of another example of the face (either
+    way up), the mean over its examples; 1 for a face taught once. vectors: the examples
+    as taught first, then their views; examples: each vector's example."""
+    seen = neighbours.project(vectors)
+    names = np.array(labels)
+    n = int(examples.max()) + 1
+    alike = seen[:n] @ seen.T
+    out = np.ones(len(neighbours.names), np.float32)
+    for k, face in enumerate(neighbours.names):
+        near = [float(alike[e][others].max()) for e in range(n) if names[e] == face
+                for others in [(names == face) & (examples != e)] if others.any()]
+        if near:
+            out[k] = np.mean(near)
+    return out
+
+
 def _softened(rectified: NDArray[np.uint8], places: tuple[Zone, ...], px_per_mm: float
               ) -> tuple[NDArray[np.float32], NDArray[np.uint8]]:
     """The sheet slightly blurred, as floats and as bytes, where the places are (with
@@ -298,6 +351,12 @@ def _look(patches: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.f
         aligned = np.where(upright[:, None], details, turned)
         mean = aligned.mean(axis=0)
     return np.asarray(mean, np.float32), np.asarray(aligned.var(axis=0), np.float32)
+
+
+def _turned(rows: NDArray[np.floating]) -> NDArray[np.floating]:
+    """Flattened CARD_VIEW colour patches (N × size), each turned upside down."""
+    w, h = CARD_VIEW
+    return np.ascontiguousarray(rows.reshape(-1, h, w, 3)[:, ::-1, ::-1].reshape(len(rows), -1))
 
 
 _NUDGE = ((1.0, 0.0, 0.0), (-1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, -1.0, 0.0),
