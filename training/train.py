@@ -12,7 +12,7 @@
                             # the shipped locator: commit 30700d9's fine-tuned (models/README)
     .venv/bin/python training/train.py --locator models/dice_locator.onnx \
         --init-classifier models/dice_classifier.onnx --lr 3e-4 --classifier-steps 600 \
-        --out runs/cls-ft                        # the shipped classifier fine-tuned likewise
+        --out runs/cls-ft        # the shipped classifier fine-tuned: tried, not shipped
 
 Data: the train splits of ../shared/datasets (15 % of each carved off by file-name hash for
 validation, never trained on) plus synthetic scenes from vision.render. The test splits are
