@@ -155,20 +155,37 @@ class CardReader:
         return tuple(out)
 
     def _picked(self, soft: NDArray[np.uint8], found: list[Outlines]) -> dict[int, _Pick]:
-        """Each place with a card (by its index): the outline whose cut-out looks most like
-        an example, its similarities and the cut-out."""
-        quads = [q for f in found for q in f.quads]
-        if not quads:
+        """Each place with a card (by its index): its likeliest outline when that one's
+        cut-out already reads clearly (see _clear), else the outline whose cut-out looks most
+        like an example; its similarities and the cut-out."""
+        full = [i for i, f in enumerate(found) if f.quads]
+        if not full:
             return {}
+        first = self._cut(soft, [found[i].quads[0] for i in full])
+        picks = {i: first[j] for j, i in enumerate(full) if self._clear(first[j][1])}
+        unclear = [(i, j) for j, i in enumerate(full) if i not in picks]
+        others = self._cut(soft, [q for i, _ in unclear for q in found[i].quads[1:]])
+        k = 0
+        for i, j in unclear:
+            tried = [first[j], *others[k:k + len(found[i].quads) - 1]]
+            picks[i] = tried[int(np.argmax([row.max() for _, row, _ in tried]))]
+            k += len(found[i].quads) - 1
+        return picks
+
+    def _cut(self, soft: NDArray[np.uint8], quads: list[NDArray[np.float64]]) -> list[_Pick]:
+        """The cards cut out along these outlines: each outline, its similarities, cut-out."""
+        if not quads:
+            return []
         cut = crop_cards(soft, np.stack(quads))
         rows = self.neighbours.similarities(embed_cards(cut))
-        picks, k = {}, 0
-        for i, f in enumerate(found):
-            if not f.empty:
-                best = k + int(np.argmax(rows[k:k + len(f.quads)].max(axis=1)))
-                picks[i] = (quads[best], rows[best], cut[best])
-            k += len(f.quads)
-        return picks
+        return list(zip(quads, rows, cut, strict=True))
+
+    def _clear(self, row: NDArray[np.float32]) -> bool:
+        """Whether a cut-out with these similarities reads clearly: as like an example as a
+        card found must be (not lost) and leading the next face by enough not to be nudged
+        (then no other outline of its place needs cutting out)."""
+        return bool(row.max() >= self.lost[row.argmax()]
+                    and self.neighbours.decide(row).lead >= DOUBT)
 
     def _told_apart(self, seen: NDArray[np.float32], row: NDArray[np.float32],
                     read: str | None) -> str | None:
