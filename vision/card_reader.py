@@ -53,6 +53,7 @@ FAINT_STEP = 50.0  # an empty place with colour steps this strong is looked at t
 SEARCH_PX = (-8.0, -4.0, 0.0, 4.0, 8.0)  # looked for at these shifts (both ways) ...
 SEARCH_DEG = (-4.0, 0.0, 4.0)  # ... and turns of a card lying straight in its place,
 SEARCH_NUDGE = 2.0  # then nudged this many pixels and degrees; kept if it then looks like one
+FISHER_KEPT = 256  # sets of alike faces whose Fisher weights are kept for the next card
 
 
 _Pick = tuple[NDArray[np.float64], NDArray[np.float32], NDArray[np.uint8]]
@@ -105,6 +106,7 @@ class CardReader:
         self._squares = self._means ** 2
         self._spreads = np.array([s for _, s in self.looks.values()],
                                  np.float64).reshape(-1, size)
+        self._fisher = functools.lru_cache(maxsize=FISHER_KEPT)(self._fisher_weights)
 
     def read(self, rectified: NDArray[np.uint8], sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> tuple[CardRead, ...]:
@@ -197,19 +199,28 @@ class CardReader:
         alike = [names[k] for k in order[row[order] >= row.max() - self.alike]]
         if len(alike) < 2:
             return read
-        index = [self._known[f] for f in alike]
-        means, squares = self._means[index], self._squares[index]  # only the alike faces'
-        share = np.full(len(index), 1 / len(index))  # their means over faces, as products
-        mean, spread = share @ means, share @ self._spreads[index]
-        variance = np.maximum(share @ squares - mean * mean, 0.0)
-        weight = variance / (spread + 1e-5 * float(spread.mean()))
+        index = tuple(self._known[f] for f in alike)
+        means, weight, squares = self._means[list(index)], *self._fisher(index)
         turned = seen.reshape(CARD_VIEW[1], CARD_VIEW[0], 3)[::-1, ::-1].reshape(-1)
         ways = np.stack([seen, turned]).astype(np.float64)  # the card, and upside down
         card = ways[int(np.argmax(ways @ means[0]))]
         # each face's weighted distance Σ w·(card − mean)², its square multiplied out
-        distance = float(weight @ card ** 2) - 2 * (means @ (weight * card)) + squares @ weight
+        distance = float(weight @ card ** 2) - 2 * (means @ (weight * card)) + squares
         first, second = np.argsort(distance)[:2]
         return alike[first] if distance[first] <= self.closer * distance[second] else None
+
+    def _fisher_weights(self, index: tuple[int, ...]
+                        ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The Fisher weights that tell these faces (rows of the looks) apart, pixel by
+        pixel, and each face's mean squared and weighted (they depend on the faces alone:
+        kept for the next card with the same alike faces)."""
+        rows = list(index)
+        means, squares = self._means[rows], self._squares[rows]  # only the alike faces'
+        share = np.full(len(rows), 1 / len(rows))  # their means over faces, as products
+        mean, spread = share @ means, share @ self._spreads[rows]
+        variance = np.maximum(share @ squares - mean * mean, 0.0)
+        weight = variance / (spread + 1e-5 * float(spread.mean()))
+        return weight, squares @ weight
 
     def _searched(self, soft: NDArray[np.uint8], places: list[Zone], card_mm: tuple[float, float],
                   px_per_mm: float) -> list[_Pick]:
