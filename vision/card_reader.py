@@ -1,8 +1,10 @@
 """Read the card places of a rectified sheet: empty, or which card and which side.
 
 Each place's likeliest outlines are found (vision.card_outline); the card is cut out along
-each, embedded (vision.features) and compared with the profile's examples, kept upright and
-upside down. The outline whose cut-out looks most like an example is the card's (when none
+the likeliest, embedded (vision.features) and compared with the profile's examples, kept upright
+and upside down. When that cut-out reads clearly (very like an example, one face well ahead and
+told apart from the faces alike as that face) the outline is the card's; else the card is cut
+out along every outline found, and the one whose cut-out looks most like an example is (when none
 looks much like one, the outlines found missed the card: it is then looked for by its look
 alone, cut out on a grid of shifts and turns around its place, then nudged); its face is the
 most similar example's, unless another face is nearly as similar: then the card is read "not
@@ -48,6 +50,8 @@ SOFT_MM = 10.0  # the sheet is softened this far around its places (outlines, cu
 SOFTEN = 0.8  # ... by a Gaussian blur of this many pixels
 LOST = 0.9  # a card whose outlines' cut-outs all look less like an example than this is
 LOST_SPREAD = 0.03  # (or less for a face whose examples look less alike, see _lost_below)
+CLEAR = 0.95  # a place's likeliest outline is the card's when its cut-out is this similar (and
+# reads clearly, see CardReader._clear); else every outline found is cut out and compared
 FAINT_STEP = 50.0  # an empty place with colour steps this strong is looked at too (a card
 # in a washed-out frame); a card found there by its look must be this similar: LOST
 SEARCH_PX = (-8.0, -4.0, 0.0, 4.0, 8.0)  # looked for at these shifts (both ways) ...
@@ -164,7 +168,8 @@ class CardReader:
         if not full:
             return {}
         first = self._cut(soft, [found[i].quads[0] for i in full])
-        picks = {i: first[j] for j, i in enumerate(full) if self._clear(first[j][1])}
+        details = card_details(np.stack([cut for _, _, cut in first]))
+        picks = {i: first[j] for j, i in enumerate(full) if self._clear(first[j][1], details[j])}
         unclear = [(i, j) for j, i in enumerate(full) if i not in picks]
         others = self._cut(soft, [q for i, _ in unclear for q in found[i].quads[1:]])
         k = 0
@@ -182,12 +187,14 @@ class CardReader:
         rows = self.neighbours.similarities(embed_cards(cut))
         return list(zip(quads, rows, cut, strict=True))
 
-    def _clear(self, row: NDArray[np.float32]) -> bool:
-        """Whether a cut-out with these similarities reads clearly: as like an example as a
-        card found must be (not lost) and leading the next face by enough not to be nudged
-        (then no other outline of its place needs cutting out)."""
-        return bool(row.max() >= self.lost[row.argmax()]
-                    and self.neighbours.decide(row).lead >= DOUBT)
+    def _clear(self, row: NDArray[np.float32], details: NDArray[np.float32]) -> bool:
+        """Whether a cut-out with these similarities (and card_details) reads clearly: as
+        like an example as a card found must be (not lost) and at least CLEAR, leading the
+        next face by enough not to be nudged, and told apart from the faces alike as that
+        same face (then no other outline of its place needs cutting out)."""
+        match = self.neighbours.decide(row)
+        return bool(row.max() >= max(CLEAR, self.lost[row.argmax()]) and match.lead >= DOUBT
+                    and self._told_apart(details, row, match.label) == match.label)
 
     def _told_apart(self, seen: NDArray[np.float32], row: NDArray[np.float32],
                     read: str | None) -> str | None:
