@@ -129,7 +129,8 @@ class CardReader:
                      card_mm: tuple[float, float], px_per_mm: float) -> tuple[CardRead, ...]:
         smooth, soft = _softened(rectified, places, px_per_mm)
         found = outlines_of(smooth, places, card_mm, px_per_mm)
-        picks = self._picked(soft, found)  # place → its card's outline, similarities, cut-out
+        # place → its card's outline, similarities, cut-out; and the places read clearly
+        picks, clear = self._picked(soft, found)
         lost = [i for i, (_, row, _) in picks.items() if row.max() < self.lost[row.argmax()]]
         faint = [i for i, f in enumerate(found) if f.empty and f.strength >= FAINT_STEP]
         again = self._searched(soft, [places[i] for i in lost + faint], card_mm, px_per_mm)
@@ -146,27 +147,30 @@ class CardReader:
         for i, pick in zip(doubtful, self._nudged(soft, [picks[i] for i in doubtful]),
                            strict=True):
             picks[i], matches[i] = pick, self.neighbours.decide(pick[1])
-        details = dict(zip(order, card_details(np.stack([picks[i][2] for i in order])),
-                           strict=True))
+        unsettled = [i for i in order if i not in clear]  # clear ones were told apart
+        details = dict(zip(unsettled, card_details(np.stack([picks[i][2] for i in unsettled]))
+                           if unsettled else [], strict=True))
         out = []
         for i, place in enumerate(places):
             if i not in picks:
                 out.append(CardRead(place.name, EMPTY, (), 1.0))
                 continue
             quad, row, _ = picks[i]
-            face = self._told_apart(details[i], row, matches[i].label)
+            face = matches[i].label if i in clear else self._told_apart(
+                details[i], row, matches[i].label)
             out.append(CardRead(place.name, face,
                                 tuple((float(x), float(y)) for x, y in quad),
                                 min(1.0, max(0.0, matches[i].lead * 10))))
         return tuple(out)
 
-    def _picked(self, soft: NDArray[np.uint8], found: list[Outlines]) -> dict[int, _Pick]:
+    def _picked(self, soft: NDArray[np.uint8], found: list[Outlines]
+                ) -> tuple[dict[int, _Pick], set[int]]:
         """Each place with a card (by its index): its likeliest outline when that one's
         cut-out already reads clearly (see _clear), else the outline whose cut-out looks most
-        like an example; its similarities and the cut-out."""
+        like an example; its similarities and the cut-out. And the places read clearly."""
         full = [i for i, f in enumerate(found) if f.quads]
         if not full:
-            return {}
+            return {}, set()
         first = self._cut(soft, [found[i].quads[0] for i in full])
         details = card_details(np.stack([cut for _, _, cut in first]))
         picks = {i: first[j] for j, i in enumerate(full) if self._clear(first[j][1], details[j])}
@@ -177,7 +181,7 @@ class CardReader:
             tried = [first[j], *others[k:k + len(found[i].quads) - 1]]
             picks[i] = tried[int(np.argmax([row.max() for _, row, _ in tried]))]
             k += len(found[i].quads) - 1
-        return picks
+        return picks, set(full) - {i for i, _ in unclear}
 
     def _cut(self, soft: NDArray[np.uint8], quads: list[NDArray[np.float64]]) -> list[_Pick]:
         """The cards cut out along these outlines: each outline, its similarities, cut-out."""
