@@ -1,8 +1,10 @@
 """Read the card places of a rectified sheet: empty, or which card and which side.
 
 Each place's likeliest outlines are found (vision.card_outline); the card is cut out along
-each, embedded (vision.features) and compared with the profile's examples, kept upright and
-upside down. The outline whose cut-out looks most like an example is the card's (when none
+the likeliest, embedded (vision.features) and compared with the profile's examples, kept upright
+and upside down. When that cut-out reads clearly (very like an example, one face well ahead and
+told apart from the faces alike as that face) the outline is the card's; else the card is cut
+out along every outline found, and the one whose cut-out looks most like an example is (when none
 looks much like one, the outlines found missed the card: it is then looked for by its look
 alone, cut out on a grid of shifts and turns around its place, then nudged); its face is the
 most similar example's, unless another face is nearly as similar: then the card is read "not
@@ -60,11 +62,14 @@ SOFT_MM = 10.0  # the sheet is softened this far around its places (outlines, cu
 SOFTEN = 0.8  # ... by a Gaussian blur of this many pixels
 LOST = 0.9  # a card whose outlines' cut-outs all look less like an example than this is
 LOST_SPREAD = 0.03  # (or less for a face whose examples look less alike, see _lost_below)
+CLEAR = 0.95  # a place's likeliest outline is the card's when its cut-out is this similar (and
+# reads clearly, see CardReader._clear); else every outline found is cut out and compared
 FAINT_STEP = 50.0  # an empty place with colour steps this strong is looked at too (a card
 # in a washed-out frame); a card found there by its look must be this similar: LOST
 SEARCH_PX = (-8.0, -4.0, 0.0, 4.0, 8.0)  # looked for at these shifts (both ways) ...
 SEARCH_DEG = (-4.0, 0.0, 4.0)  # ... and turns of a card lying straight in its place,
 SEARCH_NUDGE = 2.0  # then nudged this many pixels and degrees; kept if it then looks like one
+FISHER_KEPT = 256  # sets of alike faces whose Fisher weights are kept for the next card
 
 
 _Pick = tuple[NDArray[np.float64], NDArray[np.float32], NDArray[np.uint8]]
@@ -122,13 +127,16 @@ class CardReader:
         self._known = {face: k for k, face in enumerate(self.looks)}
         size = CARD_VIEW[0] * CARD_VIEW[1] * 3
         self._means = np.array([m for m, _ in self.looks.values()], np.float64).reshape(-1, size)
-        self._squares = self._means ** 2
         self._spreads = np.array([s for _, s in self.looks.values()],
                                  np.float64).reshape(-1, size)
         # and each turned upside down too (2 × faces × size): a face's examples are aligned
         # with each other, not with other faces' (a card may be taught either way up)
         self._turns = np.stack([self._means, _turned(self._means)])
         self._turned_spreads = np.stack([self._spreads, _turned(self._spreads)])
+        self._fisher = functools.lru_cache(maxsize=FISHER_KEPT)(self._fisher_weights)
+        # a place's likeliest outline may be enough where every face was taught often (the
+        # shipped profiles): a few examples' outlines are judged by their usual likeness too
+        self.first_clear = not copies
 
     def read(self, rectified: NDArray[np.uint8], sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> tuple[CardRead, ...]:
@@ -147,7 +155,8 @@ class CardReader:
                      card_mm: tuple[float, float], px_per_mm: float) -> tuple[CardRead, ...]:
         smooth, soft = _softened(rectified, places, px_per_mm)
         found = outlines_of(smooth, places, card_mm, px_per_mm)
-        picks = self._picked(soft, found)  # place → its card's outline, similarities, cut-out
+        # place → its card's outline, similarities, cut-out; and the places read clearly
+        picks, clear = self._picked(soft, found)
         lost = [i for i, (_, row, _) in picks.items() if row.max() < self.lost[row.argmax()]]
         faint = [i for i, f in enumerate(found) if f.empty and f.strength >= FAINT_STEP]
         again = self._searched(soft, [places[i] for i in lost + faint], card_mm, px_per_mm)
@@ -164,36 +173,66 @@ class CardReader:
         for i, pick in zip(doubtful, self._nudged(soft, [picks[i] for i in doubtful]),
                            strict=True):
             picks[i], matches[i] = pick, self.neighbours.decide(pick[1])
-        details = dict(zip(order, card_details(np.stack([picks[i][2] for i in order])),
-                           strict=True))
+        unsettled = [i for i in order if i not in clear]  # clear ones were told apart
+        details = dict(zip(unsettled, card_details(np.stack([picks[i][2] for i in unsettled]))
+                           if unsettled else [], strict=True))
         out = []
         for i, place in enumerate(places):
             if i not in picks:
                 out.append(CardRead(place.name, EMPTY, (), 1.0))
                 continue
             quad, row, _ = picks[i]
-            face = self._told_apart(details[i], row, matches[i].label)
+            face = matches[i].label if i in clear else self._told_apart(
+                details[i], row, matches[i].label)
             out.append(CardRead(place.name, face,
                                 tuple((float(x), float(y)) for x, y in quad),
                                 min(1.0, max(0.0, matches[i].lead * 10))))
         return tuple(out)
 
-    def _picked(self, soft: NDArray[np.uint8], found: list[Outlines]) -> dict[int, _Pick]:
-        """Each place with a card (by its index): the outline whose cut-out looks most like
-        an example, its similarities and the cut-out."""
-        quads = [q for f in found for q in f.quads]
+    def _picked(self, soft: NDArray[np.uint8], found: list[Outlines]
+                ) -> tuple[dict[int, _Pick], set[int]]:
+        """Each place with a card (by its index): its likeliest outline when that one's
+        cut-out already reads clearly (see _clear), else the outline whose cut-out looks most
+        like an example; its similarities and the cut-out. And the places read clearly."""
+        full = [i for i, f in enumerate(found) if f.quads]
+        if not full:
+            return {}, set()
+        first = self._cut(soft, [found[i].quads[0] for i in full])
+        picks = {}
+        if self.first_clear:
+            details = card_details(np.stack([cut for _, _, cut in first]))
+            picks = {i: first[j] for j, i in enumerate(full)
+                     if self._clear(first[j][1], details[j])}
+        unclear = [(i, j) for j, i in enumerate(full) if i not in picks]
+        others = self._cut(soft, [q for i, _ in unclear for q in found[i].quads[1:]])
+        k = 0
+        for i, j in unclear:
+            tried = [first[j], *others[k:k + len(found[i].quads) - 1]]
+            picks[i] = tried[int(np.argmax([self._likeness(row) for _, row, _ in tried]))]
+            k += len(found[i].quads) - 1
+        return picks, set(full) - {i for i, _ in unclear}
+
+    def _cut(self, soft: NDArray[np.uint8], quads: list[NDArray[np.float64]]) -> list[_Pick]:
+        """The cards cut out along these outlines: each outline, its similarities, cut-out."""
         if not quads:
-            return {}
+            return []
         cut = crop_cards(soft, np.stack(quads))
         rows = self.neighbours.similarities(embed_cards(cut))
-        likeness = rows + USUAL * (1 - self.usual)  # similarities as usual for each face
-        picks, k = {}, 0
-        for i, f in enumerate(found):
-            if not f.empty:
-                best = k + int(np.argmax(likeness[k:k + len(f.quads)].max(axis=1)))
-                picks[i] = (quads[best], rows[best], cut[best])
-            k += len(f.quads)
-        return picks
+        return list(zip(quads, rows, cut, strict=True))
+
+    def _likeness(self, row: NDArray[np.float32]) -> float:
+        """How much a cut-out looks like a card: its best similarity as usual for each face
+        (a face whose examples look less alike, such as a hatched back, is not outdone)."""
+        return float((row + USUAL * (1 - self.usual)).max())
+
+    def _clear(self, row: NDArray[np.float32], details: NDArray[np.float32]) -> bool:
+        """Whether a cut-out with these similarities (and card_details) reads clearly: as
+        like an example as a card found must be (not lost) and at least CLEAR, leading the
+        next face by enough not to be nudged, and told apart from the faces alike as that
+        same face (then no other outline of its place needs cutting out)."""
+        match = self.neighbours.decide(row)
+        return bool(row.max() >= max(CLEAR, self.lost[row.argmax()]) and match.lead >= DOUBT
+                    and self._told_apart(details, row, match.label) == match.label)
 
     def _told_apart(self, seen: NDArray[np.float32], row: NDArray[np.float32],
                     read: str | None) -> str | None:
@@ -205,28 +244,27 @@ class CardReader:
         alike = [names[k] for k in order[row[order] >= row.max() - self.alike]]
         if len(alike) < 2:
             return read
-        index = [self._known[f] for f in alike]
+        index = tuple(self._known[f] for f in alike)
+        rows = list(index)
         if self.few:  # each face's look turned the way up that matches the card
-            way = np.argmax(self._turns[:, index] @ seen.astype(np.float64), axis=0)
-            means, spreads = self._turns[way, index], self._turned_spreads[way, index]
-            squares = means ** 2
-        else:
-            means, squares = self._means[index], self._squares[index]  # only the alike faces'
-            spreads = self._spreads[index]
-        share = np.full(len(index), 1 / len(index))  # their means over faces, as products
-        mean, spread = share @ means, share @ spreads
-        variance = np.maximum(share @ squares - mean * mean, 0.0)
-        weight = variance / (spread + 1e-5 * float(spread.mean()))
-        if self.few:
+            way = np.argmax(self._turns[:, rows] @ seen.astype(np.float64), axis=0)
+            means = self._turns[way, rows]
+            weight, squares = _fisher(means, self._turned_spreads[way, rows])
             card = seen.astype(np.float64)
         else:  # the card the way up that matches the likeliest face
-            turned = _turned(seen[None])[0]
-            ways = np.stack([seen, turned]).astype(np.float64)  # the card, and upside down
+            means, (weight, squares) = self._means[rows], self._fisher(index)
+            ways = np.stack([seen, _turned(seen[None])[0]]).astype(np.float64)
             card = ways[int(np.argmax(ways @ means[0]))]
         # each face's weighted distance Σ w·(card − mean)², its square multiplied out
-        distance = float(weight @ card ** 2) - 2 * (means @ (weight * card)) + squares @ weight
+        distance = float(weight @ card ** 2) - 2 * (means @ (weight * card)) + squares
         first, second = np.argsort(distance)[:2]
         return alike[first] if distance[first] <= self.closer * distance[second] else None
+
+    def _fisher_weights(self, index: tuple[int, ...]
+                        ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """_fisher of these faces (rows of the looks), upright: they depend on the faces
+        alone, so they are kept for the next card with the same alike faces."""
+        return _fisher(self._means[list(index)], self._spreads[list(index)])
 
     def _searched(self, soft: NDArray[np.uint8], places: list[Zone], card_mm: tuple[float, float],
                   px_per_mm: float) -> list[_Pick]:
@@ -338,6 +376,18 @@ def _soft_kernel() -> NDArray[np.float32]:
     """The Gaussian kernel cv2.GaussianBlur uses for a float image at SOFTEN pixels."""
     return np.asarray(cv2.getGaussianKernel(round(SOFTEN * 8 + 1) | 1, SOFTEN, cv2.CV_32F),
                       np.float32)
+
+
+def _fisher(means: NDArray[np.float64], spreads: NDArray[np.float64]
+            ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The Fisher weights that tell these faces apart pixel by pixel (how their looks' means
+    differ over how each face's examples spread), and each face's mean squared and weighted."""
+    squares = means ** 2
+    share = np.full(len(means), 1 / len(means))  # their means over faces, as products
+    mean, spread = share @ means, share @ spreads
+    variance = np.maximum(share @ squares - mean * mean, 0.0)
+    weight = variance / (spread + 1e-5 * float(spread.mean()))
+    return weight, squares @ weight
 
 
 def _look(patches: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
