@@ -94,13 +94,13 @@ class FaceReader:
         labels = profile.labels * (copies + 1)
         n, turned = len(profile.labels), np.arange(4 * len(views))
         example = turned // len(views) * n + turned % n  # views of one example, one way up
-        few = fewest < KNOWN  # a face taught often has shown how the camera sees it
+        whiten = fewest < KNOWN  # a face taught often has shown how the camera sees it
         self.neighbours = Neighbours(embed_dice(quarter_turns(views)), labels * 4,
                                      background=NOTHING, dims=DIMS,
-                                     groups=example if few else None)
-        few = fewest < SHIPPED
-        self.nudges = NUDGES if few else 0
-        self.looks = FaceLooks(*_faces_only(profile)) if few else None
+                                     groups=example if whiten else None)
+        taught = fewest < SHIPPED  # a profile taught at a table, not a shipped one
+        self.nudges = NUDGES if taught else 0
+        self.looks = FaceLooks(*_faces_only(profile)) if taught else None
         self._face_columns = [k for k, n in enumerate(self.neighbours.names) if n != NOTHING]
         untaught = set(faces(profile.kind)) - set(profile.labels)
         self.pips = None
