@@ -14,7 +14,8 @@ Scale: an image whose long side exceeds MAX_SIDE is shrunk to it for the locator
 classifier still cuts its patches from the image as given). The locator looks at the image
 shrunk 4× (dice of about 20 to 110 pixels across); where no die is read there or one read is
 large, also 8× (about 80 to 220 pixels); where the dice read are small, also 2× (down to about
-12 pixels). Each further level's new candidates are read in turn. No calibration is needed.
+12 pixels). Each further level's new candidates are read in turn; a candidate read as no die
+hides none of them (seen at another size, the same place may be a die). No calibration is needed.
 """
 
 from __future__ import annotations
@@ -166,10 +167,14 @@ class DiceReader:
 
     def _read_more(self, image: NDArray[np.uint8], read: _Read, level: list[Candidate]) -> _Read:
         """``read`` and the first read of the candidates of another locator level that are
-        not dice already read (at most MAX_CANDIDATES in all)."""
+        not dice already read (at most MAX_CANDIDATES in all). A candidate read as no die
+        hides none of the level's: seen at another size, the same place may be a die."""
         found, patches, logits = read
         taken = set(found)
-        more = [c for c in merge([found, level], MAX_CANDIDATES) if c not in taken]
+        dice = [c for c, p0 in zip(found, _softmax(logits[:, :7])[:, 0], strict=True)
+                if p0 <= NO_DIE]
+        more = [c for c in merge([dice, level], MAX_CANDIDATES) if c not in taken]
+        more = more[:max(0, MAX_CANDIDATES - len(found))]
         extra, extra_patches, extra_logits = self._first_read(image, more)
         return (found + extra, np.concatenate([patches, extra_patches]),
                 np.concatenate([logits, extra_logits]))

@@ -101,6 +101,16 @@ def test_a_crowded_table_is_read_past_the_first_candidates(reader: DiceReader) -
     assert total >= 26 and right >= 0.9 * total
 
 
+def test_a_die_misjudged_in_size_at_one_level_is_read_at_the_next(reader: DiceReader) -> None:
+    # Dice of 80-130 px: the 4x level sees some of them as a smaller die beside their centre
+    # and reads "no die" there; the 8x level's candidate on the same die must still be read.
+    scenes = [render_scene(3020 + seed, n_dice=6, die_px=(80, 130), plain=True)
+              for seed in range(10)]
+    total, right, false = _read_scenes(reader, [(s.image, s.dice) for s in scenes])
+    assert total == 60
+    assert (right, false) == (total, 0)
+
+
 def test_blank_table_has_no_dice(reader: DiceReader) -> None:
     assert reader.read(np.full((480, 640, 3), 128, np.uint8)) == []
     noise = np.random.default_rng(0).integers(100, 140, (480, 640, 3), dtype=np.uint8)
