@@ -12,10 +12,11 @@ classifier is not sure of comes back with value None. The patches read per image
 
 Scale: an image whose long side exceeds MAX_SIDE is shrunk to it for the locator (the
 classifier still cuts its patches from the image as given). The locator looks at the image
-shrunk 4× (dice of about 20 to 110 pixels across); where no die is read there or one read is
-large, also 8× (about 80 to 220 pixels); where the dice read are small, also 2× (down to about
-12 pixels). Each further level's new candidates are read in turn; a candidate read as no die
-hides none of them (seen at another size, the same place may be a die). No calibration is needed.
+shrunk 4× (dice of about 20 to 110 pixels across); where no die is read there or a candidate
+found there is large (read as a die or not), also 8× (about 80 to 220 pixels); where the dice
+read are small, also 2× (down to about 12 pixels). Each further level's new candidates are
+read in turn; a candidate read as no die hides none of them (seen at another size, the same
+place may be a die). No calibration is needed.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ SECOND_READS = 4  # at most this many doubtful dice are read again, turned and m
 PATCH_BUDGET = 48  # ... and only while the patches read stay this many (bounds a frame's time)
 MAX_SIDE = 1280  # a longer image side is shrunk to this before the locator sees it
 COARSE = 2 * SCALE  # the locator also looks at the image shrunk this much, for large dice, ...
-LARGE_DIE = 64.0  # ... when no die is read at SCALE or one read there is at least this large
+LARGE_DIE = 64.0  # ... when no die is read at SCALE or a candidate there is this large
 FINE = SCALE // 2  # ... and this much where the dice are small ...
 SMALL_DIE = 30.0  # ... when the dice read at SCALE and COARSE have a median side under this
 SIZE_PEAKS = 8  # (where none was read: the median side of the likeliest peaks at SCALE ...
@@ -138,7 +139,7 @@ class DiceReader:
         usual = [c for c in weak if c.score >= HEAT_THRESHOLD]
         read = self._first_read(image, merge([usual], MAX_CANDIDATES))
         dice = _die_sides(*read, ratio)
-        if not dice or max(dice) >= LARGE_DIE:  # larger dice than this level sees may lie here
+        if not dice or max(c.size for c in usual) * ratio >= LARGE_DIE:  # large dice here?
             read = self._read_more(image, read, self._peaks(small, COARSE, ratio, HEAT_THRESHOLD))
             dice = _die_sides(*read, ratio)
         sizes = dice or [c.size * ratio for c in weak[:SIZE_PEAKS]]  # no die read: weak peaks

@@ -111,6 +111,16 @@ def test_a_die_misjudged_in_size_at_one_level_is_read_at_the_next(reader: DiceRe
     assert (right, false) == (total, 0)
 
 
+def test_large_dice_are_looked_for_where_the_first_level_saw_a_large_candidate(
+        reader: DiceReader) -> None:
+    # Five dice of 120-190 px: the 4x level reads one of them, smaller than a large die, and
+    # calls its large candidates no die; the 8x level must run all the same.
+    scene = render_scene(3111, n_dice=5, die_px=(120, 190))
+    total, right, false = _read_scenes(reader, [(scene.image, scene.dice)])
+    assert total == 5
+    assert right >= 3 and false == 0
+
+
 def test_blank_table_has_no_dice(reader: DiceReader) -> None:
     assert reader.read(np.full((480, 640, 3), 128, np.uint8)) == []
     noise = np.random.default_rng(0).integers(100, 140, (480, 640, 3), dtype=np.uint8)
