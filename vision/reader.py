@@ -51,7 +51,8 @@ DOUBT_BELOW = 0.95  # a die's value read with less confidence is read again, tur
 SECOND_READS = 4  # at most this many doubtful dice are read again, turned and mirrored ...
 PATCH_BUDGET = 48  # ... and only while the patches read stay this many (bounds a frame's time)
 MAX_SIDE = 1280  # a longer image side is shrunk to this before the locator sees it
-COARSE = 2 * SCALE  # the locator also looks at the image shrunk this much, for large dice, ...
+COARSE = 2 * SCALE  # the locator also looks at the image shrunk this much, for large dice
+#                     (CHUNK of its candidates read even past MAX_CANDIDATES), ...
 LARGE_DIE = 64.0  # ... when no die is read at SCALE or a candidate there is this large
 FINE = SCALE // 2  # ... and this much where the dice are small ...
 SMALL_DIE = 30.0  # ... when the dice read at SCALE and COARSE have a median side under this
@@ -140,7 +141,8 @@ class DiceReader:
         read = self._first_read(image, merge([usual], MAX_CANDIDATES))
         dice = _die_sides(*read, ratio)
         if not dice or max(c.size for c in usual) * ratio >= LARGE_DIE:  # large dice here?
-            read = self._read_more(image, read, self._peaks(small, COARSE, ratio, HEAT_THRESHOLD))
+            read = self._read_more(image, read, self._peaks(small, COARSE, ratio, HEAT_THRESHOLD),
+                                   least=CHUNK)
             dice = _die_sides(*read, ratio)
         sizes = dice or [c.size * ratio for c in weak[:SIZE_PEAKS]]  # no die read: weak peaks
         if sizes and float(np.median(sizes)) < SMALL_DIE:
@@ -166,16 +168,18 @@ class DiceReader:
         logits = np.concatenate(out)
         return found[:len(logits)], patches[:len(logits)], logits
 
-    def _read_more(self, image: NDArray[np.uint8], read: _Read, level: list[Candidate]) -> _Read:
+    def _read_more(self, image: NDArray[np.uint8], read: _Read, level: list[Candidate],
+                   least: int = 0) -> _Read:
         """``read`` and the first read of the candidates of another locator level that are
-        not dice already read (at most MAX_CANDIDATES in all). A candidate read as no die
-        hides none of the level's: seen at another size, the same place may be a die."""
+        not dice already read: as many as keep the candidates read to MAX_CANDIDATES, but at
+        least ``least``. A candidate read as no die hides none of the level's: seen at another
+        size, the same place may be a die."""
         found, patches, logits = read
         taken = set(found)
         dice = [c for c, p0 in zip(found, _softmax(logits[:, :7])[:, 0], strict=True)
                 if p0 <= NO_DIE]
         more = [c for c in merge([dice, level], MAX_CANDIDATES) if c not in taken]
-        more = more[:max(0, MAX_CANDIDATES - len(found))]
+        more = more[:max(least, MAX_CANDIDATES - len(found))]
         extra, extra_patches, extra_logits = self._first_read(image, more)
         return (found + extra, np.concatenate([patches, extra_patches]),
                 np.concatenate([logits, extra_logits]))

@@ -13,7 +13,7 @@ import pytest
 from vision.dice import DieRead
 from vision.errors import ModelMissing, UnreadableImage
 from vision.reader import DiceReader
-from vision.render import RenderedDie, render_scene
+from vision.render import RenderedDie, randomised_scene, render_scene
 
 
 @pytest.fixture(scope="module")
@@ -119,6 +119,16 @@ def test_large_dice_are_looked_for_where_the_first_level_saw_a_large_candidate(
     total, right, false = _read_scenes(reader, [(scene.image, scene.dice)])
     assert total == 5
     assert right >= 3 and false == 0
+
+
+def test_large_dice_are_read_where_the_first_level_spent_most_of_the_candidates(
+        reader: DiceReader) -> None:
+    # A busy table with 13 dice of 100-200 px: the 4x level reads 29 candidates (six dice),
+    # leaving three of the 32 for the 8x level, which finds the larger dice: it gets a chunk.
+    scene = randomised_scene(4033, width=1280, height=960)
+    total, right, false = _read_scenes(reader, [(scene.image, scene.dice)])
+    assert total == 13
+    assert right >= 9 and false == 0
 
 
 def test_blank_table_has_no_dice(reader: DiceReader) -> None:
