@@ -2,9 +2,10 @@
 
 The locator sees the image shrunk `scale` times (SCALE for dice of ordinary size, 2 × SCALE
 for large ones, SCALE / 2 for small ones; on a sheet where the dice's side is known, as many
-times as shows them about 10 pixels wide, see vision.face_reader) and predicts, on a grid of 2 × scale image pixels,
-how likely each cell holds the centre of a die's top face, the sub-cell offset of that
-centre, and the log of the die's side in cells. Peaks of the heatmap are candidates.
+times as shows them about 10 pixels wide, see vision.face_reader) and predicts, on a grid of
+2 × scale image pixels, how likely each cell holds the centre of a die's top face, the
+sub-cell offset of that centre, and the log of the die's side in cells. Peaks of the heatmap
+are candidates.
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ def shrink(image: NDArray[np.uint8], size: tuple[int, int],
     ...             - cv2.resize(image, (2, 2), interpolation=cv2.INTER_AREA)).max() <= 1)
     True
     >>> five = np.arange(10 * 10 * 3, dtype=np.uint8).reshape(10, 10, 3)
-    >>> bool((shrink(five, (2, 2), 5) == cv2.resize(five, (2, 2), interpolation=cv2.INTER_AREA)).all())
+    >>> area = cv2.resize(five, (2, 2), interpolation=cv2.INTER_AREA)
+    >>> bool((shrink(five, (2, 2), 5) == area).all())
     True
     """
     h, w = image.shape[:2]
