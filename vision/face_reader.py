@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -38,7 +37,7 @@ from vision.blas import one_thread
 from vision.components import NOTHING, faces
 from vision.dice import DieRead
 from vision.dice_finder import DieFinder
-from vision.features import crop_die, die_angle, die_views, embed_dice, quarter_turns
+from vision.features import crop_die, die_angle_in, die_views, embed_dice, quarter_turns
 from vision.locate import SCALE, Candidate
 from vision.neighbours import Neighbours
 from vision.profile import Profile
@@ -146,9 +145,8 @@ class FaceReader:
     def _read_all(self, image: NDArray[np.uint8], found: list[Candidate]) -> list[FaceRead]:
         if not found:
             return []
-        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
         place = np.array([(c.x, c.y) for c in found], np.float64)
-        angles = [die_angle(grey, c.x, c.y, c.size) for c in found]
+        angles = [die_angle_in(image, c.x, c.y, c.size) for c in found]
         cut = np.stack([crop_die(image, x, y, c.size, a)
                         for (x, y), c, a in zip(place, found, angles, strict=True)])
         rows = self.neighbours.similarities(embed_dice(cut))
