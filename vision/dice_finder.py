@@ -34,8 +34,8 @@ class DieFinder:
         self._locator = model_session(folder / LOCATOR, threads)
         self._classifier = model_session(folder / CLASSIFIER, threads)
 
-    def candidates(self, image: NDArray[np.uint8], *, threshold: float = HEAT,
-                   limit: int = LIMIT, scale: int = SCALE) -> list[Candidate]:
+    def candidates(self, image: NDArray[np.uint8], scale: int = SCALE, *,
+                   threshold: float = HEAT, limit: int = LIMIT) -> list[Candidate]:
         """Candidate top faces of a BGR image, likeliest first (centres as the locator
         places them, sides as it guesses them); scale: the locator sees the image shrunk this
         many times."""

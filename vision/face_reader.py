@@ -19,7 +19,8 @@ read "not sure" (face None).
 
 On a rectified sheet the dice's side is known (the profile's side in millimetres), and the
 locator looks at the sheet shrunk so that the shipped profile's dice are about LOCATOR_SIDE
-pixels wide (less work than its usual scale for dice that large); elsewhere each die's side
+pixels wide (less work than its usual scale for dice that large; the sheet's sides cut to
+whole blocks); elsewhere each die's side
 is the locator's guess. For d6 dice, a profile that teaches only some faces (a logo on the
 one) reads those, and the ordinary pip reader reads the rest.
 """
@@ -128,8 +129,7 @@ class FaceReader:
             room = round(side or ROOM)
             x0, y0 = max(0, area[0] - room), max(0, area[1] - room)
             image = np.ascontiguousarray(image[y0:area[3] + room, x0:area[2] + room])
-        scale = max(SCALE, round(side / LOCATOR_SIDE)) if side and self.shipped else SCALE
-        found = self.finder.candidates(image, threshold=HEAT, scale=scale)
+        found = self.finder.candidates(*self._looked_at(image, side), threshold=HEAT)
         if skip is not None:
             found = [c for c in found if not skip(c.x + x0, c.y + y0, side or c.size)]
         found = self.finder.centred(image, found, side)
@@ -141,6 +141,17 @@ class FaceReader:
             reads = [replace(r, x=r.x + x0, y=r.y + y0) for r in reads
                      if area[0] <= r.x + x0 < area[2] and area[1] <= r.y + y0 < area[3]]
         return _distinct(reads)
+
+    def _looked_at(self, image: NDArray[np.uint8], side: float | None
+                   ) -> tuple[NDArray[np.uint8], int]:
+        """The image the locator looks at and how many times it shrinks it: with the shipped
+        profile where the dice's side is known, the dice shown about LOCATOR_SIDE pixels wide,
+        the image's sides cut to multiples of that (whole blocks averaged, quickly)."""
+        if not side or not self.shipped:
+            return image, SCALE
+        scale = max(SCALE, round(side / LOCATOR_SIDE))
+        h, w = image.shape[:2]
+        return image[:h - h % scale, :w - w % scale], scale
 
     def _read_all(self, image: NDArray[np.uint8], found: list[Candidate]) -> list[FaceRead]:
         if not found:
