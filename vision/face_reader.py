@@ -20,9 +20,9 @@ read "not sure" (face None).
 On a rectified sheet the dice's side is known (the profile's side in millimetres), and the
 locator looks at the sheet shrunk so that the shipped profile's dice are about LOCATOR_SIDE
 pixels wide (less work than its usual scale for dice that large; the sheet's sides cut to
-whole blocks); elsewhere each die's side
-is the locator's guess. For d6 dice, a profile that teaches only some faces (a logo on the
-one) reads those, and the ordinary pip reader reads the rest.
+whole blocks); elsewhere each die's side is the locator's guess. For d6 dice, a profile that
+teaches only some faces (a logo on the one) reads those, and the ordinary pip reader reads
+the rest.
 """
 
 from __future__ import annotations

@@ -69,8 +69,8 @@ def die_angle(grey: NDArray[np.float32], x: float, y: float, side: float) -> flo
 
 def die_angle_in(image: NDArray[np.uint8], x: float, y: float, side: float) -> float:
     """die_angle() of a die in a BGR image, from the grey levels of the part around it only
-    (the part its ring's window reads, a pixel more each way: the same turn as from the whole
-    image's grey levels, without converting the whole image)."""
+    (the part its ring's window reads, two pixels more each way): the turn read from the whole
+    image's grey levels to a millionth of a radian, without converting the whole image."""
     r = max(2, round(RING[1] * side)) + 2
     h, w = image.shape[:2]
     x0, y0 = min(max(0, math.floor(x) - r), w - 1), min(max(0, math.floor(y) - r), h - 1)
