@@ -119,13 +119,15 @@ def _profiles(smooth: NDArray[np.float32], pts: NDArray[np.float64],
     part = smooth[y0:y1, x0:x1]
     mx = np.ascontiguousarray(pts[..., 0].reshape(-1, samples), np.float32) - np.float32(x0)
     my = np.ascontiguousarray(pts[..., 1].reshape(-1, samples), np.float32) - np.float32(y0)
-    along = np.empty((len(mx), samples, part.shape[2]), np.float64)
+    squares = np.empty((len(mx), samples), np.float64)
     # the scan lines run along the image's axes: each needs the gradient along one axis only
+    # (its sign, the normal's way, drops out of the step's length)
     for axis, lines in enumerate((normal[:, 0] != 0, normal[:, 1] != 0)):
         gradient = cv2.Sobel(part, cv2.CV_32F, 1 - axis, axis, ksize=3)
-        along[lines] = (cv2.remap(gradient, mx[lines], my[lines], cv2.INTER_LINEAR)
-                        * normal[lines, axis, None, None])
-    return np.asarray(np.sqrt((along * along).sum(-1)).reshape(pts.shape[:3]), np.float32)
+        along = cv2.remap(gradient, mx[lines], my[lines], cv2.INTER_LINEAR).astype(np.float64)
+        along *= along
+        squares[lines] = along[..., 0] + along[..., 1] + along[..., 2]
+    return np.asarray(np.sqrt(squares).reshape(pts.shape[:3]), np.float32)
 
 
 def _likeliest(g: NDArray[np.float32], steps: NDArray[np.float64], base: NDArray[np.float64],

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.classify import WINDOW, batch, crop
-from vision.locate import Candidate, find_peaks, locator_input
+from vision.locate import SCALE, Candidate, find_peaks, locator_input
 from vision.reader import CLASSIFIER, LOCATOR, MODELS, model_session
 
 HEAT = 0.25  # locator score a candidate needs (the profile's "none" examples weed out more)
@@ -34,12 +34,14 @@ class DieFinder:
         self._locator = model_session(folder / LOCATOR, threads)
         self._classifier = model_session(folder / CLASSIFIER, threads)
 
-    def candidates(self, image: NDArray[np.uint8], *, threshold: float = HEAT,
-                   limit: int = LIMIT) -> list[Candidate]:
+    def candidates(self, image: NDArray[np.uint8], scale: int = SCALE, *,
+                   threshold: float = HEAT, limit: int = LIMIT) -> list[Candidate]:
         """Candidate top faces of a BGR image, likeliest first (centres as the locator
-        places them, sides as it guesses them)."""
-        out = self._locator.run(None, {"image": locator_input(image)})[0]
-        return find_peaks(out, shape=image.shape[:2], threshold=threshold, limit=limit)
+        places them, sides as it guesses them); scale: the locator sees the image shrunk this
+        many times."""
+        out = self._locator.run(None, {"image": locator_input(image, scale)})[0]
+        return find_peaks(out, shape=image.shape[:2], threshold=threshold, limit=limit,
+                          stride=2 * scale)
 
     def centred(self, image: NDArray[np.uint8], found: list[Candidate],
                 side: float | None = None) -> list[Candidate]:

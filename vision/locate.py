@@ -1,9 +1,11 @@
 """Stage 1 of the reader: find candidate dice with a small heatmap network.
 
 The locator sees the image shrunk `scale` times (SCALE for dice of ordinary size, 2 × SCALE
-for large ones, SCALE / 2 for small ones) and predicts, on a grid of 2 × scale image pixels,
-how likely each cell holds the centre of a die's top face, the sub-cell offset of that
-centre, and the log of the die's side in cells. Peaks of the heatmap are candidates.
+for large ones, SCALE / 2 for small ones; on a sheet where the dice's side is known, as many
+times as shows them about 10 pixels wide, see vision.face_reader) and predicts, on a grid of
+2 × scale image pixels, how likely each cell holds the centre of a die's top face, the
+sub-cell offset of that centre, and the log of the die's side in cells. Peaks of the heatmap
+are candidates.
 """
 
 from __future__ import annotations
@@ -32,8 +34,7 @@ class Candidate:
 
 
 def locator_input(image: NDArray[np.uint8], scale: int = SCALE) -> NDArray[np.float32]:
-    """The image shrunk `scale` times (a power of two), padded, as a 1×3×H×W float tensor in
-    0..1."""
+    """The image shrunk `scale` times, padded, as a 1×3×H×W float tensor in 0..1."""
     h, w = image.shape[:2]
     sw, sh = max(1, round(w / scale)), max(1, round(h / scale))
     small = shrink(image, (sw, sh), scale)
@@ -48,17 +49,21 @@ def shrink(image: NDArray[np.uint8], size: tuple[int, int],
            scale: int = SCALE) -> NDArray[np.uint8]:
     """The image resized to size (w, h) by averaging blocks of pixels (INTER_AREA).
 
-    Where the image's sides are exactly `scale` (a power of two) times size, repeated halvings
-    (INTER_LINEAR at exactly half size is a 2×2 mean) give the same block means, to rounding,
-    about twice as fast.
+    Where the image's sides are exactly `scale` times size and `scale` is a power of two,
+    repeated halvings (INTER_LINEAR at exactly half size is a 2×2 mean) give the same block
+    means, to rounding, about twice as fast.
 
     >>> image = np.arange(8 * 8 * 3, dtype=np.uint8).reshape(8, 8, 3)
     >>> bool(np.abs(shrink(image, (2, 2)).astype(int)
     ...             - cv2.resize(image, (2, 2), interpolation=cv2.INTER_AREA)).max() <= 1)
     True
+    >>> five = np.arange(10 * 10 * 3, dtype=np.uint8).reshape(10, 10, 3)
+    >>> area = cv2.resize(five, (2, 2), interpolation=cv2.INTER_AREA)
+    >>> bool((shrink(five, (2, 2), 5) == area).all())
+    True
     """
     h, w = image.shape[:2]
-    if (w, h) != (size[0] * scale, size[1] * scale):
+    if (w, h) != (size[0] * scale, size[1] * scale) or scale & (scale - 1):
         return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
     factor, out = scale, image
     while factor > 1:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.calibrate import calibrate, rectify
-from vision.features import die_angle
+from vision.features import die_angle, die_angle_in
 from vision.sheet import PX_PER_MM
 from vision.table_scene import render_table
 
@@ -34,5 +34,19 @@ def test_a_dies_turn_is_read_from_its_outline_not_its_picture(game: str, style: 
         x, y = quad.mean(axis=0)
         side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
         labelled = math.atan2(quad[1, 1] - quad[0, 1], quad[1, 0] - quad[0, 0])
-        off = (die_angle(grey, x, y, side) - labelled + math.pi / 4) % (math.pi / 2) - math.pi / 4
+        turn = die_angle(grey, x, y, side)
+        off = (turn - labelled + math.pi / 4) % (math.pi / 2) - math.pi / 4
         assert abs(math.degrees(off)) < 5, (item.face, math.degrees(off))
+        assert die_angle_in(flat, x, y, side) == pytest.approx(turn, abs=1e-4)
+
+
+def test_a_dies_turn_read_from_the_part_around_it_is_the_whole_frames() -> None:
+    """The turn read from the grey levels around a die is the one read from the whole
+    frame's, also where its ring's window leaves the frame (edges repeated alike)."""
+    scene = render_table(240000, game="dalek", dice=8)
+    flat = rectify(scene.image, calibrate(scene.image))
+    grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    h, w = grey.shape
+    for x, y in [(0.0, 0.0), (w - 1.0, h - 1.0), (5.3, h / 2), (w / 2, 3.7), (w / 3, h / 3)]:
+        assert die_angle_in(flat, x, y, 48.0) == pytest.approx(die_angle(grey, x, y, 48.0),
+                                                               abs=1e-4)
