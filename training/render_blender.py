@@ -4,7 +4,7 @@
         --seed 7 --images 40
     .venv/bin/dicetable eval runs/blender
     blender -b -noaudio --python-exit-code 1 -P training/render_blender.py -- runs/bl-train \
-        --seed 1000 --images 400 --samples 8 --patches     # for train.py --blender
+        --seed 1000 --images 400 --samples 10 --patches    # train.py --blender-patches
 
 Runs inside Debian's `blender` (`apt-get install blender`; headless, Cycles on the CPU; only
 `bpy`, `mathutils` and the standard library). The hand-drawn randomiser of `vision/render.py`

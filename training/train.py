@@ -14,8 +14,8 @@
         --init-classifier models/dice_classifier.onnx --lr 3e-4 --classifier-steps 600 \
         --out runs/cls-ft        # the shipped classifier fine-tuned: tried, not shipped
     .venv/bin/python training/train.py --exclude byler-d6 --locator runs/e1-cls/dice_locator.onnx \
-        --init-classifier runs/e1-cls/dice_classifier.onnx --lr 1e-3 --classifier-steps 1000 \
-        --blender-patches runs/bl-train --out runs/bl-ft   # Blender scenes (models/README)
+        --init-classifier runs/e1-cls/dice_classifier.onnx --lr 1e-3 --classifier-steps 600 \
+        --blender-patches runs/bl-train --out runs/bl-ft   # Blender scenes: tried, not chosen
 
 Data: the train splits of ../shared/datasets (15 % of each carved off by file-name hash for
 validation, never trained on) plus synthetic scenes from vision.render (and, for the
