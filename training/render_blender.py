@@ -3,6 +3,8 @@
     blender -b -noaudio --python-exit-code 1 -P training/render_blender.py -- runs/blender \
         --seed 7 --images 40
     .venv/bin/dicetable eval runs/blender
+    blender -b -noaudio --python-exit-code 1 -P training/render_blender.py -- runs/bl-train \
+        --seed 1000 --images 400 --samples 10 --patches    # train.py --blender-patches
 
 Runs inside Debian's `blender` (`apt-get install blender`; headless, Cycles on the CPU; only
 `bpy`, `mathutils` and the standard library). The hand-drawn randomiser of `vision/render.py`
@@ -13,7 +15,9 @@ at a distance that makes dice 20–150 px across. Seeded: the same seed writes t
 
 Writes a labelled set like `training/render_set.py` (images/ as JPEG, labels.json, split
 "test"): a die's box bounds its top face as the camera sees it; dice whose box would leave the
-frame are not placed. Training data stays out of the repo: write it under runs/.
+frame are not placed. `--patches` draws training scenes instead, cheaply: 320 × 240 frames
+seen from near (a few dice of 30–120 px), split "train". Training data stays out of the repo:
+write it under runs/.
 """
 
 from __future__ import annotations
@@ -23,13 +27,26 @@ import json
 import math
 import random
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import bpy
 from bpy_extras.object_utils import world_to_camera_view
 from mathutils import Matrix, Quaternion, Vector
 
-WIDTH, HEIGHT = 1024, 768
+
+@dataclass(frozen=True)
+class Frame:
+    """The size of the frames drawn, the camera's distance range in die sides, the split."""
+
+    width: int
+    height: int
+    distance: tuple[float, float]
+    split: str
+
+
+HELD_OUT = Frame(1024, 768, (6.5, 45.0), "test")  # dice 15–200 px, a domain to read
+PATCHES = Frame(320, 240, (4.0, 10.0), "train")  # a few dice of 30–120 px, to train on
 PIP_AT = {  # a face's pips on a 3 × 3 grid of its own (u, v) in -1, 0, 1
     1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
     4: [(-1, -1), (-1, 1), (1, -1), (1, 1)], 5: [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)],
@@ -63,29 +80,33 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--images", type=int, default=40)
     ap.add_argument("--samples", type=int, default=48, help="Cycles samples a pixel")
+    ap.add_argument("--patches", action="store_true",
+                    help="small training frames of a few near dice (split train)")
     args = ap.parse_args(argv)
+    frame = PATCHES if args.patches else HELD_OUT
     rng = random.Random(args.seed)
     (args.out / "images").mkdir(parents=True, exist_ok=True)
     entries = []
     for i in range(args.images):
         file = f"images/{i:04d}.jpg"
-        dice = render_scene(rng, args.out / file, args.samples)
-        entries.append({"file": file, "width": WIDTH, "height": HEIGHT, "split": "test",
-                        "dice": dice})
+        dice = render_scene(rng, args.out / file, args.samples, frame)
+        entries.append({"file": file, "width": frame.width, "height": frame.height,
+                        "split": frame.split, "dice": dice})
         print(f"scene {i}: {len(dice)} dice", flush=True)
         # after every scene: a long run stopped early still leaves a labelled set
         (args.out / "labels.json").write_text(json.dumps({"images": entries}), encoding="utf-8")
 
 
-def render_scene(rng: random.Random, path: Path, samples: int) -> list[dict[str, object]]:
+def render_scene(rng: random.Random, path: Path, samples: int, frame: Frame
+                 ) -> list[dict[str, object]]:
     """Build one scene from nothing, render it to ``path``; its dice's labels."""
     bpy.ops.wm.read_factory_settings(use_empty=True)
     scene = bpy.context.scene
-    settings(scene, samples, rng)  # the frame's size first: the labels are projected onto it
+    settings(scene, samples, rng, frame)  # the frame's size first: labels are projected on it
     die = die_mesh(rng.uniform(0.06, 0.14), rng.uniform(0.075, 0.1))
     table(rng)
     light(rng)
-    distance = rng.uniform(6.5, 45.0)
+    distance = rng.uniform(*frame.distance)
     camera = place_camera(rng, distance)
     dice = []
     for x, y in spots(rng, distance):
@@ -98,7 +119,7 @@ def render_scene(rng: random.Random, path: Path, samples: int) -> list[dict[str,
         paint(obj, body, pips, clear, rng)
         corners = [Vector((x, y, 0.5)) + yaw.to_3x3() @ Vector((sx * 0.5, sy * 0.5, 0.5))
                    for sx in (-1, 1) for sy in (-1, 1)]
-        box = projected_box(scene, camera, corners)
+        box = projected_box(scene, camera, corners, frame)
         if box is None:
             bpy.data.objects.remove(obj)
             continue
@@ -277,18 +298,19 @@ def spots(rng: random.Random, distance: float) -> list[tuple[float, float]]:
 
 
 def projected_box(scene: bpy.types.Scene, camera: bpy.types.Object,
-                  corners: list[Vector]) -> list[float] | None:
+                  corners: list[Vector], frame: Frame) -> list[float] | None:
     """The box in pixels round the projected corners; None if it is not wholly in the frame."""
     bpy.context.view_layer.update()
     points = [world_to_camera_view(scene, camera, c) for c in corners]
-    xs = [p.x * WIDTH for p in points]
-    ys = [(1 - p.y) * HEIGHT for p in points]
+    xs = [p.x * frame.width for p in points]
+    ys = [(1 - p.y) * frame.height for p in points]
     box = [min(xs), min(ys), max(xs), max(ys)]
-    inside = box[0] >= 2 and box[1] >= 2 and box[2] <= WIDTH - 2 and box[3] <= HEIGHT - 2
+    inside = (box[0] >= 2 and box[1] >= 2 and box[2] <= frame.width - 2
+              and box[3] <= frame.height - 2)
     return [round(v, 1) for v in box] if inside and all(p.z > 0 for p in points) else None
 
 
-def settings(scene: bpy.types.Scene, samples: int, rng: random.Random) -> None:
+def settings(scene: bpy.types.Scene, samples: int, rng: random.Random, frame: Frame) -> None:
     """Cycles on the CPU, two threads, the frame's size and exposure, JPEG (quality 90)."""
     scene.render.engine = "CYCLES"
     scene.cycles.device = "CPU"
@@ -296,7 +318,7 @@ def settings(scene: bpy.types.Scene, samples: int, rng: random.Random) -> None:
     scene.cycles.use_denoising = False
     scene.cycles.max_bounces = 6
     scene.render.threads_mode, scene.render.threads = "FIXED", 2
-    scene.render.resolution_x, scene.render.resolution_y = WIDTH, HEIGHT
+    scene.render.resolution_x, scene.render.resolution_y = frame.width, frame.height
     scene.render.resolution_percentage = 100
     scene.view_settings.view_transform = rng.choice(("Standard", "Filmic"))
     scene.view_settings.exposure = rng.uniform(-0.7, 0.7)

@@ -13,15 +13,20 @@
     .venv/bin/python training/train.py --locator models/dice_locator.onnx \
         --init-classifier models/dice_classifier.onnx --lr 3e-4 --classifier-steps 600 \
         --out runs/cls-ft        # the shipped classifier fine-tuned: tried, not shipped
+    .venv/bin/python training/train.py --exclude byler-d6 --locator runs/e1-cls/dice_locator.onnx \
+        --init-classifier runs/e1-cls/dice_classifier.onnx --lr 1e-3 --classifier-steps 600 \
+        --blender-patches runs/bl-train --out runs/bl-ft   # Blender scenes: tried, not chosen
 
 Data: the train splits of ../shared/datasets (15 % of each carved off by file-name hash for
-validation, never trained on) plus synthetic scenes from vision.render. The test splits are
+validation, never trained on) plus synthetic scenes from vision.render (and, for the
+classifier, Blender's with --blender-patches). The test splits are
 never read here. Prints the validation figures at the end.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import shutil
 import sys
@@ -64,7 +69,8 @@ from vision.reader import CLASSIFIER, LOCATOR, DiceReader  # noqa: E402
 SETS = ("byler-d6", "matteop65-dice")
 LR = 3e-3  # peak learning rate of both networks
 N = TypeVar("N", bound=torch.nn.Module)
-SHARE = {"byler-d6": 0.5, "matteop65-dice": 0.2, "synthetic": 0.3}  # of classifier positives
+SHARE = {"byler-d6": 0.5, "matteop65-dice": 0.2, "synthetic": 0.3,  # of classifier positives
+         "blender": 0.25}  # with --blender-patches only
 
 
 def focal(logit: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
@@ -265,6 +271,9 @@ def main() -> None:
     ap.add_argument("--classifier", type=Path,
                     help="reuse this trained classifier (.onnx) instead of training one")
     ap.add_argument("--synthetic", type=int, default=1200, help="rendered scenes")
+    ap.add_argument("--blender-patches", type=Path, metavar="DIR",
+                    help="also train the classifier on these scenes of "
+                         "training/render_blender.py --patches")
     ap.add_argument("--cache", type=Path, default=ROOT / "runs" / "cache",
                     help="folder keeping the rendered scenes between runs")
     ap.add_argument("--locator-steps", type=int, default=3000)
@@ -278,8 +287,11 @@ def main() -> None:
             for s in load_set(args.data / name, "train")]
     val = {name: load_set(args.data / name, "train", part="val") for name in SETS}
     pool = real + synthetic(args.seed, args.synthetic, args.cache)
-    print(f"{len(real)} real + {args.synthetic} synthetic images, {time.time() - t0:.0f}s",
-          flush=True)
+    blender = [] if args.blender_patches is None else [
+        dataclasses.replace(s, source="blender")
+        for s in load_set(args.blender_patches, "train", val_fraction=0.0)]
+    print(f"{len(real)} real + {args.synthetic} synthetic + {len(blender)} Blender images, "
+          f"{time.time() - t0:.0f}s", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.locator is not None:
         shutil.copyfile(args.locator, args.out / LOCATOR)
@@ -290,9 +302,9 @@ def main() -> None:
     if args.classifier is not None:
         shutil.copyfile(args.classifier, args.out / CLASSIFIER)
     else:
-        negatives = mine_negatives(args.out / LOCATOR, pool)
+        negatives = mine_negatives(args.out / LOCATOR, pool + blender)
         print(f"{len(negatives)} hard negatives", flush=True)
-        classifier = train_classifier(pool, negatives, args.classifier_steps, args.seed,
+        classifier = train_classifier(pool + blender, negatives, args.classifier_steps, args.seed,
                                       args.workers, args.device, args.init_classifier,
                                       args.lr)
         export_classifier(classifier, args.out / CLASSIFIER)
