@@ -257,8 +257,8 @@ def card_details(patches: Patches) -> Vectors:
 
 
 def die_details(patches: Patches) -> NDArray[np.float32]:
-    """The colour details (N×H×W×3) of die patches of any size, as card_details() takes them
-    but kept as images: matched turned and shifted (vision.alike_faces)."""
+    """The colour details (N×H×W×3) of die or card patches of any size, as card_details()
+    takes them but kept as images: matched turned and shifted (vision.alike_faces)."""
     return _all_details(patches.astype(np.float32), CARD_BLUR, CARD_SHADING)
 
 
