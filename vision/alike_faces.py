@@ -9,7 +9,7 @@ colour details, vision.features.die_details): turned by quarter turns and shifte
 pixels, each face where it fits best (normalised cross-correlation), so the die is compared
 where it lies, not where it was found. The face that fits clearly best wins, else the die is
 "not sure". A face's mean look is that of its taught examples, each turned and shifted to fit
-the others.
+the others. The fitting (mean_looks, fitted) serves cards too (vision.card_looks).
 
 >>> import numpy as np
 >>> dots = np.zeros((2, DIE_EXAMPLE, DIE_EXAMPLE, 3), np.uint8)
