@@ -9,7 +9,7 @@ colour details, vision.features.die_details): turned by quarter turns and shifte
 pixels, each face where it fits best (normalised cross-correlation), so the die is compared
 where it lies, not where it was found. The face that fits clearly best wins, else the die is
 "not sure". A face's mean look is that of its taught examples, each turned and shifted to fit
-the others.
+the others. The fitting (mean_looks, fitted) serves cards too (vision.card_looks).
 
 >>> import numpy as np
 >>> dots = np.zeros((2, DIE_EXAMPLE, DIE_EXAMPLE, 3), np.uint8)
@@ -35,6 +35,7 @@ MIDDLE = 32  # the middle of a face matched, in pixels of a DIE_VIEW patch (its 
 ROOM = 6  # pixels the die is searched for each way around where it was found
 CLOSER = 0.8  # the best face's misfit (1 - correlation) must be under this share of the next's
 ROUNDS = 3  # a face's examples are fitted to their mean this many times
+QUARTERS = (0, 1, 2, 3)  # a die is matched turned by each of these quarter turns
 
 Look = NDArray[np.float32]
 
@@ -44,16 +45,9 @@ class FaceLooks:
     labels and patches: a profile's examples (DIE_EXAMPLE patches; faces only)."""
 
     def __init__(self, labels: Sequence[str], patches: NDArray[np.uint8]) -> None:
-        looks = die_details(patches)
         edge = (DIE_EXAMPLE - MIDDLE) // 2
-        self.means: dict[str, Look] = {}
-        for face in sorted(set(labels)):
-            mine = [looks[i] for i, label in enumerate(labels) if label == face]
-            mean = _unit(mine[0][edge:edge + MIDDLE, edge:edge + MIDDLE])
-            for _ in range(ROUNDS):
-                mean = np.mean([_unit(_fitted(e, mean)[1]) for e in mine], axis=0,
-                               dtype=np.float32)
-            self.means[face] = mean
+        self.means = mean_looks(labels, die_details(patches),
+                                (slice(edge, edge + MIDDLE), slice(edge, edge + MIDDLE)))
 
     def told_apart(self, image: NDArray[np.uint8], x: float, y: float, side: float,
                    angle: float, faces: Sequence[str]) -> tuple[str | None, float]:
@@ -62,23 +56,41 @@ class FaceLooks:
         clearly best), and how clearly (0..1: 1 - the best face's misfit over the next one's)."""
         cut = crop_die(image, x, y, side, angle, out=MIDDLE + 2 * ROOM)
         region = die_details(cut[None])[0]
-        misfit = sorted((1.0 - _fitted(region, self.means[f])[0], f) for f in faces)
+        misfit = sorted((1.0 - fitted(region, self.means[f])[0], f) for f in faces)
         (best, face), (second, _) = misfit[0], misfit[1]
         clear = 1.0 - best / max(second, 1e-6)
         return (face if best <= CLOSER * second else None), max(0.0, clear)
 
 
-def _fitted(region: Look, look: Look) -> tuple[float, Look]:
-    """Where a look fits best in the region, turned by quarter turns and shifted: the
-    correlation there and the part of the region it covers (turned as the look lies)."""
+def mean_looks(labels: Sequence[str], looks: Sequence[Look] | NDArray[np.float32],
+               middle: tuple[slice, slice], turns: Sequence[int] = QUARTERS
+               ) -> dict[str, Look]:
+    """Each face's mean look over the middle of its examples' looks: the first example's
+    middle, then ROUNDS times the mean of every example's part that fits it best (turned by
+    these quarter turns and shifted, see fitted()), each less its mean and of unit norm."""
+    means: dict[str, Look] = {}
+    for face in sorted(set(labels)):
+        mine = [looks[i] for i, label in enumerate(labels) if label == face]
+        mean = _unit(mine[0][middle])
+        for _ in range(ROUNDS):
+            mean = np.mean([_unit(fitted(e, mean, turns)[1]) for e in mine], axis=0,
+                           dtype=np.float32)
+        means[face] = mean
+    return means
+
+
+def fitted(region: Look, look: Look, turns: Sequence[int] = QUARTERS) -> tuple[float, Look]:
+    """Where a look fits best in the region, turned by these quarter turns and shifted: the
+    correlation there (normalised cross-correlation) and the part of the region it covers
+    (turned as the look lies)."""
     best, part = -2.0, region[:0]
-    size = look.shape[0]
-    for k in range(4):
+    h, w = look.shape[:2]
+    for k in turns:
         turned = np.ascontiguousarray(np.rot90(region, k))
         fit = cv2.matchTemplate(turned, look, cv2.TM_CCOEFF_NORMED)
         _, score, _, (dx, dy) = cv2.minMaxLoc(fit)
         if score > best:
-            best, part = float(score), turned[dy:dy + size, dx:dx + size]
+            best, part = float(score), turned[dy:dy + h, dx:dx + w]
     return best, part
 
 

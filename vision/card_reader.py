@@ -25,7 +25,10 @@ views of one example differ whitened away (vision.neighbours), and picks a card'
 how its cut-out looks against how alike each face's own examples look: a face whose examples
 look little alike (an `ink` 17 card's hatched back, under a glossy sleeve) is not outdone by
 an outline a few pixels off that looks a little more like a face whose examples all look
-alike.
+alike. A read of such a profile is then checked by the card's look where it lies
+(vision.card_looks): matched, shifted and either way up, with the mean look of every face of
+the side read (a Dicy card's sides differ by colour, which its grey look leaves out), a face
+that fits well and clearly best overturns a read along an outline a few pixels off.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.blas import one_thread
+from vision.card_looks import CardLooks
 from vision.card_outline import Outlines, outlines_of
 from vision.components import EMPTY
 from vision.features import CARD_VIEW, card_details, card_views, crop_cards, embed_cards, half_turns
@@ -137,6 +141,9 @@ class CardReader:
         # a place's likeliest outline may be enough where every face was taught often (the
         # shipped profiles): a few examples' outlines are judged by their usual likeness too
         self.first_clear = not copies
+        # a few examples' reads are checked by the card's look where it lies (vision.card_looks)
+        self.looks_checked = CardLooks(profile.labels, profile.patches,
+                                       recoloured=profile.kind == "dicy-card") if few else None
 
     def read(self, rectified: NDArray[np.uint8], sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> tuple[CardRead, ...]:
@@ -184,6 +191,9 @@ class CardReader:
             quad, row, _ = picks[i]
             face = matches[i].label if i in clear else self._told_apart(
                 details[i], row, matches[i].label)
+            if self.looks_checked is not None:  # among the faces of the side read
+                face = self.looks_checked.checked(soft, quad, face, [
+                    f for f in self.neighbours.names if face is None or _side(f) == _side(face)])
             out.append(CardRead(place.name, face,
                                 tuple((float(x), float(y)) for x, y in quad),
                                 min(1.0, max(0.0, matches[i].lead * 10))))
@@ -309,6 +319,12 @@ class CardReader:
                     still.append(i)
             active = still
         return picks
+
+
+def _side(face: str) -> str:
+    """A Dicy card face's side ("active" of "odd/active"; "" for a 17 card): the sides differ
+    by their colour, which a card's grey look (vision.card_looks) leaves out."""
+    return face.partition("/")[2]
 
 
 def _lost_below(neighbours: Neighbours, profile: Profile) -> NDArray[np.float32]:

@@ -167,21 +167,22 @@ def half_turns(patches: Patches) -> Patches:
     return np.ascontiguousarray(np.concatenate([patches, patches[:, ::-1, ::-1]]))
 
 
-def crop_cards(image: Image, quads: NDArray[np.float64]) -> Patches:
+def crop_cards(image: Image, quads: NDArray[np.float64], room: int = 0) -> Patches:
     """The cards whose corners (N×4×2, clockwise from each card's top-left) are quads, as
-    CARD_VIEW patches, in one resampling of the image (pass a slightly blurred image: this
-    samples it, it does not average it)."""
+    CARD_VIEW patches (with `room` pixels of the same scale around each card), in one
+    resampling of the image (pass a slightly blurred image: this samples it, it does not
+    average it)."""
     w, h = CARD_VIEW
-    u = (np.arange(w, dtype=np.float64) + 0.5) / w
-    v = (np.arange(h, dtype=np.float64)[:, None] + 0.5) / h
+    u = (np.arange(w + 2 * room, dtype=np.float64) + 0.5 - room) / w
+    v = (np.arange(h + 2 * room, dtype=np.float64)[:, None] + 0.5 - room) / h
     # bilinear blend of the four corners (a card seen flat on a rectified sheet): each
     # sample's weights of the corners, 4 × samples
     blend = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v]).reshape(4, -1)
     q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    mx = np.asarray(q[:, :, 0] @ blend, np.float32).reshape(-1, w)
-    my = np.asarray(q[:, :, 1] @ blend, np.float32).reshape(-1, w)
+    mx = np.asarray(q[:, :, 0] @ blend, np.float32).reshape(-1, u.size)
+    my = np.asarray(q[:, :, 1] @ blend, np.float32).reshape(-1, u.size)
     out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(out, np.uint8).reshape(-1, h, w, 3)
+    return np.asarray(out, np.uint8).reshape(-1, v.size, u.size, 3)
 
 
 def embed_dice(patches: Patches) -> Vectors:
@@ -256,9 +257,15 @@ def card_details(patches: Patches) -> Vectors:
 
 
 def die_details(patches: Patches) -> NDArray[np.float32]:
-    """The colour details (N×H×W×3) of die patches of any size, as card_details() takes them
-    but kept as images: matched turned and shifted (vision.alike_faces)."""
+    """The colour details (N×H×W×3) of die or card patches of any size, as card_details()
+    takes them but kept as images: matched turned and shifted (vision.alike_faces)."""
     return _all_details(patches.astype(np.float32), CARD_BLUR, CARD_SHADING)
+
+
+def grey_details(patches: Patches) -> NDArray[np.float32]:
+    """The grey details (N×H×W) of patches of any size, as die_details() takes them in colour
+    (cards whose colour is their player's are matched in grey, vision.card_looks)."""
+    return _all_details(patches.astype(np.float32) @ _GREY, CARD_BLUR, CARD_SHADING)
 
 
 def _colour_layout(patches: NDArray[np.float32], grid: int) -> NDArray[np.float32]:

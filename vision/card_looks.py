@@ -1,0 +1,69 @@
+"""A card read from few examples checked by its look, matched where the card lies.
+
+A card taught from a few photos is read by nearest neighbours over its cut-out (vision.
+card_reader), along an outline found from colour steps; an outline a few pixels off (a card's
+fine hatched back, a glossy sleeve's glare) can make its cut-out look more like another face.
+Here the card is cut out again with room around it and matched with each face's mean look over
+the middle of the card (its colour details; grey ones for cards whose colour is their player's,
+not their face's), either way up and shifted, each face where it fits best (normalised
+cross-correlation), as alike die faces are told apart (vision.alike_faces). A face that fits
+well (misfit under TRUSTED) and clearly best (under CLOSER of the next face's misfit) is the
+card's; one that fits well but not clearly best makes the card "not sure"; where no face fits
+well, or the best one is the face read, the read stands.
+
+>>> import numpy as np
+>>> from vision.features import CARD_VIEW
+>>> w, h = CARD_VIEW
+>>> cards = np.full((2, h, w, 3), 40, np.uint8)
+>>> cards[0, 19:25, 8:24] = cards[1, 14:30, 13:19] = 230  # a mark across, a mark down
+>>> looks = CardLooks(("across", "down"), cards)
+>>> sheet = np.full((200, 200, 3), 120, np.uint8)
+>>> sheet[50:138, 60:124] = 40  # a card 64 × 88 px, twice the patch size ...
+>>> sheet[88:100, 76:108] = 230  # ... its mark across
+>>> found = np.array([(66, 56), (130, 56), (130, 144), (66, 144)], np.float64)  # 6 px off
+>>> looks.checked(sheet, found, "down", ("across", "down"))
+'across'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.alike_faces import fitted, mean_looks
+from vision.features import CARD_VIEW, crop_cards, die_details, grey_details
+
+INSET = 4  # the middle of a card matched: a CARD_VIEW patch less this many pixels each side
+ROOM = 5  # pixels (of a patch) the card is cut out with around it: shifts of ROOM + INSET
+TRUSTED = 0.25  # a face whose misfit (1 - correlation) is under this fits well ...
+CLOSER = 0.9  # ... and clearly best when also under this share of the next face's misfit
+HALVES = (0, 2)  # a card is matched either way up (quarter turns)
+
+
+class CardLooks:
+    """Each face's mean look (the middle of its examples' details, fitted to each other);
+    labels and patches: a profile's card examples (CARD_VIEW patches); recoloured: cards
+    whose colour is their player's, compared in grey."""
+
+    def __init__(self, labels: Sequence[str], patches: NDArray[np.uint8], *,
+                 recoloured: bool = False) -> None:
+        w, h = CARD_VIEW
+        middle = (slice(INSET, h - INSET), slice(INSET, w - INSET))
+        self.details = grey_details if recoloured else die_details
+        self.means = mean_looks(labels, self.details(patches), middle, HALVES)
+
+    def checked(self, soft: NDArray[np.uint8], quad: NDArray[np.float64],
+                read: str | None, faces: Sequence[str]) -> str | None:
+        """The face of the card found along quad (4×2 pixels of a slightly blurred sheet,
+        clockwise from the card's top-left) as read (None: not sure), checked by its look
+        among these faces (the read one among them)."""
+        if len(faces) < 2:
+            return read
+        region = self.details(crop_cards(soft, quad[None], ROOM))[0]
+        misfit = sorted((1.0 - fitted(region, self.means[f], HALVES)[0], f) for f in faces)
+        (best, face), (second, _) = misfit[0], misfit[1]
+        if face == read or best >= TRUSTED:
+            return read
+        return face if best <= CLOSER * second else None
