@@ -5,7 +5,7 @@ Nearest neighbours (vision.neighbours) compare faces on coarse features (gradien
 three, 5 px wide on a 49 px die) differ by little, and a die cut out a few pixels off looks
 more like the other face. A die whose faces are that close is cut out again with room around
 it at full size and matched with each alike face's mean look over the middle of the face (its
-colour details, vision.features.die_details): turned by quarter turns and shifted by whole
+colour details, vision.features.colour_details): turned by quarter turns and shifted by whole
 pixels, each face where it fits best (normalised cross-correlation), so the die is compared
 where it lies, not where it was found. The face that fits clearly best wins, else the die is
 "not sure". A face's mean look is that of its taught examples, each turned and shifted to fit
@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.features import DIE_EXAMPLE, crop_die, die_details
+from vision.features import DIE_EXAMPLE, colour_details, crop_die
 
 MIDDLE = 32  # the middle of a face matched, in pixels of a DIE_VIEW patch (its art, not its edge)
 ROOM = 6  # pixels the die is searched for each way around where it was found
@@ -46,7 +46,7 @@ class FaceLooks:
 
     def __init__(self, labels: Sequence[str], patches: NDArray[np.uint8]) -> None:
         edge = (DIE_EXAMPLE - MIDDLE) // 2
-        self.means = mean_looks(labels, die_details(patches),
+        self.means = mean_looks(labels, colour_details(patches),
                                 (slice(edge, edge + MIDDLE), slice(edge, edge + MIDDLE)))
 
     def told_apart(self, image: NDArray[np.uint8], x: float, y: float, side: float,
@@ -55,7 +55,7 @@ class FaceLooks:
         vision.features.crop_die cuts it), among these faces (two or more; None: none fits
         clearly best), and how clearly (0..1: 1 - the best face's misfit over the next one's)."""
         cut = crop_die(image, x, y, side, angle, out=MIDDLE + 2 * ROOM)
-        region = die_details(cut[None])[0]
+        region = colour_details(cut[None])[0]
         misfit = sorted((1.0 - fitted(region, self.means[f])[0], f) for f in faces)
         (best, face), (second, _) = misfit[0], misfit[1]
         clear = 1.0 - best / max(second, 1e-6)

@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.alike_faces import fitted, mean_looks
-from vision.features import CARD_VIEW, crop_cards, die_details, grey_details
+from vision.features import CARD_VIEW, colour_details, crop_cards, grey_details
 
 INSET = 4  # the middle of a card matched: a CARD_VIEW patch less this many pixels each side
 ROOM = 5  # pixels (of a patch) the card is cut out with around it: shifts of ROOM + INSET
@@ -51,7 +51,7 @@ class CardLooks:
                  recoloured: bool = False) -> None:
         w, h = CARD_VIEW
         middle = (slice(INSET, h - INSET), slice(INSET, w - INSET))
-        self.details = grey_details if recoloured else die_details
+        self.details = grey_details if recoloured else colour_details
         self.means = mean_looks(labels, self.details(patches), middle, HALVES)
 
     def checked(self, soft: NDArray[np.uint8], quad: NDArray[np.float64],

@@ -256,14 +256,14 @@ def card_details(patches: Patches) -> Vectors:
     return np.asarray(flat / (np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6), np.float32)
 
 
-def die_details(patches: Patches) -> NDArray[np.float32]:
+def colour_details(patches: Patches) -> NDArray[np.float32]:
     """The colour details (N×H×W×3) of die or card patches of any size, as card_details()
     takes them but kept as images: matched turned and shifted (vision.alike_faces)."""
     return _all_details(patches.astype(np.float32), CARD_BLUR, CARD_SHADING)
 
 
 def grey_details(patches: Patches) -> NDArray[np.float32]:
-    """The grey details (N×H×W) of patches of any size, as die_details() takes them in colour
+    """The grey details (N×H×W) of patches of any size, as colour_details() gives them in colour
     (cards whose colour is their player's are matched in grey, vision.card_looks)."""
     return _all_details(patches.astype(np.float32) @ _GREY, CARD_BLUR, CARD_SHADING)
 

@@ -176,9 +176,8 @@ class DiceReader:
         size, the same place may be a die."""
         found, patches, logits = read
         taken = set(found)
-        dice = [c for c, p0 in zip(found, _softmax(logits[:, :7])[:, 0], strict=True)
-                if p0 <= NO_DIE]
-        more = [c for c in merge([dice, level], MAX_CANDIDATES) if c not in taken]
+        more = [c for c in merge([_dice(found, logits), level], MAX_CANDIDATES)
+                if c not in taken]
         more = more[:max(least, MAX_CANDIDATES - len(found))]
         extra, extra_patches, extra_logits = self._first_read(image, more)
         return (found + extra, np.concatenate([patches, extra_patches]),
@@ -225,11 +224,16 @@ class DiceReader:
             out[doubt, :7] = (out[doubt, :7] + views.sum(axis=0)) / np.float32(8.0)
 
 
+def _dice(found: list[Candidate], logits: NDArray[np.float32]) -> list[Candidate]:
+    """The candidates read as dice (classifier outputs ``logits``, row for row)."""
+    return [c for c, p0 in zip(found, _softmax(logits[:, :7])[:, 0], strict=True)
+            if p0 <= NO_DIE]
+
+
 def _die_sides(found: list[Candidate], patches: NDArray[np.float32],
                logits: NDArray[np.float32], ratio: float) -> list[float]:
     """The sides, in the locator's image, of the candidates read as dice."""
-    return [c.size * ratio for c, p0 in zip(found, _softmax(logits[:, :7])[:, 0], strict=True)
-            if p0 <= NO_DIE]
+    return [c.size * ratio for c in _dice(found, logits)]
 
 
 def _tiles(h: int, w: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
