@@ -9,7 +9,7 @@ randomised_scene is the domain randomiser for training: any surface of vision.su
 15 to 200 pixels across, alone, scattered or in touching clusters, some cut by the image
 border, a camera straight above or tilted (the label is always the top face, wherever the
 camera sees it), white balance, motion and focus blur, low resolution, and objects that are
-not dice (buttons, blank cubes, coins, tokens, keyboards' keys, plugs) among them.
+not dice (buttons, blank cubes, coins, tokens) among them.
 
 >>> scene = render_scene(7, width=320, height=240, n_dice=3, die_px=(30, 40))
 >>> scene.image.shape, len(scene.dice)
@@ -333,80 +333,6 @@ def _distractor(rng: np.random.Generator, canvas: FloatImage, scale: float,
                _square(x, y, scale * rng.uniform(0.8, 1.2), rng.uniform(0, 2 * math.pi)), 1.0)
 
 
-GLYPHS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<>?&%#"
-
-
-def _keys(rng: np.random.Generator, canvas: FloatImage, scale: float) -> None:
-    """A laptop's or keypad's keys: rows of squares about a die's size on a deck, dark or
-    light, each with a small glyph (a letter, a digit or a dot) in a corner or the middle."""
-    key = scale * rng.uniform(0.5, 1.2)
-    gap = key * rng.uniform(0.1, 0.35)
-    h, w = canvas.shape[:2]
-    fit = max(1, int(min(h, w) / (key + gap)))
-    rows, cols = int(rng.integers(1, min(5, fit) + 1)), int(rng.integers(2, min(10, fit) + 2))
-    dark = rng.random() < 0.65
-    face = rng.uniform(15, 70, 3) if dark else rng.uniform(170, 250, 3)
-    ink = tuple(float(c) for c in (rng.uniform(170, 250, 3) if dark else rng.uniform(10, 80, 3)))
-    deck = face * rng.uniform(0.4, 1.3)
-    side = int(max(rows, cols) * (key + gap) + gap) + 1
-    col = np.empty((side, side, 3), np.uint8)  # OpenCV writes glyphs on 8-bit images only
-    col[:] = np.clip(deck, 0, 255)
-    alpha = np.zeros((side, side), np.float32)
-    alpha[: int(rows * (key + gap) + gap) + 1, : int(cols * (key + gap) + gap) + 1] = 1.0
-    corner = rng.random() < 0.5
-    for r in range(rows):
-        for c in range(cols):
-            x0, y0 = gap + c * (key + gap), gap + r * (key + gap)
-            cv2.rectangle(col, (int(x0), int(y0)), (int(x0 + key), int(y0 + key)),
-                          tuple(float(v) for v in np.clip(face * rng.uniform(0.9, 1.1), 0, 255)), -1,
-                          cv2.LINE_AA)
-            gx, gy = (x0 + key * 0.25, y0 + key * 0.45) if corner else (x0 + key * 0.38,
-                                                                         y0 + key * 0.62)
-            if rng.random() < 0.2:  # a dot: a key's bump, a keypad's centre
-                cv2.circle(col, (int(x0 + key / 2), int(y0 + key * rng.uniform(0.5, 0.8))),
-                           max(1, int(key * 0.07)), ink, -1, cv2.LINE_AA)
-            else:
-                glyph = GLYPHS[int(rng.integers(len(GLYPHS)))]
-                cv2.putText(col, glyph, (int(gx), int(gy)), cv2.FONT_HERSHEY_SIMPLEX,
-                            key / 70 * rng.uniform(0.6, 1.2), ink, max(1, int(key / 30)),
-                            cv2.LINE_AA)
-    x, y = rng.uniform(0, w), rng.uniform(0, h)
-    _paste(canvas, col.astype(np.float32), alpha, _square(x, y, side, rng.uniform(0, 2 * math.pi)),
-           1.0)
-
-
-def _plug(rng: np.random.Generator, canvas: FloatImage, scale: float) -> None:
-    """A cable's plug: a metal or plastic block with one or two dark openings (a USB or
-    power plug, a hub's port) and its cable."""
-    h, w = canvas.shape[:2]
-    x, y = rng.uniform(0, w), rng.uniform(0, h)
-    angle = rng.uniform(0, 2 * math.pi)
-    length, width = scale * rng.uniform(1.0, 2.5), scale * rng.uniform(0.5, 1.0)
-    c, s = math.cos(angle), math.sin(angle)
-    cable = np.cumsum(rng.normal(0, scale, (5, 2)), 0) + np.array([x - c * length, y - s * length])
-    grey = rng.uniform(20, 220)
-    body = tuple(float(v) for v in np.clip(grey + rng.normal(0, 15, 3), 0, 255))
-    cv2.polylines(canvas, [np.vstack([[x, y], cable]).astype(np.int32)], False,
-                  tuple(float(v) for v in random_colour(rng) * rng.uniform(0.1, 1.0)),
-                  max(2, int(width * rng.uniform(0.2, 0.4))), cv2.LINE_AA)
-    box = cv2.boxPoints(((x, y), (length, width), math.degrees(angle)))
-    cv2.fillConvexPoly(canvas, box.astype(np.int32), body, cv2.LINE_AA)
-    hole = tuple(v * rng.uniform(0.05, 0.4) for v in body)
-    for k in range(int(rng.integers(1, 3))):
-        off = (k - 0.5) * length * 0.35 if k or rng.random() < 0.5 else 0.0
-        centre = (x + c * off, y + s * off)
-        size = (length * rng.uniform(0.15, 0.35), width * rng.uniform(0.2, 0.5))
-        cv2.fillConvexPoly(canvas, cv2.boxPoints((centre, size, math.degrees(angle)))
-                           .astype(np.int32), hole, cv2.LINE_AA)
-
-
-def _clutter(rng: np.random.Generator, canvas: FloatImage, scale: float) -> None:
-    """What lies on a table beside the game: keyboards' keys and plugs, none to three."""
-    for _ in range(int(rng.integers(0, 4))):
-        if rng.random() < 0.4:
-            (_keys if rng.random() < 0.6 else _plug)(rng, canvas, scale)
-
-
 def _place(rng: np.random.Generator, sizes: NDArray[np.float64],
            sample: Callable[[float], tuple[float, float]],
            fits: Callable[[float, float, float], bool],
@@ -559,7 +485,6 @@ def randomised_scene(seed: int | np.random.Generator, *, width: int = 640,
                           else rng.uniform(0.7, 1.3, n))
     for _ in range(int(rng.integers(0, 5))):
         _distractor(rng, canvas, plane_side)
-    _clutter(rng.spawn(1)[0], canvas, plane_side)  # its own stream: the rest stays as it was
     margin = 0.2 if rng.random() < 0.5 else 0.7
 
     def sample(s: float) -> tuple[float, float]:
