@@ -265,7 +265,7 @@ class CardReader:
             weight, squares = _fisher(means, self._turned_spreads[way, rows])
             card = seen.astype(np.float64)
         else:  # the card the way up that matches the likeliest face
-            means, (weight, squares) = self._means[rows], self._fisher(index)
+            means, weight, squares = self._fisher(index)
             ways = np.stack([seen, _turned(seen[None])[0]]).astype(np.float64)
             card = ways[int(np.argmax(ways @ means[0]))]
         # each face's weighted distance Σ w·(card − mean)², its square multiplied out
@@ -273,11 +273,12 @@ class CardReader:
         first, second = np.argsort(distance)[:2]
         return alike[first] if distance[first] <= self.closer * distance[second] else None
 
-    def _fisher_weights(self, index: tuple[int, ...]
-                        ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """_fisher of these faces (rows of the looks), upright: they depend on the faces
-        alone, so they are kept for the next card with the same alike faces."""
-        return _fisher(self._means[list(index)], self._spreads[list(index)])
+    def _fisher_weights(self, index: tuple[int, ...]) -> tuple[
+            NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+        """These faces' looks (rows of the looks) and their _fisher, upright: they depend on
+        the faces alone, so they are kept for the next card with the same alike faces."""
+        means = self._means[list(index)]
+        return (means, *_fisher(means, self._spreads[list(index)]))
 
     def _searched(self, soft: NDArray[np.uint8], places: list[Zone], card_mm: tuple[float, float],
                   px_per_mm: float) -> list[_Pick]:
