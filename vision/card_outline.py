@@ -5,7 +5,9 @@ each of the four edges a card of the known size would have, the colour steps are
 card against the place's grey fill, but also its own print, its shadow, the place's border).
 Each step votes, for a few turns of the card, for where the card's centre lies across that
 edge; an outline is where the two opposite edges of both pairs agree, near the place's centre.
-The likeliest few outlines are returned: the card's look (vision.card_reader) picks among them.
+The likeliest few outlines are found: the card's look (vision.card_reader) picks among them.
+Each is fitted to the steps that voted for it; a place's likeliest at once, the others only
+when asked for (a card whose likeliest outline reads clearly needs none of them).
 A place whose scan lines cross no step away from its printed border is empty.
 
 >>> import numpy as np
@@ -97,12 +99,14 @@ class _Votes:
 
 
 def others_of(found: Sequence[Outlines]) -> list[tuple[Quad, ...]]:
-    """The outlines other than the likeliest of each of these places, likelier first, all
-    fitted at once."""
+    """The outlines other than the likeliest of each of these places (found by one call of
+    outlines_of), likelier first, all fitted at once."""
     poses = [f._poses for f in found if f._votes is not None and f._poses is not None]
     votes = next((f._votes for f in found if f._votes is not None), None)
     if votes is None or not poses:
         return [() for _ in found]
+    if any(f._votes is not None and f._votes is not votes for f in found):
+        raise ValueError("outlines of places found apart are fitted apart")
     quads = iter(votes.fitted(np.concatenate(poses)))
     return [tuple(next(quads) for _ in range(0 if f._poses is None else len(f._poses)))
             for f in found]

@@ -163,6 +163,7 @@ def test_other_outlines_are_fitted_only_when_asked_for_and_the_same_either_way()
     together = others_of(full)
     for place, more in zip(full, together, strict=True):
         alone = others_of([place])[0]
+        assert place.first is not None
         assert 0 < len(more) == len(alone) == len(place.quads) - 1
         assert np.array_equal(np.stack(more), np.stack(alone))
         assert np.array_equal(np.stack(place.quads), np.stack((place.first, *more)))
