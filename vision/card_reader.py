@@ -102,7 +102,8 @@ class CardRead:
 
 
 class CardReader:
-    """Reads the card places of one kind ("dicy-card" or "17-card") with a profile."""
+    """Reads the card places of one kind ("dicy-card" or "17-card") with a profile, one frame
+    at a time (it keeps the buffers of the sheet it softens from frame to frame)."""
 
     def __init__(self, profile: Profile) -> None:
         if profile.kind not in ("dicy-card", "17-card"):
