@@ -5,7 +5,9 @@ each of the four edges a card of the known size would have, the colour steps are
 card against the place's grey fill, but also its own print, its shadow, the place's border).
 Each step votes, for a few turns of the card, for where the card's centre lies across that
 edge; an outline is where the two opposite edges of both pairs agree, near the place's centre.
-The likeliest few outlines are returned: the card's look (vision.card_reader) picks among them.
+The likeliest few outlines are found: the card's look (vision.card_reader) picks among them.
+Each is fitted to the steps that voted for it; a place's likeliest at once, the others only
+when asked for (a card whose likeliest outline reads clearly needs none of them).
 A place whose scan lines cross no step away from its printed border is empty.
 
 >>> import numpy as np
@@ -26,6 +28,8 @@ A place whose scan lines cross no step away from its printed border is empty.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -52,12 +56,60 @@ Quad = NDArray[np.float64]
 
 @dataclass(frozen=True)
 class Outlines:
-    """A place's likeliest card outlines (4×2 pixels, clockwise from the top-left as the
-    sheet lies), likeliest first, and whether the place is empty."""
+    """A place's card outlines (4×2 pixels, clockwise from the top-left as the sheet lies):
+    the likeliest (None for an empty place), fitted at once; the others, likelier first, are
+    fitted when asked for (others_of: a card whose likeliest outline reads clearly needs
+    none of them). strength: how strong the place's colour steps are."""
 
-    quads: tuple[Quad, ...]
+    first: Quad | None
     empty: bool
     strength: float
+    _votes: _Votes | None = None
+    _poses: NDArray[np.float64] | None = None  # the other outlines' poses, as _refined takes
+
+    @functools.cached_property
+    def quads(self) -> tuple[Quad, ...]:
+        """Every outline found, the likeliest first (none for an empty place)."""
+        return () if self.first is None else (self.first, *others_of([self])[0])
+
+
+@dataclass(frozen=True)
+class _Votes:
+    """The colour steps of a sheet's places that voted for outlines, as _refined takes them,
+    the places' centres, and the width their steps are fitted in (the same for every outline:
+    the same sums, bit for bit, whichever outlines are fitted together)."""
+
+    place: NDArray[np.int64]
+    vote: NDArray[np.float64]
+    points: NDArray[np.float64]
+    weight: NDArray[np.float32]
+    edge: NDArray[np.int64]
+    across: NDArray[np.bool_]
+    half: NDArray[np.float64]
+    size: tuple[float, float]
+    centres: NDArray[np.float64]
+    width: int
+
+    def fitted(self, poses: NDArray[np.float64]) -> NDArray[np.float64]:
+        """The outlines of these poses (rows of place, turn, x, y), fitted to their steps and
+        placed on the sheet (N × 4 × 2)."""
+        quads = _refined(poses, self)
+        return np.asarray(quads + self.centres[poses[:, 0].astype(np.int64), None, :],
+                          np.float64)
+
+
+def others_of(found: Sequence[Outlines]) -> list[tuple[Quad, ...]]:
+    """The outlines other than the likeliest of each of these places (found by one call of
+    outlines_of), likelier first, all fitted at once."""
+    poses = [f._poses for f in found if f._votes is not None and f._poses is not None]
+    votes = next((f._votes for f in found if f._votes is not None), None)
+    if votes is None or not poses:
+        return [() for _ in found]
+    if any(f._votes is not None and f._votes is not votes for f in found):
+        raise ValueError("outlines of places found apart are fitted apart")
+    quads = iter(votes.fitted(np.concatenate(poses)))
+    return [tuple(next(quads) for _ in range(0 if f._poses is None else len(f._poses)))
+            for f in found]
 
 
 def outlines(image: NDArray[np.uint8], places: tuple[Zone, ...], card_mm: tuple[float, float],
@@ -84,13 +136,20 @@ def outlines_of(smooth: NDArray[np.float32], places: tuple[Zone, ...],
     away = steps[None, None, :] > BORDER_PX - border[:, :, None]
     strength = np.median((profiles * away).max(axis=2), axis=1)
     full = np.nonzero(strength >= EMPTY_STEP)[0]
-    quads = _likeliest(profiles[full], steps, base, normal, side, w, h, px_per_mm)
-    out = [Outlines((), True, float(s)) for s in strength]
-    for i, found in zip(full, quads, strict=True):
-        out[i] = Outlines(tuple(q + centres[i] for q in found), False, float(strength[i]))
+    out = [Outlines(None, True, float(s)) for s in strength]
+    if not len(full):
+        return out
+    poses, votes = _likeliest(profiles[full], steps, base, normal, side, w, h, px_per_mm,
+                              centres[full])
+    firsts = np.searchsorted(poses[:, 0], np.arange(len(full)))  # each place's likeliest
+    ends = np.append(firsts[1:], len(poses))
+    for k, (i, quad) in enumerate(zip(full, votes.fitted(poses[firsts]), strict=True)):
+        out[i] = Outlines(quad, False, float(strength[i]), votes,
+                          poses[firsts[k] + 1:ends[k]])
     return out
 
 
+@functools.lru_cache(maxsize=8)
 def _scan_lines(w: float, h: float) -> tuple[NDArray[np.float64], NDArray[np.float64],
                                              NDArray[np.int64]]:
     """Where the scan lines cross a straight card's edges (centred at 0), their inward
@@ -132,11 +191,11 @@ def _profiles(smooth: NDArray[np.float32], pts: NDArray[np.float64],
 
 def _likeliest(g: NDArray[np.float32], steps: NDArray[np.float64], base: NDArray[np.float64],
                normal: NDArray[np.float64], side: NDArray[np.int64], w: float, h: float,
-               px_per_mm: float) -> list[list[Quad]]:
-    """The likeliest outlines (centred on each place) from the places' scan lines (places ×
-    lines × samples), every place's votes counted at once."""
-    if not len(g):
-        return []
+               px_per_mm: float, centres: NDArray[np.float64]
+               ) -> tuple[NDArray[np.float64], _Votes]:
+    """The likeliest outlines' poses from the places' scan lines (places × lines × samples),
+    every place's votes counted at once: rows of place, turn, centre x, y (from the place's
+    centre, not yet fitted), each place's likelier first; and the votes to fit them to."""
     inner = g[:, :, 1:-1]
     peak = (inner > g[:, :, :-2]) & (inner >= g[:, :, 2:]) & (
         inner >= PEAK_SHARE * g.max(axis=2, keepdims=True))
@@ -198,10 +257,11 @@ def _likeliest(g: NDArray[np.float32], steps: NDArray[np.float64], base: NDArray
                 kept += 1
                 if kept == OUTLINES:
                     break
-    quads = _refined(np.array(chosen, np.float64).reshape(-1, 4), place, vote, points, weight,
-                     edge, across, half, w, h)
-    ends = np.cumsum(np.bincount([c[0] for c in chosen], minlength=len(g)))
-    return [list(q) for q in np.split(quads, ends[:-1])]
+    poses = np.array(chosen, np.float64).reshape(-1, 4)
+    # the steps of the places with an outline: a fit pads each outline's to the most of them
+    count = np.bincount(place, minlength=len(g))[np.unique(poses[:, 0].astype(np.int64))]
+    return poses, _Votes(place, vote, points, weight, edge, across, half, (w, h), centres,
+                         max(1, int(count.max(initial=0))))
 
 
 def _peaks(v: NDArray[np.float64], n: int = 2) -> NDArray[np.int64]:
@@ -217,20 +277,20 @@ def _peaks(v: NDArray[np.float64], n: int = 2) -> NDArray[np.int64]:
     return np.asarray(out, np.int64)
 
 
-def _refined(chosen: NDArray[np.float64], place: NDArray[np.int64], vote: NDArray[np.float64],
-             points: NDArray[np.float64], weight: NDArray[np.float32], edge: NDArray[np.int64],
-             across: NDArray[np.bool_], half: NDArray[np.float64], w: float, h: float
-             ) -> NDArray[np.float64]:
+def _refined(chosen: NDArray[np.float64], votes: _Votes) -> NDArray[np.float64]:
     """The outlines (rows of place, turn, centre x, y) fitted by weighted least squares to the
     steps of their place that voted for them, where those lie on all four edges (their turn
-    and centre; the card's size is known): N × 4 × 2 corners."""
+    and centre; the card's size is known): N × 4 × 2 corners, about their place's centre."""
+    place, vote, points, weight = votes.place, votes.vote, votes.points, votes.weight
+    edge, across, half = votes.edge, votes.across, votes.half
+    w, h = votes.size
     where, turn = chosen[:, 0].astype(np.int64), chosen[:, 1].astype(np.int64)
     ox, oy = chosen[:, 2].copy(), chosen[:, 3].copy()
     slope = np.tan(TURNS[turn])
     # each outline against the steps of its own place (padded to the most a place has)
     start = np.searchsorted(place, where)
     count = np.searchsorted(place, where, side="right") - start
-    step = start[:, None] + np.arange(max(1, int(count.max(initial=0))))[None, :]
+    step = start[:, None] + np.arange(votes.width)[None, :]
     mine = step < (start + count)[:, None]
     step = np.minimum(step, len(place) - 1)
     a = across[step]

@@ -43,7 +43,7 @@ from numpy.typing import NDArray
 
 from vision.blas import one_thread
 from vision.card_looks import CardLooks
-from vision.card_outline import Outlines, outlines_of
+from vision.card_outline import Outlines, others_of, outlines_of
 from vision.components import EMPTY
 from vision.features import CARD_VIEW, card_details, card_views, crop_cards, embed_cards, half_turns
 from vision.neighbours import Neighbours
@@ -74,6 +74,7 @@ SEARCH_PX = (-8.0, -4.0, 0.0, 4.0, 8.0)  # looked for at these shifts (both ways
 SEARCH_DEG = (-4.0, 0.0, 4.0)  # ... and turns of a card lying straight in its place,
 SEARCH_NUDGE = 2.0  # then nudged this many pixels and degrees; kept if it then looks like one
 FISHER_KEPT = 256  # sets of alike faces whose Fisher weights are kept for the next card
+SOFT_KEPT = 4  # frame sizes and sets of places whose softened sheets' buffers are kept
 
 
 _Pick = tuple[NDArray[np.float64], NDArray[np.float32], NDArray[np.uint8]]
@@ -101,7 +102,8 @@ class CardRead:
 
 
 class CardReader:
-    """Reads the card places of one kind ("dicy-card" or "17-card") with a profile."""
+    """Reads the card places of one kind ("dicy-card" or "17-card") with a profile, one frame
+    at a time (it keeps the buffers of the sheet it softens from frame to frame)."""
 
     def __init__(self, profile: Profile) -> None:
         if profile.kind not in ("dicy-card", "17-card"):
@@ -138,6 +140,7 @@ class CardReader:
         self._turns = np.stack([self._means, _turned(self._means)])
         self._turned_spreads = np.stack([self._spreads, _turned(self._spreads)])
         self._fisher = functools.lru_cache(maxsize=FISHER_KEPT)(self._fisher_weights)
+        self._softened = _Softened()
         # a place's likeliest outline may be enough where every face was taught often (the
         # shipped profiles): a few examples' outlines are judged by their usual likeness too
         self.first_clear = not copies
@@ -160,7 +163,7 @@ class CardReader:
 
     def _read_places(self, rectified: NDArray[np.uint8], places: tuple[Zone, ...],
                      card_mm: tuple[float, float], px_per_mm: float) -> tuple[CardRead, ...]:
-        smooth, soft = _softened(rectified, places, px_per_mm)
+        smooth, soft = self._softened(rectified, places, px_per_mm)
         found = outlines_of(smooth, places, card_mm, px_per_mm)
         # place → its card's outline, similarities, cut-out; and the places read clearly
         picks, clear = self._picked(soft, found)
@@ -204,22 +207,23 @@ class CardReader:
         """Each place with a card (by its index): its likeliest outline when that one's
         cut-out already reads clearly (see _clear), else the outline whose cut-out looks most
         like an example; its similarities and the cut-out. And the places read clearly."""
-        full = [i for i, f in enumerate(found) if f.quads]
+        full = [i for i, f in enumerate(found) if f.first is not None]
         if not full:
             return {}, set()
-        first = self._cut(soft, [found[i].quads[0] for i in full])
+        first = self._cut(soft, [q for i in full if (q := found[i].first) is not None])
         picks = {}
         if self.first_clear:
             details = card_details(np.stack([cut for _, _, cut in first]))
             picks = {i: first[j] for j, i in enumerate(full)
                      if self._clear(first[j][1], details[j])}
         unclear = [(i, j) for j, i in enumerate(full) if i not in picks]
-        others = self._cut(soft, [q for i, _ in unclear for q in found[i].quads[1:]])
+        more = others_of([found[i] for i, _ in unclear])  # fitted only where needed
+        others = self._cut(soft, [q for quads in more for q in quads])
         k = 0
-        for i, j in unclear:
-            tried = [first[j], *others[k:k + len(found[i].quads) - 1]]
+        for (i, j), quads in zip(unclear, more, strict=True):
+            tried = [first[j], *others[k:k + len(quads)]]
             picks[i] = tried[int(np.argmax([self._likeness(row) for _, row, _ in tried]))]
-            k += len(found[i].quads) - 1
+            k += len(quads)
         return picks, set(full) - {i for i, _ in unclear}
 
     def _cut(self, soft: NDArray[np.uint8], quads: list[NDArray[np.float64]]) -> list[_Pick]:
@@ -262,7 +266,7 @@ class CardReader:
             weight, squares = _fisher(means, self._turned_spreads[way, rows])
             card = seen.astype(np.float64)
         else:  # the card the way up that matches the likeliest face
-            means, (weight, squares) = self._means[rows], self._fisher(index)
+            means, weight, squares = self._fisher(index)
             ways = np.stack([seen, _turned(seen[None])[0]]).astype(np.float64)
             card = ways[int(np.argmax(ways @ means[0]))]
         # each face's weighted distance Σ w·(card − mean)², its square multiplied out
@@ -270,11 +274,12 @@ class CardReader:
         first, second = np.argsort(distance)[:2]
         return alike[first] if distance[first] <= self.closer * distance[second] else None
 
-    def _fisher_weights(self, index: tuple[int, ...]
-                        ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """_fisher of these faces (rows of the looks), upright: they depend on the faces
-        alone, so they are kept for the next card with the same alike faces."""
-        return _fisher(self._means[list(index)], self._spreads[list(index)])
+    def _fisher_weights(self, index: tuple[int, ...]) -> tuple[
+            NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+        """These faces' looks (rows of the looks) and their _fisher, upright: they depend on
+        the faces alone, so they are kept for the next card with the same alike faces."""
+        means = self._means[list(index)]
+        return (means, *_fisher(means, self._spreads[list(index)]))
 
     def _searched(self, soft: NDArray[np.uint8], places: list[Zone], card_mm: tuple[float, float],
                   px_per_mm: float) -> list[_Pick]:
@@ -368,23 +373,37 @@ def _usual(neighbours: Neighbours, vectors: NDArray[np.float32], labels: Sequenc
     return out
 
 
-def _softened(rectified: NDArray[np.uint8], places: tuple[Zone, ...], px_per_mm: float
-              ) -> tuple[NDArray[np.float32], NDArray[np.uint8]]:
+class _Softened:
     """The sheet slightly blurred, as floats and as bytes, where the places are (with
-    SOFT_MM around them; zero elsewhere, which nothing reads)."""
-    h, w = rectified.shape[:2]
-    x0 = max(0, int((min(p.x for p in places) - SOFT_MM) * px_per_mm))
-    y0 = max(0, int((min(p.y for p in places) - SOFT_MM) * px_per_mm))
-    x1 = min(w, int((max(p.x + p.w for p in places) + SOFT_MM) * px_per_mm) + 1)
-    y1 = min(h, int((max(p.y + p.h for p in places) + SOFT_MM) * px_per_mm) + 1)
-    smooth = np.zeros(rectified.shape, np.float32)
-    # cv2.GaussianBlur's blur (its kernel for floats), straight from the bytes: no float copy
-    kernel = _soft_kernel()
-    cv2.sepFilter2D(rectified[y0:y1, x0:x1], cv2.CV_32F, kernel, kernel,
-                    dst=smooth[y0:y1, x0:x1], borderType=cv2.BORDER_REFLECT_101)
-    soft = np.zeros(rectified.shape, np.uint8)
-    soft[y0:y1, x0:x1] = smooth[y0:y1, x0:x1]  # a blur of bytes stays within 0..255
-    return smooth, soft
+    SOFT_MM around them; zero elsewhere, which nothing reads). Its two frame-sized buffers are
+    kept from frame to frame (made and zeroed once per frame size and places, each frame's
+    blur written over the same part): the next read overwrites what the last one returned."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[tuple[int, ...], tuple[int, int, int, int]],
+                         tuple[NDArray[np.float32], NDArray[np.uint8]]] = {}
+
+    def __call__(self, rectified: NDArray[np.uint8], places: tuple[Zone, ...],
+                 px_per_mm: float) -> tuple[NDArray[np.float32], NDArray[np.uint8]]:
+        h, w = rectified.shape[:2]
+        x0 = max(0, int((min(p.x for p in places) - SOFT_MM) * px_per_mm))
+        y0 = max(0, int((min(p.y for p in places) - SOFT_MM) * px_per_mm))
+        x1 = min(w, int((max(p.x + p.w for p in places) + SOFT_MM) * px_per_mm) + 1)
+        y1 = min(h, int((max(p.y + p.h for p in places) + SOFT_MM) * px_per_mm) + 1)
+        key = (rectified.shape, (x0, y0, x1, y1))
+        if key not in self._kept:
+            if len(self._kept) >= SOFT_KEPT:
+                self._kept.clear()
+            self._kept[key] = (np.zeros(rectified.shape, np.float32),
+                               np.zeros(rectified.shape, np.uint8))
+        smooth, soft = self._kept[key]
+        # cv2.GaussianBlur's blur (its kernel for floats), straight from the bytes: no float copy
+        kernel = _soft_kernel()
+        cv2.sepFilter2D(rectified[y0:y1, x0:x1], cv2.CV_32F, kernel, kernel,
+                        dst=smooth[y0:y1, x0:x1], borderType=cv2.BORDER_REFLECT_101)
+        # a blur of bytes stays within 0..255: cut to whole grey levels
+        np.copyto(soft[y0:y1, x0:x1], smooth[y0:y1, x0:x1], casting="unsafe")
+        return smooth, soft
 
 
 @functools.cache

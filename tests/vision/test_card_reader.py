@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibrate import Calibration, calibrate, rectify
-from vision.card_outline import EMPTY_STEP, outlines
+from vision.card_outline import EMPTY_STEP, others_of, outlines
 from vision.card_reader import FAINT_STEP, CardReader
 from vision.components import D6_FACES, EMPTY, faces
 from vision.profile import default
@@ -147,3 +147,36 @@ def test_a_card_whose_likeliest_outline_reads_clearly_is_cut_out_along_it_alone(
         read = {r.place: r for r in reader.read(flat, sheet)}[place]
         assert [j for j, q in enumerate(quads) if np.allclose(read.outline, q, atol=0.01)] == [k]
         assert read.face == next(i.face for i in scene.items if i.zone == place)
+
+
+def test_other_outlines_are_fitted_only_when_asked_for_and_the_same_either_way() -> None:
+    """A place's likeliest outline is fitted at once; its other outlines only when asked for
+    (a card whose likeliest outline reads clearly needs none of them): asked for together,
+    place by place, or as the place's quads, they are the same, bit for bit. An empty place
+    has none."""
+    _, found, flat = _sheet(200002)
+    sheet = found.layout
+    seen = outlines(flat, sheet.places(), sheet.card, PX_PER_MM)
+    full = [o for o in seen if not o.empty]
+    assert full and len(full) < len(seen)
+    assert all(o.first is None and o.quads == () for o in seen if o.empty)
+    together = others_of(full)
+    for place, more in zip(full, together, strict=True):
+        alone = others_of([place])[0]
+        assert place.first is not None
+        assert 0 < len(more) == len(alone) == len(place.quads) - 1
+        assert np.array_equal(np.stack(more), np.stack(alone))
+        assert np.array_equal(np.stack(place.quads), np.stack((place.first, *more)))
+
+
+def test_one_reader_reads_frame_after_frame_as_a_fresh_one_does() -> None:
+    """A card reader keeps its softened sheet's buffers from frame to frame (and per set of
+    places): what it reads of a frame does not depend on the frames it read before."""
+    reader = CardReader(default("dicy-card"))
+    frames = [_sheet(seed) for seed in (200003, 200004)]
+    for _, found, flat in frames:
+        reader.read(flat, found.layout)
+        reader.read_places(flat, found.layout.places()[:3], found.layout.card)
+    for _, found, flat in frames:
+        assert reader.read(flat, found.layout) == CardReader(default("dicy-card")).read(
+            flat, found.layout)

@@ -1,0 +1,31 @@
+"""The Dicy sheet's reader on rendered frames (development seeds 200000+)."""
+
+from __future__ import annotations
+
+import threading
+
+from threadpoolctl import threadpool_info  # type: ignore[import-untyped]
+
+from vision.calibrate import calibrate, rectify
+from vision.table_reads import DicyTableReader
+from vision.table_scene import render_table
+
+
+def _blas_threads() -> list[int]:
+    return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+
+
+def test_dicy_dice_are_read_beside_the_cards_as_on_one_thread() -> None:
+    """With two threads the dice are read on a second thread while the cards are read: the
+    same reads as one thread gives, and numpy's BLAS threads are as they were afterwards."""
+    beside, alone = DicyTableReader(threads=2), DicyTableReader(threads=1)
+    blas = _blas_threads()
+    for seed in (200005, 200006):
+        scene = render_table(seed, game="dicy")
+        found = calibrate(scene.image)
+        flat = rectify(scene.image, found)
+        seen = beside.read(flat, found.layout)
+        assert seen == alone.read(flat, found.layout)
+        assert len(seen.dice) == 6 and all(d.face is not None for d in seen.dice)
+    assert any(t.name.startswith("dicy-dice") for t in threading.enumerate())
+    assert _blas_threads() == blas
