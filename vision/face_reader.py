@@ -20,7 +20,8 @@ read "not sure" (face None).
 On a rectified sheet the dice's side is known (the profile's side in millimetres), and the
 locator looks at the sheet shrunk so that the shipped profile's dice are about LOCATOR_SIDE
 pixels wide (less work than its usual scale for dice that large; the sheet's sides cut to
-whole blocks); elsewhere each die's side is the locator's guess. For d6 dice, a profile that
+whole blocks) and the die finder centres them with its lighter network made for them;
+elsewhere each die's side is the locator's guess. For d6 dice, a profile that
 teaches only some faces (a logo on the one) reads those, and the ordinary pip reader reads
 the rest.
 """
@@ -129,10 +130,10 @@ class FaceReader:
             room = round(side or ROOM)
             x0, y0 = max(0, area[0] - room), max(0, area[1] - room)
             image = np.ascontiguousarray(image[y0:area[3] + room, x0:area[2] + room])
-        found = self.finder.candidates(*self._looked_at(image, side), threshold=HEAT)
+        found = self.finder.candidates(*self.looked_at(image, side), threshold=HEAT)
         if skip is not None:
             found = [c for c in found if not skip(c.x + x0, c.y + y0, side or c.size)]
-        found = self.finder.centred(image, found, side)
+        found = self.finder.centred(image, found, side, sheet=self._on_sheet(side))
         with one_thread():
             reads = self._read_all(image, found)
         if self.pips is not None:
@@ -142,7 +143,7 @@ class FaceReader:
                      if area[0] <= r.x + x0 < area[2] and area[1] <= r.y + y0 < area[3]]
         return _distinct(reads)
 
-    def _looked_at(self, image: NDArray[np.uint8], side: float | None
+    def looked_at(self, image: NDArray[np.uint8], side: float | None
                    ) -> tuple[NDArray[np.uint8], int]:
         """The image the locator looks at and how many times it shrinks it: with the shipped
         profile where the dice's side is known, the dice shown about LOCATOR_SIDE pixels wide,
@@ -152,6 +153,11 @@ class FaceReader:
         scale = max(SCALE, round(side / LOCATOR_SIDE))
         h, w = image.shape[:2]
         return image[:h - h % scale, :w - w % scale], scale
+
+    def _on_sheet(self, side: float | None) -> bool:
+        """Whether the dice are the shipped Dalek dice on a rectified sheet (their side known),
+        which the die finder's lighter centre network was distilled for."""
+        return bool(side) and self.shipped and self.profile.kind == "dalek"
 
     def _read_all(self, image: NDArray[np.uint8], found: list[Candidate]) -> list[FaceRead]:
         if not found:
