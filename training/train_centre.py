@@ -1,9 +1,11 @@
 """Train the Dalek sheet's centre network, distilled from the shipped classifier's centre head.
 
     .venv/bin/pip install -e '.[train]' onnx
-    nice -n 19 .venv/bin/python training/train_centre.py --out runs/dalek_centre.onnx
-    python3 training/train_centre.py --jobs 16 --device cuda \
-        --out models/dalek_centre.onnx        # the shipped one (models/README: on the GPU machine)
+    nice -n 19 .venv/bin/python training/train_centre.py --steps 0 --cache runs/centre500.npz \
+        --out runs/none.onnx                                  # the patches of 500 scenes, kept
+    nice -n 19 .venv/bin/python training/train_centre.py --cache runs/centre500.npz \
+        --steps 1200 --batch 64 --threads 2 --out runs/centre_cpu.onnx
+                                        # the shipped one (models/README), copied to models/
 
 Data: rendered Dalek sheets (vision.table_scene, seeds from --seed on: never the bench's,
 the development or the test scenes), calibrated and rectified as the live loop does. Each
