@@ -6,6 +6,10 @@ each candidate onto the centre of its top face (twice for those the first look m
 of a side or more, about a quarter of them: the second look is centred on the first's
 answer; the others were centred already). Its value head is not used here: special dice
 are read by their look (vision.face_reader). Candidates that end on one die are merged.
+
+On a rectified Dalek sheet read with the shipped profile, a lighter network does the centre
+head's work there (models/dalek_centre.onnx: distilled from the centre head on rendered Dalek
+sheets, a quarter of its work; training/train_centre.py, models/README.md).
 """
 
 from __future__ import annotations
@@ -14,10 +18,13 @@ from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
+from onnxruntime import InferenceSession  # type: ignore[import-untyped]
 
 from vision.classify import WINDOW, batch, crop
 from vision.locate import SCALE, Candidate, find_peaks, locator_input
 from vision.reader import CLASSIFIER, LOCATOR, MODELS, model_session
+
+SHEET_CENTRE = "dalek_centre.onnx"  # the centre network for Dalek dice on a rectified sheet
 
 HEAT = 0.25  # locator score a candidate needs (the profile's "none" examples weed out more)
 LIMIT = 40  # candidates looked at per image
@@ -27,12 +34,15 @@ SAME_DIE = 0.4  # candidates whose centres end closer than this many sides are o
 
 
 class DieFinder:
-    """The shipped locator and classifier, run with onnxruntime on the CPU."""
+    """The shipped locator, classifier and Dalek sheet centre network, run with onnxruntime
+    on the CPU."""
 
     def __init__(self, *, threads: int | None = None, models: Path | None = None) -> None:
         folder = models or MODELS
         self._locator = model_session(folder / LOCATOR, threads)
         self._classifier = model_session(folder / CLASSIFIER, threads)
+        self._sheet_centre_at, self._threads = folder / SHEET_CENTRE, threads
+        self._sheet_centre: InferenceSession | None = None  # loaded when first needed
 
     def candidates(self, image: NDArray[np.uint8], scale: int = SCALE, *,
                    threshold: float = HEAT, limit: int = LIMIT) -> list[Candidate]:
@@ -43,10 +53,21 @@ class DieFinder:
         return find_peaks(out, shape=image.shape[:2], threshold=threshold, limit=limit,
                           stride=2 * scale)
 
+    def offsets(self, patches: NDArray[np.float32], *, sheet: bool = False
+                ) -> NDArray[np.float32]:
+        """Where the top face's centre lies from each patch's centre (batch()'s patches), in
+        patch widths (N×2: x, y); sheet: by the Dalek sheet's centre network."""
+        if sheet:
+            if self._sheet_centre is None:
+                self._sheet_centre = model_session(self._sheet_centre_at, self._threads)
+            return np.asarray(self._sheet_centre.run(None, {"patch": patches})[0], np.float32)
+        return np.asarray(self._classifier.run(None, {"patch": patches})[0][:, 7:9], np.float32)
+
     def centred(self, image: NDArray[np.uint8], found: list[Candidate],
-                side: float | None = None) -> list[Candidate]:
+                side: float | None = None, *, sheet: bool = False) -> list[Candidate]:
         """The candidates moved onto the centres of their top faces (side: the dice's side in
-        pixels where it is known, else each candidate's guess), one per die."""
+        pixels where it is known, else each candidate's guess), one per die; sheet: Dalek
+        dice of the shipped look on a rectified sheet (the lighter centre network)."""
         if not found:
             return []
         sides = np.array([side or c.size for c in found], np.float64) * WINDOW
@@ -58,7 +79,7 @@ class DieFinder:
             if not len(look):
                 break
             patches = batch([crop(image, float(x[i]), float(y[i]), float(sides[i])) for i in look])
-            offset = self._classifier.run(None, {"patch": patches})[0][:, 7:9]
+            offset = self.offsets(patches, sheet=sheet)
             x[look] = np.clip(x[look] + offset[:, 0] * sides[look], 0, w - 1)
             y[look] = np.clip(y[look] + offset[:, 1] * sides[look], 0, h - 1)
             look = look[np.hypot(offset[:, 0], offset[:, 1]) * WINDOW >= MOVED]
