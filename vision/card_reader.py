@@ -74,7 +74,7 @@ FAINT_STEP = 50.0  # an empty place with colour steps this strong is looked at t
 SEARCH_PX = (-8.0, -4.0, 0.0, 4.0, 8.0)  # looked for at these shifts (both ways) ...
 SEARCH_DEG = (-4.0, 0.0, 4.0)  # ... and turns of a card lying straight in its place,
 SEARCH_NUDGE = 2.0  # then nudged this many pixels and degrees; kept if it then looks like one
-MISSED = 0.8  # a few examples' card whose outlines' cut-outs all look less like an example
+MISSED = 0.7  # a few examples' card whose outlines' cut-outs all look less like an example
 # than this is cut out along them fitted to its edges too (vision.card_edges), and ...
 EDGES = 0.004  # ... its outline judged by its likeness plus this share of its
 # weakest edge's contrast (vision.card_edges; grey levels, 20-100 along a card's true outline)
