@@ -25,7 +25,10 @@ views of one example differ whitened away (vision.neighbours), and picks a card'
 how its cut-out looks against how alike each face's own examples look: a face whose examples
 look little alike (an `ink` 17 card's hatched back, under a glossy sleeve) is not outdone by
 an outline a few pixels off that looks a little more like a face whose examples all look
-alike. A read of such a profile is then checked by the card's look where it lies
+alike. With fewer than KNOWN examples a face, a card whose outlines' cut-outs all look little
+like an example (the finder missed a hatched card) is also cut out along them fitted to its
+edges (vision.card_edges), its outline picked by how its edges stand out too; and a read is
+then checked by the card's look where it lies
 (vision.card_looks): matched, shifted and either way up, with the mean look of every face of
 the side read (a Dicy card's sides differ by colour, which its grey look leaves out), a face
 that fits well and clearly best overturns a read along an outline a few pixels off.
@@ -211,7 +214,8 @@ class CardReader:
                 found: list[Outlines]) -> tuple[dict[int, _Pick], set[int]]:
         """Each place with a card (by its index): its likeliest outline when that one's
         cut-out already reads clearly (see _clear), else the outline whose cut-out looks most
-        like an example; its similarities and the cut-out. And the places read clearly."""
+        like an example (see MISSED for a few examples' card); its similarities and the
+        cut-out. And the places read clearly."""
         full = [i for i, f in enumerate(found) if f.first is not None]
         if not full:
             return {}, set()
