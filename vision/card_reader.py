@@ -25,7 +25,10 @@ views of one example differ whitened away (vision.neighbours), and picks a card'
 how its cut-out looks against how alike each face's own examples look: a face whose examples
 look little alike (an `ink` 17 card's hatched back, under a glossy sleeve) is not outdone by
 an outline a few pixels off that looks a little more like a face whose examples all look
-alike. A read of such a profile is then checked by the card's look where it lies
+alike. With fewer than KNOWN examples a face, a card whose outlines' cut-outs all look little
+like an example (the finder missed a hatched card) is also cut out along them fitted to its
+edges (vision.card_edges), its outline picked by how its edges stand out too; and a read is
+then checked by the card's look where it lies
 (vision.card_looks): matched, shifted and either way up, with the mean look of every face of
 the side read (a Dicy card's sides differ by colour, which its grey look leaves out), a face
 that fits well and clearly best overturns a read along an outline a few pixels off.
@@ -41,6 +44,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision import card_edges
 from vision.blas import one_thread
 from vision.card_looks import CardLooks
 from vision.card_outline import Outlines, others_of, outlines_of
@@ -73,6 +77,10 @@ FAINT_STEP = 50.0  # an empty place with colour steps this strong is looked at t
 SEARCH_PX = (-8.0, -4.0, 0.0, 4.0, 8.0)  # looked for at these shifts (both ways) ...
 SEARCH_DEG = (-4.0, 0.0, 4.0)  # ... and turns of a card lying straight in its place,
 SEARCH_NUDGE = 2.0  # then nudged this many pixels and degrees; kept if it then looks like one
+MISSED = 0.7  # a few examples' card whose outlines' cut-outs all look less like an example
+# than this is cut out along them fitted to its edges too (vision.card_edges), and ...
+EDGES = 0.004  # ... its outline judged by its likeness plus this share of its
+# weakest edge's contrast (vision.card_edges; grey levels, 20-100 along a card's true outline)
 FISHER_KEPT = 256  # sets of alike faces whose Fisher weights are kept for the next card
 SOFT_KEPT = 4  # frame sizes and sets of places whose softened sheets' buffers are kept
 
@@ -166,7 +174,7 @@ class CardReader:
         smooth, soft = self._softened(rectified, places, px_per_mm)
         found = outlines_of(smooth, places, card_mm, px_per_mm)
         # place → its card's outline, similarities, cut-out; and the places read clearly
-        picks, clear = self._picked(soft, found)
+        picks, clear = self._picked(smooth, soft, found)
         lost = [i for i, (_, row, _) in picks.items() if row.max() < self.lost[row.argmax()]]
         faint = [i for i, f in enumerate(found) if f.empty and f.strength >= FAINT_STEP]
         again = self._searched(soft, [places[i] for i in lost + faint], card_mm, px_per_mm)
@@ -202,11 +210,12 @@ class CardReader:
                                 min(1.0, max(0.0, matches[i].lead * 10))))
         return tuple(out)
 
-    def _picked(self, soft: NDArray[np.uint8], found: list[Outlines]
-                ) -> tuple[dict[int, _Pick], set[int]]:
+    def _picked(self, smooth: NDArray[np.float32], soft: NDArray[np.uint8],
+                found: list[Outlines]) -> tuple[dict[int, _Pick], set[int]]:
         """Each place with a card (by its index): its likeliest outline when that one's
         cut-out already reads clearly (see _clear), else the outline whose cut-out looks most
-        like an example; its similarities and the cut-out. And the places read clearly."""
+        like an example (see MISSED for a few examples' card); its similarities and the
+        cut-out. And the places read clearly."""
         full = [i for i, f in enumerate(found) if f.first is not None]
         if not full:
             return {}, set()
@@ -219,11 +228,25 @@ class CardReader:
         unclear = [(i, j) for j, i in enumerate(full) if i not in picks]
         more = others_of([found[i] for i, _ in unclear])  # fitted only where needed
         others = self._cut(soft, [q for quads in more for q in quads])
-        k = 0
+        k, tries, missed = 0, {}, []
         for (i, j), quads in zip(unclear, more, strict=True):
-            tried = [first[j], *others[k:k + len(quads)]]
-            picks[i] = tried[int(np.argmax([self._likeness(row) for _, row, _ in tried]))]
+            tries[i] = [first[j], *others[k:k + len(quads)]]
             k += len(quads)
+        if self.few:  # a card whose outlines all missed it: fitted to its edges too
+            missed = [i for i, tried in tries.items()
+                      if max(row.max() for _, row, _ in tried) < MISSED]
+            fitted = self._cut(soft, card_edges.fitted(smooth, [
+                q for i in missed for q, _, _ in tries[i]]))
+            for i in missed:
+                n = len(tries[i])
+                tries[i] += fitted[:n]
+                fitted = fitted[n:]
+        for i, tried in tries.items():
+            score = np.array([self._likeness(row) for _, row, _ in tried])
+            if i in missed:  # and judged by how its edges stand out
+                score += EDGES * card_edges.contrast(
+                    smooth, np.stack([q for q, _, _ in tried])).min(axis=1)
+            picks[i] = tried[int(np.argmax(score))]
         return picks, set(full) - {i for i, _ in unclear}
 
     def _cut(self, soft: NDArray[np.uint8], quads: list[NDArray[np.float64]]) -> list[_Pick]:

@@ -119,6 +119,25 @@ def test_ink_cards_read_along_an_outline_off_are_checked_by_their_look(tmp_path:
             assert {r.place: r.face for r in reader.read(flat, found.layout)}[place] == face
 
 
+def test_a_hatched_ink_card_the_outlines_miss_is_read_along_its_edges(tmp_path: Path) -> None:
+    """The `ink` 17 backs' fine hatching steps everywhere: for seed 240016's "3d" back in
+    row-1 every outline found lies more than 3 px off the card, and taught from 3 photos it
+    was read as a "2d" along one 10 px off. A taught profile's outlines that all look unlike a
+    card are now also moved while that makes the contrast of the card's edges against what
+    lies around them stronger, and judged by that contrast too."""
+    reader = _taught(tmp_path, "17")
+    scene, found, flat = _sheet(240016, "ink", "17")
+    sheet = found.layout
+    item = next(i for i in scene.items if i.zone == "row-1")
+    truth = found.to_sheet(np.array(item.quad, np.float64)) * PX_PER_MM
+    index = [p.name for p in sheet.places()].index("row-1")
+    candidates = outlines(flat, sheet.places(), sheet.card, PX_PER_MM)[index].quads
+    assert min(_off(q, truth) for q in candidates) > 3.0  # what the fitting is for
+    read = {r.place: r for r in reader.read(flat, sheet)}["row-1"]
+    assert read.face == item.face == "3d"
+    assert _off(np.array(read.outline), truth) < 2.0
+
+
 def _taught(folder: Path, game: str) -> CardReader:
     """A reader of the `ink` cards of a game taught from 3 photos, as `dicetable render
     --game GAME --style ink --teach --count 3 --seed 230000` lays them (development seeds)."""
