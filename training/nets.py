@@ -38,19 +38,22 @@ class Locator(nn.Module):
         return self.head(self.fuse(torch.cat([a, u], 1)))
 
 
-class Classifier(nn.Module):
-    """A 48x48 patch in, 7 logits (0 = no die, 1..6) and the top-face centre offset out.
+def patch_features(c: int) -> nn.Sequential:
+    """A 48x48 patch's features, 8c channels at 6 px: one full-resolution layer, then the width
+    doubles as the patch halves (24, 12, 6 px), with two or three layers per scale."""
+    return nn.Sequential(
+        cbr(3, c), cbr(c, 2 * c, 3, 2), cbr(2 * c, 2 * c),
+        cbr(2 * c, 4 * c, 3, 2), cbr(4 * c, 4 * c), cbr(4 * c, 4 * c),
+        cbr(4 * c, 8 * c, 3, 2), cbr(8 * c, 8 * c))
 
-    One full-resolution layer, then the width doubles as the patch halves (24, 12, 6 px),
-    with two or three layers per scale: most of the capacity sits where it costs least.
-    """
+
+class Classifier(nn.Module):
+    """A 48x48 patch in, 7 logits (0 = no die, 1..6) and the top-face centre offset out, from
+    patch_features (most of the capacity sits at the low resolutions, where it costs least)."""
 
     def __init__(self, c: int = 16) -> None:
         super().__init__()
-        self.features = nn.Sequential(
-            cbr(3, c), cbr(c, 2 * c, 3, 2), cbr(2 * c, 2 * c),
-            cbr(2 * c, 4 * c, 3, 2), cbr(4 * c, 4 * c), cbr(4 * c, 4 * c),
-            cbr(4 * c, 8 * c, 3, 2), cbr(8 * c, 8 * c))
+        self.features = patch_features(c)
         self.out = nn.Linear(8 * c, 9)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -59,15 +62,11 @@ class Classifier(nn.Module):
 
 class Centre(nn.Module):
     """A 48x48 patch in, the top face's centre offset out (in patch widths): the classifier's
-    layout at half its width, one layer fewer at 12 px, and no value head (a quarter of its
-    work)."""
+    layout at half its width and no value head (a quarter of its work)."""
 
     def __init__(self, c: int = 8) -> None:
         super().__init__()
-        self.features = nn.Sequential(
-            cbr(3, c), cbr(c, 2 * c, 3, 2), cbr(2 * c, 2 * c),
-            cbr(2 * c, 4 * c, 3, 2), cbr(4 * c, 4 * c), cbr(4 * c, 4 * c),
-            cbr(4 * c, 8 * c, 3, 2), cbr(8 * c, 8 * c))
+        self.features = patch_features(c)
         self.out = nn.Linear(8 * c, 2)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:

@@ -36,19 +36,29 @@ def _sheet(seed: int, style: str = "classic", game: str = "dicy"
     return scene, found, rectify(image, found)
 
 
+def _nearest_found(seed: int, zone: str, style: str = "classic", game: str = "dicy"
+                   ) -> tuple[TableScene, Calibration, NDArray[np.uint8], NDArray[np.float64],
+                              float]:
+    """_sheet's scene, calibration and frame, the card in `zone`'s true outline (pixels) and
+    how far the nearest outline the finder gives there lies from it."""
+    scene, found, flat = _sheet(seed, style, game)
+    sheet = found.layout
+    item = next(i for i in scene.items if i.zone == zone)
+    truth = found.to_sheet(np.array(item.quad, np.float64)) * PX_PER_MM
+    index = [p.name for p in sheet.places()].index(zone)
+    candidates = outlines(flat, sheet.places(), sheet.card, PX_PER_MM)[index].quads
+    return scene, found, flat, truth, min(_off(q, truth) for q in candidates)
+
+
 def test_a_card_the_outlines_miss_is_found_by_its_look() -> None:
     """Seed 200038's card in p1-3 (a "no six", laid nearly straight) has print and shadow
     steps that make every outline found several pixels off: the cut-outs along them look like
     no card, and the card is found again on a grid of poses around its place."""
-    scene, found, flat = _sheet(200038)
-    sheet = found.layout
-    item = next(i for i in scene.items if i.zone == "p1-3")
-    truth = found.to_sheet(np.array(item.quad, np.float64)) * PX_PER_MM
-    index = [p.name for p in sheet.places()].index("p1-3")
-    candidates = outlines(flat, sheet.places(), sheet.card, PX_PER_MM)[index].quads
-    assert min(_off(q, truth) for q in candidates) > 3.0  # what the search is for
-    read = {r.place: r for r in CardReader(default("dicy-card")).read(flat, sheet)}["p1-3"]
-    assert read.face == item.face == "no-six/active"
+    scene, found, flat, truth, nearest = _nearest_found(200038, "p1-3")
+    assert nearest > 3.0  # what the search is for
+    read = {r.place: r for r in CardReader(default("dicy-card")).read(flat, found.layout)}["p1-3"]
+    assert read.face == "no-six/active"
+    assert next(i.face for i in scene.items if i.zone == "p1-3") == read.face
     assert _off(np.array(read.outline), truth) < 2.0
 
 
@@ -126,15 +136,11 @@ def test_a_hatched_ink_card_the_outlines_miss_is_read_along_its_edges(tmp_path: 
     card are now also moved while that makes the contrast of the card's edges against what
     lies around them stronger, and judged by that contrast too."""
     reader = _taught(tmp_path, "17")
-    scene, found, flat = _sheet(240016, "ink", "17")
-    sheet = found.layout
-    item = next(i for i in scene.items if i.zone == "row-1")
-    truth = found.to_sheet(np.array(item.quad, np.float64)) * PX_PER_MM
-    index = [p.name for p in sheet.places()].index("row-1")
-    candidates = outlines(flat, sheet.places(), sheet.card, PX_PER_MM)[index].quads
-    assert min(_off(q, truth) for q in candidates) > 3.0  # what the fitting is for
-    read = {r.place: r for r in reader.read(flat, sheet)}["row-1"]
-    assert read.face == item.face == "3d"
+    scene, found, flat, truth, nearest = _nearest_found(240016, "row-1", "ink", "17")
+    assert nearest > 3.0  # what the fitting is for
+    read = {r.place: r for r in reader.read(flat, found.layout)}["row-1"]
+    assert read.face == "3d"
+    assert next(i.face for i in scene.items if i.zone == "row-1") == read.face
     assert _off(np.array(read.outline), truth) < 2.0
 
 
