@@ -374,7 +374,12 @@ def test_exterminate_is_shouted_on_every_phone(open_phone: Callable[..., Page],
 def test_the_host_is_told_on_the_page_when_the_journal_was_damaged(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
     served.stop()
-    journal_path(served.state).write_bytes(b"\x00not a database" * 500)
+    journal = journal_path(served.state)
+    journal.write_bytes(b"\x00not a database" * 500)
+    # and its write-ahead log gone with it: pages the stopped server left in the log would
+    # otherwise still make a whole journal (SQLite reads them before the file's own)
+    for suffix in ("-wal", "-shm"):
+        journal.with_name(journal.name + suffix).unlink(missing_ok=True)
     served.start()
     host = Pad(open_phone())
     notices = host.page.locator(".notices")
