@@ -98,6 +98,8 @@ def test_a_file_that_is_no_database_starts_a_new_table_and_says_the_pin_is_new(
         pin = table.pin
     path = journal_path(state)
     path.write_bytes(b"\x00garbage" * 2000)
+    for suffix in ("-wal", "-shm"):  # pages left in the log would make a whole journal again
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
 
     with ServedTable(state, log=log) as table:
         body = state_of(table)
