@@ -32,8 +32,9 @@ OUTSIDE = (1.5, 3.0)  # ... and outside, its outer band
 ALONG = 8  # samples along each edge (from a tenth to nine tenths of its length)
 STEPS = (2.0, 1.0, 0.5)  # an outline is moved by this many pixels and degrees, in turn ...
 ROUNDS = 4  # ... at most this many times each
-_MOVES = np.array([(0, 0, 0), (1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1),
-                   (0, 0, -1)], np.float64)  # (dx, dy, degrees): staying put first
+NUDGES = ((1.0, 0.0, 0.0), (-1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, -1.0, 0.0),
+          (0.0, 0.0, 1.0), (0.0, 0.0, -1.0))  # an outline's moves: (dx, dy pixels, degrees)
+_MOVES = np.array(((0.0, 0.0, 0.0), *NUDGES))  # staying put first
 
 Quad = NDArray[np.float64]
 
@@ -68,7 +69,7 @@ def fitted(smooth: NDArray[np.float32], quads: Sequence[Quad]) -> list[Quad]:
     for step in STEPS:
         moving = np.arange(len(now))
         for _ in range(ROUNDS):
-            tries = np.stack([_moved(now[moving], *(step * m)) for m in _MOVES], axis=1)
+            tries = np.stack([moved(now[moving], *(step * m)) for m in _MOVES], axis=1)
             score = contrast(smooth, tries.reshape(-1, 4, 2)).mean(axis=1)
             best = score.reshape(len(moving), len(_MOVES)).argmax(axis=1)
             now[moving] = tries[np.arange(len(moving)), best]
@@ -78,10 +79,10 @@ def fitted(smooth: NDArray[np.float32], quads: Sequence[Quad]) -> list[Quad]:
     return list(now)
 
 
-def _moved(quads: NDArray[np.float64], dx: float, dy: float, degrees: float
-           ) -> NDArray[np.float64]:
-    """Outlines (N × 4 × 2) shifted and turned about their centres."""
-    centre = quads.mean(axis=1, keepdims=True)
+def moved(quads: NDArray[np.float64], dx: float, dy: float, degrees: float
+          ) -> NDArray[np.float64]:
+    """Outlines (4 × 2, or N × 4 × 2) shifted and turned about their centres."""
+    centre = quads.mean(axis=-2, keepdims=True)
     a = np.radians(degrees)
     turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
     return np.asarray((quads - centre) @ turn.T + centre + (dx, dy), np.float64)

@@ -313,8 +313,8 @@ class CardReader:
             return []
         w, h = card_mm[0] * px_per_mm, card_mm[1] * px_per_mm
         straight = np.array([(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)])
-        poses = np.stack([_moved(straight, dx, dy, a) for dx in SEARCH_PX for dy in SEARCH_PX
-                          for a in SEARCH_DEG])
+        poses = np.stack([card_edges.moved(straight, dx, dy, a) for dx in SEARCH_PX
+                          for dy in SEARCH_PX for a in SEARCH_DEG])
         out = []
         for place in places:  # a place at a time (the cut-outs of one remap stay small)
             tries = poses + np.array(place.centre) * px_per_mm
@@ -331,17 +331,18 @@ class CardReader:
         at once, round by round."""
         picks = list(picks)
         active = list(range(len(picks)))
+        moves = card_edges.NUDGES
         for _ in range(NUDGES):
             if not active:
                 break
-            tries = np.stack([_moved(picks[i][0], *(scale * np.array(n))) for i in active
-                              for n in _NUDGE])
+            tries = np.stack([card_edges.moved(picks[i][0], *(scale * np.array(n)))
+                              for i in active for n in moves])
             cut = crop_cards(soft, tries)
             again = self.neighbours.similarities(embed_cards(cut))
             still = []
             for j, i in enumerate(active):
-                mine = slice(j * len(_NUDGE), (j + 1) * len(_NUDGE))
-                best = j * len(_NUDGE) + int(np.argmax(again[mine].max(axis=1)))
+                mine = slice(j * len(moves), (j + 1) * len(moves))
+                best = j * len(moves) + int(np.argmax(again[mine].max(axis=1)))
                 if again[best].max() > picks[i][1].max():
                     picks[i] = (tries[best], again[best], cut[best])
                     still.append(i)
@@ -467,14 +468,3 @@ def _turned(rows: NDArray[np.floating]) -> NDArray[np.floating]:
     return np.ascontiguousarray(rows.reshape(-1, h, w, 3)[:, ::-1, ::-1].reshape(len(rows), -1))
 
 
-_NUDGE = ((1.0, 0.0, 0.0), (-1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, -1.0, 0.0),
-          (0.0, 0.0, 1.0), (0.0, 0.0, -1.0))  # (dx, dy pixels, degrees)
-
-
-def _moved(quad: NDArray[np.float64], dx: float, dy: float, degrees: float
-           ) -> NDArray[np.float64]:
-    """The quad shifted and turned about its centre."""
-    centre = quad.mean(axis=0)
-    a = np.radians(degrees)
-    turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    return np.asarray((quad - centre) @ turn.T + centre + (dx, dy), np.float64)

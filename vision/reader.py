@@ -139,11 +139,11 @@ class DiceReader:
         weak = self._peaks(small, SCALE, ratio, SIZE_SCORE)
         usual = [c for c in weak if c.score >= HEAT_THRESHOLD]
         read = self._first_read(image, merge([usual], MAX_CANDIDATES))
-        dice = _die_sides(*read, ratio)
+        dice = _die_sides(read[0], read[2], ratio)
         if not dice or max(c.size for c in usual) * ratio >= LARGE_DIE:  # large dice here?
             read = self._read_more(image, read, self._peaks(small, COARSE, ratio, HEAT_THRESHOLD),
                                    least=CHUNK)
-            dice = _die_sides(*read, ratio)
+            dice = _die_sides(read[0], read[2], ratio)
         sizes = dice or [c.size * ratio for c in weak[:SIZE_PEAKS]]  # no die read: weak peaks
         if sizes and float(np.median(sizes)) < SMALL_DIE:
             read = self._read_more(image, read, self._peaks(small, FINE, ratio, HEAT_THRESHOLD))
@@ -230,8 +230,8 @@ def _dice(found: list[Candidate], logits: NDArray[np.float32]) -> list[Candidate
             if p0 <= NO_DIE]
 
 
-def _die_sides(found: list[Candidate], patches: NDArray[np.float32],
-               logits: NDArray[np.float32], ratio: float) -> list[float]:
+def _die_sides(found: list[Candidate], logits: NDArray[np.float32], ratio: float
+               ) -> list[float]:
     """The sides, in the locator's image, of the candidates read as dice."""
     return [c.size * ratio for c in _dice(found, logits)]
 
