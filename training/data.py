@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import multiprocessing
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,22 +82,31 @@ def load_set(root: Path, split: str, *, val_fraction: float = 0.15,
     return out
 
 
-def synthetic(seed: int, n: int, cache: Path | None = None) -> list[Sample]:
-    """n scenes of vision.render's domain randomiser, 480..800 × 400..640 px. With a cache
-    folder, they are kept there (keyed by seed, n and the renderer's source) and read back
-    instead of drawn again."""
+def _scene(seed: int, index: int) -> Sample:
+    """Scene number index of a seed's synthetic set, 480..800 × 400..640 px, from its own
+    random stream (so scenes can be drawn in any order, on any number of processes)."""
+    rng = np.random.default_rng([seed, index])
+    w, h = int(rng.integers(480, 800)), int(rng.integers(400, 640))
+    scene = randomised_scene(rng, width=w, height=h)
+    rows = [(d.value, d.x, d.y, d.size, 1.0) for d in scene.dice]
+    return Sample(scene.image, np.array(rows, np.float32).reshape(-1, 5), "synthetic")
+
+
+def synthetic(seed: int, n: int, cache: Path | None = None, processes: int = 1) -> list[Sample]:
+    """n scenes of vision.render's domain randomiser, drawn on this many processes. With a
+    cache folder, they are kept there (keyed by seed, n and the renderer's source) and read
+    back instead of drawn again."""
     key = hashlib.sha256(b"".join(p.read_bytes() for p in RENDERER)).hexdigest()[:12]
-    path = None if cache is None else cache / f"synthetic-{seed}-{n}-{key}.npz"
+    path = None if cache is None else cache / f"scenes-{seed}-{n}-{key}.npz"
     if path is not None and path.is_file():
         with np.load(path) as z:
             return [Sample(z[f"image{i}"], z[f"dice{i}"], "synthetic") for i in range(n)]
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(n):
-        w, h = int(rng.integers(480, 800)), int(rng.integers(400, 640))
-        scene = randomised_scene(rng, width=w, height=h)
-        rows = [(d.value, d.x, d.y, d.size, 1.0) for d in scene.dice]
-        out.append(Sample(scene.image, np.array(rows, np.float32).reshape(-1, 5), "synthetic"))
+    args = [(seed, i) for i in range(n)]
+    if processes > 1:
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            out = pool.starmap(_scene, args, chunksize=8)
+    else:
+        out = [_scene(*a) for a in args]
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         arrays = {f"{k}{i}": a for i, s in enumerate(out)

@@ -286,7 +286,7 @@ def main() -> None:
     real = [s for name in SETS if name not in args.exclude
             for s in load_set(args.data / name, "train")]
     val = {name: load_set(args.data / name, "train", part="val") for name in SETS}
-    pool = real + synthetic(args.seed, args.synthetic, args.cache)
+    pool = real + synthetic(args.seed, args.synthetic, args.cache, max(1, args.workers))
     blender = [] if args.blender_patches is None else [
         dataclasses.replace(s, source="blender")
         for s in load_set(args.blender_patches, "train", val_fraction=0.0)]
