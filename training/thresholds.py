@@ -38,6 +38,7 @@ GRID = {  # reader constants and the values tried
     "HEAT_THRESHOLD": (0.2, 0.25, 0.3, 0.4),
     "NO_DIE": (0.3, 0.5, 0.7),
     "SURE": (0.4, 0.5, 0.6),
+    "DOUBT_BELOW": (0.95,),  # one value: held at the reader's unless --grid names more
 }
 MAX_FALSE = 0.01
 
@@ -59,7 +60,7 @@ def main() -> None:
     domains: list[tuple[str, reader_module.DiceReader, list[Sample]]] = []
     for spec in args.runs:
         models, name = spec.rsplit(":", 1)
-        if (args.data / name).is_dir():
+        if "/" not in name and (args.data / name).is_dir():  # a shared set's name
             samples = (load_set(args.data / name, "train")
                        + load_set(args.data / name, "train", part="val"))
         elif Path(name).resolve().is_relative_to(args.data.resolve()):
