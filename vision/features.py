@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -50,45 +51,85 @@ def die_angle(grey: NDArray[np.float32], x: float, y: float, side: float) -> flo
     turned it by up to 45°), quarter turns folded together (each edge's direction times
     four, weighted by the square root of its strength, so a few strong edges, a neighbour's
     or a shadow's, do not outvote the outline, and by how squarely it faces the centre)."""
-    r = max(2, round(RING[1] * side))
-    m = np.array([[1.0, 0.0, r - x], [0.0, 1.0, r - y]])
-    window = cv2.warpAffine(grey, m, (2 * r + 1, 2 * r + 1), flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE)
-    inside, rx, ry = _ring(r, round(RING[0] * side))
-    gx = cv2.Sobel(window, cv2.CV_32F, 1, 0, ksize=3)[inside]
-    gy = cv2.Sobel(window, cv2.CV_32F, 0, 1, ksize=3)[inside]
-    # g⁴ · |g|^-3.5 of g = gx + i·gy, in real numbers: g² = a + i·b, g⁴ = a² − b² + 2i·ab;
-    # times cos² of the edge's normal to the radius (an outline faces the centre, a stroke
-    # drawn out towards it does not)
-    a, b = gx * gx - gy * gy, 2 * gx * gy
-    strength = gx * gx + gy * gy + np.float32(1e-3)
-    weight = strength ** np.float32(-2.75) * (gx * rx + gy * ry) ** 2
-    vote = complex(float(((a * a - b * b) * weight).sum()), float((2 * a * b * weight).sum()))
-    return float(np.angle(vote) / 4 % (math.pi / 2))
+    r, inner = _ring_size(side)
+    gx, gy = _ring_gradients(grey, x, y, r, inner)
+    return _turns(gx[None], gy[None], r, inner)[0]
 
 
 def die_angle_in(image: NDArray[np.uint8], x: float, y: float, side: float) -> float:
     """die_angle() of a die in a BGR image, from the grey levels of the part around it only
     (the part its ring's window reads, two pixels more each way): the turn read from the whole
     image's grey levels to a millionth of a radian, without converting the whole image."""
-    r = max(2, round(RING[1] * side)) + 2
+    return die_angles_in(image, [(x, y, side)])[0]
+
+
+def die_angles_in(image: NDArray[np.uint8], dice: Sequence[tuple[float, float, float]]
+                  ) -> list[float]:
+    """die_angle_in() of each die (x, y, side) of a BGR image, the same turns, the votes of
+    dice with rings of one size counted together (a few larger numpy steps, not many small)."""
+    rings: dict[tuple[int, int], list[int]] = {}
+    for i, (_, _, side) in enumerate(dice):
+        rings.setdefault(_ring_size(side), []).append(i)
+    turns = [0.0] * len(dice)
     h, w = image.shape[:2]
-    x0, y0 = min(max(0, math.floor(x) - r), w - 1), min(max(0, math.floor(y) - r), h - 1)
-    part = image[y0:max(y0 + 1, math.floor(y) + r + 1), x0:max(x0 + 1, math.floor(x) + r + 1)]
-    grey = cv2.cvtColor(part, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    return die_angle(grey, x - x0, y - y0, side)
+    for (r, inner), members in rings.items():
+        gx, gy = [], []
+        for i in members:
+            x, y, _ = dice[i]
+            x0 = min(max(0, math.floor(x) - r - 2), w - 1)
+            y0 = min(max(0, math.floor(y) - r - 2), h - 1)
+            part = image[y0:max(y0 + 1, math.floor(y) + r + 3),
+                         x0:max(x0 + 1, math.floor(x) + r + 3)]
+            grey = cv2.cvtColor(part, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            a, b = _ring_gradients(grey, x - x0, y - y0, r, inner)
+            gx.append(a)
+            gy.append(b)
+        for i, turn in zip(members, _turns(np.stack(gx), np.stack(gy), r, inner), strict=True):
+            turns[i] = turn
+    return turns
+
+
+def _ring_size(side: float) -> tuple[int, int]:
+    """The outer and inner radius (pixels) of the ring a die's turn is read from."""
+    return max(2, round(RING[1] * side)), round(RING[0] * side)
+
+
+def _ring_gradients(grey: NDArray[np.float32], x: float, y: float, r: int, inner: int
+                    ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """The grey levels' gradients (x, y) on the ring from inner to r pixels around (x, y)."""
+    m = np.array([[1.0, 0.0, r - x], [0.0, 1.0, r - y]])
+    window = cv2.warpAffine(grey, m, (2 * r + 1, 2 * r + 1), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE)
+    at = _ring(r, inner)[0]
+    return (np.asarray(cv2.Sobel(window, cv2.CV_32F, 1, 0, ksize=3).ravel()[at], np.float32),
+            np.asarray(cv2.Sobel(window, cv2.CV_32F, 0, 1, ksize=3).ravel()[at], np.float32))
+
+
+def _turns(gx: NDArray[np.float32], gy: NDArray[np.float32], r: int, inner: int
+           ) -> list[float]:
+    """The turn voted by each row of ring gradients (N × the ring's pixels)."""
+    _, rx, ry = _ring(r, inner)
+    # g⁴ · |g|^-3.5 of g = gx + i·gy, in real numbers: g² = a + i·b, g⁴ = a² − b² + 2i·ab;
+    # times cos² of the edge's normal to the radius (an outline faces the centre, a stroke
+    # drawn out towards it does not)
+    a, b = gx * gx - gy * gy, 2 * gx * gy
+    strength = gx * gx + gy * gy + np.float32(1e-3)
+    weight = strength ** np.float32(-2.75) * (gx * rx + gy * ry) ** 2
+    real, imag = ((a * a - b * b) * weight).sum(axis=1), (2 * a * b * weight).sum(axis=1)
+    return [float(np.angle(complex(float(u), float(v))) / 4 % (math.pi / 2))
+            for u, v in zip(real, imag, strict=True)]
 
 
 @functools.lru_cache(maxsize=16)
-def _ring(r: int, inner: int) -> tuple[NDArray[np.bool_], NDArray[np.float32],
+def _ring(r: int, inner: int) -> tuple[NDArray[np.intp], NDArray[np.float32],
                                       NDArray[np.float32]]:
-    """The pixels of a (2r+1)-square from inner to r from its centre, and the unit vectors
-    (x, y) from the centre to each."""
+    """The pixels of a (2r+1)-square from inner to r from its centre (flat indices, row by
+    row), and the unit vectors (x, y) from the centre to each."""
     yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
     d = xx * xx + yy * yy
     inside = (d <= r * r) & (d >= max(inner, 1) ** 2)
     length = np.sqrt(d[inside]).astype(np.float32)
-    return (np.asarray(inside), np.asarray(xx[inside] / length, np.float32),
+    return (np.flatnonzero(inside), np.asarray(xx[inside] / length, np.float32),
             np.asarray(yy[inside] / length, np.float32))
 
 
