@@ -345,20 +345,21 @@ def hog(grey: NDArray[np.float32]) -> NDArray[np.float32]:
     (1, 72)
     """
     n, h, w = grey.shape
-    g = np.pad(grey, ((0, 0), (1, 1), (1, 1)), mode="edge")
-    gx = g[:, 1:-1, 2:] - g[:, 1:-1, :-2]
-    gy = g[:, 2:, 1:-1] - g[:, :-2, 1:-1]
+    gx, gy = _edge_differences(grey, 2), _edge_differences(grey, 1)
     magnitude = np.hypot(gx, gy)
     position = _unsigned(np.arctan2(gy, gx)) / (np.pi / BINS) - 0.5
     low = np.floor(position)
     frac = (position - low).astype(np.float32)
-    low_bin = low.astype(np.int64) % BINS
+    # position lies in [-0.5, BINS - 0.5]: its bin below is BINS - 1 for -1 (low % BINS)
+    low_bin = low.astype(np.intp)
+    low_bin[low_bin < 0] += BINS
+    high_bin = low_bin + 1
+    high_bin[high_bin == BINS] = 0
     ch, cw = h // CELL, w // CELL
-    cell = (np.arange(h)[:, None] // CELL) * cw + np.arange(w)[None, :] // CELL
-    base = (np.arange(n)[:, None, None] * (ch * cw) + cell) * BINS
+    base = (np.arange(n)[:, None, None] * (ch * cw) + _cells(h, w)) * BINS
     size = n * ch * cw * BINS
     cells = (np.bincount((base + low_bin).ravel(), (magnitude * (1 - frac)).ravel(), size)
-             + np.bincount((base + (low_bin + 1) % BINS).ravel(), (magnitude * frac).ravel(),
+             + np.bincount((base + high_bin).ravel(), (magnitude * frac).ravel(),
                            size)).astype(np.float32).reshape(n, ch, cw, BINS)
     blocks = np.concatenate([cells[:, :-1, :-1], cells[:, :-1, 1:], cells[:, 1:, :-1],
                              cells[:, 1:, 1:]], axis=3).reshape(n, -1, 4 * BINS)
@@ -366,3 +367,21 @@ def hog(grey: NDArray[np.float32]) -> NDArray[np.float32]:
     blocks = np.minimum(blocks, 0.2)
     blocks /= np.linalg.norm(blocks, axis=2, keepdims=True) + 1e-3
     return np.asarray(blocks.reshape(n, -1), np.float32)
+
+
+def _edge_differences(grey: NDArray[np.float32], axis: int) -> NDArray[np.float32]:
+    """Central differences of N×H×W patches along an axis (1: down, 2: across), the edges
+    repeated beyond the border (as np.pad's "edge" mode gives them)."""
+    g = np.moveaxis(grey, axis, -1)
+    out = np.empty_like(g)
+    out[..., 1:-1] = g[..., 2:] - g[..., :-2]
+    out[..., 0] = g[..., 1] - g[..., 0]
+    out[..., -1] = g[..., -1] - g[..., -2]
+    return np.moveaxis(out, -1, axis)
+
+
+@functools.lru_cache(maxsize=4)
+def _cells(h: int, w: int) -> NDArray[np.intp]:
+    """Each pixel's HOG cell (row by row) in an H×W patch."""
+    return np.asarray((np.arange(h)[:, None] // CELL) * (w // CELL)
+                      + np.arange(w)[None, :] // CELL, np.intp)
