@@ -21,7 +21,8 @@ def test_a_label_is_print_in_each_language_and_a_die_on_it_or_blank_paper_is_not
     label = sheet.zone("to-roll")
     x, y = round((label.x + 8) * PX_PER_MM), round((label.y + 4) * PX_PER_MM)
     assert printed.shows(frame, x, y, 48.0)
-    assert not printed.shows(frame, *(v * PX_PER_MM for v in label.centre), 48.0)
+    cx, cy = label.centre
+    assert not printed.shows(frame, cx * PX_PER_MM, cy * PX_PER_MM, 48.0)
     cv2.rectangle(frame, (x - 24, y - 24), (x + 24, y + 24), (40, 40, 190), -1)
     for dx, dy in ((-12, -12), (0, 0), (12, 12)):
         cv2.circle(frame, (x + dx, y + dy), 5, (245, 245, 245), -1)
