@@ -235,9 +235,9 @@ def embed_dice(patches: Patches) -> Vectors:
     shape /= np.linalg.norm(shape, axis=1, keepdims=True) + 1e-6
     half = DIE_VIEW // 2
     # halved all at once, the patches stacked (each 2 × 2 block lies in one patch)
-    small = cv2.resize(grey.reshape(-1, DIE_VIEW), (half, half * len(p)),
-                       interpolation=cv2.INTER_AREA).reshape(len(p), half, half)
-    details = _all_details(small, 0.5, 4.0).reshape(len(p), -1)
+    small = np.asarray(cv2.resize(grey.reshape(-1, DIE_VIEW), (half, half * len(p)),
+                                  interpolation=cv2.INTER_AREA), np.float32)
+    details = _all_details(small.reshape(len(p), half, half), 0.5, 4.0).reshape(len(p), -1)
     details -= details.mean(axis=1, keepdims=True)
     details /= np.linalg.norm(details, axis=1, keepdims=True) + 1e-6
     v = np.concatenate([shape * DIE_SHAPE, details * DIE_DETAILS,
