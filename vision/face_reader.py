@@ -39,7 +39,7 @@ from vision.blas import one_thread
 from vision.components import NOTHING, faces
 from vision.dice import DieRead
 from vision.dice_finder import DieFinder
-from vision.features import crop_die, die_angle_in, die_views, embed_dice, quarter_turns
+from vision.features import crop_die, die_angles_in, die_views, embed_dice, quarter_turns
 from vision.locate import SCALE, Candidate
 from vision.neighbours import Neighbours
 from vision.profile import Profile
@@ -180,7 +180,7 @@ class FaceReader:
         if not found:
             return []
         place = np.array([(c.x, c.y) for c in found], np.float64)
-        angles = [die_angle_in(image, c.x, c.y, c.size) for c in found]
+        angles = die_angles_in(image, [(c.x, c.y, c.size) for c in found])
         cut = np.stack([crop_die(image, x, y, c.size, a)
                         for (x, y), c, a in zip(place, found, angles, strict=True)])
         rows = self.neighbours.similarities(embed_dice(cut))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -50,45 +51,85 @@ def die_angle(grey: NDArray[np.float32], x: float, y: float, side: float) -> flo
     turned it by up to 45°), quarter turns folded together (each edge's direction times
     four, weighted by the square root of its strength, so a few strong edges, a neighbour's
     or a shadow's, do not outvote the outline, and by how squarely it faces the centre)."""
-    r = max(2, round(RING[1] * side))
-    m = np.array([[1.0, 0.0, r - x], [0.0, 1.0, r - y]])
-    window = cv2.warpAffine(grey, m, (2 * r + 1, 2 * r + 1), flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE)
-    inside, rx, ry = _ring(r, round(RING[0] * side))
-    gx = cv2.Sobel(window, cv2.CV_32F, 1, 0, ksize=3)[inside]
-    gy = cv2.Sobel(window, cv2.CV_32F, 0, 1, ksize=3)[inside]
-    # g⁴ · |g|^-3.5 of g = gx + i·gy, in real numbers: g² = a + i·b, g⁴ = a² − b² + 2i·ab;
-    # times cos² of the edge's normal to the radius (an outline faces the centre, a stroke
-    # drawn out towards it does not)
-    a, b = gx * gx - gy * gy, 2 * gx * gy
-    strength = gx * gx + gy * gy + np.float32(1e-3)
-    weight = strength ** np.float32(-2.75) * (gx * rx + gy * ry) ** 2
-    vote = complex(float(((a * a - b * b) * weight).sum()), float((2 * a * b * weight).sum()))
-    return float(np.angle(vote) / 4 % (math.pi / 2))
+    r, inner = _ring_size(side)
+    gx, gy = _ring_gradients(grey, x, y, r, inner)
+    return _turns(gx[None], gy[None], r, inner)[0]
 
 
 def die_angle_in(image: NDArray[np.uint8], x: float, y: float, side: float) -> float:
     """die_angle() of a die in a BGR image, from the grey levels of the part around it only
     (the part its ring's window reads, two pixels more each way): the turn read from the whole
     image's grey levels to a millionth of a radian, without converting the whole image."""
-    r = max(2, round(RING[1] * side)) + 2
+    return die_angles_in(image, [(x, y, side)])[0]
+
+
+def die_angles_in(image: NDArray[np.uint8], dice: Sequence[tuple[float, float, float]]
+                  ) -> list[float]:
+    """die_angle_in() of each die (x, y, side) of a BGR image, the same turns, the votes of
+    dice with rings of one size counted together (a few larger numpy steps, not many small)."""
+    rings: dict[tuple[int, int], list[int]] = {}
+    for i, (_, _, side) in enumerate(dice):
+        rings.setdefault(_ring_size(side), []).append(i)
+    turns = [0.0] * len(dice)
     h, w = image.shape[:2]
-    x0, y0 = min(max(0, math.floor(x) - r), w - 1), min(max(0, math.floor(y) - r), h - 1)
-    part = image[y0:max(y0 + 1, math.floor(y) + r + 1), x0:max(x0 + 1, math.floor(x) + r + 1)]
-    grey = cv2.cvtColor(part, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    return die_angle(grey, x - x0, y - y0, side)
+    for (r, inner), members in rings.items():
+        gx, gy = [], []
+        for i in members:
+            x, y, _ = dice[i]
+            x0 = min(max(0, math.floor(x) - r - 2), w - 1)
+            y0 = min(max(0, math.floor(y) - r - 2), h - 1)
+            part = image[y0:max(y0 + 1, math.floor(y) + r + 3),
+                         x0:max(x0 + 1, math.floor(x) + r + 3)]
+            grey = cv2.cvtColor(part, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            a, b = _ring_gradients(grey, x - x0, y - y0, r, inner)
+            gx.append(a)
+            gy.append(b)
+        for i, turn in zip(members, _turns(np.stack(gx), np.stack(gy), r, inner), strict=True):
+            turns[i] = turn
+    return turns
+
+
+def _ring_size(side: float) -> tuple[int, int]:
+    """The outer and inner radius (pixels) of the ring a die's turn is read from."""
+    return max(2, round(RING[1] * side)), round(RING[0] * side)
+
+
+def _ring_gradients(grey: NDArray[np.float32], x: float, y: float, r: int, inner: int
+                    ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """The grey levels' gradients (x, y) on the ring from inner to r pixels around (x, y)."""
+    m = np.array([[1.0, 0.0, r - x], [0.0, 1.0, r - y]])
+    window = cv2.warpAffine(grey, m, (2 * r + 1, 2 * r + 1), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE)
+    at = _ring(r, inner)[0]
+    return (np.asarray(cv2.Sobel(window, cv2.CV_32F, 1, 0, ksize=3).ravel()[at], np.float32),
+            np.asarray(cv2.Sobel(window, cv2.CV_32F, 0, 1, ksize=3).ravel()[at], np.float32))
+
+
+def _turns(gx: NDArray[np.float32], gy: NDArray[np.float32], r: int, inner: int
+           ) -> list[float]:
+    """The turn voted by each row of ring gradients (N × the ring's pixels)."""
+    _, rx, ry = _ring(r, inner)
+    # g⁴ · |g|^-3.5 of g = gx + i·gy, in real numbers: g² = a + i·b, g⁴ = a² − b² + 2i·ab;
+    # times cos² of the edge's normal to the radius (an outline faces the centre, a stroke
+    # drawn out towards it does not)
+    a, b = gx * gx - gy * gy, 2 * gx * gy
+    strength = gx * gx + gy * gy + np.float32(1e-3)
+    weight = strength ** np.float32(-2.75) * (gx * rx + gy * ry) ** 2
+    real, imag = ((a * a - b * b) * weight).sum(axis=1), (2 * a * b * weight).sum(axis=1)
+    return [float(np.angle(complex(float(u), float(v))) / 4 % (math.pi / 2))
+            for u, v in zip(real, imag, strict=True)]
 
 
 @functools.lru_cache(maxsize=16)
-def _ring(r: int, inner: int) -> tuple[NDArray[np.bool_], NDArray[np.float32],
+def _ring(r: int, inner: int) -> tuple[NDArray[np.intp], NDArray[np.float32],
                                       NDArray[np.float32]]:
-    """The pixels of a (2r+1)-square from inner to r from its centre, and the unit vectors
-    (x, y) from the centre to each."""
+    """The pixels of a (2r+1)-square from inner to r from its centre (flat indices, row by
+    row), and the unit vectors (x, y) from the centre to each."""
     yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
     d = xx * xx + yy * yy
     inside = (d <= r * r) & (d >= max(inner, 1) ** 2)
     length = np.sqrt(d[inside]).astype(np.float32)
-    return (np.asarray(inside), np.asarray(xx[inside] / length, np.float32),
+    return (np.flatnonzero(inside), np.asarray(xx[inside] / length, np.float32),
             np.asarray(yy[inside] / length, np.float32))
 
 
@@ -193,8 +234,10 @@ def embed_dice(patches: Patches) -> Vectors:
     shape = hog(grey)
     shape /= np.linalg.norm(shape, axis=1, keepdims=True) + 1e-6
     half = DIE_VIEW // 2
-    details = _all_details(np.stack([cv2.resize(g, (half, half), interpolation=cv2.INTER_AREA)
-                                     for g in grey]), 0.5, 4.0).reshape(len(p), -1)
+    # halved all at once, the patches stacked (each 2 × 2 block lies in one patch)
+    small = np.asarray(cv2.resize(grey.reshape(-1, DIE_VIEW), (half, half * len(p)),
+                                  interpolation=cv2.INTER_AREA), np.float32)
+    details = _all_details(small.reshape(len(p), half, half), 0.5, 4.0).reshape(len(p), -1)
     details -= details.mean(axis=1, keepdims=True)
     details /= np.linalg.norm(details, axis=1, keepdims=True) + 1e-6
     v = np.concatenate([shape * DIE_SHAPE, details * DIE_DETAILS,
@@ -304,20 +347,21 @@ def hog(grey: NDArray[np.float32]) -> NDArray[np.float32]:
     (1, 72)
     """
     n, h, w = grey.shape
-    g = np.pad(grey, ((0, 0), (1, 1), (1, 1)), mode="edge")
-    gx = g[:, 1:-1, 2:] - g[:, 1:-1, :-2]
-    gy = g[:, 2:, 1:-1] - g[:, :-2, 1:-1]
+    gx, gy = _edge_differences(grey, 2), _edge_differences(grey, 1)
     magnitude = np.hypot(gx, gy)
     position = _unsigned(np.arctan2(gy, gx)) / (np.pi / BINS) - 0.5
     low = np.floor(position)
     frac = (position - low).astype(np.float32)
-    low_bin = low.astype(np.int64) % BINS
+    # position lies in [-0.5, BINS - 0.5]: its bin below is BINS - 1 for -1 (low % BINS)
+    low_bin = low.astype(np.intp)
+    low_bin[low_bin < 0] += BINS
+    high_bin = low_bin + 1
+    high_bin[high_bin == BINS] = 0
     ch, cw = h // CELL, w // CELL
-    cell = (np.arange(h)[:, None] // CELL) * cw + np.arange(w)[None, :] // CELL
-    base = (np.arange(n)[:, None, None] * (ch * cw) + cell) * BINS
+    base = (np.arange(n)[:, None, None] * (ch * cw) + _cells(h, w)) * BINS
     size = n * ch * cw * BINS
     cells = (np.bincount((base + low_bin).ravel(), (magnitude * (1 - frac)).ravel(), size)
-             + np.bincount((base + (low_bin + 1) % BINS).ravel(), (magnitude * frac).ravel(),
+             + np.bincount((base + high_bin).ravel(), (magnitude * frac).ravel(),
                            size)).astype(np.float32).reshape(n, ch, cw, BINS)
     blocks = np.concatenate([cells[:, :-1, :-1], cells[:, :-1, 1:], cells[:, 1:, :-1],
                              cells[:, 1:, 1:]], axis=3).reshape(n, -1, 4 * BINS)
@@ -325,3 +369,21 @@ def hog(grey: NDArray[np.float32]) -> NDArray[np.float32]:
     blocks = np.minimum(blocks, 0.2)
     blocks /= np.linalg.norm(blocks, axis=2, keepdims=True) + 1e-3
     return np.asarray(blocks.reshape(n, -1), np.float32)
+
+
+def _edge_differences(grey: NDArray[np.float32], axis: int) -> NDArray[np.float32]:
+    """Central differences of N×H×W patches along an axis (1: down, 2: across), the edges
+    repeated beyond the border (as np.pad's "edge" mode gives them)."""
+    g = np.moveaxis(grey, axis, -1)
+    out = np.empty_like(g)
+    out[..., 1:-1] = g[..., 2:] - g[..., :-2]
+    out[..., 0] = g[..., 1] - g[..., 0]
+    out[..., -1] = g[..., -1] - g[..., -2]
+    return np.moveaxis(out, -1, axis)
+
+
+@functools.lru_cache(maxsize=4)
+def _cells(h: int, w: int) -> NDArray[np.intp]:
+    """Each pixel's HOG cell (row by row) in an H×W patch."""
+    return np.asarray((np.arange(h)[:, None] // CELL) * (w // CELL)
+                      + np.arange(w)[None, :] // CELL, np.intp)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.calibrate import calibrate, rectify
-from vision.features import die_angle, die_angle_in
+from vision.features import die_angle, die_angle_in, die_angles_in
 from vision.sheet import PX_PER_MM
 from vision.table_scene import render_table
 
@@ -50,3 +50,14 @@ def test_a_dies_turn_read_from_the_part_around_it_is_the_whole_frames() -> None:
     for x, y in [(0.0, 0.0), (w - 1.0, h - 1.0), (5.3, h / 2), (w / 2, 3.7), (w / 3, h / 3)]:
         assert die_angle_in(flat, x, y, 48.0) == pytest.approx(die_angle(grey, x, y, 48.0),
                                                                abs=1e-4)
+
+
+def test_dice_turns_read_together_are_each_dies_turn_read_alone() -> None:
+    """Dice of two sizes, one at the frame's corner, read in one call: each turn is exactly
+    the one read for that die alone (the votes of a ring's size are counted together)."""
+    scene = render_table(240000, game="dalek", dice=8)
+    flat = rectify(scene.image, calibrate(scene.image))
+    h, w = flat.shape[:2]
+    dice = [(w / 3 + 0.4, h / 3, 48.0), (0.0, 0.0, 48.0), (w / 2, h / 2 - 0.3, 30.5),
+            (w - 1.0, h / 4, 30.5), (w / 5, h - 2.5, 48.0)]
+    assert die_angles_in(flat, dice) == [die_angle_in(flat, *d) for d in dice[::-1]][::-1]
