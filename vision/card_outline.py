@@ -244,16 +244,20 @@ def _likeliest(g: NDArray[np.float32], steps: NDArray[np.float64], base: NDArray
     across = edge % 2 == 0  # top and bottom edges place the centre's y
     half = np.select([edge == 0, edge == 2, edge == 3], [h / 2, -h / 2, w / 2], -w / 2)
     slope = np.tan(TURNS)[:, None]
-    vote = np.where(across, points[:, 1] + half - slope * points[:, 0],
-                    points[:, 0] + half + slope * points[:, 1])  # turns × steps
+    # across: y + half − slope·x; else x + half + slope·y (turns × steps)
+    vote = np.where(across, points[:, 1], points[:, 0]) + half \
+        + slope * np.where(across, -points[:, 0], points[:, 1])
     reach = (OUT_MM + 2.0) * px_per_mm
     bins = int(2 * reach / BIN_PX) + 1
-    cell = np.clip(np.round((vote + reach) / BIN_PX).astype(np.int64), 0, bins - 1)
     turns = len(TURNS)
-    index = ((place[None, :] * turns + np.arange(turns)[:, None]) * 4 + edge[None, :]) * bins \
-        + cell
-    counts = np.bincount(index.ravel(), np.broadcast_to(weight, index.shape).ravel(),
-                         len(g) * turns * 4 * bins)
+    cell = vote + reach
+    cell /= BIN_PX
+    np.clip(np.rint(cell, out=cell), 0, bins - 1, out=cell)
+    # each vote's bin among all places', turns', edges' (whole numbers, exact as floats)
+    cell += (((place * turns) * 4 + edge) * bins)[None, :] \
+        + (np.arange(turns) * 4 * bins)[:, None].astype(np.float64)
+    counts = np.bincount(cell.astype(np.int64).ravel(),
+                         np.broadcast_to(weight, cell.shape).ravel(), len(g) * turns * 4 * bins)
     hist = np.asarray(cv2.GaussianBlur(counts.reshape(-1, bins), (5, 1), 1.0),
                       np.float64).reshape(len(g), turns, 4, bins)
     offsets = np.arange(bins) * BIN_PX - reach
