@@ -289,20 +289,22 @@ class CardReader:
             weight, squares = _fisher(means, self._turned_spreads[way, rows])
             card = seen.astype(np.float64)
         else:  # the card the way up that matches the likeliest face
-            means, weight, squares = self._fisher(index)
-            ways = np.stack([seen, _turned(seen[None])[0]]).astype(np.float64)
-            card = ways[int(np.argmax(ways @ means[0]))]
+            means, weight, squares, turned = self._fisher(index)
+            card = seen.astype(np.float64)
+            if card @ turned > card @ means[0]:  # the card turned matches it better
+                card = _turned(card[None])[0]
         # each face's weighted distance Σ w·(card − mean)², its square multiplied out
         distance = float(weight @ card ** 2) - 2 * (means @ (weight * card)) + squares
         first, second = np.argsort(distance)[:2]
         return alike[first] if distance[first] <= self.closer * distance[second] else None
 
     def _fisher_weights(self, index: tuple[int, ...]) -> tuple[
-            NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-        """These faces' looks (rows of the looks) and their _fisher, upright: they depend on
-        the faces alone, so they are kept for the next card with the same alike faces."""
+            NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+        """These faces' looks (rows of the looks) and their _fisher, upright, and the first
+        face's look upside down: they depend on the faces alone, so they are kept for the next
+        card with the same alike faces."""
         means = self._means[list(index)]
-        return (means, *_fisher(means, self._spreads[list(index)]))
+        return (means, *_fisher(means, self._spreads[list(index)]), _turned(means[:1])[0])
 
     def _searched(self, soft: NDArray[np.uint8], places: list[Zone], card_mm: tuple[float, float],
                   px_per_mm: float) -> list[_Pick]:
@@ -311,10 +313,7 @@ class CardReader:
         like a card), the pose most like an example each."""
         if not places:
             return []
-        w, h = card_mm[0] * px_per_mm, card_mm[1] * px_per_mm
-        straight = np.array([(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)])
-        poses = np.stack([card_edges.moved(straight, dx, dy, a) for dx in SEARCH_PX
-                          for dy in SEARCH_PX for a in SEARCH_DEG])
+        poses = _search_poses(card_mm[0] * px_per_mm, card_mm[1] * px_per_mm)
         out = []
         for place in places:  # a place at a time (the cut-outs of one remap stay small)
             tries = poses + np.array(place.centre) * px_per_mm
@@ -335,8 +334,9 @@ class CardReader:
         for _ in range(NUDGES):
             if not active:
                 break
-            tries = np.stack([card_edges.moved(picks[i][0], *(scale * np.array(n)))
-                              for i in active for n in moves])
+            now = np.stack([picks[i][0] for i in active])  # each card's moves side by side
+            tries = np.stack([card_edges.moved(now, *(scale * np.array(n))) for n in moves],
+                             axis=1).reshape(-1, 4, 2)
             cut = crop_cards(soft, tries)
             again = self.neighbours.similarities(embed_cards(cut))
             still = []
@@ -348,6 +348,15 @@ class CardReader:
                     still.append(i)
             active = still
         return picks
+
+
+@functools.lru_cache(maxsize=8)
+def _search_poses(w: float, h: float) -> NDArray[np.float64]:
+    """The outlines a card w × h pixels is looked for at (see CardReader._searched), about
+    its place's centre."""
+    straight = np.array([(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)])
+    return np.stack([card_edges.moved(straight, dx, dy, a) for dx in SEARCH_PX
+                     for dy in SEARCH_PX for a in SEARCH_DEG])
 
 
 def _side(face: str) -> str:
