@@ -144,10 +144,11 @@ def outlines_of(smooth: NDArray[np.float32], places: tuple[Zone, ...],
 
 @dataclass(frozen=True)
 class _Lines:
-    """The scan lines of a sheet's places (the same for every frame): where they sample
-    (places × lines × samples), each axis's lines (those across the edges along the other axis)
-    with the pixels their gradients need and where they sample among those (see _kept), and
-    which samples lie away from the place's printed border."""
+    """The scan lines of a sheet's places (the same for every frame): their samples' offsets
+    along a line, the places' centres (pixels), how many (places, lines, samples); for the lines
+    whose normal runs along x, then along y: which lines, the rows and columns of the sheet
+    their gradients need and where they sample among those (see _kept); and which samples lie
+    away from their place's printed border. Shared: never written to."""
 
     steps: NDArray[np.float64]
     centres: NDArray[np.float64]
@@ -169,13 +170,17 @@ def _lines_of(places: tuple[Zone, ...], card_mm: tuple[float, float], px_per_mm:
     mx = np.ascontiguousarray(pts[..., 0].reshape(-1, len(steps)), np.float32)
     my = np.ascontiguousarray(pts[..., 1].reshape(-1, len(steps)), np.float32)
     axes = []
-    for lines in np.tile(normal, (len(places), 1)).T != 0:  # along x, then along y
+    for lines in np.tile(normal, (len(places), 1)).T != 0:  # normals along x, then along y
         (rows, y), (cols, x) = _kept(my[lines], size[0]), _kept(mx[lines], size[1])
         axes.append((lines, rows, cols, x, y))
+        for kept in axes[-1]:
+            kept.flags.writeable = False
     room = np.array([((p.w - card_mm[0]) / 2, (p.h - card_mm[1]) / 2) for p in places],
                     np.float64) * px_per_mm
     border = np.where(side[None, :] % 2 == 0, room[:, 1, None], room[:, 0, None])
     away = steps[None, None, :] > BORDER_PX - border[:, :, None]
+    for shared in (steps, centres, away):
+        shared.flags.writeable = False
     return _Lines(steps, centres, pts.shape[:3], tuple(axes), away)
 
 
@@ -213,15 +218,17 @@ def _kept(at: NDArray[np.float32], size: int) -> tuple[NDArray[np.int64], NDArra
     coordinates and a 3-pixel gradient there need, and the coordinates among those pixels
     alone. Each coordinate only moves towards 0 by a whole number of pixels: the same float,
     its fraction exact, so the samples are the same, bit for bit."""
-    lines = np.floor(at).astype(np.int64)
-    low, high = lines.min(axis=1) - 1, lines.max(axis=1) + 2  # a line's pixels, ± the kernel's
+    pixel = np.floor(at).astype(np.int64)
+    low, high = pixel.min(axis=1) - 1, pixel.max(axis=1) + 2  # a line's pixels, ± the kernel's
     need = np.zeros(size + 1, np.int64)
     np.add.at(need, np.clip(low, 0, size), 1)
     np.add.at(need, np.clip(high + 1, 0, size), -1)
     kept = np.cumsum(need[:-1]) > 0
     dropped = np.cumsum(~kept)  # pixels left out before each pixel (and itself)
-    shift = dropped[np.clip(lines, 0, size - 1)].astype(np.float32)
+    shift = dropped[np.clip(pixel, 0, size - 1)].astype(np.float32)
     return np.nonzero(kept)[0], at - shift
+
+
 def _likeliest(g: NDArray[np.float32], steps: NDArray[np.float64], base: NDArray[np.float64],
                normal: NDArray[np.float64], side: NDArray[np.int64], w: float, h: float,
                px_per_mm: float, centres: NDArray[np.float64]
@@ -254,8 +261,7 @@ def _likeliest(g: NDArray[np.float32], steps: NDArray[np.float64], base: NDArray
     cell /= BIN_PX
     np.clip(np.rint(cell, out=cell), 0, bins - 1, out=cell)
     # each vote's bin among all places', turns', edges' (whole numbers, exact as floats)
-    cell += (((place * turns) * 4 + edge) * bins)[None, :] \
-        + (np.arange(turns) * 4 * bins)[:, None].astype(np.float64)
+    cell += (((place * turns) * 4 + edge) * bins)[None, :] + (np.arange(turns) * 4 * bins)[:, None]
     counts = np.bincount(cell.astype(np.int64).ravel(),
                          np.broadcast_to(weight, cell.shape).ravel(), len(g) * turns * 4 * bins)
     hist = np.asarray(cv2.GaussianBlur(counts.reshape(-1, bins), (5, 1), 1.0),
