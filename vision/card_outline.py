@@ -125,28 +125,63 @@ def outlines_of(smooth: NDArray[np.float32], places: tuple[Zone, ...],
     and votes at once."""
     w, h = card_mm[0] * px_per_mm, card_mm[1] * px_per_mm
     base, normal, side = _scan_lines(w, h)
-    steps = np.arange(-OUT_MM * px_per_mm, IN_MM * px_per_mm + 1e-6, STEP_PX)
-    centres = np.array([p.centre for p in places], np.float64) * px_per_mm
-    pts = (centres[:, None, None, :] + base[None, :, None, :]
-           + normal[None, :, None, :] * steps[None, None, :, None])
-    profiles = _profiles(smooth, pts, np.tile(normal, (len(places), 1)))
-    room = np.array([((p.w - card_mm[0]) / 2, (p.h - card_mm[1]) / 2) for p in places],
-                    np.float64) * px_per_mm
-    border = np.where(side[None, :] % 2 == 0, room[:, 1, None], room[:, 0, None])
-    away = steps[None, None, :] > BORDER_PX - border[:, :, None]
-    strength = np.median((profiles * away).max(axis=2), axis=1)
+    lines = _lines_of(places, card_mm, px_per_mm, smooth.shape[:2])
+    profiles = _profiles(smooth, lines)
+    strength = np.median((profiles * lines.away).max(axis=2), axis=1)
     full = np.nonzero(strength >= EMPTY_STEP)[0]
     out = [Outlines(None, True, float(s)) for s in strength]
     if not len(full):
         return out
-    poses, votes = _likeliest(profiles[full], steps, base, normal, side, w, h, px_per_mm,
-                              centres[full])
+    poses, votes = _likeliest(profiles[full], lines.steps, base, normal, side, w, h, px_per_mm,
+                              lines.centres[full])
     firsts = np.searchsorted(poses[:, 0], np.arange(len(full)))  # each place's likeliest
     ends = np.append(firsts[1:], len(poses))
     for k, (i, quad) in enumerate(zip(full, votes.fitted(poses[firsts]), strict=True)):
         out[i] = Outlines(quad, False, float(strength[i]), votes,
                           poses[firsts[k] + 1:ends[k]])
     return out
+
+
+@dataclass(frozen=True)
+class _Lines:
+    """The scan lines of a sheet's places (the same for every frame): their samples' offsets
+    along a line, the places' centres (pixels), how many (places, lines, samples); for the lines
+    whose normal runs along x, then along y: which lines, the rows and columns of the sheet
+    their gradients need and where they sample among those (see _kept); and which samples lie
+    away from their place's printed border. Shared: never written to."""
+
+    steps: NDArray[np.float64]
+    centres: NDArray[np.float64]
+    shape: tuple[int, int, int]
+    axes: tuple[tuple[NDArray[np.bool_], NDArray[np.int64], NDArray[np.int64],
+                      NDArray[np.float32], NDArray[np.float32]], ...]
+    away: NDArray[np.bool_]
+
+
+@functools.lru_cache(maxsize=8)
+def _lines_of(places: tuple[Zone, ...], card_mm: tuple[float, float], px_per_mm: float,
+              size: tuple[int, int]) -> _Lines:
+    """The scan lines of these places on a sheet of this size (pixels, height and width)."""
+    base, normal, side = _scan_lines(card_mm[0] * px_per_mm, card_mm[1] * px_per_mm)
+    steps = np.arange(-OUT_MM * px_per_mm, IN_MM * px_per_mm + 1e-6, STEP_PX)
+    centres = np.array([p.centre for p in places], np.float64) * px_per_mm
+    pts = (centres[:, None, None, :] + base[None, :, None, :]
+           + normal[None, :, None, :] * steps[None, None, :, None])
+    mx = np.ascontiguousarray(pts[..., 0].reshape(-1, len(steps)), np.float32)
+    my = np.ascontiguousarray(pts[..., 1].reshape(-1, len(steps)), np.float32)
+    axes = []
+    for lines in np.tile(normal, (len(places), 1)).T != 0:  # normals along x, then along y
+        (rows, y), (cols, x) = _kept(my[lines], size[0]), _kept(mx[lines], size[1])
+        axes.append((lines, rows, cols, x, y))
+        for kept in axes[-1]:
+            kept.flags.writeable = False
+    room = np.array([((p.w - card_mm[0]) / 2, (p.h - card_mm[1]) / 2) for p in places],
+                    np.float64) * px_per_mm
+    border = np.where(side[None, :] % 2 == 0, room[:, 1, None], room[:, 0, None])
+    away = steps[None, None, :] > BORDER_PX - border[:, :, None]
+    for shared in (steps, centres, away):
+        shared.flags.writeable = False
+    return _Lines(steps, centres, pts.shape[:3], tuple(axes), away)
 
 
 @functools.lru_cache(maxsize=8)
@@ -163,30 +198,35 @@ def _scan_lines(w: float, h: float) -> tuple[NDArray[np.float64], NDArray[np.flo
     return base, normal, side
 
 
-def _profiles(smooth: NDArray[np.float32], pts: NDArray[np.float64],
-              normal: NDArray[np.float64]) -> NDArray[np.float32]:
+def _profiles(smooth: NDArray[np.float32], lines: _Lines) -> NDArray[np.float32]:
     """The colour step across each scan line at each sample: the length of the colour
-    gradient's component along the line (places × lines × samples). The gradient is taken
-    only around the scan lines (a margin keeps it what it is in the whole image)."""
-    samples = pts.shape[-2]
-    height, width = smooth.shape[:2]
-    margin = 4  # pixels: the bilinear samples' neighbours and the Sobel's
-    x0 = max(0, int(np.floor(pts[..., 0].min())) - margin)
-    y0 = max(0, int(np.floor(pts[..., 1].min())) - margin)
-    x1 = min(width, int(np.ceil(pts[..., 0].max())) + margin + 1)
-    y1 = min(height, int(np.ceil(pts[..., 1].max())) + margin + 1)
-    part = smooth[y0:y1, x0:x1]
-    mx = np.ascontiguousarray(pts[..., 0].reshape(-1, samples), np.float32) - np.float32(x0)
-    my = np.ascontiguousarray(pts[..., 1].reshape(-1, samples), np.float32) - np.float32(y0)
-    squares = np.empty((len(mx), samples), np.float64)
-    # the scan lines run along the image's axes: each needs the gradient along one axis only
-    # (its sign, the normal's way, drops out of the step's length)
-    for axis, lines in enumerate((normal[:, 0] != 0, normal[:, 1] != 0)):
-        gradient = cv2.Sobel(part, cv2.CV_32F, 1 - axis, axis, ksize=3)
-        along = cv2.remap(gradient, mx[lines], my[lines], cv2.INTER_LINEAR).astype(np.float64)
+    gradient's component along the line (places × lines × samples). The scan lines run along
+    the image's axes: each needs the gradient along one axis only (its sign, the normal's way,
+    drops out of the step's length), and only at the pixels its samples fall between."""
+    squares = np.empty((lines.shape[0] * lines.shape[1], lines.shape[2]), np.float64)
+    for axis, (mine, rows, cols, x, y) in enumerate(lines.axes):
+        gradient = cv2.Sobel(smooth.take(rows, 0).take(cols, 1), cv2.CV_32F, 1 - axis, axis,
+                             ksize=3)
+        along = cv2.remap(gradient, x, y, cv2.INTER_LINEAR).astype(np.float64)
         along *= along
-        squares[lines] = along[..., 0] + along[..., 1] + along[..., 2]
-    return np.asarray(np.sqrt(squares).reshape(pts.shape[:3]), np.float32)
+        squares[mine] = along[..., 0] + along[..., 1] + along[..., 2]
+    return np.asarray(np.sqrt(squares).reshape(lines.shape), np.float32)
+
+
+def _kept(at: NDArray[np.float32], size: int) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+    """The pixels (along one axis of an image `size` long) that a bilinear sample at these
+    coordinates and a 3-pixel gradient there need, and the coordinates among those pixels
+    alone. Each coordinate only moves towards 0 by a whole number of pixels: the same float,
+    its fraction exact, so the samples are the same, bit for bit."""
+    pixel = np.floor(at).astype(np.int64)
+    low, high = pixel.min(axis=1) - 1, pixel.max(axis=1) + 2  # a line's pixels, ± the kernel's
+    need = np.zeros(size + 1, np.int64)
+    np.add.at(need, np.clip(low, 0, size), 1)
+    np.add.at(need, np.clip(high + 1, 0, size), -1)
+    kept = np.cumsum(need[:-1]) > 0
+    dropped = np.cumsum(~kept)  # pixels left out before each pixel (and itself)
+    shift = dropped[np.clip(pixel, 0, size - 1)].astype(np.float32)
+    return np.nonzero(kept)[0], at - shift
 
 
 def _likeliest(g: NDArray[np.float32], steps: NDArray[np.float64], base: NDArray[np.float64],
@@ -211,16 +251,19 @@ def _likeliest(g: NDArray[np.float32], steps: NDArray[np.float64], base: NDArray
     across = edge % 2 == 0  # top and bottom edges place the centre's y
     half = np.select([edge == 0, edge == 2, edge == 3], [h / 2, -h / 2, w / 2], -w / 2)
     slope = np.tan(TURNS)[:, None]
-    vote = np.where(across, points[:, 1] + half - slope * points[:, 0],
-                    points[:, 0] + half + slope * points[:, 1])  # turns × steps
+    # across: y + half − slope·x; else x + half + slope·y (turns × steps)
+    vote = np.where(across, points[:, 1], points[:, 0]) + half \
+        + slope * np.where(across, -points[:, 0], points[:, 1])
     reach = (OUT_MM + 2.0) * px_per_mm
     bins = int(2 * reach / BIN_PX) + 1
-    cell = np.clip(np.round((vote + reach) / BIN_PX).astype(np.int64), 0, bins - 1)
     turns = len(TURNS)
-    index = ((place[None, :] * turns + np.arange(turns)[:, None]) * 4 + edge[None, :]) * bins \
-        + cell
-    counts = np.bincount(index.ravel(), np.broadcast_to(weight, index.shape).ravel(),
-                         len(g) * turns * 4 * bins)
+    cell = vote + reach
+    cell /= BIN_PX
+    np.clip(np.rint(cell, out=cell), 0, bins - 1, out=cell)
+    # each vote's bin among all places', turns', edges' (whole numbers, exact as floats)
+    cell += (((place * turns) * 4 + edge) * bins)[None, :] + (np.arange(turns) * 4 * bins)[:, None]
+    counts = np.bincount(cell.astype(np.int64).ravel(),
+                         np.broadcast_to(weight, cell.shape).ravel(), len(g) * turns * 4 * bins)
     hist = np.asarray(cv2.GaussianBlur(counts.reshape(-1, bins), (5, 1), 1.0),
                       np.float64).reshape(len(g), turns, 4, bins)
     offsets = np.arange(bins) * BIN_PX - reach

@@ -50,7 +50,7 @@ from vision.card_looks import CardLooks
 from vision.card_outline import Outlines, others_of, outlines_of
 from vision.components import EMPTY
 from vision.features import CARD_VIEW, card_details, card_views, crop_cards, embed_cards, half_turns
-from vision.neighbours import Neighbours
+from vision.neighbours import Match, Neighbours
 from vision.profile import Profile
 from vision.sheet import PX_PER_MM, Layout, Zone
 
@@ -71,7 +71,7 @@ SOFTEN = 0.8  # ... by a Gaussian blur of this many pixels
 LOST = 0.9  # a card whose outlines' cut-outs all look less like an example than this is
 LOST_SPREAD = 0.03  # (or less for a face whose examples look less alike, see _lost_below)
 CLEAR = 0.95  # a place's likeliest outline is the card's when its cut-out is this similar (and
-# reads clearly, see CardReader._clear); else every outline found is cut out and compared
+# reads clearly, see CardReader._ahead); else every outline found is cut out and compared
 FAINT_STEP = 50.0  # an empty place with colour steps this strong is looked at too (a card
 # in a washed-out frame); a card found there by its look must be this similar: LOST
 SEARCH_PX = (-8.0, -4.0, 0.0, 4.0, 8.0)  # looked for at these shifts (both ways) ...
@@ -213,7 +213,7 @@ class CardReader:
     def _picked(self, smooth: NDArray[np.float32], soft: NDArray[np.uint8],
                 found: list[Outlines]) -> tuple[dict[int, _Pick], set[int]]:
         """Each place with a card (by its index): its likeliest outline when that one's
-        cut-out already reads clearly (see _clear), else the outline whose cut-out looks most
+        cut-out already reads clearly (see _ahead), else the outline whose cut-out looks most
         like an example (see MISSED for a few examples' card); its similarities and the
         cut-out. And the places read clearly."""
         full = [i for i, f in enumerate(found) if f.first is not None]
@@ -221,10 +221,13 @@ class CardReader:
             return {}, set()
         first = self._cut(soft, [q for i in full if (q := found[i].first) is not None])
         picks = {}
-        if self.first_clear:
-            details = card_details(np.stack([cut for _, _, cut in first]))
-            picks = {i: first[j] for j, i in enumerate(full)
-                     if self._clear(first[j][1], details[j])}
+        if self.first_clear:  # those like enough and ahead, if told apart as read too
+            ahead = [(i, j, match) for j, i in enumerate(full)
+                     if (match := self._ahead(first[j][1])) is not None]
+            if ahead:
+                details = card_details(np.stack([first[j][2] for _, j, _ in ahead]))
+                picks = {i: first[j] for (i, j, match), seen in zip(ahead, details, strict=True)
+                         if self._told_apart(seen, first[j][1], match.label) == match.label}
         unclear = [(i, j) for j, i in enumerate(full) if i not in picks]
         more = others_of([found[i] for i, _ in unclear])  # fitted only where needed
         others = self._cut(soft, [q for quads in more for q in quads])
@@ -262,14 +265,14 @@ class CardReader:
         (a face whose examples look less alike, such as a hatched back, is not outdone)."""
         return float((row + USUAL * (1 - self.usual)).max())
 
-    def _clear(self, row: NDArray[np.float32], details: NDArray[np.float32]) -> bool:
-        """Whether a cut-out with these similarities (and card_details) reads clearly: as
-        like an example as a card found must be (not lost) and at least CLEAR, leading the
-        next face by enough not to be nudged, and told apart from the faces alike as that
-        same face (then no other outline of its place needs cutting out)."""
+    def _ahead(self, row: NDArray[np.float32]) -> Match | None:
+        """The read of a cut-out with these similarities if it may read clearly: as like an
+        example as a card found must be (not lost) and at least CLEAR, leading the next face
+        by enough not to be nudged (it reads clearly when the faces alike tell it apart as
+        that same face too: then no other outline of its place needs cutting out)."""
         match = self.neighbours.decide(row)
-        return bool(row.max() >= max(CLEAR, self.lost[row.argmax()]) and match.lead >= DOUBT
-                    and self._told_apart(details, row, match.label) == match.label)
+        return match if row.max() >= max(CLEAR, self.lost[row.argmax()]) \
+            and match.lead >= DOUBT else None
 
     def _told_apart(self, seen: NDArray[np.float32], row: NDArray[np.float32],
                     read: str | None) -> str | None:
@@ -289,20 +292,22 @@ class CardReader:
             weight, squares = _fisher(means, self._turned_spreads[way, rows])
             card = seen.astype(np.float64)
         else:  # the card the way up that matches the likeliest face
-            means, weight, squares = self._fisher(index)
-            ways = np.stack([seen, _turned(seen[None])[0]]).astype(np.float64)
-            card = ways[int(np.argmax(ways @ means[0]))]
+            means, weight, squares, turned = self._fisher(index)
+            card = seen.astype(np.float64)
+            if card @ turned > card @ means[0]:  # the card turned matches it better
+                card = _turned(card[None])[0]
         # each face's weighted distance Σ w·(card − mean)², its square multiplied out
         distance = float(weight @ card ** 2) - 2 * (means @ (weight * card)) + squares
         first, second = np.argsort(distance)[:2]
         return alike[first] if distance[first] <= self.closer * distance[second] else None
 
     def _fisher_weights(self, index: tuple[int, ...]) -> tuple[
-            NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-        """These faces' looks (rows of the looks) and their _fisher, upright: they depend on
-        the faces alone, so they are kept for the next card with the same alike faces."""
+            NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+        """These faces' looks (rows of the looks) and their _fisher, upright, and the first
+        face's look upside down: they depend on the faces alone, so they are kept for the next
+        card with the same alike faces."""
         means = self._means[list(index)]
-        return (means, *_fisher(means, self._spreads[list(index)]))
+        return (means, *_fisher(means, self._spreads[list(index)]), _turned(means[:1])[0])
 
     def _searched(self, soft: NDArray[np.uint8], places: list[Zone], card_mm: tuple[float, float],
                   px_per_mm: float) -> list[_Pick]:
@@ -311,10 +316,7 @@ class CardReader:
         like a card), the pose most like an example each."""
         if not places:
             return []
-        w, h = card_mm[0] * px_per_mm, card_mm[1] * px_per_mm
-        straight = np.array([(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)])
-        poses = np.stack([card_edges.moved(straight, dx, dy, a) for dx in SEARCH_PX
-                          for dy in SEARCH_PX for a in SEARCH_DEG])
+        poses = _search_poses(card_mm[0] * px_per_mm, card_mm[1] * px_per_mm)
         out = []
         for place in places:  # a place at a time (the cut-outs of one remap stay small)
             tries = poses + np.array(place.centre) * px_per_mm
@@ -335,8 +337,9 @@ class CardReader:
         for _ in range(NUDGES):
             if not active:
                 break
-            tries = np.stack([card_edges.moved(picks[i][0], *(scale * np.array(n)))
-                              for i in active for n in moves])
+            now = np.stack([picks[i][0] for i in active])  # each card's moves side by side
+            tries = np.stack([card_edges.moved(now, *(scale * np.array(n))) for n in moves],
+                             axis=1).reshape(-1, 4, 2)
             cut = crop_cards(soft, tries)
             again = self.neighbours.similarities(embed_cards(cut))
             still = []
@@ -348,6 +351,15 @@ class CardReader:
                     still.append(i)
             active = still
         return picks
+
+
+@functools.lru_cache(maxsize=8)
+def _search_poses(w: float, h: float) -> NDArray[np.float64]:
+    """The outlines a card w × h pixels is looked for at (see CardReader._searched), about
+    its place's centre."""
+    straight = np.array([(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)])
+    return np.stack([card_edges.moved(straight, dx, dy, a) for dx in SEARCH_PX
+                     for dy in SEARCH_PX for a in SEARCH_DEG])
 
 
 def _side(face: str) -> str:

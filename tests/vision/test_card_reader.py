@@ -10,7 +10,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibrate import Calibration, calibrate, rectify
-from vision.card_outline import EMPTY_STEP, others_of, outlines
+from vision.card_outline import (
+    EMPTY_STEP,
+    IN_MM,
+    OUT_MM,
+    STEP_PX,
+    _lines_of,
+    _profiles,
+    _scan_lines,
+    others_of,
+    outlines,
+)
 from vision.card_reader import FAINT_STEP, CardReader
 from vision.components import D6_FACES, EMPTY, faces
 from vision.profile import default
@@ -192,6 +202,32 @@ def test_other_outlines_are_fitted_only_when_asked_for_and_the_same_either_way()
         assert 0 < len(more) == len(alone) == len(place.quads) - 1
         assert np.array_equal(np.stack(more), np.stack(alone))
         assert np.array_equal(np.stack(place.quads), np.stack((place.first, *more)))
+
+
+def test_scan_lines_see_the_colour_steps_of_the_whole_sheets_gradient() -> None:
+    """The scan lines' colour steps, taken from the gradient of only the pixels their samples
+    need, are those of the gradient of the whole softened sheet at the samples, bit for bit."""
+    _, found, flat = _sheet(200002)
+    sheet, places = found.layout, found.layout.places()
+    smooth = np.asarray(cv2.GaussianBlur(flat.astype(np.float32), (0, 0), 0.8), np.float32)
+    w, h = (v * PX_PER_MM for v in sheet.card)
+    base, normal, _ = _scan_lines(w, h)
+    steps = np.arange(-OUT_MM * PX_PER_MM, IN_MM * PX_PER_MM + 1e-6, STEP_PX)
+    centres = np.array([p.centre for p in places]) * PX_PER_MM
+    at = (centres[:, None, None, :] + base[None, :, None, :]
+          + normal[None, :, None, :] * steps[None, None, :, None]).reshape(-1, len(steps), 2)
+    across = np.tile(normal, (len(places), 1))
+    squares = np.zeros(at.shape[:2], np.float64)
+    for axis in (0, 1):  # lines across the edges along y (a gradient along x), then along x
+        mine = across[:, axis] != 0
+        whole = cv2.Sobel(smooth, cv2.CV_32F, 1 - axis, axis, ksize=3)
+        along = cv2.remap(whole, at[mine, :, 0].astype(np.float32),
+                          at[mine, :, 1].astype(np.float32), cv2.INTER_LINEAR)
+        squares[mine] = (along.astype(np.float64) ** 2).sum(axis=2)
+    lines = _lines_of(places, sheet.card, PX_PER_MM, smooth.shape[:2])
+    expected = np.sqrt(squares).reshape(len(places), -1, len(steps)).astype(np.float32)
+    assert expected.max() > EMPTY_STEP  # cards' edges among them
+    assert np.array_equal(_profiles(smooth, lines), expected)
 
 
 def test_one_reader_reads_frame_after_frame_as_a_fresh_one_does() -> None:
