@@ -32,7 +32,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.alike_faces import fitted, mean_looks
+from vision.alike_faces import alikeness, fitted, mean_looks
+from vision.card_glare import unglared
 from vision.features import CARD_VIEW, colour_details, crop_cards, grey_details
 
 INSET = 4  # the middle of a card matched: a CARD_VIEW patch less this many pixels each side
@@ -52,7 +53,12 @@ class CardLooks:
         w, h = CARD_VIEW
         middle = (slice(INSET, h - INSET), slice(INSET, w - INSET))
         self.details = grey_details if recoloured else colour_details
-        self.means = mean_looks(labels, self.details(patches), middle, HALVES)
+        seen, clear = self.details(patches), self.details(unglared(patches))
+        # glare is taken off where that makes the faces' examples look more alike (a few
+        # photos under a glossy sleeve), not where broad light art would be taken for it
+        self.unglared = alikeness(labels, clear, middle, HALVES) > alikeness(
+            labels, seen, middle, HALVES)
+        self.means = mean_looks(labels, clear if self.unglared else seen, middle, HALVES)
 
     def checked(self, soft: NDArray[np.uint8], quad: NDArray[np.float64],
                 read: str | None, faces: Sequence[str]) -> str | None:
@@ -61,7 +67,8 @@ class CardLooks:
         among these faces (the read one among them)."""
         if len(faces) < 2:
             return read
-        region = self.details(crop_cards(soft, quad[None], ROOM))[0]
+        cut = crop_cards(soft, quad[None], ROOM)
+        region = self.details(unglared(cut) if self.unglared else cut)[0]
         misfit = sorted((1.0 - fitted(region, self.means[f], HALVES)[0], f) for f in faces)
         (best, face), (second, _) = misfit[0], misfit[1]
         if face == read or best >= TRUSTED:
