@@ -202,11 +202,9 @@ class CardReader:
             quad, row, _ = picks[i]
             face = matches[i].label if i in clear else self._told_apart(
                 details[i], row, matches[i].label)
-            if self.looks_checked is not None:  # among the faces of the side read (or
-                # likeliest, when not sure: the sides differ by colour, which the look leaves out)
-                side = _side(face or self.neighbours.names[int(np.argmax(row))])
+            if self.looks_checked is not None:  # among the faces of the side read
                 face = self.looks_checked.checked(soft, quad, face, [
-                    f for f in self.neighbours.names if _side(f) == side])
+                    f for f in self.neighbours.names if face is None or _side(f) == _side(face)])
             out.append(CardRead(place.name, face,
                                 tuple((float(x), float(y)) for x, y in quad),
                                 min(1.0, max(0.0, matches[i].lead * 10))))
