@@ -5,7 +5,7 @@ film, stronger in places); a card's details keep those edges, and a few photos' 
 example lay under glare gets a mean look half glare (vision.card_looks). Glare lifts the
 darkest colour channel of everything under it alike, where the card's art lifts it only along
 its lines and marks. So the card's ground is measured as that channel opened (a minimum, then a
-maximum, over GROUND px: lines and marks narrower than that are gone, the glare's broad patches
+maximum, over a few px: lines and marks narrower than that are gone, the glare's broad patches
 stay, sharp edges and all), the glare's share where the ground rises above the card's darkest
 tenth, and the white it adds taken away again.
 
@@ -14,7 +14,7 @@ tenth, and the white it adds taken away again.
 >>> card[0, 20:23, 4:28] = 220  # a light line across
 >>> seen = card.astype(np.float32)
 >>> seen[0, :22, 16:] += (255 - seen[0, :22, 16:]) * 0.3  # glare over the top right
->>> clear = unglared(seen.astype(np.uint8))
+>>> clear = unglared(seen.astype(np.uint8), 7)
 >>> def off(image): return float(np.abs(image.astype(np.float32) - card).mean())
 >>> round(off(seen)), round(off(clear), 1)  # grey levels off the card, on average
 (14, 0.8)
@@ -26,15 +26,17 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-GROUND = 7  # px (of a patch): lines and marks narrower than this are the art, not the ground
+GROUNDS = (3, 5, 7, 9)  # px (of a patch): lines and marks narrower than one of these are the
+# art, not the ground (which one: the size that makes a few photos' faces look most alike)
 SOFTEN = 0.7  # the ground measured is softened this much (pixels)
 DARKEST = 10  # the card's own ground: this percentile of the ground measured
 MOST = 0.6  # the glare's share taken away is at most this (white: nothing left to restore)
 
 
-def unglared(patches: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """Card patches (N × H × W × 3, any size) with the white a glare adds taken away."""
-    square = np.ones((GROUND, GROUND), np.uint8)
+def unglared(patches: NDArray[np.uint8], ground: int) -> NDArray[np.uint8]:
+    """Card patches (N × H × W × 3, any size) with the white a glare adds taken away, the
+    card's ground measured over squares of this many pixels."""
+    square = np.ones((ground, ground), np.uint8)
     out = np.empty_like(patches)
     for k, patch in enumerate(patches):
         seen = patch.astype(np.float32)

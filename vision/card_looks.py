@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.alike_faces import alikeness, fitted, mean_looks
-from vision.card_glare import unglared
+from vision.card_glare import GROUNDS, unglared
 from vision.features import CARD_VIEW, colour_details, crop_cards, grey_details
 
 INSET = 4  # the middle of a card matched: a CARD_VIEW patch less this many pixels each side
@@ -53,12 +53,16 @@ class CardLooks:
         w, h = CARD_VIEW
         middle = (slice(INSET, h - INSET), slice(INSET, w - INSET))
         self.details = grey_details if recoloured else colour_details
-        seen, clear = self.details(patches), self.details(unglared(patches))
         # glare is taken off where that makes the faces' examples look more alike (a few
-        # photos under a glossy sleeve), not where broad light art would be taken for it
-        self.unglared = alikeness(labels, clear, middle, HALVES) > alikeness(
-            labels, seen, middle, HALVES)
-        self.means = mean_looks(labels, clear if self.unglared else seen, middle, HALVES)
+        # photos under a glossy sleeve; not where broad light art would be taken for it), its
+        # ground measured at the size that makes them look most alike (0: glare left on)
+        self.ground, seen = 0, self.details(patches)
+        alike = alikeness(labels, seen, middle, HALVES)
+        for ground in GROUNDS:
+            clear = self.details(unglared(patches, ground))
+            if (more := alikeness(labels, clear, middle, HALVES)) > alike:
+                self.ground, seen, alike = ground, clear, more
+        self.means = mean_looks(labels, seen, middle, HALVES)
 
     def checked(self, soft: NDArray[np.uint8], quad: NDArray[np.float64],
                 read: str | None, faces: Sequence[str]) -> str | None:
@@ -68,7 +72,7 @@ class CardLooks:
         if len(faces) < 2:
             return read
         cut = crop_cards(soft, quad[None], ROOM)
-        region = self.details(unglared(cut) if self.unglared else cut)[0]
+        region = self.details(unglared(cut, self.ground) if self.ground else cut)[0]
         misfit = sorted((1.0 - fitted(region, self.means[f], HALVES)[0], f) for f in faces)
         (best, face), (second, _) = misfit[0], misfit[1]
         if face == read or best >= TRUSTED:
