@@ -40,10 +40,10 @@ def unglared(patches: NDArray[np.uint8], ground: int) -> NDArray[np.uint8]:
     out = np.empty_like(patches)
     for k, patch in enumerate(patches):
         seen = patch.astype(np.float32)
-        ground = cv2.morphologyEx(seen.min(axis=2), cv2.MORPH_OPEN, square,
-                                  borderType=cv2.BORDER_REPLICATE)
-        ground = cv2.GaussianBlur(ground, (0, 0), SOFTEN)
-        darkest = float(np.percentile(ground, DARKEST))
-        share = np.clip((ground - darkest) / max(255.0 - darkest, 1.0), 0.0, MOST)[..., None]
+        level = np.asarray(cv2.morphologyEx(seen.min(axis=2), cv2.MORPH_OPEN, square,
+                                            borderType=cv2.BORDER_REPLICATE), np.float32)
+        level = np.asarray(cv2.GaussianBlur(level, (0, 0), SOFTEN), np.float32)
+        darkest = float(np.percentile(level, DARKEST))
+        share = np.clip((level - darkest) / max(255.0 - darkest, 1.0), 0.0, MOST)[..., None]
         out[k] = np.clip((seen - 255.0 * share) / (1.0 - share), 0, 255).astype(np.uint8)
     return out

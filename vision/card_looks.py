@@ -9,7 +9,9 @@ not their face's), either way up and shifted, each face where it fits best (norm
 cross-correlation), as alike die faces are told apart (vision.alike_faces). A face that fits
 well (misfit under TRUSTED) and clearly best (under CLOSER of the next face's misfit) is the
 card's; one that fits well but not clearly best makes the card "not sure"; where no face fits
-well, or the best one is the face read, the read stands.
+well, or the best one is the face read, the read stands. A glossy sleeve's glare is taken off
+the examples and the card first (vision.card_glare), where that makes the faces' examples
+look more alike.
 
 >>> import numpy as np
 >>> from vision.features import CARD_VIEW
