@@ -79,6 +79,16 @@ def mean_looks(labels: Sequence[str], looks: Sequence[Look] | NDArray[np.float32
     return means
 
 
+def alikeness(labels: Sequence[str], looks: Sequence[Look] | NDArray[np.float32],
+              middle: tuple[slice, slice], turns: Sequence[int] = QUARTERS) -> float:
+    """How alike each face's examples look: the correlation where the middle of each example's
+    look fits best in each other example of its face (see fitted()), the mean over all such
+    pairs (1.0 where no face has two examples)."""
+    fits = [fitted(looks[i], _unit(looks[j][middle]), turns)[0]
+            for i, a in enumerate(labels) for j, b in enumerate(labels) if a == b and i != j]
+    return float(np.mean(fits)) if fits else 1.0
+
+
 def fitted(region: Look, look: Look, turns: Sequence[int] = QUARTERS) -> tuple[float, Look]:
     """Where a look fits best in the region, turned by these quarter turns and shifted: the
     correlation there (normalised cross-correlation) and the part of the region it covers

@@ -9,7 +9,9 @@ not their face's), either way up and shifted, each face where it fits best (norm
 cross-correlation), as alike die faces are told apart (vision.alike_faces). A face that fits
 well (misfit under TRUSTED) and clearly best (under CLOSER of the next face's misfit) is the
 card's; one that fits well but not clearly best makes the card "not sure"; where no face fits
-well, or the best one is the face read, the read stands.
+well, or the best one is the face read, the read stands. A glossy sleeve's glare is taken off
+the examples and the card first (vision.card_glare), where that makes the faces' examples
+look more alike.
 
 >>> import numpy as np
 >>> from vision.features import CARD_VIEW
@@ -32,7 +34,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.alike_faces import fitted, mean_looks
+from vision.alike_faces import alikeness, fitted, mean_looks
+from vision.card_glare import GROUNDS, unglared
 from vision.features import CARD_VIEW, colour_details, crop_cards, grey_details
 
 INSET = 4  # the middle of a card matched: a CARD_VIEW patch less this many pixels each side
@@ -52,7 +55,16 @@ class CardLooks:
         w, h = CARD_VIEW
         middle = (slice(INSET, h - INSET), slice(INSET, w - INSET))
         self.details = grey_details if recoloured else colour_details
-        self.means = mean_looks(labels, self.details(patches), middle, HALVES)
+        # glare is taken off where that makes the faces' examples look more alike (a few
+        # photos under a glossy sleeve; not where broad light art would be taken for it), its
+        # ground measured at the size that makes them look most alike (0: glare left on)
+        self.ground, seen = 0, self.details(patches)
+        alike = alikeness(labels, seen, middle, HALVES)
+        for ground in GROUNDS:
+            clear = self.details(unglared(patches, ground))
+            if (more := alikeness(labels, clear, middle, HALVES)) > alike:
+                self.ground, seen, alike = ground, clear, more
+        self.means = mean_looks(labels, seen, middle, HALVES)
 
     def checked(self, soft: NDArray[np.uint8], quad: NDArray[np.float64],
                 read: str | None, faces: Sequence[str]) -> str | None:
@@ -61,7 +73,8 @@ class CardLooks:
         among these faces (the read one among them)."""
         if len(faces) < 2:
             return read
-        region = self.details(crop_cards(soft, quad[None], ROOM))[0]
+        cut = crop_cards(soft, quad[None], ROOM)
+        region = self.details(unglared(cut, self.ground) if self.ground else cut)[0]
         misfit = sorted((1.0 - fitted(region, self.means[f], HALVES)[0], f) for f in faces)
         (best, face), (second, _) = misfit[0], misfit[1]
         if face == read or best >= TRUSTED:

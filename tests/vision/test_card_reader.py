@@ -154,12 +154,43 @@ def test_a_hatched_ink_card_the_outlines_miss_is_read_along_its_edges(tmp_path: 
     assert _off(np.array(read.outline), truth) < 2.0
 
 
-def _taught(folder: Path, game: str) -> CardReader:
-    """A reader of the `ink` cards of a game taught from 3 photos, as `dicetable render
-    --game GAME --style ink --teach --count 3 --seed 230000` lays them (development seeds)."""
+def test_ink_cards_under_a_sleeves_glare_are_checked_by_their_look_without_it(
+        tmp_path: Path) -> None:
+    """A glossy sleeve's glare lies on a card as broad white patches with sharp edges. Taught
+    from 3 photos, one of a face's two or three examples under glare made that face's mean
+    look half glare, and its cards checked by their look went to an alike face: Dicy seeds
+    240016's and 240029's frozen "same x5" were read as a "pair", 17 seed 240000's "trash" as
+    a "back" and "reverse" as an "x2", 240003's "reverse" as a "trap". The looks are now
+    matched with the glare taken off (vision.card_glare), where that makes the taught faces'
+    examples look more alike."""
+    for game, cases in (("dicy", ((240016, "p3-4", "same-x5/frozen"),
+                                  (240029, "p1-5", "same-x5/frozen"))),
+                        ("17", ((240000, "row-5", "trash"), (240000, "row-9", "reverse"),
+                                (240003, "row-10", "reverse")))):
+        reader = _taught(tmp_path / game, game)
+        for seed, place, face in cases:
+            scene, found, flat = _sheet(seed, "ink", game)
+            assert next(i.face for i in scene.items if i.zone == place) == face
+            assert {r.place: r.face for r in reader.read(flat, found.layout)}[place] == face
+
+
+def test_glare_is_left_on_cards_whose_broad_light_art_it_would_take(tmp_path: Path) -> None:
+    """Taken for glare, a `pop` card's broad light art would be taken off: its faces' examples
+    look less alike so, and their looks are matched as they are; the `ink` ones, with glare
+    taken off."""
+    pop = _taught(tmp_path / "pop", "dicy", "pop").looks_checked
+    ink = _taught(tmp_path / "ink", "dicy").looks_checked
+    assert pop is not None and ink is not None
+    assert (pop.ground, ink.ground > 0) == (0, True)
+
+
+def _taught(folder: Path, game: str, style: str = "ink") -> CardReader:
+    """A reader of the cards of a game (`ink` unless told) taught from 3 photos, as
+    `dicetable render --game GAME --style STYLE --teach --count 3 --seed 230000` lays them
+    (development seeds)."""
     cards = faces("dicy-card" if game == "dicy" else "17-card")
     write(folder, (("train", render_table(
-        230000 + i, game=game, style="ink", dice=len(D6_FACES) if game == "dicy" else None,
+        230000 + i, game=game, style=style, dice=len(D6_FACES) if game == "dicy" else None,
         dice_faces=D6_FACES if game == "dicy" else None,
         faces=tuple(cards[(i * 16 + k) % len(cards)] for k in range(len(cards)))))
         for i in range(3)))
