@@ -129,14 +129,9 @@ def test_ink_cards_read_along_an_outline_off_are_checked_by_their_look(tmp_path:
     240003's "1d" back as a "2d", 240004's "5d" as a "1d". Each card is now also matched with
     every face's mean look where it lies (shifted, either way up), and a face that fits well
     and clearly best is the card's."""
-    for game, cases in (("dicy", ((240000, "p2-1", "lowest-three/frozen"),
-                                  (240016, "p1-2", "same-x5/active"))),
-                        ("17", ((240003, "row-2", "1d"), (240004, "row-4", "5d")))):
-        reader = _taught(tmp_path / game, game)
-        for seed, place, face in cases:
-            scene, found, flat = _sheet(seed, "ink", game)
-            assert next(i.face for i in scene.items if i.zone == place) == face
-            assert {r.place: r.face for r in reader.read(flat, found.layout)}[place] == face
+    _taught_ink_reads(tmp_path, {"dicy": ((240000, "p2-1", "lowest-three/frozen"),
+                                          (240016, "p1-2", "same-x5/active")),
+                                 "17": ((240003, "row-2", "1d"), (240004, "row-4", "5d"))})
 
 
 def test_a_hatched_ink_card_the_outlines_miss_is_read_along_its_edges(tmp_path: Path) -> None:
@@ -163,15 +158,10 @@ def test_ink_cards_under_a_sleeves_glare_are_checked_by_their_look_without_it(
     a "back" and "reverse" as an "x2", 240003's "reverse" as a "trap". The looks are now
     matched with the glare taken off (vision.card_glare), where that makes the taught faces'
     examples look more alike."""
-    for game, cases in (("dicy", ((240016, "p3-4", "same-x5/frozen"),
-                                  (240029, "p1-5", "same-x5/frozen"))),
-                        ("17", ((240000, "row-5", "trash"), (240000, "row-9", "reverse"),
-                                (240003, "row-10", "reverse")))):
-        reader = _taught(tmp_path / game, game)
-        for seed, place, face in cases:
-            scene, found, flat = _sheet(seed, "ink", game)
-            assert next(i.face for i in scene.items if i.zone == place) == face
-            assert {r.place: r.face for r in reader.read(flat, found.layout)}[place] == face
+    _taught_ink_reads(tmp_path, {"dicy": ((240016, "p3-4", "same-x5/frozen"),
+                                          (240029, "p1-5", "same-x5/frozen")),
+                                 "17": ((240000, "row-5", "trash"), (240000, "row-9", "reverse"),
+                                        (240003, "row-10", "reverse"))})
 
 
 def test_glare_is_left_on_cards_whose_broad_light_art_it_would_take(tmp_path: Path) -> None:
@@ -272,3 +262,15 @@ def test_one_reader_reads_frame_after_frame_as_a_fresh_one_does() -> None:
     for _, found, flat in frames:
         assert reader.read(flat, found.layout) == CardReader(default("dicy-card")).read(
             flat, found.layout)
+
+
+def _taught_ink_reads(tmp_path: Path,
+                      cases: dict[str, tuple[tuple[int, str, str], ...]]) -> None:
+    """Each game's (seed, place, face) of rendered `ink` sheets: the scene lays that face
+    there, and a profile taught from 3 `ink` photos reads it so."""
+    for game, places in cases.items():
+        reader = _taught(tmp_path / game, game)
+        for seed, place, face in places:
+            scene, found, flat = _sheet(seed, "ink", game)
+            assert next(i.face for i in scene.items if i.zone == place) == face
+            assert {r.place: r.face for r in reader.read(flat, found.layout)}[place] == face
