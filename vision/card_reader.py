@@ -356,10 +356,12 @@ class CardReader:
 @functools.lru_cache(maxsize=8)
 def _search_poses(w: float, h: float) -> NDArray[np.float64]:
     """The outlines a card w × h pixels is looked for at (see CardReader._searched), about
-    its place's centre."""
+    its place's centre. Kept: read-only."""
     straight = np.array([(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)])
-    return np.stack([card_edges.moved(straight, dx, dy, a) for dx in SEARCH_PX
-                     for dy in SEARCH_PX for a in SEARCH_DEG])
+    poses = np.stack([card_edges.moved(straight, dx, dy, a) for dx in SEARCH_PX
+                      for dy in SEARCH_PX for a in SEARCH_DEG])
+    poses.flags.writeable = False
+    return poses
 
 
 def _side(face: str) -> str:

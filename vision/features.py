@@ -384,6 +384,8 @@ def _edge_differences(grey: NDArray[np.float32], axis: int) -> NDArray[np.float3
 
 @functools.lru_cache(maxsize=4)
 def _cells(h: int, w: int) -> NDArray[np.intp]:
-    """Each pixel's HOG cell (row by row) in an H×W patch."""
-    return np.asarray((np.arange(h)[:, None] // CELL) * (w // CELL)
-                      + np.arange(w)[None, :] // CELL, np.intp)
+    """Each pixel's HOG cell (row by row) in an H×W patch. Kept: read-only."""
+    cells = np.asarray((np.arange(h)[:, None] // CELL) * (w // CELL)
+                       + np.arange(w)[None, :] // CELL, np.intp)
+    cells.flags.writeable = False
+    return cells
