@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 import math
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -37,8 +38,6 @@ from vision.locate import MULTIPLE, SCALE, Candidate, find_peaks, locator_input,
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
-_Read = tuple[list[Candidate], NDArray[np.float32], NDArray[np.float32]]
-"""Candidates read, their patches and the classifier's outputs, row for row."""
 LOCATOR = "dice_locator.onnx"
 CLASSIFIER = "dice_classifier.onnx"
 
@@ -62,6 +61,14 @@ TILE_AREA = 320 * 192  # the locator runs on at most this many input pixels at o
 OVERLAP = 32  # ... in tiles that overlap by this many (dice up to 2 × OVERLAP px at FINE)
 SURE = 0.5  # below this probability of its best value (given a die) a die is "not sure"
 MIN_SIDE = 16  # images smaller than this (either side) are refused
+
+
+class _Read(NamedTuple):
+    """Candidates read, their patches and the classifier's outputs, row for row."""
+
+    found: list[Candidate]
+    patches: NDArray[np.float32]
+    logits: NDArray[np.float32]
 
 
 def model_session(path: Path, threads: int | None) -> ort.InferenceSession:
@@ -139,11 +146,11 @@ class DiceReader:
         weak = self._peaks(small, SCALE, ratio, SIZE_SCORE)
         usual = [c for c in weak if c.score >= HEAT_THRESHOLD]
         read = self._first_read(image, merge([usual], MAX_CANDIDATES))
-        dice = _die_sides(read[0], read[2], ratio)
+        dice = _die_sides(read.found, read.logits, ratio)
         if not dice or max(c.size for c in usual) * ratio >= LARGE_DIE:  # large dice here?
             read = self._read_more(image, read, self._peaks(small, COARSE, ratio, HEAT_THRESHOLD),
                                    least=CHUNK)
-            dice = _die_sides(read[0], read[2], ratio)
+            dice = _die_sides(read.found, read.logits, ratio)
         sizes = dice or [c.size * ratio for c in weak[:SIZE_PEAKS]]  # no die read: weak peaks
         if sizes and float(np.median(sizes)) < SMALL_DIE:
             read = self._read_more(image, read, self._peaks(small, FINE, ratio, HEAT_THRESHOLD))
@@ -158,7 +165,8 @@ class DiceReader:
         outputs, CHUNK at a time; the next chunk is read only while the last TAIL of a chunk
         hold a die (past them the locator's peaks are the table's texture, not dice)."""
         if not found:
-            return [], np.zeros((0, 3, CROP, CROP), np.float32), np.zeros((0, 9), np.float32)
+            return _Read([], np.zeros((0, 3, CROP, CROP), np.float32),
+                         np.zeros((0, 9), np.float32))
         patches = batch([crop(image, c.x, c.y, WINDOW * c.size) for c in found])
         out = []
         for i in range(0, len(found), CHUNK):
@@ -166,7 +174,7 @@ class DiceReader:
             if _softmax(out[-1][-TAIL:, :7])[:, 0].min() > NO_DIE:
                 break
         logits = np.concatenate(out)
-        return found[:len(logits)], patches[:len(logits)], logits
+        return _Read(found[:len(logits)], patches[:len(logits)], logits)
 
     def _read_more(self, image: NDArray[np.uint8], read: _Read, level: list[Candidate],
                    least: int = 0) -> _Read:
@@ -180,8 +188,8 @@ class DiceReader:
                 if c not in taken]
         more = more[:max(least, MAX_CANDIDATES - len(found))]
         extra, extra_patches, extra_logits = self._first_read(image, more)
-        return (found + extra, np.concatenate([patches, extra_patches]),
-                np.concatenate([logits, extra_logits]))
+        return _Read(found + extra, np.concatenate([patches, extra_patches]),
+                     np.concatenate([logits, extra_logits]))
 
     def _peaks(self, image: NDArray[np.uint8], scale: int, ratio: float,
                threshold: float) -> list[Candidate]:
