@@ -39,28 +39,21 @@ def test_a_profile_is_saved_and_loaded_whole(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def pop_photos(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Three photos of the `pop` Dalek dice (shapes: a bold cross for EXT)."""
+def pop_reader(tmp_path_factory: pytest.TempPathFactory, finder: DieFinder) -> DalekTableReader:
+    """A Dalek reader taught from three photos of the `pop` dice (shapes: a bold cross for
+    EXT)."""
     photos = tmp_path_factory.mktemp("pop")
     faces = ("H4", "H2", "D3", "D2", "DOC", "EXT")
     write(photos, (("train", render_table(900 + i, game="dalek", style="pop", dice=6,
                                           faces=faces)) for i in range(3)))
-    return photos
+    return DalekTableReader(teach("dalek", load_photos(photos), finder=finder), finder=finder)
 
 
-@pytest.fixture(scope="module")
-def pop_reader(pop_photos: Path, finder: DieFinder) -> DalekTableReader:
-    return DalekTableReader(teach("dalek", load_photos(pop_photos), finder=finder),
-                            finder=finder)
-
-
-def test_dice_of_an_unseen_art_read_after_three_photos(pop_photos: Path,
-                                                        finder: DieFinder) -> None:
-    profile = teach("dalek", load_photos(pop_photos), finder=finder)
+def test_dice_of_an_unseen_art_read_after_three_photos(pop_reader: DalekTableReader) -> None:
+    profile = pop_reader.faces.profile
     assert profile.counts()["H4"] == 3 and "none" in profile.counts()
     assert 14 < profile.side_mm < 18  # the dice are 15 to 17 mm
-    right, wrong, total = dalek_scenes_read(DalekTableReader(profile, finder=finder), "pop",
-                                            (31, 32))
+    right, wrong, total = dalek_scenes_read(pop_reader, "pop", (31, 32))
     assert right >= 0.9 * total and wrong == 0  # the figures are measured on larger sets
 
 
