@@ -6,7 +6,8 @@ compared with the profile's examples, each in its four quarter turns, so a die i
 rotation. A die read doubtfully is cut out again on a grid of places around where it was
 found, then a little off, while that makes it look more like a face (the centre head is off by
 a few pixels on art it never saw, up to 9 px of a 49 px die with small dots, where it then
-looks like another face). Examples are compared
+looks like another face; a die still "not sure" then is looked for on a grid twice as wide:
+a `pop` die's bold cross can draw the centre head a quarter of a side off). Examples are compared
 through their rendered views with the spread of each example's views whitened away
 (vision.neighbours), so a small mark that tells two faces apart counts (whitening only for a
 profile taught from few examples a face, nudges for any but the shipped ones: with many
@@ -51,6 +52,8 @@ DIMS = 128  # faces are compared on this many principal axes of the examples
 VIEWS = 48  # a face taught from fewer examples is also compared as seen otherwise, to this many
 ROOM = 48  # pixels of image read around an area where the dice's side is not known
 GRID = 0.06  # a die is cut out again on a 5 × 5 grid of places this share of its side apart,
+WIDE = 0.12  # (a die still "not sure" after: this share apart; the centre head may put one a
+# quarter of its side off, towards its side face)
 NUDGE = 0.04  # then this share of its side off in each direction, ...
 NUDGES = 3  # ... in at most this many rounds in all, while that makes it look more like a face,
 DOUBT = 0.1  # ... when its face leads the next by less than this
@@ -185,13 +188,44 @@ class FaceReader:
                         for (x, y), c, a in zip(place, found, angles, strict=True)])
         rows = self.neighbours.similarities(embed_dice(cut))
         best = self._face_similarity(rows)
-        moving = [i for i, row in enumerate(rows) if self.nudges and self._doubtful(row)]
+        state = (place, cut, rows, best)
+        self._moved(image, found, angles, [i for i, row in enumerate(rows)
+                                           if self.nudges and self._doubtful(row)], GRID, state)
+        reads = [self._decided(image, c, place[i], rows[i], angles[i])
+                 for i, c in enumerate(found)]
+        unsure = [i for i, r in enumerate(reads) if self.nudges and r and r.face is None]
+        if unsure:  # searched wider: the centre head may have put it a quarter side off
+            self._moved(image, found, angles, unsure, WIDE, state)
+            for i in unsure:
+                reads[i] = self._decided(image, found[i], place[i], rows[i], angles[i])
+        return [r for r in reads if r is not None]
+
+    def _decided(self, image: NDArray[np.uint8], found: Candidate, place: NDArray[np.float64],
+                 row: NDArray[np.float32], angle: float) -> FaceRead | None:
+        """The read of a die cut out at this place (None: no die), its similarities row."""
+        m = self.neighbours.decide(row)
+        if m.label == NOTHING:
+            return None
+        x, y = float(place[0]), float(place[1])
+        face, confidence = m.label, min(1.0, max(0.0, m.lead * 5))
+        if self.looks is not None and len(alike := self._alike(row)) > 1:
+            face, confidence = self.looks.told_apart(image, x, y, found.size, angle, alike)
+        return FaceRead(face, x, y, found.size, confidence)
+
+    def _moved(self, image: NDArray[np.uint8], found: list[Candidate], angles: list[float],
+               moving: list[int], step: float,
+               state: tuple[NDArray[np.float64], NDArray[np.uint8], NDArray[np.float32],
+                            NDArray[np.float32]]) -> None:
+        """These dice cut out again on a 5 × 5 grid of places `step` sides apart, then nudged,
+        while that makes them look more like a face (state: their places, cut-outs,
+        similarities and best face similarities, updated in place)."""
+        place, cut, rows, best = state
         for done in range(self.nudges):
             if not moving:
                 break
-            moves, step = (_MOVES, NUDGE) if done else (_GRID, GRID)
-            tries = [(i, place[i, 0] + dx * step * found[i].size,
-                      place[i, 1] + dy * step * found[i].size)
+            moves, size = (_MOVES, NUDGE) if done else (_GRID, step)
+            tries = [(i, place[i, 0] + dx * size * found[i].size,
+                      place[i, 1] + dy * size * found[i].size)
                      for i in moving for dx, dy in moves]
             again_cut = np.stack([crop_die(image, x, y, found[i].size, angles[i])
                                   for i, x, y in tries])
@@ -206,16 +240,6 @@ class FaceReader:
                     cut[i], rows[i], best[i] = again_cut[j], again[j], score[n, k]
                     still.append(i)
             moving = still
-        out = []
-        for c, (x, y), row, angle in zip(found, place, rows, angles, strict=True):
-            m = self.neighbours.decide(row)
-            if m.label == NOTHING:
-                continue
-            face, confidence = m.label, min(1.0, max(0.0, m.lead * 5))
-            if self.looks is not None and len(alike := self._alike(row)) > 1:
-                face, confidence = self.looks.told_apart(image, x, y, c.size, angle, alike)
-            out.append(FaceRead(face, float(x), float(y), c.size, confidence))
-        return out
 
     def _alike(self, row: NDArray[np.float32]) -> list[str]:
         """The faces to tell apart by their look: those whose similarity (a row of
