@@ -14,6 +14,9 @@ sheets, a quarter of its work; training/train_centre.py, models/README.md).
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +46,7 @@ class DieFinder:
         self._classifier = model_session(folder / CLASSIFIER, threads)
         self._sheet_centre_at, self._threads = folder / SHEET_CENTRE, threads
         self._sheet_centre: InferenceSession | None = None  # loaded when first needed
+        self._beside: ThreadPoolExecutor | None = None  # started when first needed
 
     def candidates(self, image: NDArray[np.uint8], scale: int = SCALE, *,
                    threshold: float = HEAT, limit: int = LIMIT) -> list[Candidate]:
@@ -68,23 +72,77 @@ class DieFinder:
         """The candidates moved onto the centres of their top faces (side: the dice's side in
         pixels where it is known, else each candidate's guess), one per die; sheet: Dalek
         dice of the shipped look on a rectified sheet (the lighter centre network)."""
+        centred: list[Candidate] = list(found)
+        for step in self.settling(image, found, side, sheet=sheet):
+            for i, c in step:
+                centred[i] = c
+        return [centred[i] for i in one_each(centred)]
+
+    def settling(self, image: NDArray[np.uint8], found: list[Candidate],
+                 side: float | None = None, *, sheet: bool = False, parts: int = 1,
+                 beside: bool = False) -> Iterator[list[tuple[int, Candidate]]]:
+        """centred()'s looks, step by step: each step gives the candidates (index in found,
+        candidate centred) that are where their last look put them, before they are merged
+        (one_each()). parts: the first look is made in this many parts, in order; beside: each
+        look runs on a worker thread, so that the caller's work on the candidates of a step runs
+        while the next look does (onnxruntime lets the interpreter go). The same centres, in any
+        parts (the networks read each patch alone)."""
         if not found:
-            return []
+            return
         sides = np.array([side or c.size for c in found], np.float64) * WINDOW
         x = np.array([c.x for c in found], np.float64)
         y = np.array([c.y for c in found], np.float64)
         h, w = image.shape[:2]
-        look = np.arange(len(found))
-        for _ in range(LOOKS):
-            if not len(look):
-                break
-            patches = batch([crop(image, float(x[i]), float(y[i]), float(sides[i])) for i in look])
-            offset = self.offsets(patches, sheet=sheet)
-            x[look] = np.clip(x[look] + offset[:, 0] * sides[look], 0, w - 1)
-            y[look] = np.clip(y[look] + offset[:, 1] * sides[look], 0, h - 1)
-            look = look[np.hypot(offset[:, 0], offset[:, 1]) * WINDOW >= MOVED]
-        out: list[Candidate] = []
-        for c, a, b, s in zip(found, x, y, sides / WINDOW, strict=True):
-            if all((a - o.x) ** 2 + (b - o.y) ** 2 >= (SAME_DIE * s) ** 2 for o in out):
-                out.append(Candidate(float(a), float(b), float(s), c.score))
-        return out
+        looks: deque[tuple[int, NDArray[np.intp], Future[NDArray[np.float32]]]] = deque()
+
+        def look(k: int, at: NDArray[np.intp]) -> None:
+            args = (image, x[at], y[at], sides[at], sheet)
+            looks.append((k, at, self._pool().submit(self._offsets_at, *args) if beside
+                          else _done(self._offsets_at(*args))))
+
+        for at in np.array_split(np.arange(len(found)), min(parts, len(found))):
+            look(0, at)
+        while looks:
+            k, at, job = looks.popleft()
+            offset = job.result()
+            x[at] = np.clip(x[at] + offset[:, 0] * sides[at], 0, w - 1)
+            y[at] = np.clip(y[at] + offset[:, 1] * sides[at], 0, h - 1)
+            if k + 1 < LOOKS:
+                moved = np.hypot(offset[:, 0], offset[:, 1]) * WINDOW >= MOVED
+                if moved.any():
+                    look(k + 1, at[moved])
+                at = at[~moved]
+            if len(at):
+                    yield [(int(i), Candidate(float(x[i]), float(y[i]), float(sides[i] / WINDOW),
+                                          found[i].score)) for i in at]
+
+    def _offsets_at(self, image: NDArray[np.uint8], x: NDArray[np.float64],
+                    y: NDArray[np.float64], sides: NDArray[np.float64], sheet: bool
+                    ) -> NDArray[np.float32]:
+        """offsets() of the patches `sides` pixels wide centred at (x, y)."""
+        return self.offsets(batch([crop(image, float(a), float(b), float(s))
+                                   for a, b, s in zip(x, y, sides, strict=True)]), sheet=sheet)
+
+    def _pool(self) -> ThreadPoolExecutor:
+        """The worker thread that runs settling()'s looks beside the caller."""
+        if self._beside is None:
+            self._beside = ThreadPoolExecutor(1, thread_name_prefix="centring")
+        return self._beside
+
+
+def one_each(centred: list[Candidate]) -> list[int]:
+    """The candidates (centred) kept, one per die, by their index: of candidates whose centres
+    lie closer than SAME_DIE sides, the first."""
+    out: list[int] = []
+    for i, c in enumerate(centred):
+        if all((c.x - centred[o].x) ** 2 + (c.y - centred[o].y) ** 2 >= (SAME_DIE * c.size) ** 2
+               for o in out):
+            out.append(i)
+    return out
+
+
+def _done(value: NDArray[np.float32]) -> Future[NDArray[np.float32]]:
+    """A future already holding its value."""
+    future: Future[NDArray[np.float32]] = Future()
+    future.set_result(value)
+    return future
