@@ -14,7 +14,6 @@ sheets, a quarter of its work; training/train_centre.py, models/README.md).
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -44,7 +43,7 @@ class DieFinder:
         folder = models or MODELS
         self._locator = model_session(folder / LOCATOR, threads)
         self._classifier = model_session(folder / CLASSIFIER, threads)
-        self._sheet_centre_at, self._threads = folder / SHEET_CENTRE, threads
+        self._sheet_centre_at = folder / SHEET_CENTRE
         self._sheet_centre: InferenceSession | None = None  # loaded when first needed
         self._beside: ThreadPoolExecutor | None = None  # started when first needed
 
@@ -62,8 +61,9 @@ class DieFinder:
         """Where the top face's centre lies from each patch's centre (batch()'s patches), in
         patch widths (N×2: x, y); sheet: by the Dalek sheet's centre network."""
         if sheet:
-            if self._sheet_centre is None:
-                self._sheet_centre = model_session(self._sheet_centre_at, self._threads)
+            if self._sheet_centre is None:  # on one thread: settling() runs it beside the
+                # caller's work, which takes the other core
+                self._sheet_centre = model_session(self._sheet_centre_at, 1)
             return np.asarray(self._sheet_centre.run(None, {"patch": patches})[0], np.float32)
         return np.asarray(self._classifier.run(None, {"patch": patches})[0][:, 7:9], np.float32)
 
@@ -79,49 +79,40 @@ class DieFinder:
         return [centred[i] for i in one_each(centred)]
 
     def settling(self, image: NDArray[np.uint8], found: list[Candidate],
-                 side: float | None = None, *, sheet: bool = False, parts: int = 1,
-                 beside: bool = False) -> Iterator[list[tuple[int, Candidate]]]:
+                 side: float | None = None, *, sheet: bool = False, beside: bool = False
+                 ) -> Iterator[list[tuple[int, Candidate]]]:
         """centred()'s looks, step by step: each step gives the candidates (index in found,
         candidate centred) that are where their last look put them, before they are merged
-        (one_each()). parts: the first look is made in this many parts, in order; beside: each
-        look runs on a worker thread, so that the caller's work on the candidates of a step runs
-        while the next look does (onnxruntime lets the interpreter go). The same centres, in any
-        parts (the networks read each patch alone)."""
+        (one_each()): first those the first look did not move far, then the others. beside: the
+        next look runs on a worker thread while the caller works on a step's candidates
+        (onnxruntime lets the interpreter go): the same centres, sooner where a core is free."""
         if not found:
             return
         sides = np.array([side or c.size for c in found], np.float64) * WINDOW
         x = np.array([c.x for c in found], np.float64)
         y = np.array([c.y for c in found], np.float64)
         h, w = image.shape[:2]
-        looks: deque[tuple[int, NDArray[np.intp], Future[NDArray[np.float32]]]] = deque()
+        def look(at: NDArray[np.intp]) -> Future[NDArray[np.float32]]:
+            patches = batch([crop(image, float(x[i]), float(y[i]), float(sides[i])) for i in at])
+            if beside:
+                return self._pool().submit(self.offsets, patches, sheet=sheet)
+            return _done(self.offsets(patches, sheet=sheet))
 
-        def look(k: int, at: NDArray[np.intp]) -> None:
-            args = (image, x[at], y[at], sides[at], sheet)
-            looks.append((k, at, self._pool().submit(self._offsets_at, *args) if beside
-                          else _done(self._offsets_at(*args))))
-
-        for at in np.array_split(np.arange(len(found)), min(parts, len(found))):
-            look(0, at)
-        while looks:
-            k, at, job = looks.popleft()
+        at = np.arange(len(found))
+        job = look(at)
+        for k in range(LOOKS):
             offset = job.result()
             x[at] = np.clip(x[at] + offset[:, 0] * sides[at], 0, w - 1)
             y[at] = np.clip(y[at] + offset[:, 1] * sides[at], 0, h - 1)
-            if k + 1 < LOOKS:
-                moved = np.hypot(offset[:, 0], offset[:, 1]) * WINDOW >= MOVED
-                if moved.any():
-                    look(k + 1, at[moved])
-                at = at[~moved]
+            moved = (np.hypot(offset[:, 0], offset[:, 1]) * WINDOW >= MOVED) & (k + 1 < LOOKS)
+            settled, at = at[~moved], at[moved]
             if len(at):
-                    yield [(int(i), Candidate(float(x[i]), float(y[i]), float(sides[i] / WINDOW),
-                                          found[i].score)) for i in at]
-
-    def _offsets_at(self, image: NDArray[np.uint8], x: NDArray[np.float64],
-                    y: NDArray[np.float64], sides: NDArray[np.float64], sheet: bool
-                    ) -> NDArray[np.float32]:
-        """offsets() of the patches `sides` pixels wide centred at (x, y)."""
-        return self.offsets(batch([crop(image, float(a), float(b), float(s))
-                                   for a, b, s in zip(x, y, sides, strict=True)]), sheet=sheet)
+                job = look(at)
+            if len(settled):
+                yield [(int(i), Candidate(float(x[i]), float(y[i]), float(sides[i] / WINDOW),
+                                          found[i].score)) for i in settled]
+            if not len(at):
+                return
 
     def _pool(self) -> ThreadPoolExecutor:
         """The worker thread that runs settling()'s looks beside the caller."""

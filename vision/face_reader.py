@@ -72,8 +72,6 @@ LOCATOR_SIDE = 10  # where the dice's side is known, the locator sees the shippe
 # dice about this many pixels wide (its input shrunk more than usual for large dice: 48 px
 # dice, 5 times, a run on 0.64 of the pixels; with art it never saw, taught at a table, its
 # scores are weaker there: a few more reads where no die is)
-PARTS = 2  # on a sheet, the first look of the centre network is made in this many parts (the
-# dice of one turned and cut out while the next part's look runs)
 RECHECK = 0.7  # a die on a sheet centred by the lighter network and read with less
 # confidence is centred again by the classifier's centre head and read again
 KNOWN = 10  # a profile whose faces were each taught this often is read without whitening,
@@ -201,8 +199,7 @@ class FaceReader:
         angles = [0.0] * len(found)
         cuts = np.empty((len(found), DIE_VIEW, DIE_VIEW, 3), np.uint8)
         shapes: list[NDArray[np.float32]] = [np.empty(0, np.float32)] * len(found)
-        for step in self.finder.settling(image, found, side, sheet=True, parts=PARTS,
-                                         beside=True):
+        for step in self.finder.settling(image, found, side, sheet=True, beside=True):
             turns = die_angles_in(image, [(c.x, c.y, c.size) for _, c in step])
             for (i, c), turn in zip(step, turns, strict=True):
                 centred[i], angles[i] = c, turn
