@@ -39,8 +39,9 @@ def test_places_judged_together_are_each_judged_alone() -> None:
     x, y = round((label.x + 8) * PX_PER_MM), round((label.y + 4) * PX_PER_MM)
     cv2.rectangle(frame, (x + 60, y - 24), (x + 108, y + 24), (40, 40, 190), -1)
     h, w = frame.shape[:2]
+    cx, cy = label.centre
     places = [(float(x), float(y), 48.0), (x + 84.5, float(y), 48.0),
-              (*(v * PX_PER_MM for v in label.centre), 48.0), (0.0, 0.0, 48.0),
+              (cx * PX_PER_MM, cy * PX_PER_MM, 48.0), (0.0, 0.0, 48.0),
               (w - 1.0, h - 1.0, 30.0), (w + 40.0, 10.0, 48.0), (-30.0, -30.0, 48.0),
               (x + 0.5, y + 0.5, 47.0)]
     judged = printed.shown(frame, places)
