@@ -84,30 +84,34 @@ class DieFinder:
         """centred()'s looks, step by step: each step gives the candidates (index in found,
         candidate centred) that are where their last look put them, before they are merged
         (one_each()): first those the first look did not move far, then the others. beside: the
-        next look runs on a worker thread while the caller works on a step's candidates
-        (onnxruntime lets the interpreter go): the same centres, sooner where a core is free."""
+        second look runs on a worker thread while the caller works on the first step's
+        candidates (onnxruntime lets the interpreter go), or here if the worker has not begun it
+        when it is needed: the same centres, sooner where a core is free."""
         if not found:
             return
         sides = np.array([side or c.size for c in found], np.float64) * WINDOW
         x = np.array([c.x for c in found], np.float64)
         y = np.array([c.y for c in found], np.float64)
         h, w = image.shape[:2]
-        def look(at: NDArray[np.intp]) -> Future[NDArray[np.float32]]:
+
+        def look(at: NDArray[np.intp], later: bool
+                 ) -> tuple[NDArray[np.float32], Future[NDArray[np.float32]] | None]:
             patches = batch([crop(image, float(x[i]), float(y[i]), float(sides[i])) for i in at])
-            if beside:
-                return self._pool().submit(self.offsets, patches, sheet=sheet)
-            return _done(self.offsets(patches, sheet=sheet))
+            job = self._pool().submit(self.offsets, patches, sheet=sheet) if later else None
+            return patches, job
 
         at = np.arange(len(found))
-        job = look(at)
+        patches, job = look(at, False)  # the caller has nothing to do meanwhile
         for k in range(LOOKS):
-            offset = job.result()
+            # a look the worker has not begun is made here (no wait for it to wake)
+            offset = (job.result() if job is not None and not job.cancel()
+                      else self.offsets(patches, sheet=sheet))
             x[at] = np.clip(x[at] + offset[:, 0] * sides[at], 0, w - 1)
             y[at] = np.clip(y[at] + offset[:, 1] * sides[at], 0, h - 1)
             moved = (np.hypot(offset[:, 0], offset[:, 1]) * WINDOW >= MOVED) & (k + 1 < LOOKS)
             settled, at = at[~moved], at[moved]
             if len(at):
-                job = look(at)
+                patches, job = look(at, beside)
             if len(settled):
                 yield [(int(i), Candidate(float(x[i]), float(y[i]), float(sides[i] / WINDOW),
                                           found[i].score)) for i in settled]
@@ -130,10 +134,3 @@ def one_each(centred: list[Candidate]) -> list[int]:
                for o in out):
             out.append(i)
     return out
-
-
-def _done(value: NDArray[np.float32]) -> Future[NDArray[np.float32]]:
-    """A future already holding its value."""
-    future: Future[NDArray[np.float32]] = Future()
-    future.set_result(value)
-    return future
