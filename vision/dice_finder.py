@@ -14,8 +14,6 @@ sheets, a quarter of its work; training/train_centre.py, models/README.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -45,7 +43,6 @@ class DieFinder:
         self._classifier = model_session(folder / CLASSIFIER, threads)
         self._sheet_centre_at = folder / SHEET_CENTRE
         self._sheet_centre: InferenceSession | None = None  # loaded when first needed
-        self._beside: ThreadPoolExecutor | None = None  # started when first needed
 
     def candidates(self, image: NDArray[np.uint8], scale: int = SCALE, *,
                    threshold: float = HEAT, limit: int = LIMIT) -> list[Candidate]:
@@ -61,8 +58,8 @@ class DieFinder:
         """Where the top face's centre lies from each patch's centre (batch()'s patches), in
         patch widths (N×2: x, y); sheet: by the Dalek sheet's centre network."""
         if sheet:
-            if self._sheet_centre is None:  # on one thread: settling() runs it beside the
-                # caller's work, which takes the other core
+            if self._sheet_centre is None:  # on one thread: on a look's dozen small patches
+                # a second one costs more processor time than it saves
                 self._sheet_centre = model_session(self._sheet_centre_at, 1)
             return np.asarray(self._sheet_centre.run(None, {"patch": patches})[0], np.float32)
         return np.asarray(self._classifier.run(None, {"patch": patches})[0][:, 7:9], np.float32)
@@ -72,65 +69,23 @@ class DieFinder:
         """The candidates moved onto the centres of their top faces (side: the dice's side in
         pixels where it is known, else each candidate's guess), one per die; sheet: Dalek
         dice of the shipped look on a rectified sheet (the lighter centre network)."""
-        centred: list[Candidate] = list(found)
-        for step in self.settling(image, found, side, sheet=sheet):
-            for i, c in step:
-                centred[i] = c
-        return [centred[i] for i in one_each(centred)]
-
-    def settling(self, image: NDArray[np.uint8], found: list[Candidate],
-                 side: float | None = None, *, sheet: bool = False, beside: bool = False
-                 ) -> Iterator[list[tuple[int, Candidate]]]:
-        """centred()'s looks, step by step: each step gives the candidates (index in found,
-        candidate centred) that are where their last look put them, before they are merged
-        (one_each()): first those the first look did not move far, then the others. beside: the
-        second look runs on a worker thread while the caller works on the first step's
-        candidates (onnxruntime lets the interpreter go), or here if the worker has not begun it
-        when it is needed: the same centres, sooner where a core is free."""
         if not found:
-            return
+            return []
         sides = np.array([side or c.size for c in found], np.float64) * WINDOW
         x = np.array([c.x for c in found], np.float64)
         y = np.array([c.y for c in found], np.float64)
         h, w = image.shape[:2]
-
-        def look(at: NDArray[np.intp], later: bool
-                 ) -> tuple[NDArray[np.float32], Future[NDArray[np.float32]] | None]:
-            patches = batch([crop(image, float(x[i]), float(y[i]), float(sides[i])) for i in at])
-            job = self._pool().submit(self.offsets, patches, sheet=sheet) if later else None
-            return patches, job
-
-        at = np.arange(len(found))
-        patches, job = look(at, False)  # the caller has nothing to do meanwhile
-        for k in range(LOOKS):
-            # a look the worker has not begun is made here (no wait for it to wake)
-            offset = (job.result() if job is not None and not job.cancel()
-                      else self.offsets(patches, sheet=sheet))
-            x[at] = np.clip(x[at] + offset[:, 0] * sides[at], 0, w - 1)
-            y[at] = np.clip(y[at] + offset[:, 1] * sides[at], 0, h - 1)
-            moved = (np.hypot(offset[:, 0], offset[:, 1]) * WINDOW >= MOVED) & (k + 1 < LOOKS)
-            settled, at = at[~moved], at[moved]
-            if len(at):
-                patches, job = look(at, beside)
-            if len(settled):
-                yield [(int(i), Candidate(float(x[i]), float(y[i]), float(sides[i] / WINDOW),
-                                          found[i].score)) for i in settled]
-            if not len(at):
-                return
-
-    def _pool(self) -> ThreadPoolExecutor:
-        """The worker thread that runs settling()'s looks beside the caller."""
-        if self._beside is None:
-            self._beside = ThreadPoolExecutor(1, thread_name_prefix="centring")
-        return self._beside
-
-
-def one_each(centred: list[Candidate]) -> list[int]:
-    """The candidates (centred) kept, one per die, by their index: of candidates whose centres
-    lie closer than SAME_DIE sides, the first."""
-    out: list[int] = []
-    for i, c in enumerate(centred):
-        if all((c.x - centred[o].x) ** 2 + (c.y - centred[o].y) ** 2 >= (SAME_DIE * c.size) ** 2
-               for o in out):
-            out.append(i)
-    return out
+        look = np.arange(len(found))
+        for _ in range(LOOKS):
+            if not len(look):
+                break
+            patches = batch([crop(image, float(x[i]), float(y[i]), float(sides[i])) for i in look])
+            offset = self.offsets(patches, sheet=sheet)
+            x[look] = np.clip(x[look] + offset[:, 0] * sides[look], 0, w - 1)
+            y[look] = np.clip(y[look] + offset[:, 1] * sides[look], 0, h - 1)
+            look = look[np.hypot(offset[:, 0], offset[:, 1]) * WINDOW >= MOVED]
+        out: list[Candidate] = []
+        for c, a, b, s in zip(found, x, y, sides / WINDOW, strict=True):
+            if all((a - o.x) ** 2 + (b - o.y) ** 2 >= (SAME_DIE * s) ** 2 for o in out):
+                out.append(Candidate(float(a), float(b), float(s), c.score))
+        return out

@@ -30,6 +30,7 @@ the rest.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -38,17 +39,10 @@ from numpy.typing import NDArray
 from vision.alike_faces import FaceLooks
 from vision.blas import one_thread
 from vision.components import NOTHING, faces
+from vision.cv_threads import one_cv_thread
 from vision.dice import DieRead
-from vision.dice_finder import DieFinder, one_each
-from vision.features import (
-    DIE_VIEW,
-    crop_die,
-    die_angles_in,
-    die_shapes,
-    die_views,
-    embed_dice,
-    quarter_turns,
-)
+from vision.dice_finder import DieFinder
+from vision.features import crop_die, die_angles_in, die_views, embed_dice, quarter_turns
 from vision.locate import SCALE, Candidate
 from vision.neighbours import Neighbours
 from vision.profile import Profile
@@ -147,11 +141,15 @@ class FaceReader:
         if skip is not None:
             none = skip([(c.x + x0, c.y + y0, side or c.size) for c in found])
             found = [c for c, no in zip(found, none, strict=True) if not no]
-        with one_thread():
-            if self._on_sheet(side):
-                reads = self._checked(image, self._read_settling(image, found, side), side)
-            else:
-                reads = self._read_all(image, self.finder.centred(image, found, side))
+        sheet = self._on_sheet(side)
+        # on a sheet, OpenCV on one thread for the dice's small patches (a second thread costs
+        # more processor time than it saves there; the locator's whole sheet above keeps both)
+        with one_cv_thread() if sheet else nullcontext():
+            found = self.finder.centred(image, found, side, sheet=sheet)
+            with one_thread():
+                reads = self._read_all(image, found)
+                if sheet:
+                    reads = self._checked(image, reads, side)
         if self.pips is not None:
             reads = self._with_pips(image, reads)
         if area is not None:
@@ -187,42 +185,14 @@ class FaceReader:
                                             for r in doubtful], side)
         return [r for r in reads if r.confidence >= RECHECK] + self._read_all(image, again)
 
-    def _read_settling(self, image: NDArray[np.uint8], found: list[Candidate],
-                       side: float | None
-                       ) -> list[FaceRead]:
-        """_read_all() of the candidates centred on a sheet by the lighter network, each die's
-        turn read, its face cut out and its shape found while the network still centres the
-        others (the same reads)."""
-        if not found:
-            return []
-        centred: list[Candidate] = list(found)
-        angles = [0.0] * len(found)
-        cuts = np.empty((len(found), DIE_VIEW, DIE_VIEW, 3), np.uint8)
-        shapes: list[NDArray[np.float32]] = [np.empty(0, np.float32)] * len(found)
-        for step in self.finder.settling(image, found, side, sheet=True, beside=True):
-            turns = die_angles_in(image, [(c.x, c.y, c.size) for _, c in step])
-            for (i, c), turn in zip(step, turns, strict=True):
-                centred[i], angles[i] = c, turn
-                cuts[i] = crop_die(image, c.x, c.y, c.size, turn)
-            at = [i for i, _ in step]
-            for i, shape in zip(at, die_shapes(cuts[at]), strict=True):
-                shapes[i] = shape
-        kept = one_each(centred)
-        return self._read_all(image, [centred[i] for i in kept],
-                              ([angles[i] for i in kept], cuts[kept],
-                               np.stack([shapes[i] for i in kept])))
-
-    def _read_all(self, image: NDArray[np.uint8], found: list[Candidate],
-                  cut_out: tuple[list[float], NDArray[np.uint8], NDArray[np.float32] | None]
-                  | None = None
-                  ) -> list[FaceRead]:
-        """The dice among the candidates centred (cut_out: their turns, faces cut out and
-        their die_shapes(), where they are known)."""
+    def _read_all(self, image: NDArray[np.uint8], found: list[Candidate]) -> list[FaceRead]:
         if not found:
             return []
         place = np.array([(c.x, c.y) for c in found], np.float64)
-        angles, cut, shapes = cut_out or self._cut_out(image, found)
-        rows = self.neighbours.similarities(embed_dice(cut, shapes))
+        angles = die_angles_in(image, [(c.x, c.y, c.size) for c in found])
+        cut = np.stack([crop_die(image, x, y, c.size, a)
+                        for (x, y), c, a in zip(place, found, angles, strict=True)])
+        rows = self.neighbours.similarities(embed_dice(cut))
         best = self._face_similarity(rows)
         state = (place, cut, rows, best)
         self._moved(image, found, angles, [i for i, row in enumerate(rows)
@@ -276,14 +246,6 @@ class FaceReader:
                     cut[i], rows[i], best[i] = again_cut[j], again[j], score[n, k]
                     still.append(i)
             moving = still
-
-    def _cut_out(self, image: NDArray[np.uint8], found: list[Candidate]
-                 ) -> tuple[list[float], NDArray[np.uint8], None]:
-        """The candidates' turns and their faces cut out upright (their shapes not yet
-        found)."""
-        angles = die_angles_in(image, [(c.x, c.y, c.size) for c in found])
-        return angles, np.stack([crop_die(image, c.x, c.y, c.size, a)
-                                 for c, a in zip(found, angles, strict=True)]), None
 
     def _alike(self, row: NDArray[np.float32]) -> list[str]:
         """The faces to tell apart by their look: those whose similarity (a row of

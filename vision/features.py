@@ -226,12 +226,13 @@ def crop_cards(image: Image, quads: NDArray[np.float64], room: int = 0) -> Patch
     return np.asarray(out, np.uint8).reshape(-1, v.size, u.size, 3)
 
 
-def embed_dice(patches: Patches, shapes: Vectors | None = None) -> Vectors:
+def embed_dice(patches: Patches) -> Vectors:
     """Embeddings of DIE_VIEW die patches: HOG, the grey details (as for cards) at half size,
-    and a 4 × 4 colour layout; shapes: the patches' die_shapes(), where they are known."""
+    and a 4 × 4 colour layout."""
     p = patches.astype(np.float32)
     grey = p @ _GREY
-    shape = _shapes(grey) if shapes is None else shapes
+    shape = hog(grey)
+    shape /= np.linalg.norm(shape, axis=1, keepdims=True) + 1e-6
     half = DIE_VIEW // 2
     # halved all at once, the patches stacked (each 2 × 2 block lies in one patch)
     small = np.asarray(cv2.resize(grey.reshape(-1, DIE_VIEW), (half, half * len(p)),
@@ -242,18 +243,6 @@ def embed_dice(patches: Patches, shapes: Vectors | None = None) -> Vectors:
     v = np.concatenate([shape * DIE_SHAPE, details * DIE_DETAILS,
                         _colour_layout(p, 4) * COLOUR_WEIGHT], 1)
     return np.asarray(v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6), np.float32)
-
-
-def die_shapes(patches: Patches) -> Vectors:
-    """The shape part of embed_dice(): each die patch's HOG, unit-norm (each patch's own: the
-    same whichever patches it is computed with)."""
-    return _shapes(patches.astype(np.float32) @ _GREY)
-
-
-def _shapes(grey: NDArray[np.float32]) -> Vectors:
-    shape = hog(grey)
-    shape /= np.linalg.norm(shape, axis=1, keepdims=True) + 1e-6
-    return shape
 
 
 def _all_details(patches: NDArray[np.float32], blur: float, shading: float

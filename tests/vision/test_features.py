@@ -9,14 +9,7 @@ import numpy as np
 import pytest
 
 from vision.calibrate import calibrate, rectify
-from vision.features import (
-    DIE_VIEW,
-    die_angle,
-    die_angle_in,
-    die_angles_in,
-    die_shapes,
-    embed_dice,
-)
+from vision.features import die_angle, die_angle_in, die_angles_in
 from vision.sheet import PX_PER_MM
 from vision.table_scene import render_table
 
@@ -68,15 +61,3 @@ def test_dice_turns_read_together_are_each_dies_turn_read_alone() -> None:
     dice = [(w / 3 + 0.4, h / 3, 48.0), (0.0, 0.0, 48.0), (w / 2, h / 2 - 0.3, 30.5),
             (w - 1.0, h / 4, 30.5), (w / 5, h - 2.5, 48.0)]
     assert die_angles_in(flat, dice) == [die_angle_in(flat, *d) for d in dice[::-1]][::-1]
-
-
-def test_die_shapes_found_in_parts_give_the_same_embeddings() -> None:
-    """A die patch's shape (HOG) is its own: found a few patches at a time and passed to
-    embed_dice(), the embeddings are those embed_dice() finds alone."""
-    rng = np.random.default_rng(5)
-    patches = rng.integers(0, 256, (7, DIE_VIEW, DIE_VIEW, 3), dtype=np.uint8)
-    patches[2:4] = cv2.GaussianBlur(patches[2:4].reshape(-1, DIE_VIEW, 3), (0, 0), 3).reshape(
-        2, DIE_VIEW, DIE_VIEW, 3)
-    shapes = np.concatenate([die_shapes(patches[:3]), die_shapes(patches[3:4]),
-                             die_shapes(patches[4:])])
-    assert np.array_equal(embed_dice(patches, shapes), embed_dice(patches))
