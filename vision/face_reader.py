@@ -29,7 +29,8 @@ the rest.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -38,6 +39,7 @@ from numpy.typing import NDArray
 from vision.alike_faces import FaceLooks
 from vision.blas import one_thread
 from vision.components import NOTHING, faces
+from vision.cv_threads import one_cv_thread
 from vision.dice import DieRead
 from vision.dice_finder import DieFinder
 from vision.features import crop_die, die_angles_in, die_views, embed_dice, quarter_turns
@@ -121,11 +123,11 @@ class FaceReader:
             self.pips = pips or DiceReader(threads=threads)
 
     def read(self, image_bgr: NDArray[np.uint8], *, px_per_mm: float | None = None,
-             skip: Callable[[float, float, float], bool] | None = None,
+             skip: Callable[[list[tuple[float, float, float]]], Sequence[bool]] | None = None,
              area: tuple[int, int, int, int] | None = None) -> tuple[FaceRead, ...]:
         """Every die found, surest first; px_per_mm: the image's scale when it is a rectified
-        sheet (the dice's side is then known from the profile); skip(x, y, side): whether a
-        candidate die there is known to be none (the sheet's print), so it is not read; area:
+        sheet (the dice's side is then known from the profile); skip([(x, y, side), ...]): whether
+        each candidate die is known to be none (the sheet's print), so it is not read; area:
         (x0, y0, x1, y1) pixels, only the dice centred there, looked for with a die's side of
         the image around it (the locator misses dice at an image's edge)."""
         image = check_image(image_bgr)
@@ -137,13 +139,17 @@ class FaceReader:
             image = np.ascontiguousarray(image[y0:area[3] + room, x0:area[2] + room])
         found = self.finder.candidates(*self.looked_at(image, side), threshold=HEAT)
         if skip is not None:
-            found = [c for c in found if not skip(c.x + x0, c.y + y0, side or c.size)]
+            none = skip([(c.x + x0, c.y + y0, side or c.size) for c in found])
+            found = [c for c, no in zip(found, none, strict=True) if not no]
         sheet = self._on_sheet(side)
-        found = self.finder.centred(image, found, side, sheet=sheet)
-        with one_thread():
-            reads = self._read_all(image, found)
-            if sheet:
-                reads = self._checked(image, reads, side)
+        # on a sheet, OpenCV on one thread for the dice's small patches (a second thread costs
+        # more processor time than it saves there; the locator's whole sheet above keeps both)
+        with one_cv_thread() if sheet else nullcontext():
+            found = self.finder.centred(image, found, side, sheet=sheet)
+            with one_thread():
+                reads = self._read_all(image, found)
+                if sheet:
+                    reads = self._checked(image, reads, side)
         if self.pips is not None:
             reads = self._with_pips(image, reads)
         if area is not None:

@@ -18,6 +18,8 @@ False
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -44,25 +46,44 @@ class SheetPrint:
 
     def shows(self, image: NDArray[np.uint8], x: float, y: float, side: float) -> bool:
         """Whether the rectified BGR image around (x, y), side pixels wide, is the sheet's
-        print rather than something lying on it (where the print is blank paper in every
-        language, as around most dice, the image is not looked at)."""
+        print rather than something lying on it."""
+        return self.shown(image, [(x, y, side)])[0]
+
+    def shown(self, image: NDArray[np.uint8], places: Sequence[tuple[float, float, float]]
+              ) -> list[bool]:
+        """shows() of each place (x, y, side) of a frame, judged together: whether the print
+        around each is blank paper in every language (as around most dice) from the running
+        sums of all places at once; the image is looked at only around the others."""
+        if not places:
+            return []
         h, w = self._drawn[0].shape
-        r = round(side / 2)
-        x0, y0 = max(0, round(x) - r), max(0, round(y) - r)
-        x1, y1 = min(w, round(x) + r + 1), min(h, round(y) + r + 1)
-        if x1 - x0 < 4 or y1 - y0 < 4:
-            return False
-        size = (x1 - x0) * (y1 - y0)
+        at = np.array(places, np.float64)
+        x, y, r = np.rint(at[:, 0]), np.rint(at[:, 1]), np.rint(at[:, 2] / 2)
+        x0, y0 = np.maximum(0, x - r), np.maximum(0, y - r)
+        x1, y1 = np.minimum(w, x + r + 1), np.minimum(h, y + r + 1)
+        room = (x1 - x0 >= 4) & (y1 - y0 >= 4)
+        # windows without room (off the frame) are not judged: kept inside it for the look-ups
+        x0, x1 = (np.clip(v, 0, w).astype(np.intp) for v in (x0, x1))
+        y0, y1 = (np.clip(v, 0, h).astype(np.intp) for v in (y0, y1))
+        size = np.maximum(1, (x1 - x0) * (y1 - y0))
         mean = _window(self._totals, x0, y0, x1, y1) / size
         spread = np.sqrt(np.maximum(0.0, _window(self._squares, x0, y0, x1, y1) / size
                                     - mean * mean))
-        printed = np.flatnonzero(spread >= FLAT)
-        if not len(printed):
-            return False
+        out = [False] * len(places)
+        for i in np.flatnonzero(room & (spread >= FLAT).any(axis=0)):
+            out[i] = self._like(image, int(x0[i]), int(y0[i]), int(x1[i]), int(y1[i]),
+                                spread[:, i])
+        return out
+
+    def _like(self, image: NDArray[np.uint8], x0: int, y0: int, x1: int, y1: int,
+              spread: NDArray[np.float64]) -> bool:
+        """Whether the image over [y0, y1) × [x0, x1) is like the print there in a language
+        whose print there is not blank (spread: the print's spread there, a language each)."""
+        size = (x1 - x0) * (y1 - y0)
         seen = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float64)
         seen -= seen.mean()
         seen_norm = float(np.linalg.norm(seen))
-        for k in printed:
+        for k in np.flatnonzero(spread >= FLAT):
             # the seen neighbourhood is zero-mean: its product with the print's less its
             # mean is its product with the print
             like = float((seen * self._drawn[k][y0:y1, x0:x1]).sum()) / (
@@ -72,9 +93,10 @@ class SheetPrint:
         return False
 
 
-def _window(sums: NDArray[np.float64], x0: int, y0: int, x1: int, y1: int
-            ) -> NDArray[np.float64]:
-    """The sums over [y0, y1) × [x0, x1) of the images whose running sums (cv2.integral2)
-    these are, stacked (one a language)."""
+def _window(sums: NDArray[np.float64], x0: NDArray[np.intp], y0: NDArray[np.intp],
+            x1: NDArray[np.intp], y1: NDArray[np.intp]) -> NDArray[np.float64]:
+    """The sums over [y0, y1) × [x0, x1) of each window (arrays of their corners) of the
+    images whose running sums (cv2.integral2) these are, stacked (one a language): languages
+    × windows."""
     return np.asarray(sums[:, y1, x1] - sums[:, y0, x1] - sums[:, y1, x0] + sums[:, y0, x0],
                       np.float64)

@@ -49,8 +49,9 @@ class DalekTableReader:
             self._print[key] = SheetPrint(sheet, px_per_mm)
         printed = self._print[key]
         seen = self.faces.read(rectified, px_per_mm=px_per_mm,
-                               skip=lambda x, y, side: printed.shows(rectified, x, y, side))
-        reads = tuple(r for r in seen if not printed.shows(rectified, r.x, r.y, r.size))
+                               skip=lambda places: printed.shown(rectified, places))
+        on_print = printed.shown(rectified, [(r.x, r.y, r.size) for r in seen])
+        reads = tuple(r for r, no in zip(seen, on_print, strict=True) if not no)
         return DalekObservation(_dice_on(reads, sheet, px_per_mm, None))
 
 

@@ -1,13 +1,14 @@
-"""The Dicy sheet's reader on rendered frames (development seeds 200000+)."""
+"""The Dicy and Dalek sheets' readers on rendered frames (development seeds 200000+)."""
 
 from __future__ import annotations
 
 import threading
 
+import cv2
 from threadpoolctl import threadpool_info  # type: ignore[import-untyped]
 
 from vision.calibrate import calibrate, rectify
-from vision.table_reads import DicyTableReader
+from vision.table_reads import DalekTableReader, DicyTableReader
 from vision.table_scene import render_table
 
 
@@ -29,3 +30,24 @@ def test_dicy_dice_are_read_beside_the_cards_as_on_one_thread() -> None:
         assert len(seen.dice) == 6 and all(d.face is not None for d in seen.dice)
     assert any(t.name.startswith("dicy-dice") for t in threading.enumerate())
     assert _blas_threads() == blas
+
+
+def test_a_dalek_sheet_reads_alike_whatever_opencvs_threads_and_leaves_them_as_they_were(
+        ) -> None:
+    """The Dalek reader works on the dice's patches with OpenCV on one thread: the same reads
+    whether the caller's OpenCV has one thread or two, and its threads as they were after."""
+    scene = render_table(200007, game="dalek", dice=10)
+    found = calibrate(scene.image)
+    flat = rectify(scene.image, found)
+    reader = DalekTableReader(threads=2)
+    before = cv2.getNumThreads()
+    try:
+        seen = {}
+        for threads in (1, 2):
+            cv2.setNumThreads(threads)
+            seen[threads] = reader.read(flat, found.layout)
+            assert cv2.getNumThreads() == threads
+    finally:
+        cv2.setNumThreads(before)
+    assert seen[1] == seen[2]
+    assert len(seen[2].dice) == 10 and all(d.face is not None for d in seen[2].dice)
