@@ -30,7 +30,6 @@ the rest.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -39,7 +38,6 @@ from numpy.typing import NDArray
 from vision.alike_faces import FaceLooks
 from vision.blas import one_thread
 from vision.components import NOTHING, faces
-from vision.cv_threads import one_cv_thread
 from vision.dice import DieRead
 from vision.dice_finder import DieFinder
 from vision.features import crop_die, die_angles_in, die_views, embed_dice, quarter_turns
@@ -142,14 +140,11 @@ class FaceReader:
             none = skip([(c.x + x0, c.y + y0, side or c.size) for c in found])
             found = [c for c, no in zip(found, none, strict=True) if not no]
         sheet = self._on_sheet(side)
-        # on a sheet, OpenCV on one thread for the dice's small patches (a second thread costs
-        # more processor time than it saves there; the locator's whole sheet above keeps both)
-        with one_cv_thread() if sheet else nullcontext():
-            found = self.finder.centred(image, found, side, sheet=sheet)
-            with one_thread():
-                reads = self._read_all(image, found)
-                if sheet:
-                    reads = self._checked(image, reads, side)
+        found = self.finder.centred(image, found, side, sheet=sheet)
+        with one_thread():
+            reads = self._read_all(image, found)
+            if sheet:
+                reads = self._checked(image, reads, side)
         if self.pips is not None:
             reads = self._with_pips(image, reads)
         if area is not None:

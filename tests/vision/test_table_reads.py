@@ -32,10 +32,10 @@ def test_dicy_dice_are_read_beside_the_cards_as_on_one_thread() -> None:
     assert _blas_threads() == blas
 
 
-def test_a_dalek_sheet_reads_alike_whatever_opencvs_threads_and_leaves_them_as_they_were(
-        ) -> None:
-    """The Dalek reader works on the dice's patches with OpenCV on one thread: the same reads
-    whether the caller's OpenCV has one thread or two, and its threads as they were after."""
+def test_a_dalek_sheet_reads_alike_whatever_opencvs_threads_and_leaves_them_alone() -> None:
+    """The same reads whether the caller's OpenCV has one thread or two, and the reader never
+    sets OpenCV's threads (the setting is the process's, and OpenCV documents changing it
+    while other threads use OpenCV as unsafe: the live loop's camera and motion do)."""
     scene = render_table(200007, game="dalek", dice=10)
     found = calibrate(scene.image)
     flat = rectify(scene.image, found)
