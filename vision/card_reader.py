@@ -186,11 +186,14 @@ class CardReader:
         if not picks:
             return tuple(CardRead(p.name, EMPTY, (), 1.0) for p in places)
         order = sorted(picks)
-        matches = {i: self.neighbours.decide(picks[i][1]) for i in order}
+        matches = dict(zip(order, self.neighbours.decide_all(np.stack([picks[i][1]
+                                                                       for i in order])),
+                           strict=True))
         doubtful = [i for i in order if matches[i].lead < DOUBT or i in lost]
-        for i, pick in zip(doubtful, self._nudged(soft, [picks[i] for i in doubtful]),
-                           strict=True):
-            picks[i], matches[i] = pick, self.neighbours.decide(pick[1])
+        nudged = self._nudged(soft, [picks[i] for i in doubtful])
+        for i, pick, match in zip(doubtful, nudged, self.neighbours.decide_all(
+                np.stack([row for _, row, _ in nudged])) if nudged else [], strict=True):
+            picks[i], matches[i] = pick, match
         unsettled = [i for i in order if i not in clear]  # clear ones were told apart
         details = dict(zip(unsettled, card_details(np.stack([picks[i][2] for i in unsettled]))
                            if unsettled else [], strict=True))
@@ -222,8 +225,9 @@ class CardReader:
         first = self._cut(soft, [q for i in full if (q := found[i].first) is not None])
         picks = {}
         if self.first_clear:  # those like enough and ahead, if told apart as read too
-            ahead = [(i, j, match) for j, i in enumerate(full)
-                     if (match := self._ahead(first[j][1])) is not None]
+            ahead = [(i, j, match) for j, (i, match) in enumerate(zip(
+                full, self.neighbours.decide_all(np.stack([row for _, row, _ in first])),
+                strict=True)) if self._ahead(first[j][1], match)]
             if ahead:
                 details = card_details(np.stack([first[j][2] for _, j, _ in ahead]))
                 picks = {i: first[j] for (i, j, match), seen in zip(ahead, details, strict=True)
@@ -265,14 +269,12 @@ class CardReader:
         (a face whose examples look less alike, such as a hatched back, is not outdone)."""
         return float((row + USUAL * (1 - self.usual)).max())
 
-    def _ahead(self, row: NDArray[np.float32]) -> Match | None:
-        """The read of a cut-out with these similarities if it may read clearly: as like an
-        example as a card found must be (not lost) and at least CLEAR, leading the next face
-        by enough not to be nudged (it reads clearly when the faces alike tell it apart as
-        that same face too: then no other outline of its place needs cutting out)."""
-        match = self.neighbours.decide(row)
-        return match if row.max() >= max(CLEAR, self.lost[row.argmax()]) \
-            and match.lead >= DOUBT else None
+    def _ahead(self, row: NDArray[np.float32], match: Match) -> bool:
+        """Whether a cut-out with these similarities (read as match) may read clearly: as
+        like an example as a card found must be (not lost) and at least CLEAR, leading the
+        next face by enough not to be nudged (it reads clearly when the faces alike tell it
+        apart as that same face too: then no other outline of its place needs cutting out)."""
+        return bool(row.max() >= max(CLEAR, self.lost[row.argmax()]) and match.lead >= DOUBT)
 
     def _told_apart(self, seen: NDArray[np.float32], row: NDArray[np.float32],
                     read: str | None) -> str | None:
