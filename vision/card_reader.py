@@ -249,7 +249,7 @@ class CardReader:
                 tries[i] += fitted[:n]
                 fitted = fitted[n:]
         for i, tried in tries.items():
-            score = np.array([self._likeness(row) for _, row, _ in tried])
+            score = self._likeness(np.stack([row for _, row, _ in tried]))
             if i in missed:  # and judged by how its edges stand out
                 score += EDGES * card_edges.contrast(
                     smooth, np.stack([q for q, _, _ in tried])).min(axis=1)
@@ -264,10 +264,11 @@ class CardReader:
         rows = self.neighbours.similarities(embed_cards(cut))
         return list(zip(quads, rows, cut, strict=True))
 
-    def _likeness(self, row: NDArray[np.float32]) -> float:
-        """How much a cut-out looks like a card: its best similarity as usual for each face
-        (a face whose examples look less alike, such as a hatched back, is not outdone)."""
-        return float((row + USUAL * (1 - self.usual)).max())
+    def _likeness(self, rows: NDArray[np.float32]) -> NDArray[np.float64]:
+        """How much each cut-out (its row of similarities) looks like a card: its best
+        similarity as usual for each face (a face whose examples look less alike, such as a
+        hatched back, is not outdone)."""
+        return np.asarray((rows + USUAL * (1 - self.usual)).max(axis=1), np.float64)
 
     def _ahead(self, row: NDArray[np.float32], match: Match) -> bool:
         """Whether a cut-out with these similarities (read as match) may read clearly: as
