@@ -56,8 +56,7 @@ from vision.sheet import PX_PER_MM, Layout, Zone
 
 MARGIN = 0.008  # a card's face must beat the next one's similarity by this much
 DIMS = 160  # cards are compared on this many principal axes of the examples
-DOUBT = 0.06  # a card read with less lead than this is cut out again, nudged
-NUDGES = 2  # at most this many rounds of nudges
+DOUBT = 0.06  # a card read with less lead than this is cut out again, nudged once
 VIEWS = 24  # a face taught from fewer examples is also compared as seen otherwise, to this many
 ALIKE = 0.2  # faces this close in similarity to the best are told apart where they differ
 CLOSER = 0.8  # the closest face's weighted distance must be under this share of the next's
@@ -332,28 +331,23 @@ class CardReader:
     def _nudged(self, soft: NDArray[np.uint8], picks: list[_Pick], scale: float = 1.0
                 ) -> list[_Pick]:
         """Doubtful cards (each its outline, similarities and cut-out) cut out again a pixel
-        off or a degree turned, while that makes each look more like an example: all of them
-        at once, round by round."""
-        picks = list(picks)
-        active = list(range(len(picks)))
-        moves = card_edges.NUDGES
-        for _ in range(NUDGES):
-            if not active:
-                break
-            now = np.stack([picks[i][0] for i in active])  # each card's moves side by side
-            tries = np.stack([card_edges.moved(now, *(scale * np.array(n))) for n in moves],
-                             axis=1).reshape(-1, 4, 2)
-            cut = crop_cards(soft, tries)
-            again = self.neighbours.similarities(embed_cards(cut))
-            still = []
-            for j, i in enumerate(active):
-                mine = slice(j * len(moves), (j + 1) * len(moves))
-                best = j * len(moves) + int(np.argmax(again[mine].max(axis=1)))
-                if again[best].max() > picks[i][1].max():
-                    picks[i] = (tries[best], again[best], cut[best])
-                    still.append(i)
-            active = still
-        return picks
+        off or a degree turned, all of them at once: each kept where one of those looks more
+        like an example. (Once: a second nudge moves few outlines and no read.)"""
+        if not picks:
+            return []
+        moves = card_edges.NUDGES  # each card's moves side by side
+        tries = np.stack([card_edges.moved(np.stack([q for q, _, _ in picks]),
+                                           *(scale * np.array(n))) for n in moves],
+                         axis=1).reshape(-1, 4, 2)
+        cut = crop_cards(soft, tries)
+        again = self.neighbours.similarities(embed_cards(cut))
+        out = []
+        for j, pick in enumerate(picks):
+            best = j * len(moves) + int(np.argmax(again[j * len(moves):(j + 1) * len(moves)]
+                                                  .max(axis=1)))
+            out.append((tries[best], again[best], cut[best])
+                       if again[best].max() > pick[1].max() else pick)
+        return out
 
 
 @functools.lru_cache(maxsize=8)
