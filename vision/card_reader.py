@@ -56,7 +56,8 @@ from vision.sheet import PX_PER_MM, Layout, Zone
 
 MARGIN = 0.008  # a card's face must beat the next one's similarity by this much
 DIMS = 160  # cards are compared on this many principal axes of the examples
-DOUBT = 0.06  # a card read with less lead than this is cut out again, nudged once
+DOUBT = 0.06  # a likeliest outline's read must lead the next face by this to read clearly
+NUDGE = 0.03  # a card read with less lead than this is cut out again, nudged once
 VIEWS = 24  # a face taught from fewer examples is also compared as seen otherwise, to this many
 ALIKE = 0.2  # faces this close in similarity to the best are told apart where they differ
 CLOSER = 0.8  # the closest face's weighted distance must be under this share of the next's
@@ -188,7 +189,7 @@ class CardReader:
         matches = dict(zip(order, self.neighbours.decide_all(np.stack([picks[i][1]
                                                                        for i in order])),
                            strict=True))
-        doubtful = [i for i in order if matches[i].lead < DOUBT or i in lost]
+        doubtful = [i for i in order if matches[i].lead < NUDGE or i in lost]
         nudged = self._nudged(soft, [picks[i] for i in doubtful])
         for i, pick, match in zip(doubtful, nudged, self.neighbours.decide_all(
                 np.stack([row for _, row, _ in nudged])) if nudged else [], strict=True):
@@ -272,8 +273,8 @@ class CardReader:
     def _ahead(self, row: NDArray[np.float32], match: Match) -> bool:
         """Whether a cut-out with these similarities (read as match) may read clearly: as
         like an example as a card found must be (not lost) and at least CLEAR, leading the
-        next face by enough not to be nudged (it reads clearly when the faces alike tell it
-        apart as that same face too: then no other outline of its place needs cutting out)."""
+        next face by DOUBT (it reads clearly when the faces alike tell it apart as that same
+        face too: then no other outline of its place needs cutting out)."""
         return bool(row.max() >= max(CLEAR, self.lost[row.argmax()]) and match.lead >= DOUBT)
 
     def _told_apart(self, seen: NDArray[np.float32], row: NDArray[np.float32],
