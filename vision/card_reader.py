@@ -56,8 +56,11 @@ from vision.sheet import PX_PER_MM, Layout, Zone
 
 MARGIN = 0.008  # a card's face must beat the next one's similarity by this much
 DIMS = 160  # cards are compared on this many principal axes of the examples
-DOUBT = 0.06  # a likeliest outline's read must lead the next face by this to read clearly
-NUDGE = 0.03  # a card read with less lead than this is cut out again, nudged once
+DOUBT = 0.06  # a likeliest outline's read must lead the next face by this to read clearly;
+# a card read with less lead is cut out again, nudged, in at most NUDGES rounds ...
+NUDGES = 2
+NUDGE, NUDGED = 0.03, 1  # ... or, with a profile of faces each taught KNOWN times or more,
+# a card read with less lead than NUDGE, in NUDGED rounds (more change no read there)
 VIEWS = 24  # a face taught from fewer examples is also compared as seen otherwise, to this many
 ALIKE = 0.2  # faces this close in similarity to the best are told apart where they differ
 CLOSER = 0.8  # the closest face's weighted distance must be under this share of the next's
@@ -134,6 +137,7 @@ class CardReader:
             else np.ones(len(self.neighbours.names), np.float32)
         self.few = few = fewest < KNOWN
         self.alike, self.closer = (FEW_ALIKE, FEW_CLOSER) if few else (ALIKE, CLOSER)
+        self.nudge_below, self.nudges = (DOUBT, NUDGES) if few else (NUDGE, NUDGED)
         known, known_labels = (views, labels) if few else (profile.patches, profile.labels)
         self.looks = {face: _look(known[[x == face for x in known_labels]])
                       for face in profile.counts()}
@@ -189,7 +193,7 @@ class CardReader:
         matches = dict(zip(order, self.neighbours.decide_all(np.stack([picks[i][1]
                                                                        for i in order])),
                            strict=True))
-        doubtful = [i for i in order if matches[i].lead < NUDGE or i in lost]
+        doubtful = [i for i in order if matches[i].lead < self.nudge_below or i in lost]
         nudged = self._nudged(soft, [picks[i] for i in doubtful])
         for i, pick, match in zip(doubtful, nudged, self.neighbours.decide_all(
                 np.stack([row for _, row, _ in nudged])) if nudged else [], strict=True):
@@ -332,23 +336,28 @@ class CardReader:
     def _nudged(self, soft: NDArray[np.uint8], picks: list[_Pick], scale: float = 1.0
                 ) -> list[_Pick]:
         """Doubtful cards (each its outline, similarities and cut-out) cut out again a pixel
-        off or a degree turned, all of them at once: each kept where one of those looks more
-        like an example. (Once: a second nudge moves few outlines and no read.)"""
-        if not picks:
-            return []
-        moves = card_edges.NUDGES  # each card's moves side by side
-        tries = np.stack([card_edges.moved(np.stack([q for q, _, _ in picks]),
-                                           *(scale * np.array(n))) for n in moves],
-                         axis=1).reshape(-1, 4, 2)
-        cut = crop_cards(soft, tries)
-        again = self.neighbours.similarities(embed_cards(cut))
-        out = []
-        for j, pick in enumerate(picks):
-            best = j * len(moves) + int(np.argmax(again[j * len(moves):(j + 1) * len(moves)]
-                                                  .max(axis=1)))
-            out.append((tries[best], again[best], cut[best])
-                       if again[best].max() > pick[1].max() else pick)
-        return out
+        off or a degree turned, while that makes each look more like an example: all of them
+        at once, round by round (self.nudges rounds at most)."""
+        picks = list(picks)
+        active = list(range(len(picks)))
+        moves = card_edges.NUDGES
+        for _ in range(self.nudges):
+            if not active:
+                break
+            now = np.stack([picks[i][0] for i in active])  # each card's moves side by side
+            tries = np.stack([card_edges.moved(now, *(scale * np.array(n))) for n in moves],
+                             axis=1).reshape(-1, 4, 2)
+            cut = crop_cards(soft, tries)
+            again = self.neighbours.similarities(embed_cards(cut))
+            still = []
+            for j, i in enumerate(active):
+                mine = slice(j * len(moves), (j + 1) * len(moves))
+                best = j * len(moves) + int(np.argmax(again[mine].max(axis=1)))
+                if again[best].max() > picks[i][1].max():
+                    picks[i] = (tries[best], again[best], cut[best])
+                    still.append(i)
+            active = still
+        return picks
 
 
 @functools.lru_cache(maxsize=8)
