@@ -57,10 +57,9 @@ from vision.sheet import PX_PER_MM, Layout, Zone
 MARGIN = 0.008  # a card's face must beat the next one's similarity by this much
 DIMS = 160  # cards are compared on this many principal axes of the examples
 DOUBT = 0.06  # a likeliest outline's read must lead the next face by this to read clearly;
-# a card read with less lead is cut out again, nudged, in at most NUDGES rounds ...
+# a card read with less lead is cut out again, nudged (in at most NUDGES rounds) ...
+NUDGE = 0.03  # ... or less than this, with a profile of faces each taught KNOWN times or more
 NUDGES = 2
-NUDGE, NUDGED = 0.03, 1  # ... or, with a profile of faces each taught KNOWN times or more,
-# a card read with less lead than NUDGE, in NUDGED rounds (more change no read there)
 VIEWS = 24  # a face taught from fewer examples is also compared as seen otherwise, to this many
 ALIKE = 0.2  # faces this close in similarity to the best are told apart where they differ
 CLOSER = 0.8  # the closest face's weighted distance must be under this share of the next's
@@ -137,7 +136,7 @@ class CardReader:
             else np.ones(len(self.neighbours.names), np.float32)
         self.few = few = fewest < KNOWN
         self.alike, self.closer = (FEW_ALIKE, FEW_CLOSER) if few else (ALIKE, CLOSER)
-        self.nudge_below, self.nudges = (DOUBT, NUDGES) if few else (NUDGE, NUDGED)
+        self.nudge_below = DOUBT if few else NUDGE
         known, known_labels = (views, labels) if few else (profile.patches, profile.labels)
         self.looks = {face: _look(known[[x == face for x in known_labels]])
                       for face in profile.counts()}
@@ -337,11 +336,11 @@ class CardReader:
                 ) -> list[_Pick]:
         """Doubtful cards (each its outline, similarities and cut-out) cut out again a pixel
         off or a degree turned, while that makes each look more like an example: all of them
-        at once, round by round (self.nudges rounds at most)."""
+        at once, round by round."""
         picks = list(picks)
         active = list(range(len(picks)))
         moves = card_edges.NUDGES
-        for _ in range(self.nudges):
+        for _ in range(NUDGES):
             if not active:
                 break
             now = np.stack([picks[i][0] for i in active])  # each card's moves side by side
