@@ -146,14 +146,15 @@ def outlines_of(smooth: NDArray[np.float32], places: tuple[Zone, ...],
 class _Lines:
     """The scan lines of a sheet's places (the same for every frame): their samples' offsets
     along a line, the places' centres (pixels), how many (places, lines, samples); for the lines
-    whose normal runs along x, then along y: which lines, the rows and columns of the sheet
-    their gradients need and where they sample among those (see _kept); and which samples lie
-    away from their place's printed border. Shared: never written to."""
+    whose normal runs along x, then along y: which lines, the sheet's pixels their gradients
+    need (the kept rows' kept columns, see _kept: as indices of the sheet's pixels, row by
+    row, and how many rows and columns) and where they sample among those; and which samples
+    lie away from their place's printed border. Shared: never written to."""
 
     steps: NDArray[np.float64]
     centres: NDArray[np.float64]
     shape: tuple[int, int, int]
-    axes: tuple[tuple[NDArray[np.bool_], NDArray[np.int64], NDArray[np.int64],
+    axes: tuple[tuple[NDArray[np.bool_], NDArray[np.int64], tuple[int, int],
                       NDArray[np.float32], NDArray[np.float32]], ...]
     away: NDArray[np.bool_]
 
@@ -172,8 +173,9 @@ def _lines_of(places: tuple[Zone, ...], card_mm: tuple[float, float], px_per_mm:
     axes = []
     for lines in np.tile(normal, (len(places), 1)).T != 0:  # normals along x, then along y
         (rows, y), (cols, x) = _kept(my[lines], size[0]), _kept(mx[lines], size[1])
-        axes.append((lines, rows, cols, x, y))
-        for kept in axes[-1]:
+        pixels = (rows[:, None] * size[1] + cols[None, :]).ravel()
+        axes.append((lines, pixels, (len(rows), len(cols)), x, y))
+        for kept in (lines, pixels, x, y):
             kept.flags.writeable = False
     room = np.array([((p.w - card_mm[0]) / 2, (p.h - card_mm[1]) / 2) for p in places],
                     np.float64) * px_per_mm
@@ -204,9 +206,10 @@ def _profiles(smooth: NDArray[np.float32], lines: _Lines) -> NDArray[np.float32]
     the image's axes: each needs the gradient along one axis only (its sign, the normal's way,
     drops out of the step's length), and only at the pixels its samples fall between."""
     squares = np.empty((lines.shape[0] * lines.shape[1], lines.shape[2]), np.float64)
-    for axis, (mine, rows, cols, x, y) in enumerate(lines.axes):
-        gradient = cv2.Sobel(smooth.take(rows, 0).take(cols, 1), cv2.CV_32F, 1 - axis, axis,
-                             ksize=3)
+    colours = smooth.reshape(-1, smooth.shape[2])  # the sheet's pixels, row by row
+    for axis, (mine, pixels, size, x, y) in enumerate(lines.axes):
+        kept = colours.take(pixels, 0).reshape(*size, smooth.shape[2])
+        gradient = cv2.Sobel(kept, cv2.CV_32F, 1 - axis, axis, ksize=3)
         along = cv2.remap(gradient, x, y, cv2.INTER_LINEAR).astype(np.float64)
         along *= along
         squares[mine] = along[..., 0] + along[..., 1] + along[..., 2]
@@ -249,7 +252,7 @@ def _likeliest(g: NDArray[np.float32], steps: NDArray[np.float64], base: NDArray
     weight = np.sqrt(mid)
     edge = side[line]
     across = edge % 2 == 0  # top and bottom edges place the centre's y
-    half = np.select([edge == 0, edge == 2, edge == 3], [h / 2, -h / 2, w / 2], -w / 2)
+    half = np.array([h / 2, -w / 2, -h / 2, w / 2])[edge]  # the centre's way from each edge
     slope = np.tan(TURNS)[:, None]
     # across: y + half − slope·x; else x + half + slope·y (turns × steps)
     vote = np.where(across, points[:, 1], points[:, 0]) + half \
@@ -262,8 +265,8 @@ def _likeliest(g: NDArray[np.float32], steps: NDArray[np.float64], base: NDArray
     np.clip(np.rint(cell, out=cell), 0, bins - 1, out=cell)
     # each vote's bin among all places', turns', edges' (whole numbers, exact as floats)
     cell += (((place * turns) * 4 + edge) * bins)[None, :] + (np.arange(turns) * 4 * bins)[:, None]
-    counts = np.bincount(cell.astype(np.int64).ravel(),
-                         np.broadcast_to(weight, cell.shape).ravel(), len(g) * turns * 4 * bins)
+    counts = np.bincount(cell.astype(np.int64).ravel(), np.tile(weight.astype(np.float64), turns),
+                         len(g) * turns * 4 * bins)
     hist = np.asarray(cv2.GaussianBlur(counts.reshape(-1, bins), (5, 1), 1.0),
                       np.float64).reshape(len(g), turns, 4, bins)
     offsets = np.arange(bins) * BIN_PX - reach

@@ -56,8 +56,10 @@ from vision.sheet import PX_PER_MM, Layout, Zone
 
 MARGIN = 0.008  # a card's face must beat the next one's similarity by this much
 DIMS = 160  # cards are compared on this many principal axes of the examples
-DOUBT = 0.06  # a card read with less lead than this is cut out again, nudged
-NUDGES = 2  # at most this many rounds of nudges
+DOUBT = 0.06  # a likeliest outline's read must lead the next face by this to read clearly;
+# a card read with less lead is cut out again, nudged (in at most NUDGES rounds) ...
+NUDGE = 0.03  # ... or less than this, with a profile of faces each taught KNOWN times or more
+NUDGES = 2
 VIEWS = 24  # a face taught from fewer examples is also compared as seen otherwise, to this many
 ALIKE = 0.2  # faces this close in similarity to the best are told apart where they differ
 CLOSER = 0.8  # the closest face's weighted distance must be under this share of the next's
@@ -134,6 +136,7 @@ class CardReader:
             else np.ones(len(self.neighbours.names), np.float32)
         self.few = few = fewest < KNOWN
         self.alike, self.closer = (FEW_ALIKE, FEW_CLOSER) if few else (ALIKE, CLOSER)
+        self.nudge_below = DOUBT if few else NUDGE
         known, known_labels = (views, labels) if few else (profile.patches, profile.labels)
         self.looks = {face: _look(known[[x == face for x in known_labels]])
                       for face in profile.counts()}
@@ -186,11 +189,14 @@ class CardReader:
         if not picks:
             return tuple(CardRead(p.name, EMPTY, (), 1.0) for p in places)
         order = sorted(picks)
-        matches = {i: self.neighbours.decide(picks[i][1]) for i in order}
-        doubtful = [i for i in order if matches[i].lead < DOUBT or i in lost]
-        for i, pick in zip(doubtful, self._nudged(soft, [picks[i] for i in doubtful]),
-                           strict=True):
-            picks[i], matches[i] = pick, self.neighbours.decide(pick[1])
+        matches = dict(zip(order, self.neighbours.decide_all(np.stack([picks[i][1]
+                                                                       for i in order])),
+                           strict=True))
+        doubtful = [i for i in order if matches[i].lead < self.nudge_below or i in lost]
+        nudged = self._nudged(soft, [picks[i] for i in doubtful])
+        for i, pick, match in zip(doubtful, nudged, self.neighbours.decide_all(
+                np.stack([row for _, row, _ in nudged])) if nudged else [], strict=True):
+            picks[i], matches[i] = pick, match
         unsettled = [i for i in order if i not in clear]  # clear ones were told apart
         details = dict(zip(unsettled, card_details(np.stack([picks[i][2] for i in unsettled]))
                            if unsettled else [], strict=True))
@@ -222,8 +228,9 @@ class CardReader:
         first = self._cut(soft, [q for i in full if (q := found[i].first) is not None])
         picks = {}
         if self.first_clear:  # those like enough and ahead, if told apart as read too
-            ahead = [(i, j, match) for j, i in enumerate(full)
-                     if (match := self._ahead(first[j][1])) is not None]
+            ahead = [(i, j, match) for j, (i, match) in enumerate(zip(
+                full, self.neighbours.decide_all(np.stack([row for _, row, _ in first])),
+                strict=True)) if self._ahead(first[j][1], match)]
             if ahead:
                 details = card_details(np.stack([first[j][2] for _, j, _ in ahead]))
                 picks = {i: first[j] for (i, j, match), seen in zip(ahead, details, strict=True)
@@ -245,7 +252,7 @@ class CardReader:
                 tries[i] += fitted[:n]
                 fitted = fitted[n:]
         for i, tried in tries.items():
-            score = np.array([self._likeness(row) for _, row, _ in tried])
+            score = self._likeness(np.stack([row for _, row, _ in tried]))
             if i in missed:  # and judged by how its edges stand out
                 score += EDGES * card_edges.contrast(
                     smooth, np.stack([q for q, _, _ in tried])).min(axis=1)
@@ -260,19 +267,18 @@ class CardReader:
         rows = self.neighbours.similarities(embed_cards(cut))
         return list(zip(quads, rows, cut, strict=True))
 
-    def _likeness(self, row: NDArray[np.float32]) -> float:
-        """How much a cut-out looks like a card: its best similarity as usual for each face
-        (a face whose examples look less alike, such as a hatched back, is not outdone)."""
-        return float((row + USUAL * (1 - self.usual)).max())
+    def _likeness(self, rows: NDArray[np.float32]) -> NDArray[np.float64]:
+        """How much each cut-out (its row of similarities) looks like a card: its best
+        similarity as usual for each face (a face whose examples look less alike, such as a
+        hatched back, is not outdone)."""
+        return np.asarray((rows + USUAL * (1 - self.usual)).max(axis=1), np.float64)
 
-    def _ahead(self, row: NDArray[np.float32]) -> Match | None:
-        """The read of a cut-out with these similarities if it may read clearly: as like an
-        example as a card found must be (not lost) and at least CLEAR, leading the next face
-        by enough not to be nudged (it reads clearly when the faces alike tell it apart as
-        that same face too: then no other outline of its place needs cutting out)."""
-        match = self.neighbours.decide(row)
-        return match if row.max() >= max(CLEAR, self.lost[row.argmax()]) \
-            and match.lead >= DOUBT else None
+    def _ahead(self, row: NDArray[np.float32], match: Match) -> bool:
+        """Whether a cut-out with these similarities (read as match) may read clearly: as
+        like an example as a card found must be (not lost) and at least CLEAR, leading the
+        next face by DOUBT (it reads clearly when the faces alike tell it apart as that same
+        face too: then no other outline of its place needs cutting out)."""
+        return bool(row.max() >= max(CLEAR, self.lost[row.argmax()]) and match.lead >= DOUBT)
 
     def _told_apart(self, seen: NDArray[np.float32], row: NDArray[np.float32],
                     read: str | None) -> str | None:

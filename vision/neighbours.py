@@ -75,6 +75,18 @@ class Neighbours:
     def match(self, queries: NDArray[np.float32]) -> list[Match]:
         return [self.decide(row) for row in self.similarities(queries)]
 
+    def decide_all(self, rows: NDArray[np.float32]) -> list[Match]:
+        """decide() of each row (N × labels), the rows ranked together where no label is
+        the background."""
+        if self.background is not None or len(self.names) < 2:
+            return [self.decide(row) for row in rows]
+        order = np.argsort(-rows, axis=1)[:, :2]  # each row's best face and the next
+        top = np.take_along_axis(rows, order, 1)
+        lead = top[:, 0] - top[:, 1]
+        return [Match(self.names[k] if d >= self.margin else None, self.names[k], s, d)
+                for k, s, d in zip(order[:, 0].tolist(), top[:, 0].tolist(), lead.tolist(),
+                                   strict=True)]
+
     def decide(self, row: NDArray[np.float32]) -> Match:
         """The answer for one query's label similarities (a row of similarities())."""
         best = int(np.argmax(row))

@@ -21,7 +21,7 @@ from vision.card_outline import (
     others_of,
     outlines,
 )
-from vision.card_reader import FAINT_STEP, CardReader
+from vision.card_reader import DOUBT, FAINT_STEP, CardReader
 from vision.components import D6_FACES, EMPTY, faces
 from vision.profile import default
 from vision.sheet import PX_PER_MM
@@ -249,6 +249,24 @@ def test_scan_lines_see_the_colour_steps_of_the_whole_sheets_gradient() -> None:
     expected = np.sqrt(squares).reshape(len(places), -1, len(steps)).astype(np.float32)
     assert expected.max() > EMPTY_STEP  # cards' edges among them
     assert np.array_equal(_profiles(smooth, lines), expected)
+
+
+def test_shipped_cards_nudged_less_read_the_faces_more_nudges_would() -> None:
+    """With the shipped profile (faces taught often) only cards leading by less than NUDGE
+    are nudged: the faces read are those that nudging every card leading by less than DOUBT
+    reads, though some outlines end a nudge apart."""
+    reader, more = CardReader(default("dicy-card")), CardReader(default("dicy-card"))
+    assert reader.nudge_below < DOUBT
+    more.nudge_below = DOUBT
+    moved = 0
+    for seed in (200006, 200007):
+        scene, found, flat = _sheet(seed)
+        reads, nudged = reader.read(flat, found.layout), more.read(flat, found.layout)
+        assert [r.face for r in reads] == [r.face for r in nudged]
+        laid = {i.zone: i.face for i in scene.items}
+        assert all(r.face == laid[r.place] for r in reads if r.place in laid)
+        moved += sum(a.outline != b.outline for a, b in zip(reads, nudged, strict=True))
+    assert moved > 0
 
 
 def test_one_reader_reads_frame_after_frame_as_a_fresh_one_does() -> None:

@@ -24,3 +24,19 @@ def test_whitened_views_lead_by_the_mark_that_tells_faces_apart() -> None:
         before, after = plain.match(seen)[0], whitened.match(seen)[0]
         assert after.label == face
         assert after.lead > 1.5 * before.lead
+
+
+def test_rows_decided_together_are_decided_as_one_by_one() -> None:
+    """decide_all answers each row of similarities as decide() does, ties and near ties
+    included, with and without a background label."""
+    rng = np.random.default_rng(1)
+    examples = _unit(rng.normal(size=(60, 8)))
+    queries = _unit(rng.normal(size=(400, 8)))
+    for background in (None, "f0"):
+        nn = Neighbours(examples, [f"f{i % 12}" for i in range(60)], background=background,
+                        margin=0.02)
+        rows = nn.similarities(queries)
+        rows[:40, 3] = rows[:40, 7]  # two faces exactly as similar
+        rows[40:80, 5] = rows[40:80].max(axis=1) - 0.01  # a face just behind the best
+        assert nn.decide_all(rows) == [nn.decide(row) for row in rows]
+        assert {m.label for m in nn.decide_all(rows)} >= {None, "f1"}
