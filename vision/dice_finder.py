@@ -41,7 +41,7 @@ class DieFinder:
         folder = models or MODELS
         self._locator = model_session(folder / LOCATOR, threads)
         self._classifier = model_session(folder / CLASSIFIER, threads)
-        self._sheet_centre_at = folder / SHEET_CENTRE
+        self._sheet_centre_at, self._threads = folder / SHEET_CENTRE, threads
         self._sheet_centre: InferenceSession | None = None  # loaded when first needed
 
     def candidates(self, image: NDArray[np.uint8], scale: int = SCALE, *,
@@ -58,9 +58,8 @@ class DieFinder:
         """Where the top face's centre lies from each patch's centre (batch()'s patches), in
         patch widths (N×2: x, y); sheet: by the Dalek sheet's centre network."""
         if sheet:
-            if self._sheet_centre is None:  # on one thread: on a look's dozen small patches
-                # a second one costs more processor time than it saves
-                self._sheet_centre = model_session(self._sheet_centre_at, 1)
+            if self._sheet_centre is None:
+                self._sheet_centre = model_session(self._sheet_centre_at, self._threads)
             return np.asarray(self._sheet_centre.run(None, {"patch": patches})[0], np.float32)
         return np.asarray(self._classifier.run(None, {"patch": patches})[0][:, 7:9], np.float32)
 
