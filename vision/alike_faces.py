@@ -79,6 +79,17 @@ def mean_looks(labels: Sequence[str], looks: Sequence[Look] | NDArray[np.float32
     return means
 
 
+def example_looks(labels: Sequence[str], looks: Sequence[Look] | NDArray[np.float32],
+                  middle: tuple[slice, slice]) -> dict[str, list[Look]]:
+    """Each face's examples' looks over their middle, each less its mean and of unit norm
+    (matched one by one with fitted(), where a face's mean look blurs examples unlike
+    each other)."""
+    out: dict[str, list[Look]] = {}
+    for look, face in zip(looks, labels, strict=True):
+        out.setdefault(face, []).append(_unit(look[middle]))
+    return out
+
+
 def alikeness(labels: Sequence[str], looks: Sequence[Look] | NDArray[np.float32],
               middle: tuple[slice, slice], turns: Sequence[int] = QUARTERS) -> float:
     """How alike each face's examples look: the correlation where the middle of each example's

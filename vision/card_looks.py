@@ -9,9 +9,11 @@ not their face's), either way up and shifted, each face where it fits best (norm
 cross-correlation), as alike die faces are told apart (vision.alike_faces). A face that fits
 well (misfit under TRUSTED) and clearly best (under CLOSER of the next face's misfit) is the
 card's; one that fits well but not clearly best makes the card "not sure"; where no face fits
-well, or the best one is the face read, the read stands. A glossy sleeve's glare is taken off
-the examples and the card first (vision.card_glare), where that makes the faces' examples
-look more alike.
+well, or the best one is the face read, the read stands. A card still not sure then is matched
+with each example of its likeliest faces one by one (a face whose few photos look unlike each
+other has a blurred mean look): the face of the one that fits clearly best is the card's.
+A glossy sleeve's glare is taken off the examples and the card first (vision.card_glare),
+where that makes the faces' examples look more alike.
 
 >>> import numpy as np
 >>> from vision.features import CARD_VIEW
@@ -34,7 +36,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.alike_faces import alikeness, fitted, mean_looks
+from vision.alike_faces import alikeness, example_looks, fitted, mean_looks
 from vision.card_glare import GROUNDS, unglared
 from vision.features import CARD_VIEW, colour_details, crop_cards, grey_details
 
@@ -43,6 +45,7 @@ ROOM = 5  # pixels (of a patch) the card is cut out with around it: shifts of RO
 TRUSTED = 0.25  # a face whose misfit (1 - correlation) is under this fits well ...
 CLOSER = 0.9  # ... and clearly best when also under this share of the next face's misfit
 HALVES = (0, 2)  # a card is matched either way up (quarter turns)
+LIKELIEST = 3  # a card still not sure is matched with each example of this many faces
 
 
 class CardLooks:
@@ -65,6 +68,7 @@ class CardLooks:
             if (more := alikeness(labels, clear, middle, HALVES)) > alike:
                 self.ground, seen, alike = ground, clear, more
         self.means = mean_looks(labels, seen, middle, HALVES)
+        self.examples = example_looks(labels, seen, middle)
 
     def checked(self, soft: NDArray[np.uint8], quad: NDArray[np.float64],
                 read: str | None, faces: Sequence[str]) -> str | None:
@@ -78,5 +82,19 @@ class CardLooks:
         misfit = sorted((1.0 - fitted(region, self.means[f], HALVES)[0], f) for f in faces)
         (best, face), (second, _) = misfit[0], misfit[1]
         if face == read or best >= TRUSTED:
-            return read
+            seen = read
+        else:
+            seen = face if best <= CLOSER * second else None
+        if seen is not None:
+            return seen
+        return self._by_example(region, [f for _, f in misfit[:LIKELIEST]])
+
+    def _by_example(self, region: NDArray[np.float32], faces: Sequence[str]) -> str | None:
+        """The face (of these) of the example that fits the card's region best, where it fits
+        clearly best (under CLOSER of the next face's best example's misfit), else None: a
+        face whose few examples look unlike each other has a blurred mean look, and its own
+        cards may fit an alike face's sharper mean as well."""
+        misfit = sorted((1.0 - max(fitted(region, e, HALVES)[0] for e in self.examples[f]), f)
+                        for f in faces)
+        (best, face), (second, _) = misfit[0], misfit[1]
         return face if best <= CLOSER * second else None

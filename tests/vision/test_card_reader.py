@@ -164,6 +164,16 @@ def test_ink_cards_under_a_sleeves_glare_are_checked_by_their_look_without_it(
                                         (240003, "row-10", "reverse"))})
 
 
+def test_a_card_still_not_sure_is_matched_with_each_example_of_its_likeliest_faces(
+        tmp_path: Path) -> None:
+    """Taught from 3 photos, seed 240020's frozen "same x5" was read "not sure": it fits the
+    mean look of its own face (two photos that look unlike each other) little better than
+    that of a "pair" (misfit 0.167 against 0.182). A card still not sure is now matched with
+    each example of its three likeliest faces: it fits one of its own clearly best (0.136
+    against 0.176)."""
+    _taught_ink_reads(tmp_path, {"dicy": ((240020, "p2-4", "same-x5/frozen"),)})
+
+
 def test_glare_is_left_on_cards_whose_broad_light_art_it_would_take(tmp_path: Path) -> None:
     """Taken for glare, a `pop` card's broad light art would be taken off: its faces' examples
     look less alike so, and their looks are matched as they are; the `ink` ones, with glare
