@@ -470,8 +470,9 @@ def _fisher(means: NDArray[np.float64], spreads: NDArray[np.float64]
 
 
 def _look(patches: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """A face's mean look and how its examples vary, pixel by pixel (card_details), each
-    example taken the way up that matches the others (a card may be taught upside down)."""
+    """A face's mean look, the way up most of its examples were taught, and how they vary,
+    pixel by pixel (card_details), each example taken the way up that matches the others (a
+    card may be taught upside down)."""
     both = card_details(half_turns(patches))
     details, turned = both[:len(patches)], both[len(patches):]
     mean = details[0]
@@ -479,6 +480,8 @@ def _look(patches: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.f
         upright = (details @ mean) >= (turned @ mean)
         aligned = np.where(upright[:, None], details, turned)
         mean = aligned.mean(axis=0)
+    if 2 * upright.sum() < len(upright):  # aligned with a first example taught upside down
+        mean, aligned = _turned(mean[None])[0], _turned(aligned)
     return np.asarray(mean, np.float32), np.asarray(aligned.var(axis=0), np.float32)
 
 

@@ -302,3 +302,18 @@ def _taught_ink_reads(tmp_path: Path,
             scene, found, flat = _sheet(seed, "ink", game)
             assert next(i.face for i in scene.items if i.zone == place) == face
             assert {r.place: r.face for r in reader.read(flat, found.layout)}[place] == face
+
+
+def test_a_faces_look_lies_the_way_most_of_its_examples_were_taught() -> None:
+    """The shipped 17 profile's double-sided backs differ by the number in their disc. A
+    face's examples are aligned with its first one, which for "4d" lay upside down: its look
+    came out upside down, most of its examples turned to match it, and a "4d" back compared
+    with the alike faces' looks the way up of the likeliest ("3d") was read a "3d", sure (17
+    development seeds 9000039 and 9000041, row-3). A face's look now lies the way most of its
+    examples were taught."""
+    reader = CardReader(default("17-card"))
+    for seed in (9000039, 9000041):
+        scene, found, flat = _sheet(seed, game="17")
+        assert next(i.face for i in scene.items if i.zone == "row-3") == "4d"
+        reads = {r.place: r.face for r in reader.read(flat, found.layout)}
+        assert reads["row-3"] == "4d"
