@@ -73,33 +73,32 @@ class Neighbours:
         return np.asarray(np.maximum.reduceat(s, self.bounds[:-1], axis=1), np.float32)
 
     def match(self, queries: NDArray[np.float32]) -> list[Match]:
-        return [self.decide(row) for row in self.similarities(queries)]
+        return self.decide_all(self.similarities(queries))
 
     def decide_all(self, rows: NDArray[np.float32]) -> list[Match]:
-        """decide() of each row (N × labels), the rows ranked together where no label is
-        the background."""
-        if self.background is not None or len(self.names) < 2:
-            return [self.decide(row) for row in rows]
-        order = np.argsort(-rows, axis=1)[:, :2]  # each row's best face and the next
-        top = np.take_along_axis(rows, order, 1)
-        lead = top[:, 0] - top[:, 1]
-        return [Match(self.names[k] if d >= self.margin else None, self.names[k], s, d)
-                for k, s, d in zip(order[:, 0].tolist(), top[:, 0].tolist(), lead.tolist(),
-                                   strict=True)]
+        """The answer for each query's label similarities (N × labels, rows of
+        similarities()): the most similar face, sure when it leads the next face by the
+        margin; the background when it is the most similar label, or when the most similar
+        is not the background_margin ahead of it."""
+        rows = np.asarray(rows)
+        faces = np.nonzero(self._faces)[0]
+        ranked = faces[np.argsort(-rows[:, faces], axis=1)[:, :2]]  # best face and the next
+        top = np.take_along_axis(rows, ranked, 1)
+        leads = (top[:, 0] - top[:, 1]).tolist() if len(faces) > 1 else [2.0] * len(rows)
+        best = np.argmax(rows, axis=1)
+        most = rows[np.arange(len(rows)), best]
+        nothing, k = np.zeros(len(rows), bool), 0
+        if self.background is not None:
+            k = self.names.index(self.background)
+            nothing = (best == k) | (most - rows[:, k] < self.background_margin)
+        return [Match(self.names[k], self.names[k], m, d) if n
+                else Match(self.names[t] if d >= self.margin else None, self.names[t], s, d)
+                for t, s, d, m, n in zip(ranked[:, 0].tolist(), top[:, 0].tolist(), leads,
+                                         most.tolist(), nothing.tolist(), strict=True)]
 
     def decide(self, row: NDArray[np.float32]) -> Match:
         """The answer for one query's label similarities (a row of similarities())."""
-        best = int(np.argmax(row))
-        faces = np.nonzero(self._faces)[0]
-        ranked = faces[np.argsort(-row[faces])]
-        top = int(ranked[0])
-        lead = float(row[top] - row[ranked[1]]) if len(ranked) > 1 else 2.0
-        if self.names[best] == self.background or (
-                self.background is not None and row[best] - row[self.names.index(
-                    self.background)] < self.background_margin):
-            return Match(self.background, self.background, float(row[best]), lead)
-        sure = lead >= self.margin
-        return Match(self.names[top] if sure else None, self.names[top], float(row[top]), lead)
+        return self.decide_all(np.asarray(row)[None])[0]
 
     def project(self, vectors: NDArray[np.float32]) -> NDArray[np.float32]:
         """Embeddings as they are compared (a dot product of two: their similarity)."""
