@@ -65,7 +65,7 @@ class Neighbours:
         self.bounds = np.searchsorted(index[order], np.arange(len(self.names) + 1))
         self.background = background
         self.margin, self.background_margin = margin, background_margin
-        self._faces = np.array([n != background for n in self.names])
+        self._faces = np.array([k for k, n in enumerate(self.names) if n != background])
 
     def similarities(self, queries: NDArray[np.float32]) -> NDArray[np.float32]:
         """Each query's similarity to each label's most similar example (N × labels)."""
@@ -81,20 +81,23 @@ class Neighbours:
         margin; the background when it is the most similar label, or when the most similar
         is not the background_margin ahead of it."""
         rows = np.asarray(rows)
-        faces = np.nonzero(self._faces)[0]
-        ranked = faces[np.argsort(-rows[:, faces], axis=1)[:, :2]]  # best face and the next
-        top = np.take_along_axis(rows, ranked, 1)
-        leads = (top[:, 0] - top[:, 1]).tolist() if len(faces) > 1 else [2.0] * len(rows)
-        best = np.argmax(rows, axis=1)
-        most = rows[np.arange(len(rows)), best]
-        nothing, k = np.zeros(len(rows), bool), 0
+        at = np.arange(len(rows))[:, None]
+        faces = rows if self.background is None else rows[:, self._faces]
+        ranked = np.argsort(-faces, axis=1)[:, :2]  # each row's best face and the next
+        top = faces[at, ranked]
+        if self.background is not None:
+            ranked = self._faces[ranked]
+        leads = (top[:, 0] - top[:, 1]).tolist() if len(self._faces) > 1 else [2.0] * len(rows)
+        nothing, k, most = [False] * len(rows), 0, top[:, 0]
         if self.background is not None:
             k = self.names.index(self.background)
-            nothing = (best == k) | (most - rows[:, k] < self.background_margin)
+            best = np.argmax(rows, axis=1)
+            most = rows[at[:, 0], best]
+            nothing = ((best == k) | (most - rows[:, k] < self.background_margin)).tolist()
         return [Match(self.names[k], self.names[k], m, d) if n
                 else Match(self.names[t] if d >= self.margin else None, self.names[t], s, d)
                 for t, s, d, m, n in zip(ranked[:, 0].tolist(), top[:, 0].tolist(), leads,
-                                         most.tolist(), nothing.tolist(), strict=True)]
+                                         most.tolist(), nothing, strict=True)]
 
     def decide(self, row: NDArray[np.float32]) -> Match:
         """The answer for one query's label similarities (a row of similarities())."""
