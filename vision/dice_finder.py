@@ -78,7 +78,8 @@ class DieFinder:
         for _ in range(LOOKS):
             if not len(look):
                 break
-            patches = batch([crop(image, float(x[i]), float(y[i]), float(sides[i])) for i in look])
+            patches = batch([crop(image, float(x[i]), float(y[i]), float(sides[i]), area=not sheet)
+                             for i in look])
             offset = self.offsets(patches, sheet=sheet)
             x[look] = np.clip(x[look] + offset[:, 0] * sides[look], 0, w - 1)
             y[look] = np.clip(y[look] + offset[:, 1] * sides[look], 0, h - 1)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -188,17 +189,17 @@ class FaceReader:
         cut = np.stack([crop_die(image, x, y, c.size, a)
                         for (x, y), c, a in zip(place, found, angles, strict=True)])
         rows = self.neighbours.similarities(embed_dice(cut))
-        best = self._face_similarity(rows)
-        state = (place, cut, rows, best)
-        self._moved(image, found, angles, [i for i, row in enumerate(rows)
-                                           if self.nudges and self._doubtful(row)], GRID, state)
-        reads = [self._decided(image, c, place[i], rows[i], angles[i])
+        cuts = _Cuts(place, cut, rows, self._face_similarity(rows))
+        cuts = self._moved(image, found, angles, [i for i, row in enumerate(rows)
+                                                  if self.nudges and self._doubtful(row)],
+                           GRID, cuts)
+        reads = [self._decided(image, c, cuts.place[i], cuts.rows[i], angles[i])
                  for i, c in enumerate(found)]
         unsure = [i for i, r in enumerate(reads) if self.nudges and r and r.face is None]
         if unsure:  # searched wider: the centre head may have put it a quarter side off
-            self._moved(image, found, angles, unsure, WIDE, state)
+            cuts = self._moved(image, found, angles, unsure, WIDE, cuts)
             for i in unsure:
-                reads[i] = self._decided(image, found[i], place[i], rows[i], angles[i])
+                reads[i] = self._decided(image, found[i], cuts.place[i], cuts.rows[i], angles[i])
         return [r for r in reads if r is not None]
 
     def _decided(self, image: NDArray[np.uint8], found: Candidate, place: NDArray[np.float64],
@@ -214,13 +215,14 @@ class FaceReader:
         return FaceRead(face, x, y, found.size, confidence)
 
     def _moved(self, image: NDArray[np.uint8], found: list[Candidate], angles: list[float],
-               moving: list[int], step: float,
-               state: tuple[NDArray[np.float64], NDArray[np.uint8], NDArray[np.float32],
-                            NDArray[np.float32]]) -> None:
-        """These dice cut out again on a 5 × 5 grid of places `step` sides apart, then nudged,
-        while that makes them look more like a face (state: their places, cut-outs,
-        similarities and best face similarities, updated in place)."""
-        place, cut, rows, best = state
+               moving: list[int], step: float, cuts: _Cuts) -> _Cuts:
+        """The candidates' cuts with these dice cut out again on a 5 × 5 grid of places `step`
+        sides apart, then nudged, while that makes them look more like a face (the cuts given
+        are left as they are)."""
+        if not moving or not self.nudges:
+            return cuts
+        place, cut, rows, best = (cuts.place.copy(), cuts.cut.copy(), cuts.rows.copy(),
+                                  cuts.best.copy())
         for done in range(self.nudges):
             if not moving:
                 break
@@ -241,6 +243,7 @@ class FaceReader:
                     cut[i], rows[i], best[i] = again_cut[j], again[j], score[n, k]
                     still.append(i)
             moving = still
+        return _Cuts(place, cut, rows, best)
 
     def _alike(self, row: NDArray[np.float32]) -> list[str]:
         """The faces to tell apart by their look: those whose similarity (a row of
@@ -272,6 +275,16 @@ class FaceReader:
             if not any(_near(pip.x, pip.y, r) for r in taught):
                 out.append(_from_pips(pip, reads))
         return out
+
+
+class _Cuts(NamedTuple):
+    """Candidates as cut out, row for row: their places (x, y), cut-outs, similarities rows and
+    similarity to their most similar face."""
+
+    place: NDArray[np.float64]
+    cut: NDArray[np.uint8]
+    rows: NDArray[np.float32]
+    best: NDArray[np.float32]
 
 
 _MOVES = ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0))  # a nudge's directions

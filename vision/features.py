@@ -352,16 +352,13 @@ def hog(grey: NDArray[np.float32]) -> NDArray[np.float32]:
     position = _unsigned(np.arctan2(gy, gx)) / (np.pi / BINS) - 0.5
     low = np.floor(position)
     frac = (position - low).astype(np.float32)
-    # position lies in [-0.5, BINS - 0.5]: its bin below is BINS - 1 for -1 (low % BINS)
-    low_bin = low.astype(np.intp)
-    low_bin[low_bin < 0] += BINS
-    high_bin = low_bin + 1
-    high_bin[high_bin == BINS] = 0
+    # position lies in [-0.5, BINS - 0.5]: low + 1 (0..BINS) picks its bins below and above
+    turn = (low + 1).astype(np.intp)
     ch, cw = h // CELL, w // CELL
     base = (np.arange(n)[:, None, None] * (ch * cw) + _cells(h, w)) * BINS
     size = n * ch * cw * BINS
-    cells = (np.bincount((base + low_bin).ravel(), (magnitude * (1 - frac)).ravel(), size)
-             + np.bincount((base + high_bin).ravel(), (magnitude * frac).ravel(),
+    cells = (np.bincount((base + _BELOW[turn]).ravel(), (magnitude * (1 - frac)).ravel(), size)
+             + np.bincount((base + _ABOVE[turn]).ravel(), (magnitude * frac).ravel(),
                            size)).astype(np.float32).reshape(n, ch, cw, BINS)
     blocks = np.concatenate([cells[:, :-1, :-1], cells[:, :-1, 1:], cells[:, 1:, :-1],
                              cells[:, 1:, 1:]], axis=3).reshape(n, -1, 4 * BINS)
@@ -380,6 +377,11 @@ def _edge_differences(grey: NDArray[np.float32], axis: int) -> NDArray[np.float3
     out[..., 0] = g[..., 1] - g[..., 0]
     out[..., -1] = g[..., -1] - g[..., -2]
     return np.moveaxis(out, -1, axis)
+
+
+# a pixel's orientation bins below and above its position, by the bin below plus one
+_BELOW = np.array([BINS - 1, *range(BINS)], np.intp)  # position under 0: the last bin
+_ABOVE = (_BELOW + 1) % BINS  # position over BINS - 1: the first bin
 
 
 @functools.lru_cache(maxsize=4)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.calibrate import calibrate, rectify
-from vision.features import die_angle, die_angle_in, die_angles_in
+from vision.features import die_angle, die_angle_in, die_angles_in, hog
 from vision.sheet import PX_PER_MM
 from vision.table_scene import render_table
 
@@ -61,3 +61,22 @@ def test_dice_turns_read_together_are_each_dies_turn_read_alone() -> None:
     dice = [(w / 3 + 0.4, h / 3, 48.0), (0.0, 0.0, 48.0), (w / 2, h / 2 - 0.3, 30.5),
             (w - 1.0, h / 4, 30.5), (w / 5, h - 2.5, 48.0)]
     assert die_angles_in(flat, dice) == [die_angle_in(flat, *d) for d in dice[::-1]][::-1]
+
+
+@pytest.mark.parametrize(("degrees", "bins"), [(0.0, (8, 0)), (10.0, (0,)), (90.0, (4,)),
+                                               (170.0, (8,)), (100.0, (4, 5))])
+def test_hog_shares_an_edge_between_the_two_nearest_orientation_bins(degrees: float,
+                                                                     bins: tuple[int, ...]
+                                                                     ) -> None:
+    """Bins 20° wide are centred on 10°, 30°, ... 170°: a gradient at 0° (a ramp across) lies
+    between the last bin and the first, which share it (orientations wrap at 180°); one at a
+    bin's centre lies in that bin (the patch's edge pixels, differences taken one way only,
+    turn a little)."""
+    t = math.radians(degrees)
+    yy, xx = np.mgrid[:16, :16].astype(np.float64)
+    ramp = np.asarray((xx * math.cos(t) + yy * math.sin(t)) * 4, np.float32)
+    cells = hog(ramp[None])[0].reshape(-1, 4, 9)  # blocks × their four cells × bins
+    most = cells.max(axis=(0, 1))
+    assert np.flatnonzero(most > most.max() / 4).tolist() == sorted(bins)
+    if len(bins) == 2:
+        assert cells[..., bins[0]] == pytest.approx(cells[..., bins[1]], abs=0.02)
