@@ -43,7 +43,7 @@ from vision.dice import DieRead
 from vision.dice_finder import DieFinder
 from vision.features import crop_die, die_angles_in, die_views, embed_dice, quarter_turns
 from vision.locate import SCALE, Candidate
-from vision.neighbours import Neighbours
+from vision.neighbours import Match, Neighbours
 from vision.profile import Profile
 from vision.reader import DiceReader, check_image
 
@@ -193,19 +193,21 @@ class FaceReader:
         cuts = self._moved(image, found, angles, [i for i, row in enumerate(rows)
                                                   if self.nudges and self._doubtful(row)],
                            GRID, cuts)
-        reads = [self._decided(image, c, cuts.place[i], cuts.rows[i], angles[i])
-                 for i, c in enumerate(found)]
+        reads = [self._decided(image, c, cuts.place[i], cuts.rows[i], angles[i], m)
+                 for i, (c, m) in enumerate(zip(found, self.neighbours.decide_all(cuts.rows),
+                                                strict=True))]
         unsure = [i for i, r in enumerate(reads) if self.nudges and r and r.face is None]
         if unsure:  # searched wider: the centre head may have put it a quarter side off
             cuts = self._moved(image, found, angles, unsure, WIDE, cuts)
-            for i in unsure:
-                reads[i] = self._decided(image, found[i], cuts.place[i], cuts.rows[i], angles[i])
+            for i, m in zip(unsure, self.neighbours.decide_all(cuts.rows[unsure]), strict=True):
+                reads[i] = self._decided(image, found[i], cuts.place[i], cuts.rows[i], angles[i],
+                                         m)
         return [r for r in reads if r is not None]
 
     def _decided(self, image: NDArray[np.uint8], found: Candidate, place: NDArray[np.float64],
-                 row: NDArray[np.float32], angle: float) -> FaceRead | None:
-        """The read of a die cut out at this place (None: no die), its similarities row."""
-        m = self.neighbours.decide(row)
+                 row: NDArray[np.float32], angle: float, m: Match) -> FaceRead | None:
+        """The read of a die cut out at this place (None: no die): its similarities row,
+        decided as m."""
         if m.label == NOTHING:
             return None
         x, y = float(place[0]), float(place[1])
