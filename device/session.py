@@ -100,7 +100,7 @@ class TableSession:
         self._changed = threading.Condition()
         self._game: Game | None = None
         self._game_id: int | None = None
-        self._live = time.time_ns() // 1_000_000  # grows across restarts too
+        self._live = _clock_live()
         self._snapshot = Snapshot(0, live=self._live)
         self._desk: CameraDesk | None = None
         self._news: dict[str, Any] | None = None
@@ -505,7 +505,7 @@ class TableSession:
         hints_on = self.journal.setting(HINTS_SETTING) != "off"
         if game_id != self._game_id and self._desk is not None:
             self._desk.forget_game()
-        self._live += 1
+        self._live = _next_live(self._live)
         snapshot = Snapshot(
             version=version,
             game_id=game_id,
@@ -537,7 +537,7 @@ class TableSession:
         return None if seen is None else seen_game(seen.observation)
 
     def _publish_news(self, news: dict[str, Any] | None) -> Snapshot:
-        self._live += 1
+        self._live = _next_live(self._live)
         self._news = news
         snapshot = replace(self._snapshot, live=self._live, buttons=news)
         with self._changed:
@@ -548,7 +548,7 @@ class TableSession:
     def _publish_camera(self) -> Snapshot:
         """Publish news of the camera alone (the game did not change)."""
         assert self._desk is not None
-        self._live += 1
+        self._live = _next_live(self._live)
         snapshot = replace(self._snapshot, live=self._live, camera=self._camera_json())
         with self._changed:
             self._snapshot = snapshot
@@ -580,3 +580,15 @@ def seen_game(observation: Observation) -> str | None:
 def _replay_stored(stored: StoredGame) -> Game:
     lines: tuple[dict[str, Any], ...] = (stored.header, *stored.lines)
     return replay(enumerate(lines, start=1))
+
+
+def _clock_live() -> int:
+    """The wall clock in microseconds: where a session's ``live`` counter starts, so that it
+    grows across restarts too (phones ignore a state whose ``live`` is not larger)."""
+    return time.time_ns() // 1000
+
+
+def _next_live(live: int) -> int:
+    """The ``live`` counter of the next state: one more, and never behind the clock, so a quick
+    restart after a burst of changes still starts above the last state the phones saw."""
+    return max(live + 1, _clock_live())

@@ -115,6 +115,22 @@ def test_a_restart_resumes_the_game_exactly(journal_path: Path) -> None:
         again.stop()
 
 
+def test_a_quick_restart_after_a_burst_of_news_still_reaches_the_phones(
+        journal_path: Path) -> None:
+    first = TableSession(Journal(journal_path))
+    first.start()
+    for press in range(3000):  # button news is not journalled: thousands a second
+        seen = first.tell_buttons({"pressed": press})
+    first.stop()
+
+    again = TableSession(Journal(journal_path))
+    again.start()
+    try:
+        assert again.snapshot().live > seen.live  # else the phones would ignore the restart
+    finally:
+        again.stop()
+
+
 def test_finished_games_go_to_the_history_with_each_players_wins(session: TableSession) -> None:
     session.new_game({**DALEK, "target": 20}, base_version=0)
     lose = [{"roll": ["H4"] * 10}, {"keep": ["H4"]}, {"stop": {}}]
