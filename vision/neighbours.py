@@ -61,7 +61,9 @@ class Neighbours:
             if dims is not None and vectors.shape[1] > dims else None
         if groups is not None:
             self.projection = _whitened(vectors, self.projection, groups, shrink)
-        self.vectors = np.ascontiguousarray(self._project(vectors)[order])
+        # the examples as columns (each label's side by side): a product with queries' rows
+        # reads them in order, twice as fast as through a transposed view
+        self._examples = np.ascontiguousarray(self._project(vectors)[order].T)
         self.bounds = np.searchsorted(index[order], np.arange(len(self.names) + 1))
         self.background = background
         self.margin, self.background_margin = margin, background_margin
@@ -69,7 +71,7 @@ class Neighbours:
 
     def similarities(self, queries: NDArray[np.float32]) -> NDArray[np.float32]:
         """Each query's similarity to each label's most similar example (N × labels)."""
-        s = self._project(np.asarray(queries, np.float32)) @ self.vectors.T
+        s = self._project(np.asarray(queries, np.float32)) @ self._examples
         return np.asarray(np.maximum.reduceat(s, self.bounds[:-1], axis=1), np.float32)
 
     def match(self, queries: NDArray[np.float32]) -> list[Match]:
