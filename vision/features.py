@@ -255,14 +255,22 @@ def _all_details(patches: NDArray[np.float32], blur: float, shading: float
 
 def _blurred(patches: NDArray[np.float32], sigma: float) -> NDArray[np.float32]:
     """N patches (N×H×W, or N×H×W×C) each blurred as cv2.GaussianBlur(patch, (0, 0), sigma)
-    does (to float rounding), all at once: a product with a matrix along each axis."""
+    does (to float rounding), all at once: a product with a matrix along every patch row (its
+    colours kept apart), then each patch by itself down its columns. No copy turns the patches'
+    axes: the rows' product takes each row's colours as they lie."""
     n, h, w = patches.shape[:3]
     c = patches.shape[3] if patches.ndim == 4 else 1
-    rows = np.moveaxis(patches.reshape(n, h, w, c), 2, 3).reshape(-1, w)
-    across = rows @ _blur_matrix(w, sigma).T
-    down = _blur_matrix(h, sigma) @ across.reshape(n, h, c * w).transpose(1, 0, 2).reshape(h, -1)
-    out = down.reshape(h, n, c, w).transpose(1, 0, 3, 2)
-    return np.ascontiguousarray(out.reshape(patches.shape), np.float32)
+    across = patches.reshape(n * h, w * c) @ _along_rows(w, c, sigma)
+    down = np.matmul(_blur_matrix(h, sigma), across.reshape(n, h, w * c))
+    return np.ascontiguousarray(down.reshape(patches.shape), np.float32)
+
+
+@functools.lru_cache(maxsize=16)
+def _along_rows(w: int, c: int, sigma: float) -> NDArray[np.float32]:
+    """The matrix that blurs rows of w pixels of c colours each (w·c values a row, the colours
+    of a pixel side by side) along the row, each colour by itself: a right-hand factor."""
+    return np.ascontiguousarray(np.kron(_blur_matrix(w, sigma), np.eye(c, dtype=np.float32)).T,
+                                np.float32)
 
 
 @functools.lru_cache(maxsize=16)
