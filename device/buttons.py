@@ -154,6 +154,7 @@ class TableButtons:
                 edges = [self._edges.get(timeout=wait)]
             except queue.Empty:
                 edges = []
+            now = self._clock()  # before the queue is emptied: every edge queued by now is read
             while True:  # everything queued meanwhile (a busy session): grouped by its time
                 try:
                     edges.append(self._edges.get_nowait())
@@ -161,7 +162,7 @@ class TableButtons:
                     break
             for edge in edges:
                 self._reader.edge(edge)
-            self._reader.due(self._clock())
+            self._reader.due(now)
 
 
 class PressReader:

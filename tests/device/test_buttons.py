@@ -22,7 +22,11 @@ from device.voice import Voice
 PI5 = "d04170"
 STOP, SHOUT, BUZZER, STOP_LED = 17, 27, 26, 5
 SEATS = (22, 23, 24)
-HOLD_S = 0.3  # gpiozero's hold timer runs on real time: short in the tests
+HOLD_S = 1.0
+"""gpiozero's hold timer runs on real time: short in the tests, yet long enough that a
+tap's press and release, or presses meant together, do not straddle it on a loaded machine."""
+WAIT_S = 30.0
+"""How long news may take to come (it comes in milliseconds; a loaded machine is slow)."""
 DALEK = {"game": "dalek", "players": ["Ana", "Ben"]}
 SEVENTEEN = {"game": "17", "players": ["Ana", "Ben", "Cleo"]}
 
@@ -76,7 +80,7 @@ class Table:
             snap = self.session.act(line, base_version=snap.version, source="phone")
         return snap
 
-    def wait(self, done: Callable[[Snapshot], bool], timeout: float = 3.0) -> Snapshot:
+    def wait(self, done: Callable[[Snapshot], bool], timeout: float = WAIT_S) -> Snapshot:
         """The first snapshot for which ``done`` holds (fails after ``timeout`` s)."""
         snap = self.session.snapshot()
         with self.session.subscribe() as updates:
@@ -103,7 +107,7 @@ def seated(session: TableSession) -> Iterator[Table]:
     made.buttons.stop()
 
 
-def eventually(done: Callable[[], bool], timeout: float = 3.0) -> None:
+def eventually(done: Callable[[], bool], timeout: float = WAIT_S) -> None:
     """Wait until ``done()`` holds (something outside the session: a pin, a file)."""
     deadline = time.monotonic() + timeout
     while not done():

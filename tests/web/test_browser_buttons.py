@@ -27,6 +27,9 @@ pytestmark = pytest.mark.browser
 
 STOP, SHOUT = 17, 27
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2}
+HOLD_S = 1.0
+"""gpiozero's hold timer runs on real time: long enough that a tap (50 ms) or stop then a
+shout (100 ms apart) does not straddle it while Chromium loads the machine."""
 
 
 class PiTable:
@@ -40,7 +43,7 @@ class PiTable:
         threading.Thread(target=self.server.run, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.effective_port}"
         self.factory = MockFactory(revision="d04170")
-        self.buttons = TableButtons(ButtonConfig(stop=STOP, shout=SHOUT, hold_s=0.3),
+        self.buttons = TableButtons(ButtonConfig(stop=STOP, shout=SHOUT, hold_s=HOLD_S),
                                     ButtonActions(self.session, seated=False),
                                     factory=self.factory)
         self.buttons.start()
