@@ -120,15 +120,15 @@ def kept_alive_sockets(url: str, count: int, addresses: int = 1
 @contextmanager
 def held_streams(url: str, count: int, addresses: int = 1, *, read: bool = True,
                  receive_buffer: int | None = None) -> Iterator[list[int]]:
-    """``count`` live streams (``GET /events``) held open, read (or never read) by threads;
-    yields the status each got."""
+    """``count`` live streams (``GET /events``) held open, read by threads (or never read past
+    the answer's head); yields the status each got, once the table answered them all."""
     sockets, statuses = [], []
     for i in range(count):
         sock = connect(url, address(i % addresses), receive_buffer=receive_buffer)
         sock.sendall(b"GET /events HTTP/1.1\r\nHost: table\r\nAccept: text/event-stream\r\n\r\n")
         sockets.append(sock)
+        statuses.append(_read_head(sock))
         if read:
-            statuses.append(_read_head(sock))
             threading.Thread(target=_drain, args=(sock,), daemon=True).start()
     try:
         yield statuses
