@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import closing
-from datetime import UTC, datetime
 from pathlib import Path
+
+from device.state_dir import stamped
 
 TABLES = {"games", "lines", "settings", "changes"}
 PAGES_PER_STEP = 256
@@ -59,8 +60,7 @@ def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
     games = games_in(backup_file)
     kept = None
     if journal.is_file():
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        kept = journal.with_name(f"{journal.stem}-before-restore-{stamp}{journal.suffix}")
+        kept = stamped(journal.parent, f"{journal.stem}-before-restore", journal.suffix)
         backup(journal, kept)
     journal.parent.mkdir(parents=True, exist_ok=True)
     try:

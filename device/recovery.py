@@ -26,6 +26,7 @@ from pathlib import Path
 
 from device.journal import COMMITS_SUFFIX, Journal, journal_error
 from device.notice import Notice
+from device.state_dir import stamped
 
 SIDE_FILES = ("-wal", "-shm", "-journal", COMMITS_SUFFIX)
 SALVAGED = {  # table: the columns copied from a damaged journal, in order
@@ -191,13 +192,8 @@ def _files(path: Path) -> list[Path]:
 def _keep_aside(path: Path, files: list[Path]) -> Path:
     """Copy ``files`` (the journal and those beside it) into a new ``damaged-<time>``
     folder."""
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     with _writing(path):
-        folder = path.parent / f"damaged-{stamp}"
-        number = 1
-        while folder.exists():
-            number += 1
-            folder = path.parent / f"damaged-{stamp}-{number}"
+        folder = stamped(path.parent, "damaged")
         folder.mkdir()
         for original in files:
             shutil.copy2(original, folder / original.name)

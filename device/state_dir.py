@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 
 JOURNAL_FILE = "table.db"
@@ -33,3 +34,14 @@ def add_state_argument(parser: argparse.ArgumentParser) -> None:
 def journal_path(state: Path | None) -> Path:
     """The journal file in the given (or default) state folder."""
     return (state or default_state_dir()) / JOURNAL_FILE
+
+
+def stamped(folder: Path, name: str, suffix: str = "") -> Path:
+    """A path in ``folder`` that nothing holds yet: ``NAME-<UTC time>SUFFIX`` (to the second),
+    else ``NAME-<time>-2SUFFIX`` and on, so that two within one second keep both."""
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    path, number = folder / f"{name}-{stamp}{suffix}", 1
+    while path.exists():
+        number += 1
+        path = folder / f"{name}-{stamp}-{number}{suffix}"
+    return path

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from device.backup import games_in
 from device.journal import Journal
 from dicetable.child import ServedTable
 from dicetable.cli import main
@@ -78,6 +79,20 @@ def test_restore_keeps_the_journal_it_replaces(tmp_path: Path, dicetable: Any) -
     assert done.returncode == 0
     kept = sorted(state.glob("table-before-restore-*.db"))
     assert len(kept) == 1 and f"kept in {kept[0]}" in done.stdout
+
+
+def test_restores_in_the_same_second_keep_each_journal_they_replace(
+        tmp_path: Path, dicetable: Any) -> None:
+    state = tmp_path / "state"
+    first = Journal(state / "table.db")
+    first.abandon(first.start_game(DALEK)[0])
+    first.start_game(DALEK)
+    Journal(tmp_path / "other.db").start_game(DALEK)
+    for _ in range(2):  # the second at once, as a script would: the first kept must stay
+        done = dicetable("restore", "--state", str(state), str(tmp_path / "other.db"))
+        assert done.returncode == 0
+    kept = sorted(state.glob("table-before-restore-*.db"))
+    assert sorted(games_in(path) for path in kept) == [1, 2]
 
 
 def test_a_file_that_is_no_backup_is_refused_and_nothing_changes(tmp_path: Path,
