@@ -221,7 +221,7 @@ class FaceReader:
         """The candidates' cuts with these dice cut out again on a 5 × 5 grid of places `step`
         sides apart, then nudged, while that makes them look more like a face (the cuts given
         are left as they are)."""
-        if not moving or not self.nudges:
+        if not moving:
             return cuts
         place, cut, rows, best = (cuts.place.copy(), cuts.cut.copy(), cuts.rows.copy(),
                                   cuts.best.copy())
