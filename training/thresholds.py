@@ -38,7 +38,9 @@ GRID = {  # reader constants and the values tried
     "HEAT_THRESHOLD": (0.2, 0.25, 0.3, 0.4),
     "NO_DIE": (0.3, 0.5, 0.7),
     "SURE": (0.4, 0.5, 0.6),
-    "DOUBT_BELOW": (0.95,),  # one value: held at the reader's unless --grid names more
+    # one value each: held at the reader's unless --grid names more
+    **{name: (getattr(reader_module, name),) for name in (
+        "DOUBT_BELOW", "SECOND_READS", "PATCH_BUDGET", "WEAK_HEAT", "WEAK_NO_DIE")},
 }
 MAX_FALSE = 0.01
 
@@ -56,7 +58,7 @@ def main() -> None:
         key, values = item.split("=")
         if key not in GRID:
             ap.error(f"--grid: {key} is not one of {', '.join(GRID)}")
-        grid[key] = tuple(float(v) for v in values.split(","))
+        grid[key] = tuple(int(v) if v.isdigit() else float(v) for v in values.split(","))
     domains: list[tuple[str, reader_module.DiceReader, list[Sample]]] = []
     for spec in args.runs:
         models, name = spec.rsplit(":", 1)

@@ -45,7 +45,9 @@ HEAT_THRESHOLD = 0.3  # locator score a candidate needs
 MAX_CANDIDATES = 32  # at most this many candidates (the likeliest) are read per image
 CHUNK = 16  # candidates per classifier call (bounds memory)
 TAIL = 4  # a chunk whose last TAIL candidates are no dice ends the reading
-NO_DIE = 0.3  # a candidate whose "no die" probability is above this is dropped
+NO_DIE = 0.3  # a candidate whose "no die" probability is above this is dropped ...
+WEAK_HEAT = 0.0  # ... and one the locator scored under this (weak evidence of a die) ...
+WEAK_NO_DIE = 0.3  # ... unless its "no die" probability is at most this
 DOUBT_BELOW = 0.95  # a die's value read with less confidence is read again, turned and mirrored
 SECOND_READS = 4  # at most this many doubtful dice are read again, turned and mirrored ...
 PATCH_BUDGET = 48  # ... and only while the patches read stay this many (bounds a frame's time)
@@ -234,8 +236,17 @@ class DiceReader:
 
 def _dice(found: list[Candidate], logits: NDArray[np.float32]) -> list[Candidate]:
     """The candidates read as dice (classifier outputs ``logits``, row for row)."""
-    return [c for c, p0 in zip(found, _softmax(logits[:, :7])[:, 0], strict=True)
-            if p0 <= NO_DIE]
+    return [c for c, die in zip(found, _are_dice(found, _softmax(logits[:, :7])), strict=True)
+            if die]
+
+
+def _are_dice(found: list[Candidate], probs: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """Which candidates are dice, given their class probabilities ``probs`` (no die, 1..6):
+    the classifier's "no die" is at most NO_DIE, and at most WEAK_NO_DIE where the locator
+    scored the candidate under WEAK_HEAT (two weak signs of a die do not make one)."""
+    heat = np.array([c.score for c in found], np.float32)
+    no_die = probs[:, 0]
+    return (no_die <= NO_DIE) & ((heat >= WEAK_HEAT) | (no_die <= WEAK_NO_DIE))
 
 
 def _die_sides(found: list[Candidate], logits: NDArray[np.float32], ratio: float
@@ -290,12 +301,13 @@ def _decide(found: list[Candidate], sides: list[float],
     """Turn classifier outputs into reads: drop non-dice and duplicates (two reads of one
     top face keep the likelier die), flag unsure values. Best first."""
     probs = _softmax(logits[:, :7])
+    dice = _are_dice(found, probs)
     order = np.argsort(probs[:, 0], kind="stable")
     kept: list[DieRead] = []
     for i in order:
         p, c, side = probs[i], found[i], sides[i]
-        if p[0] > NO_DIE:
-            break
+        if not dice[i]:
+            continue
         x, y = c.x + float(logits[i, 7]) * side, c.y + float(logits[i, 8]) * side
         if any((r.x - x) ** 2 + (r.y - y) ** 2 < (0.5 * max(r.size, c.size)) ** 2
                for r in kept):
