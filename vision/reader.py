@@ -6,7 +6,9 @@ patch around each candidate, saying which value it shows or that no die is centr
 refining the centre. Candidates are read likeliest first, CHUNK patches per call; once a
 chunk's last candidates are no dice, the rest (the table's texture) are left unread. The few
 dice whose value it doubts most are read again turned and mirrored, and the class logits of
-the eight reads averaged (the centre stays that of the upright read). A read whose value the
+the eight reads averaged (the centre stays that of the upright read). A candidate the locator
+scored weakly needs the classifier surer that it is a die (WEAK_HEAT, WEAK_NO_DIE): on tables
+never seen, false dice are the candidates both networks doubt. A read whose value the
 classifier is not sure of comes back with value None. The patches read per image are bounded
 (MAX_CANDIDATES, PATCH_BUDGET), and so is the time of a busy frame.
 
@@ -46,8 +48,8 @@ MAX_CANDIDATES = 32  # at most this many candidates (the likeliest) are read per
 CHUNK = 16  # candidates per classifier call (bounds memory)
 TAIL = 4  # a chunk whose last TAIL candidates are no dice ends the reading
 NO_DIE = 0.3  # a candidate whose "no die" probability is above this is dropped ...
-WEAK_HEAT = 0.0  # ... and one the locator scored under this (weak evidence of a die) ...
-WEAK_NO_DIE = 0.3  # ... unless its "no die" probability is at most this
+WEAK_HEAT = 0.5  # ... and one the locator scored under this (weak evidence of a die) ...
+WEAK_NO_DIE = 0.05  # ... unless its "no die" probability is at most this
 DOUBT_BELOW = 0.95  # a die's value read with less confidence is read again, turned and mirrored
 SECOND_READS = 4  # at most this many doubtful dice are read again, turned and mirrored ...
 PATCH_BUDGET = 48  # ... and only while the patches read stay this many (bounds a frame's time)
@@ -243,7 +245,13 @@ def _dice(found: list[Candidate], logits: NDArray[np.float32]) -> list[Candidate
 def _are_dice(found: list[Candidate], probs: NDArray[np.float32]) -> NDArray[np.bool_]:
     """Which candidates are dice, given their class probabilities ``probs`` (no die, 1..6):
     the classifier's "no die" is at most NO_DIE, and at most WEAK_NO_DIE where the locator
-    scored the candidate under WEAK_HEAT (two weak signs of a die do not make one)."""
+    scored the candidate under WEAK_HEAT (two weak signs of a die do not make one).
+
+    >>> probs = np.array([[0.01] + [0.165] * 6, [0.2] + [0.8 / 6] * 6], np.float32)
+    >>> strong, weak = Candidate(0, 0, 20, 0.9), Candidate(0, 0, 20, 0.35)
+    >>> _are_dice([strong, strong], probs).tolist(), _are_dice([weak, weak], probs).tolist()
+    ([True, True], [True, False])
+    """
     heat = np.array([c.score for c in found], np.float32)
     no_die = probs[:, 0]
     return (no_die <= NO_DIE) & ((heat >= WEAK_HEAT) | (no_die <= WEAK_NO_DIE))
