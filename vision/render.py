@@ -2,7 +2,8 @@
 
 Each die is drawn as its top face (a rounded square with bevelled edges and painted or
 engraved pips, any rotation) and the side faces the camera sees, with a shadow and glare; its
-body may be solid, swirled, translucent, glittering or pearly, in many colours.
+body may be solid, swirled, veined (thin light streaks, often in dark smoky plastic),
+translucent, glittering or pearly, in many colours.
 
 render_scene draws dice on one of the classic table surfaces seen straight down.
 randomised_scene is the domain randomiser for training: any surface of vision.surfaces, dice
@@ -75,7 +76,7 @@ _BODY = {  # BGR body colours and the pip colours that go with them
 #: Pip colours any body may have (BGR): white, black, red, dark red, gold, blue, green, silver.
 PIP_COLOURS = ((240, 240, 240), (20, 20, 20), (40, 40, 210), (45, 35, 140), (50, 170, 220),
                (180, 90, 30), (60, 150, 40), (190, 190, 190))
-MATERIALS = ("solid", "swirl", "translucent", "glitter", "pearl")
+MATERIALS = ("solid", "swirl", "veined", "translucent", "glitter", "pearl")
 MAX_OFF_AXIS = math.tan(math.radians(62))  # no part of a scene is seen further from straight down
 
 
@@ -132,7 +133,9 @@ def _look(rng: np.random.Generator, plain: bool) -> DieLook:
     pip = np.array(pips[int(rng.integers(len(pips)))], np.float64)
     if rng.random() < 0.1:  # pips in a colour close to the body's: hard to read
         pip = np.clip(body * rng.choice([0.45, 1.6]), 0, 255)
-    material = str(rng.choice(MATERIALS, p=[0.45, 0.2, 0.15, 0.1, 0.1]))
+    material = str(rng.choice(MATERIALS, p=[0.38, 0.17, 0.15, 0.12, 0.09, 0.09]))
+    if material == "veined" and rng.random() < 0.6:  # mostly smoky: a dark, greyish body
+        body = np.clip(body * rng.uniform(0.25, 0.5) + rng.uniform(10, 40), 0, 255)
     return DieLook(
         body.astype(np.float32), np.clip(pip + rng.normal(0, 10, 3), 0, 255).astype(np.float32),
         material, corner=rng.uniform(0.06, 0.3), bevel=rng.uniform(0.03, 0.14),
@@ -161,6 +164,14 @@ def _face_texture(rng: np.random.Generator, value: int, look: DieLook, shade: fl
         mix = noise(rng, _TEX, _TEX, int(rng.integers(10, 30))) - 0.5
         mix = np.clip(mix * rng.uniform(1.5, 4) + 0.5, 0, 1) * rng.uniform(0.3, 0.8)
         col = col * (1 - mix[..., None]) + other * mix[..., None]
+    elif look.material == "veined":  # thin light streaks that curve through the body
+        ang = rng.uniform(0, math.pi)
+        u = x * math.cos(ang) + y * math.sin(ang)
+        turb = noise(rng, _TEX, _TEX, int(rng.integers(16, 48))) * rng.uniform(0.5, 2.0)
+        lines = np.abs(np.sin((u / rng.uniform(0.25, 1.0) + turb) * math.pi))
+        vein = (1 - lines) ** rng.uniform(3, 16) * rng.uniform(0.6, 1.0)
+        streak = np.clip(look.body * 0.3 + rng.uniform(150, 240), 0, 255)
+        col = col * (1 - vein[..., None]) + streak * vein[..., None]
     elif look.material == "translucent":
         glow = np.exp(-(x ** 2 + y ** 2) / 0.08)
         col = col * (0.8 + 0.35 * glow)[..., None]
