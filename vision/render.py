@@ -2,8 +2,7 @@
 
 Each die is drawn as its top face (a rounded square with bevelled edges and painted or
 engraved pips, any rotation) and the side faces the camera sees, with a shadow and glare; its
-body may be solid, swirled, veined (thin light streaks, often in dark smoky plastic),
-translucent, glittering or pearly, in many colours.
+body may be solid, swirled, translucent, glittering or pearly, in many colours.
 
 render_scene draws dice on one of the classic table surfaces seen straight down.
 randomised_scene is the domain randomiser for training: any surface of vision.surfaces, dice
@@ -76,14 +75,7 @@ _BODY = {  # BGR body colours and the pip colours that go with them
 #: Pip colours any body may have (BGR): white, black, red, dark red, gold, blue, green, silver.
 PIP_COLOURS = ((240, 240, 240), (20, 20, 20), (40, 40, 210), (45, 35, 140), (50, 170, 220),
                (180, 90, 30), (60, 150, 40), (190, 190, 190))
-#: The dice's materials and how often each is drawn: on the classic tables of render_scene (and
-#: draw_die), and in the domain randomiser, which adds veined dice (thin light streaks, mostly
-#: in dark smoky plastic: the left-out byler-d6 dice the classifier called "no die").
-Materials = tuple[tuple[str, ...], tuple[float, ...]]
-CLASSIC: Materials = (("solid", "swirl", "translucent", "glitter", "pearl"),
-                      (0.45, 0.2, 0.15, 0.1, 0.1))
-RANDOMISED: Materials = (("solid", "swirl", "veined", "translucent", "glitter", "pearl"),
-                         (0.38, 0.17, 0.15, 0.12, 0.09, 0.09))
+MATERIALS = ("solid", "swirl", "translucent", "glitter", "pearl")
 MAX_OFF_AXIS = math.tan(math.radians(62))  # no part of a scene is seen further from straight down
 
 
@@ -128,8 +120,8 @@ class DieLook:
     glare: float  # strength of a highlight on the top face (0: none)
 
 
-def _look(rng: np.random.Generator, plain: bool, materials: Materials = CLASSIC) -> DieLook:
-    """A die's look: any colour and one of these materials, or (plain) white with black pips."""
+def _look(rng: np.random.Generator, plain: bool) -> DieLook:
+    """A die's look: any colour and material, or (plain) white with black pips."""
     if plain:
         return DieLook(np.array(_BODY["white"][0], np.float32), np.zeros(3, np.float32),
                        "solid", 0.12, 0.06, 0.27, 0.09, 1.0, False, 1.0, 0.0)
@@ -140,9 +132,7 @@ def _look(rng: np.random.Generator, plain: bool, materials: Materials = CLASSIC)
     pip = np.array(pips[int(rng.integers(len(pips)))], np.float64)
     if rng.random() < 0.1:  # pips in a colour close to the body's: hard to read
         pip = np.clip(body * rng.choice([0.45, 1.6]), 0, 255)
-    material = str(rng.choice(materials[0], p=materials[1]))
-    if material == "veined" and rng.random() < 0.6:  # mostly smoky: a dark, greyish body
-        body = np.clip(body * rng.uniform(0.25, 0.5) + rng.uniform(10, 40), 0, 255)
+    material = str(rng.choice(MATERIALS, p=[0.45, 0.2, 0.15, 0.1, 0.1]))
     return DieLook(
         body.astype(np.float32), np.clip(pip + rng.normal(0, 10, 3), 0, 255).astype(np.float32),
         material, corner=rng.uniform(0.06, 0.3), bevel=rng.uniform(0.03, 0.14),
@@ -171,14 +161,6 @@ def _face_texture(rng: np.random.Generator, value: int, look: DieLook, shade: fl
         mix = noise(rng, _TEX, _TEX, int(rng.integers(10, 30))) - 0.5
         mix = np.clip(mix * rng.uniform(1.5, 4) + 0.5, 0, 1) * rng.uniform(0.3, 0.8)
         col = col * (1 - mix[..., None]) + other * mix[..., None]
-    elif look.material == "veined":  # thin light streaks that curve through the body
-        ang = rng.uniform(0, math.pi)
-        u = x * math.cos(ang) + y * math.sin(ang)
-        turb = noise(rng, _TEX, _TEX, int(rng.integers(16, 48))) * rng.uniform(0.5, 2.0)
-        lines = np.abs(np.sin((u / rng.uniform(0.25, 1.0) + turb) * math.pi))
-        vein = (1 - lines) ** rng.uniform(3, 16) * rng.uniform(0.6, 1.0)
-        streak = np.clip(look.body * 0.3 + rng.uniform(150, 240), 0, 255)
-        col = col * (1 - vein[..., None]) + streak * vein[..., None]
     elif look.material == "translucent":
         glow = np.exp(-(x ** 2 + y ** 2) / 0.08)
         col = col * (0.8 + 0.35 * glow)[..., None]
@@ -343,7 +325,7 @@ def _distractor(rng: np.random.Generator, canvas: FloatImage, scale: float,
         rim = tuple(c * 0.7 for c in colour)
         cv2.circle(canvas, (x, y), int(r * 0.85), rim, max(1, int(r * 0.06)), cv2.LINE_AA)
     else:  # a blank cube: a die's body without pips
-        look = _look(rng, plain=False, materials=RANDOMISED)  # kinds = 7: the randomiser's
+        look = _look(rng, plain=False)
         face, alpha = _face_texture(rng, 1, look, 1.0, (0.7, 0.7))
         plain = np.empty_like(face)
         plain[:] = face[2:10, 2:10].reshape(-1, 3).mean(0)
@@ -518,7 +500,7 @@ def randomised_scene(seed: int | np.random.Generator, *, width: int = 640,
     centres = _place(rng, sizes, sample, fits, touch=0.85 if rng.random() < 0.3 else 0.35)
     light_dir, light_len = rng.uniform(0, 2 * math.pi), rng.uniform(0.0, 0.35)
     light = (light_len * math.cos(light_dir), light_len * math.sin(light_dir))
-    one_look = _look(rng, False, RANDOMISED) if rng.random() < 0.3 else None  # like dice
+    one_look = _look(rng, plain=False) if rng.random() < 0.3 else None  # a set of like dice
     drawn, dice = [], []
     for (x, y), s in zip(centres, sizes, strict=True):
         if math.isnan(x):
@@ -526,8 +508,7 @@ def randomised_scene(seed: int | np.random.Generator, *, width: int = 640,
         angle = rng.uniform(0, 2 * math.pi)
         die = RenderedDie(int(rng.integers(1, 7)), x - x0, y - y0, s)
         # Seen from straight above, a top face lies further out than the die's foot.
-        drawn.append((die, one_look or _look(rng, False, RANDOMISED), angle,
-                      (x / focal, y / focal)))
+        drawn.append((die, one_look or _look(rng, plain=False), angle, (x / focal, y / focal)))
         quad = _to(to_image, _square(x, y, s, angle).astype(np.float64))
         cx, cy = _to(to_image, np.array([[x, y]], np.float64))[0]
         area = 0.5 * abs(_cross(quad[2] - quad[0], quad[3] - quad[1]))
