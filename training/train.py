@@ -55,6 +55,7 @@ from data import (  # noqa: E402
     classifier_batch,
     load_set,
     locator_batch,
+    lures,
     source_weights,
     synthetic,
 )
@@ -303,7 +304,9 @@ def main() -> None:
         shutil.copyfile(args.classifier, args.out / CLASSIFIER)
     else:
         negatives = mine_negatives(args.out / LOCATOR, pool + blender)
-        print(f"{len(negatives)} hard negatives", flush=True)
+        side_faces = lures(pool)
+        print(f"{len(negatives)} hard negatives + {len(side_faces)} side faces", flush=True)
+        negatives += side_faces
         classifier = train_classifier(pool + blender, negatives, args.classifier_steps, args.seed,
                                       args.workers, args.device, args.init_classifier,
                                       args.lr)
