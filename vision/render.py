@@ -10,7 +10,7 @@ randomised_scene is the domain randomiser for training: any surface of vision.su
 15 to 200 pixels across, alone, scattered or in touching clusters, some cut by the image
 border, a camera straight above or tilted (the label is always the top face, wherever the
 camera sees it), white balance, motion and focus blur, low resolution, and objects that are
-not dice (buttons, blank cubes, coins, tokens) among them.
+not dice (buttons, blank cubes, coins, tokens, printed tags, keyboard keys) among them.
 
 >>> scene = render_scene(7, width=320, height=240, n_dice=3, die_px=(30, 40))
 >>> scene.image.shape, len(scene.dice)
@@ -106,8 +106,9 @@ class RenderedDie:
 
 @dataclass(frozen=True)
 class Scene:
-    """A rendered BGR image, the dice in it and its lures: places (x, y, side) where a die's
-    side face shows its pips, centred like a top face but not one (the randomiser's only)."""
+    """A rendered BGR image, the dice in it and its lures: places (x, y, side) centred on what
+    is like a die's top face but is not one, a die's side face with its pips or print on a
+    desk (the randomiser's only)."""
 
     image: Image
     dice: tuple[RenderedDie, ...]
@@ -363,6 +364,55 @@ def _distractor(rng: np.random.Generator, canvas: FloatImage, scale: float,
                _square(x, y, scale * rng.uniform(0.8, 1.2), rng.uniform(0, 2 * math.pi)), 1.0)
 
 
+_GLYPHS = "ABCDEFGHKLMNPRSTUVWXYZ0123456789-+/<>#%&"
+
+
+def _printed(rng: np.random.Generator, canvas: FloatImage, scale: float
+             ) -> list[tuple[float, float, float]]:
+    """Print that is not a die, as on a desk: a light tag with a line of characters, or a
+    row of keyboard keys (wider than tall) each with a glyph. Returns lures (x, y, side)
+    centred on its characters."""
+    h, w = canvas.shape[:2]
+    x, y = float(rng.uniform(0, w)), float(rng.uniform(0, h))
+    font = int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX]))
+    ink = tuple(float(c) for c in rng.uniform(0, 70, 3))
+    if rng.random() < 0.5:  # a tag: dark characters on a light label
+        text = "".join(rng.choice(list(_GLYPHS), int(rng.integers(3, 8))))
+        size = scale * rng.uniform(0.35, 0.7)  # the characters' height
+        font_scale = size / 22.0
+        (tw, th), _ = cv2.getTextSize(text, font, font_scale, 1)
+        paper = tuple(float(c) for c in rng.uniform(170, 250, 3))
+        cv2.rectangle(canvas, (int(x - tw * 0.6), int(y - th * 1.2)),
+                      (int(x + tw * 0.6), int(y + th * 1.2)), paper, -1)
+        _text(canvas, text, (int(x - tw / 2), int(y + th / 2)), font, font_scale, ink,
+              max(1, round(size / 10)))
+        return [(x + float(dx), y, float(th) * 2.4) for dx in np.linspace(-tw / 3, tw / 3, 3)]
+    key = tuple(float(c) for c in rng.uniform(10, 60, 3))
+    glyph = tuple(float(c) for c in rng.uniform(170, 250, 3))
+    kw, kh = scale * rng.uniform(1.1, 1.8), scale * rng.uniform(0.9, 1.1)
+    lures = []
+    for k in range(int(rng.integers(1, 5))):
+        cx = x + k * kw * 1.12
+        cv2.rectangle(canvas, (int(cx - kw / 2), int(y - kh / 2)),
+                      (int(cx + kw / 2), int(y + kh / 2)), key, -1, cv2.LINE_AA)
+        label = "".join(rng.choice(list(_GLYPHS), int(rng.integers(1, 4)))).lower()
+        font_scale = kh * rng.uniform(0.25, 0.4) / 22.0
+        _text(canvas, label, (int(cx - kw * 0.35), int(y + kh * 0.25)), font, font_scale,
+              glyph, max(1, round(kh / 30)))
+        lures.append((cx, y, kh))
+    return lures
+
+
+def _text(canvas: FloatImage, text: str, origin: tuple[int, int], font: int, font_scale: float,
+          colour: tuple[float, ...], thickness: int) -> None:
+    """cv2.putText on a float canvas (it draws on bytes only): drawn as a mask, then blended."""
+    mask = np.zeros(canvas.shape[:2], np.uint8)
+    cv2.putText(mask, text, origin, font, font_scale, 255, thickness, cv2.LINE_AA)
+    ink = mask.astype(np.float32)[..., None] / 255.0
+    canvas *= 1 - ink
+    canvas += ink * np.array(colour, np.float32)
+
+
 def _place(rng: np.random.Generator, sizes: NDArray[np.float64],
            sample: Callable[[float], tuple[float, float]],
            fits: Callable[[float, float, float], bool],
@@ -515,6 +565,9 @@ def randomised_scene(seed: int | np.random.Generator, *, width: int = 640,
                           else rng.uniform(0.7, 1.3, n))
     for _ in range(int(rng.integers(0, 5))):
         _distractor(rng, canvas, plane_side)
+    desk = rng.spawn(1)[0]  # print on its own stream: the scene's other draws stay the same
+    printed = [lure for _ in range(int(desk.integers(0, 3)))
+               for lure in _printed(desk, canvas, plane_side)]
     margin = 0.2 if rng.random() < 0.5 else 0.7
 
     def sample(s: float) -> tuple[float, float]:
@@ -549,9 +602,12 @@ def randomised_scene(seed: int | np.random.Generator, *, width: int = 640,
     shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
     seen_image = cv2.warpPerspective(canvas, to_image @ shift, (width, height),
                                      flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    lures = [(float(u), float(v), side) for faces, side in zip(shown, sides, strict=True)
-             for u, v in _to(to_image @ shift, np.array(faces, np.float64).reshape(-1, 2))
-             if 0 <= u < width and 0 <= v < height]
+    seen = to_image @ shift
+    places = [(u, v, side) for faces, side in zip(shown, sides, strict=True) for u, v in faces]
+    places += [(u, v, side * _local_scale(seen, u, v)) for u, v, side in printed]
+    lures = [(float(u), float(v), side) for (u, v), (*_, side) in zip(
+        _to(seen, np.array([p[:2] for p in places], np.float64).reshape(-1, 2)), places,
+        strict=True) if 0 <= u < width and 0 <= v < height]
     return Scene(_finish(rng, np.asarray(seen_image, np.float32)), tuple(dice), tuple(lures))
 
 
