@@ -31,7 +31,7 @@ class Sample:
     dice: np.ndarray  # N×5 float32: value, x, y, size, size_known
     source: str
     boxes: tuple[tuple[float, float, float, float], ...] = ()  # the labels' boxes, if real
-    lures: np.ndarray | None = None  # M×3 float32 x, y, size: a die's side face (rendered)
+    lures: np.ndarray | None = None  # M×3 float32 x, y, size: like a die, not one (rendered)
 
 
 def _matteop_sizes(dice: list[dict]) -> list[tuple[float, float]]:
@@ -248,8 +248,8 @@ class Negative:
 
 
 def lures(pool: list[Sample]) -> list[Negative]:
-    """The rendered samples' lures (side faces showing pips) that no die's top face covers:
-    negatives that teach the classifier a die's side face from its top face."""
+    """The rendered samples' lures (a die's side face showing pips, print on a desk) that no
+    die's top face covers: negatives that teach the classifier what only looks like a die."""
     found = []
     for i, s in enumerate(pool):
         for x, y, size in (() if s.lures is None else s.lures):

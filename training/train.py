@@ -304,9 +304,9 @@ def main() -> None:
         shutil.copyfile(args.classifier, args.out / CLASSIFIER)
     else:
         negatives = mine_negatives(args.out / LOCATOR, pool + blender)
-        side_faces = lures(pool)
-        print(f"{len(negatives)} hard negatives + {len(side_faces)} side faces", flush=True)
-        negatives += side_faces
+        rendered = lures(pool)
+        print(f"{len(negatives)} hard negatives + {len(rendered)} lures", flush=True)
+        negatives += rendered
         classifier = train_classifier(pool + blender, negatives, args.classifier_steps, args.seed,
                                       args.workers, args.device, args.init_classifier,
                                       args.lr)
