@@ -31,7 +31,6 @@ class Sample:
     dice: np.ndarray  # N×5 float32: value, x, y, size, size_known
     source: str
     boxes: tuple[tuple[float, float, float, float], ...] = ()  # the labels' boxes, if real
-    lures: np.ndarray | None = None  # M×3 float32 x, y, size: like a die, not one (rendered)
 
 
 def _matteop_sizes(dice: list[dict]) -> list[tuple[float, float]]:
@@ -90,8 +89,7 @@ def _scene(seed: int, index: int) -> Sample:
     w, h = int(rng.integers(480, 800)), int(rng.integers(400, 640))
     scene = randomised_scene(rng, width=w, height=h)
     rows = [(d.value, d.x, d.y, d.size, 1.0) for d in scene.dice]
-    return Sample(scene.image, np.array(rows, np.float32).reshape(-1, 5), "synthetic",
-                  lures=np.array(scene.lures, np.float32).reshape(-1, 3))
+    return Sample(scene.image, np.array(rows, np.float32).reshape(-1, 5), "synthetic")
 
 
 def synthetic(seed: int, n: int, cache: Path | None = None, processes: int = 1) -> list[Sample]:
@@ -102,8 +100,7 @@ def synthetic(seed: int, n: int, cache: Path | None = None, processes: int = 1) 
     path = None if cache is None else cache / f"scenes-{seed}-{n}-{key}.npz"
     if path is not None and path.is_file():
         with np.load(path) as z:
-            return [Sample(z[f"image{i}"], z[f"dice{i}"], "synthetic", lures=z[f"lures{i}"])
-                    for i in range(n)]
+            return [Sample(z[f"image{i}"], z[f"dice{i}"], "synthetic") for i in range(n)]
     args = [(seed, i) for i in range(n)]
     if processes > 1:
         with multiprocessing.get_context("fork").Pool(processes) as pool:
@@ -113,7 +110,7 @@ def synthetic(seed: int, n: int, cache: Path | None = None, processes: int = 1) 
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         arrays = {f"{k}{i}": a for i, s in enumerate(out)
-                  for k, a in (("image", s.image), ("dice", s.dice), ("lures", s.lures))}
+                  for k, a in (("image", s.image), ("dice", s.dice))}
         np.savez(path, **arrays)  # type: ignore[arg-type]
     return out
 
@@ -245,18 +242,6 @@ class Negative:
     x: float
     y: float
     size: float
-
-
-def lures(pool: list[Sample]) -> list[Negative]:
-    """The rendered samples' lures (a die's side face showing pips, print on a desk) that no
-    die's top face covers: negatives that teach the classifier what only looks like a die."""
-    found = []
-    for i, s in enumerate(pool):
-        for x, y, size in (() if s.lures is None else s.lures):
-            d = s.dice
-            if len(d) == 0 or np.all(np.hypot(d[:, 1] - x, d[:, 2] - y) > 0.45 * d[:, 3]):
-                found.append(Negative(i, float(x), float(y), float(size)))
-    return found
 
 
 def classifier_batch(rng: np.random.Generator, pool: list[Sample], weights: np.ndarray,

@@ -55,7 +55,6 @@ from data import (  # noqa: E402
     classifier_batch,
     load_set,
     locator_batch,
-    lures,
     source_weights,
     synthetic,
 )
@@ -304,9 +303,7 @@ def main() -> None:
         shutil.copyfile(args.classifier, args.out / CLASSIFIER)
     else:
         negatives = mine_negatives(args.out / LOCATOR, pool + blender)
-        rendered = lures(pool)
-        print(f"{len(negatives)} hard negatives + {len(rendered)} lures", flush=True)
-        negatives += rendered
+        print(f"{len(negatives)} hard negatives", flush=True)
         classifier = train_classifier(pool + blender, negatives, args.classifier_steps, args.seed,
                                       args.workers, args.device, args.init_classifier,
                                       args.lr)

@@ -2,15 +2,14 @@
 
 Each die is drawn as its top face (a rounded square with bevelled edges and painted or
 engraved pips, any rotation) and the side faces the camera sees, with a shadow and glare; its
-body may be solid, swirled, veined (thin light streaks, often in dark smoky plastic),
-translucent, glittering or pearly, in many colours.
+body may be solid, swirled, translucent, glittering or pearly, in many colours.
 
 render_scene draws dice on one of the classic table surfaces seen straight down.
 randomised_scene is the domain randomiser for training: any surface of vision.surfaces, dice
 15 to 200 pixels across, alone, scattered or in touching clusters, some cut by the image
 border, a camera straight above or tilted (the label is always the top face, wherever the
 camera sees it), white balance, motion and focus blur, low resolution, and objects that are
-not dice (buttons, blank cubes, coins, tokens, printed tags, keyboard keys) among them.
+not dice (buttons, blank cubes, coins, tokens) among them.
 
 >>> scene = render_scene(7, width=320, height=240, n_dice=3, die_px=(30, 40))
 >>> scene.image.shape, len(scene.dice)
@@ -76,16 +75,8 @@ _BODY = {  # BGR body colours and the pip colours that go with them
 #: Pip colours any body may have (BGR): white, black, red, dark red, gold, blue, green, silver.
 PIP_COLOURS = ((240, 240, 240), (20, 20, 20), (40, 40, 210), (45, 35, 140), (50, 170, 220),
                (180, 90, 30), (60, 150, 40), (190, 190, 190))
-#: The dice's materials and how often each is drawn: on the classic tables of render_scene (and
-#: draw_die), and in the domain randomiser, which adds veined dice (thin light streaks, mostly
-#: in dark smoky plastic: the left-out byler-d6 dice the classifier called "no die").
-Materials = tuple[tuple[str, ...], tuple[float, ...]]
-CLASSIC: Materials = (("solid", "swirl", "translucent", "glitter", "pearl"),
-                      (0.45, 0.2, 0.15, 0.1, 0.1))
-RANDOMISED: Materials = (("solid", "swirl", "veined", "translucent", "glitter", "pearl"),
-                         (0.38, 0.17, 0.15, 0.12, 0.09, 0.09))
+MATERIALS = ("solid", "swirl", "translucent", "glitter", "pearl")
 MAX_OFF_AXIS = math.tan(math.radians(62))  # no part of a scene is seen further from straight down
-LURE_DEPTH = 0.35  # a side face shown this deep (in sides) is a lure: pips centred like a die's
 
 
 @dataclass(frozen=True)
@@ -106,13 +97,10 @@ class RenderedDie:
 
 @dataclass(frozen=True)
 class Scene:
-    """A rendered BGR image, the dice in it and its lures: places (x, y, side) centred on what
-    is like a die's top face but is not one, a die's side face with its pips or print on a
-    desk (the randomiser's only)."""
+    """A rendered BGR image and the dice in it."""
 
     image: Image
     dice: tuple[RenderedDie, ...]
-    lures: tuple[tuple[float, float, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -132,8 +120,8 @@ class DieLook:
     glare: float  # strength of a highlight on the top face (0: none)
 
 
-def _look(rng: np.random.Generator, plain: bool, materials: Materials = CLASSIC) -> DieLook:
-    """A die's look: any colour and one of these materials, or (plain) white with black pips."""
+def _look(rng: np.random.Generator, plain: bool) -> DieLook:
+    """A die's look: any colour and material, or (plain) white with black pips."""
     if plain:
         return DieLook(np.array(_BODY["white"][0], np.float32), np.zeros(3, np.float32),
                        "solid", 0.12, 0.06, 0.27, 0.09, 1.0, False, 1.0, 0.0)
@@ -144,9 +132,7 @@ def _look(rng: np.random.Generator, plain: bool, materials: Materials = CLASSIC)
     pip = np.array(pips[int(rng.integers(len(pips)))], np.float64)
     if rng.random() < 0.1:  # pips in a colour close to the body's: hard to read
         pip = np.clip(body * rng.choice([0.45, 1.6]), 0, 255)
-    material = str(rng.choice(materials[0], p=materials[1]))
-    if material == "veined" and rng.random() < 0.6:  # mostly smoky: a dark, greyish body
-        body = np.clip(body * rng.uniform(0.25, 0.5) + rng.uniform(10, 40), 0, 255)
+    material = str(rng.choice(MATERIALS, p=[0.45, 0.2, 0.15, 0.1, 0.1]))
     return DieLook(
         body.astype(np.float32), np.clip(pip + rng.normal(0, 10, 3), 0, 255).astype(np.float32),
         material, corner=rng.uniform(0.06, 0.3), bevel=rng.uniform(0.03, 0.14),
@@ -175,14 +161,6 @@ def _face_texture(rng: np.random.Generator, value: int, look: DieLook, shade: fl
         mix = noise(rng, _TEX, _TEX, int(rng.integers(10, 30))) - 0.5
         mix = np.clip(mix * rng.uniform(1.5, 4) + 0.5, 0, 1) * rng.uniform(0.3, 0.8)
         col = col * (1 - mix[..., None]) + other * mix[..., None]
-    elif look.material == "veined":  # thin light streaks that curve through the body
-        ang = rng.uniform(0, math.pi)
-        u = x * math.cos(ang) + y * math.sin(ang)
-        turb = noise(rng, _TEX, _TEX, int(rng.integers(16, 48))) * rng.uniform(0.5, 2.0)
-        lines = np.abs(np.sin((u / rng.uniform(0.25, 1.0) + turb) * math.pi))
-        vein = (1 - lines) ** rng.uniform(3, 16) * rng.uniform(0.6, 1.0)
-        streak = np.clip(look.body * 0.3 + rng.uniform(150, 240), 0, 255)
-        col = col * (1 - vein[..., None]) + streak * vein[..., None]
     elif look.material == "translucent":
         glow = np.exp(-(x ** 2 + y ** 2) / 0.08)
         col = col * (0.8 + 0.35 * glow)[..., None]
@@ -245,10 +223,8 @@ def _square(cx: float, cy: float, size: float, angle: float) -> NDArray[np.float
 
 
 def _draw_body(rng: np.random.Generator, canvas: FloatImage, die: RenderedDie, look: DieLook,
-               angle: float, lean: tuple[float, float], light: tuple[float, float]
-               ) -> list[tuple[float, float]]:
-    """A die's shadow and the side faces its lean shows; returns the centres of the side
-    faces shown at least LURE_DEPTH of a side deep. lean is the shift of the top face
+               angle: float, lean: tuple[float, float], light: tuple[float, float]) -> None:
+    """A die's shadow and the side faces its lean shows. lean is the shift of the top face
     against the bottom one, in sides; light the direction light comes from (its length sets
     how far the shadow falls). Top faces are drawn after every body (_draw_top): nothing on
     the table hides a top face."""
@@ -263,7 +239,6 @@ def _draw_body(rng: np.random.Generator, canvas: FloatImage, die: RenderedDie, l
     canvas *= (1 - rng.uniform(0.2, 0.5) * soft)[..., None]
     # Side faces: an edge of the top face whose outward normal points along the lean.
     others = [v for v in range(1, 7) if v not in (die.value, 7 - die.value)]
-    shown = []
     for i in range(4):
         a, b = top[i], top[(i + 1) % 4]
         normal = np.array([b[1] - a[1], a[0] - b[0]], np.float32)
@@ -273,10 +248,6 @@ def _draw_body(rng: np.random.Generator, canvas: FloatImage, die: RenderedDie, l
         col, alpha = _face_texture(rng, int(rng.choice(others)), look, rng.uniform(0.45, 0.85),
                                    _unit(light))
         _paste(canvas, col, alpha, quad, look.opacity)
-        if abs(float(normal @ (top[0] - bottom[0]))) >= LURE_DEPTH * die.size * die.size:
-            cx, cy = quad.mean(axis=0)
-            shown.append((float(cx), float(cy)))
-    return shown
 
 
 def _draw_top(rng: np.random.Generator, canvas: FloatImage, die: RenderedDie, look: DieLook,
@@ -308,14 +279,12 @@ def draw_die(rng: np.random.Generator, canvas: FloatImage, die: RenderedDie, ang
 
 def _draw_dice(rng: np.random.Generator, canvas: FloatImage,
                dice: list[tuple[RenderedDie, DieLook, float, tuple[float, float]]],
-               light: tuple[float, float]) -> list[list[tuple[float, float]]]:
-    """Dice given as (die, look, angle, lean): every body, then every top face. Returns each
-    die's deep side faces' centres (_draw_body)."""
-    sides = [_draw_body(rng, canvas, die, look, angle, lean, light)
-             for die, look, angle, lean in dice]
+               light: tuple[float, float]) -> None:
+    """Dice given as (die, look, angle, lean): every body, then every top face."""
+    for die, look, angle, lean in dice:
+        _draw_body(rng, canvas, die, look, angle, lean, light)
     for die, look, angle, _ in dice:
         _draw_top(rng, canvas, die, look, angle, light)
-    return sides
 
 
 def _distractor(rng: np.random.Generator, canvas: FloatImage, scale: float,
@@ -356,61 +325,12 @@ def _distractor(rng: np.random.Generator, canvas: FloatImage, scale: float,
         rim = tuple(c * 0.7 for c in colour)
         cv2.circle(canvas, (x, y), int(r * 0.85), rim, max(1, int(r * 0.06)), cv2.LINE_AA)
     else:  # a blank cube: a die's body without pips
-        look = _look(rng, plain=False, materials=RANDOMISED)  # kinds = 7: the randomiser's
+        look = _look(rng, plain=False)
         face, alpha = _face_texture(rng, 1, look, 1.0, (0.7, 0.7))
         plain = np.empty_like(face)
         plain[:] = face[2:10, 2:10].reshape(-1, 3).mean(0)
         _paste(canvas, plain * (0.85 + 0.3 * alpha[..., None]), alpha,
                _square(x, y, scale * rng.uniform(0.8, 1.2), rng.uniform(0, 2 * math.pi)), 1.0)
-
-
-_GLYPHS = "ABCDEFGHKLMNPRSTUVWXYZ0123456789-+/<>#%&"
-
-
-def _printed(rng: np.random.Generator, canvas: FloatImage, scale: float
-             ) -> list[tuple[float, float, float]]:
-    """Print that is not a die, as on a desk: a light tag with a line of characters, or a
-    row of keyboard keys (wider than tall) each with a glyph. Returns lures (x, y, side)
-    centred on its characters."""
-    h, w = canvas.shape[:2]
-    x, y = float(rng.uniform(0, w)), float(rng.uniform(0, h))
-    font = int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX]))
-    ink = tuple(float(c) for c in rng.uniform(0, 70, 3))
-    if rng.random() < 0.5:  # a tag: dark characters on a light label
-        text = "".join(rng.choice(list(_GLYPHS), int(rng.integers(3, 8))))
-        size = scale * rng.uniform(0.35, 0.7)  # the characters' height
-        font_scale = size / 22.0
-        (tw, th), _ = cv2.getTextSize(text, font, font_scale, 1)
-        paper = tuple(float(c) for c in rng.uniform(170, 250, 3))
-        cv2.rectangle(canvas, (int(x - tw * 0.6), int(y - th * 1.2)),
-                      (int(x + tw * 0.6), int(y + th * 1.2)), paper, -1)
-        _text(canvas, text, (int(x - tw / 2), int(y + th / 2)), font, font_scale, ink,
-              max(1, round(size / 10)))
-        return [(x + float(dx), y, float(th) * 2.4) for dx in np.linspace(-tw / 3, tw / 3, 3)]
-    key = tuple(float(c) for c in rng.uniform(10, 60, 3))
-    glyph = tuple(float(c) for c in rng.uniform(170, 250, 3))
-    kw, kh = scale * rng.uniform(1.1, 1.8), scale * rng.uniform(0.9, 1.1)
-    lures = []
-    for k in range(int(rng.integers(1, 5))):
-        cx = x + k * kw * 1.12
-        cv2.rectangle(canvas, (int(cx - kw / 2), int(y - kh / 2)),
-                      (int(cx + kw / 2), int(y + kh / 2)), key, -1, cv2.LINE_AA)
-        label = "".join(rng.choice(list(_GLYPHS), int(rng.integers(1, 4)))).lower()
-        font_scale = kh * rng.uniform(0.25, 0.4) / 22.0
-        _text(canvas, label, (int(cx - kw * 0.35), int(y + kh * 0.25)), font, font_scale,
-              glyph, max(1, round(kh / 30)))
-        lures.append((cx, y, kh))
-    return lures
-
-
-def _text(canvas: FloatImage, text: str, origin: tuple[int, int], font: int, font_scale: float,
-          colour: tuple[float, ...], thickness: int) -> None:
-    """cv2.putText on a float canvas (it draws on bytes only): drawn as a mask, then blended."""
-    mask = np.zeros(canvas.shape[:2], np.uint8)
-    cv2.putText(mask, text, origin, font, font_scale, 255, thickness, cv2.LINE_AA)
-    ink = mask.astype(np.float32)[..., None] / 255.0
-    canvas *= 1 - ink
-    canvas += ink * np.array(colour, np.float32)
 
 
 def _place(rng: np.random.Generator, sizes: NDArray[np.float64],
@@ -565,9 +485,6 @@ def randomised_scene(seed: int | np.random.Generator, *, width: int = 640,
                           else rng.uniform(0.7, 1.3, n))
     for _ in range(int(rng.integers(0, 5))):
         _distractor(rng, canvas, plane_side)
-    desk = rng.spawn(1)[0]  # print on its own stream: the scene's other draws stay the same
-    printed = [lure for _ in range(int(desk.integers(0, 3)))
-               for lure in _printed(desk, canvas, plane_side)]
     margin = 0.2 if rng.random() < 0.5 else 0.7
 
     def sample(s: float) -> tuple[float, float]:
@@ -583,32 +500,24 @@ def randomised_scene(seed: int | np.random.Generator, *, width: int = 640,
     centres = _place(rng, sizes, sample, fits, touch=0.85 if rng.random() < 0.3 else 0.35)
     light_dir, light_len = rng.uniform(0, 2 * math.pi), rng.uniform(0.0, 0.35)
     light = (light_len * math.cos(light_dir), light_len * math.sin(light_dir))
-    one_look = _look(rng, False, RANDOMISED) if rng.random() < 0.3 else None  # like dice
-    drawn, dice, sides = [], [], []
+    one_look = _look(rng, plain=False) if rng.random() < 0.3 else None  # a set of like dice
+    drawn, dice = [], []
     for (x, y), s in zip(centres, sizes, strict=True):
         if math.isnan(x):
             continue
         angle = rng.uniform(0, 2 * math.pi)
         die = RenderedDie(int(rng.integers(1, 7)), x - x0, y - y0, s)
         # Seen from straight above, a top face lies further out than the die's foot.
-        drawn.append((die, one_look or _look(rng, False, RANDOMISED), angle,
-                      (x / focal, y / focal)))
+        drawn.append((die, one_look or _look(rng, plain=False), angle, (x / focal, y / focal)))
         quad = _to(to_image, _square(x, y, s, angle).astype(np.float64))
         cx, cy = _to(to_image, np.array([[x, y]], np.float64))[0]
         area = 0.5 * abs(_cross(quad[2] - quad[0], quad[3] - quad[1]))
         dice.append(RenderedDie(die.value, float(cx), float(cy), math.sqrt(area)))
-        sides.append(math.sqrt(area))
-    shown = _draw_dice(rng, canvas, drawn, light)
+    _draw_dice(rng, canvas, drawn, light)
     shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
     seen_image = cv2.warpPerspective(canvas, to_image @ shift, (width, height),
                                      flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    seen = to_image @ shift
-    places = [(u, v, side) for faces, side in zip(shown, sides, strict=True) for u, v in faces]
-    places += [(u, v, side * _local_scale(seen, u, v)) for u, v, side in printed]
-    lures = [(float(u), float(v), side) for (u, v), (*_, side) in zip(
-        _to(seen, np.array([p[:2] for p in places], np.float64).reshape(-1, 2)), places,
-        strict=True) if 0 <= u < width and 0 <= v < height]
-    return Scene(_finish(rng, np.asarray(seen_image, np.float32)), tuple(dice), tuple(lures))
+    return Scene(_finish(rng, np.asarray(seen_image, np.float32)), tuple(dice))
 
 
 def _local_scale(m: NDArray[np.float64], x: float, y: float) -> float:
