@@ -144,12 +144,9 @@ def _look(rng: np.random.Generator, plain: bool) -> DieLook:
 
 
 def _face_texture(rng: np.random.Generator, value: int, look: DieLook, shade: float,
-                  light: tuple[float, float], hidden: tuple[float, float] | None = None
-                  ) -> tuple[FloatImage, FloatImage]:
+                  light: tuple[float, float]) -> tuple[FloatImage, FloatImage]:
     """One die face (colour, alpha) drawn on a _TEX square: a rounded square whose bevelled
-    edges catch the light from direction `light`, with its pips. With `hidden` (a translucent
-    die's top face), the pips of the face below show through the body, shifted by `hidden`
-    (in sides, along the texture's axes)."""
+    edges catch the light from direction `light`, with its pips."""
     x, y = _XX, _YY
     inner = 0.5 - look.corner
     qx, qy = np.maximum(np.abs(x) - inner, 0), np.maximum(np.abs(y) - inner, 0)
@@ -182,8 +179,6 @@ def _face_texture(rng: np.random.Generator, value: int, look: DieLook, shade: fl
     norm = np.hypot(gx, gy) + 1e-6
     facing = (gx * light[0] + gy * light[1]) / norm
     col *= (1.0 + band * (0.35 * facing - 0.25))[..., None]
-    if hidden is not None:
-        col = _seen_through(col, 7 - value, look, hidden)
     for px, py in PIPS[value]:
         cx, cy = px * look.spread, py * look.spread
         r = look.radius * (look.one if value == 1 else 1.0)
@@ -197,25 +192,6 @@ def _face_texture(rng: np.random.Generator, value: int, look: DieLook, shade: fl
             col = col * (1 - rim)[..., None]
         col = col * (1 - inside[..., None]) + pip * inside[..., None]
     return col * shade, alpha
-
-
-def _seen_through(col: FloatImage, value: int, look: DieLook,
-                  shift: tuple[float, float]) -> FloatImage:
-    """A translucent face's colour with the pips of the opposite face (`value`, seen from
-    inside, so mirrored) showing through, blurred by the body's depth and shifted by `shift`
-    (in sides): the fainter the more opaque the body. No random draws: the rest of a scene
-    stays as drawn without them."""
-    x, y = _XX, _YY
-    r = look.radius * (look.one if value == 1 else 1.0)
-    pips = np.zeros((_TEX, _TEX), np.float32)
-    for px, py in PIPS[value]:
-        d = np.hypot(x + px * look.spread - shift[0], y - py * look.spread - shift[1])
-        pips = np.maximum(pips, np.clip((r - d) * _TEX + 0.5, 0, 1))
-    depth = np.asarray(cv2.GaussianBlur(pips, (0, 0), 0.04 * _TEX), np.float32)
-    strength = 0.4 + 2.0 * (0.92 - look.opacity)  # 0.4 (opacity 0.92) to 0.84 (0.7)
-    ghost = 0.7 * look.pip + 0.3 * look.body  # the pips' paint, seen through the body
-    mix = (depth * strength)[..., None]
-    return col * (1 - mix) + ghost * mix
 
 
 def _paste(canvas: FloatImage, col: FloatImage, alpha: FloatImage,
@@ -275,18 +251,9 @@ def _draw_body(rng: np.random.Generator, canvas: FloatImage, die: RenderedDie, l
 
 
 def _draw_top(rng: np.random.Generator, canvas: FloatImage, die: RenderedDie, look: DieLook,
-              angle: float, light: tuple[float, float],
-              lean: tuple[float, float] | None = None) -> None:
-    """A die's top face, with glare. Given the die's lean (as for _draw_body), a translucent
-    die shows its bottom face's pips through the body, where the lean puts them (refraction
-    brings the bottom face to about two thirds of its depth)."""
-    hidden = None
-    if lean is not None and look.material == "translucent":
-        c, s = math.cos(angle), math.sin(angle)
-        dx, dy = -lean[0] / 1.5, -lean[1] / 1.5  # the bottom face's shift, in sides
-        hidden = (dx * c + dy * s, -dx * s + dy * c)  # along the texture's axes
-    col, alpha = _face_texture(rng, die.value, look, rng.uniform(0.9, 1.1), _unit(light),
-                               hidden)
+              angle: float, light: tuple[float, float]) -> None:
+    """A die's top face, with glare."""
+    col, alpha = _face_texture(rng, die.value, look, rng.uniform(0.9, 1.1), _unit(light))
     if look.glare:  # a soft bright spot on the face or a pip
         gx, gy = rng.uniform(0.15, 0.85, 2) * _TEX
         r = rng.uniform(0.04, 0.2) * _TEX
@@ -312,13 +279,12 @@ def draw_die(rng: np.random.Generator, canvas: FloatImage, die: RenderedDie, ang
 
 def _draw_dice(rng: np.random.Generator, canvas: FloatImage,
                dice: list[tuple[RenderedDie, DieLook, float, tuple[float, float]]],
-               light: tuple[float, float], see_through: bool = False) -> None:
-    """Dice given as (die, look, angle, lean): every body, then every top face; see_through
-    shows the bottom faces' pips through translucent bodies (the randomiser's dice)."""
+               light: tuple[float, float]) -> None:
+    """Dice given as (die, look, angle, lean): every body, then every top face."""
     for die, look, angle, lean in dice:
         _draw_body(rng, canvas, die, look, angle, lean, light)
-    for die, look, angle, lean in dice:
-        _draw_top(rng, canvas, die, look, angle, light, lean if see_through else None)
+    for die, look, angle, _ in dice:
+        _draw_top(rng, canvas, die, look, angle, light)
 
 
 def _distractor(rng: np.random.Generator, canvas: FloatImage, scale: float,
@@ -547,7 +513,7 @@ def randomised_scene(seed: int | np.random.Generator, *, width: int = 640,
         cx, cy = _to(to_image, np.array([[x, y]], np.float64))[0]
         area = 0.5 * abs(_cross(quad[2] - quad[0], quad[3] - quad[1]))
         dice.append(RenderedDie(die.value, float(cx), float(cy), math.sqrt(area)))
-    _draw_dice(rng, canvas, drawn, light, see_through=True)
+    _draw_dice(rng, canvas, drawn, light)
     shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
     seen_image = cv2.warpPerspective(canvas, to_image @ shift, (width, height),
                                      flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
