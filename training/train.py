@@ -68,6 +68,7 @@ from vision.reader import CLASSIFIER, LOCATOR, DiceReader  # noqa: E402
 
 SETS = ("byler-d6", "matteop65-dice")
 LR = 3e-3  # peak learning rate of both networks
+SAVE_EVERY = 500  # steps between checkpoints
 N = TypeVar("N", bound=torch.nn.Module)
 SHARE = {"byler-d6": 0.5, "matteop65-dice": 0.2, "synthetic": 0.3,  # of classifier positives
          "blender": 0.25}  # with --blender-patches only
@@ -94,40 +95,55 @@ Arrays = tuple[np.ndarray, ...]
 class Endless(IterableDataset):
     """Batches from make(rng) without end; each loader worker draws with its own seed."""
 
-    def __init__(self, make: Callable[[np.random.Generator], Arrays], seed: int) -> None:
+    def __init__(self, make: Callable[[np.random.Generator], Arrays], seed: list[int]) -> None:
         self.make, self.seed = make, seed
 
     def __iter__(self) -> Iterator[Arrays]:
         info = torch.utils.data.get_worker_info()
-        rng = np.random.default_rng([self.seed, info.id])
+        rng = np.random.default_rng([*self.seed, info.id])
         while True:
             yield self.make(rng)
 
 
-def batches(make: Callable[[np.random.Generator], Arrays], seed: int, workers: int
-            ) -> Iterator[Arrays]:
-    """make's batches, drawn in this process from one seeded generator (workers = 0, so the
-    same seed gives the same batches) or by that many loader processes (faster, not
-    repeatable; forked, as on Linux, so that they share the pool instead of copying it)."""
+def batches(make: Callable[[np.random.Generator], Arrays], rng: np.random.Generator,
+            seed: int, start: int, workers: int) -> Iterator[Arrays]:
+    """make's batches, drawn in this process from rng (workers = 0, so the same seed gives
+    the same batches, and a checkpoint can keep where rng stands) or by that many loader
+    processes seeded with (seed, start) (faster, not repeatable; forked, as on Linux, so
+    that they share the pool instead of copying it)."""
     if workers == 0:
-        rng = np.random.default_rng(seed)
         while True:
             yield make(rng)
-    yield from DataLoader(Endless(make, seed), batch_size=None, num_workers=workers,
+    yield from DataLoader(Endless(make, [seed, start]), batch_size=None, num_workers=workers,
                           prefetch_factor=8, persistent_workers=True)
+
+
+@dataclasses.dataclass(frozen=True)
+class Draws:
+    """Where a network's batches come from: make(rng), seeded, on `workers` processes."""
+
+    make: Callable[[np.random.Generator], Arrays]
+    seed: int
+    workers: int
 
 
 Loss = Callable[[N, tuple[torch.Tensor, ...]], tuple[torch.Tensor, dict[str, torch.Tensor]]]
 
 
-def fit(net: N, name: str, steps: int, data: Iterator[Arrays], batch_loss: Loss[N],
-        device: str, lr: float = LR) -> N:
+def fit(net: N, name: str, steps: int, draws: Draws, batch_loss: Loss[N], device: str,
+        lr: float = LR, checkpoint: Path | None = None) -> N:
     """Train net for `steps` AdamW steps (warm-up, then cosine decay from lr) on the loss
-    batch_loss(net, batch) gives with its figures; prints the figures every 100 steps."""
+    batch_loss(net, batch) gives with its figures; prints the figures every 100 steps.
+    With a checkpoint file, saves the run there every SAVE_EVERY steps and at the end, and
+    goes on from it where one is already there; without loader processes the resumed run
+    ends with the same weights as one never stopped."""
     net.to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    rng = np.random.default_rng(draws.seed)
+    start = resume(checkpoint, name, steps, net, opt, rng)
+    data = batches(draws.make, rng, draws.seed, start, draws.workers)
     t0 = time.time()
-    for step in range(steps):
+    for step in range(start, steps):
         for g in opt.param_groups:
             g["lr"] = lr_at(step, steps, lr)
         batch = tuple(torch.as_tensor(a).to(device, non_blocking=True) for a in next(data))
@@ -138,7 +154,38 @@ def fit(net: N, name: str, steps: int, data: Iterator[Arrays], batch_loss: Loss[
         if step % 100 == 0 or step == steps - 1:
             shown = " ".join(f"{k} {v.item():.3f}" for k, v in figures.items())
             print(f"{name} {step}/{steps} {shown} {time.time() - t0:.0f}s", flush=True)
+        if checkpoint is not None and ((step + 1) % SAVE_EVERY == 0 or step + 1 == steps):
+            save(checkpoint, name, step + 1, steps, net, opt, rng)
     return net.cpu().eval()
+
+
+def save(path: Path, name: str, done: int, steps: int, net: nn.Module,
+         opt: torch.optim.Optimizer, rng: np.random.Generator) -> None:
+    """Keep a run's state in path (written aside, then moved over, so a kill mid-write
+    leaves the previous one)."""
+    aside = path.with_suffix(".part")
+    torch.save({"name": name, "done": done, "steps": steps, "net": net.state_dict(),
+                "opt": opt.state_dict(), "rng": rng.bit_generator.state,
+                "torch_rng": torch.get_rng_state()}, aside)
+    aside.replace(path)
+
+
+def resume(path: Path | None, name: str, steps: int, net: nn.Module,
+           opt: torch.optim.Optimizer, rng: np.random.Generator) -> int:
+    """The step a run saved in path stopped at, its state put back into net, opt and rng;
+    0 where there is no such file."""
+    if path is None or not path.exists():
+        return 0
+    state = torch.load(path, weights_only=False)
+    if (state["name"], state["steps"]) != (name, steps):
+        sys.exit(f"{path} holds a {state['name']} run of {state['steps']} steps, not a "
+                 f"{name} run of {steps}: move it away to start afresh")
+    net.load_state_dict(state["net"])
+    opt.load_state_dict(state["opt"])
+    rng.bit_generator.state = state["rng"]
+    torch.set_rng_state(state["torch_rng"])
+    print(f"{name}: going on from step {state['done']} of {path}", flush=True)
+    return state["done"]
 
 
 def from_onnx(net: N, path: Path) -> N:
@@ -169,7 +216,8 @@ def from_onnx(net: N, path: Path) -> N:
 
 
 def train_locator(pool: list[Sample], steps: int, seed: int, workers: int,
-                  device: str, init: Path | None = None, lr: float = LR) -> Locator:
+                  device: str, init: Path | None = None, lr: float = LR,
+                  checkpoint: Path | None = None) -> Locator:
     torch.manual_seed(seed)
 
     def batch_loss(net: Locator, batch: tuple[torch.Tensor, ...]
@@ -181,9 +229,9 @@ def train_locator(pool: list[Sample], steps: int, seed: int, workers: int,
             mask.sum().clamp(min=1))
         return loss_h + loss_r, {"heat": loss_h.detach(), "reg": loss_r.detach()}
 
-    data = batches(lambda rng: locator_batch(rng, pool, 32), seed, workers)
+    draws = Draws(lambda rng: locator_batch(rng, pool, 32), seed, workers)
     net = Locator() if init is None else from_onnx(Locator(), init)
-    return fit(net, "locator", steps, data, batch_loss, device, lr)
+    return fit(net, "locator", steps, draws, batch_loss, device, lr, checkpoint)
 
 
 def mine_negatives(locator: Path, pool: list[Sample]) -> list[Negative]:
@@ -202,7 +250,7 @@ def mine_negatives(locator: Path, pool: list[Sample]) -> list[Negative]:
 
 def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
                      seed: int, workers: int, device: str, init: Path | None = None,
-                     lr: float = LR) -> Classifier:
+                     lr: float = LR, checkpoint: Path | None = None) -> Classifier:
     weights = source_weights(pool, SHARE)
     torch.manual_seed(seed)
 
@@ -217,10 +265,10 @@ def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
         return loss_c + 0.5 * loss_o, {"ce": loss_c.detach(), "off": loss_o.detach(),
                                        "acc": acc}
 
-    data = batches(lambda rng: classifier_batch(rng, pool, weights, negatives, 128),
-                   seed + 1, workers)
+    draws = Draws(lambda rng: classifier_batch(rng, pool, weights, negatives, 128),
+                  seed + 1, workers)
     net = Classifier() if init is None else from_onnx(Classifier(), init)
-    return fit(net, "classifier", steps, data, batch_loss, device, lr)
+    return fit(net, "classifier", steps, draws, batch_loss, device, lr, checkpoint)
 
 
 def export_locator(locator: Locator, path: Path) -> None:
@@ -278,6 +326,9 @@ def main() -> None:
                     help="folder keeping the rendered scenes between runs")
     ap.add_argument("--locator-steps", type=int, default=3000)
     ap.add_argument("--classifier-steps", type=int, default=10000)
+    ap.add_argument("--resume", action="store_true",
+                    help="go on from the checkpoints a stopped run with the same arguments "
+                         "left in --out (without it, they are started afresh)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     if args.workers:
@@ -293,11 +344,15 @@ def main() -> None:
     print(f"{len(real)} real + {args.synthetic} synthetic + {len(blender)} Blender images, "
           f"{time.time() - t0:.0f}s", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
+    checkpoints = {name: args.out / f"{name}.ckpt" for name in ("locator", "classifier")}
+    if not args.resume:
+        for path in checkpoints.values():
+            path.unlink(missing_ok=True)
     if args.locator is not None:
         shutil.copyfile(args.locator, args.out / LOCATOR)
     else:
         locator = train_locator(pool, args.locator_steps, args.seed, args.workers, args.device,
-                                args.init, args.lr)
+                                args.init, args.lr, checkpoints["locator"])
         export_locator(locator, args.out / LOCATOR)
     if args.classifier is not None:
         shutil.copyfile(args.classifier, args.out / CLASSIFIER)
@@ -306,7 +361,7 @@ def main() -> None:
         print(f"{len(negatives)} hard negatives", flush=True)
         classifier = train_classifier(pool + blender, negatives, args.classifier_steps, args.seed,
                                       args.workers, args.device, args.init_classifier,
-                                      args.lr)
+                                      args.lr, checkpoints["classifier"])
         export_classifier(classifier, args.out / CLASSIFIER)
     reader = DiceReader(threads=2, models=args.out)
     for name, samples in val.items():
@@ -314,6 +369,8 @@ def main() -> None:
     for name in args.exclude:  # a domain the run never saw: its whole train split
         whole = load_set(args.data / name, "train") + val[name]
         print(f"left out {name}, train split: {score(reader, whole)}", flush=True)
+    for path in checkpoints.values():
+        path.unlink(missing_ok=True)
     print(f"done in {time.time() - t0:.0f}s", flush=True)
 
 
