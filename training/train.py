@@ -5,6 +5,8 @@
     python3 training/train.py --locator models/dice_locator.onnx --classifier-steps 47000 \
         --device cuda --workers 14 --out models                 # the shipped classifier
     .venv/bin/python training/train.py --exclude byler-d6 --out runs/no-byler  # cross-set
+    .venv/bin/python training/train.py --exclude byler-d6 --out runs/no-byler --resume
+                                      # ... goes on from where a stopped run left off
     .venv/bin/python training/train.py --classifier models/dice_classifier.onnx \
         --out runs/loc                                          # the locator alone
     .venv/bin/python training/train.py --init runs/shipped/dice_locator.onnx --lr 3e-4 \
