@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+import os
 import shutil
 import sys
 import time
@@ -71,6 +72,8 @@ from vision.reader import CLASSIFIER, LOCATOR, DiceReader  # noqa: E402
 SETS = ("byler-d6", "matteop65-dice")
 LR = 3e-3  # peak learning rate of both networks
 SAVE_EVERY = 500  # steps between checkpoints
+# arguments a resumed run may change (the others must be those its checkpoints were left with)
+RESUME_MAY_CHANGE = {"out", "resume", "threads", "device", "workers", "cache"}
 N = TypeVar("N", bound=torch.nn.Module)
 SHARE = {"byler-d6": 0.5, "matteop65-dice": 0.2, "synthetic": 0.3,  # of classifier positives
          "blender": 0.25}  # with --blender-patches only
@@ -133,12 +136,12 @@ Loss = Callable[[N, tuple[torch.Tensor, ...]], tuple[torch.Tensor, dict[str, tor
 
 
 def fit(net: N, name: str, steps: int, draws: Draws, batch_loss: Loss[N], device: str,
-        lr: float = LR, checkpoint: Path | None = None) -> N:
+        lr: float = LR, checkpoint: Checkpoint | None = None) -> N:
     """Train net for `steps` AdamW steps (warm-up, then cosine decay from lr) on the loss
     batch_loss(net, batch) gives with its figures; prints the figures every 100 steps.
-    With a checkpoint file, saves the run there every SAVE_EVERY steps and at the end, and
-    goes on from it where one is already there; without loader processes the resumed run
-    ends with the same weights as one never stopped."""
+    With a checkpoint, saves the run there every SAVE_EVERY steps and at the end, and goes
+    on from it where one is already there; on the CPU, without loader processes, the
+    resumed run ends with the same weights as one never stopped."""
     net.to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     rng = np.random.default_rng(draws.seed)
@@ -161,32 +164,44 @@ def fit(net: N, name: str, steps: int, draws: Draws, batch_loss: Loss[N], device
     return net.cpu().eval()
 
 
-def save(path: Path, name: str, done: int, steps: int, net: nn.Module,
+@dataclasses.dataclass(frozen=True)
+class Checkpoint:
+    """The file a network's run keeps its state in, and the arguments the run was started
+    with: a run goes on only from a checkpoint of the same network, steps and arguments."""
+
+    path: Path
+    run: str
+
+
+def save(checkpoint: Checkpoint, name: str, done: int, steps: int, net: nn.Module,
          opt: torch.optim.Optimizer, rng: np.random.Generator) -> None:
-    """Keep a run's state in path (written aside, then moved over, so a kill mid-write
-    leaves the previous one)."""
-    aside = path.with_suffix(".part")
-    torch.save({"name": name, "done": done, "steps": steps, "net": net.state_dict(),
-                "opt": opt.state_dict(), "rng": rng.bit_generator.state,
-                "torch_rng": torch.get_rng_state()}, aside)
-    aside.replace(path)
+    """Keep a run's state in the checkpoint (written aside, flushed to disk, then moved
+    over, so a kill mid-write leaves the previous one)."""
+    aside = checkpoint.path.with_name(checkpoint.path.name + ".part")
+    with aside.open("wb") as f:
+        torch.save({"name": name, "run": checkpoint.run, "done": done, "steps": steps,
+                    "net": net.state_dict(), "opt": opt.state_dict(),
+                    "rng": rng.bit_generator.state}, f)
+        f.flush()
+        os.fsync(f.fileno())
+    aside.replace(checkpoint.path)
 
 
-def resume(path: Path | None, name: str, steps: int, net: nn.Module,
+def resume(checkpoint: Checkpoint | None, name: str, steps: int, net: nn.Module,
            opt: torch.optim.Optimizer, rng: np.random.Generator) -> int:
-    """The step a run saved in path stopped at, its state put back into net, opt and rng;
-    0 where there is no such file."""
-    if path is None or not path.exists():
+    """The step a run kept in the checkpoint stopped at, its state put back into net, opt
+    and rng; 0 where there is no such file."""
+    if checkpoint is None or not checkpoint.path.exists():
         return 0
-    state = torch.load(path, weights_only=False)
-    if (state["name"], state["steps"]) != (name, steps):
-        sys.exit(f"{path} holds a {state['name']} run of {state['steps']} steps, not a "
-                 f"{name} run of {steps}: move it away to start afresh")
+    state = torch.load(checkpoint.path, map_location="cpu", weights_only=True)
+    if (state["name"], state["steps"], state["run"]) != (name, steps, checkpoint.run):
+        sys.exit(f"{checkpoint.path} was left by a {state['name']} run of {state['steps']} "
+                 f"steps with {state['run']}, not a {name} run of {steps} steps with "
+                 f"{checkpoint.run}: move it away to start afresh")
     net.load_state_dict(state["net"])
     opt.load_state_dict(state["opt"])
     rng.bit_generator.state = state["rng"]
-    torch.set_rng_state(state["torch_rng"])
-    print(f"{name}: going on from step {state['done']} of {path}", flush=True)
+    print(f"{name}: going on from step {state['done']} of {checkpoint.path}", flush=True)
     return state["done"]
 
 
@@ -219,7 +234,7 @@ def from_onnx(net: N, path: Path) -> N:
 
 def train_locator(pool: list[Sample], steps: int, seed: int, workers: int,
                   device: str, init: Path | None = None, lr: float = LR,
-                  checkpoint: Path | None = None) -> Locator:
+                  checkpoint: Checkpoint | None = None) -> Locator:
     torch.manual_seed(seed)
 
     def batch_loss(net: Locator, batch: tuple[torch.Tensor, ...]
@@ -252,7 +267,7 @@ def mine_negatives(locator: Path, pool: list[Sample]) -> list[Negative]:
 
 def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
                      seed: int, workers: int, device: str, init: Path | None = None,
-                     lr: float = LR, checkpoint: Path | None = None) -> Classifier:
+                     lr: float = LR, checkpoint: Checkpoint | None = None) -> Classifier:
     weights = source_weights(pool, SHARE)
     torch.manual_seed(seed)
 
@@ -346,10 +361,13 @@ def main() -> None:
     print(f"{len(real)} real + {args.synthetic} synthetic + {len(blender)} Blender images, "
           f"{time.time() - t0:.0f}s", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    checkpoints = {name: args.out / f"{name}.ckpt" for name in ("locator", "classifier")}
+    run = " ".join(f"--{k}={v}" for k, v in sorted(vars(args).items())
+                   if k not in RESUME_MAY_CHANGE)
+    checkpoints = {name: Checkpoint(args.out / f"{name}.ckpt", run)
+                   for name in ("locator", "classifier")}
     if not args.resume:
-        for path in checkpoints.values():
-            path.unlink(missing_ok=True)
+        for checkpoint in checkpoints.values():
+            checkpoint.path.unlink(missing_ok=True)
     if args.locator is not None:
         shutil.copyfile(args.locator, args.out / LOCATOR)
     else:
@@ -371,8 +389,8 @@ def main() -> None:
     for name in args.exclude:  # a domain the run never saw: its whole train split
         whole = load_set(args.data / name, "train") + val[name]
         print(f"left out {name}, train split: {score(reader, whole)}", flush=True)
-    for path in checkpoints.values():
-        path.unlink(missing_ok=True)
+    for checkpoint in checkpoints.values():
+        checkpoint.path.unlink(missing_ok=True)
     print(f"done in {time.time() - t0:.0f}s", flush=True)
 
 

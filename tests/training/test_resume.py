@@ -30,7 +30,8 @@ def toy_loss(net: torch.nn.Module, batch: tuple[torch.Tensor, ...]
     return loss, {"mse": loss.detach()}
 
 
-def toy_run(checkpoint: Path | None, stop_at: int | None = None) -> torch.nn.Module:
+def toy_run(checkpoint: train.Checkpoint | None, stop_at: int | None = None
+            ) -> torch.nn.Module:
     """The toy regression trained for STEPS steps, stopped (as by a kill) when its batch
     stop_at is drawn."""
     torch.manual_seed(0)
@@ -52,22 +53,27 @@ def test_a_run_stopped_after_a_checkpoint_ends_as_one_never_stopped(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(train, "SAVE_EVERY", 3)
     whole = toy_run(None)
-    checkpoint = tmp_path / "toy.ckpt"
+    checkpoint = train.Checkpoint(tmp_path / "toy.ckpt", "--seed=3")
     with pytest.raises(KeyboardInterrupt):
         toy_run(checkpoint, stop_at=5)  # steps 0-4 ran; saved after step 2
-    assert torch.load(checkpoint, weights_only=False)["done"] == 3
+    assert torch.load(checkpoint.path, weights_only=True)["done"] == 3
     resumed = toy_run(checkpoint)
-    assert torch.load(checkpoint, weights_only=False)["done"] == STEPS
+    assert torch.load(checkpoint.path, weights_only=True)["done"] == STEPS
     for a, b in zip(whole.parameters(), resumed.parameters(), strict=True):
         assert torch.equal(a, b)
+    torch.manual_seed(0)
     assert not torch.equal(whole.weight, torch.nn.Linear(3, 1).weight)  # it did train
 
 
 def test_a_checkpoint_of_another_run_is_not_taken_up(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(train, "SAVE_EVERY", 3)
-    checkpoint = tmp_path / "toy.ckpt"
-    toy_run(checkpoint)
-    with pytest.raises(SystemExit, match="not a toy run of 9"):
+    toy_run(train.Checkpoint(tmp_path / "toy.ckpt", "--seed=3"))
+    other_steps = train.Checkpoint(tmp_path / "toy.ckpt", "--seed=3")
+    with pytest.raises(SystemExit, match="not a toy run of 9 steps"):
         train.fit(torch.nn.Linear(3, 1), "toy", 9, train.Draws(toy_batch, 3, 0), toy_loss,
-                  "cpu", checkpoint=checkpoint)
+                  "cpu", checkpoint=other_steps)
+    other_arguments = train.Checkpoint(tmp_path / "toy.ckpt", "--seed=4")
+    with pytest.raises(SystemExit, match="with --seed=4"):
+        train.fit(torch.nn.Linear(3, 1), "toy", STEPS, train.Draws(toy_batch, 4, 0),
+                  toy_loss, "cpu", checkpoint=other_arguments)
