@@ -202,7 +202,7 @@ def resume(checkpoint: Checkpoint | None, name: str, steps: int, net: nn.Module,
     opt.load_state_dict(state["opt"])
     rng.bit_generator.state = state["rng"]
     print(f"{name}: going on from step {state['done']} of {checkpoint.path}", flush=True)
-    return state["done"]
+    return int(state["done"])
 
 
 def from_onnx(net: N, path: Path) -> N:
