@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from werkzeug.test import TestResponse
 
 from device.journal import Journal
@@ -146,6 +146,9 @@ def dalek(phone: Phone) -> Phone:
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+STEP_MS = 10_000
+"""How long a phone may take to show a change: a 2-core machine running the whole suite can be
+slow to answer (a change made on a table shows within a second)."""
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2, "locale": "en-GB"}
 
@@ -158,6 +161,7 @@ def browser() -> Iterator[Browser]:
         if os.environ.get("DICETABLE_REQUIRE_BROWSER"):
             pytest.fail(missing)
         pytest.skip(missing)
+    expect.set_options(timeout=STEP_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
@@ -180,7 +184,7 @@ def open_phone(browser: Browser, served: ServedTable) -> Iterator[Callable[..., 
         context = browser.new_context(**{**PHONE, **options})
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(5000)
+        page.set_default_timeout(STEP_MS)
         page.goto(served.url + "/")
         return page
 

@@ -76,7 +76,7 @@ function swatch(name) {
   return el("span.swatch", {style: {background: colourOf(name)}, "aria-hidden": "true"});
 }
 
-/* A message at the top: an error stays until the next success or a tap; "ok" goes by itself. */
+/* A message at the top: an error stays until the next success, a tap or 8 s; "ok" goes after 3.5 s. */
 function toast(message, kind) {
   const box = document.getElementById("toast");
   box.textContent = sentence(message);
