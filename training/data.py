@@ -13,6 +13,7 @@ import multiprocessing
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -33,7 +34,7 @@ class Sample:
     boxes: tuple[tuple[float, float, float, float], ...] = ()  # the labels' boxes, if real
 
 
-def _matteop_sizes(dice: list[dict]) -> list[tuple[float, float]]:
+def _matteop_sizes(dice: list[dict[str, Any]]) -> list[tuple[float, float]]:
     """Die sides from pip-pattern boxes: the pattern spans ~0.75 of the face; a 1's box is
     the lone pip (or sometimes the face), so its size comes from the other dice."""
     sizes: list[tuple[float, float]] = []
@@ -69,6 +70,8 @@ def load_set(root: Path, split: str, *, val_fraction: float = 0.15,
             if is_val != (part == "val"):
                 continue
         image = cv2.imread(str(root / im["file"]), cv2.IMREAD_COLOR)
+        if image is None:
+            raise SystemExit(f"cannot read {root / im['file']}")
         if matteop:
             sizes = _matteop_sizes(im["dice"])
         else:
@@ -143,7 +146,7 @@ CLASSIFIER_AUG = Aug(0.3, 0.05, (0.7, 1.3), (0.7, 1.25), 25, (0.7, 1.4), (0.3, 1
 
 def photometric(rng: np.random.Generator, img: np.ndarray, a: Aug) -> np.ndarray:
     """Colour, contrast, blur, noise and JPEG changes of a uint8 BGR image."""
-    f = img.astype(np.float32)
+    f: np.ndarray = img.astype(np.float32)
     if rng.random() < a.p_shuffle:
         f = f[..., rng.permutation(3)]
     if rng.random() < a.p_invert:
@@ -159,10 +162,10 @@ def photometric(rng: np.random.Generator, img: np.ndarray, a: Aug) -> np.ndarray
         f = cv2.GaussianBlur(f, (0, 0), rng.uniform(*a.blur))
     if rng.random() < a.p_noise:
         f += rng.normal(0, rng.uniform(*a.noise), f.shape).astype(np.float32)
-    out = np.clip(f, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(f, 0, 255).astype(np.uint8)
     if rng.random() < a.p_jpeg:
         _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(*a.jpeg))])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
     return out
 
 
@@ -300,11 +303,12 @@ def classifier_batch(rng: np.random.Generator, pool: list[Sample], weights: np.n
             tx, ty = rot @ np.array([x, y, 1.0])
             dx = (tx - big / 2) / side
             off[i] = (-dx if flip else dx, (ty - big / 2) / side)
-        patch = crop(region, big / 2, big / 2, side)
+        patch = crop(np.asarray(region, np.uint8), big / 2, big / 2, side)
         if rng.random() < P_LOW_RES:  # a camera with fewer pixels than the patch
             k = rng.uniform(1.3, 2.5)
             small = cv2.resize(patch, (round(CROP / k), round(CROP / k)),
                                interpolation=cv2.INTER_AREA)
-            patch = cv2.resize(small, (CROP, CROP), interpolation=cv2.INTER_LINEAR)
+            patch = np.asarray(cv2.resize(small, (CROP, CROP), interpolation=cv2.INTER_LINEAR),
+                               np.uint8)
         xs[i] = photometric(rng, patch, CLASSIFIER_AUG).transpose(2, 0, 1) / 255.0
     return xs, cls, off, msk

@@ -197,6 +197,8 @@ def table(rng: random.Random) -> None:
     shader = nodes["Principled BSDF"]
     coords = nodes.new("ShaderNodeTexCoord")
     ramp = nodes.new("ShaderNodeValToRGB")
+    low: tuple[float, ...]
+    high: tuple[float, ...]
     kind = rng.choice(("wood", "marble", "granite", "felt", "cloth", "plain"))
     if kind == "wood":
         pattern = nodes.new("ShaderNodeTexWave")
@@ -249,7 +251,7 @@ def light(rng: random.Random) -> None:
         data = bpy.data.lights.new("sun", "SUN")
         data.energy = rng.uniform(1.5, 5.0)
         data.angle = math.radians(rng.uniform(0.5, 15))
-        rotation = (math.radians(rng.uniform(0, 55)), 0, rng.uniform(0, 2 * math.pi))
+        rotation = (math.radians(rng.uniform(0, 55)), 0.0, rng.uniform(0, 2 * math.pi))
         location = (0.0, 0.0, 50.0)
     else:
         data = bpy.data.lights.new("lamp", "AREA")

@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 import onnx
 import onnx.numpy_helper
-import onnxruntime as ort
+import onnxruntime as ort  # type: ignore[import-untyped]
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -161,7 +161,8 @@ def fit(net: N, name: str, steps: int, draws: Draws, batch_loss: Loss[N], device
             print(f"{name} {step}/{steps} {shown} {time.time() - t0:.0f}s", flush=True)
         if checkpoint is not None and ((step + 1) % SAVE_EVERY == 0 or step + 1 == steps):
             save(checkpoint, name, step + 1, steps, net, opt, rng)
-    return net.cpu().eval()
+    net.cpu().eval()  # in place
+    return net
 
 
 @dataclasses.dataclass(frozen=True)

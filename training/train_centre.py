@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from nets import Centre  # noqa: E402
-from train import fit  # noqa: E402
+from train import Draws, fit  # noqa: E402
 
 from vision.calibrate import calibrate, rectify  # noqa: E402
 from vision.classify import CROP, WINDOW, batch, crop  # noqa: E402
@@ -112,8 +112,8 @@ def main() -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     if args.cache and args.cache.is_file():
-        data = np.load(args.cache)
-        x, y, held = data["x"], data["y"], int(data["held"])
+        cached = np.load(args.cache)
+        x, y, held = cached["x"], cached["y"], int(cached["held"])
     else:
         t0 = time.time()
         train_scenes = args.scenes - args.scenes // 10
@@ -126,19 +126,19 @@ def main() -> None:
         if args.cache:
             np.savez(args.cache, x=x, y=y, held=held)
     train_x, train_y = x[:len(x) - held], y[:len(x) - held]
-    rng = np.random.default_rng(args.seed)
 
-    def data():  # type: ignore[no-untyped-def]
-        while True:
-            i = rng.integers(0, len(train_x), args.batch)
-            yield batch(list(train_x[i])), train_y[i]
+    def draw(rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+        i = rng.integers(0, len(train_x), args.batch)
+        return batch(list(train_x[i])), train_y[i]
 
-    def loss(net: Centre, b: tuple[torch.Tensor, ...]):  # type: ignore[no-untyped-def]
+    def loss(net: Centre, b: tuple[torch.Tensor, ...]
+             ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         patch, target = b
         err = torch.nn.functional.smooth_l1_loss(net(patch), target, beta=0.01)
         return err, {"loss": err}
 
-    net = fit(Centre(), "centre", args.steps, data(), loss, args.device, lr=3e-3)
+    draws = Draws(draw, args.seed, workers=0)  # in this process: the same seed, the same run
+    net = fit(Centre(), "centre", args.steps, draws, loss, args.device, lr=3e-3)
     with torch.no_grad():
         got = torch.cat([net(torch.as_tensor(batch(list(x[i:i + 256]))))
                          for i in range(len(x) - held, len(x), 256)]).numpy()
