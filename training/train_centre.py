@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from nets import Centre  # noqa: E402
-from train import Draws, fit  # noqa: E402
+from train import Arrays, Draws, fit  # noqa: E402
 
 from vision.calibrate import calibrate, rectify  # noqa: E402
 from vision.classify import CROP, WINDOW, batch, crop  # noqa: E402
@@ -127,7 +127,7 @@ def main() -> None:
             np.savez(args.cache, x=x, y=y, held=held)
     train_x, train_y = x[:len(x) - held], y[:len(x) - held]
 
-    def draw(rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    def draw(rng: np.random.Generator) -> Arrays:
         i = rng.integers(0, len(train_x), args.batch)
         return batch(list(train_x[i])), train_y[i]
 
