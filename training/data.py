@@ -7,18 +7,18 @@ the top face and size the die's side in pixels (estimated where the labels do no
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import multiprocessing
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 
+from vision import datasets
 from vision.classify import CROP, WINDOW, crop
+from vision.datasets import LabelledDie
 from vision.locate import SCALE, STRIDE
 from vision.render import randomised_scene
 
@@ -31,17 +31,17 @@ class Sample:
     image: np.ndarray
     dice: np.ndarray  # N×5 float32: value, x, y, size, size_known
     source: str
-    boxes: tuple[tuple[float, float, float, float], ...] = ()  # the labels' boxes, if real
+    labels: tuple[LabelledDie, ...] = ()  # the labels themselves, if real
 
 
-def _matteop_sizes(dice: list[dict[str, Any]]) -> list[tuple[float, float]]:
+def _matteop_sizes(dice: tuple[LabelledDie, ...]) -> list[tuple[float, float]]:
     """Die sides from pip-pattern boxes: the pattern spans ~0.75 of the face; a 1's box is
     the lone pip (or sometimes the face), so its size comes from the other dice."""
     sizes: list[tuple[float, float]] = []
     for d in dice:
-        x0, y0, x1, y1 = d["bbox"]
+        x0, y0, x1, y1 = d.box
         side = max(x1 - x0, y1 - y0)
-        sizes.append((side * 1.33, 1.0) if d["value"] != 1 else (side, 0.0))
+        sizes.append((side * 1.33, 1.0) if d.value != 1 else (side, 0.0))
     known = [s for s, k in sizes if k]
     ref = float(np.median(known)) if known else 0.0
     out = []
@@ -57,31 +57,37 @@ def _matteop_sizes(dice: list[dict[str, Any]]) -> list[tuple[float, float]]:
 
 def load_set(root: Path, split: str, *, val_fraction: float = 0.15,
              part: str = "train") -> list[Sample]:
-    """Images of one labels.json set. split "train" is carved by a hash of the file name
-    into part "train" and part "val"; split "test" returns the test images."""
-    meta = json.loads((root / "labels.json").read_text())
+    """Images of one labels.json set, read as `dicetable eval` reads them (stopping at the
+    first image it would skip). split "train" is carved by a hash of the file name into
+    part "train" and part "val"; split "test" returns the test images."""
+    try:
+        listed = datasets.load(root)
+        problems = [p for p in listed.problems if p.split in (None, split)]
+        if problems:
+            raise SystemExit(f"{root}: {problems[0].describe()}")
+        entries = listed.select(split)
+    except datasets.DatasetError as err:
+        raise SystemExit(str(err)) from err
     matteop = "matteop" in root.name
     out = []
-    for im in meta["images"]:
-        if im["split"] != split:
-            continue
+    for entry in entries.entries:
         if split == "train":
-            is_val = (zlib.crc32(im["file"].encode()) % 1000) < val_fraction * 1000
+            is_val = (zlib.crc32(entry.file.encode()) % 1000) < val_fraction * 1000
             if is_val != (part == "val"):
                 continue
-        image = cv2.imread(str(root / im["file"]), cv2.IMREAD_COLOR)
-        if image is None:
-            raise SystemExit(f"cannot read {root / im['file']}")
+        try:
+            photo = datasets.decode(entry)
+        except datasets.EntryError as err:
+            raise SystemExit(f"{root}: {err}") from err
         if matteop:
-            sizes = _matteop_sizes(im["dice"])
+            sizes = _matteop_sizes(photo.dice)
         else:
-            sizes = [(0.5 * (d["bbox"][2] - d["bbox"][0] + d["bbox"][3] - d["bbox"][1]), 1.0)
-                     for d in im["dice"]]
-        rows = [(d["value"], 0.5 * (d["bbox"][0] + d["bbox"][2]),
-                 0.5 * (d["bbox"][1] + d["bbox"][3]), s, k)
-                for d, (s, k) in zip(im["dice"], sizes, strict=True)]
-        boxes = tuple(tuple(d["bbox"]) for d in im["dice"])
-        out.append(Sample(image, np.array(rows, np.float32).reshape(-1, 5), root.name, boxes))
+            sizes = [(0.5 * (x1 - x0 + y1 - y0), 1.0) for x0, y0, x1, y1 in
+                     (d.box for d in photo.dice)]
+        rows = [(d.value, 0.5 * (d.box[0] + d.box[2]), 0.5 * (d.box[1] + d.box[3]), s, k)
+                for d, (s, k) in zip(photo.dice, sizes, strict=True)]
+        out.append(Sample(photo.image, np.array(rows, np.float32).reshape(-1, 5), root.name,
+                          photo.dice))
     return out
 
 

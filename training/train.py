@@ -64,7 +64,6 @@ from data import (  # noqa: E402
 from nets import Classifier, Locator  # noqa: E402
 
 from vision.classify import CROP  # noqa: E402
-from vision.datasets import LabelledDie  # noqa: E402
 from vision.evaluate import score_image, summarise  # noqa: E402
 from vision.locate import find_peaks, locator_input  # noqa: E402
 from vision.reader import CLASSIFIER, LOCATOR, DiceReader  # noqa: E402
@@ -306,8 +305,7 @@ def score(reader: DiceReader, samples: list[Sample]) -> dict[str, int]:
     """The eval rule (vision.evaluate) over labelled real samples."""
     scores = []
     for s in samples:
-        dice = [LabelledDie(int(v), b) for (v, *_), b in zip(s.dice, s.boxes, strict=True)]
-        scores.append(score_image(reader.read(s.image), dice))
+        scores.append(score_image(reader.read(s.image), list(s.labels)))
     t = summarise(scores)
     return {"dice": t.dice_total, "right": t.dice_correct, "wrong": t.dice_wrong_value,
             "missed": t.dice_missed, "false": t.false_dice}
