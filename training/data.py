@@ -18,7 +18,7 @@ import numpy as np
 
 from vision import datasets
 from vision.classify import CROP, WINDOW, crop
-from vision.datasets import LabelledDie
+from vision.datasets import Box, LabelledDie
 from vision.locate import SCALE, STRIDE
 from vision.render import randomised_scene
 
@@ -32,6 +32,7 @@ class Sample:
     dice: np.ndarray  # N×5 float32: value, x, y, size, size_known
     source: str
     labels: tuple[LabelledDie, ...] = ()  # the labels themselves, if real
+    ignore: tuple[Box, ...] = ()  # the labels' places to leave unscored, if any
 
 
 def _matteop_sizes(dice: tuple[LabelledDie, ...]) -> list[tuple[float, float]]:
@@ -87,7 +88,7 @@ def load_set(root: Path, split: str, *, val_fraction: float = 0.15,
         rows = [(d.value, 0.5 * (d.box[0] + d.box[2]), 0.5 * (d.box[1] + d.box[3]), s, k)
                 for d, (s, k) in zip(photo.dice, sizes, strict=True)]
         out.append(Sample(photo.image, np.array(rows, np.float32).reshape(-1, 5), root.name,
-                          photo.dice))
+                          photo.dice, photo.ignore))
     return out
 
 

@@ -305,7 +305,7 @@ def score(reader: DiceReader, samples: list[Sample]) -> dict[str, int]:
     """The eval rule (vision.evaluate) over labelled real samples."""
     scores = []
     for s in samples:
-        scores.append(score_image(reader.read(s.image), list(s.labels)))
+        scores.append(score_image(reader.read(s.image), s.labels, s.ignore))
     t = summarise(scores)
     return {"dice": t.dice_total, "right": t.dice_correct, "wrong": t.dice_wrong_value,
             "missed": t.dice_missed, "false": t.false_dice}

@@ -39,13 +39,15 @@ def test_train_and_validation_parts_split_the_train_photos_and_keep_their_labels
     names = [f"p{i}.png" for i in range(12)]
     root = write_set(tmp_path / "table", [
         *({"file": n, "split": "train", "dice": [die(3, [10, 20, 40, 50])]} for n in names),
-        {"file": "t.png", "split": "test", "dice": [die(5, [0, 0, 30, 30])]},
+        {"file": "t.png", "split": "test", "dice": [die(5, [0, 0, 30, 30])],
+         "ignore": [[60, 0, 90, 30]]},
     ])
     train = data.load_set(root, "train", val_fraction=0.5)
     val = data.load_set(root, "train", val_fraction=0.5, part="val")
     test = data.load_set(root, "test")
     assert len(train) + len(val) == 12 and train and val
     assert len(test) == 1 and test[0].labels == (LabelledDie(5, (0.0, 0.0, 30.0, 30.0)),)
+    assert test[0].ignore == ((60.0, 0.0, 90.0, 30.0),)  # scored as `dicetable eval` scores
     first = train[0]
     assert first.source == "table" and first.image.shape == (90, 120, 3)
     assert first.labels == (LabelledDie(3, (10.0, 20.0, 40.0, 50.0)),)
