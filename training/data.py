@@ -62,13 +62,11 @@ def load_set(root: Path, split: str, *, val_fraction: float = 0.15,
     first image it would skip). split "train" is carved by a hash of the file name into
     part "train" and part "val"; split "test" returns the test images."""
     try:
-        listed = datasets.load(root)
-        problems = [p for p in listed.problems if p.split in (None, split)]
-        if problems:
-            raise SystemExit(f"{root}: {problems[0].describe()}")
-        entries = listed.select(split)
+        entries = datasets.load(root).select(split)
     except datasets.DatasetError as err:
         raise SystemExit(str(err)) from err
+    if entries.problems:
+        raise SystemExit(f"{root}: {entries.problems[0].describe()}")
     matteop = "matteop" in root.name
     out = []
     for entry in entries.entries:

@@ -120,8 +120,9 @@ class Dataset:
 
     @property
     def splits(self) -> tuple[str, ...]:
-        """The split names present, sorted."""
-        return tuple(sorted({e.split for e in self.entries if e.split is not None}))
+        """The split names present, sorted (also a split whose every image was skipped)."""
+        named = [e.split for e in self.entries] + [p.split for p in self.problems]
+        return tuple(sorted({name for name in named if name is not None}))
 
     def default_split(self) -> str:
         """``test`` when the dataset has a test split, else ``all``."""

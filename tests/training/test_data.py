@@ -20,12 +20,10 @@ from vision.datasets import LabelledDie
 
 
 def write_set(root: Path, images: list[dict[str, object]]) -> Path:
-    """A labels.json set in root: each image a grey 120×90 photo, unless its file exists."""
+    """A labels.json set in root, each image a grey 120×90 photo."""
     root.mkdir()
     for im in images:
-        path = root / str(im["file"])
-        if not path.exists():
-            cv2.imwrite(str(path), np.full((90, 120, 3), 128, np.uint8))
+        cv2.imwrite(str(root / str(im["file"])), np.full((90, 120, 3), 128, np.uint8))
     (root / "labels.json").write_text(json.dumps({"images": images}))
     return root
 

@@ -112,6 +112,19 @@ def test_a_malformed_entry_is_skipped_with_a_reason_and_the_rest_loads(
     assert re.search(reason, problem.reason), problem.reason
 
 
+
+def test_a_split_whose_every_image_is_malformed_is_selected_with_its_reasons(
+        tmp_path: Path) -> None:
+    _image(tmp_path / "good.jpg")
+    _manifest(tmp_path, [{"file": "good.jpg", "split": "test", "dice": []},
+                         {"file": "bad.jpg", "split": "train", "dice": [_die(7, [0, 0, 9, 9])]}])
+    dataset = load(tmp_path)
+    assert dataset.splits == ("test", "train")
+    train = dataset.select("train")
+    assert train.entries == ()
+    [problem] = train.problems
+    assert "bad.jpg" in problem.describe() and "1..6" in problem.reason
+
 def test_missing_unreadable_and_wrongly_sized_images_fail_one_by_one(tmp_path: Path) -> None:
     _image(tmp_path / "ok.jpg")
     _image(tmp_path / "small.jpg", width=32, height=32)
