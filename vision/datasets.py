@@ -9,7 +9,9 @@ Two formats:
 
 - ``labels.json`` as in ``../shared/datasets/README.md``: ``{"images": [{"file", "dice":
   [{"value", "bbox": [x0, y0, x1, y1]}], "ignore", "split", "width", "height"}]}``, boxes in
-  pixels of that image.
+  pixels of that image. A photo is read turned as its orientation tag says (as a phone shows
+  it), unless ``width`` and ``height`` fit only its pixels as stored: labels made with a tool
+  that ignores the tag.
 - YOLO: ``cls xc yc w h`` lines (class 0..5 = value 1..6, box normalised to the image size,
   which is read from the image). The label of ``.../images/.../x.jpg`` is ``.../labels/.../x.txt``
   when that labels/ folder exists (Ultralytics layout: an image without its label file holds
@@ -153,11 +155,15 @@ def load(root: Path) -> Dataset:
 
 def decode(entry: Entry) -> Sample:
     """Read ``entry``'s image and give its labels in pixels; raises :class:`EntryError`."""
-    image = _read_image(entry)
-    height, width = image.shape[:2]
-    if entry.size is not None and entry.size != (width, height):
-        _fail(entry, f"the image is {width}x{height} but {MANIFEST} says "
-                     f"{entry.size[0]}x{entry.size[1]}")
+    data = _read_bytes(entry)
+    image = _decode_image(entry, data, cv2.IMREAD_COLOR)
+    if entry.size is not None and entry.size != _size(image):
+        stored = _decode_image(entry, data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+        if entry.size != _size(stored):
+            _fail(entry, f"the image is {_size(image)[0]}x{_size(image)[1]} but {MANIFEST} "
+                         f"says {entry.size[0]}x{entry.size[1]}")
+        image = stored  # labelled as stored, not as the orientation tag turns it
+    width, height = _size(image)
     if not entry.normalised:
         return Sample(entry.file, image, entry.dice, entry.ignore)
 
@@ -169,7 +175,7 @@ def decode(entry: Entry) -> Sample:
                   tuple(scale(b) for b in entry.ignore))
 
 
-def _read_image(entry: Entry) -> NDArray[np.uint8]:
+def _read_bytes(entry: Entry) -> bytes:
     try:
         data = entry.path.read_bytes()
     except FileNotFoundError:
@@ -180,12 +186,18 @@ def _read_image(entry: Entry) -> NDArray[np.uint8]:
     if size is not None and size[0] * size[1] > MAX_PIXELS:
         _fail(entry, f"the image is too large to read ({size[0]}x{size[1]} pixels; at most "
                      f"{MAX_PIXELS // 1_000_000} megapixels)")
-    image = None
-    if data:
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    return data
+
+
+def _decode_image(entry: Entry, data: bytes, flags: int) -> NDArray[np.uint8]:
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), flags) if data else None
     if image is None:
         _fail(entry, "not a readable image (empty, truncated or not an image format)")
     return np.asarray(image, dtype=np.uint8)
+
+
+def _size(image: NDArray[np.uint8]) -> tuple[int, int]:
+    return image.shape[1], image.shape[0]
 
 
 def _fail(entry: Entry, reason: str) -> NoReturn:

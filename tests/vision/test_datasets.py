@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import struct
 from pathlib import Path
 
 import cv2
@@ -143,6 +144,35 @@ def test_missing_unreadable_and_wrongly_sized_images_fail_one_by_one(tmp_path: P
             decode(entries[name])
         assert err.value.problem.file == name
         assert reason in err.value.problem.reason
+
+
+def _turned_photo(path: Path) -> None:
+    """A 64×32 JPEG (its left quarter white) whose Exif orientation tag (6) tells a viewer to
+    turn it a quarter turn clockwise, as a phone held upright writes it."""
+    pixels = np.zeros((32, 64, 3), np.uint8)
+    pixels[:, :16] = 255
+    jpeg = cv2.imencode(".jpg", pixels)[1].tobytes()
+    tiff = (b"II*\x00" + struct.pack("<IH", 8, 1) + struct.pack("<HHIHH", 0x0112, 3, 1, 6, 0)
+            + struct.pack("<I", 0))
+    exif = b"Exif\x00\x00" + tiff
+    path.write_bytes(jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(exif) + 2) + exif + jpeg[2:])
+
+
+def test_a_phone_photo_is_read_in_the_orientation_its_labels_were_made_in(tmp_path: Path) -> None:
+    _turned_photo(tmp_path / "phone.jpg")
+    _manifest(tmp_path, [{"file": "phone.jpg", "dice": [], **size} for size in [
+        {}, {"width": 32, "height": 64}, {"width": 64, "height": 32}, {"width": 50, "height": 50}]])
+    shown, as_shown, as_stored, neither = load(tmp_path).entries
+    for entry in (shown, as_shown):  # as a phone shows it: the white quarter on top
+        image = decode(entry).image
+        assert image.shape == (64, 32, 3)
+        assert image[:16].mean() > 200 and image[16:].mean() < 50
+    image = decode(as_stored).image  # labelled by a tool that ignores the tag: as stored
+    assert image.shape == (32, 64, 3)
+    assert image[:, :16].mean() > 200 and image[:, 16:].mean() < 50
+    wrong = "the image is 32x64 but labels.json says 50x50"
+    with pytest.raises(EntryError, match=re.escape(wrong)):
+        decode(neither)
 
 
 def test_the_shared_sets_load_with_their_documented_counts() -> None:
