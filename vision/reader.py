@@ -145,11 +145,8 @@ class DiceReader:
     def read(self, image_bgr: NDArray[np.uint8]) -> list[DieRead]:
         """Every die found in the image, best first; value None where not sure."""
         image = check_image(image_bgr)
-        h, w = image.shape[:2]
-        ratio = min(1.0, MAX_SIDE / max(h, w))  # the locator's image, shrunk to MAX_SIDE
-        small = image if ratio == 1.0 else np.asarray(cv2.resize(
-            image, (max(1, round(w * ratio)), max(1, round(h * ratio))),
-            interpolation=cv2.INTER_AREA), np.uint8)
+        ratio = min(1.0, MAX_SIDE / max(image.shape[:2]))  # the locator's image ...
+        small = _shrunk(image, ratio)  # ... shrunk to MAX_SIDE
         weak = self._peaks(small, SCALE, ratio, SIZE_SCORE)
         usual = [c for c in weak if c.score >= HEAT_THRESHOLD]
         read = self._first_read(image, merge([usual], MAX_CANDIDATES))
@@ -160,26 +157,19 @@ class DiceReader:
             dice = _die_sides(read.found, read.logits, ratio)
         sizes = dice or [c.size * ratio for c in weak[:SIZE_PEAKS]]  # no die read: weak peaks
         if sizes and float(np.median(sizes)) < SMALL_DIE:
-            read = self._read_more(image, read, self._fine_peaks(image, small, ratio))
+            read = self._read_more(image, read, self._fine_peaks(image, ratio))
         found, patches, logits = read
         if not found:
             return []
         self._read_again(patches, logits)
         return _decide(found, [WINDOW * c.size for c in found], logits)
 
-    def _fine_peaks(self, image: NDArray[np.uint8], small: NDArray[np.uint8],
-                    ratio: float) -> list[Candidate]:
-        """The fine level's peaks. On a photo shrunk for the locator it looks at the photo
-        shrunk FINER times less (or not at all), where a small die of the shrunk image has
-        the pixels the locator needs."""
-        if ratio == 1.0:
-            return self._peaks(small, FINE, ratio, HEAT_THRESHOLD)
+    def _fine_peaks(self, image: NDArray[np.uint8], ratio: float) -> list[Candidate]:
+        """The fine level's peaks. On a photo shrunk ``ratio`` times for the locator it looks
+        at the photo shrunk FINER times less (or not at all), where a small die of the shrunk
+        image has the pixels the locator needs."""
         finer = min(1.0, FINER * ratio)
-        h, w = image.shape[:2]
-        less_shrunk = image if finer == 1.0 else np.asarray(cv2.resize(
-            image, (max(1, round(w * finer)), max(1, round(h * finer))),
-            interpolation=cv2.INTER_AREA), np.uint8)
-        return self._peaks(less_shrunk, FINE, finer, HEAT_THRESHOLD)
+        return self._peaks(_shrunk(image, finer), FINE, finer, HEAT_THRESHOLD)
 
     def _first_read(self, image: NDArray[np.uint8], found: list[Candidate]) -> _Read:
         """The candidates read (ordered likeliest first), their patches and classifier
@@ -251,6 +241,15 @@ class DiceReader:
             again = self._classifier.run(None, {"patch": _other_views(patches[doubt])})[0]
             views = again[:, :7].reshape(7, len(doubt), 7)
             out[doubt, :7] = (out[doubt, :7] + views.sum(axis=0)) / np.float32(8.0)
+
+
+def _shrunk(image: NDArray[np.uint8], ratio: float) -> NDArray[np.uint8]:
+    """The image scaled to ``ratio`` of its sides by averaging (itself at 1)."""
+    if ratio == 1.0:
+        return image
+    h, w = image.shape[:2]
+    return np.asarray(cv2.resize(image, (max(1, round(w * ratio)), max(1, round(h * ratio))),
+                                 interpolation=cv2.INTER_AREA), np.uint8)
 
 
 def _dice(found: list[Candidate], logits: NDArray[np.float32]) -> list[Candidate]:
