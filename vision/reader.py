@@ -165,9 +165,9 @@ class DiceReader:
         return _decide(found, [WINDOW * c.size for c in found], logits)
 
     def _fine_peaks(self, image: NDArray[np.uint8], ratio: float) -> list[Candidate]:
-        """The fine level's peaks. On a photo shrunk ``ratio`` times for the locator it looks
-        at the photo shrunk FINER times less (or not at all), where a small die of the shrunk
-        image has the pixels the locator needs."""
+        """The fine level's peaks. Where the locator sees the photo at ``ratio`` of its size,
+        the fine level sees it at FINER times that (at most its own size): there a die that
+        is small in the shrunk image keeps the pixels the locator needs."""
         finer = min(1.0, FINER * ratio)
         return self._peaks(_shrunk(image, finer), FINE, finer, HEAT_THRESHOLD)
 
