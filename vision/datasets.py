@@ -11,7 +11,8 @@ Two formats:
   [{"value", "bbox": [x0, y0, x1, y1]}], "ignore", "split", "width", "height"}]}``, boxes in
   pixels of that image. A photo is read turned as its orientation tag says (as a phone shows
   it), unless ``width`` and ``height`` fit only its pixels as stored: labels made with a tool
-  that ignores the tag.
+  that ignores the tag. (A half turn, a mirror or a square photo keeps its size either way, so
+  there the labels are taken to be of the photo as shown.)
 - YOLO: ``cls xc yc w h`` lines (class 0..5 = value 1..6, box normalised to the image size,
   which is read from the image). The label of ``.../images/.../x.jpg`` is ``.../labels/.../x.txt``
   when that labels/ folder exists (Ultralytics layout: an image without its label file holds
@@ -160,8 +161,11 @@ def decode(entry: Entry) -> Sample:
     if entry.size is not None and entry.size != _size(image):
         stored = _decode_image(entry, data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
         if entry.size != _size(stored):
-            _fail(entry, f"the image is {_size(image)[0]}x{_size(image)[1]} but {MANIFEST} "
-                         f"says {entry.size[0]}x{entry.size[1]}")
+            shown = f"{_size(image)[0]}x{_size(image)[1]}"
+            if _size(stored) != _size(image):
+                shown += f" ({_size(stored)[0]}x{_size(stored)[1]} as stored)"
+            _fail(entry, f"the image is {shown} but {MANIFEST} says "
+                         f"{entry.size[0]}x{entry.size[1]}")
         image = stored  # labelled as stored, not as the orientation tag turns it
     width, height = _size(image)
     if not entry.normalised:

@@ -19,8 +19,8 @@ found there is large (read as a die or not), also 8× (about 80 to 220 pixels); 
 read are small, also 2× (down to about 12 pixels). Each further level's new candidates are
 read in turn; a candidate read as no die hides none of them (seen at another size, the same
 place may be a die). On a photo shrunk for the locator, the 2× level looks at it shrunk FINER
-times less, so that its small dice (down to about 15 px in a 12 MP photo) keep the pixels the
-locator needs. No calibration is needed.
+times less (at most to its own size), so that its small dice keep the pixels the locator needs:
+down to about 12 px of that image, about 25 px of a 12 MP photo. No calibration is needed.
 """
 
 from __future__ import annotations

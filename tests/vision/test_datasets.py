@@ -170,7 +170,7 @@ def test_a_phone_photo_is_read_in_the_orientation_its_labels_were_made_in(tmp_pa
     image = decode(as_stored).image  # labelled by a tool that ignores the tag: as stored
     assert image.shape == (32, 64, 3)
     assert image[:, :16].mean() > 200 and image[:, 16:].mean() < 50
-    wrong = "the image is 32x64 but labels.json says 50x50"
+    wrong = "the image is 32x64 (64x32 as stored) but labels.json says 50x50"
     with pytest.raises(EntryError, match=re.escape(wrong)):
         decode(neither)
 

@@ -95,12 +95,17 @@ def test_a_12_megapixel_photo_is_read_in_its_own_pixels(reader: DiceReader) -> N
     assert all(90 < r.size < 250 for r in reads)  # dice of 120..150 px, not 40..50
 
 
+@pytest.mark.parametrize("size, die_px, first_seed", [
+    ((2688, 2016), (18, 24), 2600),  # 9-11 px in the 1280 px image; the fine level sees 1920
+    ((1920, 1080), (12, 16), 2800),  # 8-11 px there; the fine level sees the whole frame
+])
 def test_small_dice_in_a_large_photo_are_looked_for_in_more_of_its_pixels(
-        reader: DiceReader) -> None:
-    # Dice of 18-24 px in a 2688x2016 photo are 9-11 px in the 1280 px image the locator
-    # first sees, under what its finest level finds there; it looks at 1920 px instead.
-    scenes = [render_scene(2600 + seed, width=2688, height=2016, n_dice=12, die_px=(18, 24),
-                           plain=True) for seed in range(3)]
+        reader: DiceReader, size: tuple[int, int], die_px: tuple[float, float],
+        first_seed: int) -> None:
+    # Dice this small in the image the locator first sees are under what its finest level
+    # finds there.
+    scenes = [render_scene(first_seed + seed, width=size[0], height=size[1], n_dice=12,
+                           die_px=die_px, plain=True) for seed in range(3)]
     total, right, false = _read_scenes(reader, [(s.image, s.dice) for s in scenes])
     assert total == 36
     assert right >= 0.9 * total and false == 0
