@@ -159,14 +159,14 @@ def decode(entry: Entry) -> Sample:
     data = _read_bytes(entry)
     image = _decode_image(entry, data, cv2.IMREAD_COLOR)
     if entry.size is not None and entry.size != _size(image):
-        stored = _decode_image(entry, data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
-        if entry.size != _size(stored):
+        stored = image_size(data)  # the header's size: the pixels as stored, not turned
+        if entry.size != stored:
             shown = f"{_size(image)[0]}x{_size(image)[1]}"
-            if _size(stored) != _size(image):
-                shown += f" ({_size(stored)[0]}x{_size(stored)[1]} as stored)"
+            if stored is not None and stored != _size(image):
+                shown += f" ({stored[0]}x{stored[1]} as stored)"
             _fail(entry, f"the image is {shown} but {MANIFEST} says "
                          f"{entry.size[0]}x{entry.size[1]}")
-        image = stored  # labelled as stored, not as the orientation tag turns it
+        image = _decode_image(entry, data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
     width, height = _size(image)
     if not entry.normalised:
         return Sample(entry.file, image, entry.dice, entry.ignore)
