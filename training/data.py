@@ -15,13 +15,17 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision import datasets
 from vision.classify import CROP, WINDOW, crop
 from vision.datasets import Box, LabelledDie
-from vision.locate import SCALE, STRIDE
+from vision.locate import SCALE, STRIDE, find_peaks, locator_input
 from vision.render import randomised_scene
 
+SETS = ("byler-d6", "matteop65-dice")
+SHARE = {"byler-d6": 0.5, "matteop65-dice": 0.2, "synthetic": 0.3,  # of classifier positives
+         "blender": 0.25}  # with --blender-patches only
 RENDERER = [Path(__file__).resolve().parent.parent / "vision" / name
             for name in ("render.py", "surfaces.py")]
 
@@ -317,3 +321,17 @@ def classifier_batch(rng: np.random.Generator, pool: list[Sample], weights: np.n
                                np.uint8)
         xs[i] = photometric(rng, patch, CLASSIFIER_AUG).transpose(2, 0, 1) / 255.0
     return xs, cls, off, msk
+
+
+def mine_negatives(locator: Path, pool: list[Sample]) -> list[Negative]:
+    """Peaks of the exported locator that are not a die's centre: hard negatives for the
+    classifier."""
+    session = ort.InferenceSession(str(locator), providers=["CPUExecutionProvider"])
+    found = []
+    for i, s in enumerate(pool):
+        out = session.run(None, {"image": locator_input(s.image)})[0]
+        for c in find_peaks(out, shape=s.image.shape[:2], threshold=0.1, limit=64):
+            d = s.dice
+            if len(d) == 0 or np.all(np.hypot(d[:, 1] - c.x, d[:, 2] - c.y) > 0.45 * d[:, 3]):
+                found.append(Negative(i, c.x, c.y, c.size))
+    return found

@@ -22,7 +22,8 @@
 Data: the train splits of ../shared/datasets (15 % of each carved off by file-name hash for
 validation, never trained on) plus synthetic scenes from vision.render (and, for the
 classifier, Blender's with --blender-patches). The test splits are
-never read here. Prints the validation figures at the end.
+never read here. Prints the validation figures at the end. The classifier is written 8-bit
+(training/quantize.py, calibrated on the run's own training draws), as models/ ships it.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import math
 import os
 import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -42,7 +44,6 @@ import cv2
 import numpy as np
 import onnx
 import onnx.numpy_helper
-import onnxruntime as ort  # type: ignore[import-untyped]
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -53,29 +54,29 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from data import (  # noqa: E402
+    SETS,
+    SHARE,
     Negative,
     Sample,
     classifier_batch,
     load_set,
     locator_batch,
+    mine_negatives,
     source_weights,
     synthetic,
 )
 from nets import Classifier, Locator  # noqa: E402
+from quantize import calibration_patches, quantize_classifier  # noqa: E402
 
 from vision.classify import CROP  # noqa: E402
 from vision.evaluate import score_image, summarise  # noqa: E402
-from vision.locate import find_peaks, locator_input  # noqa: E402
 from vision.reader import CLASSIFIER, LOCATOR, DiceReader  # noqa: E402
 
-SETS = ("byler-d6", "matteop65-dice")
 LR = 3e-3  # peak learning rate of both networks
 SAVE_EVERY = 500  # steps between checkpoints
 # arguments a resumed run may change (the others must be those its checkpoints were left with)
 RESUME_MAY_CHANGE = {"out", "resume", "threads", "device", "workers", "cache"}
 N = TypeVar("N", bound=torch.nn.Module)
-SHARE = {"byler-d6": 0.5, "matteop65-dice": 0.2, "synthetic": 0.3,  # of classifier positives
-         "blender": 0.25}  # with --blender-patches only
 
 
 def focal(logit: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
@@ -206,12 +207,14 @@ def resume(checkpoint: Checkpoint | None, name: str, steps: int, net: nn.Module,
 
 
 def from_onnx(net: N, path: Path) -> N:
-    """net with the weights of its exported ONNX file. The exporter folded each batch norm
-    into the convolution before it, so each convolution + batch norm becomes one convolution
-    with a bias (the network then trains without batch norm, from the exported one exactly)."""
+    """net with the weights of its exported ONNX file (float, or 8-bit as training/quantize.py
+    writes it: its weights are then taken as they dequantize). The exporter folded each batch
+    norm into the convolution before it, so each convolution + batch norm becomes one
+    convolution with a bias (the network then trains without batch norm, from the exported one
+    exactly)."""
     graph = onnx.load(str(path)).graph
-    tensors = {t.name: torch.from_numpy(onnx.numpy_helper.to_array(t).copy())
-               for t in graph.initializer}
+    tensors = {name: torch.from_numpy(array.copy())
+               for name, array in _weights(graph).items()}
     conv_inputs = [node.input[1:] for node in graph.node if node.op_type == "Conv"]
     folded = iter([[tensors[i] for i in names] for names in conv_inputs])
     for seq in [m for m in net.modules() if isinstance(m, nn.Sequential)]:
@@ -225,11 +228,26 @@ def from_onnx(net: N, path: Path) -> N:
             weight, bias = next(folded)
             conv.weight.copy_(weight)
             conv.bias.copy_(bias)
-        used = {name for names in conv_inputs for name in names}
-        for name, t in tensors.items():  # a linear layer keeps its names
-            if name not in used:
-                net.get_parameter(name).copy_(t)
+        convs = {p for m in net.modules() if isinstance(m, nn.Conv2d) for p in m.parameters()}
+        for name, param in net.named_parameters():  # a linear layer keeps its names
+            if param not in convs:
+                param.copy_(tensors[name])
     return net
+
+
+def _weights(graph: onnx.GraphProto) -> dict[str, np.ndarray]:
+    """The graph's stored tensors, and the float values of those it dequantizes (an 8-bit
+    weight or bias times its scale, per output channel where the scale is a vector)."""
+    out = {t.name: onnx.numpy_helper.to_array(t) for t in graph.initializer}
+    for node in graph.node:
+        if node.op_type == "DequantizeLinear" and node.input[0] in out:
+            q, scale = out[node.input[0]], out[node.input[1]]
+            zero = out[node.input[2]] if len(node.input) > 2 else np.zeros_like(scale)
+            axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
+            shape = [-1 if d == axis % q.ndim else 1 for d in range(q.ndim)] if scale.ndim else []
+            out[node.output[0]] = ((q.astype(np.float32) - np.reshape(zero, shape))
+                                   * np.reshape(scale, shape)).astype(np.float32)
+    return out
 
 
 def train_locator(pool: list[Sample], steps: int, seed: int, workers: int,
@@ -249,20 +267,6 @@ def train_locator(pool: list[Sample], steps: int, seed: int, workers: int,
     draws = Draws(lambda rng: locator_batch(rng, pool, 32), seed, workers)
     net = Locator() if init is None else from_onnx(Locator(), init)
     return fit(net, "locator", steps, draws, batch_loss, device, lr, checkpoint)
-
-
-def mine_negatives(locator: Path, pool: list[Sample]) -> list[Negative]:
-    """Peaks of the exported locator that are not a die's centre: hard negatives for the
-    classifier."""
-    session = ort.InferenceSession(str(locator), providers=["CPUExecutionProvider"])
-    found = []
-    for i, s in enumerate(pool):
-        out = session.run(None, {"image": locator_input(s.image)})[0]
-        for c in find_peaks(out, shape=s.image.shape[:2], threshold=0.1, limit=64):
-            d = s.dice
-            if len(d) == 0 or np.all(np.hypot(d[:, 1] - c.x, d[:, 2] - c.y) > 0.45 * d[:, 3]):
-                found.append(Negative(i, c.x, c.y, c.size))
-    return found
 
 
 def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
@@ -381,7 +385,10 @@ def main() -> None:
         classifier = train_classifier(pool + blender, negatives, args.classifier_steps, args.seed,
                                       args.workers, args.device, args.init_classifier,
                                       args.lr, checkpoints["classifier"])
-        export_classifier(classifier, args.out / CLASSIFIER)
+        with tempfile.TemporaryDirectory() as tmp:
+            export_classifier(classifier, Path(tmp) / CLASSIFIER)
+            quantize_classifier(Path(tmp) / CLASSIFIER, args.out / CLASSIFIER,
+                                calibration_patches(pool + blender, negatives, args.seed))
     reader = DiceReader(threads=2, models=args.out)
     for name, samples in val.items():
         print(f"val {name}: {score(reader, samples)}", flush=True)

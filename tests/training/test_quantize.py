@@ -1,0 +1,71 @@
+"""The classifier made 8-bit reads as its float self, and training takes its weights back.
+
+torch and onnx are the training extra (`pip install -e '.[train]' onnx`), not needed to run
+or test the table, so this module is skipped where they are not installed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort  # type: ignore[import-untyped]
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is the training extra, not installed here")
+onnx = pytest.importorskip("onnx", reason="onnx (for the export) comes with the training extra")
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "training"))
+import train  # noqa: E402
+from data import synthetic  # noqa: E402
+from nets import Classifier  # noqa: E402
+from quantize import calibration_patches, float_nodes, quantize_classifier  # noqa: E402
+
+from vision.reader import CLASSIFIER, MODELS  # noqa: E402
+
+
+def logits(path: Path, patches: np.ndarray) -> np.ndarray:
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    out: np.ndarray = session.run(None, {"patch": patches})[0]
+    return out
+
+
+@pytest.fixture(scope="module")
+def float_and_8bit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, np.ndarray]:
+    """A float export of the shipped classifier's weights, its 8-bit form calibrated on
+    rendered scenes, and other patches drawn from the same scenes to compare them on."""
+    folder = tmp_path_factory.mktemp("classifier")
+    net = train.from_onnx(Classifier(), MODELS / CLASSIFIER).eval()
+    train.export_classifier(net, folder / "float.onnx")
+    pool = synthetic(seed=5, n=12)
+    quantize_classifier(folder / "float.onnx", folder / "8bit.onnx",
+                        calibration_patches(pool, [], seed=1, n=256))
+    return folder / "float.onnx", folder / "8bit.onnx", calibration_patches(pool, [], seed=2,
+                                                                             n=256)
+
+
+def test_the_8bit_classifier_reads_what_the_float_one_reads(
+        float_and_8bit: tuple[Path, Path, np.ndarray]) -> None:
+    floats, eight_bit, patches = float_and_8bit
+    a, b = logits(floats, patches), logits(eight_bit, patches)
+    assert (a[:, :7].argmax(1) == b[:, :7].argmax(1)).mean() >= 0.95
+    assert eight_bit.stat().st_size < floats.stat().st_size / 2
+    kept = set(float_nodes(floats))
+    quantized = {node.name for node in onnx.load(str(eight_bit)).graph.node
+                 if node.op_type == "Conv" and node.name not in kept}
+    assert len(kept) == 3 and len(quantized) == 7
+
+
+def test_training_takes_the_weights_of_an_8bit_classifier_back(
+        float_and_8bit: tuple[Path, Path, np.ndarray]) -> None:
+    _, eight_bit, patches = float_and_8bit
+    net = train.from_onnx(Classifier(), eight_bit).eval()
+    with torch.no_grad():
+        taken = net(torch.from_numpy(patches)).numpy()
+    assert (taken[:, :7].argmax(1) == logits(eight_bit, patches)[:, :7].argmax(1)).mean() >= 0.95
+
+
+def test_an_8bit_classifier_is_not_quantized_twice(
+        float_and_8bit: tuple[Path, Path, np.ndarray], tmp_path: Path) -> None:
+    _, eight_bit, patches = float_and_8bit
+    with pytest.raises(SystemExit, match="8-bit already"):
+        quantize_classifier(eight_bit, tmp_path / "again.onnx", patches)
