@@ -2,10 +2,12 @@
 
     .venv/bin/python training/quantize.py --models runs/nb --exclude byler-d6 --out runs/nb-int8
 
-Reads the float classifier of --models, draws calibration patches as training draws them
-(data.classifier_batch: the train splits of the sets not left out, rendered scenes and the
-locator's hard negatives), and writes the 8-bit classifier (onnxruntime's QDQ format, weights
-per output channel) to --out beside a copy of the float locator. The test splits are never
+Reads the float classifier of --models (``dice_classifier-float.onnx``, the float export a
+run of train.py keeps, or else ``dice_classifier.onnx`` of a run from before 2026-11-29), draws
+calibration patches as training draws them (data.classifier_batch: the train splits of the sets
+not left out, rendered scenes and the locator's hard negatives; not Blender's patches, which
+train.py's --blender-patches adds), and writes the 8-bit classifier (onnxruntime's QDQ format,
+weights per output channel) to --out beside a copy of the float locator. The test splits are never
 read here.
 """
 
@@ -46,6 +48,7 @@ from data import (  # noqa: E402
 
 from vision.reader import CLASSIFIER, LOCATOR  # noqa: E402
 
+FLOAT_CLASSIFIER = "dice_classifier-float.onnx"  # a run's float export, kept beside it
 CALIBRATION_BATCH = 64  # patches per calibration run
 PATCHES = 2048  # calibration patches
 
@@ -62,11 +65,22 @@ class _Patches(CalibrationDataReader):  # type: ignore[misc]
 
 
 def float_nodes(model: Path) -> list[str]:
-    """The classifier's nodes kept in floats: its first convolution and all after its last."""
+    """The classifier's nodes kept in floats: its first convolution and all after its last
+    but the ReLU (which the quantizer fuses into the convolution before it)."""
     nodes = onnx.load(str(model)).graph.node
     convs = [i for i, node in enumerate(nodes) if node.op_type == "Conv"]
     return [nodes[convs[0]].name] + [node.name for node in nodes[convs[-1] + 1:]
                                      if node.op_type != "Relu"]
+
+
+def float_weighted(model: Path) -> list[str]:
+    """The convolutions and linear layers of a model whose weights are stored in floats (not
+    dequantized from 8 bits)."""
+    nodes = onnx.load(str(model)).graph.node
+    dequantized = {out for node in nodes if node.op_type == "DequantizeLinear"
+                   for out in node.output}
+    return [node.name for node in nodes
+            if node.op_type in ("Conv", "Gemm") and node.input[1] not in dequantized]
 
 
 def calibration_patches(pool: list[Sample], negatives: list[Negative], seed: int,
@@ -87,10 +101,13 @@ def quantize_classifier(source: Path, target: Path, patches: NDArray[np.float32]
     with tempfile.TemporaryDirectory() as tmp:
         prepared = Path(tmp) / "prepared.onnx"
         quant_pre_process(str(source), str(prepared))
+        kept = float_nodes(prepared)
         quantize_static(str(prepared), str(target), _Patches(patches),
                         quant_format=QuantFormat.QDQ, activation_type=QuantType.QUInt8,
-                        weight_type=QuantType.QInt8, per_channel=True,
-                        nodes_to_exclude=float_nodes(source))
+                        weight_type=QuantType.QInt8, per_channel=True, nodes_to_exclude=kept)
+        layers = set(float_weighted(prepared)) & set(kept)
+    if set(float_weighted(target)) != layers:
+        raise SystemExit(f"{target}: the layers left in floats are not {sorted(layers)}")
 
 
 def main() -> None:
@@ -113,7 +130,9 @@ def main() -> None:
     negatives = mine_negatives(args.models / LOCATOR, pool)
     patches = calibration_patches(pool, negatives, args.seed, args.patches)
     args.out.mkdir(parents=True, exist_ok=True)
-    quantize_classifier(args.models / CLASSIFIER, args.out / CLASSIFIER, patches)
+    source = args.models / FLOAT_CLASSIFIER
+    quantize_classifier(source if source.is_file() else args.models / CLASSIFIER,
+                        args.out / CLASSIFIER, patches)
     if args.out.resolve() != args.models.resolve():
         shutil.copyfile(args.models / LOCATOR, args.out / LOCATOR)
     print(f"{args.out / CLASSIFIER}: 8-bit, calibrated on {len(patches)} patches", flush=True)

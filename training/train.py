@@ -23,7 +23,11 @@ Data: the train splits of ../shared/datasets (15 % of each carved off by file-na
 validation, never trained on) plus synthetic scenes from vision.render (and, for the
 classifier, Blender's with --blender-patches). The test splits are
 never read here. Prints the validation figures at the end. The classifier is written 8-bit
-(training/quantize.py, calibrated on the run's own training draws), as models/ ships it.
+(training/quantize.py, calibrated on patches drawn as training draws them), as models/ ships
+it, with its float export beside it (dice_classifier-float.onnx: to calibrate again, or to
+fine-tune from; git leaves it out of models/). models/dice_classifier.onnx is 8-bit since
+2026-11-29: --init-classifier starts from its weights as they dequantize, so the fine-tuning
+above no longer starts from exactly the weights it did.
 """
 
 from __future__ import annotations
@@ -34,7 +38,6 @@ import math
 import os
 import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -66,7 +69,7 @@ from data import (  # noqa: E402
     synthetic,
 )
 from nets import Classifier, Locator  # noqa: E402
-from quantize import calibration_patches, quantize_classifier  # noqa: E402
+from quantize import FLOAT_CLASSIFIER, calibration_patches, quantize_classifier  # noqa: E402
 
 from vision.classify import CROP  # noqa: E402
 from vision.evaluate import score_image, summarise  # noqa: E402
@@ -385,10 +388,9 @@ def main() -> None:
         classifier = train_classifier(pool + blender, negatives, args.classifier_steps, args.seed,
                                       args.workers, args.device, args.init_classifier,
                                       args.lr, checkpoints["classifier"])
-        with tempfile.TemporaryDirectory() as tmp:
-            export_classifier(classifier, Path(tmp) / CLASSIFIER)
-            quantize_classifier(Path(tmp) / CLASSIFIER, args.out / CLASSIFIER,
-                                calibration_patches(pool + blender, negatives, args.seed))
+        export_classifier(classifier, args.out / FLOAT_CLASSIFIER)
+        quantize_classifier(args.out / FLOAT_CLASSIFIER, args.out / CLASSIFIER,
+                            calibration_patches(pool + blender, negatives, args.seed))
     reader = DiceReader(threads=2, models=args.out)
     for name, samples in val.items():
         print(f"val {name}: {score(reader, samples)}", flush=True)

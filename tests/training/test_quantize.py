@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "training"))
 import train  # noqa: E402
 from data import synthetic  # noqa: E402
 from nets import Classifier  # noqa: E402
-from quantize import calibration_patches, float_nodes, quantize_classifier  # noqa: E402
+from quantize import calibration_patches, float_weighted, quantize_classifier  # noqa: E402
 
 from vision.reader import CLASSIFIER, MODELS  # noqa: E402
 
@@ -48,11 +48,12 @@ def test_the_8bit_classifier_reads_what_the_float_one_reads(
     floats, eight_bit, patches = float_and_8bit
     a, b = logits(floats, patches), logits(eight_bit, patches)
     assert (a[:, :7].argmax(1) == b[:, :7].argmax(1)).mean() >= 0.95
+    assert np.abs(a[:, 7:] - b[:, 7:]).max() < 0.05  # the centre, in patch widths
     assert eight_bit.stat().st_size < floats.stat().st_size / 2
-    kept = set(float_nodes(floats))
-    quantized = {node.name for node in onnx.load(str(eight_bit)).graph.node
-                 if node.op_type == "Conv" and node.name not in kept}
-    assert len(kept) == 3 and len(quantized) == 7
+    layers = [node.name for node in onnx.load(str(floats)).graph.node
+              if node.op_type in ("Conv", "Gemm")]
+    assert float_weighted(floats) == layers
+    assert float_weighted(eight_bit) == [layers[0], layers[-1]]  # the first and the head
 
 
 def test_training_takes_the_weights_of_an_8bit_classifier_back(
@@ -69,3 +70,23 @@ def test_an_8bit_classifier_is_not_quantized_twice(
     _, eight_bit, patches = float_and_8bit
     with pytest.raises(SystemExit, match="8-bit already"):
         quantize_classifier(eight_bit, tmp_path / "again.onnx", patches)
+
+
+@pytest.mark.parametrize("scale, zero, axis", [
+    (np.float32(0.5), np.uint8(3), None),  # one scale for the tensor, a zero point off 0
+    (np.array([0.5, 0.25, 2.0], np.float32), np.array([1, 0, 2], np.uint8), None),  # axis 1
+    (np.array([0.1, 0.2], np.float32), np.array([0, 5], np.uint8), 0),
+])
+def test_weights_dequantize_as_onnxruntime_dequantizes_them(
+        scale: np.ndarray, zero: np.ndarray, axis: int | None) -> None:
+    stored = np.arange(6, dtype=np.uint8).reshape(2, 3) * 7
+    node = onnx.helper.make_node("DequantizeLinear", ["q", "scale", "zero"], ["w"],
+                                 **({} if axis is None else {"axis": axis}))
+    graph = onnx.helper.make_graph(
+        [node], "dequantize", [],
+        [onnx.helper.make_tensor_value_info("w", onnx.TensorProto.FLOAT, [2, 3])],
+        [onnx.numpy_helper.from_array(np.asarray(a), n)
+         for a, n in ((stored, "q"), (scale, "scale"), (zero, "zero"))])
+    model = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 17)])
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    np.testing.assert_allclose(train._weights(graph)["w"], session.run(None, {})[0])
