@@ -46,9 +46,8 @@ from data import (  # noqa: E402
     synthetic,
 )
 
-from vision.reader import CLASSIFIER, LOCATOR  # noqa: E402
+from vision.reader import CLASSIFIER, FLOAT_CLASSIFIER, LOCATOR  # noqa: E402
 
-FLOAT_CLASSIFIER = "dice_classifier-float.onnx"  # a run's float export, kept beside it
 CALIBRATION_BATCH = 64  # patches per calibration run
 PATCHES = 2048  # calibration patches
 

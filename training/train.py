@@ -24,10 +24,10 @@ validation, never trained on) plus synthetic scenes from vision.render (and, for
 classifier, Blender's with --blender-patches). The test splits are
 never read here. Prints the validation figures at the end. The classifier is written 8-bit
 (training/quantize.py, calibrated on patches drawn as training draws them), as models/ ships
-it, with its float export beside it (dice_classifier-float.onnx: to calibrate again, or to
-fine-tune from; git leaves it out of models/). models/dice_classifier.onnx is 8-bit since
-2026-11-29: --init-classifier starts from its weights as they dequantize, so the fine-tuning
-above no longer starts from exactly the weights it did.
+it, with its float export beside it (dice_classifier-float.onnx: the die finder's, and to
+calibrate again or fine-tune from). models/dice_classifier.onnx is 8-bit since
+2026-11-29: --init-classifier takes its weights as they dequantize; the exact ones are
+models/dice_classifier-float.onnx's.
 """
 
 from __future__ import annotations
@@ -69,11 +69,11 @@ from data import (  # noqa: E402
     synthetic,
 )
 from nets import Classifier, Locator  # noqa: E402
-from quantize import FLOAT_CLASSIFIER, calibration_patches, quantize_classifier  # noqa: E402
+from quantize import calibration_patches, quantize_classifier  # noqa: E402
 
 from vision.classify import CROP  # noqa: E402
 from vision.evaluate import score_image, summarise  # noqa: E402
-from vision.reader import CLASSIFIER, LOCATOR, DiceReader  # noqa: E402
+from vision.reader import CLASSIFIER, FLOAT_CLASSIFIER, LOCATOR, DiceReader  # noqa: E402
 
 LR = 3e-3  # peak learning rate of both networks
 SAVE_EVERY = 500  # steps between checkpoints

@@ -10,6 +10,11 @@ are read by their look (vision.face_reader). Candidates that end on one die are 
 On a rectified Dalek sheet read with the shipped profile, a lighter network does the centre
 head's work there (models/dalek_centre.onnx: distilled from the centre head on rendered Dalek
 sheets, a quarter of its work; training/train_centre.py, models/README.md).
+
+The classifier here is the float one (FLOAT_CLASSIFIER), not the 8-bit one the photo reader
+runs: the face reader matches cut-outs placed by the centre head to a pixel, and the 8-bit
+head's centres (about 1 px off) made a Dalek `ink` die taught from 3 photos read wrong
+(docs/model-log.md, *An 8-bit classifier*).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from onnxruntime import InferenceSession  # type: ignore[import-untyped]
 
 from vision.classify import WINDOW, batch, crop
 from vision.locate import SCALE, Candidate, find_peaks, locator_input
-from vision.reader import CLASSIFIER, LOCATOR, MODELS, model_session
+from vision.reader import FLOAT_CLASSIFIER, LOCATOR, MODELS, model_session
 
 SHEET_CENTRE = "dalek_centre.onnx"  # the centre network for Dalek dice on a rectified sheet
 
@@ -40,7 +45,7 @@ class DieFinder:
     def __init__(self, *, threads: int | None = None, models: Path | None = None) -> None:
         folder = models or MODELS
         self._locator = model_session(folder / LOCATOR, threads)
-        self._classifier = model_session(folder / CLASSIFIER, threads)
+        self._classifier = model_session(folder / FLOAT_CLASSIFIER, threads)
         self._sheet_centre_at, self._threads = folder / SHEET_CENTRE, threads
         self._sheet_centre: InferenceSession | None = None  # loaded when first needed
 

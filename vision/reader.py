@@ -43,7 +43,8 @@ from vision.locate import MULTIPLE, SCALE, Candidate, find_peaks, locator_input,
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
 LOCATOR = "dice_locator.onnx"
-CLASSIFIER = "dice_classifier.onnx"
+CLASSIFIER = "dice_classifier.onnx"  # 8-bit (training/quantize.py) ...
+FLOAT_CLASSIFIER = "dice_classifier-float.onnx"  # ... and in floats, for vision.dice_finder
 
 HEAT_THRESHOLD = 0.3  # locator score a candidate needs
 MAX_CANDIDATES = 32  # at most this many candidates (the likeliest) are read per image

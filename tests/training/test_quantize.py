@@ -20,7 +20,7 @@ from data import synthetic  # noqa: E402
 from nets import Classifier  # noqa: E402
 from quantize import calibration_patches, float_weighted, quantize_classifier  # noqa: E402
 
-from vision.reader import CLASSIFIER, MODELS  # noqa: E402
+from vision.reader import FLOAT_CLASSIFIER, MODELS  # noqa: E402
 
 
 def logits(path: Path, patches: np.ndarray) -> np.ndarray:
@@ -31,10 +31,10 @@ def logits(path: Path, patches: np.ndarray) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def float_and_8bit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, np.ndarray]:
-    """A float export of the shipped classifier's weights, its 8-bit form calibrated on
+    """The shipped float classifier exported again by training, its 8-bit form calibrated on
     rendered scenes, and other patches drawn from the same scenes to compare them on."""
     folder = tmp_path_factory.mktemp("classifier")
-    net = train.from_onnx(Classifier(), MODELS / CLASSIFIER).eval()
+    net = train.from_onnx(Classifier(), MODELS / FLOAT_CLASSIFIER).eval()
     train.export_classifier(net, folder / "float.onnx")
     pool = synthetic(seed=5, n=12)
     quantize_classifier(folder / "float.onnx", folder / "8bit.onnx",

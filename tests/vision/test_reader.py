@@ -10,9 +10,10 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.classify import WINDOW, batch, crop
 from vision.dice import DieRead
 from vision.errors import ModelMissing, UnreadableImage
-from vision.reader import DiceReader
+from vision.reader import CLASSIFIER, FLOAT_CLASSIFIER, MODELS, DiceReader, model_session
 from vision.render import RenderedDie, randomised_scene, render_scene
 
 
@@ -183,3 +184,21 @@ def test_bad_input_raises_a_clear_error(reader: DiceReader, bad: object, why: st
 def test_missing_model_folder_is_named(tmp_path: Path) -> None:
     with pytest.raises(ModelMissing, match=re.escape("dice_locator.onnx")):
         DiceReader(models=tmp_path)
+
+
+def test_the_8bit_classifier_is_the_float_one_made_8bit() -> None:
+    """models/ ships the classifier twice: 8-bit for the photo reader, in floats for the die
+    finder's centres. On patches of rendered dice and of the table between them, the two read
+    the same values and place the centres within a fortieth of a patch."""
+    patches = []
+    for seed in range(6):
+        scene = randomised_scene(np.random.default_rng(seed), width=640, height=480)
+        places = [(d.x, d.y, d.size) for d in scene.dice]
+        places += [(x, y, 40.0) for x, y in np.random.default_rng(seed).uniform(40, 440, (8, 2))]
+        patches += [crop(scene.image, x, y, WINDOW * size) for x, y, size in places]
+    outputs = [model_session(MODELS / name, 1).run(None, {"patch": batch(patches)})[0]
+               for name in (CLASSIFIER, FLOAT_CLASSIFIER)]
+    eight_bit, floats = outputs
+    assert len(patches) >= 60
+    assert (eight_bit[:, :7].argmax(1) == floats[:, :7].argmax(1)).mean() >= 0.95
+    assert np.abs(eight_bit[:, 7:] - floats[:, 7:]).max() < 0.025
