@@ -94,6 +94,11 @@ def load_set(root: Path, split: str, *, val_fraction: float = 0.15,
     return out
 
 
+def train_photos(data: Path, exclude: list[str]) -> list[Sample]:
+    """The train parts of the real sets in ``data`` that are not left out."""
+    return [s for name in SETS if name not in exclude for s in load_set(data / name, "train")]
+
+
 def _scene(seed: int, index: int) -> Sample:
     """Scene number index of a seed's synthetic set, 480..800 × 400..640 px, from its own
     random stream (so scenes can be drawn in any order, on any number of processes)."""

@@ -40,10 +40,10 @@ from data import (  # noqa: E402
     Negative,
     Sample,
     classifier_batch,
-    load_set,
     mine_negatives,
     source_weights,
     synthetic,
+    train_photos,
 )
 
 from vision.reader import CLASSIFIER, FLOAT_CLASSIFIER, LOCATOR  # noqa: E402
@@ -112,7 +112,8 @@ def quantize_classifier(source: Path, target: Path, patches: NDArray[np.float32]
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", type=Path, required=True,
-                    help="folder of the float dice_locator.onnx and dice_classifier.onnx")
+                    help="folder of dice_locator.onnx and the float classifier "
+                         "(dice_classifier-float.onnx, else dice_classifier.onnx)")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "datasets")
     ap.add_argument("--exclude", choices=SETS, action="append", default=[],
@@ -123,8 +124,7 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=ROOT / "runs" / "cache",
                     help="where rendered scenes are kept between runs")
     args = ap.parse_args()
-    real = [s for name in SETS if name not in args.exclude
-            for s in load_set(args.data / name, "train")]
+    real = train_photos(args.data, args.exclude)
     pool = real + synthetic(args.seed, args.synthetic, args.cache)
     negatives = mine_negatives(args.models / LOCATOR, pool)
     patches = calibration_patches(pool, negatives, args.seed, args.patches)

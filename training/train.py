@@ -49,6 +49,7 @@ import onnx
 import onnx.numpy_helper
 import torch
 import torch.nn.functional as F
+from onnx.reference import ReferenceEvaluator
 from torch import nn
 from torch.utils.data import DataLoader, IterableDataset
 
@@ -67,6 +68,7 @@ from data import (  # noqa: E402
     mine_negatives,
     source_weights,
     synthetic,
+    train_photos,
 )
 from nets import Classifier, Locator  # noqa: E402
 from quantize import calibration_patches, quantize_classifier  # noqa: E402
@@ -240,16 +242,12 @@ def from_onnx(net: N, path: Path) -> N:
 
 def _weights(graph: onnx.GraphProto) -> dict[str, np.ndarray]:
     """The graph's stored tensors, and the float values of those it dequantizes (an 8-bit
-    weight or bias times its scale, per output channel where the scale is a vector)."""
+    weight or bias, run through its DequantizeLinear node by onnx's reference evaluator)."""
     out = {t.name: onnx.numpy_helper.to_array(t) for t in graph.initializer}
     for node in graph.node:
         if node.op_type == "DequantizeLinear" and node.input[0] in out:
-            q, scale = out[node.input[0]], out[node.input[1]]
-            zero = out[node.input[2]] if len(node.input) > 2 else np.zeros_like(scale)
-            axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
-            shape = [-1 if d == axis % q.ndim else 1 for d in range(q.ndim)] if scale.ndim else []
-            out[node.output[0]] = ((q.astype(np.float32) - np.reshape(zero, shape))
-                                   * np.reshape(scale, shape)).astype(np.float32)
+            inputs = {name: out[name] for name in node.input if name}
+            out[node.output[0]] = ReferenceEvaluator(node).run(None, inputs)[0]
     return out
 
 
@@ -357,8 +355,7 @@ def main() -> None:
     if args.workers:
         cv2.setNumThreads(1)  # a forked loader hangs in OpenCV's thread pool if it ran here
     t0 = time.time()
-    real = [s for name in SETS if name not in args.exclude
-            for s in load_set(args.data / name, "train")]
+    real = train_photos(args.data, args.exclude)
     val = {name: load_set(args.data / name, "train", part="val") for name in SETS}
     pool = real + synthetic(args.seed, args.synthetic, args.cache, max(1, args.workers))
     blender = [] if args.blender_patches is None else [
