@@ -148,6 +148,32 @@ def test_undo_reaches_the_other_phone(open_phone: Callable[..., Page],
     expect(peter.page.locator(".actions summary")).to_have_text("Actions (0)")
 
 
+SLOW_ANSWERS = """() => {
+    const send = window.fetch;
+    window.fetch = async (url, init) => {
+        const answer = await send(url, init);
+        if (init && init.method === "POST") await new Promise((done) => setTimeout(done, 2000));
+        return answer;
+    };
+}"""  # every POST's answer reaches the page 2 s late; the live stream is not slowed
+
+
+def test_a_tap_on_what_the_stream_shows_goes_through_while_the_last_answer_is_slow(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    """A phone on a slow network: the live stream shows the roll before the roll's own answer
+    arrives; the keep tapped on it waits for that answer and then goes, it is not lost."""
+    jenna = Pad(open_phone())
+    jenna.enter_pin(served.pin)
+    jenna.new_game("Dalek Dice", ["Jenna", "Peter"])
+    jenna.page.evaluate(SLOW_ANSWERS)
+    jenna.roll("H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC")
+    jenna.keep(0, 1, 2, 5, 6, 7)  # drawn from the stream while the roll's answer is held
+    jenna.expect_area("Humans 12")
+    jenna.expect_area("Daleks 9")
+    expect(jenna.page.locator(".actions summary")).to_have_text("Actions (2)")
+    assert jenna.errors == []
+
+
 def test_an_illegal_correction_says_which_action_and_changes_nothing(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
     jenna = Pad(open_phone())

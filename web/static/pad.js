@@ -17,7 +17,9 @@ const S = {
   draft: null,              // the entry in progress: {version, ...}
   record: null,             // {version, actions, log} of the game in progress (corrections, the log)
   editing: null,            // a correction being entered: {index, kind, value, chain, refused}
-  busy: false,
+  busy: false,              // a change on its way: its answer (posting), the state it was made on (busyLive)
+  posting: null,
+  busyLive: 0,
   seen: Date.now(),
   stream: null,
 };
@@ -96,11 +98,29 @@ function clearError() {
   if (!box.hidden && box.classList.contains("error")) { box.hidden = true; clearTimeout(toast.timer); }
 }
 
-/* The server */
+/* The server: one change at a time. A second tap on the screen a change was made from is
+   dropped (a double tap); a tap on a screen the live stream drew since then (on a slow network
+   the stream can show a change before the change's own answer arrives) waits for that answer,
+   then goes. */
 async function post(url, body, options) {
-  if (S.busy) return null;
+  while (S.busy) {
+    if ((S.state.live || 0) <= S.busyLive) return null;
+    await S.posting;
+  }
   S.busy = true;
+  S.busyLive = S.state.live || 0;
   document.body.classList.add("busy");
+  S.posting = send(url, body, options);
+  try {
+    return await S.posting;
+  } finally {
+    S.busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+/* One POST: its answer applied, a refusal told; null unless it was taken. Never throws. */
+async function send(url, body, options) {
   try {
     const response = await fetch(url, {
       method: "POST",
@@ -125,9 +145,6 @@ async function post(url, body, options) {
   } catch (e) {
     toast(t("error.network"));
     return null;
-  } finally {
-    S.busy = false;
-    document.body.classList.remove("busy");
   }
 }
 
