@@ -174,6 +174,29 @@ def test_a_tap_on_what_the_stream_shows_goes_through_while_the_last_answer_is_sl
     assert jenna.errors == []
 
 
+def test_a_tap_held_while_another_phone_changes_the_game_is_answered_not_lost(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    """Jenna's finger is on Undo when Peter's keep arrives: her tap still counts, and since it
+    was made on the screen before the keep, the table refuses it and says why."""
+    jenna, peter = Pad(open_phone()), Pad(open_phone())
+    jenna.enter_pin(served.pin)
+    peter.enter_pin(served.pin)
+    jenna.new_game("Dalek Dice", ["Jenna", "Peter"])
+    jenna.roll("H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC")
+    peter.expect_area("Rolled")
+    jenna.page.get_by_role("button", name="Undo", exact=True).hover()
+    jenna.page.mouse.down()
+    peter.keep(0, 5)
+    peter.expect_area("Humans 4")
+    jenna.page.wait_for_timeout(1000)  # Peter's keep reaches Jenna's phone while she presses
+    jenna.page.mouse.up()
+    expect(jenna.page.locator("#toast")).to_have_text(
+        "Another phone changed the game first; this is what stands now.")
+    jenna.expect_area("Humans 4")
+    expect(peter.page.locator(".actions summary")).to_have_text("Actions (2)")
+    assert jenna.errors == [] and peter.errors == []
+
+
 def test_an_illegal_correction_says_which_action_and_changes_nothing(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
     jenna = Pad(open_phone())

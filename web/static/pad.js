@@ -20,6 +20,9 @@ const S = {
   busy: false,              // a change on its way: its answer (posting), the state it was made on (busyLive)
   posting: null,
   busyLive: 0,
+  pressed: false,           // a finger is down: new states are held (held) until the tap has gone
+  pressTimer: 0,
+  held: null,               // {payload, forced}
   seen: Date.now(),
   stream: null,
 };
@@ -220,6 +223,30 @@ function setConnected(on) {
   showConnected(true);
 }
 
+/* A tap is a press and a release on one button; a screen drawn between the two would swallow
+   it. So while a finger (or the mouse) is down, new states wait: the tap goes to the screen it
+   was aimed at (a change made there on a game that moved on is refused, and says so), then the
+   newest state is drawn. A press held over 2 s lets them through. */
+function press(e) {
+  if (!e.isPrimary) return;
+  S.pressed = true;
+  clearTimeout(S.pressTimer);
+  S.pressTimer = setTimeout(release, 2000);
+}
+
+function lift() {
+  clearTimeout(S.pressTimer);
+  S.pressTimer = setTimeout(release, 300);  // the tap's click comes first, when there is one
+}
+
+function release() {
+  clearTimeout(S.pressTimer);
+  S.pressed = false;
+  const held = S.held;
+  S.held = null;
+  if (held) apply(held.payload, held.forced);
+}
+
 function showConnected(on) {
   const dot = document.getElementById("conn");
   dot.className = "conn " + (on ? "on" : "off");
@@ -227,8 +254,13 @@ function showConnected(on) {
   dot.textContent = on ? "" : t("live.off");
 }
 
-/* Applying a new state: keep the newest, fetch the game's story, draw again. */
+/* Applying a new state: keep the newest, fetch the game's story, draw again. A state that
+   arrives while a finger is down waits for the tap (see press). */
 function apply(payload, forced) {
+  if (S.pressed) {
+    if (forced || !S.held || (payload.live || 0) > (S.held.payload.live || 0)) S.held = {payload, forced};
+    return;
+  }
   const old = S.state;
   // Every state the server makes has a larger "live" (camera news too, which keeps "version").
   if (!forced && old && (payload.live || 0) <= (old.live || 0)) return;
