@@ -171,6 +171,11 @@ def test_a_tap_on_what_the_stream_shows_goes_through_while_the_last_answer_is_sl
     jenna.expect_area("Humans 12")
     jenna.expect_area("Daleks 9")
     expect(jenna.page.locator(".actions summary")).to_have_text("Actions (2)")
+    jenna.page.get_by_role("button", name="Undo", exact=True).dblclick()  # a double tap: one undo
+    expect(jenna.page.locator(".actions summary")).to_have_text("Actions (1)")
+    jenna.page.wait_for_timeout(4000)  # a second undo would be answered by now
+    expect(jenna.page.locator(".actions summary")).to_have_text("Actions (1)")
+    jenna.expect_area("Humans 0")
     assert jenna.errors == []
 
 

@@ -147,7 +147,7 @@ async function loadTeach() {
       await new Promise((done, failed) => document.head.append(el("script", {src: "/static/teach.js", onload: done, onerror: failed})));
     }
     S.teachLang = lang;
-    render();
+    drawWhenFree();
   } catch (e) { /* tried again on the next update */ } finally { S.teachLoading = false; }
 }
 

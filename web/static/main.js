@@ -315,7 +315,7 @@ function start() {
   document.addEventListener("pointerdown", press, true);
   document.addEventListener("pointerup", lift, true);
   document.addEventListener("pointercancel", release, true);
-  document.addEventListener("click", () => setTimeout(release), true);  // after the tap's own work
+  document.addEventListener("click", () => setTimeout(release), true);
   document.getElementById("toast").addEventListener("click", (e) => { e.currentTarget.hidden = true; });
   document.getElementById("pin-form").addEventListener("submit", sendPin);
   document.getElementById("pin-cancel").addEventListener("click", () => document.getElementById("pin-dialog").close());

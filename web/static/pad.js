@@ -17,12 +17,14 @@ const S = {
   draft: null,              // the entry in progress: {version, ...}
   record: null,             // {version, actions, log} of the game in progress (corrections, the log)
   editing: null,            // a correction being entered: {index, kind, value, chain, refused}
-  busy: false,              // a change on its way: its answer (posting), the state it was made on (busyLive)
+  busy: false,              // a change on its way: posting, busyLive, busyKey
   posting: null,
   busyLive: 0,
-  pressed: false,           // a finger is down: new states are held (held) until the tap has gone
+  busyKey: "",
+  pressed: false,           // a finger is down: held, drawLater wait
   pressTimer: 0,
-  held: null,               // {payload, forced}
+  held: null,
+  drawLater: false,
   seen: Date.now(),
   stream: null,
 };
@@ -101,17 +103,17 @@ function clearError() {
   if (!box.hidden && box.classList.contains("error")) { box.hidden = true; clearTimeout(toast.timer); }
 }
 
-/* The server: one change at a time. A second tap on the screen a change was made from is
-   dropped (a double tap); a tap on a screen the live stream drew since then (on a slow network
-   the stream can show a change before the change's own answer arrives) waits for that answer,
-   then goes. */
+/* The server, one change at a time: a tap made on the screen of the change on its way, or
+   asking the same again, is a double tap (dropped); one on a screen drawn since waits its turn. */
 async function post(url, body, options) {
+  const key = url + " " + JSON.stringify(body || {});
   while (S.busy) {
-    if ((S.state.live || 0) <= S.busyLive) return null;
+    if ((S.state.live || 0) <= S.busyLive || key === S.busyKey) return null;
     await S.posting;
   }
   S.busy = true;
   S.busyLive = S.state.live || 0;
+  S.busyKey = key;
   document.body.classList.add("busy");
   S.posting = send(url, body, options);
   try {
@@ -122,7 +124,7 @@ async function post(url, body, options) {
   }
 }
 
-/* One POST: its answer applied, a refusal told; null unless it was taken. Never throws. */
+/* One POST: its answer applied, a refusal told; null unless taken. Never throws. */
 async function send(url, body, options) {
   try {
     const response = await fetch(url, {
@@ -223,28 +225,34 @@ function setConnected(on) {
   showConnected(true);
 }
 
-/* A tap is a press and a release on one button; a screen drawn between the two would swallow
-   it. So while a finger (or the mouse) is down, new states wait: the tap goes to the screen it
-   was aimed at (a change made there on a game that moved on is refused, and says so), then the
-   newest state is drawn. A press held over 2 s lets them through. */
+/* A screen drawn between press and release would swallow the tap: while a finger is down (up
+   to 2 s; not while a change is on its way), new states wait until the tap has gone. */
 function press(e) {
-  if (!e.isPrimary) return;
+  if (!e.isPrimary || S.busy) return;
   S.pressed = true;
   clearTimeout(S.pressTimer);
   S.pressTimer = setTimeout(release, 2000);
 }
 
-function lift() {
+function lift(e) {
+  if (!e.isPrimary || !S.pressed) return;
   clearTimeout(S.pressTimer);
-  S.pressTimer = setTimeout(release, 300);  // the tap's click comes first, when there is one
+  S.pressTimer = setTimeout(release, 300);  // after its click
 }
 
 function release() {
   clearTimeout(S.pressTimer);
   S.pressed = false;
-  const held = S.held;
+  const held = S.held, later = S.drawLater;
   S.held = null;
-  if (held) apply(held.payload, held.forced);
+  S.drawLater = false;
+  if (held) apply(held.payload, held.forced);  // drawn when newer
+  if (later) render();
+}
+
+function drawWhenFree() {
+  if (S.pressed) S.drawLater = true;
+  else render();
 }
 
 function showConnected(on) {
@@ -254,11 +262,13 @@ function showConnected(on) {
   dot.textContent = on ? "" : t("live.off");
 }
 
-/* Applying a new state: keep the newest, fetch the game's story, draw again. A state that
-   arrives while a finger is down waits for the tap (see press). */
+/* Applying a new state: keep the newest, fetch the game's story, draw again. */
 function apply(payload, forced) {
   if (S.pressed) {
-    if (forced || !S.held || (payload.live || 0) > (S.held.payload.live || 0)) S.held = {payload, forced};
+    const held = S.held;
+    if (forced || !held || (payload.live || 0) > (held.payload.live || 0)) {
+      S.held = {payload, forced: Boolean(forced || (held && held.forced))};
+    }
     return;
   }
   const old = S.state;
@@ -290,7 +300,7 @@ async function loadRecord() {
     if (old && old.game_id === data.game_id && data.log.length > old.log.length) {
       for (const entry of data.log.slice(old.log.length)) if (entry.moment) showMoment(entry.moment);
     }
-    if (S.screen === "pad") render();
+    if (S.screen === "pad") drawWhenFree();
   } catch (e) { /* shown again on the next change */ }
 }
 
