@@ -17,8 +17,7 @@ const S = {
   draft: null,              // the entry in progress: {version, ...}
   record: null,             // {version, actions, log} of the game in progress (corrections, the log)
   editing: null,            // a correction being entered: {index, kind, value, chain, refused}
-  busy: false,              // a change on its way: posting, busyLive, busyKey
-  posting: null,
+  posting: null,            // the answer of the change on its way (made on busyLive, asking busyKey)
   busyLive: 0,
   busyKey: "",
   pressed: false,           // a finger is down: held, drawLater wait
@@ -107,11 +106,10 @@ function clearError() {
    asking the same again, is a double tap (dropped); one on a screen drawn since waits its turn. */
 async function post(url, body, options) {
   const key = url + " " + JSON.stringify(body || {});
-  while (S.busy) {
+  while (S.posting) {
     if ((S.state.live || 0) <= S.busyLive || key === S.busyKey) return null;
     await S.posting;
   }
-  S.busy = true;
   S.busyLive = S.state.live || 0;
   S.busyKey = key;
   document.body.classList.add("busy");
@@ -119,7 +117,7 @@ async function post(url, body, options) {
   try {
     return await S.posting;
   } finally {
-    S.busy = false;
+    S.posting = null;
     document.body.classList.remove("busy");
   }
 }
@@ -228,7 +226,7 @@ function setConnected(on) {
 /* A screen drawn between press and release would swallow the tap: while a finger is down (up
    to 2 s; not while a change is on its way), new states wait until the tap has gone. */
 function press(e) {
-  if (!e.isPrimary || S.busy) return;
+  if (!e.isPrimary || S.posting) return;
   S.pressed = true;
   clearTimeout(S.pressTimer);
   S.pressTimer = setTimeout(release, 2000);
