@@ -9,8 +9,7 @@
 Runs inside Debian's `blender` (`apt-get install blender`; headless, Cycles on the CPU; only
 `bpy`, `mathutils` and the standard library). The hand-drawn randomiser of `vision/render.py`
 paints flat dice; here a die is a 16 mm cube with bevelled edges and pips engraved into it and
-painted, of glossy, matte or translucent plastic (with `--swirled SHARE`, that share swirled in
-two or three colours, as many players' dice are), lit by a sun or a lamp over a procedural table
+painted, of glossy, matte or translucent plastic, lit by a sun or a lamp over a procedural table
 (wood, marble, granite, felt, tablecloth, plain), seen by a camera up to 35° from straight down
 at a distance that makes dice 20–150 px across. Seeded: the same seed writes the same set.
 
@@ -83,18 +82,14 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=48, help="Cycles samples a pixel")
     ap.add_argument("--patches", action="store_true",
                     help="small training frames of a few near dice (split train)")
-    ap.add_argument("--swirled", type=float, default=0.0, metavar="SHARE",
-                    help="this share of the dice swirled in two or three colours (drawn on a "
-                         "stream of their own: the scenes are otherwise those of the seed)")
     args = ap.parse_args(argv)
     frame = PATCHES if args.patches else HELD_OUT
     rng = random.Random(args.seed)
-    swirls = Swirls(random.Random(f"swirls {args.seed}"), args.swirled)
     (args.out / "images").mkdir(parents=True, exist_ok=True)
     entries = []
     for i in range(args.images):
         file = f"images/{i:04d}.jpg"
-        dice = render_scene(rng, swirls, args.out / file, args.samples, frame)
+        dice = render_scene(rng, args.out / file, args.samples, frame)
         entries.append({"file": file, "width": frame.width, "height": frame.height,
                         "split": frame.split, "dice": dice})
         print(f"scene {i}: {len(dice)} dice", flush=True)
@@ -102,7 +97,7 @@ def main() -> None:
         (args.out / "labels.json").write_text(json.dumps({"images": entries}), encoding="utf-8")
 
 
-def render_scene(rng: random.Random, swirls: Swirls, path: Path, samples: int, frame: Frame
+def render_scene(rng: random.Random, path: Path, samples: int, frame: Frame
                  ) -> list[dict[str, object]]:
     """Build one scene from nothing, render it to ``path``; its dice's labels."""
     bpy.ops.wm.read_factory_settings(use_empty=True)
@@ -122,7 +117,6 @@ def render_scene(rng: random.Random, swirls: Swirls, path: Path, samples: int, f
         bpy.context.collection.objects.link(obj)
         body, pips, clear = rng.choice(BODIES)
         paint(obj, body, pips, clear, rng)
-        swirls.maybe_swirl(obj, body)
         corners = [Vector((x, y, 0.5)) + yaw.to_3x3() @ Vector((sx * 0.5, sy * 0.5, 0.5))
                    for sx in (-1, 1) for sy in (-1, 1)]
         box = projected_box(scene, camera, corners, frame)
@@ -186,43 +180,6 @@ def paint(obj: bpy.types.Object, body: tuple[float, float, float],
         shader.inputs["Transmission"].default_value = transmission
         shader.inputs["Clearcoat"].default_value = rng.choice((0.0, 0.0, 0.5))
         obj.material_slots[slot].material = material
-
-
-@dataclass
-class Swirls:
-    """Swirled plastic for a share of the dice, drawn from a random stream of its own."""
-
-    rng: random.Random
-    share: float
-
-    def maybe_swirl(self, obj: bpy.types.Object, body: tuple[float, float, float]) -> None:
-        """Maybe give the die's body a marbled swirl of its colour and one or two others."""
-        if self.rng.random() >= self.share:
-            return
-        rng = self.rng
-        material = obj.material_slots[0].material
-        nodes, links = material.node_tree.nodes, material.node_tree.links
-        coords = nodes.new("ShaderNodeTexCoord")
-        noise = nodes.new("ShaderNodeTexNoise")
-        noise.inputs["Scale"].default_value = rng.uniform(0.5, 2.0)
-        noise.inputs["Detail"].default_value = rng.uniform(0, 3)
-        noise.inputs["Distortion"].default_value = rng.uniform(0.5, 4)
-        ramp = nodes.new("ShaderNodeValToRGB")
-        ramp.color_ramp.interpolation = rng.choice(("LINEAR", "EASE", "CONSTANT"))
-        others = [rng.choice(BODIES)[0] for _ in range(rng.choice((1, 2)))]
-        if rng.random() < 0.4:  # a dark or a light swirl, as many swirled dice have
-            others[0] = rng.choice(((0.02, 0.02, 0.02), (0.9, 0.9, 0.88)))
-        colours = [body, *others]
-        stops = sorted(rng.uniform(0.3, 0.7) for _ in colours[1:])
-        ramp.color_ramp.elements[0].color = (*jitter(colours[0], rng, 0.08), 1.0)
-        ramp.color_ramp.elements[1].position = stops[0]
-        ramp.color_ramp.elements[1].color = (*jitter(colours[1], rng, 0.08), 1.0)
-        for stop, colour in zip(stops[1:], colours[2:], strict=True):
-            element = ramp.color_ramp.elements.new(min(0.95, stop + rng.uniform(0.05, 0.2)))
-            element.color = (*jitter(colour, rng, 0.08), 1.0)
-        links.new(coords.outputs["Object"], noise.inputs["Vector"])
-        links.new(noise.outputs["Fac"], ramp.inputs["Fac"])
-        links.new(ramp.outputs["Color"], nodes["Principled BSDF"].inputs["Base Color"])
 
 
 def jitter(colour: tuple[float, ...], rng: random.Random, by: float) -> tuple[float, ...]:
