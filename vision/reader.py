@@ -4,7 +4,10 @@ Two small ONNX networks run with onnxruntime: the locator (vision.locate) propos
 candidate top-face centres, and the classifier (vision.classify) reads a full-resolution
 patch around each candidate, saying which value it shows or that no die is centred there, and
 refining the centre. Candidates are read likeliest first, CHUNK patches per call; once a
-chunk's last candidates are no dice, the rest (the table's texture) are left unread. The few
+chunk's last candidates are no dice, the rest (the table's texture) are left unread. A
+candidate that the locator scored well but the classifier is unsure is a die at all (often a
+patch cut off the die's top face) is read once more from a patch cut at the top face's centre
+the classifier found, and its class logits averaged with the first read's. The few
 dice whose value it doubts most are read again turned and mirrored, and the class logits of
 the eight reads averaged (the centre stays that of the upright read). A candidate the locator
 scored weakly needs the classifier surer that it is a die (WEAK_HEAT, WEAK_NO_DIE): on tables
@@ -53,6 +56,9 @@ TAIL = 4  # a chunk whose last TAIL candidates are no dice ends the reading
 NO_DIE = 0.3  # a candidate whose "no die" probability is above this is dropped ...
 WEAK_HEAT = 0.5  # ... and one the locator scored under this (weak evidence of a die) ...
 WEAK_NO_DIE = 0.05  # ... unless its "no die" probability is at most this
+LOOK_AGAIN = (0.02, 0.97)  # a candidate whose "no die" probability lies between these ...
+LOOK_AGAIN_HEAT = 0.4  # ... and that the locator scored this or more is read again at the
+#                        top face's centre the classifier found
 DOUBT_BELOW = 0.95  # a die's value read with less confidence is read again, turned and mirrored
 SECOND_READS = 4  # at most this many doubtful dice are read again, turned and mirrored ...
 PATCH_BUDGET = 48  # ... and only while the patches read stay this many (bounds a frame's time)
@@ -159,10 +165,10 @@ class DiceReader:
         sizes = dice or [c.size * ratio for c in weak[:SIZE_PEAKS]]  # no die read: weak peaks
         if sizes and float(np.median(sizes)) < SMALL_DIE:
             read = self._read_more(image, read, self._fine_peaks(image, ratio))
-        found, patches, logits = read
-        if not found:
+        if not read.found:
             return []
-        self._read_again(patches, logits)
+        (found, patches, logits), looked = self._look_again(image, read)
+        self._read_again(patches, logits, spent=len(found) + looked)
         return _decide(found, [WINDOW * c.size for c in found], logits)
 
     def _fine_peaks(self, image: NDArray[np.uint8], ratio: float) -> list[Candidate]:
@@ -187,6 +193,34 @@ class DiceReader:
                 break
         logits = np.concatenate(out)
         return _Read(found[:len(logits)], patches[:len(logits)], logits)
+
+    def _look_again(self, image: NDArray[np.uint8], read: _Read) -> tuple[_Read, int]:
+        """``read`` where each candidate that the locator scored LOOK_AGAIN_HEAT or more and
+        the classifier is unsure is a die ("no die" inside LOOK_AGAIN) is read once more from
+        a patch cut at the top face's centre the classifier found: the candidate moves there,
+        its class logits become the mean of the two reads' and its centre offset the second
+        read's; and how many were read again. Likeliest dice first, CHUNK at most, while the
+        patches read stay within PATCH_BUDGET."""
+        found, patches, logits = read
+        no_die = _softmax(logits[:, :7])[:, 0]
+        heat = np.array([c.score for c in found], np.float32)
+        low, high = LOOK_AGAIN
+        unsure = np.nonzero((heat >= LOOK_AGAIN_HEAT) & (no_die > low) & (no_die < high))[0]
+        room = min(CHUNK, PATCH_BUDGET - len(found))
+        unsure = unsure[np.argsort(no_die[unsure], kind="stable")[:max(0, room)]]
+        if not len(unsure):
+            return read, 0
+        found = list(found)
+        for i in unsure:
+            found[i] = _moved(found[i], logits[i], image.shape[:2])
+        again = batch([crop(image, found[i].x, found[i].y, WINDOW * found[i].size)
+                       for i in unsure])
+        patches, logits = patches.copy(), logits.copy()
+        patches[unsure] = again
+        out = self._classifier.run(None, {"patch": again})[0]
+        logits[unsure, :7] = (logits[unsure, :7] + out[:, :7]) / np.float32(2.0)
+        logits[unsure, 7:] = out[:, 7:]
+        return _Read(found, patches, logits), len(unsure)
 
     def _read_more(self, image: NDArray[np.uint8], read: _Read, level: list[Candidate],
                    least: int = 0) -> _Read:
@@ -226,22 +260,38 @@ class DiceReader:
                         found.append(Candidate(x / ratio, y / ratio, c.size / ratio, c.score))
         return sorted(found, key=lambda c: -c.score)[:MAX_CANDIDATES]
 
-    def _read_again(self, patches: NDArray[np.float32], out: NDArray[np.float32]) -> None:
+    def _read_again(self, patches: NDArray[np.float32], out: NDArray[np.float32], *,
+                    spent: int) -> None:
         """Of the dice whose value the classifier outputs `out` read with less than
         DOUBT_BELOW confidence, the SECOND_READS likeliest to be dice (fewer where that would
-        take the patches read past PATCH_BUDGET) are read again in the
+        take the patches read, `spent` so far, past PATCH_BUDGET) are read again in the
         seven other quarter turns and mirror images of their patches, and their seven class
         logits (no die, 1..6) in `out` replaced by the mean over all eight reads; the centre
         offset stays that of the upright read."""
         p = _softmax(out[:, :7])
         value = p[:, 1:].max(axis=1) / np.maximum(1.0 - p[:, 0], 1e-6)
         doubt = np.nonzero((p[:, 0] < NO_DIE) & (value < DOUBT_BELOW))[0]
-        room = min(SECOND_READS, (PATCH_BUDGET - len(patches)) // 7)
+        room = min(SECOND_READS, (PATCH_BUDGET - spent) // 7)
         doubt = doubt[np.argsort(p[doubt, 0], kind="stable")[:max(0, room)]]
         if len(doubt):
             again = self._classifier.run(None, {"patch": _other_views(patches[doubt])})[0]
             views = again[:, :7].reshape(7, len(doubt), 7)
             out[doubt, :7] = (out[doubt, :7] + views.sum(axis=0)) / np.float32(8.0)
+
+
+def _moved(candidate: Candidate, out: NDArray[np.float32], shape: tuple[int, ...]
+           ) -> Candidate:
+    """The candidate moved to the top face's centre that the classifier's output row `out`
+    (offsets in patch widths) found, kept inside an image of ``shape`` (height, width).
+
+    >>> row = np.array([0] * 7 + [0.25, -1.0], np.float32)
+    >>> _moved(Candidate(50, 10, 20, 0.9), row, (100, 200))
+    Candidate(x=57.0, y=0.0, size=20, score=0.9)
+    """
+    side = WINDOW * candidate.size
+    x = min(max(candidate.x + float(out[7]) * side, 0.0), shape[1] - 1.0)
+    y = min(max(candidate.y + float(out[8]) * side, 0.0), shape[0] - 1.0)
+    return Candidate(x, y, candidate.size, candidate.score)
 
 
 def _shrunk(image: NDArray[np.uint8], ratio: float) -> NDArray[np.uint8]:
