@@ -40,7 +40,8 @@ GRID = {  # reader constants and the values tried
     "SURE": (0.4, 0.5, 0.6),
     # one value each: held at the reader's unless --grid names more
     **{name: (getattr(reader_module, name),) for name in (
-        "DOUBT_BELOW", "SECOND_READS", "PATCH_BUDGET", "WEAK_HEAT", "WEAK_NO_DIE")},
+        "DOUBT_BELOW", "SECOND_READS", "PATCH_BUDGET", "WEAK_HEAT", "WEAK_NO_DIE",
+        "LOOK_AGAIN_HEAT")},
 }
 MAX_FALSE = 0.01
 
