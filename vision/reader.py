@@ -5,8 +5,8 @@ candidate top-face centres, and the classifier (vision.classify) reads a full-re
 patch around each candidate, saying which value it shows or that no die is centred there, and
 refining the centre. Candidates are read likeliest first, CHUNK patches per call; once a
 chunk's last candidates are no dice, the rest (the table's texture) are left unread. A
-candidate that the locator scored well but the classifier is unsure is a die at all (often a
-patch cut off the die's top face) is read once more from a patch cut at the top face's centre
+candidate that the locator scored well but that the classifier doubts is a die (often its patch
+was cut off the die's top face) is read once more from a patch cut at the top face's centre
 the classifier found, and its class logits averaged with the first read's. The few
 dice whose value it doubts most are read again turned and mirrored, and the class logits of
 the eight reads averaged (the centre stays that of the upright read). A candidate the locator
@@ -196,7 +196,7 @@ class DiceReader:
 
     def _look_again(self, image: NDArray[np.uint8], read: _Read) -> tuple[_Read, int]:
         """``read`` where each candidate that the locator scored LOOK_AGAIN_HEAT or more and
-        the classifier is unsure is a die ("no die" inside LOOK_AGAIN) is read once more from
+        the classifier doubts is a die ("no die" inside LOOK_AGAIN) is read once more from
         a patch cut at the top face's centre the classifier found: the candidate moves there,
         its class logits become the mean of the two reads' and its centre offset the second
         read's; and how many were read again. Likeliest dice first, CHUNK at most, while the
