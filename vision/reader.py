@@ -5,9 +5,10 @@ candidate top-face centres, and the classifier (vision.classify) reads a full-re
 patch around each candidate, saying which value it shows or that no die is centred there, and
 refining the centre. Candidates are read likeliest first, CHUNK patches per call; once a
 chunk's last candidates are no dice, the rest (the table's texture) are left unread. A
-candidate that the locator scored well but that the classifier doubts is a die (often its patch
-was cut off the die's top face) is read once more from a patch cut at the top face's centre
-the classifier found, and its class logits averaged with the first read's. The few
+candidate whose "no die" the classifier gives neither surely nor surely not (LOOK_AGAIN; often its
+patch was cut off the die's top face), where the locator's score is not low (LOOK_AGAIN_HEAT), is
+read once more from a patch cut at the top face's centre the classifier found, and its class
+logits averaged with the first read's. The few
 dice whose value it doubts most are read again turned and mirrored, and the class logits of
 the eight reads averaged (the centre stays that of the upright read). A candidate the locator
 scored weakly needs the classifier surer that it is a die (WEAK_HEAT, WEAK_NO_DIE): on tables
@@ -196,7 +197,7 @@ class DiceReader:
 
     def _look_again(self, image: NDArray[np.uint8], read: _Read) -> tuple[_Read, int]:
         """``read`` where each candidate that the locator scored LOOK_AGAIN_HEAT or more and
-        the classifier doubts is a die ("no die" inside LOOK_AGAIN) is read once more from
+        whose "no die" probability lies inside LOOK_AGAIN is read once more from
         a patch cut at the top face's centre the classifier found: the candidate moves there,
         its class logits become the mean of the two reads' and its centre offset the second
         read's; and how many were read again. Likeliest dice first, CHUNK at most, while the
@@ -266,8 +267,9 @@ class DiceReader:
         DOUBT_BELOW confidence, the SECOND_READS likeliest to be dice (fewer where that would
         take the patches read, `spent` so far, past PATCH_BUDGET) are read again in the
         seven other quarter turns and mirror images of their patches, and their seven class
-        logits (no die, 1..6) in `out` replaced by the mean over all eight reads; the centre
-        offset stays that of the upright read."""
+        logits (no die, 1..6) in `out` replaced by the mean over all eight views (the upright
+        view's logits as `out` holds them: for a die looked at again, its two reads' mean);
+        the centre offset stays that of the upright read."""
         p = _softmax(out[:, :7])
         value = p[:, 1:].max(axis=1) / np.maximum(1.0 - p[:, 0], 1e-6)
         doubt = np.nonzero((p[:, 0] < NO_DIE) & (value < DOUBT_BELOW))[0]
