@@ -131,8 +131,8 @@ def test_a_die_misjudged_in_size_at_one_level_is_read_at_the_next(reader: DiceRe
 
 def test_a_die_the_classifier_doubts_is_read_again_where_it_found_the_top_face(
         reader: DiceReader, monkeypatch: pytest.MonkeyPatch) -> None:
-    # On this busy table of 22 dice the classifier is unsure from their first patches that
-    # three of them are dice; cut again at the centre it found, they are read right.
+    # On this busy table of 22 dice the first patches of some leave the classifier in doubt
+    # whether they are dice; cut again at the centre it found, three more dice read right.
     scene = randomised_scene(5076, width=1280, height=720)
     right, _, false = _match(reader.read(scene.image), scene.dice)
     monkeypatch.setattr(reader_module, "LOOK_AGAIN", (1.0, 1.0))  # no second look
