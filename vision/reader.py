@@ -168,9 +168,9 @@ class DiceReader:
             read = self._read_more(image, read, self._fine_peaks(image, ratio))
         if not read.found:
             return []
-        (found, patches, logits), looked = self._look_again(image, read)
-        self._read_again(patches, logits, spent=len(found) + looked)
-        return _decide(found, [WINDOW * c.size for c in found], logits)
+        looked = self._look_again(image, read)
+        self._read_again(read.patches, read.logits, spent=len(read.found) + looked)
+        return _decide(read.found, read.logits)
 
     def _fine_peaks(self, image: NDArray[np.uint8], ratio: float) -> list[Candidate]:
         """The fine level's peaks. Where the locator sees the photo at ``ratio`` of its size,
@@ -186,7 +186,7 @@ class DiceReader:
         if not found:
             return _Read([], np.zeros((0, 3, CROP, CROP), np.float32),
                          np.zeros((0, 9), np.float32))
-        patches = batch([crop(image, c.x, c.y, WINDOW * c.size) for c in found])
+        patches = _patches(image, found)
         out = []
         for i in range(0, len(found), CHUNK):
             out.append(self._classifier.run(None, {"patch": patches[i:i + CHUNK]})[0])
@@ -195,13 +195,13 @@ class DiceReader:
         logits = np.concatenate(out)
         return _Read(found[:len(logits)], patches[:len(logits)], logits)
 
-    def _look_again(self, image: NDArray[np.uint8], read: _Read) -> tuple[_Read, int]:
-        """``read`` where each candidate that the locator scored LOOK_AGAIN_HEAT or more and
-        whose "no die" probability lies inside LOOK_AGAIN is read once more from
-        a patch cut at the top face's centre the classifier found: the candidate moves there,
-        its class logits become the mean of the two reads' and its centre offset the second
-        read's; and how many were read again. Likeliest dice first, CHUNK at most, while the
-        patches read stay within PATCH_BUDGET."""
+    def _look_again(self, image: NDArray[np.uint8], read: _Read) -> int:
+        """Read once more each candidate of ``read`` that the locator scored LOOK_AGAIN_HEAT
+        or more and whose "no die" probability lies inside LOOK_AGAIN, from a patch cut at
+        the top face's centre the classifier found; ``read`` is updated in place: the
+        candidate moves there, its class logits become the mean of the two reads' and its
+        centre offset the second read's. Likeliest dice first, CHUNK at most, while the
+        patches read stay within PATCH_BUDGET. Returns how many were read again."""
         found, patches, logits = read
         no_die = _softmax(logits[:, :7])[:, 0]
         heat = np.array([c.score for c in found], np.float32)
@@ -210,18 +210,14 @@ class DiceReader:
         room = min(CHUNK, PATCH_BUDGET - len(found))
         unsure = unsure[np.argsort(no_die[unsure], kind="stable")[:max(0, room)]]
         if not len(unsure):
-            return read, 0
-        found = list(found)
+            return 0
         for i in unsure:
             found[i] = _moved(found[i], logits[i], image.shape[:2])
-        again = batch([crop(image, found[i].x, found[i].y, WINDOW * found[i].size)
-                       for i in unsure])
-        patches, logits = patches.copy(), logits.copy()
-        patches[unsure] = again
-        out = self._classifier.run(None, {"patch": again})[0]
+        patches[unsure] = _patches(image, [found[i] for i in unsure])
+        out = self._classifier.run(None, {"patch": patches[unsure]})[0]
         logits[unsure, :7] = (logits[unsure, :7] + out[:, :7]) / np.float32(2.0)
         logits[unsure, 7:] = out[:, 7:]
-        return _Read(found, patches, logits), len(unsure)
+        return len(unsure)
 
     def _read_more(self, image: NDArray[np.uint8], read: _Read, level: list[Candidate],
                    least: int = 0) -> _Read:
@@ -281,19 +277,29 @@ class DiceReader:
             out[doubt, :7] = (out[doubt, :7] + views.sum(axis=0)) / np.float32(8.0)
 
 
+def _patches(image: NDArray[np.uint8], candidates: list[Candidate]) -> NDArray[np.float32]:
+    """The classifier's input: a patch of WINDOW times its size around each candidate."""
+    return batch([crop(image, c.x, c.y, WINDOW * c.size) for c in candidates])
+
+
+def _top_face(candidate: Candidate, out: NDArray[np.float32]) -> tuple[float, float]:
+    """The centre of the top face that the classifier's output row ``out`` (offsets in
+    patch widths) found in the candidate's patch, in the image's pixels."""
+    side = WINDOW * candidate.size
+    return candidate.x + float(out[7]) * side, candidate.y + float(out[8]) * side
+
+
 def _moved(candidate: Candidate, out: NDArray[np.float32], shape: tuple[int, ...]
            ) -> Candidate:
-    """The candidate moved to the top face's centre that the classifier's output row `out`
-    (offsets in patch widths) found, kept inside an image of ``shape`` (height, width).
+    """The candidate moved to its _top_face, kept inside an image of ``shape`` (height, width).
 
     >>> row = np.array([0] * 7 + [0.25, -1.0], np.float32)
     >>> _moved(Candidate(50, 10, 20, 0.9), row, (100, 200))
     Candidate(x=57.0, y=0.0, size=20, score=0.9)
     """
-    side = WINDOW * candidate.size
-    x = min(max(candidate.x + float(out[7]) * side, 0.0), shape[1] - 1.0)
-    y = min(max(candidate.y + float(out[8]) * side, 0.0), shape[0] - 1.0)
-    return Candidate(x, y, candidate.size, candidate.score)
+    x, y = _top_face(candidate, out)
+    return Candidate(min(max(x, 0.0), shape[1] - 1.0), min(max(y, 0.0), shape[0] - 1.0),
+                     candidate.size, candidate.score)
 
 
 def _shrunk(image: NDArray[np.uint8], ratio: float) -> NDArray[np.uint8]:
@@ -373,8 +379,7 @@ def _other_views(patches: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.ascontiguousarray(np.concatenate(views))
 
 
-def _decide(found: list[Candidate], sides: list[float],
-            logits: NDArray[np.float32]) -> list[DieRead]:
+def _decide(found: list[Candidate], logits: NDArray[np.float32]) -> list[DieRead]:
     """Turn classifier outputs into reads: drop non-dice and duplicates (two reads of one
     top face keep the likelier die), flag unsure values. Best first."""
     probs = _softmax(logits[:, :7])
@@ -382,10 +387,10 @@ def _decide(found: list[Candidate], sides: list[float],
     order = np.argsort(probs[:, 0], kind="stable")
     kept: list[DieRead] = []
     for i in order:
-        p, c, side = probs[i], found[i], sides[i]
+        p, c = probs[i], found[i]
         if not dice[i]:
             continue
-        x, y = c.x + float(logits[i, 7]) * side, c.y + float(logits[i, 8]) * side
+        x, y = _top_face(c, logits[i])
         if any((r.x - x) ** 2 + (r.y - y) ** 2 < (0.5 * max(r.size, c.size)) ** 2
                for r in kept):
             continue
