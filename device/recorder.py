@@ -29,7 +29,6 @@ MAX_FRAMES = 500
 MAX_BYTES = 200 * 1024 * 1024
 QUALITY = 90
 BOX_SIDES = 1.2  # a die's labelled box spans this many top-face sides (the top and its sides)
-DICE_ACTIONS = ("roll", "reroll")
 
 
 @dataclass(frozen=True)

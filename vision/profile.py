@@ -69,14 +69,6 @@ class Profile:
         """The faces this profile can read (the background label excluded)."""
         return tuple(f for f in faces(self.kind) if f in set(self.labels))
 
-    def merged(self, other: Profile) -> Profile:
-        """This profile's examples and another's of the same kind."""
-        if other.kind != self.kind:
-            raise ProfileError(f"cannot merge a {other.kind} profile into a {self.kind} one")
-        return Profile(self.kind, self.labels + other.labels,
-                       np.concatenate([self.patches, other.patches]), self.source,
-                       self.side_mm or other.side_mm)
-
     def save(self, path: Path) -> None:
         """Write the profile as an .npz file (its patches as lossless WebP images)."""
         buffer = io.BytesIO()

@@ -44,7 +44,6 @@ CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
 CARD_W, CARD_H = 24.0 / 210.0, 33.0 / 210.0
 PLACE_ROOM = 4.0 / 210.0
 PLACE_GAP = 3.0 / 210.0
-PLAYERS = 4  # Dicy Cards rows on a sheet
 ROW_17 = 8  # places in each of the two strips of the 17 row
 
 
