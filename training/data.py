@@ -22,7 +22,6 @@ from vision.classify import CROP, WINDOW, crop
 from vision.datasets import Box, LabelledDie
 from vision.locate import SCALE, STRIDE, find_peaks, locator_input
 from vision.render import randomised_scene
-from vision.surfaces import random_colour
 
 SETS = ("byler-d6", "matteop65-dice")
 SHARE = {"byler-d6": 0.5, "matteop65-dice": 0.2, "synthetic": 0.3,  # of classifier positives
@@ -154,10 +153,7 @@ class Aug:
 LOCATOR_SIDES = (3.5, 32.0)  # die sides in locator input pixels that training covers
 LOCATOR_AUG = Aug(0.3, 0.08, (0.6, 1.4), (0.6, 1.3), 30, (0.6, 1.6), (0.3, 1.3), (1, 10),
                   (25, 90), 0.4, 0.5, 0.4)
-P_LOW_RES = 0.4  # share of the other classifier patches shrunk 1.3..2.5 times and enlarged back
-P_RECOLOUR = 0.3  # share of classifier patches from photos whose light and dark are recoloured
-#                   (never also shrunk: a recoloured patch shrunk is a soft disc of one colour)
-RECOLOUR_APART = 100.0  # the two new colours lie at least this far apart (BGR distance)
+P_LOW_RES = 0.4  # share of classifier patches shrunk 1.3..2.5 times and enlarged back
 CLASSIFIER_AUG = Aug(0.3, 0.05, (0.7, 1.3), (0.7, 1.25), 25, (0.7, 1.4), (0.3, 1.0), (1, 6),
                      (40, 95), 0.3, 0.4, 0.3)
 
@@ -185,25 +181,6 @@ def photometric(rng: np.random.Generator, img: np.ndarray, a: Aug) -> np.ndarray
         _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(*a.jpeg))])
         out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
     return out
-
-
-def recoloured(rng: np.random.Generator, patch: np.ndarray, die_px: float) -> np.ndarray:
-    """A uint8 BGR patch whose middle (a disc 0.6 of a die side of die_px pixels in radius,
-    fading out over a tenth) has its dark and light parts painted in two random colours,
-    its shading kept: a photographed white die with black pips becomes a die of another
-    body and pip colour (say smoky grey with red pips) on a real photo's light, blur and
-    grain, and the table round it stays as photographed."""
-    f = patch.astype(np.float32)
-    radius = np.hypot(*(np.mgrid[0:CROP, 0:CROP] - (CROP - 1) / 2)) / die_px
-    inside = np.clip((0.7 - radius) / 0.1, 0, 1)
-    lum = f.mean(axis=2)
-    lo, hi = np.percentile(lum[inside > 0.5], (2, 98))
-    t = np.clip((lum - lo) / max(float(hi - lo), 1.0), 0, 1)[..., None]
-    dark, light = random_colour(rng), random_colour(rng)
-    while float(np.linalg.norm(light - dark)) < RECOLOUR_APART:
-        dark, light = random_colour(rng), random_colour(rng)
-    new = dark + (light - dark) * t
-    return np.clip(f + (new - f) * inside[..., None], 0, 255).astype(np.uint8)
 
 
 def pick(rng: np.random.Generator, pool: list[Sample], weights: np.ndarray) -> int:
@@ -341,10 +318,7 @@ def classifier_batch(rng: np.random.Generator, pool: list[Sample], weights: np.n
             dx = (tx - big / 2) / side
             off[i] = (-dx if flip else dx, (ty - big / 2) / side)
         patch = crop(np.asarray(region, np.uint8), big / 2, big / 2, side)
-        recolour = s.source in SETS and rng.random() < P_RECOLOUR
-        if recolour:
-            patch = recoloured(rng, patch, CROP * size / side)
-        if not recolour and rng.random() < P_LOW_RES:  # a camera with fewer pixels than the patch
+        if rng.random() < P_LOW_RES:  # a camera with fewer pixels than the patch
             k = rng.uniform(1.3, 2.5)
             small = cv2.resize(patch, (round(CROP / k), round(CROP / k)),
                                interpolation=cv2.INTER_AREA)
