@@ -63,6 +63,7 @@ from data import (  # noqa: E402
     Negative,
     Sample,
     classifier_batch,
+    dieless_photos,
     load_set,
     locator_batch,
     mine_negatives,
@@ -343,6 +344,9 @@ def main() -> None:
     ap.add_argument("--blender-patches", type=Path, metavar="DIR",
                     help="also train the classifier on these scenes of "
                          "training/render_blender.py --patches")
+    ap.add_argument("--clutter", type=Path, metavar="DIR",
+                    help="also show the classifier these photos, which hold no die, as places "
+                         "that are not dice (e.g. /usr/share/doc/opencv-doc/examples/data)")
     ap.add_argument("--cache", type=Path, default=ROOT / "runs" / "cache",
                     help="folder keeping the rendered scenes between runs")
     ap.add_argument("--locator-steps", type=int, default=3000)
@@ -361,8 +365,9 @@ def main() -> None:
     blender = [] if args.blender_patches is None else [
         dataclasses.replace(s, source="blender")
         for s in load_set(args.blender_patches, "train", val_fraction=0.0)]
-    print(f"{len(real)} real + {args.synthetic} synthetic + {len(blender)} Blender images, "
-          f"{time.time() - t0:.0f}s", flush=True)
+    clutter = [] if args.clutter is None else dieless_photos(args.clutter)
+    print(f"{len(real)} real + {args.synthetic} synthetic + {len(blender)} Blender images "
+          f"+ {len(clutter)} without dice, {time.time() - t0:.0f}s", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     run = " ".join(f"--{k}={v}" for k, v in sorted(vars(args).items())
                    if k not in RESUME_MAY_CHANGE)
@@ -380,14 +385,15 @@ def main() -> None:
     if args.classifier is not None:
         shutil.copyfile(args.classifier, args.out / CLASSIFIER)
     else:
-        negatives = mine_negatives(args.out / LOCATOR, pool + blender)
+        seen = pool + blender + clutter  # the classifier's; the locator's is pool alone
+        negatives = mine_negatives(args.out / LOCATOR, seen)
         print(f"{len(negatives)} hard negatives", flush=True)
-        classifier = train_classifier(pool + blender, negatives, args.classifier_steps, args.seed,
+        classifier = train_classifier(seen, negatives, args.classifier_steps, args.seed,
                                       args.workers, args.device, args.init_classifier,
                                       args.lr, checkpoints["classifier"])
         export_classifier(classifier, args.out / FLOAT_CLASSIFIER)
         quantize_classifier(args.out / FLOAT_CLASSIFIER, args.out / CLASSIFIER,
-                            calibration_patches(pool + blender, negatives, args.seed))
+                            calibration_patches(seen, negatives, args.seed))
     reader = DiceReader(threads=2, models=args.out)
     for name, samples in val.items():
         print(f"val {name}: {score(reader, samples)}", flush=True)
