@@ -18,10 +18,14 @@
     .venv/bin/python training/train.py --exclude byler-d6 --locator runs/e1-cls/dice_locator.onnx \
         --init-classifier runs/e1-cls/dice_classifier.onnx --lr 1e-3 --classifier-steps 600 \
         --blender-patches runs/bl-train --out runs/bl-ft   # Blender scenes: tried, not chosen
+    .venv/bin/python training/train.py --exclude matteop65-dice \
+        --clutter /usr/share/doc/opencv-doc/examples/data --out runs/nm-cl
+                            # photos without dice as negatives (apt-get install opencv-doc)
 
 Data: the train splits of ../shared/datasets (15 % of each carved off by file-name hash for
 validation, never trained on) plus synthetic scenes from vision.render (and, for the
-classifier, Blender's with --blender-patches). The test splits are
+classifier, Blender's with --blender-patches and photos without dice with --clutter). The
+test splits are
 never read here. Prints the validation figures at the end. The classifier is written 8-bit
 (training/quantize.py, calibrated on patches drawn as training draws them), as models/ ships
 it, with its float export beside it (dice_classifier-float.onnx: the die finder's, and to
