@@ -25,12 +25,11 @@
 Data: the train splits of ../shared/datasets (15 % of each carved off by file-name hash for
 validation, never trained on) plus synthetic scenes from vision.render (and, for the
 classifier, Blender's with --blender-patches and photos without dice with --clutter). The
-test splits are
-never read here. Prints the validation figures at the end. The classifier is written 8-bit
-(training/quantize.py, calibrated on patches drawn as training draws them), as models/ ships
-it, with its float export beside it (dice_classifier-float.onnx: the die finder's, and to
-calibrate again or fine-tune from). models/dice_classifier.onnx is 8-bit since
-2026-11-29: --init-classifier takes its weights as they dequantize; the exact ones are
+test splits are never read here. Prints the validation figures at the end. The classifier is
+written 8-bit (training/quantize.py, calibrated on patches drawn as training draws them),
+as models/ ships it, with its float export beside it (dice_classifier-float.onnx: the die
+finder's, and to calibrate again or fine-tune from). models/dice_classifier.onnx is 8-bit
+since 2026-11-29: --init-classifier takes its weights as they dequantize; the exact ones are
 models/dice_classifier-float.onnx's.
 """
 
