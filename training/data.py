@@ -27,7 +27,6 @@ SETS = ("byler-d6", "matteop65-dice")
 SHARE = {"byler-d6": 0.5, "matteop65-dice": 0.2, "synthetic": 0.3,  # of classifier positives
          "blender": 0.25,  # with --blender-patches only
          "clutter": 0.2}  # with --clutter only: of the negatives drawn at random places
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
 RENDERER = [Path(__file__).resolve().parent.parent / "vision" / name
             for name in ("render.py", "surfaces.py")]
 
@@ -104,9 +103,9 @@ def train_photos(data: Path, exclude: list[str]) -> list[Sample]:
 def dieless_photos(folder: Path) -> list[Sample]:
     """The photos in a folder that hold no die (rooms, objects, cards, text, patterns), as
     samples of source "clutter": places the classifier learns to call "no die"."""
-    paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
+    paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in datasets.IMAGE_SUFFIXES)
     if not paths:
-        raise SystemExit(f"{folder}: no .jpg or .png photos in it")
+        raise SystemExit(f"{folder}: no photos in it")
     out = []
     for path in paths:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
