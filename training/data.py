@@ -25,8 +25,7 @@ from vision.render import randomised_scene
 
 SETS = ("byler-d6", "matteop65-dice")
 SHARE = {"byler-d6": 0.5, "matteop65-dice": 0.2, "synthetic": 0.3,  # of classifier positives
-         "blender": 0.25,  # with --blender-patches only
-         "clutter": 0.2}  # with --clutter only: of the negatives drawn at random places
+         "blender": 0.25}  # with --blender-patches only
 RENDERER = [Path(__file__).resolve().parent.parent / "vision" / name
             for name in ("render.py", "surfaces.py")]
 
@@ -98,21 +97,6 @@ def load_set(root: Path, split: str, *, val_fraction: float = 0.15,
 def train_photos(data: Path, exclude: list[str]) -> list[Sample]:
     """The train parts of the real sets in ``data`` that are not left out."""
     return [s for name in SETS if name not in exclude for s in load_set(data / name, "train")]
-
-
-def dieless_photos(folder: Path) -> list[Sample]:
-    """The photos in a folder that hold no die (rooms, objects, cards, text, patterns), as
-    samples of source "clutter": places the classifier learns to call "no die"."""
-    paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in datasets.IMAGE_SUFFIXES)
-    if not paths:
-        raise SystemExit(f"{folder}: no photos in it")
-    out = []
-    for path in paths:
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise SystemExit(f"{path}: not a readable image")
-        out.append(Sample(image, np.zeros((0, 5), np.float32), "clutter"))
-    return out
 
 
 def _scene(seed: int, index: int) -> Sample:

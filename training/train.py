@@ -18,18 +18,15 @@
     .venv/bin/python training/train.py --exclude byler-d6 --locator runs/e1-cls/dice_locator.onnx \
         --init-classifier runs/e1-cls/dice_classifier.onnx --lr 1e-3 --classifier-steps 600 \
         --blender-patches runs/bl-train --out runs/bl-ft   # Blender scenes: tried, not chosen
-    .venv/bin/python training/train.py --exclude matteop65-dice \
-        --clutter /usr/share/doc/opencv-doc/examples/data --out runs/nm-cl
-                            # photos without dice as negatives (apt-get install opencv-doc)
 
 Data: the train splits of ../shared/datasets (15 % of each carved off by file-name hash for
 validation, never trained on) plus synthetic scenes from vision.render (and, for the
-classifier, Blender's with --blender-patches and photos without dice with --clutter). The
-test splits are never read here. Prints the validation figures at the end. The classifier is
-written 8-bit (training/quantize.py, calibrated on patches drawn as training draws them),
-as models/ ships it, with its float export beside it (dice_classifier-float.onnx: the die
-finder's, and to calibrate again or fine-tune from). models/dice_classifier.onnx is 8-bit
-since 2026-11-29: --init-classifier takes its weights as they dequantize; the exact ones are
+classifier, Blender's with --blender-patches). The test splits are
+never read here. Prints the validation figures at the end. The classifier is written 8-bit
+(training/quantize.py, calibrated on patches drawn as training draws them), as models/ ships
+it, with its float export beside it (dice_classifier-float.onnx: the die finder's, and to
+calibrate again or fine-tune from). models/dice_classifier.onnx is 8-bit since
+2026-11-29: --init-classifier takes its weights as they dequantize; the exact ones are
 models/dice_classifier-float.onnx's.
 """
 
@@ -66,7 +63,6 @@ from data import (  # noqa: E402
     Negative,
     Sample,
     classifier_batch,
-    dieless_photos,
     load_set,
     locator_batch,
     mine_negatives,
@@ -347,9 +343,6 @@ def main() -> None:
     ap.add_argument("--blender-patches", type=Path, metavar="DIR",
                     help="also train the classifier on these scenes of "
                          "training/render_blender.py --patches")
-    ap.add_argument("--clutter", type=Path, metavar="DIR",
-                    help="also show the classifier these photos, which hold no die, as places "
-                         "that are not dice (e.g. /usr/share/doc/opencv-doc/examples/data)")
     ap.add_argument("--cache", type=Path, default=ROOT / "runs" / "cache",
                     help="folder keeping the rendered scenes between runs")
     ap.add_argument("--locator-steps", type=int, default=3000)
@@ -368,9 +361,8 @@ def main() -> None:
     blender = [] if args.blender_patches is None else [
         dataclasses.replace(s, source="blender")
         for s in load_set(args.blender_patches, "train", val_fraction=0.0)]
-    clutter = [] if args.clutter is None else dieless_photos(args.clutter)
-    print(f"{len(real)} real + {args.synthetic} synthetic + {len(blender)} Blender images "
-          f"+ {len(clutter)} without dice, {time.time() - t0:.0f}s", flush=True)
+    print(f"{len(real)} real + {args.synthetic} synthetic + {len(blender)} Blender images, "
+          f"{time.time() - t0:.0f}s", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     run = " ".join(f"--{k}={v}" for k, v in sorted(vars(args).items())
                    if k not in RESUME_MAY_CHANGE)
@@ -388,15 +380,14 @@ def main() -> None:
     if args.classifier is not None:
         shutil.copyfile(args.classifier, args.out / CLASSIFIER)
     else:
-        seen = pool + blender + clutter  # the classifier's; the locator's is pool alone
-        negatives = mine_negatives(args.out / LOCATOR, seen)
+        negatives = mine_negatives(args.out / LOCATOR, pool + blender)
         print(f"{len(negatives)} hard negatives", flush=True)
-        classifier = train_classifier(seen, negatives, args.classifier_steps, args.seed,
+        classifier = train_classifier(pool + blender, negatives, args.classifier_steps, args.seed,
                                       args.workers, args.device, args.init_classifier,
                                       args.lr, checkpoints["classifier"])
         export_classifier(classifier, args.out / FLOAT_CLASSIFIER)
         quantize_classifier(args.out / FLOAT_CLASSIFIER, args.out / CLASSIFIER,
-                            calibration_patches(seen, negatives, args.seed))
+                            calibration_patches(pool + blender, negatives, args.seed))
     reader = DiceReader(threads=2, models=args.out)
     for name, samples in val.items():
         print(f"val {name}: {score(reader, samples)}", flush=True)

@@ -78,39 +78,3 @@ def test_a_malformed_label_stops_the_run_naming_it(tmp_path: Path) -> None:
         {"file": "a.png", "split": "train", "dice": [die(7, [0, 0, 10, 10])]}])
     with pytest.raises(SystemExit, match=r"a\.png.*value must be a whole number 1\.\.6"):
         data.load_set(root, "train")
-
-
-def test_photos_without_dice_are_read_as_clutter_and_a_broken_one_stops_the_run(
-        tmp_path: Path) -> None:
-    folder = tmp_path / "rooms"
-    folder.mkdir()
-    cv2.imwrite(str(folder / "desk.png"), np.full((60, 80, 3), 200, np.uint8))
-    cv2.imwrite(str(folder / "keys.JPG"), np.zeros((50, 40, 3), np.uint8))
-    (folder / "notes.txt").write_text("not a photo")
-    desk, keys = data.dieless_photos(folder)
-    assert (desk.image.shape, keys.image.shape) == ((60, 80, 3), (50, 40, 3))
-    assert {desk.source, keys.source} == {"clutter"}
-    assert desk.dice.shape == keys.dice.shape == (0, 5)
-    (folder / "torn.jpg").write_bytes(b"half a jpeg")
-    with pytest.raises(SystemExit, match=r"torn\.jpg: not a readable image"):
-        data.dieless_photos(folder)
-    (tmp_path / "empty").mkdir()
-    with pytest.raises(SystemExit, match=r"empty: no photos in it"):
-        data.dieless_photos(tmp_path / "empty")
-
-
-def test_clutter_photos_give_no_die_patches_only(tmp_path: Path) -> None:
-    """In a pool with a die photo, the photos without dice are drawn only as negatives."""
-    folder = tmp_path / "rooms"
-    folder.mkdir()
-    cv2.imwrite(str(folder / "wall.png"), np.full((200, 200, 3), 255, np.uint8))
-    squares = (np.indices((200, 200)) // 20).sum(0) % 2 * 255  # a board of 20 px squares
-    board = np.repeat(squares[..., None], 3, 2).astype(np.uint8)
-    table = data.Sample(board, np.array([[4, 100, 100, 40, 1]], np.float32), "byler-d6")
-    pool = [table, *data.dieless_photos(folder)]
-    rng = np.random.default_rng(0)
-    xs, cls, _, _ = data.classifier_batch(rng, pool, data.source_weights(pool, data.SHARE), [],
-                                          400)
-    wall = xs.reshape(400, -1).std(1) < 0.05  # patches of the plain wall, however recoloured
-    assert wall.sum() > 10 and not cls[wall].any()
-    assert set(cls[~wall].tolist()) == {0, 4}
