@@ -18,8 +18,6 @@
     .venv/bin/python training/train.py --exclude byler-d6 --locator runs/e1-cls/dice_locator.onnx \
         --init-classifier runs/e1-cls/dice_classifier.onnx --lr 1e-3 --classifier-steps 600 \
         --blender-patches runs/bl-train --out runs/bl-ft   # Blender scenes: tried, not chosen
-    .venv/bin/python training/train.py --exclude byler-d6 --locator runs/nb-cl/dice_locator.onnx \
-        --dark-dice 0.2 --out runs/nb-dark       # dark see-through dice: on trial (model log)
 
 Data: the train splits of ../shared/datasets (15 % of each carved off by file-name hash for
 validation, never trained on) plus synthetic scenes from vision.render (and, for the
@@ -342,9 +340,6 @@ def main() -> None:
     ap.add_argument("--classifier", type=Path,
                     help="reuse this trained classifier (.onnx) instead of training one")
     ap.add_argument("--synthetic", type=int, default=1200, help="rendered scenes")
-    ap.add_argument("--dark-dice", type=float, default=0.0, metavar="SHARE",
-                    help="make about this share of the rendered dice dark see-through or "
-                         "swirled ones (smoke, black, navy, wine bodies)")
     ap.add_argument("--blender-patches", type=Path, metavar="DIR",
                     help="also train the classifier on these scenes of "
                          "training/render_blender.py --patches")
@@ -362,8 +357,7 @@ def main() -> None:
     t0 = time.time()
     real = train_photos(args.data, args.exclude)
     val = {name: load_set(args.data / name, "train", part="val") for name in SETS}
-    pool = real + synthetic(args.seed, args.synthetic, args.cache, max(1, args.workers),
-                            args.dark_dice)
+    pool = real + synthetic(args.seed, args.synthetic, args.cache, max(1, args.workers))
     blender = [] if args.blender_patches is None else [
         dataclasses.replace(s, source="blender")
         for s in load_set(args.blender_patches, "train", val_fraction=0.0)]
