@@ -47,32 +47,16 @@ def patch_features(c: int) -> nn.Sequential:
         cbr(4 * c, 8 * c, 3, 2), cbr(8 * c, 8 * c))
 
 
-CONTRAST_FLOOR = 0.05  # least spread a patch is divided by (a flat patch's noise stays small)
-
-
-def patch_contrast(x: torch.Tensor) -> torch.Tensor:
-    """Each patch moved to zero mean and divided by its spread over pixels and channels
-    (at least CONTRAST_FLOOR): a dark die on a dark table looks like a bright one, and the
-    colours keep their relations."""
-    centred = x - x.mean((1, 2, 3), keepdim=True)
-    return centred / (centred.square().mean((1, 2, 3), keepdim=True)
-                      + CONTRAST_FLOOR ** 2).sqrt()
-
-
 class Classifier(nn.Module):
     """A 48x48 patch in, 7 logits (0 = no die, 1..6) and the top-face centre offset out, from
-    patch_features (most of the capacity sits at the low resolutions, where it costs least);
-    with contrast, each patch first goes through patch_contrast (part of the exported model)."""
+    patch_features (most of the capacity sits at the low resolutions, where it costs least)."""
 
-    def __init__(self, c: int = 16, *, contrast: bool = False) -> None:
+    def __init__(self, c: int = 16) -> None:
         super().__init__()
-        self.contrast = contrast
         self.features = patch_features(c)
         self.out = nn.Linear(8 * c, 9)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if self.contrast:
-            x = patch_contrast(x)
         return self.out(self.features(x).mean((2, 3)))
 
 

@@ -90,30 +90,3 @@ def test_weights_dequantize_as_onnxruntime_dequantizes_them(
     model = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 17)])
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     np.testing.assert_allclose(train._weights(graph)["w"], session.run(None, {})[0])
-
-
-def test_a_classifier_that_evens_contrast_reads_a_patch_alike_brighter_even_8bit(
-        tmp_path: Path) -> None:
-    net = train.from_onnx(Classifier(contrast=True), MODELS / FLOAT_CLASSIFIER).eval()
-    train.export_classifier(net, tmp_path / "float.onnx")
-    pool = synthetic(seed=5, n=12)
-    quantize_classifier(tmp_path / "float.onnx", tmp_path / "8bit.onnx",
-                        calibration_patches(pool, [], seed=1, n=256))
-    patches = calibration_patches(pool, [], seed=2, n=128)
-    usual, brighter = logits(tmp_path / "float.onnx", patches), logits(
-        tmp_path / "float.onnx", patches + np.float32(0.15))
-    assert np.abs(usual - brighter).max() < 1e-3
-    usual, brighter = logits(tmp_path / "8bit.onnx", patches), logits(
-        tmp_path / "8bit.onnx", patches + np.float32(0.15))  # 8 bits round a little otherwise
-    assert (usual[:, :7].argmax(1) == brighter[:, :7].argmax(1)).all()
-    assert np.abs(usual[:, 7:] - brighter[:, 7:]).max() < 0.05  # the centre, in patch widths
-    layers = [node.name for node in onnx.load(str(tmp_path / "float.onnx")).graph.node
-              if node.op_type in ("Conv", "Gemm")]
-    assert float_weighted(tmp_path / "8bit.onnx") == [layers[0], layers[-1]]
-    steps = [node.op_type for node in onnx.load(str(tmp_path / "8bit.onnx")).graph.node
-             if node.op_type != "DequantizeLinear"]
-    assert "QuantizeLinear" not in steps[:steps.index("Conv")]  # the contrast step in floats
-    without = train.from_onnx(Classifier(), MODELS / FLOAT_CLASSIFIER).eval()
-    with torch.no_grad():
-        moved = without(torch.from_numpy(patches + np.float32(0.15))).numpy()
-    assert np.abs(logits(tmp_path / "float.onnx", patches) - moved).max() > 0.05  # it is a step
