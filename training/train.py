@@ -272,8 +272,7 @@ def train_locator(pool: list[Sample], steps: int, seed: int, workers: int,
 
 def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
                      seed: int, workers: int, device: str, init: Path | None = None,
-                     lr: float = LR, checkpoint: Checkpoint | None = None,
-                     evened_copy: bool = False) -> Classifier:
+                     lr: float = LR, checkpoint: Checkpoint | None = None) -> Classifier:
     weights = source_weights(pool, SHARE)
     torch.manual_seed(seed)
 
@@ -290,8 +289,7 @@ def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
 
     draws = Draws(lambda rng: classifier_batch(rng, pool, weights, negatives, 128),
                   seed + 1, workers)
-    net = Classifier(evened_copy=evened_copy)
-    net = net if init is None else from_onnx(net, init)
+    net = Classifier() if init is None else from_onnx(Classifier(), init)
     return fit(net, "classifier", steps, draws, batch_loss, device, lr, checkpoint)
 
 
@@ -341,9 +339,6 @@ def main() -> None:
                     help="peak learning rate of the networks trained")
     ap.add_argument("--classifier", type=Path,
                     help="reuse this trained classifier (.onnx) instead of training one")
-    ap.add_argument("--evened-copy", action="store_true",
-                    help="the classifier sees each patch beside a copy of it with its "
-                         "brightness and contrast evened (nets.evened)")
     ap.add_argument("--synthetic", type=int, default=1200, help="rendered scenes")
     ap.add_argument("--blender-patches", type=Path, metavar="DIR",
                     help="also train the classifier on these scenes of "
@@ -389,7 +384,7 @@ def main() -> None:
         print(f"{len(negatives)} hard negatives", flush=True)
         classifier = train_classifier(pool + blender, negatives, args.classifier_steps, args.seed,
                                       args.workers, args.device, args.init_classifier,
-                                      args.lr, checkpoints["classifier"], args.evened_copy)
+                                      args.lr, checkpoints["classifier"])
         export_classifier(classifier, args.out / FLOAT_CLASSIFIER)
         quantize_classifier(args.out / FLOAT_CLASSIFIER, args.out / CLASSIFIER,
                             calibration_patches(pool + blender, negatives, args.seed))
