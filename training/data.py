@@ -99,31 +99,26 @@ def train_photos(data: Path, exclude: list[str]) -> list[Sample]:
     return [s for name in SETS if name not in exclude for s in load_set(data / name, "train")]
 
 
-def _scene(seed: int, index: int, dark_share: float = 0.0) -> Sample:
+def _scene(seed: int, index: int) -> Sample:
     """Scene number index of a seed's synthetic set, 480..800 × 400..640 px, from its own
-    random stream (so scenes can be drawn in any order, on any number of processes), with
-    about dark_share of its dice dark see-through or swirled ones."""
+    random stream (so scenes can be drawn in any order, on any number of processes)."""
     rng = np.random.default_rng([seed, index])
     w, h = int(rng.integers(480, 800)), int(rng.integers(400, 640))
-    scene = randomised_scene(rng, width=w, height=h, dark_share=dark_share,
-                             dark_seed=[seed, index, 1])
+    scene = randomised_scene(rng, width=w, height=h)
     rows = [(d.value, d.x, d.y, d.size, 1.0) for d in scene.dice]
     return Sample(scene.image, np.array(rows, np.float32).reshape(-1, 5), "synthetic")
 
 
-def synthetic(seed: int, n: int, cache: Path | None = None, processes: int = 1,
-              dark_share: float = 0.0) -> list[Sample]:
-    """n scenes of vision.render's domain randomiser (about dark_share of their dice dark
-    see-through or swirled ones), drawn on this many processes. With a cache folder, they are
-    kept there (keyed by seed, n, dark_share and the renderer's source) and read back instead
-    of drawn again."""
+def synthetic(seed: int, n: int, cache: Path | None = None, processes: int = 1) -> list[Sample]:
+    """n scenes of vision.render's domain randomiser, drawn on this many processes. With a
+    cache folder, they are kept there (keyed by seed, n and the renderer's source) and read
+    back instead of drawn again."""
     key = hashlib.sha256(b"".join(p.read_bytes() for p in RENDERER)).hexdigest()[:12]
-    dark = f"-dark{dark_share:g}" if dark_share > 0 else ""
-    path = None if cache is None else cache / f"scenes-{seed}-{n}{dark}-{key}.npz"
+    path = None if cache is None else cache / f"scenes-{seed}-{n}-{key}.npz"
     if path is not None and path.is_file():
         with np.load(path) as z:
             return [Sample(z[f"image{i}"], z[f"dice{i}"], "synthetic") for i in range(n)]
-    args = [(seed, i, dark_share) for i in range(n)]
+    args = [(seed, i) for i in range(n)]
     if processes > 1:
         with multiprocessing.get_context("fork").Pool(processes) as pool:
             out = pool.starmap(_scene, args, chunksize=8)

@@ -38,42 +38,25 @@ class Locator(nn.Module):
         return self.head(self.fuse(torch.cat([a, u], 1)))
 
 
-def patch_features(c: int, inputs: int = 3) -> nn.Sequential:
-    """A 48x48 patch's features (of ``inputs`` channels), 8c channels at 6 px: one
-    full-resolution layer, then the width doubles as the patch halves (24, 12, 6 px), with two
-    or three layers per scale."""
+def patch_features(c: int) -> nn.Sequential:
+    """A 48x48 patch's features, 8c channels at 6 px: one full-resolution layer, then the width
+    doubles as the patch halves (24, 12, 6 px), with two or three layers per scale."""
     return nn.Sequential(
-        cbr(inputs, c), cbr(c, 2 * c, 3, 2), cbr(2 * c, 2 * c),
+        cbr(3, c), cbr(c, 2 * c, 3, 2), cbr(2 * c, 2 * c),
         cbr(2 * c, 4 * c, 3, 2), cbr(4 * c, 4 * c), cbr(4 * c, 4 * c),
         cbr(4 * c, 8 * c, 3, 2), cbr(8 * c, 8 * c))
 
 
-CONTRAST_FLOOR = 0.05  # least spread a patch is divided by (a flat patch's noise stays small)
-
-
-def evened(x: torch.Tensor) -> torch.Tensor:
-    """Each patch moved to zero mean and divided by its spread over pixels and channels (at
-    least CONTRAST_FLOOR): a dark die on a dark table looks like a bright one, and the colours
-    keep their relations."""
-    centred = x - x.mean((1, 2, 3), keepdim=True)
-    return centred / (centred.square().mean((1, 2, 3), keepdim=True)
-                      + CONTRAST_FLOOR ** 2).sqrt()
-
-
 class Classifier(nn.Module):
     """A 48x48 patch in, 7 logits (0 = no die, 1..6) and the top-face centre offset out, from
-    patch_features (most of the capacity sits at the low resolutions, where it costs least);
-    with evened_copy, the patch's evened copy (part of the exported model) is given beside it."""
+    patch_features (most of the capacity sits at the low resolutions, where it costs least)."""
 
-    def __init__(self, c: int = 16, *, evened_copy: bool = False) -> None:
+    def __init__(self, c: int = 16) -> None:
         super().__init__()
-        self.evened_copy = evened_copy
-        self.features = patch_features(c, 6 if evened_copy else 3)
+        self.features = patch_features(c)
         self.out = nn.Linear(8 * c, 9)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if self.evened_copy:
-            x = torch.cat([x, evened(x)], 1)
         return self.out(self.features(x).mean((2, 3)))
 
 

@@ -64,13 +64,12 @@ class _Patches(CalibrationDataReader):  # type: ignore[misc]
 
 
 def float_nodes(model: Path) -> list[str]:
-    """The classifier's nodes kept in floats: its first convolution and all before it (a
-    patch's evened copy, if it has one), and all after its last but the ReLU (which the
-    quantizer fuses into the convolution before it)."""
+    """The classifier's nodes kept in floats: its first convolution and all after its last
+    but the ReLU (which the quantizer fuses into the convolution before it)."""
     nodes = onnx.load(str(model)).graph.node
     convs = [i for i, node in enumerate(nodes) if node.op_type == "Conv"]
-    return [node.name for node in nodes[:convs[0] + 1]] + [
-        node.name for node in nodes[convs[-1] + 1:] if node.op_type != "Relu"]
+    return [nodes[convs[0]].name] + [node.name for node in nodes[convs[-1] + 1:]
+                                     if node.op_type != "Relu"]
 
 
 def float_weighted(model: Path) -> list[str]:

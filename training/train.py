@@ -18,8 +18,6 @@
     .venv/bin/python training/train.py --exclude byler-d6 --locator runs/e1-cls/dice_locator.onnx \
         --init-classifier runs/e1-cls/dice_classifier.onnx --lr 1e-3 --classifier-steps 600 \
         --blender-patches runs/bl-train --out runs/bl-ft   # Blender scenes: tried, not chosen
-    .venv/bin/python training/train.py --exclude byler-d6 --locator runs/nb-cl/dice_locator.onnx \
-        --dark-dice 0.2 --evened-copy --out runs/nb-dark-evened  # dark dice, evened copy: on trial
 
 Data: the train splits of ../shared/datasets (15 % of each carved off by file-name hash for
 validation, never trained on) plus synthetic scenes from vision.render (and, for the
@@ -274,8 +272,7 @@ def train_locator(pool: list[Sample], steps: int, seed: int, workers: int,
 
 def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
                      seed: int, workers: int, device: str, init: Path | None = None,
-                     lr: float = LR, checkpoint: Checkpoint | None = None,
-                     evened_copy: bool = False) -> Classifier:
+                     lr: float = LR, checkpoint: Checkpoint | None = None) -> Classifier:
     weights = source_weights(pool, SHARE)
     torch.manual_seed(seed)
 
@@ -292,8 +289,7 @@ def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
 
     draws = Draws(lambda rng: classifier_batch(rng, pool, weights, negatives, 128),
                   seed + 1, workers)
-    net = Classifier(evened_copy=evened_copy)
-    net = net if init is None else from_onnx(net, init)
+    net = Classifier() if init is None else from_onnx(Classifier(), init)
     return fit(net, "classifier", steps, draws, batch_loss, device, lr, checkpoint)
 
 
@@ -343,13 +339,7 @@ def main() -> None:
                     help="peak learning rate of the networks trained")
     ap.add_argument("--classifier", type=Path,
                     help="reuse this trained classifier (.onnx) instead of training one")
-    ap.add_argument("--evened-copy", action="store_true",
-                    help="the classifier sees each patch beside a copy of it with its "
-                         "brightness and contrast evened (nets.evened)")
     ap.add_argument("--synthetic", type=int, default=1200, help="rendered scenes")
-    ap.add_argument("--dark-dice", type=float, default=0.0, metavar="SHARE",
-                    help="make about this share of the rendered dice dark see-through or "
-                         "swirled ones (smoke, black, navy, wine bodies)")
     ap.add_argument("--blender-patches", type=Path, metavar="DIR",
                     help="also train the classifier on these scenes of "
                          "training/render_blender.py --patches")
@@ -367,8 +357,7 @@ def main() -> None:
     t0 = time.time()
     real = train_photos(args.data, args.exclude)
     val = {name: load_set(args.data / name, "train", part="val") for name in SETS}
-    pool = real + synthetic(args.seed, args.synthetic, args.cache, max(1, args.workers),
-                            args.dark_dice)
+    pool = real + synthetic(args.seed, args.synthetic, args.cache, max(1, args.workers))
     blender = [] if args.blender_patches is None else [
         dataclasses.replace(s, source="blender")
         for s in load_set(args.blender_patches, "train", val_fraction=0.0)]
@@ -395,7 +384,7 @@ def main() -> None:
         print(f"{len(negatives)} hard negatives", flush=True)
         classifier = train_classifier(pool + blender, negatives, args.classifier_steps, args.seed,
                                       args.workers, args.device, args.init_classifier,
-                                      args.lr, checkpoints["classifier"], args.evened_copy)
+                                      args.lr, checkpoints["classifier"])
         export_classifier(classifier, args.out / FLOAT_CLASSIFIER)
         quantize_classifier(args.out / FLOAT_CLASSIFIER, args.out / CLASSIFIER,
                             calibration_patches(pool + blender, negatives, args.seed))

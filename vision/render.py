@@ -23,8 +23,8 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -76,10 +76,6 @@ _BODY = {  # BGR body colours and the pip colours that go with them
 PIP_COLOURS = ((240, 240, 240), (20, 20, 20), (40, 40, 210), (45, 35, 140), (50, 170, 220),
                (180, 90, 30), (60, 150, 40), (190, 190, 190))
 MATERIALS = ("solid", "swirl", "translucent", "glitter", "pearl")
-#: Bodies of dark see-through and swirled dice (BGR): smoke, black, navy, wine, brown smoke.
-DARK_BODIES = ((55, 50, 50), (30, 30, 30), (90, 40, 20), (40, 30, 110), (40, 50, 60))
-#: Their pips (BGR): red, dark red, white, gold.
-DARK_PIPS = ((40, 40, 210), (45, 35, 140), (235, 235, 235), (60, 190, 230))
 MAX_OFF_AXIS = math.tan(math.radians(62))  # no part of a scene is seen further from straight down
 
 
@@ -145,18 +141,6 @@ def _look(rng: np.random.Generator, plain: bool) -> DieLook:
         engraved=bool(rng.random() < 0.5),
         opacity=rng.uniform(0.7, 0.92) if material == "translucent" else 1.0,
         glare=rng.uniform(0.2, 0.9) if rng.random() < 0.5 else 0.0)
-
-
-def _dark(rng: np.random.Generator, look: DieLook) -> DieLook:
-    """look made a dark see-through or swirled die (the smoke and gem dice of many sets, pips
-    often red), its shape kept; drawn from rng alone."""
-    body = np.array(DARK_BODIES[int(rng.integers(len(DARK_BODIES)))]) * rng.uniform(0.7, 1.3)
-    pip = np.array(DARK_PIPS[int(rng.integers(len(DARK_PIPS)))], np.float64)
-    translucent = bool(rng.random() < 0.7)
-    return replace(look, body=np.clip(body + rng.normal(0, 8, 3), 0, 255).astype(np.float32),
-                   pip=np.clip(pip + rng.normal(0, 10, 3), 0, 255).astype(np.float32),
-                   material="translucent" if translucent else "swirl",
-                   opacity=rng.uniform(0.7, 0.92) if translucent else 1.0)
 
 
 def _face_texture(rng: np.random.Generator, value: int, look: DieLook, shade: float,
@@ -473,17 +457,13 @@ def _finish(rng: np.random.Generator, canvas: FloatImage) -> Image:
 
 
 def randomised_scene(seed: int | np.random.Generator, *, width: int = 640,
-                     height: int = 480, dark_share: float = 0.0,
-                     dark_seed: int | Sequence[int] = 0) -> Scene:
+                     height: int = 480) -> Scene:
     """One scene drawn from the whole range of tables, cameras, dice and clutter (see the
     module doc). Dice lie on the table (the straight-down view), are the same size there up
     to a few per cent, and are labelled where the camera sees their top face: its centre and
     the square root of its area. No die's centre lies nearer the border than a fifth of its
-    side. About dark_share of the dice are dark see-through or swirled ones, chosen and
-    coloured from a stream of their own (dark_seed): the scene's layout and labels are those
-    drawn without them."""
+    side."""
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    dark = np.random.default_rng(dark_seed) if dark_share > 0 else None
     tilt = 0.0 if rng.random() < 0.45 else math.radians(rng.uniform(5, 40))
     focal, azimuth = width * rng.uniform(0.7, 1.6), rng.uniform(0, 2 * math.pi)
     while True:  # less tilt where a corner of the image would see the table at a grazing angle
@@ -527,11 +507,8 @@ def randomised_scene(seed: int | np.random.Generator, *, width: int = 640,
             continue
         angle = rng.uniform(0, 2 * math.pi)
         die = RenderedDie(int(rng.integers(1, 7)), x - x0, y - y0, s)
-        look = one_look or _look(rng, plain=False)
-        if dark is not None and dark.random() < dark_share:
-            look = _dark(dark, look)
         # Seen from straight above, a top face lies further out than the die's foot.
-        drawn.append((die, look, angle, (x / focal, y / focal)))
+        drawn.append((die, one_look or _look(rng, plain=False), angle, (x / focal, y / focal)))
         quad = _to(to_image, _square(x, y, s, angle).astype(np.float64))
         cx, cy = _to(to_image, np.array([[x, y]], np.float64))[0]
         area = 0.5 * abs(_cross(quad[2] - quad[0], quad[3] - quad[1]))

@@ -78,15 +78,3 @@ def test_a_malformed_label_stops_the_run_naming_it(tmp_path: Path) -> None:
         {"file": "a.png", "split": "train", "dice": [die(7, [0, 0, 10, 10])]}])
     with pytest.raises(SystemExit, match=r"a\.png.*value must be a whole number 1\.\.6"):
         data.load_set(root, "train")
-
-
-def test_dark_dice_keep_the_scenes_labels_and_are_cached_apart(tmp_path: Path) -> None:
-    plain = data.synthetic(1, 3, tmp_path)
-    dark = data.synthetic(1, 3, tmp_path, dark_share=1.0)
-    assert len(list(tmp_path.glob("scenes-1-3-*.npz"))) == 2
-    assert len(list(tmp_path.glob("scenes-1-3-dark1-*.npz"))) == 1
-    for a, b in zip(plain, dark, strict=True):
-        assert np.array_equal(a.dice, b.dice) and len(a.dice)
-        assert not np.array_equal(a.image, b.image)
-    again = data.synthetic(1, 3, tmp_path, dark_share=1.0)
-    assert all(np.array_equal(a.image, b.image) for a, b in zip(dark, again, strict=True))

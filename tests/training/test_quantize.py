@@ -90,31 +90,3 @@ def test_weights_dequantize_as_onnxruntime_dequantizes_them(
     model = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 17)])
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     np.testing.assert_allclose(train._weights(graph)["w"], session.run(None, {})[0])
-
-
-def test_a_classifier_with_the_evened_copy_exports_and_quantizes_with_the_step_in_floats(
-        tmp_path: Path) -> None:
-    torch.manual_seed(3)
-    net = Classifier(evened_copy=True)
-    with torch.no_grad():  # weights as a trained network's, not a fresh one's alike ones
-        for param in net.parameters():
-            param.add_(torch.randn_like(param) * 0.1)
-    net.eval()
-    train.export_classifier(net, tmp_path / "float.onnx")
-    pool = synthetic(seed=5, n=12)
-    quantize_classifier(tmp_path / "float.onnx", tmp_path / "8bit.onnx",
-                        calibration_patches(pool, [], seed=1, n=256))
-    patches = calibration_patches(pool, [], seed=2, n=128)
-    with torch.no_grad():
-        trained = net(torch.from_numpy(patches)).numpy()
-        taken_back = train.from_onnx(Classifier(evened_copy=True), tmp_path / "float.onnx"
-                                     ).eval()(torch.from_numpy(patches)).numpy()
-    floats = logits(tmp_path / "float.onnx", patches)
-    assert np.abs(floats - trained).max() < 1e-3
-    assert np.abs(taken_back - floats).max() < 1e-3
-    eight_bit = logits(tmp_path / "8bit.onnx", patches)
-    assert (floats[:, :7].argmax(1) == eight_bit[:, :7].argmax(1)).mean() >= 0.95
-    steps = [node.op_type for node in onnx.load(str(tmp_path / "8bit.onnx")).graph.node
-             if node.op_type != "DequantizeLinear"]
-    assert "Concat" in steps[:steps.index("Conv")]  # the patch and its evened copy ...
-    assert "QuantizeLinear" not in steps[:steps.index("Conv")]  # ... in floats
