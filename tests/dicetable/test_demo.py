@@ -25,8 +25,9 @@ SHORT = {**HEADER, "target": 30}
 @contextmanager
 def demo_table(demo: Path, tmp_path: Path) -> Iterator[tuple[TableSession, Camera]]:
     """A table whose camera plays the demo's film at 3x, its scripted player quick to act but
-    patient with the camera (10 s, not the demo's 8 s of film: two test processes on two cores
-    can hold a read back, and a roll the phone entered instead would fail the test)."""
+    patient with the camera: 30 s at 3x is 10 s of waiting, where the demo's 8 s would be
+    2.7 s (two test processes on two cores can hold a read back, and a roll the phone entered
+    instead would fail the test)."""
     session = TableSession(Journal(tmp_path / "table.db"))
     session.start()
     camera = camera_for(session, source=None, demo=demo, speed=3.0, delay_s=0.05,
