@@ -70,7 +70,7 @@ from data import (  # noqa: E402
     synthetic,
     train_photos,
 )
-from nets import Classifier, Locator  # noqa: E402
+from nets import CLASSIFIER_WIDTH, Classifier, Locator  # noqa: E402
 from quantize import calibration_patches, quantize_classifier  # noqa: E402
 
 from vision.classify import CROP  # noqa: E402
@@ -273,7 +273,7 @@ def train_locator(pool: list[Sample], steps: int, seed: int, workers: int,
 def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
                      seed: int, workers: int, device: str, init: Path | None = None,
                      lr: float = LR, checkpoint: Checkpoint | None = None,
-                     width: int = 16) -> Classifier:
+                     width: int = CLASSIFIER_WIDTH) -> Classifier:
     weights = source_weights(pool, SHARE)
     torch.manual_seed(seed)
 
@@ -348,8 +348,8 @@ def main() -> None:
                     help="folder keeping the rendered scenes between runs")
     ap.add_argument("--locator-steps", type=int, default=3000)
     ap.add_argument("--classifier-steps", type=int, default=10000)
-    ap.add_argument("--classifier-width", type=int, default=16,
-                    help="channels of the classifier's first layer (its width; tried: 24)")
+    ap.add_argument("--classifier-width", type=int, default=CLASSIFIER_WIDTH,
+                    help="channels of the classifier's first layer (tried: 24)")
     ap.add_argument("--resume", action="store_true",
                     help="go on from the checkpoints a stopped run with the same arguments "
                          "left in --out (without it, they are started afresh)")
