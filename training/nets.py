@@ -47,14 +47,11 @@ def patch_features(c: int) -> nn.Sequential:
         cbr(4 * c, 8 * c, 3, 2), cbr(8 * c, 8 * c))
 
 
-CLASSIFIER_WIDTH = 16  # the classifier's width as shipped: channels of its first layer
-
-
 class Classifier(nn.Module):
     """A 48x48 patch in, 7 logits (0 = no die, 1..6) and the top-face centre offset out, from
     patch_features (most of the capacity sits at the low resolutions, where it costs least)."""
 
-    def __init__(self, c: int = CLASSIFIER_WIDTH) -> None:
+    def __init__(self, c: int = 16) -> None:
         super().__init__()
         self.features = patch_features(c)
         self.out = nn.Linear(8 * c, 9)

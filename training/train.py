@@ -70,7 +70,7 @@ from data import (  # noqa: E402
     synthetic,
     train_photos,
 )
-from nets import CLASSIFIER_WIDTH, Classifier, Locator  # noqa: E402
+from nets import Classifier, Locator  # noqa: E402
 from quantize import calibration_patches, quantize_classifier  # noqa: E402
 
 from vision.classify import CROP  # noqa: E402
@@ -272,8 +272,7 @@ def train_locator(pool: list[Sample], steps: int, seed: int, workers: int,
 
 def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
                      seed: int, workers: int, device: str, init: Path | None = None,
-                     lr: float = LR, checkpoint: Checkpoint | None = None,
-                     width: int = CLASSIFIER_WIDTH) -> Classifier:
+                     lr: float = LR, checkpoint: Checkpoint | None = None) -> Classifier:
     weights = source_weights(pool, SHARE)
     torch.manual_seed(seed)
 
@@ -290,7 +289,7 @@ def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
 
     draws = Draws(lambda rng: classifier_batch(rng, pool, weights, negatives, 128),
                   seed + 1, workers)
-    net = Classifier(width) if init is None else from_onnx(Classifier(width), init)
+    net = Classifier() if init is None else from_onnx(Classifier(), init)
     return fit(net, "classifier", steps, draws, batch_loss, device, lr, checkpoint)
 
 
@@ -348,8 +347,6 @@ def main() -> None:
                     help="folder keeping the rendered scenes between runs")
     ap.add_argument("--locator-steps", type=int, default=3000)
     ap.add_argument("--classifier-steps", type=int, default=10000)
-    ap.add_argument("--classifier-width", type=int, default=CLASSIFIER_WIDTH,
-                    help="channels of the classifier's first layer (tried: 24)")
     ap.add_argument("--resume", action="store_true",
                     help="go on from the checkpoints a stopped run with the same arguments "
                          "left in --out (without it, they are started afresh)")
@@ -387,8 +384,7 @@ def main() -> None:
         print(f"{len(negatives)} hard negatives", flush=True)
         classifier = train_classifier(pool + blender, negatives, args.classifier_steps, args.seed,
                                       args.workers, args.device, args.init_classifier,
-                                      args.lr, checkpoints["classifier"],
-                                      args.classifier_width)
+                                      args.lr, checkpoints["classifier"])
         export_classifier(classifier, args.out / FLOAT_CLASSIFIER)
         quantize_classifier(args.out / FLOAT_CLASSIFIER, args.out / CLASSIFIER,
                             calibration_patches(pool + blender, negatives, args.seed))

@@ -90,15 +90,3 @@ def test_weights_dequantize_as_onnxruntime_dequantizes_them(
     model = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 17)])
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     np.testing.assert_allclose(train._weights(graph)["w"], session.run(None, {})[0])
-
-
-def test_a_wider_classifier_trains_exports_and_is_made_8bit(tmp_path: Path) -> None:
-    pool = synthetic(seed=5, n=12)
-    net = train.train_classifier(pool, [], steps=2, seed=1, workers=0, device="cpu", width=24)
-    assert net.features[0][0].out_channels == 24
-    train.export_classifier(net.eval(), tmp_path / "float.onnx")
-    quantize_classifier(tmp_path / "float.onnx", tmp_path / "8bit.onnx",
-                        calibration_patches(pool, [], seed=1, n=64))
-    patches = calibration_patches(pool, [], seed=2, n=16)
-    assert logits(tmp_path / "8bit.onnx", patches).shape == (16, 9)
-    assert len(float_weighted(tmp_path / "8bit.onnx")) == 2  # the first layer and the head
