@@ -154,8 +154,6 @@ LOCATOR_SIDES = (3.5, 32.0)  # die sides in locator input pixels that training c
 LOCATOR_AUG = Aug(0.3, 0.08, (0.6, 1.4), (0.6, 1.3), 30, (0.6, 1.6), (0.3, 1.3), (1, 10),
                   (25, 90), 0.4, 0.5, 0.4)
 P_LOW_RES = 0.4  # share of classifier patches shrunk 1.3..2.5 times and enlarged back
-P_PHOTO_JPEG = 0.5  # share of classifier regions JPEG-compressed at photo scale before the cut
-PHOTO_JPEG = (50, 91)  # that JPEG's quality range (end excluded), OpenCV's 4:2:0 chroma
 CLASSIFIER_AUG = Aug(0.3, 0.05, (0.7, 1.3), (0.7, 1.25), 25, (0.7, 1.4), (0.3, 1.0), (1, 6),
                      (40, 95), 0.3, 0.4, 0.3)
 
@@ -180,14 +178,9 @@ def photometric(rng: np.random.Generator, img: np.ndarray, a: Aug) -> np.ndarray
         f += rng.normal(0, rng.uniform(*a.noise), f.shape).astype(np.float32)
     out: np.ndarray = np.clip(f, 0, 255).astype(np.uint8)
     if rng.random() < a.p_jpeg:
-        out = jpeg(out, int(rng.integers(*a.jpeg)))
+        _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(*a.jpeg))])
+        out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
     return out
-
-
-def jpeg(img: np.ndarray, quality: int) -> np.ndarray:
-    """A uint8 BGR image as it reads back after JPEG compression at this quality."""
-    _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
 
 
 def pick(rng: np.random.Generator, pool: list[Sample], weights: np.ndarray) -> int:
@@ -320,8 +313,6 @@ def classifier_batch(rng: np.random.Generator, pool: list[Sample], weights: np.n
         flip = rng.random() < 0.5
         if flip:
             region = np.ascontiguousarray(region[:, ::-1])
-        if rng.random() < P_PHOTO_JPEG:  # the photo's own JPEG, at the photo's scale
-            region = jpeg(region, int(rng.integers(*PHOTO_JPEG)))
         if cls[i]:
             tx, ty = rot @ np.array([x, y, 1.0])
             dx = (tx - big / 2) / side
