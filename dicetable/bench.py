@@ -12,6 +12,8 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 
+from vision.heap import keep_memory_flat
+
 Figure = tuple[str, float, str]
 """One measured figure: its label, value and unit."""
 SUITES = {
@@ -36,7 +38,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the chosen suites, printing each figure as soon as it is measured."""
+    """Run the chosen suites, printing each figure as soon as it is measured, in a process
+    whose allocator is set as the table's."""
+    keep_memory_flat()
     for name in args.suite or list(SUITES):
         suite: Callable[[int], Iterator[Figure]] = importlib.import_module(SUITES[name]).suite
         if not args.json:

@@ -11,7 +11,6 @@ goes to the log and to the score pad.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import signal
 import socket
 import sys
@@ -31,6 +30,7 @@ from device.session import TableSession
 from device.state_dir import add_state_argument, journal_path
 from dicetable.live_table import camera_for
 from dicetable.service import PowerOff, open_buttons, service_watchdog, status_line
+from vision.heap import keep_memory_flat
 from vision.profile import ProfileError
 
 DEFAULT_HOST = "0.0.0.0"
@@ -38,7 +38,6 @@ DEFAULT_PORT = 8017
 DEFAULT_MAX_STREAMS = 40
 SERVER_KEYS = ("host", "port", "max_streams")
 CAMERA_KEYS = ("source", "fps")
-M_MMAP_THRESHOLD, M_ARENA_MAX = -3, -8  # glibc's mallopt parameters (malloc.h)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -71,18 +70,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speed", type=float, default=1.0,
                         help="play a folder, video or the demo this many times faster "
                              "(default 1)")
-
-
-def keep_memory_flat() -> None:
-    """Ask glibc's allocator to give large blocks (camera frames) back to the system at once
-    and to keep two arenas, not one per thread: a table that runs for months then stays at
-    its size instead of creeping up with fragments (no-op where the C library is not glibc)."""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:
-        return
-    libc.mallopt(M_MMAP_THRESHOLD, 128 * 1024)
-    libc.mallopt(M_ARENA_MAX, 2)
 
 
 def run(args: argparse.Namespace) -> int:

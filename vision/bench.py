@@ -2,7 +2,8 @@
 
 suite() times the whole read of rendered 1280×720 frames with about ten dice against one
 inference of the YOLOv8n-640 yardstick in ../shared/anchors, with the same thread settings,
-and measures the peak resident memory of a fresh process after 100 reads.
+and measures the peak resident memory of a fresh process after 100 reads. `dicetable bench` and
+that fresh process set their allocator as the table's does (vision.heap).
 """
 
 from __future__ import annotations
@@ -30,13 +31,16 @@ ROUNDS = 3  # each frame is read once per round
 ANCHOR_RUNS = 30  # timed inferences of the yardstick, spread over the rounds
 RSS_READS = 100  # reads before the fresh process reports its peak memory
 
-# The child reports VmHWM, its own peak: ru_maxrss would also count the part of this
-# (larger) parent that the fork copied before exec, which Linux carries over.
+# The child sets its allocator as the table's process does (vision.heap), and reports VmHWM,
+# its own peak: ru_maxrss would also count the part of this (larger) parent that the fork
+# copied before exec, which Linux carries over.
 _RSS_CHILD = """
 import resource, sys
 from pathlib import Path
 import cv2
+from vision.heap import keep_memory_flat
 from vision.reader import DiceReader
+keep_memory_flat()
 cv2.setNumThreads({threads})
 reader = DiceReader(threads={threads})
 files = sorted(Path(sys.argv[1]).glob("*.png"))
