@@ -51,7 +51,6 @@ import torch
 import torch.nn.functional as F
 from onnx.reference import ReferenceEvaluator
 from torch import nn
-from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
 from torch.utils.data import DataLoader, IterableDataset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,7 +78,6 @@ from vision.evaluate import score_image, summarise  # noqa: E402
 from vision.reader import CLASSIFIER, FLOAT_CLASSIFIER, LOCATOR, DiceReader  # noqa: E402
 
 LR = 3e-3  # peak learning rate of both networks
-AVERAGE_DECAY = 0.999  # of the classifier's moving average of weights (E, model log)
 SAVE_EVERY = 500  # steps between checkpoints
 # arguments a resumed run may change (the others must be those its checkpoints were left with)
 RESUME_MAY_CHANGE = {"out", "resume", "threads", "device", "workers", "cache"}
@@ -143,18 +141,13 @@ Loss = Callable[[N, tuple[torch.Tensor, ...]], tuple[torch.Tensor, dict[str, tor
 
 
 def fit(net: N, name: str, steps: int, draws: Draws, batch_loss: Loss[N], device: str,
-        lr: float = LR, checkpoint: Checkpoint | None = None, average: float | None = None
-        ) -> N:
+        lr: float = LR, checkpoint: Checkpoint | None = None) -> N:
     """Train net for `steps` AdamW steps (warm-up, then cosine decay from lr) on the loss
     batch_loss(net, batch) gives with its figures; prints the figures every 100 steps.
     With a checkpoint, saves the run there every SAVE_EVERY steps and at the end, and goes
     on from it where one is already there; on the CPU, without loader processes, the
-    resumed run ends with the same weights as one never stopped. With `average`, returns the
-    moving average of the weights and batch-norm statistics with that decay instead of the
-    last step's (the checkpoints keep only the last step's)."""
+    resumed run ends with the same weights as one never stopped."""
     net.to(device)
-    averaged = None if average is None else AveragedModel(
-        net, multi_avg_fn=get_ema_multi_avg_fn(average), use_buffers=True)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     rng = np.random.default_rng(draws.seed)
     start = resume(checkpoint, name, steps, net, opt, rng)
@@ -168,15 +161,11 @@ def fit(net: N, name: str, steps: int, draws: Draws, batch_loss: Loss[N], device
         opt.zero_grad()
         loss.backward()
         opt.step()
-        if averaged is not None:
-            averaged.update_parameters(net)
         if step % 100 == 0 or step == steps - 1:
             shown = " ".join(f"{k} {v.item():.3f}" for k, v in figures.items())
             print(f"{name} {step}/{steps} {shown} {time.time() - t0:.0f}s", flush=True)
         if checkpoint is not None and ((step + 1) % SAVE_EVERY == 0 or step + 1 == steps):
             save(checkpoint, name, step + 1, steps, net, opt, rng)
-    if averaged is not None:
-        net = averaged.module
     net.cpu().eval()  # in place
     return net
 
@@ -301,8 +290,7 @@ def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
     draws = Draws(lambda rng: classifier_batch(rng, pool, weights, negatives, 128),
                   seed + 1, workers)
     net = Classifier() if init is None else from_onnx(Classifier(), init)
-    return fit(net, "classifier", steps, draws, batch_loss, device, lr, checkpoint,
-               average=AVERAGE_DECAY)
+    return fit(net, "classifier", steps, draws, batch_loss, device, lr, checkpoint)
 
 
 def export_locator(locator: Locator, path: Path) -> None:
