@@ -91,7 +91,7 @@ def model_session(path: Path, threads: int | None) -> ort.InferenceSession:
         raise ModelMissing(f"dice reader model not found: {path}")
     opts = ort.SessionOptions()
     opts.enable_mem_pattern = False  # input sizes vary from image to image
-    opts.enable_cpu_mem_arena = False  # give memory back after each run
+    opts.enable_cpu_mem_arena = True  # tensors kept between runs: no fresh mapping per tensor
     # Idle worker threads must not spin: between the two networks the reader's own code runs.
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     if threads is not None:
