@@ -7,10 +7,14 @@ import torch.nn.functional as F
 from torch import nn
 
 
-def cbr(i: int, o: int, k: int = 3, s: int = 1) -> nn.Sequential:
-    """Convolution, batch norm, ReLU."""
-    return nn.Sequential(nn.Conv2d(i, o, k, s, k // 2, bias=False), nn.BatchNorm2d(o),
-                         nn.ReLU(inplace=True))
+def cbr(i: int, o: int, k: int = 3, s: int = 1, groups: int = 1,
+        act: type[nn.Module] | None = nn.ReLU, eps: float = 1e-5) -> nn.Sequential:
+    """Convolution, batch norm and, unless act is None, its activation (ReLU)."""
+    layers = [nn.Conv2d(i, o, k, s, k // 2, groups=groups, bias=False),
+              nn.BatchNorm2d(o, eps=eps)]
+    if act is not None:
+        layers.append(act(inplace=True))
+    return nn.Sequential(*layers)
 
 
 class Locator(nn.Module):
@@ -79,14 +83,10 @@ LITE0_STAGES = ((1, 3, 1, 1, 16), (2, 3, 2, 6, 24), (2, 5, 2, 6, 40), (3, 3, 2, 
                 (3, 5, 1, 6, 112))
 
 
-def cbr6(i: int, o: int, k: int = 1, s: int = 1, groups: int = 1, act: bool = True
-         ) -> nn.Sequential:
-    """Convolution, batch norm (TensorFlow's epsilon) and, where act, ReLU6: Lite0's unit."""
-    layers: list[nn.Module] = [nn.Conv2d(i, o, k, s, k // 2, groups=groups, bias=False),
-                               nn.BatchNorm2d(o, eps=1e-3)]
-    if act:
-        layers.append(nn.ReLU6(inplace=True))
-    return nn.Sequential(*layers)
+def lite_unit(i: int, o: int, k: int = 1, s: int = 1, groups: int = 1, act: bool = True
+              ) -> nn.Sequential:
+    """Lite0's unit: cbr with ReLU6 (where act) and TensorFlow's batch-norm epsilon."""
+    return cbr(i, o, k, s, groups, nn.ReLU6 if act else None, eps=1e-3)
 
 
 class InvertedResidual(nn.Module):
@@ -96,8 +96,8 @@ class InvertedResidual(nn.Module):
     def __init__(self, i: int, o: int, k: int, s: int, expand: int) -> None:
         super().__init__()
         wide = i * expand
-        layers = [] if expand == 1 else [cbr6(i, wide)]
-        layers += [cbr6(wide, wide, k, s, groups=wide), cbr6(wide, o, act=False)]
+        layers = [] if expand == 1 else [lite_unit(i, wide)]
+        layers += [lite_unit(wide, wide, k, s, groups=wide), lite_unit(wide, o, act=False)]
         self.body = nn.Sequential(*layers)
         self.residual = s == 1 and i == o
 
@@ -117,7 +117,7 @@ class LiteClassifier(nn.Module):
 
     def __init__(self) -> None:
         super().__init__()
-        blocks: list[nn.Module] = [cbr6(3, 32, 3, 2)]
+        blocks: list[nn.Module] = [lite_unit(3, 32, 3, 2)]
         width = 32
         for repeats, k, s, expand, out in LITE0_STAGES:
             for r in range(repeats):

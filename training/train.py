@@ -370,6 +370,9 @@ def main() -> None:
                     help="go on from the checkpoints a stopped run with the same arguments "
                          "left in --out (without it, they are started afresh)")
     args = ap.parse_args()
+    if args.trunk != "plain" and args.init_classifier is not None:
+        ap.error("--init-classifier takes the plain classifier's weights; --trunk lite0 starts "
+                 "from ImageNet's")
     torch.set_num_threads(args.threads)
     if args.workers:
         cv2.setNumThreads(1)  # a forked loader hangs in OpenCV's thread pool if it ran here
