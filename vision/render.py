@@ -9,7 +9,7 @@ randomised_scene is the domain randomiser for training: any surface of vision.su
 15 to 200 pixels across, alone, scattered or in touching clusters, some cut by the image
 border, a camera straight above or tilted (the label is always the top face, wherever the
 camera sees it), white balance, motion and focus blur, low resolution, and objects that are
-not dice (buttons, blank cubes, coins, tokens, printed tags, keyboard keys) among them.
+not dice (buttons, blank cubes, coins, tokens) among them.
 
 >>> scene = render_scene(7, width=320, height=240, n_dice=3, die_px=(30, 40))
 >>> scene.image.shape, len(scene.dice)
@@ -333,61 +333,6 @@ def _distractor(rng: np.random.Generator, canvas: FloatImage, scale: float,
                _square(x, y, scale * rng.uniform(0.8, 1.2), rng.uniform(0, 2 * math.pi)), 1.0)
 
 
-_GLYPHS = "ABCDEFGHKLMNPRSTUVWXYZ0123456789-+/<>#%&."
-
-
-def _printed(rng: np.random.Generator, canvas: FloatImage, scale: float) -> None:
-    """Print that is not a die, as on a desk: a light tag with a line of dark characters or a
-    barcode, or a row of keyboard keys (wider than tall) each with a light glyph."""
-    h, w = canvas.shape[:2]
-    x, y = float(rng.uniform(0, w)), float(rng.uniform(0, h))
-    font = int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX]))
-    ink = tuple(float(c) for c in rng.uniform(0, 70, 3))
-    paper = tuple(float(c) for c in rng.uniform(170, 250, 3))
-    kind = rng.random()
-    if kind < 0.35:  # a tag: dark characters on a light label
-        text = "".join(rng.choice(list(_GLYPHS), int(rng.integers(3, 8))))
-        size = scale * rng.uniform(0.35, 0.7)  # the characters' height
-        font_scale = size / 22.0
-        (tw, th), _ = cv2.getTextSize(text, font, font_scale, 1)
-        cv2.rectangle(canvas, (int(x - tw * 0.6), int(y - th * 1.2)),
-                      (int(x + tw * 0.6), int(y + th * 1.2)), paper, -1)
-        _text(canvas, text, (int(x - tw / 2), int(y + th / 2)), font, font_scale, ink,
-              max(1, round(size / 10)))
-    elif kind < 0.5:  # a tag with a barcode: dark bars of random widths
-        bar_h, unit = scale * rng.uniform(0.4, 1.0), max(1.0, scale * rng.uniform(0.03, 0.08))
-        widths = rng.integers(1, 4, int(rng.integers(12, 30))) * unit
-        left, right = x - widths.sum() / 2, x + widths.sum() / 2
-        cv2.rectangle(canvas, (int(left - 3 * unit), int(y - bar_h * 0.7)),
-                      (int(right + 3 * unit), int(y + bar_h * 0.7)), paper, -1)
-        for i, (edge, width) in enumerate(zip(left + np.cumsum(widths) - widths, widths,
-                                              strict=True)):
-            if i % 2 == 0:
-                cv2.rectangle(canvas, (int(edge), int(y - bar_h / 2)),
-                              (int(edge + width) - 1, int(y + bar_h / 2)), ink, -1)
-    else:  # keyboard keys: light glyphs on dark keys
-        key = tuple(float(c) for c in rng.uniform(10, 60, 3))
-        kw, kh = scale * rng.uniform(1.1, 1.8), scale * rng.uniform(0.9, 1.1)
-        for k in range(int(rng.integers(1, 5))):
-            cx = x + k * kw * 1.12
-            cv2.rectangle(canvas, (int(cx - kw / 2), int(y - kh / 2)),
-                          (int(cx + kw / 2), int(y + kh / 2)), key, -1, cv2.LINE_AA)
-            label = "".join(rng.choice(list(_GLYPHS), int(rng.integers(1, 4)))).lower()
-            font_scale = kh * rng.uniform(0.25, 0.4) / 22.0
-            _text(canvas, label, (int(cx - kw * 0.35), int(y + kh * 0.25)), font, font_scale,
-                  paper, max(1, round(kh / 30)))
-
-
-def _text(canvas: FloatImage, text: str, origin: tuple[int, int], font: int, font_scale: float,
-          colour: tuple[float, ...], thickness: int) -> None:
-    """cv2.putText on a float canvas (it draws on bytes only): drawn as a mask, then blended."""
-    mask = np.zeros(canvas.shape[:2], np.uint8)
-    cv2.putText(mask, text, origin, font, font_scale, 255, thickness, cv2.LINE_AA)
-    ink = mask.astype(np.float32)[..., None] / 255.0
-    canvas *= 1 - ink
-    canvas += ink * np.array(colour, np.float32)
-
-
 def _place(rng: np.random.Generator, sizes: NDArray[np.float64],
            sample: Callable[[float], tuple[float, float]],
            fits: Callable[[float, float, float], bool],
@@ -540,9 +485,6 @@ def randomised_scene(seed: int | np.random.Generator, *, width: int = 640,
                           else rng.uniform(0.7, 1.3, n))
     for _ in range(int(rng.integers(0, 5))):
         _distractor(rng, canvas, plane_side)
-    desk = rng.spawn(1)[0]  # print on its own stream: the scene's other draws stay the same
-    for _ in range(int(desk.integers(0, 3))):
-        _printed(desk, canvas, plane_side)
     margin = 0.2 if rng.random() < 0.5 else 0.7
 
     def sample(s: float) -> tuple[float, float]:
