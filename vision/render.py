@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -76,11 +76,6 @@ _BODY = {  # BGR body colours and the pip colours that go with them
 PIP_COLOURS = ((240, 240, 240), (20, 20, 20), (40, 40, 210), (45, 35, 140), (50, 170, 220),
                (180, 90, 30), (60, 150, 40), (190, 190, 190))
 MATERIALS = ("solid", "swirl", "translucent", "glitter", "pearl")
-#: Smoky dice: this share of coloured dice get a dark body marbled a lighter shade of itself and
-#: red pips that scarcely stand out (as smoke or nebula dice).
-SMOKY_SHARE = 0.15
-_SMOKY_BODIES = ("smoke", "black", "navy", "blue", "wine", "purple")
-_RED_PIPS = ((40, 40, 210), (45, 35, 140))  # BGR: red, dark red
 MAX_OFF_AXIS = math.tan(math.radians(62))  # no part of a scene is seen further from straight down
 
 
@@ -138,7 +133,7 @@ def _look(rng: np.random.Generator, plain: bool) -> DieLook:
     if rng.random() < 0.1:  # pips in a colour close to the body's: hard to read
         pip = np.clip(body * rng.choice([0.45, 1.6]), 0, 255)
     material = str(rng.choice(MATERIALS, p=[0.45, 0.2, 0.15, 0.1, 0.1]))
-    look = DieLook(
+    return DieLook(
         body.astype(np.float32), np.clip(pip + rng.normal(0, 10, 3), 0, 255).astype(np.float32),
         material, corner=rng.uniform(0.06, 0.3), bevel=rng.uniform(0.03, 0.14),
         spread=rng.uniform(0.2, 0.3), radius=rng.uniform(0.06, 0.115),
@@ -146,16 +141,6 @@ def _look(rng: np.random.Generator, plain: bool) -> DieLook:
         engraved=bool(rng.random() < 0.5),
         opacity=rng.uniform(0.7, 0.92) if material == "translucent" else 1.0,
         glare=rng.uniform(0.2, 0.9) if rng.random() < 0.5 else 0.0)
-    smoky = rng.spawn(1)[0]  # on its own stream: whether a die is smoky moves no other draw
-    return _smoky(smoky, look) if smoky.random() < SMOKY_SHARE else look
-
-
-def _smoky(rng: np.random.Generator, look: DieLook) -> DieLook:
-    """``look`` made a smoky die: a dark body, marbled, with red or dark red pips."""
-    body = np.array(_BODY[str(rng.choice(_SMOKY_BODIES))][0]) * rng.uniform(0.5, 1.0)
-    pip = np.array(_RED_PIPS[int(rng.integers(len(_RED_PIPS)))]) + rng.normal(0, 10, 3)
-    return replace(look, body=np.clip(body + rng.normal(0, 10, 3), 0, 255).astype(np.float32),
-                   pip=np.clip(pip, 0, 255).astype(np.float32), material="marble", opacity=1.0)
 
 
 def _face_texture(rng: np.random.Generator, value: int, look: DieLook, shade: float,
@@ -170,10 +155,9 @@ def _face_texture(rng: np.random.Generator, value: int, look: DieLook, shade: fl
     alpha = np.clip(0.5 - dist * _TEX, 0, 1).astype(np.float32)
     col = np.empty((_TEX, _TEX, 3), np.float32)
     col[:] = look.body
-    if look.material in ("swirl", "marble"):  # marble: veined a lighter shade of the body
-        lighter = np.clip(look.body * 1.5 + 40, 0, 255)
-        other = lighter if look.material == "marble" else [
-            look.body * 0.45, lighter, random_colour(rng)][int(rng.integers(3))]
+    if look.material == "swirl":
+        other = [look.body * 0.45, np.clip(look.body * 1.5 + 40, 0, 255),
+                 random_colour(rng)][int(rng.integers(3))]
         mix = noise(rng, _TEX, _TEX, int(rng.integers(10, 30))) - 0.5
         mix = np.clip(mix * rng.uniform(1.5, 4) + 0.5, 0, 1) * rng.uniform(0.3, 0.8)
         col = col * (1 - mix[..., None]) + other * mix[..., None]
