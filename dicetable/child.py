@@ -3,12 +3,14 @@ end-to-end tests run, exactly as a table runs it (and restart, or kill, mid-game
 
 from __future__ import annotations
 
+import os
 import resource
 import signal
 import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
@@ -60,26 +62,36 @@ class ServedTable:
             journal.close()
 
     def start(self) -> ServedTable:
-        """Start serving; returns once the port takes connections."""
+        """Start serving; returns once the child says it is up (``READY=1`` on a notify socket
+        of its own, as under systemd): an answer on the port could come from another process
+        that held the port for a moment."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as manager:
+            name = f"dicetable-child-{uuid.uuid4().hex}"
+            manager.bind("\0" + name)
+            manager.settimeout(0.05)
+            process = self._spawn({**os.environ, "NOTIFY_SOCKET": "@" + name})
+            deadline = time.monotonic() + START_TIMEOUT_S
+            while time.monotonic() < deadline:
+                if process.poll() is not None:
+                    raise RuntimeError(f"dicetable serve exited with {process.returncode}")
+                try:
+                    if b"READY=1" in manager.recv(4096).split(b"\n"):
+                        return self
+                except TimeoutError:
+                    continue
+        self.stop()
+        raise RuntimeError(f"dicetable serve was not up on port {self.port} in time")
+
+    def _spawn(self, env: dict[str, str]) -> subprocess.Popen[bytes]:
         command = [sys.executable, "-m", "dicetable", "serve", "--state", str(self.state),
                    "--host", "127.0.0.1", "--port", str(self.port),
                    "--max-streams", str(self.max_streams), *self.args]
         output = subprocess.DEVNULL if self.log is None else self.log.open("ab")
         self._process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT,
-                                         preexec_fn=self._limit)
+                                         env=env, preexec_fn=self._limit)
         if self.log is not None:
             output.close()  # type: ignore[union-attr]
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while time.monotonic() < deadline:
-            if self._process.poll() is not None:
-                raise RuntimeError(f"dicetable serve exited with {self._process.returncode}")
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return self
-            except OSError:
-                time.sleep(0.05)
-        self.stop()
-        raise RuntimeError(f"dicetable serve did not listen on port {self.port}")
+        return self._process
 
     def _limit(self) -> None:
         if self.file_size_limit is not None:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from dicetable.child import free_port
+from device.journal import PIN_DIGITS
+from dicetable.child import ServedTable, free_port
 from dicetable.service import PowerOff
 
 
@@ -71,6 +72,22 @@ def test_a_second_table_on_the_same_state_is_refused(tmp_path: Path) -> None:
     finally:
         first.send_signal(signal.SIGTERM)
         first.wait(timeout=20)
+
+
+def test_a_table_is_up_only_when_its_own_process_says_so(tmp_path: Path) -> None:
+    # Something else answers on the port: the table cannot listen there, and must not be
+    # taken for up because the port answers.
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        table = ServedTable(tmp_path / "state", port=other.getsockname()[1],
+                            log=tmp_path / "serve.log")
+        with pytest.raises(RuntimeError, match="exited with 2"):
+            table.start()
+    assert "cannot listen on 127.0.0.1" in (tmp_path / "serve.log").read_text()
+    with ServedTable(tmp_path / "state") as table:  # the same state, a free port: up
+        socket.create_connection(("127.0.0.1", table.port), timeout=2).close()
+        assert len(table.pin) == PIN_DIGITS
 
 
 def test_power_off_runs_only_when_a_held_stop_asked_for_it(tmp_path: Path,
