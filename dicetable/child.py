@@ -11,9 +11,10 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
+from typing import IO
 
 from device.journal import Journal
 from device.state_dir import journal_path
@@ -27,6 +28,37 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def start_serving(command: Sequence[str], *, output: int | IO[bytes] = subprocess.DEVNULL,
+                  env: Mapping[str, str] | None = None,
+                  preexec_fn: Callable[[], None] | None = None) -> subprocess.Popen[bytes]:
+    """Start ``command`` (a ``dicetable serve``) and return once it says it is up: ``READY=1``
+    on a notify socket of its own, as under systemd. An answer on its port is no such sign:
+    another process may hold the port a moment. RuntimeError if it exits first, or is not up
+    within START_TIMEOUT_S (it is then killed)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as manager:
+        name = f"dicetable-child-{uuid.uuid4().hex}"
+        manager.bind("\0" + name)
+        manager.settimeout(0.05)
+        env = {**(os.environ if env is None else env), "NOTIFY_SOCKET": "@" + name}
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=env,
+                                   preexec_fn=preexec_fn)
+        try:
+            deadline = time.monotonic() + START_TIMEOUT_S
+            while time.monotonic() < deadline:
+                if process.poll() is not None:
+                    raise RuntimeError(f"dicetable serve exited with {process.returncode}")
+                try:
+                    if b"READY=1" in manager.recv(4096).split(b"\n"):
+                        return process
+                except TimeoutError:
+                    continue
+            raise RuntimeError(f"dicetable serve was not up within {START_TIMEOUT_S:.0f} s")
+        except BaseException:
+            process.kill()
+            process.wait()
+            raise
 
 
 class ServedTable:
@@ -62,36 +94,17 @@ class ServedTable:
             journal.close()
 
     def start(self) -> ServedTable:
-        """Start serving; returns once the child says it is up (``READY=1`` on a notify socket
-        of its own, as under systemd): an answer on the port could come from another process
-        that held the port for a moment."""
-        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as manager:
-            name = f"dicetable-child-{uuid.uuid4().hex}"
-            manager.bind("\0" + name)
-            manager.settimeout(0.05)
-            process = self._spawn({**os.environ, "NOTIFY_SOCKET": "@" + name})
-            deadline = time.monotonic() + START_TIMEOUT_S
-            while time.monotonic() < deadline:
-                if process.poll() is not None:
-                    raise RuntimeError(f"dicetable serve exited with {process.returncode}")
-                try:
-                    if b"READY=1" in manager.recv(4096).split(b"\n"):
-                        return self
-                except TimeoutError:
-                    continue
-        self.stop()
-        raise RuntimeError(f"dicetable serve was not up on port {self.port} in time")
-
-    def _spawn(self, env: dict[str, str]) -> subprocess.Popen[bytes]:
+        """Start serving; returns once the process says it is up (see :func:`start_serving`)."""
         command = [sys.executable, "-m", "dicetable", "serve", "--state", str(self.state),
                    "--host", "127.0.0.1", "--port", str(self.port),
                    "--max-streams", str(self.max_streams), *self.args]
         output = subprocess.DEVNULL if self.log is None else self.log.open("ab")
-        self._process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT,
-                                         env=env, preexec_fn=self._limit)
-        if self.log is not None:
-            output.close()  # type: ignore[union-attr]
-        return self._process
+        try:
+            self._process = start_serving(command, output=output, preexec_fn=self._limit)
+        finally:
+            if self.log is not None:
+                output.close()  # type: ignore[union-attr]
+        return self
 
     def _limit(self) -> None:
         if self.file_size_limit is not None:

@@ -4,16 +4,14 @@ never filled with a new one; ``--new`` changes the PIN, ``--link`` prints the ho
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from device.journal import Journal
-from dicetable.child import ServedTable, free_port
+from dicetable.child import ServedTable, free_port, start_serving
 from dicetable.cli import main
 from web.client import Phone
 
@@ -54,17 +52,9 @@ def test_serve_and_pin_use_the_same_default_folder(tmp_path: Path) -> None:
     env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "xdg")}
     env.pop("DICETABLE_STATE", None)
     port = free_port()
-    serve = subprocess.Popen([str(SCRIPT), "serve", "--host", "127.0.0.1", "--port", str(port)],
-                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    serve = start_serving([str(SCRIPT), "serve", "--host", "127.0.0.1", "--port", str(port)],
+                          env=env)
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and serve.poll() is None
-                time.sleep(0.05)
         done = subprocess.run([str(SCRIPT), "pin"], env=env, capture_output=True, text=True,
                               check=True)
     finally:
