@@ -98,12 +98,11 @@ class ServedTable:
         command = [sys.executable, "-m", "dicetable", "serve", "--state", str(self.state),
                    "--host", "127.0.0.1", "--port", str(self.port),
                    "--max-streams", str(self.max_streams), *self.args]
-        output = subprocess.DEVNULL if self.log is None else self.log.open("ab")
-        try:
-            self._process = start_serving(command, output=output, preexec_fn=self._limit)
-        finally:
-            if self.log is not None:
-                output.close()  # type: ignore[union-attr]
+        if self.log is None:
+            self._process = start_serving(command, preexec_fn=self._limit)
+        else:
+            with self.log.open("ab") as output:
+                self._process = start_serving(command, output=output, preexec_fn=self._limit)
         return self
 
     def _limit(self) -> None:
