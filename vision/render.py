@@ -2,7 +2,8 @@
 
 Each die is drawn as its top face (a rounded square with bevelled edges and painted or
 engraved pips, any rotation) and the side faces the camera sees, with a shadow and glare; its
-body may be solid, swirled, translucent, glittering or pearly, in many colours.
+body may be solid, swirled, translucent, glittering or pearly, in many colours, or smoky (a
+dark body marbled a lighter shade of itself, with red pips that scarcely stand out).
 
 render_scene draws dice on one of the classic table surfaces seen straight down.
 randomised_scene is the domain randomiser for training: any surface of vision.surfaces, dice
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -76,6 +77,11 @@ _BODY = {  # BGR body colours and the pip colours that go with them
 PIP_COLOURS = ((240, 240, 240), (20, 20, 20), (40, 40, 210), (45, 35, 140), (50, 170, 220),
                (180, 90, 30), (60, 150, 40), (190, 190, 190))
 MATERIALS = ("solid", "swirl", "translucent", "glitter", "pearl")
+#: Smoky dice: this share of coloured dice get a dark body marbled a lighter shade of itself and
+#: red pips that scarcely stand out (as smoke or nebula dice).
+SMOKY_SHARE = 0.15
+_SMOKY_BODIES = ("smoke", "black", "navy", "blue", "wine", "purple")
+_RED_PIPS = ((40, 40, 210), (45, 35, 140))  # BGR: red, dark red
 MAX_OFF_AXIS = math.tan(math.radians(62))  # no part of a scene is seen further from straight down
 
 
@@ -133,14 +139,29 @@ def _look(rng: np.random.Generator, plain: bool) -> DieLook:
     if rng.random() < 0.1:  # pips in a colour close to the body's: hard to read
         pip = np.clip(body * rng.choice([0.45, 1.6]), 0, 255)
     material = str(rng.choice(MATERIALS, p=[0.45, 0.2, 0.15, 0.1, 0.1]))
-    return DieLook(
-        body.astype(np.float32), np.clip(pip + rng.normal(0, 10, 3), 0, 255).astype(np.float32),
+    look = DieLook(
+        body.astype(np.float32), _jittered(rng, pip, 10),
         material, corner=rng.uniform(0.06, 0.3), bevel=rng.uniform(0.03, 0.14),
         spread=rng.uniform(0.2, 0.3), radius=rng.uniform(0.06, 0.115),
         one=rng.uniform(1.3, 2.2) if rng.random() < 0.3 else 1.0,
         engraved=bool(rng.random() < 0.5),
         opacity=rng.uniform(0.7, 0.92) if material == "translucent" else 1.0,
         glare=rng.uniform(0.2, 0.9) if rng.random() < 0.5 else 0.0)
+    smoky = rng.spawn(1)[0]  # on its own stream: whether a die is smoky moves no other draw
+    return _smoky(smoky, look) if smoky.random() < SMOKY_SHARE else look
+
+
+def _smoky(rng: np.random.Generator, look: DieLook) -> DieLook:
+    """``look`` made a smoky die: a dark body, marbled, with red or dark red pips."""
+    body = np.array(_BODY[str(rng.choice(_SMOKY_BODIES))][0]) * rng.uniform(0.5, 1.0)
+    pip = _jittered(rng, np.array(_RED_PIPS[int(rng.integers(len(_RED_PIPS)))]), 10)
+    return replace(look, body=_jittered(rng, body, 10), pip=pip, material="marble", opacity=1.0)
+
+
+def _jittered(rng: np.random.Generator, colour: NDArray[Any], sigma: float
+              ) -> NDArray[np.float32]:
+    """``colour`` (BGR) with a little noise in each channel, kept within 0..255."""
+    return np.clip(colour + rng.normal(0, sigma, 3), 0, 255).astype(np.float32)
 
 
 def _face_texture(rng: np.random.Generator, value: int, look: DieLook, shade: float,
@@ -155,9 +176,10 @@ def _face_texture(rng: np.random.Generator, value: int, look: DieLook, shade: fl
     alpha = np.clip(0.5 - dist * _TEX, 0, 1).astype(np.float32)
     col = np.empty((_TEX, _TEX, 3), np.float32)
     col[:] = look.body
-    if look.material == "swirl":
-        other = [look.body * 0.45, np.clip(look.body * 1.5 + 40, 0, 255),
-                 random_colour(rng)][int(rng.integers(3))]
+    if look.material in ("swirl", "marble"):  # marble: veined a lighter shade of the body
+        lighter = np.clip(look.body * 1.5 + 40, 0, 255)
+        other = lighter if look.material == "marble" else [
+            look.body * 0.45, lighter, random_colour(rng)][int(rng.integers(3))]
         mix = noise(rng, _TEX, _TEX, int(rng.integers(10, 30))) - 0.5
         mix = np.clip(mix * rng.uniform(1.5, 4) + 0.5, 0, 1) * rng.uniform(0.3, 0.8)
         col = col * (1 - mix[..., None]) + other * mix[..., None]
