@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.render as render
 from vision.render import PIPS, Camera, randomised_scene, render_scene
 
 
@@ -80,3 +81,23 @@ def test_a_tilted_camera_sees_the_far_table_smaller() -> None:
 
     near, far = sorted([table_step(0.0), table_step(479.0)])
     assert far > 1.5 * near
+
+
+def test_a_share_of_coloured_dice_are_smoky_dark_with_red_pips() -> None:
+    rng = np.random.default_rng(0)
+    looks = [render._look(rng, plain=False) for _ in range(2000)]
+    smoky = [look for look in looks if look.material == "marble"]
+    assert abs(len(smoky) / len(looks) - render.SMOKY_SHARE) < 0.03
+    for look in smoky:
+        assert look.body.mean() < 100 and look.opacity == 1.0  # a dark, solid body
+        assert look.pip[2] > max(look.pip[0], look.pip[1]) + 30  # red pips (BGR)
+
+
+def test_whether_a_die_is_smoky_moves_no_other_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    def shapes(share: float) -> list[tuple[float, ...]]:
+        monkeypatch.setattr(render, "SMOKY_SHARE", share)
+        rng = np.random.default_rng(1)
+        looks = [render._look(rng, plain=False) for _ in range(200)]
+        return [(lk.corner, lk.bevel, lk.spread, lk.radius, lk.one, lk.engraved, lk.glare)
+                for lk in looks]
+    assert shapes(0.0) == shapes(1.0)
