@@ -74,7 +74,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "label other kinds (items, sheet) are scored kind by kind")
     parser.add_argument("--models", type=Path, metavar="DIR",
                         help="read with the dice_locator.onnx and dice_classifier.onnx in DIR "
-                             "(default: the shipped models/), e.g. a training run's output")
+                             "(default: the shipped models/), e.g. a training run's output; "
+                             "sets of every kind also use its dice_classifier-float.onnx and, "
+                             "on Dalek sheets, dalek_centre.onnx")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,7 +4,8 @@ A photo of a printed sheet is read as the table reads it: the sheet is found, th
 rectified, and the game's reader reads it (dice positions are mapped back to the photo to be
 matched with the labels). A photo without a sheet is read for its dice only. Each kind is
 scored with its confusion matrix (vision.kind_eval). ``--profile`` reads that profile's kind
-with it instead of the shipped profile (or, for d6, the pip reader).
+with it instead of the shipped profile (or, for d6, the pip reader); ``--models`` finds and reads
+the dice with the networks of another models folder (a training run's output).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 import statistics
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -21,6 +23,7 @@ from vision.calibrate import Calibration, CalibrationError, calibrate, rectify
 from vision.components import EMPTY
 from vision.datasets import MANIFEST, DatasetError
 from vision.dice_finder import DieFinder
+from vision.errors import ModelMissing, ModelUnreadable
 from vision.face_reader import FaceReader
 from vision.kind_eval import Read, Tally
 from vision.profile import Profile, ProfileError, default, load
@@ -57,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     if not photos:
         print(f"{PROG}: {args.dataset}: no photos in split {split!r}", file=sys.stderr)
         return 2
-    readers = _Readers(profile, args.threads)
+    readers = _Readers(profile, args.threads, args.models)
     tallies: dict[str, Tally] = {}
     skipped: list[str] = []
     times: list[float] = []
@@ -66,6 +69,9 @@ def run(args: argparse.Namespace) -> int:
             times.append(_score(photo, readers, tallies))
         except (CalibrationError, DatasetError) as err:
             skipped.append(f"{photo.file}: {err}")
+        except (ModelMissing, ModelUnreadable) as err:
+            print(f"{PROG}: cannot start the dice reader: {err}", file=sys.stderr)
+            return 1
     if args.json:
         print(json.dumps({"dataset": str(args.dataset), "split": split, "photos": len(photos),
                           "skipped": skipped,
@@ -99,8 +105,9 @@ def tally(photos: list[TablePhoto], profile: Profile | None, threads: int | None
 class _Readers:
     """The readers a dataset needs, made on first use."""
 
-    def __init__(self, profile: Profile | None, threads: int | None) -> None:
-        self.profile, self.threads = profile, threads
+    def __init__(self, profile: Profile | None, threads: int | None,
+                 models: Path | None = None) -> None:
+        self.profile, self.threads, self.models = profile, threads, models
         self._made: dict[str, object] = {}
 
     def profile_for(self, kind: str) -> Profile | None:
@@ -114,17 +121,17 @@ class _Readers:
         return self._made[name]
 
     def _make(self, name: str) -> object:
-        finder = DieFinder(threads=self.threads)
-        if name == "dalek":
-            return DalekTableReader(self.profile_for("dalek"), finder=finder)
-        if name == "dicy":
-            return DicyTableReader(self.profile_for("dicy-card"), dice=self.profile_for("d6"),
-                                   threads=self.threads)
         if name == "17":
             return SeventeenTableReader(self.profile_for("17-card"))
+        if name == "dicy":
+            return DicyTableReader(self.profile_for("dicy-card"), dice=self.profile_for("d6"),
+                                   threads=self.threads, models=self.models)
+        finder = DieFinder(threads=self.threads, models=self.models)
+        if name == "dalek":
+            return DalekTableReader(self.profile_for("dalek"), finder=finder)
         profile = self.profile_for(name)  # dice read without a sheet
         if profile is None:
-            return DiceReader(threads=self.threads)
+            return DiceReader(threads=self.threads, models=self.models)
         return FaceReader(profile, finder=finder, threads=self.threads)
 
 

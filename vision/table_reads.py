@@ -10,6 +10,7 @@ replaces them.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
@@ -62,15 +63,17 @@ class DicyTableReader:
     With more than one thread (threads None: as many as onnxruntime takes), the dice are read
     on a second thread while the cards are read (the dice's networks, with one thread less,
     run beside the cards' numpy work): the same reads, sooner where a core is free. A reader
-    reads one frame at a time."""
+    reads one frame at a time. ``models``: the folder of the dice networks (None: models/)."""
 
     def __init__(self, profile: Profile | None = None, *, dice: Profile | None = None,
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, models: Path | None = None) -> None:
         beside = threads is None or threads > 1
         dice_threads = None if threads is None else max(1, threads - 1)
         self.cards = CardReader(profile or default("dicy-card"))
-        self.pips = DiceReader(threads=dice_threads)
-        self.faces = FaceReader(dice, pips=self.pips, threads=dice_threads) if dice else None
+        self.pips = DiceReader(threads=dice_threads, models=models)
+        self.faces = (FaceReader(dice, pips=self.pips, threads=dice_threads,
+                                 finder=DieFinder(threads=dice_threads, models=models))
+                      if dice else None)
         self._beside = ThreadPoolExecutor(1, thread_name_prefix="dicy-dice") if beside else None
 
     def read(self, rectified: Image, sheet: Layout, *,

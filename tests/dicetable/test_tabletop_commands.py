@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import cv2
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from dicetable.cli import main
+from vision.reader import LOCATOR, MODELS
 
 
 def test_calibrate_prints_a_sheet_and_keeps_a_calibration(tmp_path: Path,
@@ -57,6 +59,24 @@ def test_render_teach_and_eval_with_the_profile(tmp_path: Path,
     # the pipeline, not the figure: that is measured on hundreds of dice (see the report)
     assert dalek["right"] >= 7 and dalek["wrong"] <= 2
     assert len(dalek["confusion"]["counts"]) == 6
+
+
+@pytest.mark.parametrize("game", ["dalek", "dicy"])
+def test_eval_of_a_table_set_reads_with_the_models_it_is_given(
+        tmp_path: Path, game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    photos, run = tmp_path / "photos", tmp_path / "run"
+    assert main(["render", "--game", game, "--count", "2", "--seed", "900", "--out",
+                 str(photos)]) == 0
+    assert main(["eval", str(photos), "--json"]) == 0
+    shipped = json.loads(capsys.readouterr().out.splitlines()[-1])["kinds"]
+    shutil.copytree(MODELS, run)
+    assert main(["eval", str(photos), "--json", "--models", str(run)]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["kinds"] == shipped
+    (run / LOCATOR).unlink()  # a models folder without its locator is refused, not ignored
+    assert main(["eval", str(photos), "--json", "--models", str(run)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"cannot start the dice reader: dice reader model not found: {run / LOCATOR}" in err
 
 
 def test_teach_from_a_folder_without_that_kind_says_so(tmp_path: Path,
