@@ -108,9 +108,10 @@ def timed_rounds(threads: int, images: list[np.ndarray], anchor: Path | None
 
 def peak_rss_mb(threads: int, images: list[np.ndarray], reads: int = RSS_READS) -> float:
     """Peak resident memory (MB; ru_maxrss, or VmHWM where Linux has it) of a fresh Python
-    process that loads the reader and reads `reads` frames decoded from PNG files."""
+    process that loads the reader and reads `reads` frames decoded from PNG files: every frame
+    timed, in turn, so that the frames that send the reader to its finer level count too."""
     with tempfile.TemporaryDirectory() as tmp:
-        for i, image in enumerate(images[:10]):
+        for i, image in enumerate(images):
             cv2.imwrite(str(Path(tmp) / f"{i:02d}.png"), image)
         code = _RSS_CHILD.format(threads=threads, reads=reads)
         done = subprocess.run([sys.executable, "-c", code, tmp], capture_output=True, text=True,
