@@ -111,8 +111,9 @@ def peak_rss_mb(threads: int, images: list[np.ndarray], reads: int = RSS_READS) 
     process that loads the reader and reads `reads` frames decoded from PNG files: every frame
     timed, in turn, so that the frames that send the reader to its finer level count too."""
     with tempfile.TemporaryDirectory() as tmp:
+        width = len(str(len(images)))  # names sort in the frames' order, however many
         for i, image in enumerate(images):
-            cv2.imwrite(str(Path(tmp) / f"{i:02d}.png"), image)
+            cv2.imwrite(str(Path(tmp) / f"{i:0{width}d}.png"), image)
         code = _RSS_CHILD.format(threads=threads, reads=reads)
         done = subprocess.run([sys.executable, "-c", code, tmp], capture_output=True, text=True,
                               check=True)
