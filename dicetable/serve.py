@@ -15,7 +15,6 @@ import signal
 import socket
 import sys
 from pathlib import Path
-from types import FrameType
 
 from device.button_config import button_config
 from device.calibration_store import CalibrationFileError
@@ -29,7 +28,13 @@ from device.serving import AlreadyServing, ServingLock
 from device.session import TableSession
 from device.state_dir import add_state_argument, journal_path
 from dicetable.live_table import camera_for
-from dicetable.service import PowerOff, open_buttons, service_watchdog, status_line
+from dicetable.service import (
+    PowerOff,
+    StopSignals,
+    open_buttons,
+    service_watchdog,
+    status_line,
+)
 from vision.heap import keep_memory_flat
 from vision.profile import ProfileError
 
@@ -167,13 +172,9 @@ def run(args: argparse.Namespace) -> int:
         print("Table PIN and host link: `dicetable pin` and `dicetable pin --link` print them")
     print(f"State folder: {journal.path.parent}", flush=True)
 
-    def stop(signum: int, frame: FrameType | None) -> None:
-        # Waitress waits for its threads once interrupted: end the live streams first.
-        end_streams(app)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    # Waitress waits for its threads once interrupted: end the live streams first.
+    stop_signals = StopSignals(before=lambda: end_streams(app))
+    stop_signals.install()
     if camera is None:
         print("No camera: enter the dice on the phones (dicetable serve --camera, or --demo).")
     else:
@@ -187,6 +188,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        stop_signals.closing = True
         watchdog.notifier.stopping()
         watchdog.stop()
         if buttons is not None:

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable
+from types import FrameType
 from typing import TextIO
 
 from device.button_actions import ButtonActions
@@ -68,6 +69,32 @@ class PowerOff:
             return
         if done.returncode != 0:
             print(f"dicetable: cannot power off: {done.stderr.strip()}", file=out, flush=True)
+
+
+class StopSignals:
+    """SIGTERM and SIGINT stop the table once: the first runs ``before`` (ending what would
+    hold the server up) and interrupts it; one that comes while the table closes (Ctrl-C
+    pressed again, or ``make`` passing its own SIGTERM on) is only acknowledged, so the
+    close always runs to its end and the journal is closed."""
+
+    def __init__(self, before: Callable[[], None], out: TextIO | None = None) -> None:
+        self.before = before
+        self.out = out
+        self.closing = False
+
+    def install(self) -> None:
+        """Take SIGTERM and SIGINT (in the main thread)."""
+        signal.signal(signal.SIGTERM, self._on_signal)
+        signal.signal(signal.SIGINT, self._on_signal)
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        if self.closing:
+            print("dicetable: already stopping; the game is being saved",
+                  file=self.out or sys.stderr, flush=True)
+            return
+        self.closing = True
+        self.before()
+        raise KeyboardInterrupt
 
 
 def service_watchdog(session: TableSession, status: Callable[[], str]) -> Watchdog:

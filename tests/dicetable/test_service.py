@@ -15,7 +15,7 @@ import pytest
 
 from device.journal import PIN_DIGITS
 from dicetable.child import ServedTable, free_port
-from dicetable.service import PowerOff
+from dicetable.service import PowerOff, StopSignals
 
 
 def test_serve_tells_systemd_it_is_ready_alive_and_stopping(tmp_path: Path) -> None:
@@ -104,3 +104,34 @@ def test_power_off_runs_only_when_a_held_stop_asked_for_it(tmp_path: Path,
     refused.requested = True
     refused.after_stop()
     assert "cannot power off: Access denied" in capsys.readouterr().err
+
+
+def test_a_second_stop_signal_lets_the_table_finish_closing(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # `make run` stopped by SIGTERM gets it twice (make passes its own on), and an impatient
+    # host presses Ctrl-C again: the close must not be cut short before the journal is closed.
+    ended: list[str] = []
+    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    stop_signals = StopSignals(before=lambda: ended.append("streams"))
+    stop_signals.install()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGTERM)
+            _let_signals_in()
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGTERM)
+            _let_signals_in()
+        except KeyboardInterrupt:
+            pytest.fail("a signal while closing interrupted the close")
+    finally:
+        signal.signal(signal.SIGTERM, before[0])
+        signal.signal(signal.SIGINT, before[1])
+    assert ended == ["streams"]
+    assert "dicetable: already stopping; the game is being saved" in capsys.readouterr().err
+
+
+def _let_signals_in() -> None:
+    """Python runs a signal's handler in the main thread between instructions."""
+    for _ in range(50):
+        time.sleep(0.01)
