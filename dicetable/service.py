@@ -81,6 +81,7 @@ class StopSignals:
         self.before = before
         self.out = out
         self.closing = False
+        """True once the table closes (by a signal, or set by the caller as it begins to)."""
 
     def install(self) -> None:
         """Take SIGTERM and SIGINT (in the main thread)."""
