@@ -75,6 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.run(args)
         sys.stdout.flush()
+    except KeyboardInterrupt:  # Ctrl-C: stopped on purpose, so no traceback
+        print("dicetable: stopped", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # The reader stopped early (``dicetable replay --json … | head``): that is no error.
         # Point stdout at /dev/null so that the interpreter's last flush cannot fail again.

@@ -14,9 +14,11 @@ import argparse
 import signal
 import socket
 import sys
+from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 
-from device.button_config import button_config
+from device.button_config import ButtonConfig, button_config
 from device.calibration_store import CalibrationFileError
 from device.camera import DEFAULT_FPS, CameraError
 from device.config import ConfigError, check_keys, config_path, load_config, typed
@@ -77,32 +79,44 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "(default 1)")
 
 
+@dataclass(frozen=True)
+class ServeSettings:
+    """Where to listen and what to watch: the command line's options over the config file's."""
+
+    host: str
+    port: int
+    max_streams: int
+    source: str | None
+    fps: float
+    buttons: ButtonConfig | None
+
+
+def serve_settings(args: argparse.Namespace) -> ServeSettings:
+    """The settings of ``args`` and the config file; ConfigError when the file is wrong."""
+    config = load_config(config_path(args.config))
+    server_settings = config.section("server")
+    where = config.where("server")
+    check_keys(server_settings, SERVER_KEYS, where)
+    host = args.host or typed(server_settings, "host", str, DEFAULT_HOST, where)
+    port = args.port if args.port is not None else typed(
+        server_settings, "port", int, DEFAULT_PORT, where)
+    max_streams = args.max_streams or typed(server_settings, "max_streams", int,
+                                            DEFAULT_MAX_STREAMS, where)
+    camera_settings = config.section("camera")
+    where = config.where("camera")
+    check_keys(camera_settings, CAMERA_KEYS, where)
+    source = args.camera or (None if args.demo else typed(camera_settings, "source", str,
+                                                          "", where) or None)
+    fps = args.fps or typed(camera_settings, "fps", float, DEFAULT_FPS, where)
+    buttons = button_config(config.section("buttons"), config.where("buttons"))
+    return ServeSettings(host, port, max_streams, source, fps, buttons)
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted (Ctrl-C or SIGTERM)."""
     keep_memory_flat()
-    from web.app import create_app
-    from web.auth import HOST_URL_SETTING, host_link
-    from web.qr import qr_text, table_url
-    from web.server import create_server, end_streams
-    from web.table import table
-
     try:
-        config = load_config(config_path(args.config))
-        server_settings = config.section("server")
-        where = config.where("server")
-        check_keys(server_settings, SERVER_KEYS, where)
-        host = args.host or typed(server_settings, "host", str, DEFAULT_HOST, where)
-        port = args.port if args.port is not None else typed(
-            server_settings, "port", int, DEFAULT_PORT, where)
-        max_streams = args.max_streams or typed(server_settings, "max_streams", int,
-                                                DEFAULT_MAX_STREAMS, where)
-        camera_settings = config.section("camera")
-        where = config.where("camera")
-        check_keys(camera_settings, CAMERA_KEYS, where)
-        source = args.camera or (None if args.demo else typed(camera_settings, "source", str,
-                                                              "", where) or None)
-        fps = args.fps or typed(camera_settings, "fps", float, DEFAULT_FPS, where)
-        buttons_config = button_config(config.section("buttons"), config.where("buttons"))
+        settings = serve_settings(args)
     except ConfigError as err:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2
@@ -115,45 +129,73 @@ def run(args: argparse.Namespace) -> int:
     except AlreadyServing as err:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2
+    # From here a stop signal closes whatever has been opened (a table that is still
+    # starting, rendering the demo say, as well as one that serves), in reverse order.
+    stop_signals = StopSignals(before=lambda: None)
+    stop_signals.install()
+    power_off = PowerOff()
+    try:
+        with ExitStack() as close:
+            close.callback(serving.release)
+            try:
+                return _serve(args, settings, state, stop_signals, power_off, close)
+            except KeyboardInterrupt:
+                pass
+            finally:
+                stop_signals.closing = True
+        print("dicetable: stopped; the game is saved", file=sys.stderr, flush=True)
+        return 0
+    finally:
+        power_off.after_stop()
+
+
+def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
+           stop_signals: StopSignals, power_off: PowerOff, close: ExitStack) -> int:
+    """Open the table, the camera, the buttons and the server, each closed by ``close``,
+    and serve until a stop signal."""
+    from web.app import create_app
+    from web.auth import HOST_URL_SETTING, host_link
+    from web.qr import qr_text, table_url
+    from web.server import create_server, end_streams
+    from web.table import table
+
     try:
         opened = open_table(journal_path(args.state))
     except JournalError as err:
-        serving.release()
         print(f"dicetable: cannot open the table's journal: {err}", file=sys.stderr)
         return 2
     journal = opened.journal
+    close.callback(journal.close)
     session = TableSession(journal, recording=state / RECORDED)
     session.start()
+    close.callback(session.stop)
     notices = [*opened.notices, *([session.notice] if session.notice else [])]
     _log_notices(opened, notices)
     demo = (state / "demo" if args.demo is True else args.demo) if args.demo else None
     watchdog = service_watchdog(session, lambda: status_line(
         table(app).streams.open, session, buttons))
     try:
-        camera = camera_for(session, source=source, fps=fps, demo=demo, loop=args.loop,
-                            speed=args.speed, on_alive=watchdog.loop("camera"),
+        camera = camera_for(session, source=settings.source, fps=settings.fps, demo=demo,
+                            loop=args.loop, speed=args.speed, on_alive=watchdog.loop("camera"),
                             on_ended=lambda: watchdog.leave("camera"), state=state)
     except (CameraError, CalibrationFileError, ProfileError) as err:
-        session.stop()
-        serving.release()
         print(f"dicetable: {err}", file=sys.stderr)
         return 2
     if camera is None:
         watchdog.leave("camera")
-    power_off = PowerOff()
-    buttons = open_buttons(buttons_config, session, on_shutdown=power_off.request)
+    buttons = open_buttons(settings.buttons, session, on_shutdown=power_off.request)
+    if buttons is not None:
+        close.callback(buttons.stop)
     app = create_app({"JOURNAL": journal, "TABLE_SESSION": session,
-                      "MAX_STREAMS": max_streams, "NOTICES": notices})
+                      "MAX_STREAMS": settings.max_streams, "NOTICES": notices})
+    host = settings.host
     try:
-        server = create_server(app, host=host, port=port)
+        server = create_server(app, host=host, port=settings.port)
     except OSError as err:
-        if buttons is not None:
-            buttons.stop()
-        session.stop()
-        serving.release()
-        print(f"dicetable: cannot listen on {host}:{port}: {err.strerror}",
+        print(f"dicetable: cannot listen on {host}:{settings.port}: {err.strerror}",
               file=sys.stderr)
         return 2
+    close.callback(server.close)
     url = table_url(server.effective_port, host)
     app.config["PUBLIC_URL"] = url
     try:
@@ -173,33 +215,19 @@ def run(args: argparse.Namespace) -> int:
     print(f"State folder: {journal.path.parent}", flush=True)
 
     # Waitress waits for its threads once interrupted: end the live streams first.
-    stop_signals = StopSignals(before=lambda: end_streams(app))
-    stop_signals.install()
+    stop_signals.before = lambda: end_streams(app)
     if camera is None:
         print("No camera: enter the dice on the phones (dicetable serve --camera, or --demo).")
     else:
         camera.start()
+        close.callback(camera.stop)
     if buttons is not None:
         buttons.start()
     watchdog.ready()
     watchdog.start()
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        stop_signals.closing = True
-        watchdog.notifier.stopping()
-        watchdog.stop()
-        if buttons is not None:
-            buttons.stop()
-        server.close()
-        if camera is not None:
-            camera.stop()
-        session.stop()
-        journal.close()
-        serving.release()
-        power_off.after_stop()
+    close.callback(watchdog.stop)
+    close.callback(watchdog.notifier.stopping)
+    server.run()
     return 0
 
 

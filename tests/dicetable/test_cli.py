@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import importlib
 import json
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -104,6 +106,20 @@ def test_replay_into_a_pipe_closed_early_ends_quietly(tmp_path: Path) -> None:
                           shell=True, capture_output=True, text=True, timeout=60)
     assert json.loads(done.stdout)["scores"] == {"Jenna": 17, "Peter": 15}
     assert done.stderr == ""
+
+
+def test_ctrl_c_stops_a_command_with_a_word_not_a_traceback(tmp_path: Path) -> None:
+    script = Path(sys.executable).with_name("dicetable")
+    demo = subprocess.Popen([str(script), "demo", "--state", str(tmp_path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "demo" / "00000.jpg").exists():  # it is rendering the frames
+        assert demo.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    demo.send_signal(signal.SIGINT)
+    _, errors = demo.communicate(timeout=30)
+    assert demo.returncode == 130
+    assert errors == "dicetable: stopped\n"
 
 
 def test_every_bench_suite_can_be_loaded() -> None:

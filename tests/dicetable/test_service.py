@@ -131,6 +131,28 @@ def test_a_second_stop_signal_lets_the_table_finish_closing(
     assert "dicetable: already stopping; the game is being saved" in capsys.readouterr().err
 
 
+def test_a_table_stopped_while_it_starts_closes_and_says_the_game_is_saved(
+        tmp_path: Path) -> None:
+    # The first `dicetable serve --demo` on a state renders the demo (about a minute) before
+    # it serves: Ctrl-C then closes the table as it does once serving, without a traceback.
+    serve = subprocess.Popen([sys.executable, "-m", "dicetable", "serve", "--demo", "--state",
+                              str(tmp_path), "--host", "127.0.0.1", "--port", str(free_port())],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert serve.stderr is not None
+    said = ""
+    for line in serve.stderr:
+        said += line
+        if "rendering the demo" in line:
+            break
+    serve.send_signal(signal.SIGINT)
+    _, errors = serve.communicate(timeout=30)
+    said += errors
+    assert "rendering the demo" in said
+    assert serve.returncode == 0, said
+    assert "Traceback" not in said
+    assert said.endswith("dicetable: stopped; the game is saved\n"), said
+
+
 def _let_signals_in() -> None:
     """Python runs a signal's handler in the main thread between instructions."""
     for _ in range(50):
