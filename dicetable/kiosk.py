@@ -39,6 +39,10 @@ def run(args: argparse.Namespace) -> int:
         print("dicetable: no browser for the kiosk: sudo apt install chromium",
               file=sys.stderr)
         return 2
+    if os.geteuid() == 0:  # Chromium refuses to start as root, in words no host should read
+        print("dicetable: the kiosk runs in the Pi's desktop session as its user, not as "
+              "root (Chromium does not start as root)", file=sys.stderr)
+        return 2
     command = browser_command(browser, args.url)
     try:
         os.execvp(command[0], command)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -120,6 +121,14 @@ def test_ctrl_c_stops_a_command_with_a_word_not_a_traceback(tmp_path: Path) -> N
     _, errors = demo.communicate(timeout=30)
     assert demo.returncode == 130
     assert errors == "dicetable: stopped\n"
+
+
+def test_the_kiosk_started_as_root_says_whom_to_run_it_as(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    assert main(["kiosk", "--browser", "no-such-browser"]) == 2
+    said = capsys.readouterr().err
+    assert "desktop session as its user, not as root" in said and "cannot start" not in said
 
 
 def test_every_bench_suite_can_be_loaded() -> None:
