@@ -111,8 +111,11 @@ def test_replay_into_a_pipe_closed_early_ends_quietly(tmp_path: Path) -> None:
 
 def test_ctrl_c_stops_a_command_with_a_word_not_a_traceback(tmp_path: Path) -> None:
     script = Path(sys.executable).with_name("dicetable")
+    # Ctrl-C as a terminal's foreground job takes it (a job started in the background, as
+    # this test may be, ignores it, and so would the command).
     demo = subprocess.Popen([str(script), "demo", "--state", str(tmp_path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while not (tmp_path / "demo" / "00000.jpg").exists():  # it is rendering the frames
         assert demo.poll() is None and time.monotonic() < deadline
