@@ -138,13 +138,14 @@ def run(args: argparse.Namespace) -> int:
         with ExitStack() as close:
             close.callback(serving.release)
             try:
-                return _serve(args, settings, state, stop_signals, power_off, close)
-            except KeyboardInterrupt:
-                pass
+                status = _serve(args, settings, state, stop_signals, power_off, close)
+            except KeyboardInterrupt:  # a stop before the server ran (its run takes one itself)
+                status = 0
             finally:
                 stop_signals.closing = True
-        print("dicetable: stopped; the game is saved", file=sys.stderr, flush=True)
-        return 0
+        if status == 0:
+            print("dicetable: stopped; the game is saved", file=sys.stderr, flush=True)
+        return status
     finally:
         power_off.after_stop()
 

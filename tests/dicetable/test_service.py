@@ -51,6 +51,7 @@ def test_serve_tells_systemd_it_is_ready_alive_and_stopping(tmp_path: Path) -> N
     assert "STOPPING=1\nSTATUS=stopping" in messages
     assert serve.returncode == 0
     assert errors.count("no buttons: this machine has no GPIO") == 1, errors
+    assert errors.endswith("dicetable: stopped; the game is saved\n"), errors
 
 
 def test_a_second_table_on_the_same_state_is_refused(tmp_path: Path) -> None:
