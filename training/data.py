@@ -7,6 +7,7 @@ the top face and size the die's side in pixels (estimated where the labels do no
 from __future__ import annotations
 
 import hashlib
+import inspect
 import math
 import multiprocessing
 import zlib
@@ -111,9 +112,10 @@ def _scene(seed: int, index: int) -> Sample:
 
 def synthetic(seed: int, n: int, cache: Path | None = None, processes: int = 1) -> list[Sample]:
     """n scenes of vision.render's domain randomiser, drawn on this many processes. With a
-    cache folder, they are kept there (keyed by seed, n and the renderer's source) and read
-    back instead of drawn again."""
-    key = hashlib.sha256(b"".join(p.read_bytes() for p in RENDERER)).hexdigest()[:12]
+    cache folder, they are kept there (keyed by seed, n and the source that draws them: the
+    renderer and _scene) and read back instead of drawn again."""
+    source = b"".join(p.read_bytes() for p in RENDERER) + inspect.getsource(_scene).encode()
+    key = hashlib.sha256(source).hexdigest()[:12]
     path = None if cache is None else cache / f"scenes-{seed}-{n}-{key}.npz"
     if path is not None and path.is_file():
         with np.load(path) as z:
