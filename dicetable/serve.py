@@ -43,6 +43,7 @@ from vision.profile import ProfileError
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 8017
 DEFAULT_MAX_STREAMS = 40
+MAX_PORT = 65535
 SERVER_KEYS = ("host", "port", "max_streams")
 CAMERA_KEYS = ("source", "fps")
 
@@ -56,7 +57,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "win over it")
     parser.add_argument("--host", default=None,
                         help="the address to listen on (default: every interface)")
-    parser.add_argument("--port", type=int, default=None,
+    parser.add_argument("--port", type=port_number, default=None,
                         help=f"the port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--max-streams", type=int, default=None, metavar="N",
                         help="how many phones may follow the game live at once "
@@ -77,6 +78,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speed", type=float, default=1.0,
                         help="play a folder, video or the demo this many times faster "
                              "(default 1)")
+
+
+def port_number(text: str) -> int:
+    """``--port``'s value: a port to listen on, 0 (a free one) to 65535."""
+    port = int(text) if text.isdigit() else -1
+    if not 0 <= port <= MAX_PORT:
+        raise argparse.ArgumentTypeError(
+            f"“{text}” is no port: give 0 to {MAX_PORT} (0 picks a free one)")
+    return port
 
 
 @dataclass(frozen=True)
@@ -100,6 +110,9 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
     host = args.host or typed(server_settings, "host", str, DEFAULT_HOST, where)
     port = args.port if args.port is not None else typed(
         server_settings, "port", int, DEFAULT_PORT, where)
+    if not 0 <= port <= MAX_PORT:
+        raise ConfigError(f"{where}: “port” must be 0 to {MAX_PORT} (0 picks a free one), "
+                          f"not “{port}”")
     max_streams = args.max_streams or typed(server_settings, "max_streams", int,
                                             DEFAULT_MAX_STREAMS, where)
     camera_settings = config.section("camera")

@@ -52,3 +52,16 @@ def test_serve_refuses_a_bad_setting_before_it_starts(
     assert main(["serve", "--state", str(tmp_path / "state"), "--config", str(path)]) == 2
     assert "“port” must be a whole number, not “eighty”" in capsys.readouterr().err
     assert not (tmp_path / "state").exists()
+
+
+def test_serve_refuses_a_port_there_is_none_of(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A number past 65535 would wrap round to another port, and the table answer there.
+    path = tmp_path / "config.toml"
+    path.write_text("[server]\nport = 99999\n")
+    assert main(["serve", "--state", str(tmp_path / "state"), "--config", str(path)]) == 2
+    assert "“port” must be 0 to 65535 (0 picks a free one), not “99999”" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["serve", "--state", str(tmp_path / "state"), "--port", "99999"])
+    assert "“99999” is no port: give 0 to 65535" in capsys.readouterr().err
+    assert not (tmp_path / "state").exists()
