@@ -314,6 +314,8 @@ class OpenCvCamera:
         """Open the device and ask for 1280×720."""
         if isinstance(self.device, str) and not os.path.exists(self.device):
             raise CameraError(f"{self.device} is not there: is the camera plugged in?")
+        # OpenCV would warn on every try in its own words; CameraError says it in the host's.
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
         capture = cv2.VideoCapture(self.device, cv2.CAP_V4L2)
         if not capture.isOpened():
             capture.release()

@@ -130,6 +130,14 @@ def test_an_unplugged_camera_says_so() -> None:
         camera.open()
 
 
+def test_a_camera_number_that_does_not_open_says_so_in_words_only(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    camera = open_source("63")  # /dev/video63: no such camera here
+    with pytest.raises(CameraError, match="the camera 63 cannot be opened: is it plugged in"):
+        camera.open()
+    assert capfd.readouterr().err == ""  # no OpenCV warnings on the host's terminal
+
+
 class StandInPicamera2:
     """The part of picamera2's Picamera2 the source uses, recording what it is told."""
 
