@@ -8,6 +8,7 @@ every face once (cards as far as the places go), so N photos show each face at m
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from vision.art import STYLES
@@ -15,6 +16,8 @@ from vision.components import D6_FACES, DALEK_FACES, faces
 from vision.sheet import GAMES, PAPERS
 from vision.table_dataset import write
 from vision.table_scene import TableScene, render_table
+
+PROG = "dicetable render"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +35,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    n = write(args.out, ((args.split, _scene(args, i)) for i in range(args.count)))
+    try:
+        n = write(args.out, ((args.split, _scene(args, i)) for i in range(args.count)))
+    except OSError as err:
+        print(f"{PROG}: cannot write into {args.out}: {err.strerror or err}", file=sys.stderr)
+        return 1
     print(f"{n} frames of {args.game} ({args.style}) in {args.out}")
     return 0
 

@@ -105,3 +105,11 @@ def test_a_profile_taught_elsewhere_is_imported_into_the_state_folder(
     assert main(["teach", "dalek", "--import", str(tmp_path / "junk.npz"), "--state",
                  str(state)]) == 2
     assert "is not a teach profile" in capsys.readouterr().err
+
+
+def test_render_into_a_place_it_cannot_write_says_so(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    afile = tmp_path / "frames.jpg"
+    afile.write_bytes(b"")
+    assert main(["render", "--game", "dalek", "--count", "1", "--out", str(afile)]) == 1
+    assert capsys.readouterr().err.startswith(f"dicetable render: cannot write into {afile}: ")
