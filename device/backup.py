@@ -41,6 +41,7 @@ def backup(journal: Path, target: Path) -> int:
         raise BackupError(f"{target} is a folder; name the backup file")
     partial = target.with_name(target.name + ".partial")
     try:
+        partial.touch()  # a place that cannot be written is said in words, not SQLite's
         with _open(journal, read_only=True) as source, _open(partial) as copy:
             source.backup(copy, pages=PAGES_PER_STEP)
         partial.replace(target)  # a backup file is whole, or not there

@@ -105,3 +105,12 @@ def test_a_file_that_is_no_backup_is_refused_and_nothing_changes(tmp_path: Path,
     assert not (tmp_path / "state").exists()
     missing = dicetable("backup", "--state", str(tmp_path / "none"), str(tmp_path / "b.db"))
     assert missing.returncode == 2 and "there is no journal" in missing.stderr
+
+
+def test_a_backup_into_a_folder_that_is_not_there_says_so(tmp_path: Path, dicetable: Any) -> None:
+    Journal(tmp_path / "state" / "table.db").close()
+    target = tmp_path / "no-such-folder" / "b.db"
+    done = dicetable("backup", "--state", str(tmp_path / "state"), str(target))
+    assert done.returncode == 2
+    assert done.stderr == f"dicetable: cannot write {target}: No such file or directory\n"
+    assert not target.parent.exists()
