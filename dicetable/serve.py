@@ -82,7 +82,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def port_number(text: str) -> int:
     """``--port``'s value: a port to listen on, 0 (a free one) to 65535."""
-    port = int(text) if text.isdigit() else -1
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
     if not 0 <= port <= MAX_PORT:
         raise argparse.ArgumentTypeError(
             f"“{text}” is no port: give 0 to {MAX_PORT} (0 picks a free one)")
@@ -108,11 +111,12 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
     where = config.where("server")
     check_keys(server_settings, SERVER_KEYS, where)
     host = args.host or typed(server_settings, "host", str, DEFAULT_HOST, where)
-    port = args.port if args.port is not None else typed(
-        server_settings, "port", int, DEFAULT_PORT, where)
-    if not 0 <= port <= MAX_PORT:
-        raise ConfigError(f"{where}: “port” must be 0 to {MAX_PORT} (0 picks a free one), "
-                          f"not “{port}”")
+    port = args.port  # checked by port_number
+    if port is None:
+        port = typed(server_settings, "port", int, DEFAULT_PORT, where)
+        if not 0 <= port <= MAX_PORT:
+            raise ConfigError(f"{where}: “port” must be 0 to {MAX_PORT} (0 picks a free one), "
+                              f"not “{port}”")
     max_streams = args.max_streams or typed(server_settings, "max_streams", int,
                                             DEFAULT_MAX_STREAMS, where)
     camera_settings = config.section("camera")

@@ -45,23 +45,24 @@ def test_the_environment_names_the_file(monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert config_path(tmp_path / "given.toml") == tmp_path / "given.toml"
 
 
+@pytest.mark.parametrize(("setting", "says"), [
+    ('port = "eighty"', "“port” must be a whole number, not “eighty”"),
+    # A number past 65535 would wrap round to another port, and the table answer there.
+    ("port = 99999", "“port” must be 0 to 65535 (0 picks a free one), not “99999”"),
+])
 def test_serve_refuses_a_bad_setting_before_it_starts(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], setting: str, says: str) -> None:
     path = tmp_path / "config.toml"
-    path.write_text('[server]\nport = "eighty"\n')
+    path.write_text(f"[server]\n{setting}\n")
     assert main(["serve", "--state", str(tmp_path / "state"), "--config", str(path)]) == 2
-    assert "“port” must be a whole number, not “eighty”" in capsys.readouterr().err
+    assert says in capsys.readouterr().err
     assert not (tmp_path / "state").exists()
 
 
+@pytest.mark.parametrize("port", ["99999", "-5", "eighty"])
 def test_serve_refuses_a_port_there_is_none_of(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # A number past 65535 would wrap round to another port, and the table answer there.
-    path = tmp_path / "config.toml"
-    path.write_text("[server]\nport = 99999\n")
-    assert main(["serve", "--state", str(tmp_path / "state"), "--config", str(path)]) == 2
-    assert "“port” must be 0 to 65535 (0 picks a free one), not “99999”" in capsys.readouterr().err
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], port: str) -> None:
     with pytest.raises(SystemExit):
-        main(["serve", "--state", str(tmp_path / "state"), "--port", "99999"])
-    assert "“99999” is no port: give 0 to 65535" in capsys.readouterr().err
+        main(["serve", "--state", str(tmp_path / "state"), "--port", port])
+    assert f"“{port}” is no port: give 0 to 65535" in capsys.readouterr().err
     assert not (tmp_path / "state").exists()
