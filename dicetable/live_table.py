@@ -61,9 +61,10 @@ class Camera:
 
 class HostLog:
     """Hands the loop's news to the session, and tells the host when the camera goes out
-    or comes back. With ``only_game`` (the demo's header), reads reach the session only
-    while the table is free or plays that game: the demo's film never rolls into a game
-    a person set up."""
+    or comes back, and when it skips a picture it cannot read (the first of a run; the next
+    once a read has stood again). With ``only_game`` (the demo's header), reads reach the
+    session only while the table is free or plays that game: the demo's film never rolls
+    into a game a person set up."""
 
     def __init__(self, session: TableSession, out: TextIO = sys.stderr,
                  on_ended: Callable[[], None] | None = None,
@@ -73,9 +74,11 @@ class HostLog:
         self._on_ended = on_ended
         self._only_game = only_game
         self._was = "starting"
+        self._told_unreadable = False
 
     def camera_seen(self, seen: Seen) -> None:
         """Hand a read on."""
+        self._told_unreadable = False
         if self._only_game is not None:
             table = self._session.snapshot()
             if table.view is not None and table.header != self._only_game:
@@ -83,8 +86,13 @@ class HostLog:
         self._session.camera_seen(seen)
 
     def camera_status(self, status: CameraStatus) -> None:
-        """Hand the news on, and log a change of state."""
-        if status.state != self._was and not status.unreadable:
+        """Hand the news on, and log a change of state or a skipped picture."""
+        if status.unreadable:
+            if not self._told_unreadable:
+                print(f"dicetable: skipping a picture from the camera: {status.why}",
+                      file=self._out, flush=True)
+                self._told_unreadable = True
+        elif status.state != self._was:
             if status.state == "out":
                 print(f"dicetable: the camera is out ({status.why}); trying again",
                       file=self._out, flush=True)

@@ -1,0 +1,61 @@
+"""What the host's log says about the camera, from real frame folders through the real loop."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from device.camera import open_source
+from device.demo_film import write_film
+from device.demo_plan import Plan, PlannedDie, PlannedRest
+from device.journal import Journal
+from device.live import LiveLoop
+from device.session import TableSession
+from dicetable.live_table import HostLog
+from vision.observation import DiceObserver
+from vision.reader import DiceReader
+
+DICY = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[TableSession]:
+    session = TableSession(Journal(tmp_path / "table.db"))
+    session.start()
+    session.watch_camera()
+    yield session
+    session.stop()
+
+
+def played(folder: Path, table: TableSession) -> str:
+    """Every frame of ``folder`` through the loop to its end; what the host's log said."""
+    said = io.StringIO()
+    loop = LiveLoop(lambda: open_source(str(folder), paced=False),
+                    DiceObserver(DiceReader(threads=1)), HostLog(table, out=said))
+    loop.start()
+    assert loop.wait(timeout=120)
+    return said.getvalue()
+
+
+def test_pictures_the_camera_cannot_read_are_told_once_until_it_reads_again(
+        tmp_path: Path, table: TableSession) -> None:
+    folder = tmp_path / "frames"
+    still = tuple(PlannedDie(v, 300.0 + 150 * i, 300.0, 0.3 * i, i)
+                  for i, v in enumerate([6, 6, 5, 2, 1, 1]))
+    write_film(Plan([DICY], [PlannedRest(still, 1.5, None, hand=False)]), folder, seed=5)
+    first = sorted(folder.glob("*.jpg"))[0]
+    for name in ("00000-a.jpg", "00000-b.jpg", "99999.jpg"):  # two before the first read, one after
+        (folder / name).write_bytes(b"\xff\xd8 a damaged picture")
+    assert (folder / "00000-a.jpg") < first
+
+    said = played(folder, table)
+
+    assert said.splitlines() == [
+        "dicetable: skipping a picture from the camera: the picture 00000-a.jpg cannot be read",
+        "dicetable: skipping a picture from the camera: the picture 99999.jpg cannot be read",
+        "dicetable: the recording has ended",
+    ], said
+    assert table.snapshot().camera["unreadable"] is True  # type: ignore[index]
