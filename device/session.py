@@ -351,6 +351,8 @@ class TableSession:
         self._check_version(base_version)
         if self._game_id is None:
             raise SessionError("there is no game to abandon")
+        if self._game is not None and self._game.over:
+            raise SessionError("the game is over; its result is kept under Finished games")
         return self._publish(self.journal.abandon(self._game_id), None, None)
 
     def _watch_camera(self) -> None:

@@ -139,6 +139,9 @@ def test_finished_games_go_to_the_history_with_each_players_wins(session: TableS
     assert session.player_wins() == {"Ana": 1}
     [finished] = session.history()
     assert finished["winners"] == ["Ana"] and finished["players"] == ["Ana", "Ben"]
+    with pytest.raises(SessionError, match="the game is over"):  # its result stays
+        session.abandon(base_version=snap.version)
+    assert session.snapshot() == snap and session.history() == [finished]
     # An undo after the end reopens the game; a rematch needs it finished or abandoned.
     reopened = session.act({"undo": {}}, base_version=snap.version, source="phone")
     assert session.history() == [] and session.player_wins() == {}

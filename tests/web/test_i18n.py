@@ -310,11 +310,18 @@ def session_refusals(journal: Journal) -> Iterator[Callable[[], object]]:
         yield lambda: session.act({"stop": {}}, base_version=0, source="phone")
         yield lambda: session.abandon(base_version=0)
         yield lambda: session.record(99)
+        yield lambda: session.recalibrate(base_version=0)
         yield lambda: session.new_game(header, base_version=0)
         yield lambda: session.new_game(header, base_version=1)
         yield from camera_refusals(session)
         yield lambda: session.abandon(base_version=session.snapshot().version)
         yield lambda: session.resume(99, base_version=session.snapshot().version)
+        session.new_game({**header, "target": 20}, base_version=session.snapshot().version)
+        won = ["H4"] * 4 + ["D3"] * 6
+        for line in ({"roll": won}, {"keep": won}, {"roll": ["H4"] * 10}, {"keep": ["H4"]},
+                     {"stop": {}}):
+            session.act(line, base_version=session.snapshot().version, source="phone")
+        yield lambda: session.abandon(base_version=session.snapshot().version)  # it is over
     finally:
         session.stop()
 
