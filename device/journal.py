@@ -33,10 +33,13 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Literal
 
+from engine import RecordError, parse_lines
+
 Source = Literal["phone", "camera", "button"]
 Status = Literal["playing", "finished", "abandoned"]
 Problem = Literal["full", "read_only", "damaged", "other"]
 PIN_DIGITS = 6
+MAX_ID = 2 ** 63 - 1  # SQLite's largest integer: no game has a larger number
 GRANT_DAYS = 30
 ROOM_BYTES = 1 << 20
 """Less free room than this for the journal to grow is a full disk."""
@@ -79,12 +82,23 @@ def journal_error(err: sqlite3.Error | OSError, path: Path) -> JournalError:
 
 @dataclass(frozen=True)
 class StoredGame:
-    """A game as the journal holds it: its header and every line, undos included."""
+    """A game as the journal holds it: its header and every line, undos included. Where the
+    disk garbled a line's text, ``damage`` says which (a RecordError); the lines stop before
+    it (the header is ``{}`` when it is the header)."""
 
     id: int
     header: dict[str, Any]
     lines: tuple[dict[str, Any], ...]
     status: Status
+    damage: RecordError | None = None
+
+
+def _loaded(text: str) -> Any:
+    """The JSON in ``text``; None where the disk garbled it."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _no_room(path: Path) -> bool:
@@ -273,14 +287,22 @@ class Journal:
 
     def game(self, game_id: int) -> StoredGame | None:
         """Game ``game_id`` with all its lines; None if there is none."""
+        if not 0 < game_id <= MAX_ID:
+            return None
         db = self._connection()
         row = db.execute("SELECT header, status FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
-        lines = db.execute("SELECT line FROM lines WHERE game_id = ? ORDER BY seq",
-                           (game_id,)).fetchall()
-        return StoredGame(game_id, json.loads(row[0]), tuple(json.loads(r[0]) for r in lines),
-                          row[1])
+        texts = [row[0], *(r[0] for r in db.execute(
+            "SELECT line FROM lines WHERE game_id = ? ORDER BY seq", (game_id,)))]
+        readable: list[dict[str, Any]] = [{}]
+        damage = None
+        try:
+            for number, line in parse_lines(texts):
+                readable[number - 1:] = [line]
+        except RecordError as err:
+            damage = err
+        return StoredGame(game_id, readable[0], tuple(readable[1:]), row[1], damage)
 
     def history(self, status: Status = "finished") -> list[dict[str, Any]]:
         """Games of ``status`` (finished ones by default), newest first: id, game, players,
@@ -290,9 +312,11 @@ class Journal:
             " WHERE status = ? ORDER BY id DESC", (status,)).fetchall()
         history = []
         for game_id, header, winners, started, ended in rows:
-            parsed = json.loads(header)
+            parsed = _loaded(header)
+            if not isinstance(parsed, dict) or not {"game", "players"} <= parsed.keys():
+                continue  # garbled on disk: there is no game to show
             history.append({"id": game_id, "game": parsed["game"], "players": parsed["players"],
-                            "winners": json.loads(winners or "[]"), "started_at": started,
+                            "winners": _loaded(winners or "[]") or [], "started_at": started,
                             "ended_at": ended})
         return history
 

@@ -340,7 +340,9 @@ class TableSession:
         if self._game is not None and not self._game.over:
             raise SessionError("a game is being played; finish or abandon it first")
         stored = self.journal.game(game_id)
-        if stored is None or stored.status != "abandoned":
+        if stored is None:
+            raise SessionError("there is no game {game}", game=game_id)
+        if stored.status != "abandoned":
             raise SessionError("game {game} was not abandoned; only an abandoned game is "
                                "resumed", game=game_id)
         game = _replay_stored(stored)
@@ -580,8 +582,15 @@ def seen_game(observation: Observation) -> str | None:
 
 
 def _replay_stored(stored: StoredGame) -> Game:
+    """The stored game replayed; RecordError at its first line that does not replay or that
+    the disk garbled."""
+    if stored.damage is not None and stored.damage.line == 1:
+        raise stored.damage
     lines: tuple[dict[str, Any], ...] = (stored.header, *stored.lines)
-    return replay(enumerate(lines, start=1))
+    game = replay(enumerate(lines, start=1))
+    if stored.damage is not None:
+        raise stored.damage
+    return game
 
 
 def _clock_live() -> int:

@@ -11,7 +11,7 @@ export; :func:`read_record` replays one into a :class:`Game`.
 from engine import dalek, dicy, seventeen
 from engine.errors import EngineError, IllegalAction, RecordError, Refusal
 from engine.game import VIEW_VERSION, Game
-from engine.record import read_record, write_record
+from engine.record import parse_lines, read_record, write_record
 from engine.rules import Rules, game_names, rules_for
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "dalek",
     "dicy",
     "game_names",
+    "parse_lines",
     "read_record",
     "rules_for",
     "seventeen",

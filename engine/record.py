@@ -23,7 +23,7 @@ def read_record(lines: Iterable[str]) -> Game:
     Raises RecordError with the 1-based number of the first line that is not JSON, not an
     object with the right keys, or not legal in the game as it stands.
     """
-    return replay(_parsed(lines))
+    return replay(parse_lines(lines))
 
 
 def replay(lines: Iterable[tuple[int, Mapping[str, Any]]]) -> Game:
@@ -39,7 +39,9 @@ def replay(lines: Iterable[tuple[int, Mapping[str, Any]]]) -> Game:
     return game
 
 
-def _parsed(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
+def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
+    """Each text line's JSON with its 1-based number (blank lines skipped); RecordError at
+    the first that is not JSON or holds what no record line may."""
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue

@@ -34,7 +34,7 @@ def sheet(game_id: int) -> Response:
 def _finished(game_id: int) -> Game:
     try:
         game = table().game(game_id)
-    except (SessionError, OverflowError):  # no such game; an id beyond the journal's integers
+    except SessionError:  # no such game
         raise ApiError(404, "error.no_game", game=game_id) from None
     if not game.over:
         raise ApiError(409, "error.not_over", game=game_id)

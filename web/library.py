@@ -89,7 +89,7 @@ def stats() -> Response:
 def _replayed(game_id: int) -> Game | None:
     try:
         return table().game(game_id)
-    except (SessionError, RecordError, OverflowError):
+    except (SessionError, RecordError):
         return None
 
 

@@ -205,6 +205,43 @@ def test_a_journal_that_no_longer_replays_goes_on_from_its_last_good_line(
         table.stop()
 
 
+def test_a_journal_line_damaged_on_disk_is_where_the_game_goes_on_from(
+        journal_path: Path) -> None:
+    journal = Journal(journal_path)
+    game_id, _ = journal.start_game(DALEK)
+    journal.append(game_id, [ROLL, {"keep": ["H4", "D3"]}, {"stop": {}}], source="phone")
+    with sqlite3.connect(journal_path) as db:  # the card garbled the keep's text
+        db.execute("UPDATE lines SET line = '{\"keep\": [\"H4' WHERE game_id = ? AND seq = "
+                   "(SELECT MIN(seq) + 1 FROM lines WHERE game_id = ?)", (game_id, game_id))
+    table = TableSession(Journal(journal_path))
+    table.start()
+    try:
+        snap = table.snapshot()
+        assert snap.view is not None and snap.view["actions"] == 1  # the roll stands
+        assert table.notice is not None and table.notice.key == "notice.game_goes_on"
+        assert "line 3: this is not JSON" in str(table.notice.params["reason"])
+        table.act({"keep": ["H4", "D3"]}, base_version=snap.version, source="phone")
+        assert [g["id"] for g in Journal(journal_path).history("abandoned")] == [game_id]
+    finally:
+        table.stop()
+
+
+def test_a_game_whose_header_is_damaged_on_disk_frees_the_table(journal_path: Path) -> None:
+    journal = Journal(journal_path)
+    game_id, _ = journal.start_game(DALEK)
+    with sqlite3.connect(journal_path) as db:
+        db.execute("UPDATE games SET header = '{\"game\": \"da' WHERE id = ?", (game_id,))
+    table = TableSession(Journal(journal_path))
+    table.start()
+    try:
+        assert table.snapshot().view is None
+        assert table.notice is not None and table.notice.key == "notice.game_not_resumed"
+        assert Journal(journal_path).history("abandoned") == []  # nothing to take up
+        assert table.new_game(DALEK, base_version=table.snapshot().version).view is not None
+    finally:
+        table.stop()
+
+
 def test_a_journal_whose_header_no_longer_replays_frees_the_table(journal_path: Path) -> None:
     journal = Journal(journal_path)
     game_id, _ = journal.start_game({"game": "dalek", "players": ["Ana"]})

@@ -33,8 +33,10 @@ def test_a_game_is_resumed_only_when_abandoned_and_the_table_is_free(dalek: Phon
     assert busy.status_code == 400
     assert busy.json == {"error": "a game is being played; finish or abandon it first"}
     dalek.change("/api/abandon")
-    for game_id, status in ((99, 400), ("1", 400), (0, 400)):
+    for game_id, status in ((99, 400), ("1", 400), (0, 400), (2**63, 400)):
         assert dalek.change("/api/resume", {"game_id": game_id}).status_code == status
+    assert dalek.change("/api/resume", {"game_id": 2**63}).json == {
+        "error": f"there is no game {2**63}"}
     assert dalek.client.get("/api/abandoned").json["games"][0]["id"] == 1  # type: ignore
 
 
