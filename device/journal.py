@@ -221,9 +221,13 @@ class Journal:
         row = self._connection().execute("SELECT max(version) FROM changes").fetchone()
         return int(row[0] or 0)
 
-    def start_game(self, header: dict[str, Any]) -> tuple[int, int]:
-        """Journal a new game; returns its id and the new version."""
+    def start_game(self, header: dict[str, Any], *, abandoning: int | None = None
+                   ) -> tuple[int, int]:
+        """Journal a new game, in one transaction with abandoning game ``abandoning`` when
+        given; returns its id and the new version."""
         with self._transaction() as db:
+            if abandoning is not None:
+                _abandon(db, abandoning)
             cursor = db.execute("INSERT INTO games (header, started_at) VALUES (?, ?)",
                                 (json.dumps(header, ensure_ascii=False), _now()))
             game_id = int(cursor.lastrowid or 0)
@@ -272,9 +276,7 @@ class Journal:
     def abandon(self, game_id: int) -> int:
         """Mark game ``game_id`` abandoned (its lines stay); returns the new version."""
         with self._transaction() as db:
-            db.execute("UPDATE games SET status = 'abandoned', ended_at = ? WHERE id = ?",
-                       (_now(), game_id))
-            return _change(db, game_id, "abandon")
+            return _abandon(db, game_id)
 
     def latest_game(self) -> StoredGame | None:
         """The most recent game that was not abandoned, with all its lines; None if none."""
@@ -391,6 +393,12 @@ class Journal:
         """Revoke one grant (a phone logs out)."""
         with self._transaction() as db:
             db.execute("DELETE FROM grants WHERE id = ?", (grant_id,))
+
+
+def _abandon(db: sqlite3.Connection, game_id: int) -> int:
+    db.execute("UPDATE games SET status = 'abandoned', ended_at = ? WHERE id = ?",
+               (_now(), game_id))
+    return _change(db, game_id, "abandon")
 
 
 def _change(db: sqlite3.Connection, game_id: int | None, what: str) -> int:

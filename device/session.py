@@ -134,9 +134,11 @@ class TableSession:
 
     # Changes: each runs on the worker thread and returns the new snapshot.
 
-    def new_game(self, header: dict[str, Any], *, base_version: int) -> Snapshot:
-        """Start a new game; refused while another one is still being played."""
-        return self._run(lambda: self._new_game(header, base_version))
+    def new_game(self, header: dict[str, Any], *, base_version: int,
+                 abandon_current: bool = False) -> Snapshot:
+        """Start a new game; refused while another one is still being played, unless
+        ``abandon_current``: that game is then abandoned, only if the new one is taken."""
+        return self._run(lambda: self._new_game(header, base_version, abandon_current))
 
     def act(self, line: dict[str, Any], *, base_version: int, source: Source) -> Snapshot:
         """Apply one record line (an action or ``{"undo": {}}``) to the game in progress."""
@@ -299,12 +301,15 @@ class TableSession:
                              {"game": stored.id, "new_game": game_id, "reason": err})
         self._publish(version, game, game_id)
 
-    def _new_game(self, header: dict[str, Any], base_version: int) -> Snapshot:
+    def _new_game(self, header: dict[str, Any], base_version: int,
+                  abandon_current: bool) -> Snapshot:
         self._check_version(base_version)
-        if self._game is not None and not self._game.over:
+        playing = self._game is not None and not self._game.over
+        if playing and not abandon_current:
             raise SessionError("a game is being played; finish or abandon it first")
         game = Game.start(header)
-        game_id, version = self.journal.start_game(game.record()[0])
+        game_id, version = self.journal.start_game(
+            game.record()[0], abandoning=self._game_id if playing else None)
         if self.teacher is not None:
             self.teacher.cancel()  # the camera reads the game now, not photos to teach
         return self._publish(version, game, game_id)

@@ -74,11 +74,12 @@ def history() -> Response:
 @bp.post("/game")
 @require_pin
 def new_game() -> Response:
-    """``{"header": {...}, "colours": {name: index}, "draw_first": bool, "base_version": n}``:
-    start a game (the session checks the header).
+    """``{"header": {...}, "colours": {name: index}, "draw_first": bool, "abandon_current":
+    bool, "base_version": n}``: start a game (the session checks the header).
 
     ``draw_first`` draws the first player by lot (17); the header then names them, so the
-    record replays. The colours are kept only once the session took the game."""
+    record replays. ``abandon_current`` abandons the game in progress, only if this one is
+    taken. The colours are kept only once the session took the game."""
     body = request_body()
     header = _object(body, "header")
     if header.get("game") == "dicy" and header.get("mode") == "interglacial" \
@@ -88,7 +89,8 @@ def new_game() -> Response:
             and header["players"]:
         header = {**header, "first": _random.choice(header["players"])}
     colours = _colours(body.get("colours", {}), header)
-    return changed(table().start_game(header, colours, base_version=version_of(body)))
+    return changed(table().start_game(header, colours, base_version=version_of(body),
+                                      abandon_current=_flag(body, "abandon_current")))
 
 
 @bp.post("/action")

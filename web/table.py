@@ -44,11 +44,13 @@ class Table:
     _setting_up: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def start_game(self, header: dict[str, Any], colours: dict[str, int], *,
-                   base_version: int) -> Snapshot:
-        """Start a game and keep its players' colours, only once the session took it; no
-        phone sees the new game before its colours."""
+                   base_version: int, abandon_current: bool = False) -> Snapshot:
+        """Start a game (abandoning the one in progress with ``abandon_current``, only if this
+        one is taken) and keep its players' colours, only once the session took it; no phone
+        sees the new game before its colours."""
         with self._setting_up:
-            snapshot = self.session.new_game(header, base_version=base_version)
+            snapshot = self.session.new_game(header, base_version=base_version,
+                                             abandon_current=abandon_current)
             self.colours.remember(colours)
         return snapshot
 

@@ -83,6 +83,21 @@ def test_the_session_refuses_what_makes_no_sense(session: TableSession) -> None:
         session.new_game({"game": "dalek", "players": ["Solo"]}, base_version=free.version)
 
 
+def test_a_new_game_abandons_the_one_in_progress_only_if_it_is_taken(
+        session: TableSession) -> None:
+    session.new_game(DALEK, base_version=0)
+    playing = play(session, [ROLL])
+    with pytest.raises(IllegalAction, match="for 2 to 8 players"):
+        session.new_game({"game": "dalek", "players": ["Solo"]}, base_version=playing.version,
+                         abandon_current=True)
+    assert session.snapshot() == playing and session.journal.history("abandoned") == []
+    taken = session.new_game({"game": "17", "players": ["Ana", "Ben"]},
+                             base_version=playing.version, abandon_current=True)
+    assert taken.header == {"game": "17", "players": ["Ana", "Ben"]}
+    [abandoned] = session.journal.history("abandoned")
+    assert abandoned["id"] == playing.game_id
+
+
 def test_a_correction_replays_the_rest_or_changes_nothing(session: TableSession) -> None:
     session.new_game(DALEK, base_version=0)
     snap = play(session, [ROLL, {"keep": ["H2", "D3"]}, {"stop": {}}])

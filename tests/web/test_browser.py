@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import Page, expect
 
+from device.journal import Journal
 from device.state_dir import journal_path
 
 if TYPE_CHECKING:
@@ -481,6 +482,28 @@ def test_the_first_player_list_follows_the_names_typed(open_phone: Callable[...,
     expect(ana.page.locator("#board div.turn")).to_have_text("Cleo's turn")
     assert ana.page.evaluate("S.state.header") == {
         "game": "17", "players": ["Ana", "Cleo", "Bea"], "first": "Cleo"}
+
+
+def test_a_new_game_refused_leaves_the_game_in_progress_on_the_table(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    ana = Pad(open_phone())
+    ana.enter_pin(served.pin)
+    ana.new_game("Dalek Dice", ["Jenna", "Peter"])
+    ana.menu("New game")
+    ana.page.locator(".choices").get_by_role("radio", name="17").click()
+    rows = ana.page.locator(".player-row input")
+    for i, name in enumerate(["Ana", "Ana"]):
+        rows.nth(i).fill(name)
+    ana.page.once("dialog", lambda dialog: dialog.accept())  # abandon the Dalek game? yes
+    ana.button("Start")
+    expect(ana.page.locator("#toast")).to_have_text("Two players have the same name: Ana")
+    assert ana.page.evaluate("S.state.header") == {"game": "dalek", "players": ["Jenna", "Peter"]}
+    rows.nth(1).fill("Ben")
+    ana.page.once("dialog", lambda dialog: dialog.accept())
+    ana.button("Start")
+    expect(ana.page.locator("#board div.turn")).to_have_text("Ana's turn")
+    [dalek] = Journal(journal_path(served.state)).history("abandoned")
+    assert dalek["players"] == ["Jenna", "Peter"]  # abandoned once, by the start that stood
 
 
 def test_an_error_goes_at_the_next_success_and_the_menu_opens_anywhere(

@@ -322,6 +322,8 @@ def session_refusals(journal: Journal) -> Iterator[Callable[[], object]]:
                      {"stop": {}}):
             session.act(line, base_version=session.snapshot().version, source="phone")
         yield lambda: session.abandon(base_version=session.snapshot().version)  # it is over
+        over = session.snapshot().game_id
+        yield lambda: session.resume(over or 0, base_version=session.snapshot().version)
     finally:
         session.stop()
 

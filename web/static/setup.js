@@ -192,11 +192,11 @@ async function startGame(s) {
   const header = setupHeader(s);
   const colours = {};
   s.players.forEach((p) => { colours[p.name.trim()] = p.colour; });
-  if (S.state.view && !S.state.view.over) {
-    if (!window.confirm(t("setup.abandon_confirm"))) return;
-    if (!await change("/api/abandon", {})) return;
-  }
-  if (await change("/api/game", {header, colours, draw_first: s.game === "17" && s.drawFirst})) {
+  const playing = Boolean(S.state.view && !S.state.view.over);
+  if (playing && !window.confirm(t("setup.abandon_confirm"))) return;
+  // The game in progress is abandoned by the same change, only if the new one is taken.
+  if (await change("/api/game", {header, colours, draw_first: s.game === "17" && s.drawFirst,
+                                 abandon_current: playing})) {
     localStorage.setItem("players", JSON.stringify(header.players));
     S.screen = "pad";
     render();
