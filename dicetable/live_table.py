@@ -173,16 +173,23 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
 
 
 def taught_profiles(state: Path | None) -> dict[str, Profile]:
-    """The profiles taught for this table, kept in ``STATE/profiles`` (by kind)."""
+    """The profiles taught for this table, kept in ``STATE/profiles`` (by kind); one that
+    cannot be read is told on stderr and left out (its kind is read by its shipped look)."""
     from device.teacher import PROFILES
-    from vision.profile import load
+    from vision.profile import ProfileError, load
 
     folder = None if state is None else state / PROFILES
     if folder is None or not folder.is_dir():
         return {}
     found = {}
     for path in sorted(folder.glob("profile-*.npz")):
-        profile = load(path)
+        try:
+            profile = load(path)
+        except ProfileError as err:
+            kind = path.stem.removeprefix("profile-")
+            print(f"dicetable: {err}: the camera reads {kind} by its shipped look until it "
+                  "is taught again", file=sys.stderr, flush=True)
+            continue
         found[profile.kind] = profile
     return found
 

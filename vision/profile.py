@@ -93,8 +93,11 @@ def load(path: Path) -> Profile:
                            str(data["source"]), float(data["side_mm"]))
     except FileNotFoundError as err:
         raise ProfileError(f"no profile at {path}") from err
-    except (OSError, KeyError, ValueError, zipfile.BadZipFile) as err:
-        raise ProfileError(f"{path} is not a teach profile: {err}") from err
+    except (PermissionError, IsADirectoryError) as err:
+        raise ProfileError(f"{path} cannot be read ({err.strerror})") from err
+    except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile) as err:
+        raise ProfileError(f"{path} is not a teach profile (it is damaged, or another kind "
+                           "of file)") from err
 
 
 def default(kind: str) -> Profile:

@@ -107,6 +107,23 @@ def test_a_profile_taught_elsewhere_is_imported_into_the_state_folder(
     assert "is not a teach profile" in capsys.readouterr().err
 
 
+def test_a_damaged_taught_profile_is_said_and_the_shipped_look_read_instead(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from dicetable.live_table import taught_profiles
+    from vision.profile import default
+
+    state, shared = tmp_path / "state", tmp_path / "dalek.npz"
+    default("dalek").save(shared)
+    assert main(["teach", "dalek", "--import", str(shared), "--state", str(state)]) == 0
+    damaged = state / "profiles" / "profile-17-card.npz"
+    damaged.write_bytes(b"")  # the card lost it
+    capsys.readouterr()
+    assert list(taught_profiles(state)) == ["dalek"]
+    assert capsys.readouterr().err == (
+        f"dicetable: {damaged} is not a teach profile (it is damaged, or another kind of "
+        "file): the camera reads 17-card by its shipped look until it is taught again\n")
+
+
 def test_render_into_a_place_it_cannot_write_says_so(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     afile = tmp_path / "frames.jpg"

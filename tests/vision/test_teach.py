@@ -31,9 +31,12 @@ def test_a_profile_is_saved_and_loaded_whole(tmp_path: Path) -> None:
     again = load(tmp_path / "p.npz")
     assert again.labels == profile.labels and np.array_equal(again.patches, profile.patches)
     assert again.side_mm == 16.0
-    (tmp_path / "bad.npz").write_bytes(b"not a zip")
-    with pytest.raises(ProfileError, match="not a teach profile"):
-        load(tmp_path / "bad.npz")
+    for damaged in (b"not a zip", b"", b"\x80\x04 a pickle"):
+        (tmp_path / "bad.npz").write_bytes(damaged)
+        with pytest.raises(ProfileError) as caught:
+            load(tmp_path / "bad.npz")
+        assert str(caught.value) == (f"{tmp_path / 'bad.npz'} is not a teach profile "
+                                     "(it is damaged, or another kind of file)")
     with pytest.raises(ProfileError, match="not faces of dalek"):
         Profile("dalek", ("H5",), np.zeros((1, 60, 60, 3), np.uint8))
 
