@@ -435,6 +435,21 @@ def test_exterminate_is_shouted_on_every_phone(open_phone: Callable[..., Page],
     expect(peter.page.locator(".grid tbody td.end-exterminate")).to_have_text("8")
 
 
+def test_a_roll_with_nothing_to_keep_asks_only_to_go_on(open_phone: Callable[..., Page],
+                                                        served: ServedTable) -> None:
+    jenna = Pad(open_phone())
+    jenna.enter_pin(served.pin)
+    jenna.new_game("Dalek Dice", ["Jenna", "Peter"])
+    jenna.roll("EXT", *["H4"] * 8, "D3")
+    jenna.keep(*range(1, 9))
+    jenna.tap(FACES["EXT"])  # the last die: to the top, nothing to choose
+    jenna.button("Roll 1 die")
+    expect(jenna.page.locator(".entry h3")).to_have_text("No human or Dalek to keep")
+    expect(jenna.page.locator(".entry button")).to_have_text(["Go on", "Undo"])
+    jenna.button("Go on")
+    expect(jenna.page.locator("#board div.turn")).to_have_text("Peter's turn")
+
+
 def test_the_host_is_told_on_the_page_when_the_journal_was_damaged(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
     served.stop()

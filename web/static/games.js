@@ -120,9 +120,12 @@ const dalek = {
     const area = view.table;
     const d = draft();
     const parts = [];
-    if (view.expects.includes("keep")) {
+    const keepable = (f) => f !== "DOC" && f !== "EXT";
+    if (view.expects.includes("keep") && !area.rolled.some(keepable)) {
+      parts.push(el("h3", {text: t("dalek.keep_nothing")}),
+        el("div.row", {}, button(t("dalek.go_on"), () => act({keep: []}), "primary")));
+    } else if (view.expects.includes("keep")) {
       d.keep = d.keep || [];
-      const keepable = (f) => f !== "DOC" && f !== "EXT";
       const chosen = d.keep.map((i) => area.rolled[i]);
       parts.push(el("h3", {text: t("dalek.keep_which")}),
         toggles(area.rolled, d.keep, keepable, (keep) => redraw(() => { d.keep = keep; }), die),
