@@ -77,4 +77,4 @@ def register_handlers(app: Flask) -> None:
             return err
         status = err.code or 500
         return refusal(status, text(language(), f"error.http{status}")
-                       if status in (400, 404, 405, 413) else err.description or err.name)
+                       if status in (400, 404, 405, 413, 500) else err.description or err.name)

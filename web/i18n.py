@@ -58,6 +58,10 @@ SERVER_ONLY = ("log.", "key.", "line.", "error.", "quoted", "value.", "app.", "m
 phone with the page."""
 
 
+PAGE_ERRORS = ("error.network", "error.http413", "error.http500")
+"""Errors the phone words itself: no table answered, or one answered without a word (the web
+server refused a request too large before the app saw it; the app failed)."""
+
 LATER = "teach."
 """Words the phone loads when it first needs them (teach mode: ``/i18n/LANG/teach.json``)."""
 
@@ -66,7 +70,7 @@ LATER = "teach."
 def page_words(lang: str) -> dict[str, str]:
     """The words the phone itself shows, in ``lang`` (the first load carries them)."""
     return {k: v for k, v in ui(lang).items()
-            if k == "error.network" or not k.startswith((*SERVER_ONLY, LATER))}
+            if k in PAGE_ERRORS or not k.startswith((*SERVER_ONLY, LATER))}
 
 
 def later_words(lang: str) -> dict[str, str]:

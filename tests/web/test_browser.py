@@ -450,6 +450,15 @@ def test_a_roll_with_nothing_to_keep_asks_only_to_go_on(open_phone: Callable[...
     expect(jenna.page.locator("#board div.turn")).to_have_text("Peter's turn")
 
 
+def test_a_request_the_web_server_refuses_unread_is_not_blamed_on_the_wifi(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    ana = Pad(open_phone())
+    ana.enter_pin(served.pin)
+    ana.page.evaluate("send('/api/action', {line: {stop: {}}, note: 'x'.repeat(20000)})")
+    expect(ana.page.locator("#toast")).to_have_text(
+        "This request is too large; nothing was changed.")
+
+
 def test_the_host_is_told_on_the_page_when_the_journal_was_damaged(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
     served.stop()
