@@ -530,6 +530,23 @@ def test_a_new_game_refused_leaves_the_game_in_progress_on_the_table(
     assert dalek["players"] == ["Jenna", "Peter"]  # abandoned once, by the start that stood
 
 
+def test_the_new_game_form_follows_the_language_and_the_table(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    ana, ben = Pad(open_phone()), Pad(open_phone())
+    ana.enter_pin(served.pin)
+    ana.menu("New game")
+    ana.page.locator(".player-row input").first.fill("Ana")
+    warning = ana.page.locator(".setup .warning")
+    expect(warning).to_have_count(0)
+    ben.enter_pin(served.pin)
+    ben.new_game("Dalek Dice", ["Jenna", "Peter"])  # meanwhile, on another phone
+    expect(warning).to_have_text("Starting a new game abandons the one in progress.")
+    ana.page.select_option("#lang", "es")
+    expect(ana.page.locator(".setup h2")).to_have_text("Nueva partida")
+    expect(warning).to_have_text("Empezar una partida nueva abandona la que está en curso.")
+    expect(ana.page.locator(".player-row input").first).to_have_value("Ana")  # kept
+
+
 def test_an_error_goes_at_the_next_success_and_the_menu_opens_anywhere(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
     jenna = Pad(open_phone())

@@ -15,7 +15,8 @@ function render() {
   board.hidden = !(view && S.screen === "pad");
   main.className = "";
   if (S.screen === "setup") {
-    if (!main.querySelector(".setup")) renderSetup(main);
+    const form = main.querySelector(".setup");
+    if (!form || form.dataset.drawn !== setupDrawn()) renderSetup(main);
     return;
   }
   if (S.screen === "history") { renderHistory(main); return; }

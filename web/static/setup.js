@@ -75,7 +75,7 @@ function renderSetup(main) {
   const playing = S.state.view && !S.state.view.over;
   const named = new Set(s.players.map((p) => p.name.trim()));
   const known = s.roster.filter((p) => !named.has(p.name));
-  main.replaceChildren(el("section.setup", {},
+  main.replaceChildren(el("section.setup", {"data-drawn": setupDrawn()},
     el("h2", {text: t("setup.title")}),
     el("div.choices", {role: "radiogroup", "aria-label": t("setup.game")}, boot.games.map((g) => button(boot.facts[g].title, () => {
       s.game = g;
@@ -98,6 +98,12 @@ function renderSetup(main) {
       button(t("cancel"), () => { S.screen = "pad"; render(); }),
       button(t("setup.start"), () => startGame(s), "primary big"))));
   renderFirst(s);
+}
+
+/* What the form's words depend on beyond its own fields: drawn again when it changes (only
+   then, so that a name being typed keeps its place). */
+function setupDrawn() {
+  return S.lang + (S.state.view && !S.state.view.over ? " playing" : "");
 }
 
 /* A name typed is no longer offered by the roster. */
