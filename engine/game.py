@@ -13,6 +13,7 @@ actions that stand from the header, so they use the same code as crash recovery.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -158,7 +159,9 @@ def _players(value: object, rules: Rules[Any, Any]) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
         raise IllegalAction("players must be a list of names, not {value}", value=Shown(value))
     names = tuple(value)
-    if not all(n.strip() for n in names):
+    if any(_hidden_control(c) for n in names for c in n):
+        raise IllegalAction("a name cannot hold line breaks or other control characters")
+    if not all(_shows(n) for n in names):
         raise IllegalAction("every player needs a name")
     spaced = [n for n in names if n != n.strip()]
     if spaced:
@@ -174,6 +177,17 @@ def _players(value: object, rules: Rules[Any, Any]) -> tuple[str, ...]:
                             game=rules.title, low=rules.min_players, high=rules.max_players,
                             count=len(names))
     return names
+
+
+def _hidden_control(char: str) -> bool:
+    """A control character or a reordering mark: it breaks lines or turns text round."""
+    return unicodedata.category(char) == "Cc" or "\u202a" <= char <= "\u202e" \
+        or "\u2066" <= char <= "\u2069"
+
+
+def _shows(name: str) -> bool:
+    """Whether a name shows something: a letter, digit, mark or symbol (an emoji counts)."""
+    return any(unicodedata.category(c)[0] in "LNPS" for c in name)
 
 
 def _single_key(line: Mapping[str, Any]) -> tuple[str, object]:

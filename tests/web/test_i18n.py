@@ -171,6 +171,7 @@ BAD_HEADERS: list[Any] = [
     ["dalek"],
     {"game": "chess", "players": ["Ana", "Ben"]},
     {"game": "dalek", "players": "Ana Ben"},
+    {"game": "dalek", "players": ["Ana", "B\nen"]},
     {"game": "dalek", "players": ["Ana", " Ben"]},
     {"game": "dalek", "players": ["Ana", ""]},
     {"game": "dalek", "players": ["Ana", "B" * 25]},
