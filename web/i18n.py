@@ -58,9 +58,9 @@ SERVER_ONLY = ("log.", "key.", "line.", "error.", "quoted", "value.", "app.", "m
 phone with the page."""
 
 
-PAGE_ERRORS = ("error.network", "error.http413", "error.http500")
+PAGE_ERRORS = ("error.network", "error.http500")
 """Errors the phone words itself: no table answered, or one answered without a word (the web
-server refused a request too large before the app saw it; the app failed)."""
+server refused a request before the app saw it: too large)."""
 
 LATER = "teach."
 """Words the phone loads when it first needs them (teach mode: ``/i18n/LANG/teach.json``)."""

@@ -456,7 +456,7 @@ def test_a_request_the_web_server_refuses_unread_is_not_blamed_on_the_wifi(
     ana.enter_pin(served.pin)
     ana.page.evaluate("send('/api/action', {line: {stop: {}}, note: 'x'.repeat(20000)})")
     expect(ana.page.locator("#toast")).to_have_text(
-        "This request is too large; nothing was changed.")
+        "The table could not take this. Reload the page; if it happens again, tell the host.")
 
 
 def test_the_host_is_told_on_the_page_when_the_journal_was_damaged(

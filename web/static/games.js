@@ -120,20 +120,18 @@ const dalek = {
     const area = view.table;
     const d = draft();
     const parts = [];
-    const keepable = (f) => f !== "DOC" && f !== "EXT";
-    if (view.expects.includes("keep") && !area.rolled.some(keepable)) {
-      parts.push(el("h3", {text: t("dalek.keep_nothing")}),
-        el("div.row", {}, button(t("dalek.go_on"), () => act({keep: []}), "primary")));
-    } else if (view.expects.includes("keep")) {
+    if (view.expects.includes("keep")) {
       d.keep = d.keep || [];
+      const keepable = (f) => f !== "DOC" && f !== "EXT";
       const chosen = d.keep.map((i) => area.rolled[i]);
-      parts.push(el("h3", {text: t("dalek.keep_which")}),
-        toggles(area.rolled, d.keep, keepable, (keep) => redraw(() => { d.keep = keep; }), die),
+      const some = area.rolled.some(keepable);
+      parts.push(el("h3", {text: t(some ? "dalek.keep_which" : "dalek.keep_nothing")}),
+        some && toggles(area.rolled, d.keep, keepable, (keep) => redraw(() => { d.keep = keep; }), die),
         el("div.row", {},
-          button(t("dalek.keep_all"), () => redraw(() => {
+          some && button(t("dalek.keep_all"), () => redraw(() => {
             d.keep = area.rolled.map((f, i) => i).filter((i) => keepable(area.rolled[i]));
           })),
-          button(t("dalek.keep_n", {n: chosen.length}), () => act({keep: chosen}), "primary")));
+          button(some ? t("dalek.keep_n", {n: chosen.length}) : t("dalek.go_on"), () => act({keep: chosen}), "primary")));
     }
     if (view.expects.includes("roll")) {
       d.roll = d.roll || [];
