@@ -297,14 +297,15 @@ class Journal:
             return None
         texts = [row[0], *(r[0] for r in db.execute(
             "SELECT line FROM lines WHERE game_id = ? ORDER BY seq", (game_id,)))]
-        readable: list[dict[str, Any]] = [{}]
+        readable: list[dict[str, Any]] = []
         damage = None
         try:
-            for number, line in parse_lines(texts):
-                readable[number - 1:] = [line]
+            for _, line in parse_lines(texts):
+                readable.append(line)
         except RecordError as err:
             damage = err
-        return StoredGame(game_id, readable[0], tuple(readable[1:]), row[1], damage)
+        header, *lines = readable or [{}]
+        return StoredGame(game_id, header, tuple(lines), row[1], damage)
 
     def history(self, status: Status = "finished") -> list[dict[str, Any]]:
         """Games of ``status`` (finished ones by default), newest first: id, game, players,
