@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from device.demo_film import write_film
 from device.demo_plan import Plan, PlannedDie, PlannedRest
@@ -77,6 +77,30 @@ def test_a_roll_on_the_table_arrives_and_a_question_is_answered_with_a_tap(
         [1, 1, 2, 5, 6, 6], [2, 3, 4, 5, 6, 6]]
     assert record[1]["reroll"]["freeze"] == "odd"
     assert errors == []
+    context.close()
+
+
+def test_the_camera_part_of_the_page_comes_even_when_its_first_fetch_fails(
+        browser: Browser, camera_table: ServedTable) -> None:
+    # camera.js is fetched only once the table has a camera: a phone whose first fetch of it
+    # failed (the Wi-Fi dropped a moment) fetches it again at the next state.
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+    page = context.new_page()
+    fetches: list[str] = []
+
+    def first_fails(route: Route) -> None:
+        fetches.append(route.request.url)
+        if len(fetches) == 1:
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/static/camera.js", first_fails)
+    page.goto(camera_table.url + "/")
+    start_game(page, camera_table)
+    expect(page.locator("section.camera")).to_contain_text("The camera saw 6 6 5 2 1 1",
+                                                           timeout=20_000)
+    assert len(fetches) == 2
     context.close()
 
 

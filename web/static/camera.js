@@ -1,5 +1,5 @@
 /* The camera on the score pad: its state, what it saw (the picture, each read drawn on it),
-   and its questions, answered with one tap. */
+   and its questions, answered with one tap. Fetched once the table has a camera. */
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -149,12 +149,4 @@ async function loadTeach() {
     S.teachLang = lang;
     drawWhenFree();
   } catch (e) { /* tried again on the next update */ } finally { S.teachLoading = false; }
-}
-
-/* Tell the table when the camera goes out and when it is back. */
-function cameraMoments(old, now) {
-  const was = old && old.camera ? old.camera.status : null;
-  const is = now.camera ? now.camera.status : null;
-  if (was === "ok" && is === "out") showMoment(t("camera.moment.out"));
-  if (was === "out" && is === "ok") showMoment(t("camera.moment.back"));
 }

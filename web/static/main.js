@@ -23,7 +23,7 @@ function render() {
   if (S.screen === "abandoned") { renderAbandoned(main); return; }
   if (S.screen === "stats") { renderStats(main); return; }
   if (S.screen === "join") return;
-  if (!view) { main.replaceChildren(...[notices(), noGame(), buttonsPanel(view), cameraPanel()].filter(Boolean)); return; }
+  if (!view) { main.replaceChildren(...[notices(), noGame(), buttonsPanel(view), cameraShown()].filter(Boolean)); return; }
   board.replaceChildren(scoreboard(view, game));
   main.className = "pad";
   const playing = !view.over;
@@ -33,7 +33,7 @@ function render() {
       notices(),
       buttonsPanel(view),
       view.over ? summary(view, game) : null,
-      cameraPanel(),
+      cameraShown(),
       game.table(view),
       storyBox(view),
       game.grid(view)].filter(Boolean)),
@@ -206,6 +206,14 @@ function refusedBox(e) {
         startCorrection(r.index, chain);
       }, "primary"),
       button(t("actions.drop_from", {n: r.index + 1}), () => sendCorrection(r.index), "danger")));
+}
+
+/* The camera's part of the page: camera.js, fetched once the table has a camera. */
+function cameraShown() {
+  if (!S.state.camera) return null;
+  if (typeof cameraPanel === "function") return cameraPanel();
+  loadScript("camera.js").then(render, () => {});  // tried again at the next state
+  return null;
 }
 
 /* The screens of the menu live in setup.js, fetched when one is first opened. */

@@ -343,15 +343,22 @@ async function keepAwake() {
   }
 }
 
-/* Scripts only some screens need, fetched when first opened. */
+/* Scripts only some screens need, fetched when first opened (again, if that failed). */
 function loadScript(name) {
-  loadScript.done = loadScript.done || {};
-  if (!loadScript.done[name]) {
-    loadScript.done[name] = new Promise((resolve, reject) => {
-      document.head.append(el("script", {src: "/static/" + name, onload: resolve, onerror: reject}));
-    });
-  }
-  return loadScript.done[name];
+  const done = loadScript.done = loadScript.done || {};
+  done[name] = done[name] || new Promise((resolve, reject) => {
+    document.head.append(el("script", {src: "/static/" + name, onload: resolve,
+      onerror: (e) => { delete done[name]; reject(e); }}));
+  });
+  return done[name];
+}
+
+/* Tell the table when the camera goes out and when it is back. */
+function cameraMoments(old, now) {
+  const was = old && old.camera ? old.camera.status : null;
+  const is = now.camera ? now.camera.status : null;
+  if (was === "ok" && is === "out") showMoment(t("camera.moment.out"));
+  if (was === "out" && is === "ok") showMoment(t("camera.moment.back"));
 }
 
 /* The PIN */
