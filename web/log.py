@@ -78,7 +78,9 @@ def _dalek(lang: str, line: dict[str, Any], before: View, after: View) -> Entry:
         if result["ending"] != "stop":
             ending = result["ending"]
             said += text(lang, f"log.end.{ending}", n=result["points"])
-            return _entry(player, said, text(lang, f"moment.{ending}", n=result["points"],
+            bonus = ending == "exterminate" and result["points"] > 2 * result["humans"]
+            moment = f"{ending}-no-dice" if bonus else ending
+            return _entry(player, said, text(lang, f"moment.{moment}", n=result["points"],
                                              humans=result["humans"]))
     return _entry(player, said)
 

@@ -26,6 +26,16 @@ def test_the_doctor_and_a_stop_with_too_few_daleks() -> None:
     assert log[-1]["moment"] == "The Doctor intervenes: 0"
 
 
+def test_exterminate_with_no_dice_left_shows_its_bonus() -> None:
+    log = told({"game": "dalek", "players": ["Jenna", "Peter"]}, [
+        {"roll": ["EXT"] + ["H4"] * 9}, {"keep": ["H4"] * 7}, {"roll": ["EXT", "H4"]},
+        {"keep": []}, {"roll": ["EXT"]}, {"keep": []}])
+    assert log[-1]["moment"] == "EXTERMINATE! ×2, no dice left +5 → 61"
+    few = told({"game": "dalek", "players": ["Jenna", "Peter"]}, [  # no dice left, few humans
+        {"roll": ["H2"] + ["D3"] * 9}, {"keep": ["H2"] + ["D3"] * 9}])
+    assert few[-1]["moment"] == "No dice left: +5 → 7"
+
+
 def test_a_score_with_its_effects_owed_a_skip_and_the_choices() -> None:
     header = {"game": "dicy", "players": ["Ana", "Ben", "Cleo"], "mode": "glacial"}
     log = told(header, [
