@@ -10,7 +10,6 @@ tokens are checked at a bounded pace, per client and for the whole table (:mod:`
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import math
@@ -108,10 +107,13 @@ def enter_pin() -> Response:
 
 @bp.get("/join")
 def join() -> BaseResponse:
-    """The host's link: a right token grants the phone, then (either way) the score pad."""
+    """The host's link: a right token grants the phone, then (either way) the score pad,
+    which says so when it was not the table's link."""
     token = request.args.get("token", "")
-    with contextlib.suppress(ApiError):
+    try:
         _admit(lambda: _same(token, host_token(table().journal)))
+    except ApiError:
+        return redirect("/?join=refused", code=303)
     return redirect("/", code=303)
 
 

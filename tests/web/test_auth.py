@@ -92,7 +92,8 @@ def test_the_host_link_grants_without_the_pin(app: Flask, journal: Journal) -> N
 
 def test_a_wrong_token_grants_nothing(app: Flask) -> None:
     client = app.test_client()
-    assert client.get("/auth/join?token=nope").status_code == 303
+    refused = client.get("/auth/join?token=nope")
+    assert refused.status_code == 303 and refused.headers["Location"] == "/?join=refused"
     assert client.get("/api/state").json["auth"] is False  # type: ignore[index]
 
 

@@ -547,6 +547,16 @@ def test_the_new_game_form_follows_the_language_and_the_table(
     expect(ana.page.locator(".player-row input").first).to_have_value("Ana")  # kept
 
 
+def test_a_host_link_that_is_not_the_tables_says_so(open_phone: Callable[..., Page],
+                                                    served: ServedTable) -> None:
+    page = open_phone()
+    page.goto(served.url + "/auth/join?token=an-old-link")
+    expect(page.locator("#toast")).to_have_text(
+        "This host link is not the table's: ask the host for the PIN or a new link.")
+    assert page.url == served.url + "/"
+    assert page.evaluate("S.auth") is False
+
+
 def test_an_error_goes_at_the_next_success_and_the_menu_opens_anywhere(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
     jenna = Pad(open_phone())

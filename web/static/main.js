@@ -338,6 +338,10 @@ function start() {
   keepAwake();
   render();
   connect();
+  if (location.search === "?join=refused") {  // from a host link that is not the table's
+    history.replaceState(null, "", "/");
+    toast(t("join.refused"));
+  }
 }
 
 start();
