@@ -557,6 +557,32 @@ def test_a_host_link_that_is_not_the_tables_says_so(open_phone: Callable[..., Pa
     assert page.evaluate("S.auth") is False
 
 
+def test_the_phones_back_closes_what_is_open_and_stays_on_the_pad(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    jenna = Pad(open_phone())
+    jenna.enter_pin(served.pin)
+    jenna.new_game("Dalek Dice", ["Jenna", "Peter"])
+    turn = jenna.page.locator("#board div.turn")
+    jenna.menu("Rules")
+    expect(jenna.page.locator("#info-dialog")).to_be_visible()
+    jenna.page.go_back()
+    expect(jenna.page.locator("#info-dialog")).to_be_hidden()
+    expect(turn).to_have_text("Jenna's turn")
+    jenna.menu("Finished games")
+    expect(turn).to_be_hidden()
+    jenna.page.go_back()
+    expect(turn).to_have_text("Jenna's turn")
+    jenna.page.click("#menu-button")
+    expect(jenna.page.locator("#menu")).to_be_visible()
+    jenna.page.go_back()
+    expect(jenna.page.locator("#menu")).to_be_hidden()
+    jenna.menu("New game")
+    jenna.button("Cancel")  # closed by a tap: Back then leaves the pad, as with nothing open
+    expect(turn).to_have_text("Jenna's turn")
+    jenna.page.go_back()
+    jenna.page.wait_for_url(lambda url: not url.startswith(served.url))
+
+
 def test_an_error_goes_at_the_next_success_and_the_menu_opens_anywhere(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
     jenna = Pad(open_phone())

@@ -2,6 +2,7 @@
 "use strict";
 
 function render() {
+  syncBack();
   const view = S.state.view;
   const game = view && GAMES[view.game];
   document.getElementById("title").textContent = view ? boot.facts[view.game].title : "dicetable";
@@ -296,11 +297,32 @@ function toggleMenu() {
   menu.hidden = !menu.hidden;
   document.getElementById("menu-button").setAttribute("aria-expanded", menu.hidden ? "false" : "true");
   if (!menu.hidden) menu.querySelector("button, select").focus();
+  syncBack();
 }
 
 function closeMenu() {
   document.getElementById("menu").hidden = true;
   document.getElementById("menu-button").setAttribute("aria-expanded", "false");
+}
+
+/* The phone's Back closes what is open over the pad (the menu, a dialog, a screen of the
+   menu) rather than leaving the page: a history entry is added when something opens. Closed
+   by a tap instead, the entry stays; Back then finds nothing open and goes on back. */
+function openOverPad() {
+  return !document.getElementById("menu").hidden || S.screen !== "pad"
+    || [...document.querySelectorAll("dialog")].some((d) => d.open);
+}
+
+function syncBack() {
+  if (openOverPad() && !(history.state && history.state.open)) history.pushState({open: true}, "");
+}
+
+function onBack() {
+  if (!openOverPad()) { history.back(); return; }
+  for (const dialog of document.querySelectorAll("dialog")) if (dialog.open) dialog.close();
+  closeMenu();
+  S.screen = "pad";
+  render();
 }
 
 function renderLanguages() {
@@ -333,6 +355,7 @@ function start() {
     if (!document.hidden) { watchStream(); refresh(); }
   });
   window.addEventListener("online", () => { connect(); refresh(); });
+  window.addEventListener("popstate", onBack);
   setInterval(watchStream, 5000);
   loadRecord();
   keepAwake();

@@ -370,6 +370,7 @@ function askPin() {
   document.getElementById("pin-error").textContent = "";
   document.getElementById("pin-input").value = "";
   if (!dialog.open) dialog.showModal();
+  syncBack();
 }
 
 async function sendPin(event) {
@@ -417,6 +418,7 @@ function showInfo(title, paragraphs) {
   document.getElementById("info-close").textContent = t("close");
   const dialog = document.getElementById("info-dialog");
   if (!dialog.open) dialog.showModal();
+  syncBack();
 }
 
 async function rulesText() {
