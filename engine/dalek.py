@@ -193,7 +193,7 @@ class DalekRules(Rules[DalekState, Action]):
 
     def setup(self, players: tuple[str, ...], options: Mapping[str, Any]) -> DalekState:
         target = as_int(options.get("target", DEFAULT_TARGET),
-                        "target shows {low} to {high}, not {value}", 1, 10_000)
+                        "the target is a whole number from {low} to {high}, not {value}", 1, 10_000)
         return DalekState(players, target, (0,) * len(players), 1, Turn(0))
 
     def parse_action(self, kind: str, value: object) -> Action:

@@ -306,7 +306,7 @@ class DicyRules(Rules[DicyState, Action]):
 
     def setup(self, players: tuple[str, ...], options: Mapping[str, Any]) -> DicyState:
         target = as_int(options.get("target", DEFAULT_TARGET),
-                        "target shows {low} to {high}, not {value}", 1, 10_000)
+                        "the target is a whole number from {low} to {high}, not {value}", 1, 10_000)
         mode = options.get("mode")
         cards = game_cards(mode, options.get("cards"))
         return DicyState(players, cards, mode, target, (0,) * len(players),

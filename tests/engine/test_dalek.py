@@ -138,7 +138,7 @@ def test_header_options_are_checked() -> None:
         Game.start({"game": "dalek", "players": ["Ana"]})
     with pytest.raises(IllegalAction, match='does not take "mode"'):
         Game.start({"game": "dalek", "players": ["Ana", "Ben"], "mode": "glacial"})
-    with pytest.raises(IllegalAction, match="target shows 1 to 10000"):
+    with pytest.raises(IllegalAction, match="the target is a whole number from 1 to 10000"):
         Game.start({"game": "dalek", "players": ["Ana", "Ben"], "target": 0})
 
 

@@ -116,8 +116,9 @@ def test_glacial_may_name_its_own_cards_in_another_order() -> None:
      "a card must be one of two-dice, no-six, odd, straight, two-pairs, sixes, pair,"
      " lowest-three, distinct-x4, distinct-sum, forty-minus, same-x5, not \"joker\""),
     ({"cards": "pair"}, "cards needs a list, not \"pair\""),
-    ({"mode": "glacial", "target": 0}, "target shows 1 to 10000, not 0"),
-    ({"mode": "glacial", "target": "100"}, "target shows 1 to 10000, not \"100\""),
+    ({"mode": "glacial", "target": 0}, "the target is a whole number from 1 to 10000, not 0"),
+    ({"mode": "glacial", "target": "100"},
+     "the target is a whole number from 1 to 10000, not \"100\""),
     ({"mode": "glacial", "first": "Ben"},
      'Dicy Cards does not take "first" in its header (it takes cards, mode, target)'),
 ])

@@ -583,6 +583,24 @@ def test_the_phones_back_closes_what_is_open_and_stays_on_the_pad(
     jenna.page.wait_for_url(lambda url: not url.startswith(served.url))
 
 
+def test_a_target_left_empty_is_the_games_own_and_a_wrong_one_says_why(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    ana = Pad(open_phone())
+    ana.enter_pin(served.pin)
+    ana.menu("New game")
+    ana.page.locator(".choices").get_by_role("radio", name="Dalek Dice").click()
+    for i, name in enumerate(["Jenna", "Peter"]):
+        ana.page.locator(".player-row input").nth(i).fill(name)
+    target = ana.page.locator(".options input[type=number]")
+    target.fill("0")
+    ana.button("Start")
+    expect(ana.page.locator("#toast")).to_have_text(
+        "The target is a whole number from 1 to 10000, not 0")
+    target.fill("")
+    ana.button("Start")
+    expect(ana.page.locator("#board")).to_contain_text("target 60")
+
+
 def test_an_error_goes_at_the_next_success_and_the_menu_opens_anywhere(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
     jenna = Pad(open_phone())

@@ -68,7 +68,7 @@ function renderSetup(main) {
   const target = s.target[s.game] === undefined ? facts.target : s.target[s.game];
   options.push(el("label", {}, t(s.game === "17" ? "setup.target_tokens" : "setup.target"),
     el("input", {type: "number", min: 1, max: 10000, value: target, inputmode: "numeric",
-      oninput: (e) => { s.target[s.game] = Number(e.target.value); }})));
+      oninput: (e) => { s.target[s.game] = e.target.value === "" ? undefined : Number(e.target.value); }})));
   if (s.game === "dicy") options.push(dicySetup(s, facts, again));
   if (s.game === "17") options.push(seventeenSetup(s, facts));
 
