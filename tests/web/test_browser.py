@@ -49,8 +49,9 @@ class Pad:
         self.page.select_option("#me", name)
         self.page.click("#menu-button")
 
-    def new_game(self, game: str, players: list[str], target: int | None = None,
-                 first: str | None = None) -> None:
+    def set_up(self, game: str, players: list[str], target: int | None = None,
+               first: str | None = None) -> None:
+        """Fill the new game's form (not started)."""
         self.menu("New game")
         self.page.locator(".choices").get_by_role("radio", name=game).click()
         rows = self.page.locator(".player-row")
@@ -62,6 +63,10 @@ class Pad:
             self.page.locator(".options input[type=number]").fill(str(target))
         if first is not None:
             self.page.locator(".options select").select_option(label=first)
+
+    def new_game(self, game: str, players: list[str], target: int | None = None,
+                 first: str | None = None) -> None:
+        self.set_up(game, players, target, first)
         self.page.get_by_role("button", name="Start", exact=True).click()
         try:
             expect(self.page.locator(".scores li")).to_have_count(len(players))
@@ -513,16 +518,12 @@ def test_a_new_game_refused_leaves_the_game_in_progress_on_the_table(
     ana = Pad(open_phone())
     ana.enter_pin(served.pin)
     ana.new_game("Dalek Dice", ["Jenna", "Peter"])
-    ana.menu("New game")
-    ana.page.locator(".choices").get_by_role("radio", name="17").click()
-    rows = ana.page.locator(".player-row input")
-    for i, name in enumerate(["Ana", "Ana"]):
-        rows.nth(i).fill(name)
+    ana.set_up("17", ["Ana", "Ana"])
     ana.page.once("dialog", lambda dialog: dialog.accept())  # abandon the Dalek game? yes
     ana.button("Start")
     expect(ana.page.locator("#toast")).to_have_text("Two players have the same name: Ana")
     assert ana.page.evaluate("S.state.header") == {"game": "dalek", "players": ["Jenna", "Peter"]}
-    rows.nth(1).fill("Ben")
+    ana.page.locator(".player-row input").nth(1).fill("Ben")
     ana.page.once("dialog", lambda dialog: dialog.accept())
     ana.button("Start")
     expect(ana.page.locator("#board div.turn")).to_have_text("Ana's turn")
@@ -587,16 +588,11 @@ def test_a_target_left_empty_is_the_games_own_and_a_wrong_one_says_why(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
     ana = Pad(open_phone())
     ana.enter_pin(served.pin)
-    ana.menu("New game")
-    ana.page.locator(".choices").get_by_role("radio", name="Dalek Dice").click()
-    for i, name in enumerate(["Jenna", "Peter"]):
-        ana.page.locator(".player-row input").nth(i).fill(name)
-    target = ana.page.locator(".options input[type=number]")
-    target.fill("0")
+    ana.set_up("Dalek Dice", ["Jenna", "Peter"], target=0)
     ana.button("Start")
     expect(ana.page.locator("#toast")).to_have_text(
         "The target is a whole number from 1 to 10000, not 0")
-    target.fill("")
+    ana.page.locator(".options input[type=number]").fill("")
     ana.button("Start")
     expect(ana.page.locator("#board")).to_contain_text("target 60")
 
