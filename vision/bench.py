@@ -46,9 +46,9 @@ reader = DiceReader(threads={threads})
 files = sorted(Path(sys.argv[1]).glob("*.png"))
 for i in range({reads}):
     reader.read(cv2.imread(str(files[i % len(files)])))
-status = Path("/proc/self/status")
-peak = [line.split()[1] for line in status.read_text().splitlines() if line.startswith("VmHWM")]
-print(peak[0] if peak else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+fields = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
+peak = fields.get("VmHWM", f"{{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}} kB")
+print(peak.split()[0], fields.get("RssFile", "nan kB").split()[0])
 """
 
 
@@ -106,10 +106,12 @@ def timed_rounds(threads: int, images: list[np.ndarray], anchor: Path | None
     return reads, yardstick
 
 
-def peak_rss_mb(threads: int, images: list[np.ndarray], reads: int = RSS_READS) -> float:
+def peak_rss_mb(threads: int, images: list[np.ndarray],
+                reads: int = RSS_READS) -> tuple[float, float]:
     """Peak resident memory (MB; ru_maxrss, or VmHWM where Linux has it) of a fresh Python
     process that loads the reader and reads `reads` frames decoded from PNG files: every frame
-    timed, in turn, so that the frames that send the reader to its finer level count too."""
+    timed, in turn, so that the frames that send the reader to its finer level count too; and
+    the part of its resident memory that maps files (the libraries' code) at the end."""
     with tempfile.TemporaryDirectory() as tmp:
         width = len(str(len(images)))  # names sort in the frames' order, however many
         for i, image in enumerate(images):
@@ -117,7 +119,8 @@ def peak_rss_mb(threads: int, images: list[np.ndarray], reads: int = RSS_READS) 
         code = _RSS_CHILD.format(threads=threads, reads=reads)
         done = subprocess.run([sys.executable, "-c", code, tmp], capture_output=True, text=True,
                               check=True)
-    return int(done.stdout.split()[-1]) / 1024
+    peak, files = done.stdout.split()[-2:]
+    return int(peak) / 1024, float(files) / 1024
 
 
 def suite(threads: int) -> Iterator[tuple[str, float, str]]:
@@ -137,5 +140,7 @@ def suite(threads: int) -> Iterator[tuple[str, float, str]]:
         yield "dice read / anchor inference (bar <= 0.2)", read / anchor, "ratio"
     else:
         yield (f"yolov8n_640 anchor skipped: {ANCHOR} not found", math.nan, "ms")
-    yield (f"peak RSS of a fresh process after {RSS_READS} reads", peak_rss_mb(threads, images),
-           "MB")
+    peak, files = peak_rss_mb(threads, images)
+    yield f"peak RSS of a fresh process after {RSS_READS} reads", peak, "MB"
+    yield ("of it, library files mapped at the end (clean pages the kernel can drop; ~40 MB "
+           "more right after an install: models/README.md, Speed)", files, "MB")
