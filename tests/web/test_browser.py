@@ -423,6 +423,21 @@ def test_a_phone_switches_to_spanish_and_hears_the_engine_in_spanish(
         "Jenna aún no ha tirado; plantarse viene después de tirar y guardar")
     jenna.page.reload()
     expect(jenna.page.locator("#board div.turn")).to_have_text("Turno de Jenna")
+    jenna.page.evaluate("act({stop: {}})")
+    expect(jenna.page.locator("#toast")).to_be_visible()
+    jenna.page.select_option("#lang", "en")  # the Spanish message goes with the Spanish page
+    expect(jenna.page.locator("#board div.turn")).to_have_text("Jenna's turn")
+    assert jenna.page.locator("#toast").is_hidden()  # gone with the redraw, not 8 s later
+
+
+def test_a_language_whose_words_do_not_come_leaves_the_page_as_it_was_and_says_why(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    jenna = Pad(open_phone())
+    jenna.page.route("**/i18n/it.json", lambda route: route.abort())
+    jenna.page.select_option("#lang", "it")
+    expect(jenna.page.locator("#toast")).to_have_text(
+        "The table cannot be reached. Check the Wi-Fi.")
+    expect(jenna.page.locator("#lang")).to_have_value("en")
 
 
 def test_exterminate_is_shouted_on_every_phone(open_phone: Callable[..., Page],

@@ -398,10 +398,14 @@ async function lock() {
   if (await post("/auth/logout", {})) { S.auth = false; render(); }
 }
 
+/* The page in another language; a message up in the old one goes. If the words do not come,
+   the page stays in its language and says why. */
 async function switchLanguage(lang) {
   const response = await fetch("/i18n/" + lang + ".json").catch(() => null);
-  if (!response || !response.ok) return;
-  S.ui = await response.json();
+  const words = response && response.ok ? await response.json().catch(() => null) : null;
+  if (!words) { render(); toast(t("error.network")); return; }
+  document.getElementById("toast").hidden = true;
+  S.ui = words;
   S.lang = lang;
   S.rules = null;
   document.documentElement.lang = lang;
