@@ -14,9 +14,11 @@ import argparse
 import signal
 import socket
 import sys
+from collections.abc import Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from device.button_config import ButtonConfig, button_config
 from device.calibration_store import CalibrationFileError
@@ -122,11 +124,18 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
     camera_settings = config.section("camera")
     where = config.where("camera")
     check_keys(camera_settings, CAMERA_KEYS, where)
-    source = args.camera or (None if args.demo else typed(camera_settings, "source", str,
-                                                          "", where) or None)
+    source = args.camera or (None if args.demo else camera_source(camera_settings, where))
     fps = args.fps or typed(camera_settings, "fps", float, DEFAULT_FPS, where)
     buttons = button_config(config.section("buttons"), config.where("buttons"))
     return ServeSettings(host, port, max_streams, source, fps, buttons)
+
+
+def camera_source(settings: Mapping[str, Any], where: str) -> str | None:
+    """The config file's camera: text, or a camera's number written as a number (0)."""
+    number = settings.get("source")
+    if isinstance(number, int) and not isinstance(number, bool) and number >= 0:
+        return str(number)
+    return typed(settings, "source", str, "", where) or None
 
 
 def run(args: argparse.Namespace) -> int:

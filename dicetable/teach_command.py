@@ -24,12 +24,14 @@ from vision.table_dataset import TablePhoto, load
 from vision.teach import teach
 
 PROG = "dicetable teach"
-KINDS = {"d6": "d6", "dalek": "dalek", "dicy": "dicy-card", "17": "17-card"}
+KINDS = ("d6", "dalek", "dicy-card", "17-card")  # as the profile files and the pad name them
+SHORT_NAMES = {"dicy": "dicy-card", "17": "17-card"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("kind", choices=list(KINDS),
-                        help="what to teach: d6 dice, dalek dice, dicy cards or 17 cards")
+    parser.add_argument("kind", choices=KINDS, type=lambda name: SHORT_NAMES.get(name, name),
+                        help="what to teach: d6 dice, dalek dice, dicy-card (Dicy Cards' cards, "
+                             "also 'dicy') or 17-card (17's cards, also '17')")
     how = parser.add_mutually_exclusive_group(required=True)
     how.add_argument("--from", dest="source", type=Path, metavar="DIR",
                      help="a folder of photos with labels.json")
@@ -44,7 +46,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    kind = KINDS[args.kind]
+    kind = args.kind
     if args.profile is not None:
         return _import(kind, args.profile, args.state)
     if args.out is None:

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from device.config import ConfigError, check_keys, config_path, load_config
-from dicetable.cli import main
+from dicetable.cli import build_parser, main
+from dicetable.serve import serve_settings
 
 
 def test_no_file_means_every_default() -> None:
@@ -66,3 +67,23 @@ def test_serve_refuses_a_port_there_is_none_of(
         main(["serve", "--state", str(tmp_path / "state"), "--port", port])
     assert f"“{port}” is no port: give 0 to 65535" in capsys.readouterr().err
     assert not (tmp_path / "state").exists()
+
+
+@pytest.mark.parametrize(("setting", "source"), [
+    ("source = 0", "0"),  # a camera's number, as a number or as text
+    ('source = "0"', "0"),
+    ('source = "/dev/video2"', "/dev/video2"),
+])
+def test_the_camera_is_a_number_or_a_name(tmp_path: Path, setting: str, source: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(f"[camera]\n{setting}\n")
+    args = build_parser().parse_args(["serve", "--config", str(path)])
+    assert serve_settings(args).source == source
+
+
+def test_a_camera_that_is_neither_a_number_nor_a_name_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("[camera]\nsource = true\n")
+    args = build_parser().parse_args(["serve", "--config", str(path)])
+    with pytest.raises(ConfigError, match="“source” must be text, not “True”"):
+        serve_settings(args)

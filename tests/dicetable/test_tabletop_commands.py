@@ -101,6 +101,9 @@ def test_a_profile_taught_elsewhere_is_imported_into_the_state_folder(
     assert main(["teach", "dalek", "--import", str(shared), "--state", str(state)]) == 0
     assert "now reads dalek" in capsys.readouterr().out
     assert taught_profiles(state)["dalek"].labels == default("dalek").labels
+    default("17-card").save(shared)  # named as the pad and the profile files name it
+    assert main(["teach", "17-card", "--import", str(shared), "--state", str(state)]) == 0
+    assert sorted(taught_profiles(state)) == ["17-card", "dalek"]
     (tmp_path / "junk.npz").write_bytes(b"not a profile")
     assert main(["teach", "dalek", "--import", str(tmp_path / "junk.npz"), "--state",
                  str(state)]) == 2
