@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.browser
 
 OVERFLOWS = """() => {
+  const SHORT = 8;  // a name this long is never cut with an ellipsis (the tour's are 3-5 letters)
   const width = document.documentElement.clientWidth;
   const found = [];
   const name = (e) => e.tagName.toLowerCase() + (e.className && e.className.baseVal === undefined
@@ -38,14 +39,16 @@ OVERFLOWS = """() => {
       && e.scrollWidth > e.clientWidth + 1;
     const row = ["TABLE", "TBODY", "THEAD", "TFOOT", "TR"].includes(e.tagName);
     if (spills && !row) found.push("spills: " + name(e));
+    const cut = style.textOverflow === "ellipsis" && e.scrollWidth > e.clientWidth + 1;
+    if (cut && e.textContent.trim().length <= SHORT) found.push("cuts a short name: " + name(e));
   }
   for (const s of document.querySelectorAll(".scroll")) {
     if (s.scrollWidth > s.clientWidth + 1) found.push("needs a side scroll: " + name(s));
   }
   return found;
 }"""
-"""Elements past the screen's edges, content spilling out of its box, grids that need a side
-scroll."""
+"""Elements past the screen's edges, content spilling out of its box, a short name cut with an
+ellipsis, grids that need a side scroll."""
 
 DICY_IDS = "|".join(c.value for c in DicyCard if "-" in c.value)
 CODE = re.compile(r"[`{}\[\]]|\('|\b(?:True|False|None|null|undefined|NaN)\b|\[object"
