@@ -6,9 +6,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-from device.demo_film import read_plan, write_film
+from device.demo_film import DemoFolderError, read_plan, write_film
 from device.demo_plan import plan_game
 from device.state_dir import add_state_argument, journal_path
 from dicetable.live_table import DEMO_SEED
@@ -30,7 +31,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"The demo game is ready in {folder}")
         return 0
     plan = plan_game(DEMO_SEED)
-    frames = write_film(plan, folder, seed=DEMO_SEED)
+    try:
+        frames = write_film(plan, folder, seed=DEMO_SEED)
+    except DemoFolderError as err:
+        print(f"dicetable demo: {err}", file=sys.stderr)
+        return 2
     seconds = frames / plan.fps
     print(f"Rendered the demo game into {folder}: {frames} frames, {seconds:.0f} s of play")
     return 0

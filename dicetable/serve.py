@@ -24,6 +24,7 @@ from device.button_config import ButtonConfig, button_config
 from device.calibration_store import CalibrationFileError
 from device.camera import DEFAULT_FPS, CameraError
 from device.config import ConfigError, check_keys, config_path, load_config, typed
+from device.demo_film import DemoFolderError
 from device.journal import JournalError
 from device.notice import Notice
 from device.recorder import RECORDED
@@ -205,7 +206,7 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
         camera = camera_for(session, source=settings.source, fps=settings.fps, demo=demo,
                             loop=args.loop, speed=args.speed, on_alive=watchdog.loop("camera"),
                             on_ended=lambda: watchdog.leave("camera"), state=state)
-    except (CameraError, CalibrationFileError, ProfileError) as err:
+    except (CameraError, CalibrationFileError, ProfileError, DemoFolderError) as err:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2
     if camera is None:

@@ -117,3 +117,29 @@ def _take_over(session: TableSession, header: dict[str, object]) -> None:
         except (StaleVersion, SessionError):
             time.sleep(0.02)
     raise AssertionError("could not take the table over")
+
+
+def test_the_demo_never_deletes_a_folder_that_holds_other_things(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    (photos / "grandma.jpg").write_bytes(b"a photo")
+    assert main(["demo", "--out", str(photos)]) == 2
+    assert capsys.readouterr().err == (
+        f"dicetable demo: {photos} holds other files, such as grandma.jpg: the demo's frames "
+        "go in an empty folder of their own\n")
+    assert [p.name for p in photos.iterdir()] == ["grandma.jpg"]
+
+
+def test_serve_with_the_state_folder_as_the_demos_keeps_the_games(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = tmp_path / "state"
+    journal = Journal(state / "table.db")
+    game_id, _ = journal.start_game(SHORT)
+    journal.close()
+    assert main(["serve", "--state", str(state), "--demo", str(state), "--port", "0"]) == 2
+    assert "the demo's frames go in an empty folder of their own" in capsys.readouterr().err
+    journal = Journal(state / "table.db")
+    stored = journal.latest_game()
+    journal.close()
+    assert stored is not None and stored.id == game_id
