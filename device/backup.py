@@ -21,6 +21,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+from device.journal import COMMITS_SUFFIX
 from device.state_dir import stamped
 
 TABLES = {"games", "lines", "settings", "changes"}
@@ -69,6 +70,9 @@ def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
             source.backup(target, pages=PAGES_PER_STEP)
     except sqlite3.Error as err:
         raise BackupError(f"the restore failed: {err}; the journal was kept in {kept}") from None
+    # The count of commits acknowledged was the replaced journal's: an older backup holds
+    # fewer, which the next start would take for changes lost on the card. It counts anew.
+    journal.with_name(journal.name + COMMITS_SUFFIX).unlink(missing_ok=True)
     return games, kept
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import pwd
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from dicetable import (
     backup,
@@ -78,6 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: stopped on purpose, so no traceback
         print("dicetable: stopped", file=sys.stderr)
         return 130
+    except PermissionError as err:
+        print(f"dicetable: {refused(err)}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # The reader stopped early (``dicetable replay --json … | head``): that is no error.
         # Point stdout at /dev/null so that the interpreter's last flush cannot fail again.
@@ -85,6 +90,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     return status
+
+
+def refused(err: PermissionError) -> str:
+    """What a file the system would not open means, and what to do: run the command as the
+    user who owns the files (on the Pi, the table's own user)."""
+    path = Path(err.filename) if err.filename else None
+    owner = _owner(path) if path is not None else None
+    advice = (f"run it as {owner}, who owns it (sudo -u {owner} dicetable …)" if owner
+              else "run it as the user who owns it")
+    return f"{path or 'a file'} is not open to this user: {advice}"
+
+
+def _owner(path: Path) -> str | None:
+    """The name of the user owning ``path`` or its nearest folder that can be looked at."""
+    for place in (path, *path.parents):
+        try:
+            return pwd.getpwuid(place.stat().st_uid).pw_name
+        except (OSError, KeyError):
+            continue
+    return None
 
 
 if __name__ == "__main__":

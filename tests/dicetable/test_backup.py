@@ -11,6 +11,7 @@ import pytest
 
 from device.backup import games_in
 from device.journal import Journal
+from device.recovery import open_table
 from dicetable.child import ServedTable
 from dicetable.cli import main
 from web.client import Phone
@@ -79,6 +80,21 @@ def test_restore_keeps_the_journal_it_replaces(tmp_path: Path, dicetable: Any) -
     assert done.returncode == 0
     kept = sorted(state.glob("table-before-restore-*.db"))
     assert len(kept) == 1 and f"kept in {kept[0]}" in done.stdout
+
+
+def test_an_older_backup_restored_opens_as_a_sound_table(tmp_path: Path, dicetable: Any) -> None:
+    state = tmp_path / "state"
+    opened = open_table(state / "table.db")
+    opened.journal.start_game(DALEK)
+    assert dicetable("backup", "--state", str(state), str(tmp_path / "older.db")).returncode == 0
+    for _ in range(3):  # played on after the backup
+        opened.journal.start_game(DALEK)
+    opened.journal.close()
+    assert dicetable("restore", "--state", str(state), str(tmp_path / "older.db")).returncode == 0
+    reopened = open_table(state / "table.db")  # as serve opens it
+    assert reopened.notices == [] and reopened.kept is None
+    assert reopened.journal.latest_game() is not None
+    reopened.journal.close()
 
 
 def test_restores_in_the_same_second_keep_each_journal_they_replace(

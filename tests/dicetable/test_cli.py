@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import pwd
+import shutil
 import signal
 import subprocess
 import sys
@@ -137,3 +139,25 @@ def test_the_kiosk_started_as_root_says_whom_to_run_it_as(
 def test_every_bench_suite_can_be_loaded() -> None:
     for module in SUITES.values():
         assert callable(importlib.import_module(module).suite), module
+
+
+def test_a_table_this_user_cannot_open_is_said_with_whom_to_run_it_as(tmp_path: Path) -> None:
+    from device.recovery import open_table
+
+    state = tmp_path / "state"
+    open_table(state / "table.db").journal.close()
+    command = [sys.executable, "-m", "dicetable", "pin", "--state", str(state)]
+    if os.geteuid() == 0:  # root opens anything: run it as nobody, as another user would
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root, and setpriv (util-linux) is not here to run as another")
+        command = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", *command]
+    state.chmod(0o700 if os.geteuid() == 0 else 0o000)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, check=False,
+                              cwd=Path(__file__).parents[2])
+    finally:
+        state.chmod(0o755)
+    owner = pwd.getpwuid(os.geteuid()).pw_name
+    assert (done.returncode, done.stderr) == (1, (
+        f"dicetable: {state / 'table.db'} is not open to this user: run it as {owner}, who owns "
+        f"it (sudo -u {owner} dicetable …)\n"))
