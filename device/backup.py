@@ -17,8 +17,12 @@ after keeping the journal it replaces beside it.
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
-from contextlib import closing
+import tempfile
+from collections.abc import Iterator
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 
 from device.journal import COMMITS_SUFFIX
@@ -40,19 +44,45 @@ def backup(journal: Path, target: Path) -> int:
         raise BackupError(f"there is no journal at {journal}")
     if target.is_dir():
         raise BackupError(f"{target} is a folder; name the backup file")
+    target = target.resolve()  # through a link, to the file it names (on a USB stick, say)
+    if target.exists() and not target.is_file():
+        raise BackupError(f"{target} is not a file; name the backup file")
     partial = target.with_name(target.name + ".partial")
     try:
         partial.touch()  # a place that cannot be written is said in words, not SQLite's
-        with _open(journal, read_only=True) as source, _open(partial) as copy:
+        with _open_journal(journal) as source, _open(partial) as copy:
             source.backup(copy, pages=PAGES_PER_STEP)
         partial.replace(target)  # a backup file is whole, or not there
     except sqlite3.Error as err:
-        partial.unlink(missing_ok=True)
+        _drop(partial)
         raise BackupError(f"the backup failed: {err}") from None
     except OSError as err:
-        partial.unlink(missing_ok=True)
+        _drop(partial)
         raise BackupError(f"cannot write {target}: {err.strerror}") from None
     return games_in(target)
+
+
+@contextmanager
+def _open_journal(journal: Path) -> Iterator[sqlite3.Connection]:
+    """The journal to copy, read only. On a card that went read-only (as a failing SD card
+    does) SQLite cannot open it beside its write-ahead log, and nothing can write it there:
+    its files are copied aside and read from the copy, the log's last changes included."""
+    if not os.statvfs(journal.parent).f_flag & os.ST_RDONLY:
+        with _open(journal, read_only=True) as db:
+            yield db
+        return
+    with tempfile.TemporaryDirectory(prefix="dicetable-backup-") as scratch:
+        for part in (journal, journal.with_name(journal.name + "-wal")):
+            if part.exists():
+                shutil.copyfile(part, Path(scratch) / part.name)
+        with _open(Path(scratch) / journal.name) as db:
+            yield db
+
+
+def _drop(partial: Path) -> None:
+    """Remove an unfinished backup file, where it can be."""
+    with suppress(OSError):
+        partial.unlink(missing_ok=True)
 
 
 def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:

@@ -3,6 +3,10 @@ serving, and a restored table that serves the game where it was."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -130,3 +134,45 @@ def test_a_backup_into_a_folder_that_is_not_there_says_so(tmp_path: Path, diceta
     assert done.returncode == 2
     assert done.stderr == f"dicetable: cannot write {target}: No such file or directory\n"
     assert not target.parent.exists()
+
+
+def test_a_backup_named_by_a_link_is_written_where_it_points(tmp_path: Path,
+                                                             dicetable: Any) -> None:
+    state, stick = tmp_path / "state", tmp_path / "usb"
+    Journal(state / "table.db").start_game(DALEK)
+    stick.mkdir()
+    link = tmp_path / "backup.db"
+    link.symlink_to(stick / "games.db")
+    assert dicetable("backup", "--state", str(state), str(link)).returncode == 0
+    assert link.is_symlink() and games_in(stick / "games.db") == 1
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None,
+                    reason="a read-only card is mounted for the test, which needs root and unshare")
+@pytest.mark.parametrize("stopped", ["closed", "cut"])
+def test_a_card_gone_read_only_is_still_backed_up_with_its_last_changes(
+        tmp_path: Path, stopped: str) -> None:
+    state = tmp_path / "state"
+    writer = subprocess.run([sys.executable, "-c", WRITE, str(state / "table.db"), stopped],
+                            check=False)
+    assert writer.returncode == 0
+    # closed: the journal alone; cut (a power cut): the game is still in the write-ahead log
+    assert (state / "table.db-wal").exists() == (stopped == "cut")
+    done = subprocess.run(
+        ["unshare", "-m", "sh", "-c", 'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" '
+         '&& exec "$2" -m dicetable backup --state "$1" "$3"', "sh", str(state), sys.executable,
+         str(tmp_path / "rescued.db")],
+        capture_output=True, text=True, check=False, cwd=Path(__file__).parents[2])
+    assert (done.returncode, done.stdout) == (0, f"Backed up 1 game to {tmp_path / 'rescued.db'}\n")
+
+
+WRITE = """
+import os, sys
+from pathlib import Path
+from device.journal import Journal
+journal = Journal(Path(sys.argv[1]))
+journal.start_game({"game": "dalek", "players": ["Ana", "Ben"]})
+if sys.argv[2] == "cut":
+    os._exit(0)  # the write-ahead log is not merged into the file
+journal.close()
+"""
