@@ -11,10 +11,11 @@ goes to the log and to the score pad.
 from __future__ import annotations
 
 import argparse
+import math
 import signal
 import socket
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,7 +63,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the address to listen on (default: every interface)")
     parser.add_argument("--port", type=port_number, default=None,
                         help=f"the port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
-    parser.add_argument("--max-streams", type=int, default=None, metavar="N",
+    parser.add_argument("--max-streams", type=whole_number(1, 10_000), default=None, metavar="N",
                         help="how many phones may follow the game live at once "
                              f"(default {DEFAULT_MAX_STREAMS})")
     camera = parser.add_mutually_exclusive_group()
@@ -74,11 +75,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="play the demo game through the camera loop, with a scripted "
                              "player (its frames in DIR, default STATE/demo, rendered if "
                              "missing)")
-    parser.add_argument("--fps", type=float, default=None,
+    parser.add_argument("--fps", type=rate(1000), default=None,
                         help=f"frames per second of a folder or video (default {DEFAULT_FPS:g})")
     parser.add_argument("--loop", action="store_true",
                         help="play a folder, video or the demo again and again")
-    parser.add_argument("--speed", type=float, default=1.0,
+    parser.add_argument("--speed", type=rate(100), default=1.0,
                         help="play a folder, video or the demo this many times faster "
                              "(default 1)")
 
@@ -93,6 +94,34 @@ def port_number(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"“{text}” is no port: give 0 to {MAX_PORT} (0 picks a free one)")
     return port
+
+
+def rate(highest: float) -> Callable[[str], float]:
+    """An option's type: a number above 0, at most ``highest``."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not 0 < value <= highest:  # nan and inf fail too
+            raise argparse.ArgumentTypeError(
+                f"“{text}” is no rate: give a number above 0, at most {highest:g}")
+        return value
+    return parse
+
+
+def whole_number(lowest: int, highest: int) -> Callable[[str], int]:
+    """An option's type: a whole number from ``lowest`` to ``highest``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = lowest - 1
+        if not lowest <= value <= highest:
+            raise argparse.ArgumentTypeError(
+                f"“{text}” is not a whole number from {lowest} to {highest}")
+        return value
+    return parse
 
 
 @dataclass(frozen=True)
@@ -221,6 +250,10 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
         server = create_server(app, host=host, port=settings.port)
     except OSError as err:
         print(f"dicetable: cannot listen on {host}:{settings.port}: {err.strerror}",
+              file=sys.stderr)
+        return 2
+    except ValueError:  # waitress: a host that is no address of this machine, nor a name of one
+        print(f"dicetable: cannot listen on {host}: it is no address or name of this machine",
               file=sys.stderr)
         return 2
     close.callback(server.close)

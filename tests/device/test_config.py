@@ -87,3 +87,27 @@ def test_a_camera_that_is_neither_a_number_nor_a_name_is_refused(tmp_path: Path)
     args = build_parser().parse_args(["serve", "--config", str(path)])
     with pytest.raises(ConfigError, match="“source” must be text, not “True”"):
         serve_settings(args)
+
+
+@pytest.mark.parametrize(("option", "value", "says"), [
+    ("--speed", "0", "“0” is no rate: give a number above 0, at most 100"),
+    ("--speed", "inf", "“inf” is no rate"),
+    ("--fps", "nan", "“nan” is no rate: give a number above 0, at most 1000"),
+    ("--max-streams", "0", "“0” is not a whole number from 1 to 10000"),
+    ("--max-streams", "-1", "“-1” is not a whole number from 1 to 10000"),
+])
+def test_serve_refuses_a_rate_or_a_count_it_cannot_play_by(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str,
+        says: str) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--state", str(tmp_path / "state"), option, value])
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / "state").exists()
+
+
+def test_serve_says_a_host_that_is_not_this_machine_in_words(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--state", str(tmp_path / "state"), "--host", "999.1.1.1",
+                 "--port", "0"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "dicetable: cannot listen on 999.1.1.1: it is no address or name of this machine\n")
