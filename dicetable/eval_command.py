@@ -112,6 +112,10 @@ def run(args: argparse.Namespace) -> int:
                 _save(failures / _unique_name(entry.file, saved), picture, progress)
         progress.advance()
     progress.close()
+    if not scores:
+        print(f"{PROG}: no image of {args.dataset} could be scored: each was skipped (above)",
+              file=sys.stderr)
+        return 2
     summary = summarise((s for _, s in scores), latency_ms)
     if failures is not None:
         _save(failures / "confusion.png", draw_confusion(summary.confusion), progress)

@@ -189,6 +189,19 @@ def test_unusable_datasets_exit_2_with_a_message(
     assert err.startswith("dicetable eval: ") and message in err and str(root) in err
 
 
+def test_a_set_of_which_nothing_could_be_scored_exits_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "broken.png").write_bytes(b"\x89PNG not really")
+    _write_manifest(tmp_path, [{"file": "broken.png", "split": "test", "dice": []},
+                               {"file": "absent.png", "split": "test", "dice": []}])
+    assert _eval(tmp_path, "--json") == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "skipped absent.png: image file missing" in err
+    assert err.endswith(f"dicetable eval: no image of {tmp_path} could be scored: each was "
+                        "skipped (above)\n")
+
+
 def test_a_failures_folder_that_cannot_be_made_exits_2(
         rendered: tuple[Path, list[Rendered]], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
