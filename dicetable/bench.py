@@ -12,6 +12,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 
+from dicetable.options import thread_count
 from vision.heap import keep_memory_flat
 
 Figure = tuple[str, float, str]
@@ -31,7 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the bench arguments."""
     parser.add_argument("--suite", action="append", choices=sorted(SUITES),
                         help="run only this suite (repeatable; default: all)")
-    parser.add_argument("--threads", type=int, default=2,
+    parser.add_argument("--threads", type=thread_count, default=2,
                         help="threads for onnxruntime and OpenCV in every suite (default 2)")
     parser.add_argument("--json", action="store_true",
                         help="print the figures as JSON lines instead of a table")

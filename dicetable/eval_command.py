@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dicetable import eval_kinds
+from dicetable.options import thread_count
 from vision.datasets import (
     Dataset,
     DatasetError,
@@ -66,7 +67,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--save-failures", type=Path, metavar="DIR",
                         help="write each image not read exactly, with the reads drawn on it, "
                              "and confusion.png into DIR")
-    parser.add_argument("--threads", type=_positive, metavar="N",
+    parser.add_argument("--threads", type=thread_count, metavar="N",
                         help="threads for the reader (onnxruntime and OpenCV; default: its own)")
     parser.add_argument("--profile", type=Path, metavar="PROFILE",
                         help="read that profile's kind (d6, dalek, dicy or 17) with this teach "
@@ -180,16 +181,6 @@ def _read(reader: DiceReader, entry: Entry, *,
         raise EntryError(Problem(entry.file, f"the reader refused it: {err}",
                                  split=entry.split)) from err
     return sample, reads, (time.perf_counter() - start) * 1000
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
 
 
 def _unique_name(file: str, taken: set[str]) -> str:

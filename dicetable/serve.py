@@ -11,11 +11,10 @@ goes to the log and to the score pad.
 from __future__ import annotations
 
 import argparse
-import math
 import signal
 import socket
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +33,7 @@ from device.serving import AlreadyServing, ServingLock
 from device.session import TableSession
 from device.state_dir import add_state_argument, journal_path
 from dicetable.live_table import camera_for
+from dicetable.options import MAX_PORT, port_number, rate, whole_number
 from dicetable.service import (
     PowerOff,
     StopSignals,
@@ -47,7 +47,6 @@ from vision.profile import ProfileError
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 8017
 DEFAULT_MAX_STREAMS = 40
-MAX_PORT = 65535
 SERVER_KEYS = ("host", "port", "max_streams")
 CAMERA_KEYS = ("source", "fps")
 
@@ -82,46 +81,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speed", type=rate(100), default=1.0,
                         help="play a folder, video or the demo this many times faster "
                              "(default 1)")
-
-
-def port_number(text: str) -> int:
-    """``--port``'s value: a port to listen on, 0 (a free one) to 65535."""
-    try:
-        port = int(text)
-    except ValueError:
-        port = -1
-    if not 0 <= port <= MAX_PORT:
-        raise argparse.ArgumentTypeError(
-            f"“{text}” is no port: give 0 to {MAX_PORT} (0 picks a free one)")
-    return port
-
-
-def rate(highest: float) -> Callable[[str], float]:
-    """An option's type: a number above 0, at most ``highest``."""
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
-        if not 0 < value <= highest:  # nan and inf fail too
-            raise argparse.ArgumentTypeError(
-                f"“{text}” is no rate: give a number above 0, at most {highest:g}")
-        return value
-    return parse
-
-
-def whole_number(lowest: int, highest: int) -> Callable[[str], int]:
-    """An option's type: a whole number from ``lowest`` to ``highest``."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = lowest - 1
-        if not lowest <= value <= highest:
-            raise argparse.ArgumentTypeError(
-                f"“{text}” is not a whole number from {lowest} to {highest}")
-        return value
-    return parse
 
 
 @dataclass(frozen=True)

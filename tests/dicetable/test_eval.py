@@ -212,11 +212,13 @@ def test_a_failures_folder_that_cannot_be_made_exits_2(
     assert f"dicetable eval: cannot create {blocker / 'failures'}" in capsys.readouterr().err
 
 
-def test_threads_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("threads", ["0", "10000", "two"])
+def test_threads_are_a_count_the_machine_can_run(capsys: pytest.CaptureFixture[str],
+                                                 threads: str) -> None:
     with pytest.raises(SystemExit) as exit_:
-        _eval("somewhere", "--threads", "0")
+        _eval("somewhere", "--threads", threads)
     assert exit_.value.code == 2
-    assert "must be at least 1" in capsys.readouterr().err
+    assert f"“{threads}” is not a whole number from 1 to 64" in capsys.readouterr().err
 
 
 def test_models_reads_with_another_models_folder(rendered: tuple[Path, list[Rendered]],
