@@ -3,7 +3,8 @@
 The folder is ``--state DIR``, else ``$DICETABLE_STATE``, else ``$XDG_STATE_HOME/dicetable``
 (``~/.local/state/dicetable``), the same for every command and for ``make run``, so that
 ``dicetable pin`` finds the table ``serve`` made. Under systemd it is ``/var/lib/dicetable``.
-Only ``serve`` makes a table; the other commands say so when a folder has none.
+``serve`` makes a table (``restore`` puts one back); the other commands say so when a folder
+has none, and every command when the folder named is a file.
 """
 
 from __future__ import annotations
@@ -31,9 +32,17 @@ def add_state_argument(parser: argparse.ArgumentParser) -> None:
                              "~/.local/state/dicetable)")
 
 
+class StateFolderIsAFile(Exception):
+    """The state folder named is a file: no table can be kept there."""
+
+
 def journal_path(state: Path | None) -> Path:
-    """The journal file in the given (or default) state folder."""
-    return (state or default_state_dir()) / JOURNAL_FILE
+    """The journal file in the given (or default) state folder; StateFolderIsAFile when that
+    is a file."""
+    folder = state or default_state_dir()
+    if folder.exists() and not folder.is_dir():
+        raise StateFolderIsAFile(f"{folder} is a file, not a folder to keep a table in")
+    return folder / JOURNAL_FILE
 
 
 def stamped(folder: Path, name: str, suffix: str = "") -> Path:

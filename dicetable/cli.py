@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from device.state_dir import StateFolderIsAFile
 from dicetable import (
     backup,
     bench,
@@ -80,6 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: stopped on purpose, so no traceback
         print("dicetable: stopped", file=sys.stderr)
         return 130
+    except StateFolderIsAFile as err:
+        print(f"dicetable: {err}", file=sys.stderr)
+        return 2
     except PermissionError as err:
         print(f"dicetable: {refused(err)}", file=sys.stderr)
         return 1

@@ -161,3 +161,15 @@ def test_a_table_this_user_cannot_open_is_said_with_whom_to_run_it_as(tmp_path: 
     assert (done.returncode, done.stderr) == (1, (
         f"dicetable: {state / 'table.db'} is not open to this user: run it as {owner}, who owns "
         f"it (sudo -u {owner} dicetable …)\n"))
+
+
+@pytest.mark.parametrize("command", [["pin"], ["backup", "b.db"], ["restore", "b.db"], ["demo"],
+                                     ["serve", "--port", "0"]])
+def test_a_state_folder_that_is_a_file_is_said_by_every_command(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    afile = tmp_path / "notes.txt"
+    afile.write_text("a shopping list")
+    assert main([*command, "--state", str(afile)]) == 2
+    assert capsys.readouterr().err == (
+        f"dicetable: {afile} is a file, not a folder to keep a table in\n")
+    assert afile.read_text() == "a shopping list"
