@@ -119,7 +119,8 @@ def games_in(path: Path) -> int:
                 raise BackupError(f"{path} is no dicetable journal")
             (check,) = db.execute("PRAGMA quick_check").fetchone()
             if check != "ok":
-                raise BackupError(f"{path} is damaged ({check})")
+                raise BackupError(f"{path} is damaged: its games cannot be read whole; "
+                                  "take an older backup")
             return int(db.execute("SELECT count(*) FROM games").fetchone()[0])
     except sqlite3.DatabaseError:
         raise BackupError(f"{path} is no dicetable journal (not an SQLite file)") from None

@@ -100,7 +100,9 @@ def model_session(path: Path, threads: int | None) -> ort.InferenceSession:
     try:
         return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
     except Exception as err:  # onnxruntime's own error classes derive only from Exception
-        raise ModelUnreadable(f"dice reader model cannot be loaded: {path}: {err}") from err
+        raise ModelUnreadable(f"dice reader model cannot be loaded: {path} is not a model this "
+                              "reader can load (damaged, cut short, another kind of file, or "
+                              "made for a newer onnxruntime)") from err
 
 
 def _softmax(z: NDArray[np.float32]) -> NDArray[np.float32]:

@@ -176,3 +176,21 @@ if sys.argv[2] == "cut":
     os._exit(0)  # the write-ahead log is not merged into the file
 journal.close()
 """
+
+
+def test_a_damaged_backup_is_refused_in_words_and_the_table_kept(tmp_path: Path,
+                                                                 dicetable: Any) -> None:
+    state, damaged = tmp_path / "state", tmp_path / "damaged.db"
+    Journal(state / "table.db").start_game(DALEK)
+    journal = Journal(damaged)
+    for _ in range(40):
+        journal.start_game(DALEK)
+    journal.close()
+    data = bytearray(damaged.read_bytes())
+    data[3 * 4096:3 * 4096 + 300] = b"Z" * 300  # a page the card garbled
+    damaged.write_bytes(bytes(data))
+    done = dicetable("restore", "--state", str(state), str(damaged))
+    assert (done.returncode, done.stderr) == (2, (
+        f"dicetable: {damaged} is damaged: its games cannot be read whole; take an older "
+        "backup\n"))
+    assert games_in(state / "table.db") == 1
