@@ -109,6 +109,8 @@ def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
 def games_in(path: Path) -> int:
     """How many games the journal file at ``path`` holds; BackupError when it is no sound
     dicetable journal."""
+    if path.is_dir():
+        raise BackupError(f"{path} is a folder; name the backup file")
     if not path.is_file():
         raise BackupError(f"there is no file {path}")
     try:

@@ -54,7 +54,7 @@ class LineTooLong(Exception):
 
 
 def _replay(path: Path) -> Game:
-    with path.open(encoding="utf-8") as text:
+    with path.open(encoding="utf-8-sig") as text:  # a record saved by Notepad starts with a BOM
         return read_record(_lines(text))
 
 
