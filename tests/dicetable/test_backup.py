@@ -194,3 +194,9 @@ def test_a_damaged_backup_is_refused_in_words_and_the_table_kept(tmp_path: Path,
         f"dicetable: {damaged} is damaged: its games cannot be read whole; take an older "
         "backup\n"))
     assert games_in(state / "table.db") == 1
+
+
+def test_a_folder_named_as_the_backup_to_restore_is_said(tmp_path: Path, dicetable: Any) -> None:
+    done = dicetable("restore", "--state", str(tmp_path / "state"), str(tmp_path))
+    assert (done.returncode, done.stderr) == (
+        2, f"dicetable: {tmp_path} is a folder; name the backup file\n")
