@@ -53,7 +53,10 @@ def run(args: argparse.Namespace) -> int:
             return 1
         print(f"Print {pdf} at 100 % scale (no fit to page); {png} is the same sheet.")
         return 0
-    frame = cv2.imread(str(args.image), cv2.IMREAD_COLOR) if args.image.is_file() else None
+    if not args.image.is_file():
+        print(f"{PROG}: there is no picture {args.image}", file=sys.stderr)
+        return 2
+    frame = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
     if frame is None:
         print(f"{PROG}: {args.image} is not a readable image", file=sys.stderr)
         return 2
@@ -63,6 +66,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 1
     state = args.state or default_state_dir()
-    saved = calibration_store.save(state, found)
+    try:
+        saved = calibration_store.save(state, found)
+    except OSError as err:
+        print(f"{PROG}: found the {found.game} sheet, but cannot keep the calibration in "
+              f"{state}: {err.strerror or err}", file=sys.stderr)
+        return 1
     print(f"Found the {found.game} sheet ({found.paper}); calibration kept in {saved}.")
     return 0

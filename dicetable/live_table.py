@@ -155,8 +155,13 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
         return opened
 
     def keep(found: Calibration) -> None:
-        if state is not None:
+        if state is None:
+            return
+        try:
             calibration_store.save(state, found)
+        except OSError as err:  # the table reads by it all the same, until it stops
+            print(f"dicetable: the calibration cannot be kept in {state}: "
+                  f"{err.strerror or err}; it holds until the table stops", file=sys.stderr)
 
     observer = SheetObserver(None if state is None else calibration_store.load(state),
                              profiles=taught_profiles(state), threads=threads,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,9 +15,12 @@ from device.demo_plan import Plan, PlannedDie, PlannedRest
 from device.journal import Journal
 from device.live import LiveLoop
 from device.session import TableSession
-from dicetable.live_table import HostLog
+from dicetable.live_table import HostLog, camera_for
 from vision.observation import DiceObserver
 from vision.reader import DiceReader
+from vision.table_film import SheetRest
+from vision.table_film import write_film as write_sheet_film
+from vision.table_scene import PlacedDie
 
 DICY = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
 
@@ -59,3 +63,27 @@ def test_pictures_the_camera_cannot_read_are_told_once_until_it_reads_again(
         "dicetable: the recording has ended",
     ], said
     assert table.snapshot().camera["unreadable"] is True  # type: ignore[index]
+
+
+def test_a_calibration_the_card_cannot_keep_is_told_and_the_table_reads_on(
+        tmp_path: Path, table: TableSession, capsys: pytest.CaptureFixture[str]) -> None:
+    state = tmp_path / "state"
+    (state / "calibration.json.tmp").mkdir(parents=True)  # where it is written: cannot be
+    rolled = tuple(PlacedDie(face, 60.0 + 40 * (i % 5), 140.0 + 42 * (i // 5), 0.3 * i, i)
+                   for i, face in enumerate(["H4", "H4", "H2", "D3", "D3", "D2", "DOC", "H2",
+                                             "D3", "H4"]))  # in the sheet's "to roll" box
+    folder = tmp_path / "film"
+    write_sheet_film(folder, [SheetRest(), SheetRest(rolled)], game="dalek", seed=21)
+    table.new_game({"game": "dalek", "players": ["Jenna", "Peter"]},
+                   base_version=table.snapshot().version)
+    ended = threading.Event()
+    camera = camera_for(table, source=str(folder), paced=False, state=state, on_ended=ended.set)
+    assert camera is not None
+    camera.start()
+    try:
+        assert ended.wait(timeout=120)
+    finally:
+        camera.stop()
+    assert (f"dicetable: the calibration cannot be kept in {state}: Is a directory; it holds "
+            "until the table stops") in capsys.readouterr().err
+    assert table.snapshot().view["expects"] == ["keep"]  # type: ignore[index]  # the roll stood

@@ -35,6 +35,14 @@ def test_calibrate_prints_a_sheet_and_keeps_a_calibration(tmp_path: Path,
                  str(state)]) == 1
     assert "too dark" in capsys.readouterr().err
     assert json.loads((state / "calibration.json").read_text())["game"] == "dicy"  # kept
+    assert main(["calibrate", "--image", str(tmp_path / "absent.png")]) == 2
+    assert f"there is no picture {tmp_path / 'absent.png'}" in capsys.readouterr().err
+    blocked = tmp_path / "blocked"
+    (blocked / "calibration.json").mkdir(parents=True)  # a folder where the file goes
+    assert main(["calibrate", "--image", str(tmp_path / "frame.png"), "--state",
+                 str(blocked)]) == 1
+    assert (f"found the dicy sheet, but cannot keep the calibration in {blocked}: Is a "
+            "directory") in capsys.readouterr().err
 
 
 def test_render_teach_and_eval_with_the_profile(tmp_path: Path,
