@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from device import calibration_store
-from device.camera import DEFAULT_FPS, FrameSource, open_source
+from device.camera import DEFAULT_FPS, CameraError, FrameSource, open_source, parse_source
 from device.demo_film import read_plan, write_film
 from device.demo_plan import Plan, plan_game
 from device.live import CameraStatus, LiveLoop, Seen
@@ -146,6 +146,8 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
         only_game = plan.record[0]
     assert source is not None
     open_source(source, fps=fps, paced=paced)  # names no camera: CameraError now, not later
+    if parse_source(source)[0] == "video" and not Path(source).is_file():
+        raise CameraError(f"there is no video {source}")  # (a camera unplugged is waited for)
 
     def fresh_source() -> FrameSource:
         nonlocal start

@@ -111,3 +111,11 @@ def test_serve_says_a_host_that_is_not_this_machine_in_words(
                  "--port", "0"]) == 2
     assert capsys.readouterr().err.endswith(
         "dicetable: cannot listen on 999.1.1.1: it is no address or name of this machine\n")
+
+
+def test_serve_refuses_a_video_that_is_not_there(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    video = tmp_path / "game-night.mp4"
+    assert main(["serve", "--state", str(tmp_path / "state"), "--camera", str(video),
+                 "--port", "0"]) == 2
+    assert capsys.readouterr().err.endswith(f"dicetable: there is no video {video}\n")
