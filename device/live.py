@@ -14,6 +14,7 @@ The sink's methods are called from the watcher thread and must only hand things 
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ from device.camera import (
 from device.motion import Settler, StillnessWatch, Verdict, grey_picture
 from vision.errors import UnreadableImage
 from vision.observation import Observation, Observer, doubt_disagreements
+
+_log = logging.getLogger("dicetable")
 
 PICTURE_WIDTH = 960  # the "what the camera saw" picture for the phones
 PICTURE_QUALITY = 80
@@ -130,6 +133,7 @@ class LiveLoop:
         self._mailbox = _Mailbox(keep_every_frame=False)
         self._watcher: threading.Thread | None = None
         self._state: CameraState = "starting"
+        self._faulty = False  # the last picture taken up failed by a fault of the table's own
         self.reads = 0
         """How many frames were read (for the benchmark)."""
 
@@ -236,23 +240,39 @@ class LiveLoop:
                     settler.forget()
                 self._set_state("out", str(item))
                 continue
-            self._set_state("ok")
+            if not self._faulty:
+                self._set_state("ok")
             moved = watch.moved(grey_picture(item.image, item.grey))
             if not settler.frame(moved=moved, at=item.at):
                 continue
             try:
                 observation = self._observer.observe(item.image)
+                self.reads += 1
+                verdict = settler.read(observation.key())
+                if verdict is Verdict.UNSETTLED and last is not None:
+                    observation = doubt_disagreements(last, observation)
+                last = observation
+                if verdict is not Verdict.AGAIN:
+                    self._sink.camera_seen(Seen(observation, item.image, _jpeg(item.image),
+                                                item.at, item.number))
             except UnreadableImage as err:
                 self._sink.camera_status(CameraStatus(self._state, str(err), unreadable=True))
                 continue
-            self.reads += 1
-            verdict = settler.read(observation.key())
-            if verdict is Verdict.UNSETTLED and last is not None:
-                observation = doubt_disagreements(last, observation)
-            last = observation
-            if verdict is not Verdict.AGAIN:
-                self._sink.camera_seen(Seen(observation, item.image, _jpeg(item.image),
-                                            item.at, item.number))
+            except Exception:  # a fault of the table's own must not stop the camera for good
+                self._fault()
+                continue
+            if self._faulty:
+                self._faulty = False
+                self._set_state("ok")
+
+    def _fault(self) -> None:
+        """A picture the table itself failed to take up: its traceback goes to the host's log
+        once, the phones see the camera out, and the loop goes on with the next picture."""
+        if not self._faulty:
+            _log.exception("dicetable: the table failed to take up a picture from the camera; "
+                           "it goes on with the next")
+        self._faulty = True
+        self._set_state("out", "the table failed to take up its last picture")
 
     def _set_state(self, state: CameraState, why: str | None = None) -> None:
         if state != self._state:

@@ -69,7 +69,9 @@ class Recorder:
     def keep(self, seen: Seen, game_id: int, index: int,
              actions: Sequence[dict[str, Any]]) -> None:
         """Keep ``seen``'s frame as standing action ``index`` of game ``game_id``, whose
-        standing actions are now ``actions``."""
+        standing actions are now ``actions`` (only a roll of d6 dice: the set is of d6)."""
+        if _final_dice(actions, index) is None:
+            return
         images = self.folder / "images"
         images.mkdir(parents=True, exist_ok=True)
         name = f"game{game_id}-action{index + 1}-frame{seen.number}.jpg"
@@ -133,15 +135,15 @@ class Recorder:
 
 
 def _final_dice(actions: Sequence[dict[str, Any]] | None, index: int) -> list[int] | None:
-    """The dice of standing action ``index`` when it is a roll or reroll, else None."""
+    """The d6 values of standing action ``index`` when it is a roll or reroll of d6 dice,
+    else None (another action, or a roll of Dalek faces)."""
     if actions is None or index >= len(actions):
         return None
     line = actions[index]
-    if "roll" in line:
-        return [int(v) for v in line["roll"]]
-    if "reroll" in line:
-        return [int(v) for v in line["reroll"]["dice"]]
-    return None
+    values = line["reroll"]["dice"] if "reroll" in line else line.get("roll")
+    if not isinstance(values, list) or not all(type(v) is int for v in values):
+        return None
+    return values
 
 
 def label_dice(read: Sequence[int | None], final: Sequence[int]) -> list[int | None]:

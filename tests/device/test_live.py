@@ -199,3 +199,4 @@ def test_a_camera_that_stalls_is_opened_again(
     finally:
         loop.stop()
         release.set()
+

@@ -6,6 +6,7 @@ import io
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -87,3 +88,38 @@ def test_a_calibration_the_card_cannot_keep_is_told_and_the_table_reads_on(
     assert (f"dicetable: the calibration cannot be kept in {state}: Is a directory; it holds "
             "until the table stops") in capsys.readouterr().err
     assert table.snapshot().view["expects"] == ["keep"]  # type: ignore[index]  # the roll stood
+
+
+class FailsFirst:
+    """The reader with a fault of the table's own in its first ``faults`` reads (a bug)."""
+
+    def __init__(self, faults: int) -> None:
+        self.observer, self.faults = DiceObserver(DiceReader(threads=1)), faults
+
+    def observe(self, image: Any) -> Any:
+        if self.faults > 0:
+            self.faults -= 1
+            raise ValueError("invalid literal for int() with base 10: 'H4'")
+        return self.observer.observe(image)
+
+
+def test_a_fault_of_the_tables_own_is_told_once_and_the_camera_reads_on(
+        tmp_path: Path, table: TableSession, caplog: pytest.LogCaptureFixture) -> None:
+    folder = tmp_path / "frames"
+    still = tuple(PlannedDie(v, 300.0 + 150 * i, 300.0, 0.3 * i, i)
+                  for i, v in enumerate([6, 6, 5, 2, 1, 1]))
+    write_film(Plan([DICY], [PlannedRest(still, 3.0, None, hand=False)]), folder, seed=5)
+    table.new_game(DICY, base_version=table.snapshot().version)
+    said = io.StringIO()
+    loop = LiveLoop(lambda: open_source(str(folder), paced=False), FailsFirst(3),
+                    HostLog(table, out=said))
+    loop.start()
+    assert loop.wait(timeout=120)
+    assert said.getvalue().splitlines() == [
+        "dicetable: the camera is out (the table failed to take up its last picture); trying "
+        "again",
+        "dicetable: the camera is back",
+        "dicetable: the recording has ended"]
+    assert table.snapshot().view["actions"] == 1  # type: ignore[index]  # the roll, read on
+    told = [r for r in caplog.records if "failed to take up a picture" in r.getMessage()]
+    assert len(told) == 1 and told[0].exc_info is not None
