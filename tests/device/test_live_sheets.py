@@ -44,7 +44,8 @@ def state(tmp_path: Path) -> Path:
 
 
 def table(state: Path, header: dict[str, Any]) -> Iterator[TableSession]:
-    session = TableSession(Journal(state / "table.db"))
+    """The table as serve makes it: its camera's frames recorded in the state folder."""
+    session = TableSession(Journal(state / "table.db"), recording=state / "recorded")
     session.start()
     session.watch_camera()
     session.new_game(header, base_version=session.snapshot().version)
