@@ -213,7 +213,7 @@ class FolderSource(_Recording):
         super().__init__(f"the pictures in {folder}", **playing)
         self.folder = folder
         self._files: list[Path] = []
-        self._last: tuple[tuple[int, int], Image] | None = None
+        self._last: tuple[tuple[int, int, int, int], Image] | None = None
 
     def open(self) -> None:
         """List the folder's pictures."""
@@ -235,7 +235,7 @@ class FolderSource(_Recording):
             stat = path.stat()
         except OSError:
             raise CameraError(f"the picture {path.name} has gone from {self.folder}") from None
-        identity = (stat.st_dev, stat.st_ino)
+        identity = (stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_size)  # rewritten: anew
         if self._last is not None and self._last[0] == identity:
             return Frame(self._last[1], at, index)
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)

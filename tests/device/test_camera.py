@@ -95,6 +95,22 @@ def test_a_damaged_picture_is_one_unreadable_frame(folder: Path) -> None:
     assert source.read().number == 2
 
 
+def test_the_held_picture_rewritten_in_place_is_read_anew(folder: Path) -> None:
+    # a camera that saves its pictures under one name, over the same file
+    source = FolderSource(folder, fps=10, clock=FakeClock())
+    source.open()
+    assert [int(source.read().image[0, 0, 0]) for _ in range(3)] == [10, 20, 30]
+    last = folder / "002.png"
+    encoded, png = cv2.imencode(".png", shade(200))
+    assert encoded
+    inode = last.stat().st_ino
+    with last.open("r+b") as file:  # the same file, not a new one put in its place
+        file.write(png.tobytes())
+        file.truncate()
+    assert last.stat().st_ino == inode
+    assert int(source.read().image[0, 0, 0]) == 200
+
+
 def test_an_empty_or_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(CameraError, match="holds no pictures"):
         FolderSource(tmp_path).open()
