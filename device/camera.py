@@ -22,6 +22,7 @@ same frames at the same times on every run (tests, the accelerated benchmark).
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable
@@ -207,29 +208,30 @@ class _Recording:
 
 
 class FolderSource(_Recording):
-    """A folder of image files played in file-name order (see :class:`Player`)."""
+    """A folder of image files played in file-name order (see :class:`Player`). While it holds
+    its last picture, pictures put in the folder since (a camera that saves its pictures
+    there), named after it, are taken up and the newest shown: looked for once a second."""
 
     def __init__(self, folder: Path, **playing: Unpack[Playing]) -> None:
         super().__init__(f"the pictures in {folder}", **playing)
         self.folder = folder
         self._files: list[Path] = []
         self._last: tuple[tuple[int, int, int, int], Image] | None = None
+        self._looked = 0.0  # when the folder was last looked at for new pictures
 
     def open(self) -> None:
         """List the folder's pictures."""
-        try:
-            self._files = sorted(p for p in self.folder.iterdir()
-                                 if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
-        except OSError as err:
-            raise CameraError(f"the folder {self.folder} cannot be read "
-                              f"({err.strerror or err})") from None
+        self._files = self._pictures()
         if not self._files:
             raise CameraError(f"the folder {self.folder} holds no pictures")
         self._player.start()
+        self._looked = -math.inf
 
     def read(self) -> Frame:
         """The next picture (a held or repeated file is decoded once)."""
         index, at = self._player.next(len(self._files))
+        if index == len(self._files) - 1 and not self._player.loop:
+            index = self._newest(index, at)
         path = self._files[index]
         try:
             stat = path.stat()
@@ -247,6 +249,25 @@ class FolderSource(_Recording):
     def close(self) -> None:
         """Nothing to free."""
         self._last = None
+
+    def _pictures(self) -> list[Path]:
+        """The folder's pictures in name order."""
+        try:
+            return sorted(p for p in self.folder.iterdir()
+                          if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
+        except OSError as err:
+            raise CameraError(f"the folder {self.folder} cannot be read "
+                              f"({err.strerror or err})") from None
+
+    def _newest(self, index: int, at: float) -> int:
+        """Holding picture ``index`` (the last) at recorded time ``at``: the index of the
+        newest picture put in the folder since, once a second; else ``index``."""
+        if at - self._looked < 1.0:
+            return index
+        self._looked = at
+        newer = [p for p in self._pictures() if p.name > self._files[-1].name]
+        self._files += newer
+        return len(self._files) - 1
 
 
 class VideoSource(_Recording):

@@ -111,6 +111,18 @@ def test_the_held_picture_rewritten_in_place_is_read_anew(folder: Path) -> None:
     assert int(source.read().image[0, 0, 0]) == 200
 
 
+def test_pictures_put_in_the_folder_while_it_plays_are_taken_up(folder: Path) -> None:
+    # a camera that saves each picture into the folder, named in order
+    source = FolderSource(folder, fps=10, clock=FakeClock())
+    source.open()
+    assert [int(source.read().image[0, 0, 0]) for _ in range(5)] == [10, 20, 30, 30, 30]
+    cv2.imwrite(str(folder / "003.png"), shade(40))
+    cv2.imwrite(str(folder / "004.png"), shade(50))
+    shown = [int(source.read().image[0, 0, 0]) for _ in range(12)]  # looked for once a second
+    assert shown[-1] == 50 and 40 not in shown  # the newest, as a camera shows the present
+    assert set(shown) == {30, 50}
+
+
 def test_an_empty_or_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(CameraError, match="holds no pictures"):
         FolderSource(tmp_path).open()
