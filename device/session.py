@@ -389,8 +389,12 @@ class TableSession:
             if desk.reads is None or desk.reads_game != game_id:
                 desk.reads, desk.reads_game = reads_for(game), game_id
             decision = desk.reads.decide(seen.observation, game)
-            if not (isinstance(decision, Ask) and decision.kind == "values"):
-                desk.reads.remember(seen.observation, game)  # a values question keeps the last
+            # A values question keeps the last read, and so does a frame the camera can only
+            # note (bumped, a hand or a stray picture, dice missing): what the next read is
+            # compared with stays the table as the players left it.
+            if not isinstance(decision, Note) and not (isinstance(decision, Ask)
+                                                       and decision.kind == "values"):
+                desk.reads.remember(seen.observation, game)
             if self._take(decision, seen) is not None:
                 return
         self._publish_camera()

@@ -90,6 +90,19 @@ def test_a_reroll_asks_which_card_and_the_answer_is_journalled_from_the_camera(
         table.answer(question["id"], {"card": "odd"}, base_version=table.snapshot().version)
 
 
+def test_the_same_dice_seen_again_after_frames_the_camera_could_only_note_ask_nothing(
+        table: TableSession, state: Path) -> None:
+    table.camera_seen(seen([6, 6, 5, 2, 1, 1]))
+    bumped = np.full((600, 800, 3), 90, np.uint8)
+    table.camera_seen(Seen(Observation((), 800, 600, problem="moved"), bumped, b"\xff\xd8",
+                           2.0, 2))  # a black frame, glare: the sheet not where it was
+    table.camera_seen(seen([3, 4, 4], THROWN[:3], number=3))  # a hand, a stray picture
+    table.camera_seen(seen([6, 6, 5, 2, 1, 1], number=4))  # the table as it was left
+    camera = table.snapshot().camera
+    assert camera is not None and camera["ask"] is None
+    assert journal_lines(state) == [("camera", {"roll": [6, 6, 5, 2, 1, 1]})]
+
+
 def test_a_phone_change_drops_the_question(table: TableSession) -> None:
     table.camera_seen(seen([6, 6, 5, 2, 1, 1]))
     table.camera_seen(seen([6, 6, 5, 2, 3, 4], [*PLACES[:4], *THROWN[:2]]))
