@@ -217,7 +217,7 @@ class FolderSource(_Recording):
         self.folder = folder
         self._files: list[Path] = []
         self._last: tuple[tuple[int, int, int, int], Image] | None = None
-        self._looked = 0.0  # when the folder was last looked at for new pictures
+        self._looked = -math.inf  # when (recorded time) it was last looked at for new ones
 
     def open(self) -> None:
         """List the folder's pictures."""
