@@ -42,6 +42,7 @@ from vision.sheet_seen import (
 )
 
 DICY_DICE = 6
+SEEING = ("moved", "dark", "bright")  # a calibrated table's camera cannot see its sheet
 NUDGE_SIDES = 1.5  # a die that moved less than this many sides, alone, was nudged, not rolled
 SAME_PLACE_SIDES = 0.5  # a die within this many sides of one with its value did not move
 ROLLED_MM = 6.0  # a Dalek die farther than this from where one of its face lay was rolled
@@ -142,8 +143,8 @@ class DicyReads:
         view = game.view()
         if view["over"]:
             return None
-        if seen.problem == "moved":
-            return Note("camera.moved")
+        if seen.problem in SEEING:
+            return Note(f"camera.{seen.problem}")
         moved = _moved(self._last, seen)
         if moved == [] and self._last is not None and len(self._last.dice) == len(seen.dice):
             return None  # nothing on the table changed: a hand passed over, a long rest
@@ -386,9 +387,10 @@ def _play(card: PlaceSeen, view: dict[str, Any]) -> dict[str, Any]:
 
 
 def _sheet_note(seen: Observation, game: str) -> Decision:
-    """What to tell when a game's sheet cannot be read: the camera moved, or no sheet."""
-    if seen.problem == "moved":
-        return Note("camera.moved")
+    """What to tell when a game's sheet cannot be read: the camera moved, it sees too little
+    or too much light, or no sheet."""
+    if seen.problem in SEEING:
+        return Note(f"camera.{seen.problem}")
     if seen.problem is not None or seen.table is None:
         return Note("camera.no_sheet", {"game": game})
     return None

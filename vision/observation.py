@@ -48,7 +48,8 @@ class Mark:
 class Observation:
     """The reads of one frame: the dice (values None where not sure), and the frame's size;
     on a calibrated table, the sheet's reads (table), their marks, and a problem with the
-    sheet ("moved": the camera was bumped; "sheet": it cannot be found)."""
+    sheet ("moved": the camera was bumped; "dark", "bright": it cannot see the sheet for the
+    light; "sheet": it cannot be found)."""
 
     dice: tuple[DieRead, ...]
     width: int

@@ -10,17 +10,29 @@ dice reads every game shares) and a mark for each die and card for the phones' p
 recalibrate() asks for the next frame to be calibrated anew (a one-tap recalibration); a
 table without a calibration is calibrated from its first frames. A frame in which the sheet
 cannot be found has the problem "sheet" (and why, in :attr:`SheetObserver.why`); its ordinary
-dice are still read, anywhere in the frame, as on a table without a sheet.
+dice are still read, anywhere in the frame, as on a table without a sheet. On a calibrated
+table, a frame too dark (the light off, a hand over the lens) or washed out (glare) to show the
+markers has the problem "dark" or "bright", not "moved": nothing is read until it sees again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibrate import Calibration, CalibrationError, Drift, calibrate, drift, rectify
+from vision.calibrate import (
+    BRIGHT,
+    DARK,
+    Calibration,
+    CalibrationError,
+    Drift,
+    calibrate,
+    drift,
+    rectify,
+)
 from vision.dice import DieRead
 from vision.observation import Mark, Observation
 from vision.profile import Profile
@@ -43,7 +55,8 @@ class SheetObserver:
                  on_calibrated: Callable[[Calibration], None] | None = None) -> None:
         self.calibration = calibration
         self.problem: str | None = None
-        """Why the last frame's sheet could not be read: None, "moved" or "sheet"."""
+        """Why the last frame's sheet could not be read: None, "moved", "dark", "bright" or
+        "sheet"."""
         self.why = ""
         self._profiles = profiles or {}
         self._threads = threads
@@ -80,8 +93,10 @@ class SheetObserver:
         found = self.calibration
         assert found is not None
         if found.frame_size != (width, height) or _moved(drift(frame, found)):
-            self.problem, self.why = "moved", "the camera or the sheet moved"
-            return Observation((), width, height, problem="moved")
+            self.problem = _light(frame) or "moved"
+            self.why = {"moved": "the camera or the sheet moved", "dark": "the picture is too "
+                        "dark", "bright": "the picture is washed out"}[self.problem]
+            return Observation((), width, height, problem=self.problem)
         self.problem, self.why = None, ""
         seen = self._reader(found.game).read(rectify(frame, found), found.layout)
         return Observation(_dice(seen, found), width, height, table=seen,
@@ -96,6 +111,14 @@ class SheetObserver:
                                      threads=self._threads) if game == "dicy"
                 else SeventeenTableReader(p.get("17-card")))
         return self._readers[game]
+
+
+def _light(frame: NDArray[np.uint8]) -> str | None:
+    """"dark" or "bright" when the frame is too dark or washed out to show a sheet, else None."""
+    small = cv2.resize(frame, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    brightness = float(grey.mean())
+    return "dark" if brightness < DARK else "bright" if brightness > BRIGHT else None
 
 
 def _moved(seen: Drift) -> bool:

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 
 from device import calibration_store
@@ -162,3 +164,27 @@ def test_a_bumped_camera_is_told_and_recalibrated_with_one_tap(tmp_path: Path,
         assert loop.wait(timeout=120)
         assert observer.calibration != first and observer.problem is None
         assert calibration_store.load(state) == observer.calibration
+
+
+@pytest.mark.parametrize(("shade", "problem"), [(5, "dark"), (250, "bright")])
+def test_a_covered_lens_or_glare_is_told_as_such_and_passes_by_itself(
+        tmp_path: Path, state: Path, shade: int, problem: str) -> None:
+    still = tmp_path / "still"
+    write_film(still, [SheetRest()], game="17", seed=5)
+    frame = cv2.imread(str(sorted(still.glob("*.jpg"))[0]))
+    blind = tmp_path / "blind"
+    blind.mkdir()
+    cv2.imwrite(str(blind / "00000.jpg"), np.full_like(frame, shade))  # a hand, the light off
+    for session in table(state, {"game": "17", "players": ["Ana", "Ben"]}):
+        observer = play(still, session, state)
+        first = observer.calibration
+        for folder in (blind, still):
+            loop = LiveLoop(lambda f=folder: open_source(str(f), paced=False), observer, session)
+            loop.start()
+            assert loop.wait(timeout=120)
+            camera = session.snapshot().camera
+            assert camera is not None
+            if folder is blind:
+                assert camera["note"]["key"] == f"camera.{problem}"  # not "the camera moved"
+                assert camera["seen"]["problem"] == problem
+        assert observer.problem is None and observer.calibration == first  # seeing again
