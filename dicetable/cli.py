@@ -68,13 +68,15 @@ def build_parser() -> argparse.ArgumentParser:
     for name, summary, configure, run in _commands():
         sub = commands.add_parser(name, help=summary, description=summary)
         configure(sub)
-        sub.set_defaults(run=run)
+        sub.set_defaults(run=run, command_parser=sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``dicetable`` with ``argv`` (default: the command line); returns the exit status."""
-    args = build_parser().parse_args(argv)
+    args, unknown = build_parser().parse_known_args(argv)
+    if unknown:  # said with the command's own usage, not the list of commands
+        args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         status: int = args.run(args)
         sys.stdout.flush()

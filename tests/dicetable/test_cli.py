@@ -184,3 +184,13 @@ def test_a_state_folder_that_is_a_file_is_said_by_every_command(
     assert capsys.readouterr().err == (
         f"dicetable: {afile} is a file, not a folder to keep a table in\n")
     assert afile.read_text() == "a shopping list"
+
+
+def test_an_option_a_command_does_not_have_is_said_with_that_commands_usage(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["pin", "--lnk"])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "usage: dicetable pin [-h] [--state DIR] [--new | --link]",
+        "dicetable pin: error: unrecognized arguments: --lnk"]
