@@ -81,9 +81,10 @@ def button_config(settings: Mapping[str, Any], where: str) -> ButtonConfig | Non
         shout_led=_pin(settings, "shout_led", where),
         seat_leds=_pins(settings, "seat_leds", where),
         buzzer=_pin(settings, "buzzer", where),
-        bounce_s=_positive(settings, "bounce_ms", 20.0, where) / 1000,
-        together_s=_positive(settings, "together_ms", 150.0, where) / 1000,
-        hold_s=_positive(settings, "hold_s", 5.0, where),
+        bounce_s=_within(settings, "bounce_ms", 20.0, (1, 200), where) / 1000,
+        together_s=_within(settings, "together_ms", 150.0, (10, 2000), where) / 1000,
+        # A stop pressed to end a turn must never be taken for the hold that powers off.
+        hold_s=_within(settings, "hold_s", 5.0, (2, 60), where),
         shutdown=typed(settings, "shutdown", bool, True, where),
         voice=typed(settings, "voice", bool, True, where),
     )
@@ -140,8 +141,11 @@ def _pins(settings: Mapping[str, Any], key: str, where: str) -> tuple[int, ...]:
     return tuple(pin for pin in found if pin is not None)
 
 
-def _positive(settings: Mapping[str, Any], key: str, default: float, where: str) -> float:
+def _within(settings: Mapping[str, Any], key: str, default: float,
+            bounds: tuple[float, float], where: str) -> float:
+    """Setting ``key`` as a number from ``bounds[0]`` to ``bounds[1]`` (nan and inf are not)."""
     value = typed(settings, key, float, default, where)
-    if value <= 0:
-        raise ConfigError(f"{where}: “{key}” must be more than 0, not “{value:g}”")
+    low, high = bounds
+    if not low <= value <= high:
+        raise ConfigError(f"{where}: “{key}” must be from {low:g} to {high:g}, not “{value:g}”")
     return value
