@@ -65,7 +65,7 @@ class ButtonConfig:
 
 
 def button_config(settings: Mapping[str, Any], where: str) -> ButtonConfig | None:
-    """The buttons the ``[buttons]`` ``settings`` describe (empty: the default buttons), or
+    """The buttons the ``[buttons]`` ``settings`` describe (none named: the default buttons), or
     None when they are switched off. ConfigError names a wrong setting or pin."""
     if not settings:
         return ButtonConfig()
@@ -73,9 +73,11 @@ def button_config(settings: Mapping[str, Any], where: str) -> ButtonConfig | Non
     if not typed(settings, "enabled", bool, True, where):
         return None
     seats = _pins(settings, "seats", where)
+    # A section that names no button keeps the default ones (it sets the voice, say).
+    named = any(key in settings for key in ("stop", "shout", "seats"))
     config = ButtonConfig(
-        stop=_pin(settings, "stop", where),
-        shout=_pin(settings, "shout", where),
+        stop=_pin(settings, "stop", where) if named else ButtonConfig.stop,
+        shout=_pin(settings, "shout", where) if named else ButtonConfig.shout,
         seats=seats,
         stop_led=_pin(settings, "stop_led", where),
         shout_led=_pin(settings, "shout_led", where),
@@ -96,9 +98,6 @@ def _check(config: ButtonConfig, where: str) -> None:
     if config.shout is not None and config.seats:
         raise ConfigError(f"{where}: give either “shout” (one shout button for the table) or "
                           "“seats” (one per seat), not both")
-    if config.stop is None and config.shout is None and not config.seats:
-        raise ConfigError(f"{where}: no button is given (“stop”, “shout” or “seats”); "
-                          "write enabled = false for a table without buttons")
     if config.seat_leds and len(config.seat_leds) != len(config.seats):
         raise ConfigError(f"{where}: “seat_leds” must give one LED per seat "
                           f"({len(config.seats)}), not {len(config.seat_leds)}")

@@ -20,6 +20,11 @@ def test_without_the_section_the_table_has_stop_and_one_shout(tmp_path: Path) ->
         stop=17, shout=27)
 
 
+def test_a_section_that_names_no_button_keeps_the_default_ones() -> None:
+    assert button_config({"voice": False, "buzzer": 26}, WHERE) == ButtonConfig(
+        stop=17, shout=27, voice=False, buzzer=26)
+
+
 def test_buttons_can_be_switched_off() -> None:
     assert button_config({"enabled": False}, WHERE) is None
 
@@ -43,7 +48,6 @@ def test_a_table_with_a_shout_button_per_seat_and_lights() -> None:
                                        "or “seats” (one per seat), not both"),
     ({"seats": [22, 23], "seat_leds": [5]}, "“seat_leds” must give one LED per seat (2), not 1"),
     ({"seats": 22}, "“seats” must be a list of GPIO numbers, one per seat, such as [22, 23, 24]"),
-    ({"buzzer": 26}, "no button is given (“stop”, “shout” or “seats”)"),
     ({"stop": 17, "together_ms": 0}, "“together_ms” must be from 10 to 2000, not “0”"),
     # a hold this short would power the Pi off at every press of stop
     ({"stop": 17, "hold_s": 0.05}, "“hold_s” must be from 2 to 60, not “0.05”"),
