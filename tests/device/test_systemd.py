@@ -113,3 +113,19 @@ def test_the_installer_writes_a_working_table_into_a_root_and_a_second_run_chang
     second = install(root)
     assert tree(root) == before
     assert "wrote" not in second.stdout and "Creating" not in second.stdout + second.stderr
+
+
+@pytest.mark.parametrize(("options", "says"), [
+    (["--hostname", "--no-apt"], "install: --hostname needs a name"),  # not named "--no-apt"
+    (["--hostname", "a/b"], 'the Pi\'s name may hold letters, digits and hyphens (at most 63), '
+                            'not "a/b"'),
+    (["--prefix", "relative/x"], "install: --prefix needs a path from /, not relative/x"),
+])
+def test_the_installer_refuses_options_it_cannot_use_before_writing_anything(
+        tmp_path: Path, options: list[str], says: str) -> None:
+    root = tmp_path / "pi"
+    root.mkdir()
+    done = subprocess.run([str(INSTALL), "--root", str(root), "--no-apt", "--no-pip", *options],
+                          capture_output=True, text=True, check=False, timeout=60)
+    assert done.returncode == 1 and says in done.stderr
+    assert list(root.iterdir()) == []
