@@ -11,18 +11,6 @@ MAX_PORT = 65535
 MAX_THREADS = 64  # more only costs memory (10,000 took 1.6 GB and read nothing)
 
 
-def port_number(text: str) -> int:
-    """``--port``'s value: a port to listen on, 0 (a free one) to 65535."""
-    try:
-        port = int(text)
-    except ValueError:
-        port = -1
-    if not 0 <= port <= MAX_PORT:
-        raise argparse.ArgumentTypeError(
-            f"“{text}” is no port: give 0 to {MAX_PORT} (0 picks a free one)")
-    return port
-
-
 def rate(highest: float) -> Callable[[str], float]:
     """An option's type: a number above 0, at most ``highest``."""
     def parse(text: str) -> float:
@@ -37,8 +25,9 @@ def rate(highest: float) -> Callable[[str], float]:
     return parse
 
 
-def whole_number(lowest: int, highest: int) -> Callable[[str], int]:
-    """An option's type: a whole number from ``lowest`` to ``highest``."""
+def whole_number(lowest: int, highest: int, what: str = "") -> Callable[[str], int]:
+    """An option's type: a whole number from ``lowest`` to ``highest``; ``what`` says what a
+    wrong one is not (default: "not a whole number from … to …")."""
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -46,10 +35,12 @@ def whole_number(lowest: int, highest: int) -> Callable[[str], int]:
             value = lowest - 1
         if not lowest <= value <= highest:
             raise argparse.ArgumentTypeError(
-                f"“{text}” is not a whole number from {lowest} to {highest}")
+                f"“{text}” is {what or f'not a whole number from {lowest} to {highest}'}")
         return value
     return parse
 
 
+port_number = whole_number(0, MAX_PORT, f"no port: give 0 to {MAX_PORT} (0 picks a free one)")
+"""``--port``'s value: a port to listen on, 0 (a free one) to 65535."""
 thread_count = whole_number(1, MAX_THREADS)
 """``--threads``'s value."""
