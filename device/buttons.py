@@ -8,19 +8,22 @@ waits in the queue, and gpiozero's thread never does.
 How presses are read:
 
 - gpiozero debounces each pin (``bounce_time``); an edge within that time of the same
-  button's last edge is ignored here too, by its time (mock pins do not debounce).
+  button's last edge is ignored here too, by its time (mock pins do not debounce), and so is
+  the letting go of a press that was ignored (contacts that chatter when let go).
 - A shout counts on its press; shouts within ``together_s`` of the first become one shout
   with every caller (one ``call`` in 17).
 - Stop counts when it is let go, unless it was held (``hold_time``, gpiozero's ``when_held``):
   held alone, it shuts the table down (when ``shutdown`` is on).
 - Stop and a shout held together (stop first) show the table PIN on the phones; neither
-  counts as a press.
+  counts as a press. A shout pressed while stop is down that is let go before the PIN shows
+  counts as a shout, and the stop as a stop: two players pressed at once.
 
 Without GPIO (any machine but a Pi) :class:`TableButtons` raises :class:`NoButtons`.
 """
 
 from __future__ import annotations
 
+import bisect
 import queue
 import threading
 import time
@@ -173,11 +176,15 @@ class PressReader:
         self._actions = actions
         self._clock = clock
         self._down: set[Key] = set()
+        self._taken: set[Key] = set()
+        """Buttons whose last press was taken (not a bounce): only their letting go counts."""
         self._last_edge: dict[Key, float] = {}
         self._held: set[Key] = set()
         self._chord: set[Key] = set()
         self._pin_shown = False
         self._shouts: list[Edge] = []
+        self._withheld: dict[Key, Edge] = {}
+        """Shouts pressed while stop was down: they count when let go unless the PIN showed."""
 
     def next_due(self) -> float | None:
         """When the open group of shouts closes (None: there is none)."""
@@ -192,13 +199,15 @@ class PressReader:
             self._down.add(key)
         elif edge.kind == "release":
             self._down.discard(key)
-        if bounced:
+        if bounced or (edge.kind == "release" and key not in self._taken):
             return
         if edge.kind != "held":
             self._last_edge[key] = edge.at
         if edge.kind == "press":
+            self._taken.add(key)
             self._pressed(edge)
         elif edge.kind == "release":
+            self._taken.discard(key)
             self._released(key)
         else:
             self._was_held(key)
@@ -222,6 +231,7 @@ class PressReader:
                 self._chord |= {STOP} | shouts_down
         elif STOP in self._down:
             self._chord |= {STOP, key}
+            self._withheld[key] = edge
         else:
             self._shouts.append(edge)
 
@@ -229,10 +239,14 @@ class PressReader:
         held = key in self._held
         self._held.discard(key)
         in_chord = key in self._chord
+        pin_shown = self._pin_shown
         self._chord.discard(key)
         if not self._chord:
             self._pin_shown = False
-        if key == STOP and not held and not in_chord:
+        withheld = self._withheld.pop(key, None)
+        if withheld is not None and not pin_shown:
+            bisect.insort(self._shouts, withheld, key=lambda edge: edge.at)
+        if key == STOP and not held and not (in_chord and pin_shown):
             self._actions.stop()
 
     def _was_held(self, key: Key) -> None:

@@ -157,6 +157,53 @@ def test_a_bounced_press_counts_once(table: Table) -> None:
     assert last.view is not None and last.view["turn"] == "Ben"
 
 
+def test_a_stop_that_chatters_when_let_go_counts_once(table: Table) -> None:
+    before = table.play(DALEK, KEPT)
+    table.press(STOP)
+    table.clock.advance(0.1)
+    table.release(STOP)
+    table.clock.advance(0.012)
+    table.press(STOP)  # the contacts touch again 12 ms after the release (a bounce)...
+    table.clock.advance(0.018)
+    table.release(STOP)  # ...and part 30 ms after it, past the bounce time
+    table.clock.advance(0.5)
+    table.tap(SHOUT)
+    last = table.wait(news("exterminate"))
+    assert last.version == before.version + 1
+    assert True not in [state.state for state in table.pin(BUZZER).states], \
+        "no second stop was refused"
+
+
+def test_a_shout_while_stop_is_down_counts_and_so_does_the_stop(table: Table,
+                                                               journal_path: Path) -> None:
+    before = table.play(DALEK, KEPT)
+    table.press(STOP)
+    table.clock.advance(0.1)
+    table.press(SHOUT)  # another player shouts while stop is pressed: no hold, no PIN
+    table.clock.advance(0.1)
+    table.release(SHOUT)
+    table.clock.advance(0.05)
+    table.release(STOP)
+    table.clock.advance(0.3)
+    last = table.wait(lambda snap: snap.version > before.version
+                      and news("exterminate")(snap))
+    assert last.view is not None and last.view["turn"] == "Ben"
+    assert sources(journal_path)[-1] == ('{"stop": {}}', "button")
+    assert table.shutdowns == []
+
+
+def test_a_call_while_stop_is_down_is_played(seated: Table, journal_path: Path) -> None:
+    before = seated.play(SEVENTEEN, [{"play": {"card": "3d", "face": "up"}}])
+    seated.press(STOP)
+    seated.clock.advance(0.05)
+    seated.tap(SEATS[2], after=0.0)  # Cleo calls while someone leans on stop
+    seated.clock.advance(0.05)
+    seated.release(STOP)
+    seated.clock.advance(0.3)
+    seated.wait(lambda snap: snap.version > before.version)
+    assert sources(journal_path)[-1] == ('{"call": ["Cleo"]}', "button")
+
+
 def test_shouts_together_become_one_call_with_every_caller(seated: Table,
                                                            journal_path: Path) -> None:
     before = seated.play(SEVENTEEN, [{"play": {"card": "3d", "face": "up"}}])
