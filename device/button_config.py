@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from device.config import ConfigError, check_keys, typed
+from device.config import ConfigError, as_written, check_keys, number_in, typed
 
 FIRST_PIN, LAST_PIN = 2, 27
 """The GPIO pins of a Pi 4 or 5's header that a button may use (0 and 1 belong to the HAT
@@ -83,10 +83,10 @@ def button_config(settings: Mapping[str, Any], where: str) -> ButtonConfig | Non
         shout_led=_pin(settings, "shout_led", where),
         seat_leds=_pins(settings, "seat_leds", where),
         buzzer=_pin(settings, "buzzer", where),
-        bounce_s=_within(settings, "bounce_ms", 20.0, (1, 200), where) / 1000,
-        together_s=_within(settings, "together_ms", 150.0, (10, 2000), where) / 1000,
+        bounce_s=number_in(settings, "bounce_ms", float, 20.0, (1, 200), where) / 1000,
+        together_s=number_in(settings, "together_ms", float, 150.0, (10, 2000), where) / 1000,
         # A stop pressed to end a turn must never be taken for the hold that powers off.
-        hold_s=_within(settings, "hold_s", 5.0, (2, 60), where),
+        hold_s=number_in(settings, "hold_s", float, 5.0, (2, 60), where),
         shutdown=typed(settings, "shutdown", bool, True, where),
         voice=typed(settings, "voice", bool, True, where),
     )
@@ -133,18 +133,10 @@ def _pins(settings: Mapping[str, Any], key: str, where: str) -> tuple[int, ...]:
     if key not in settings:
         return ()
     values = settings[key]
-    if not isinstance(values, list) or not values:
+    if not isinstance(values, list) or not values or \
+            not all(isinstance(value, int) and not isinstance(value, bool) for value in values):
         raise ConfigError(f"{where}: “{key}” must be a list of GPIO numbers, one per seat, "
-                          f"such as [22, 23, 24], not “{values}”")
+                          f"such as [22, 23, 24], not {as_written(values)}")
     found = [_pin({key: value}, key, where) for value in values]
     return tuple(pin for pin in found if pin is not None)
 
-
-def _within(settings: Mapping[str, Any], key: str, default: float,
-            bounds: tuple[float, float], where: str) -> float:
-    """Setting ``key`` as a number from ``bounds[0]`` to ``bounds[1]`` (nan and inf are not)."""
-    value = typed(settings, key, float, default, where)
-    low, high = bounds
-    if not low <= value <= high:
-        raise ConfigError(f"{where}: “{key}” must be from {low:g} to {high:g}, not “{value:g}”")
-    return value

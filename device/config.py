@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 SYSTEM_CONFIG = Path("/etc/dicetable/config.toml")
 SECTIONS = ("server", "camera", "buttons")
 T = TypeVar("T")
+N = TypeVar("N", int, float)
 
 
 class ConfigError(ValueError):
@@ -106,8 +107,49 @@ def typed(settings: Mapping[str, Any], key: str, kind: type[T], default: T, wher
         value = float(value)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise ConfigError(f"{where}: “{key}” must be {_KINDS.get(kind, kind.__name__)}, "
-                          f"not “{value}”")
+                          f"not {as_written(value)}")
     return value
+
+
+def number_in(settings: Mapping[str, Any], key: str, kind: type[N], default: N,
+              bounds: tuple[float, float], where: str, *, above: bool = False) -> N:
+    """Setting ``key`` as a ``kind`` from ``bounds[0]`` (or ``above`` it) to ``bounds[1]``; nan
+    and inf are not.
+
+    >>> number_in({"fps": 0}, "fps", float, 15.0, (0, 1000), "[camera]", above=True)
+    Traceback (most recent call last):
+    ...
+    device.config.ConfigError: [camera]: “fps” must be above 0 and at most 1000, not 0
+    """
+    value = typed(settings, key, kind, default, where)
+    low, high = bounds
+    if not (low < value if above else low <= value) or not value <= high:
+        span = f"above {low:g} and at most {high:g}" if above else f"from {low:g} to {high:g}"
+        raise ConfigError(f"{where}: “{key}” must be {span}, not {as_written(value)}")
+    return value
+
+
+def as_written(value: Any) -> str:
+    """``value`` as the config file writes it, for messages: “fast”, true, 0.05, [22, "a"].
+
+    >>> as_written(True), as_written([22, "a"]), as_written({"pin": 4}), as_written(float("nan"))
+    ('true', '[22, "a"]', '{ pin = 4 }', 'nan')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"“{value}”"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_inner(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{name} = {_inner(item)}" for name, item in value.items()) + " }"
+    return str(value)
+
+
+def _inner(value: Any) -> str:
+    return f'"{value}"' if isinstance(value, str) else as_written(value)
 
 
 _KINDS: dict[type, str] = {int: "a whole number", float: "a number", str: "text",

@@ -23,7 +23,7 @@ from typing import Any
 from device.button_config import ButtonConfig, button_config
 from device.calibration_store import CalibrationFileError
 from device.camera import DEFAULT_FPS, CameraError
-from device.config import ConfigError, check_keys, config_path, load_config, typed
+from device.config import ConfigError, check_keys, config_path, load_config, number_in, typed
 from device.demo_film import DemoFolderError
 from device.journal import JournalError
 from device.notice import Notice
@@ -47,6 +47,8 @@ from vision.profile import ProfileError
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 8017
 DEFAULT_MAX_STREAMS = 40
+MAX_STREAMS = 10_000
+MAX_FPS = 1000
 SERVER_KEYS = ("host", "port", "max_streams")
 CAMERA_KEYS = ("source", "fps")
 
@@ -62,7 +64,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the address to listen on (default: every interface)")
     parser.add_argument("--port", type=port_number, default=None,
                         help=f"the port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
-    parser.add_argument("--max-streams", type=whole_number(1, 10_000), default=None, metavar="N",
+    parser.add_argument("--max-streams", type=whole_number(1, MAX_STREAMS), default=None,
+                        metavar="N",
                         help="how many phones may follow the game live at once "
                              f"(default {DEFAULT_MAX_STREAMS})")
     camera = parser.add_mutually_exclusive_group()
@@ -74,7 +77,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="play the demo game through the camera loop, with a scripted "
                              "player (its frames in DIR, default STATE/demo, rendered if "
                              "missing)")
-    parser.add_argument("--fps", type=rate(1000), default=None,
+    parser.add_argument("--fps", type=rate(MAX_FPS), default=None,
                         help=f"frames per second of a folder or video (default {DEFAULT_FPS:g})")
     parser.add_argument("--loop", action="store_true",
                         help="play a folder, video or the demo again and again")
@@ -104,17 +107,15 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
     host = args.host or typed(server_settings, "host", str, DEFAULT_HOST, where)
     port = args.port  # checked by port_number
     if port is None:
-        port = typed(server_settings, "port", int, DEFAULT_PORT, where)
-        if not 0 <= port <= MAX_PORT:
-            raise ConfigError(f"{where}: “port” must be 0 to {MAX_PORT} (0 picks a free one), "
-                              f"not “{port}”")
-    max_streams = args.max_streams or typed(server_settings, "max_streams", int,
-                                            DEFAULT_MAX_STREAMS, where)
+        port = number_in(server_settings, "port", int, DEFAULT_PORT, (0, MAX_PORT), where)
+    max_streams = args.max_streams or number_in(server_settings, "max_streams", int,
+                                                DEFAULT_MAX_STREAMS, (1, MAX_STREAMS), where)
     camera_settings = config.section("camera")
     where = config.where("camera")
     check_keys(camera_settings, CAMERA_KEYS, where)
     source = args.camera or (None if args.demo else camera_source(camera_settings, where))
-    fps = args.fps or typed(camera_settings, "fps", float, DEFAULT_FPS, where)
+    fps = args.fps or number_in(camera_settings, "fps", float, DEFAULT_FPS, (0, MAX_FPS), where,
+                                above=True)
     buttons = button_config(config.section("buttons"), config.where("buttons"))
     return ServeSettings(host, port, max_streams, source, fps, buttons)
 

@@ -47,14 +47,18 @@ def test_the_environment_names_the_file(monkeypatch: pytest.MonkeyPatch, tmp_pat
 
 
 @pytest.mark.parametrize(("setting", "says"), [
-    ('port = "eighty"', "“port” must be a whole number, not “eighty”"),
+    ('[server]\nport = "eighty"', "“port” must be a whole number, not “eighty”"),
     # A number past 65535 would wrap round to another port, and the table answer there.
-    ("port = 99999", "“port” must be 0 to 65535 (0 picks a free one), not “99999”"),
+    ("[server]\nport = 99999", "“port” must be from 0 to 65535, not 99999"),
+    # none would refuse every phone's live view; 0 frames a second stopped the camera
+    ("[server]\nmax_streams = 0", "“max_streams” must be from 1 to 10000, not 0"),
+    ("[camera]\nfps = 0", "“fps” must be above 0 and at most 1000, not 0"),
+    ("[camera]\nfps = nan", "“fps” must be above 0 and at most 1000, not nan"),
 ])
 def test_serve_refuses_a_bad_setting_before_it_starts(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], setting: str, says: str) -> None:
     path = tmp_path / "config.toml"
-    path.write_text(f"[server]\n{setting}\n")
+    path.write_text(f"{setting}\n")
     assert main(["serve", "--state", str(tmp_path / "state"), "--config", str(path)]) == 2
     assert says in capsys.readouterr().err
     assert not (tmp_path / "state").exists()
@@ -85,7 +89,7 @@ def test_a_camera_that_is_neither_a_number_nor_a_name_is_refused(tmp_path: Path)
     path = tmp_path / "config.toml"
     path.write_text("[camera]\nsource = true\n")
     args = build_parser().parse_args(["serve", "--config", str(path)])
-    with pytest.raises(ConfigError, match="“source” must be text, not “True”"):
+    with pytest.raises(ConfigError, match=r"“source” must be text, not true$"):
         serve_settings(args)
 
 
