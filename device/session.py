@@ -22,8 +22,8 @@ device.session.StaleVersion: the table changed meanwhile (version 2, not 1)
 
 from __future__ import annotations
 
+import secrets
 import threading
-import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -78,6 +78,9 @@ class Snapshot:
     hints_on: bool = True
     live: int = 0
     """Grows with every snapshot, journalled or not (the camera's news is not journalled)."""
+    run: str = ""
+    """Which start of the table made it: ``live`` grows within one run only (a Pi's clock may
+    start behind after a power cut), so a phone takes a state of another run as newer."""
     camera: dict[str, Any] | None = None
     """The camera part of the state (:meth:`device.camera_desk.CameraDesk.to_json`); None
     when the table has no camera."""
@@ -86,7 +89,8 @@ class Snapshot:
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot as a JSON object."""
-        return {"version": self.version, "live": self.live, "game_id": self.game_id,
+        return {"version": self.version, "live": self.live, "run": self.run,
+                "game_id": self.game_id,
                 "header": self.header, "view": self.view, "hints": self.hints,
                 "hints_on": self.hints_on, "camera": self.camera, "buttons": self.buttons}
 
@@ -100,8 +104,9 @@ class TableSession:
         self._changed = threading.Condition()
         self._game: Game | None = None
         self._game_id: int | None = None
-        self._live = _clock_live()
-        self._snapshot = Snapshot(0, live=self._live)
+        self._live = 0
+        self._run_token = secrets.token_hex(4)
+        self._snapshot = Snapshot(0, live=self._live, run=self._run_token)
         self._desk: CameraDesk | None = None
         self._news: dict[str, Any] | None = None
         self.on_recalibrate: Callable[[], None] | None = None
@@ -518,7 +523,7 @@ class TableSession:
         hints_on = self.journal.setting(HINTS_SETTING) != "off"
         if game_id != self._game_id and self._desk is not None:
             self._desk.forget_game()
-        self._live = _next_live(self._live)
+        self._live += 1
         snapshot = Snapshot(
             version=version,
             game_id=game_id,
@@ -527,6 +532,7 @@ class TableSession:
             hints=game.hints() if game is not None and hints_on else None,
             hints_on=hints_on,
             live=self._live,
+            run=self._run_token,
             camera=self._camera_json(),
             buttons=self._news,
         )
@@ -550,7 +556,7 @@ class TableSession:
         return None if seen is None else seen_game(seen.observation)
 
     def _publish_news(self, news: dict[str, Any] | None) -> Snapshot:
-        self._live = _next_live(self._live)
+        self._live += 1
         self._news = news
         snapshot = replace(self._snapshot, live=self._live, buttons=news)
         with self._changed:
@@ -561,7 +567,7 @@ class TableSession:
     def _publish_camera(self) -> Snapshot:
         """Publish news of the camera alone (the game did not change)."""
         assert self._desk is not None
-        self._live = _next_live(self._live)
+        self._live += 1
         snapshot = replace(self._snapshot, live=self._live, camera=self._camera_json())
         with self._changed:
             self._snapshot = snapshot
@@ -601,14 +607,3 @@ def _replay_stored(stored: StoredGame) -> Game:
         raise stored.damage
     return game
 
-
-def _clock_live() -> int:
-    """The wall clock in microseconds: where a session's ``live`` counter starts, so that it
-    grows across restarts too (phones ignore a state whose ``live`` is not larger)."""
-    return time.time_ns() // 1000
-
-
-def _next_live(live: int) -> int:
-    """The ``live`` counter of the next state: one more, and never behind the clock, so a quick
-    restart after a burst of changes still starts above the last state the phones saw."""
-    return max(live + 1, _clock_live())

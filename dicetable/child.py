@@ -66,7 +66,8 @@ class ServedTable:
 
     def __init__(self, state: Path, *, port: int | None = None, max_streams: int = 40,
                  args: Sequence[str] = (), log: Path | None = None,
-                 file_size_limit: int | None = None) -> None:
+                 file_size_limit: int | None = None,
+                 env: Mapping[str, str] | None = None) -> None:
         self.state = state
         self.port = port or free_port()
         self.max_streams = max_streams
@@ -76,6 +77,8 @@ class ServedTable:
         """Where the process's output goes (appended); None: nowhere."""
         self.file_size_limit = file_size_limit
         """The largest file the process may write (RLIMIT_FSIZE, as a disk about to fill)."""
+        self.env = dict(env or {})
+        """More environment for the process, on each start."""
         self.url = f"http://127.0.0.1:{self.port}"
         self._process: subprocess.Popen[bytes] | None = None
 
@@ -98,11 +101,13 @@ class ServedTable:
         command = [sys.executable, "-m", "dicetable", "serve", "--state", str(self.state),
                    "--host", "127.0.0.1", "--port", str(self.port),
                    "--max-streams", str(self.max_streams), *self.args]
+        env = {**os.environ, **self.env}
         if self.log is None:
-            self._process = start_serving(command, preexec_fn=self._limit)
+            self._process = start_serving(command, env=env, preexec_fn=self._limit)
         else:
             with self.log.open("ab") as output:
-                self._process = start_serving(command, output=output, preexec_fn=self._limit)
+                self._process = start_serving(command, output=output, env=env,
+                                              preexec_fn=self._limit)
         return self
 
     def _limit(self) -> None:

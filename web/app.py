@@ -20,6 +20,7 @@ from web import api, auth, events, exports, library, pages, printables
 from web.colours import ColourBook
 from web.errors import register_handlers
 from web.headers import add_security_headers
+from web.session_cookie import ClockTolerantSessions
 from web.streams import StreamGate
 from web.table import EXTENSION, Table
 from web.throttle import PinThrottle
@@ -48,6 +49,7 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     app.config.update(config)
     journal = app.config["JOURNAL"]
     app.secret_key = journal.secret()
+    app.session_interface = ClockTolerantSessions()
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # words as UTF-8, lighter
     app.extensions[EXTENSION] = Table(

@@ -259,6 +259,28 @@ def test_both_phones_come_back_after_the_server_is_killed(open_phone: Callable[.
     peter.expect_area("Rolled")
 
 
+CLOCK_BEHIND = Path(__file__).parent / "clock_behind"
+
+
+def test_phones_follow_a_table_that_starts_again_with_its_clock_behind(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    jenna, peter = Pad(open_phone()), Pad(open_phone())
+    jenna.enter_pin(served.pin)
+    jenna.new_game("Dalek Dice", ["Jenna", "Peter"])
+    jenna.roll("H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC")
+    jenna.keep(0, 1, 2, 5, 6, 7)
+    expect(peter.page.locator("#screen")).to_contain_text("Jenna kept 3 × 4 humans, 3 × 3 Daleks")
+
+    served.stop(kill=True)  # a power cut: the Pi has no clock battery and starts 10 min behind
+    served.env = {"PYTHONPATH": str(CLOCK_BEHIND), "DICETABLE_TEST_CLOCK_BEHIND_S": "600"}
+    served.start()
+    for pad in (jenna, peter):
+        expect(pad.page.locator("#conn")).to_have_class("conn on", timeout=15_000)
+    jenna.roll("D3", "D2", "EXT")  # her phone is still let in, and sees its roll taken
+    for pad in (jenna, peter):
+        pad.expect_area("Rolled")
+
+
 def test_the_first_load_is_light_and_fits_a_small_phone(open_phone: Callable[..., Page],
                                                         served: ServedTable) -> None:
     jenna = Pad(open_phone())

@@ -5,7 +5,7 @@
 const boot = JSON.parse(document.getElementById("boot").textContent);
 
 const S = {
-  state: boot.state,        // the payload: version, live, game_id, header, view, hints, colours, wins, camera
+  state: boot.state,        // the payload: version, live, run, game_id, header, view, hints, colours, wins, camera
   auth: boot.auth,
   notices: boot.notices,    // what the host must be told since the table started
   csrf: boot.csrf,
@@ -17,8 +17,8 @@ const S = {
   draft: null,              // the entry in progress: {version, ...}
   record: null,             // {version, actions, log} of the game in progress (corrections, the log)
   editing: null,            // a correction being entered: {index, kind, value, chain, refused}
-  posting: null,            // the answer of the change on its way (made on busyLive, asking busyKey)
-  busyLive: 0,
+  posting: null,            // the answer of the change on its way (made on busyState, asking busyKey)
+  busyState: null,
   busyKey: "",
   pressed: false,           // a finger is down: held, drawLater wait
   pressTimer: 0,
@@ -107,10 +107,10 @@ function clearError() {
 async function post(url, body, options) {
   const key = url + " " + JSON.stringify(body || {});
   while (S.posting) {
-    if ((S.state.live || 0) <= S.busyLive || key === S.busyKey) return null;
+    if (!newer(S.state, S.busyState) || key === S.busyKey) return null;
     await S.posting;
   }
-  S.busyLive = S.state.live || 0;
+  S.busyState = S.state;
   S.busyKey = key;
   document.body.classList.add("busy");
   S.posting = send(url, body, options);
@@ -260,18 +260,23 @@ function showConnected(on) {
   dot.textContent = on ? "" : t("live.off");
 }
 
+/* Every state a table makes has a larger "live" (camera news too, which keeps "version"); a
+   table started anew (another "run") may count from less: its clock may have gone back. */
+function newer(payload, than) {
+  return payload.run !== than.run || (payload.live || 0) > (than.live || 0);
+}
+
 /* Applying a new state: keep the newest, fetch the game's story, draw again. */
 function apply(payload, forced) {
   if (S.pressed) {
     const held = S.held;
-    if (forced || !held || (payload.live || 0) > (held.payload.live || 0)) {
+    if (forced || !held || newer(payload, held.payload)) {
       S.held = {payload, forced: Boolean(forced || (held && held.forced))};
     }
     return;
   }
   const old = S.state;
-  // Every state the server makes has a larger "live" (camera news too, which keeps "version").
-  if (!forced && old && (payload.live || 0) <= (old.live || 0)) return;
+  if (!forced && old && !newer(payload, old)) return;
   S.state = payload;
   if (!old || old.version !== payload.version) {
     S.draft = null;
