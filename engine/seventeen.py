@@ -19,7 +19,7 @@ engine.errors.IllegalAction: nobody has played yet in round 2; 17 is called afte
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from random import Random
@@ -178,11 +178,24 @@ class SeventeenState:
         return "play-or-call" if self.cards_left else "call"
 
 
-def shown(state: SeventeenState, placed: Placed) -> Card | None:
-    """The card's id if the table may see it: public, or known once 17 is called."""
-    if placed.public or state.called is not None:
+def shown(state: SeventeenState, placed: Placed, *, trashed: bool = False) -> Card | None:
+    """The card's id if the table may see it: public, or in the row once 17 is called (a
+    ``trashed`` card is never turned over)."""
+    if placed.public or (state.called is not None and not trashed):
         return placed.card
     return None
+
+
+def seen_cards(state: SeventeenState) -> Counter[Card]:
+    """The cards of this round the table sees, in the row and trashed, by id."""
+    return Counter(card for placed, trashed in _placed(state)
+                   if (card := shown(state, placed, trashed=trashed)) is not None)
+
+
+def _placed(state: SeventeenState) -> Iterator[tuple[Placed, bool]]:
+    """The round's cards, each with whether it was trashed."""
+    yield from ((placed, False) for placed in state.row)
+    yield from ((placed, True) for placed in state.trashed)
 
 
 def check_round_cards(state: SeventeenState, new: Placed | None = None) -> None:
@@ -193,7 +206,7 @@ def check_round_cards(state: SeventeenState, new: Placed | None = None) -> None:
     plain backs count whole: the backs of face-down cards are seen.
     """
     cards = (*state.row, *state.trashed)
-    known = Counter(c for p in cards if (c := shown(state, p)) is not None)
+    known = seen_cards(state)
     if new is not None and new.card is not None and not new.public:
         known[new.card] += 1
     for card, count in known.items():
@@ -380,7 +393,7 @@ class SeventeenRules(Rules[SeventeenState, Action]):
     def public_view(self, state: SeventeenState) -> JSONDict:
         phase = state.phase
         may_call = _may_call(state)
-        seen = _seen(state)
+        seen = seen_cards(state)
         playing = phase not in ("reveal", "over")
         return {
             "game": self.name,
@@ -403,7 +416,7 @@ class SeventeenRules(Rules[SeventeenState, Action]):
             "may_call": [state.players[p] for p in may_call],
             "row": [{"position": i, **_card_view(state, p)}
                     for i, p in enumerate(state.row, start=1)],
-            "trashed": [_card_view(state, p) for p in state.trashed],
+            "trashed": [_card_view(state, p, trashed=True) for p in state.trashed],
             "seen": {c.value: seen[c] for c in Card if seen[c]},
             "cards_left": state.cards_left,
             "call": _call_view(state),
@@ -552,12 +565,8 @@ def _may_call(state: SeventeenState) -> list[int]:
     return [p for p in range(len(state.players)) if p != state.last]
 
 
-def _seen(state: SeventeenState) -> Counter[Card]:
-    return Counter(c for p in (*state.row, *state.trashed) if (c := shown(state, p)) is not None)
-
-
-def _card_view(state: SeventeenState, placed: Placed) -> JSONDict:
-    card = shown(state, placed)
+def _card_view(state: SeventeenState, placed: Placed, *, trashed: bool = False) -> JSONDict:
+    card = shown(state, placed, trashed=trashed)
     return {"face": placed.face.value, "card": None if card is None else card.value,
             "value": None if card is None else card.points, "hidden": card is None,
             "player": state.players[placed.player]}

@@ -25,7 +25,7 @@ from fractions import Fraction
 from math import comb
 
 from engine.rules import JSONDict
-from engine.seventeen import SEVENTEEN, SeventeenState, shown
+from engine.seventeen import SEVENTEEN, SeventeenState, seen_cards, shown
 from engine.seventeen_cards import PLAIN_BACKS, Card
 
 
@@ -38,12 +38,8 @@ def row_hints(state: SeventeenState) -> JSONDict:
     """
     if state.over:
         return {}
-    seen: Counter[Card] = Counter()
+    seen = seen_cards(state)
     known_sum = hidden = 0
-    for placed in (*state.row, *state.trashed):
-        card = shown(state, placed)
-        if card is not None:
-            seen[card] += 1
     for placed in state.row:
         card = shown(state, placed)
         if card is None:

@@ -527,3 +527,21 @@ def test_a_trashed_face_down_card_stays_hidden_after_the_call() -> None:
     assert game.public_record()[1:] == [
         {"play": {"face": "down"}}, {"play": {"card": "trash", "face": "up"}},
         {"play": {"card": "x2", "face": "down"}}, {"call": ["Ben"]}]
+
+
+def test_a_trashed_face_down_card_is_not_shown_while_the_reveal_is_awaited() -> None:
+    def called(card: str | None) -> Game:  # Ana names her face-down card on her phone, or not
+        return play([down(card), up("trash"), down(), call("Ana")])
+
+    named, unnamed = called("trap"), called(None)
+    assert named.view()["trashed"][0]["hidden"]
+    assert named.view() == unnamed.view()
+    assert named.describe() == unnamed.describe()
+    assert named.hints() == unnamed.hints()
+
+
+def test_a_trashed_face_down_card_is_not_counted_at_the_call() -> None:
+    # The trashed card was named a 5, and a 5 came up later: the table never saw the first.
+    game = play([down("5"), up("trash"), up("5"), call("Ben")], players=("Ana", "Ben"),
+                deck={"5": 1})
+    assert game.view()["results"][0]["row"] == ["5"]
