@@ -35,10 +35,10 @@ def table_with(new_table: NewTable, hidden: str) -> tuple[Phone, FlaskClient]:
 
 def without_csrf(data: Any) -> Any:
     """A page's or state's JSON without the phone's own CSRF token, and the state without
-    its ``live`` counter (it starts from the clock when the table starts)."""
+    its ``run`` (drawn when the table starts)."""
     data = {k: v for k, v in data.items() if k != "csrf"}
     if "state" in data:
-        data["state"] = {k: v for k, v in data["state"].items() if k != "live"}
+        data["state"] = {k: v for k, v in data["state"].items() if k != "run"}
     return data
 
 
@@ -54,7 +54,7 @@ def everything_a_watcher_sees(watcher: FlaskClient) -> dict[str, object]:
         response = watcher.get(path)
         seen[path] = (response.status_code, response.get_data(as_text=True))
     stream = watcher.get("/events", buffered=False)
-    seen["/events"] = re.sub(r'"live":\d+,', "", next(iter(cast(Iterable[bytes],
+    seen["/events"] = re.sub(r'"run":"\w+",', "", next(iter(cast(Iterable[bytes],
                                                                 stream.response))).decode())
     stream.close()
     return seen
