@@ -307,6 +307,25 @@ class Journal:
         header, *lines = readable or [{}]
         return StoredGame(game_id, header, tuple(lines), row[1], damage)
 
+    def taken_up(self, game_id: int, record: Sequence[dict[str, Any]]) -> bool:
+        """True if a later game starts with ``record`` (game ``game_id``'s header and standing
+        actions) as :meth:`continue_as_new` wrote it: that game was taken up again."""
+        header, *actions = record
+        if not actions:
+            return False  # a game with no action is no more than its header (a rematch's)
+        db = self._connection()
+        later = [row[0] for row in db.execute(
+            "SELECT id FROM games WHERE id > ? AND header = ?",
+            (game_id, json.dumps(header, ensure_ascii=False)))]
+        wanted = [json.dumps(line, ensure_ascii=False) for line in actions]
+        for other in later:
+            lines = [row[0] for row in db.execute(
+                "SELECT line FROM lines WHERE game_id = ? AND seq <= ? ORDER BY seq",
+                (other, len(wanted)))]
+            if lines == wanted:
+                return True
+        return False
+
     def history(self, status: Status = "finished") -> list[dict[str, Any]]:
         """Games of ``status`` (finished ones by default), newest first: id, game, players,
         winners, started_at, ended_at."""

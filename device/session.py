@@ -251,12 +251,27 @@ class TableSession:
         """Each player's wins over the finished games."""
         return self.journal.player_wins()
 
+    def standing(self) -> tuple[Snapshot, Game | None]:
+        """The current snapshot and the game it shows (None: none is being played), taken
+        together (a game is immutable: the pages read it without replaying the journal)."""
+        with self._changed:
+            return self._snapshot, self._game
+
     def record(self, game_id: int) -> list[dict[str, Any]]:
         """The record of game ``game_id``: header and standing actions."""
+        return self.game(game_id).record()
+
+    def taken_up(self, game: Game, game_id: int) -> bool:
+        """True if abandoned game ``game_id`` (``game``, replayed) was taken up again."""
+        return self.journal.taken_up(game_id, game.record())
+
+    def game(self, game_id: int) -> Game:
+        """Game ``game_id`` of the journal, replayed (SessionError if there is none;
+        RecordError if it does not replay)."""
         stored = self.journal.game(game_id)
         if stored is None:
             raise SessionError("there is no game {game}", game=game_id)
-        return _replay_stored(stored).record()
+        return _replay_stored(stored)
 
     def wait_for_change(self, seen_live: int, timeout: float) -> Snapshot | None:
         """The current snapshot once it is another than the one whose ``live`` counter is
@@ -356,6 +371,9 @@ class TableSession:
             raise SessionError("game {game} was not abandoned; only an abandoned game is "
                                "resumed", game=game_id)
         game = _replay_stored(stored)
+        if self.journal.taken_up(stored.id, game.record()):
+            raise SessionError("game {game} was taken up again already; it goes on as a later "
+                               "game", game=game_id)
         new_id, version = self.journal.continue_as_new(stored.id, game.record())
         return self._publish(version, game, new_id)
 

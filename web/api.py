@@ -21,7 +21,6 @@ from web.auth import authorised, csrf_token, require_pin
 from web.body import json_body
 from web.colours import PALETTE
 from web.errors import ApiError, language, refusal
-from web.log import game_log
 from web.table import table
 from web.wording import engine_text, notice_text
 
@@ -57,12 +56,12 @@ def record() -> Response:
     """The standing actions of the game in progress as the table may see them (for the
     corrections list): a face-down card that is still hidden comes without its ``card``; and
     the game told in the phone's language (``log``, :mod:`web.log`)."""
-    snapshot = table().session.snapshot()
-    if snapshot.game_id is None:
+    snapshot, game = table().session.standing()
+    if snapshot.game_id is None or game is None:
         return jsonify({"game_id": None, "version": snapshot.version, "actions": []})
-    game = table().game(snapshot.game_id)
     return jsonify({"game_id": snapshot.game_id, "version": snapshot.version,
-                    "actions": game.public_record()[1:], "log": game_log(game, language())})
+                    "actions": game.public_record()[1:],
+                    "log": table().story(snapshot, game, language())})
 
 
 @bp.get("/history")

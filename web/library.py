@@ -6,8 +6,6 @@ sheet, for the result picture) and the statistics and roster of players across t
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Response, jsonify
 
 from device.session import SessionError
@@ -22,22 +20,15 @@ bp = Blueprint("library", __name__, url_prefix="/api")
 
 MAX_ABANDONED = 10
 
-
 @bp.get("/abandoned")
 def abandoned() -> Response:
     """The latest abandoned games that can be taken up again (with at least one action, and
     not already taken up again as a later game): ``id``, ``game``, ``players``, ``actions``,
     ``turn``, ``scores``, ``ended_at``."""
-    journal = table().journal
-    others = journal.history(status="finished") + journal.history(status="abandoned")
-    current = table().session.snapshot().game_id
-    if current is not None and table().session.snapshot().header is not None:
-        header = table().session.snapshot().header or {}
-        others.append({"id": current, "game": header["game"], "players": header["players"]})
     games = []
-    for meta in journal.history(status="abandoned"):
+    for meta in table().journal.history(status="abandoned"):
         game = _replayed(meta["id"])
-        if game is None or not game.actions or _taken_up(game, meta, others):
+        if game is None or not game.actions or table().session.taken_up(game, meta["id"]):
             continue
         view = game.view()
         games.append({**meta, "actions": len(game.actions), "turn": view["turn"],
@@ -46,7 +37,6 @@ def abandoned() -> Response:
         if len(games) == MAX_ABANDONED:
             break
     return jsonify({"games": games})
-
 
 @bp.post("/resume")
 @require_pin
@@ -58,7 +48,6 @@ def resume() -> Response:
         raise ApiError(400, "error.field.game_id")
     return changed(table().session.resume(game_id, base_version=version_of(body)))
 
-
 @bp.get("/games/<int:game_id>")
 def finished(game_id: int) -> Response:
     """A finished game's header and final view (for the result picture)."""
@@ -68,7 +57,6 @@ def finished(game_id: int) -> Response:
     if not game.over:
         raise ApiError(409, "error.not_over", game=game_id)
     return jsonify({"game_id": game_id, "header": dict(game.header), "view": game.view()})
-
 
 @bp.get("/stats")
 def stats() -> Response:
@@ -85,23 +73,9 @@ def stats() -> Response:
         player["colour"] = colours[player["name"]]
     return jsonify(data)
 
-
 def _replayed(game_id: int) -> Game | None:
     try:
         return table().game(game_id)
     except (SessionError, RecordError):
         return None
 
-
-def _taken_up(game: Game, meta: dict[str, Any], others: list[dict[str, Any]]) -> bool:
-    """A later game of the same players starts with ``game``'s whole record: it was taken
-    up again."""
-    record = game.record()
-    for other in others:
-        if other["id"] <= meta["id"] or (other["game"], other["players"]) != (
-                meta["game"], meta["players"]):
-            continue
-        later = _replayed(other["id"])
-        if later is not None and later.record()[:len(record)] == record:
-            return True
-    return False

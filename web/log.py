@@ -41,11 +41,13 @@ def game_log(game: Game, lang: str) -> list[Entry]:
     tell = _TELLERS[name]
     lines = game.public_record()[1:]
     step = Game.start(game.header)
+    before = step.view()
     entries = []
     for line, action in zip(lines, game.actions, strict=True):
-        before = step.view()
         step = step.play(action)
-        entries.append(tell(lang, line, before, step.view()))
+        after = step.view()
+        entries.append(tell(lang, line, before, after))
+        before = after
     return entries
 
 

@@ -19,13 +19,15 @@ from device.journal import Journal
 from device.notice import Notice
 from device.session import Snapshot, TableSession
 from engine import Game
-from engine.record import replay
 from web.colours import ColourBook
+from web.log import Entry, game_log
 from web.streams import StreamGate
 from web.throttle import PinThrottle
 from web.wording import engine_texts
 
 EXTENSION = "dicetable"
+STORIES_KEPT = 8
+"""Stories told at once (a change's, in each language the phones read)."""
 
 
 @dataclass
@@ -40,6 +42,7 @@ class Table:
     notices: list[Notice] = field(default_factory=list)
     """What the host must be told since the start, until a phone with the PIN dismisses it."""
     _encoded: tuple[int, str] | None = field(default=None, repr=False)
+    _stories: dict[tuple[int, int, str], list[Entry]] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _setting_up: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -56,7 +59,21 @@ class Table:
 
     def game(self, game_id: int) -> Game:
         """Game ``game_id`` of the journal, replayed (SessionError if there is none)."""
-        return replay(enumerate(self.session.record(game_id), start=1))
+        return self.session.game(game_id)
+
+    def story(self, snapshot: Snapshot, game: Game, lang: str) -> list[Entry]:
+        """:func:`web.log.game_log` of the game ``snapshot`` shows, told once per change and
+        language for every phone (each fetches it after every change)."""
+        key = (snapshot.game_id or 0, snapshot.version, lang)
+        with self._lock:
+            told = self._stories.get(key)
+        if told is None:
+            told = game_log(game, lang)
+            with self._lock:
+                if len(self._stories) >= STORIES_KEPT:
+                    self._stories.clear()
+                self._stories[key] = told
+        return told
 
     def payload(self, snapshot: Snapshot) -> dict[str, Any]:
         """The state as every phone gets it (web/README.md)."""

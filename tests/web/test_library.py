@@ -27,6 +27,21 @@ def test_an_abandoned_game_is_taken_up_again_where_it_was(dalek: Phone) -> None:
     assert dalek.state()["view"]["scores"]["Jenna"] == 17
 
 
+def test_a_game_taken_up_again_is_not_taken_up_twice(dalek: Phone) -> None:
+    dalek.play(*JENNA_TURN[:2])
+    dalek.change("/api/abandon")
+    assert dalek.change("/api/resume", {"game_id": 1}).status_code == 200
+    dalek.play(JENNA_TURN[2])
+    dalek.change("/api/abandon")  # game 2 (game 1 taken up) is set aside in turn
+    # A phone whose list of abandoned games still shows game 1 takes it up:
+    again = dalek.change("/api/resume", {"game_id": 1})
+    assert again.status_code == 400
+    assert again.json == {"error": "game 1 was taken up again already; it goes on as a later "
+                                   "game"}
+    assert [g["id"] for g in dalek.client.get("/api/abandoned").json["games"]] == [2]  # type: ignore[index]
+    assert dalek.change("/api/resume", {"game_id": 2}).status_code == 200
+
+
 def test_a_game_is_resumed_only_when_abandoned_and_the_table_is_free(dalek: Phone) -> None:
     dalek.play(*JENNA_TURN[:1])
     busy = dalek.change("/api/resume", {"game_id": 1})
