@@ -1,7 +1,8 @@
-"""Which state folder a table is serving: an advisory lock (``flock``) on ``serving.lock`` in
-it, held while ``dicetable serve`` runs and let go by the system when the process ends, even
-by ``kill -9``. ``dicetable restore`` is refused while the lock is held, and so is a second
-``serve`` of the same folder.
+"""Which state folder a table is serving: an advisory lock (``flock``) on the folder itself,
+held while ``dicetable serve`` runs and let go by the system when the process ends, even by
+``kill -9``. ``dicetable restore`` is refused while the lock is held, and so is a second
+``serve`` of the same folder. (A lock file could be deleted by a host who took it for one left
+behind, and a second table would then write the same journal.)
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -14,12 +15,11 @@ False
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 from pathlib import Path
 from types import TracebackType
-
-LOCK_FILE = "serving.lock"
 
 
 class AlreadyServing(Exception):
@@ -30,26 +30,23 @@ class ServingLock:
     """Held while a table serves ``state`` (a folder, created if missing)."""
 
     def __init__(self, state: Path) -> None:
-        self.path = state / LOCK_FILE
+        self.folder = state
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        """Take the lock, or AlreadyServing. A folder that cannot be written is locked
-        through a lock file already there, else not at all (the journal then says why it
-        cannot be used)."""
+        """Take the lock, or AlreadyServing. A folder that cannot be made or opened is not
+        locked (the journal then says why it cannot be used)."""
+        with contextlib.suppress(OSError):
+            self.folder.mkdir(parents=True, exist_ok=True)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            fd = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY)
         except OSError:
-            try:
-                fd = os.open(self.path, os.O_RDONLY)
-            except OSError:
-                return
+            return
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise AlreadyServing(f"another dicetable serves {self.path.parent}") from None
+            raise AlreadyServing(f"another dicetable serves {self.folder}") from None
         self._fd = fd
 
     def release(self) -> None:
@@ -69,9 +66,9 @@ class ServingLock:
 
 def is_serving(state: Path) -> bool:
     """Whether a table serves ``state`` now."""
-    lock = ServingLock(state)
-    if not lock.path.exists():
+    if not state.is_dir():
         return False
+    lock = ServingLock(state)
     try:
         lock.acquire()
     except AlreadyServing:

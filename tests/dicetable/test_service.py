@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from device.journal import PIN_DIGITS
-from dicetable.child import ServedTable, free_port
+from dicetable.child import ServedTable, free_port, start_serving
 from dicetable.service import PowerOff, StopSignals
 
 
@@ -55,16 +55,11 @@ def test_serve_tells_systemd_it_is_ready_alive_and_stopping(tmp_path: Path) -> N
 
 
 def test_a_second_table_on_the_same_state_is_refused(tmp_path: Path) -> None:
-    port = free_port()
-    first = subprocess.Popen([sys.executable, "-m", "dicetable", "serve", "--state",
-                              str(tmp_path), "--host", "127.0.0.1", "--port", str(port)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    first = start_serving([sys.executable, "-m", "dicetable", "serve", "--state",
+                           str(tmp_path), "--host", "127.0.0.1", "--port", str(free_port())])
     try:
-        deadline = time.monotonic() + 20
-        while not (tmp_path / "serving.lock").exists():
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
-        time.sleep(0.2)
+        # A lock file (as there was) a host could delete, taking it for one left behind.
+        (tmp_path / "serving.lock").unlink(missing_ok=True)
         second = subprocess.run([sys.executable, "-m", "dicetable", "serve", "--state",
                                  str(tmp_path), "--port", "0"], capture_output=True, text=True,
                                 timeout=20, check=False)
