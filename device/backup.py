@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 
-from device.journal import COMMITS_SUFFIX
+from device.journal import COMMITS_SUFFIX, has_no_room
 from device.state_dir import stamped
 
 TABLES = {"games", "lines", "settings", "changes"}
@@ -50,7 +50,7 @@ def backup(journal: Path, target: Path) -> int:
     partial = target.with_name(target.name + ".partial")
     try:
         partial.touch()  # a place that cannot be written is said in words, not SQLite's
-        with _open_journal(journal) as source, _open(partial) as copy:
+        with _open_journal(journal, partial.parent) as source, _open(partial) as copy:
             source.backup(copy, pages=PAGES_PER_STEP)
         partial.replace(target)  # a backup file is whole, or not there
     except sqlite3.Error as err:
@@ -63,15 +63,17 @@ def backup(journal: Path, target: Path) -> int:
 
 
 @contextmanager
-def _open_journal(journal: Path) -> Iterator[sqlite3.Connection]:
+def _open_journal(journal: Path, aside: Path) -> Iterator[sqlite3.Connection]:
     """The journal to copy, read only. On a card that went read-only (as a failing SD card
-    does) SQLite cannot open it beside its write-ahead log, and nothing can write it there:
-    its files are copied aside and read from the copy, the log's last changes included."""
-    if not os.statvfs(journal.parent).f_flag & os.ST_RDONLY:
+    does) or is full, SQLite cannot open it beside its write-ahead log: its files are copied
+    into a scratch folder in ``aside`` (the backup's own folder) and read from the copy, the
+    log's last changes included."""
+    folder = journal.parent
+    if not os.statvfs(folder).f_flag & os.ST_RDONLY and not has_no_room(journal):
         with _open(journal, read_only=True) as db:
             yield db
         return
-    with tempfile.TemporaryDirectory(prefix="dicetable-backup-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="dicetable-backup-", dir=aside) as scratch:
         for part in (journal, journal.with_name(journal.name + "-wal")):
             if part.exists():
                 shutil.copyfile(part, Path(scratch) / part.name)

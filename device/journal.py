@@ -71,7 +71,7 @@ def journal_error(err: sqlite3.Error | OSError, path: Path) -> JournalError:
     name = str(getattr(err, "sqlite_errorname", ""))
     errno = getattr(err, "errno", None)
     if code == sqlite3.SQLITE_FULL or errno in (28, 27) \
-            or (name.startswith("SQLITE_IOERR") and _no_room(path)):  # ENOSPC, EFBIG
+            or (name.startswith("SQLITE_IOERR") and has_no_room(path)):  # ENOSPC, EFBIG
         return JournalError("full", f"{path.parent} is full: {err}")
     if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")) or errno in (13, 30):
         return JournalError("read_only", f"{path.parent} cannot be written: {err}")
@@ -101,7 +101,7 @@ def _loaded(text: str) -> Any:
         return None
 
 
-def _no_room(path: Path) -> bool:
+def has_no_room(path: Path) -> bool:
     """True if the journal in ``path`` has no room to grow: its disk is (all but) full, or its
     files reach the process's file size limit (``RLIMIT_FSIZE``; SQLite then says "disk I/O
     error")."""

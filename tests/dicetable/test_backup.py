@@ -166,6 +166,23 @@ def test_a_card_gone_read_only_is_still_backed_up_with_its_last_changes(
     assert (done.returncode, done.stdout) == (0, f"Backed up 1 game to {tmp_path / 'rescued.db'}\n")
 
 
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None,
+                    reason="a small card is mounted for the test, which needs root and unshare")
+@pytest.mark.parametrize("stopped", ["closed", "cut"])
+def test_a_full_card_is_still_backed_up_to_another_disk(tmp_path: Path, stopped: str) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    done = subprocess.run(
+        ["unshare", "-m", "sh", "-c", 'mount -t tmpfs -o size=2m tmpfs "$1" '
+         '&& "$2" -c "$4" "$1/table.db" "$5" '
+         '&& { dd if=/dev/zero of="$1/filler" bs=64k 2>/dev/null; true; } '
+         '&& exec "$2" -m dicetable backup --state "$1" "$3"', "sh", str(state), sys.executable,
+         str(tmp_path / "rescued.db"), WRITE, stopped],
+        capture_output=True, text=True, check=False, cwd=Path(__file__).parents[2])
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, f"Backed up 1 game to {tmp_path / 'rescued.db'}\n", "")
+
+
 WRITE = """
 import os, sys
 from pathlib import Path
