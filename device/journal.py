@@ -73,7 +73,8 @@ def journal_error(err: sqlite3.Error | OSError, path: Path) -> JournalError:
     if code == sqlite3.SQLITE_FULL or errno in (28, 27) \
             or (name.startswith("SQLITE_IOERR") and has_no_room(path)):  # ENOSPC, EFBIG
         return JournalError("full", f"{path.parent} is full: {err}")
-    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")) or errno in (13, 30):
+    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")) or errno in (13, 30) \
+            or (name.startswith("SQLITE_IOERR") and _mounted_read_only(path)):  # EROFS
         return JournalError("read_only", f"{path.parent} cannot be written: {err}")
     if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
         return JournalError("damaged", f"{path} is damaged: {err}")
@@ -99,6 +100,15 @@ def _loaded(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return None
+
+
+def _mounted_read_only(path: Path) -> bool:
+    """True if the disk of the journal at ``path`` is mounted read-only now (the kernel does
+    that to a failing SD card; SQLite then says "disk I/O error")."""
+    try:
+        return bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 def has_no_room(path: Path) -> bool:
@@ -155,10 +165,14 @@ class Journal:
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is None:
             db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=FULL")
+                db.execute("PRAGMA foreign_keys=ON")
+            except sqlite3.Error:
+                db.close()  # kept, it would write without the log or the full syncs
+                raise
             self._local.db = db
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
         return db
 
     @contextmanager

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from device.journal import Journal
+from device.journal import Journal, journal_error
 from device.state_dir import journal_path
 from dicetable.child import ServedTable, free_port
 from engine.selfplay import random_lines
@@ -228,6 +228,19 @@ def test_a_read_only_state_folder_is_a_clear_refusal_and_changes_nothing(tmp_pat
     assert {p.name: p.read_bytes() for p in state.iterdir()} == before
     with ServedTable(state) as table:
         assert state_of(table)["state"]["view"]["actions"] == 5
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a card the kernel made read-only is a read-only "
+                                              "mount, which needs root")
+def test_a_card_the_kernel_made_read_only_while_playing_is_told_as_such(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    Journal(state / "table.db").close()
+    failed = sqlite3.OperationalError("disk I/O error")  # what a write says on that card
+    failed.sqlite_errorcode, failed.sqlite_errorname = 778, "SQLITE_IOERR_WRITE"
+    with _read_only(state):
+        told = journal_error(failed, state / "table.db")
+    assert told.problem == "read_only"
+    assert journal_error(failed, state / "table.db").problem == "other"  # writable: try again
 
 
 def _journalled(state: Path) -> list[dict[str, Any]]:
