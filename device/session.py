@@ -312,13 +312,12 @@ class TableSession:
         good = err.line - 1
         if good == 0:
             version = self.journal.abandon(stored.id)
-            self.notice = Notice("notice.game_not_resumed", {"game": stored.id, "reason": err})
+            self.notice = Notice("notice.game_not_resumed", {"reason": err.reason})
             self._publish(version, None, None)
             return
         game = replay(enumerate(lines[:good], start=1))
         game_id, version = self.journal.continue_as_new(stored.id, game.record())
-        self.notice = Notice("notice.game_goes_on",
-                             {"game": stored.id, "new_game": game_id, "reason": err})
+        self.notice = Notice("notice.game_goes_on", {"move": good, "reason": err.reason})
         self._publish(version, game, game_id)
 
     def _new_game(self, header: dict[str, Any], base_version: int,

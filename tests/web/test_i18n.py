@@ -325,6 +325,13 @@ def session_refusals(journal: Journal) -> Iterator[Callable[[], object]]:
         yield lambda: session.abandon(base_version=session.snapshot().version)  # it is over
         over = session.snapshot().game_id
         yield lambda: session.resume(over or 0, base_version=session.snapshot().version)
+        session.new_game(header, base_version=session.snapshot().version)
+        session.act({"roll": won}, base_version=session.snapshot().version, source="phone")
+        left = session.snapshot().game_id or 0
+        session.abandon(base_version=session.snapshot().version)
+        session.resume(left, base_version=session.snapshot().version)
+        session.abandon(base_version=session.snapshot().version)
+        yield lambda: session.resume(left, base_version=session.snapshot().version)  # again
     finally:
         session.stop()
 
