@@ -529,6 +529,8 @@ def _dice(value: object, key: str) -> Dice:
 
 def _six_dice(value: object, key: str) -> Dice:
     dice = _dice(value, key)
+    if not dice:
+        raise IllegalAction("{key} needs all 6 dice, not none", key=Key(key))
     if len(dice) != DICE:
         raise IllegalAction("{key} needs all 6 dice, not {count}: {dice}", key=Key(key),
                             count=len(dice), dice=shown(dice))

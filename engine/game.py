@@ -159,6 +159,10 @@ def _players(value: object, rules: Rules[Any, Any]) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
         raise IllegalAction("players must be a list of names, not {value}", value=Shown(value))
     names = tuple(value)
+    if not rules.min_players <= len(names) <= rules.max_players:  # before any check of each
+        raise IllegalAction("{game} is for {low} to {high} players, not {count}",
+                            game=rules.title, low=rules.min_players, high=rules.max_players,
+                            count=len(names))
     if any(_hidden_control(c) for n in names for c in n):
         raise IllegalAction("a name cannot hold line breaks or other control characters")
     if not all(_shows(n) for n in names):
@@ -172,10 +176,6 @@ def _players(value: object, rules: Rules[Any, Any]) -> tuple[str, ...]:
     twice = [n for n in names if names.count(n) > 1]
     if twice:
         raise IllegalAction("two players have the same name: {name}", name=twice[0])
-    if not rules.min_players <= len(names) <= rules.max_players:
-        raise IllegalAction("{game} is for {low} to {high} players, not {count}",
-                            game=rules.title, low=rules.min_players, high=rules.max_players,
-                            count=len(names))
     return names
 
 

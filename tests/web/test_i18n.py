@@ -237,7 +237,8 @@ def dicy_lines(view: dict[str, Any]) -> Iterator[Any]:
             yield {"score": {"card": card, "dice": list(selected)}}
         for player in players:
             yield {"effect": {"player": player, "card": card}}
-    yield from [{"roll": [1, 2, 3, 4, 5, 6]}, {"roll": [1, 2, 3]}, {"roll": [1, 2, 3, 4, 5, 7]},
+    yield from [{"roll": [1, 2, 3, 4, 5, 6]}, {"roll": [1, 2, 3]}, {"roll": []},
+                {"roll": [1, 2, 3, 4, 5, 7]},
                 {"roll": "123456"}, {"skip": {}}, {"skip": {"now": True}},
                 {"reroll": {"dice": [1] * 6}}, {"reroll": {"freeze": "joker", "dice": [1] * 6}},
                 {"reroll": {"freeze": cards[0], "dice": [1, 2]}}, {"reroll": 3},
