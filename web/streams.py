@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import threading
 
-PER_ADDRESS = 4
-"""Live streams one address may hold: a phone's page, and a few tabs or reconnections."""
+PER_ADDRESS = 12
+"""Live streams one address may hold: a phone's page, and a few tabs or reconnections, or the
+phones of a whole table behind one address (a Wi-Fi extender that shares its own)."""
 
 
 class Ticket:

@@ -109,6 +109,23 @@ def test_a_phone_that_comes_back_replaces_its_lingering_stream(tmp_path: Path) -
             assert back == [200] * 4
 
 
+def test_a_whole_table_behind_one_address_keeps_its_streams(tmp_path: Path) -> None:
+    """A Wi-Fi extender that shares its address: every phone's stream comes from it."""
+    with ServedTable(tmp_path / "state") as table:
+        streams = [EventStream(f"{table.url}/events", timeout=30) for _ in range(10)]
+        try:
+            events = [stream.events() for stream in streams]
+            assert [next(each)[0] for each in events] == ["state"] * 10
+            phone = Phone(table.url)
+            phone.enter_pin(table.pin)
+            phone.post("/api/game", {"header": HEADER, "base_version": 0})
+            # every phone sees the game: none was ended to make room for the next
+            assert [_game_seen(each) for each in events] == [1] * 10
+        finally:
+            for stream in streams:
+                stream.close()
+
+
 def test_a_phone_that_never_reads_loses_its_stream_not_a_thread(tmp_path: Path) -> None:
     with ServedTable(tmp_path / "state", max_streams=1) as table:
         phone = Phone(table.url)
@@ -197,6 +214,15 @@ class _Streams:
     def __exit__(self, *exc: object) -> None:
         for sock in self._sockets:
             sock.close()
+
+
+def _game_seen(events: Iterator[tuple[str, str]]) -> int:
+    """The id of the first game a live stream shows; fails if the stream ends first."""
+    for kind, data in events:
+        game_id = json.loads(data)["game_id"] if kind == "state" else None
+        if game_id is not None:
+            return int(game_id)
+    raise AssertionError("the stream ended before the game came")
 
 
 def _stream_status(table: ServedTable) -> int:
