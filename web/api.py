@@ -126,8 +126,10 @@ def correct() -> Response | tuple[Response, int]:
     except IllegalAction as err:
         if err.template != REFUSED_LATER:
             raise
-        return refusal(400, engine_text(language(), err),
-                       refused={"index": int(str(err.params["number"])) - 1})
+        index = int(str(err.params["number"])) - 1
+        if index in changes:  # the correction itself is refused: nothing later to fix
+            return refusal(400, engine_text(language(), err))
+        return refusal(400, engine_text(language(), err), refused={"index": index})
     return changed(snapshot)
 
 

@@ -103,6 +103,15 @@ def test_a_correction_that_makes_a_later_action_illegal_names_it(dalek: Phone) -
     assert dalek.state() == before
 
 
+def test_a_correction_the_rules_refuse_is_said_without_offering_to_fix_it_again(
+        dalek: Phone) -> None:
+    dalek.play(*JENNA_TURN)
+    response = dalek.change("/api/correct", {"index": 1, "line": {"keep": ["DOC"]}})
+    assert response.status_code == 400
+    assert response.json is not None and "refused" not in response.json
+    assert response.json["error"].startswith("action 2 (Keep the Doctor) is refused: ")
+
+
 def test_a_correction_fixes_the_later_actions_it_makes_illegal_in_turn(dalek: Phone) -> None:
     dalek.play(*JENNA_TURN)
     response = dalek.change("/api/correct", {
