@@ -261,7 +261,7 @@ class TableSession:
         """The record of game ``game_id``: header and standing actions."""
         return self.game(game_id).record()
 
-    def taken_up(self, game: Game, game_id: int) -> bool:
+    def taken_up(self, game_id: int, game: Game) -> bool:
         """True if abandoned game ``game_id`` (``game``, replayed) was taken up again."""
         return self.journal.taken_up(game_id, game.record())
 
@@ -370,7 +370,7 @@ class TableSession:
             raise SessionError("game {game} was not abandoned; only an abandoned game is "
                                "resumed", game=game_id)
         game = _replay_stored(stored)
-        if self.journal.taken_up(stored.id, game.record()):
+        if self.taken_up(stored.id, game):
             raise SessionError("game {game} was taken up again already; it goes on as a later "
                                "game", game=game_id)
         new_id, version = self.journal.continue_as_new(stored.id, game.record())

@@ -28,7 +28,7 @@ def abandoned() -> Response:
     games = []
     for meta in table().journal.history(status="abandoned"):
         game = _replayed(meta["id"])
-        if game is None or not game.actions or table().session.taken_up(game, meta["id"]):
+        if game is None or not game.actions or table().session.taken_up(meta["id"], game):
             continue
         view = game.view()
         games.append({**meta, "actions": len(game.actions), "turn": view["turn"],
