@@ -59,6 +59,11 @@ class CameraDesk:
         self.note = note
         self.question = None
 
+    def passed(self) -> None:
+        """A read with nothing to tell: the last note no longer holds (a held roll's stays)."""
+        if self.held is None:
+            self.note = None
+
     def show(self, seen: Seen) -> None:
         """``seen`` is the camera's latest read that stands."""
         self.seen = seen

@@ -134,6 +134,7 @@ class LiveLoop:
         self._watcher: threading.Thread | None = None
         self._state: CameraState = "starting"
         self._faulty = False  # the last picture taken up failed by a fault of the table's own
+        self._look_again = threading.Event()
         self.reads = 0
         """How many frames were read (for the benchmark)."""
 
@@ -202,6 +203,11 @@ class LiveLoop:
         finally:
             source.close()
 
+    def look_again(self) -> None:
+        """Read the table anew once it is still, though nothing on it moved (the observer was
+        asked to calibrate again, and the table waits for that with its hands off)."""
+        self._look_again.set()
+
     def _pause(self, seconds: float) -> None:
         """Wait ``seconds`` on the clock, in short steps so that stopping is quick."""
         end = self._clock.now() + seconds
@@ -243,6 +249,9 @@ class LiveLoop:
             if not self._faulty:
                 self._set_state("ok")
             moved = watch.moved(grey_picture(item.image, item.grey))
+            if self._look_again.is_set():  # as if the table had moved: read it once still
+                self._look_again.clear()
+                moved = True
             if not settler.frame(moved=moved, at=item.at):
                 continue
             try:

@@ -402,6 +402,7 @@ class TableSession:
         desk = self._desk
         if desk is None:
             return
+        before = desk.seen
         desk.show(seen)
         desk.unreadable = False
         game, game_id = self._game, self._game_id
@@ -410,6 +411,8 @@ class TableSession:
         else:
             if desk.reads is None or desk.reads_game != game_id:
                 desk.reads, desk.reads_game = reads_for(game), game_id
+                if before is not None:  # what lay on the table as the game was set up
+                    desk.reads.remember(before.observation, game)
             decision = desk.reads.decide(seen.observation, game)
             # A values question keeps the last read, and so does a frame the camera can only
             # note (bumped, a hand or a stray picture, dice missing): what the next read is
@@ -425,6 +428,8 @@ class TableSession:
         """Act on the camera's decision; the new snapshot when it was journalled."""
         desk = self._desk
         assert desk is not None and self._game is not None
+        if decision is None or isinstance(decision, Apply):
+            desk.passed()
         if isinstance(decision, Apply):
             played = self._play_seen(decision.line, seen)
             if played is not None and decision.then is not None:

@@ -319,11 +319,15 @@ class DalekReads:
             return Apply({"roll": fresh})
         if "keep" not in expects or self._last is None:
             return None
+        rolled = len(view["table"]["rolled"] or ())
         if not fresh and _in(self._last, "to-roll"):
-            return Apply(self._keep(table))  # every die was set aside: no dice left
+            keep = self._keep(table)
+            if len(keep["keep"]) + _to_top(view) == rolled:
+                return Apply(keep)  # every die was set aside: no dice left
+            # dice picked up to be rolled again, or a hand over the kept ones: not yet
+            return Note("camera.count", {"n": len(keep["keep"]) + _to_top(view), "need": rolled})
         if rolling and fresh:
             keep = self._keep(self._last)
-            rolled = len(view["table"]["rolled"] or ())
             left = rolled - len(keep["keep"]) - _to_top(view)
             if len(fresh) == left:
                 return Apply(keep, {"roll": fresh})

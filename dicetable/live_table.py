@@ -168,7 +168,6 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
     observer = SheetObserver(None if state is None else calibration_store.load(state),
                              profiles=taught_profiles(state), threads=threads,
                              on_calibrated=keep)
-    session.on_recalibrate = observer.recalibrate
     watch = None
     if state is not None:
         session.teacher = Teacher(state, observer.use_profile)
@@ -176,6 +175,12 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
     session.watch_camera()
     live = LiveLoop(fresh_source, observer,
                     HostLog(session, on_ended=on_ended, only_game=only_game), on_alive=on_alive)
+
+    def recalibrate() -> None:
+        observer.recalibrate()
+        live.look_again()
+
+    session.on_recalibrate = recalibrate
     return Camera(live, player, watch)
 
 

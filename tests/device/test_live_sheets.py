@@ -5,10 +5,12 @@ the session into the real journal, which gets exactly the game's record from the
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -19,6 +21,7 @@ from device.camera import open_source
 from device.journal import Journal
 from device.live import LiveLoop
 from device.session import TableSession
+from dicetable.live_table import camera_for
 from vision.sheet_observer import SheetObserver
 from vision.table_film import SheetRest, write_film
 from vision.table_scene import PlacedDie
@@ -30,6 +33,8 @@ TOP = [(80.0, 28.0), (130.0, 28.0), (180.0, 28.0)]
 HUMANS = [(40.0, 78.0), (75.0, 78.0), (110.0, 78.0), (40.0, 100.0), (75.0, 100.0)]
 DALEKS = [(185.0, 78.0), (220.0, 78.0), (255.0, 78.0), (185.0, 100.0), (220.0, 100.0),
           (255.0, 100.0)]
+T = TypeVar("T")
+MOVED = {"key": "camera.moved", "params": {}}
 DICE_AREA = [(60.0, 105.0), (95.0, 105.0), (130.0, 105.0), (165.0, 105.0), (200.0, 105.0),
              (235.0, 105.0)]
 
@@ -188,3 +193,36 @@ def test_a_covered_lens_or_glare_is_told_as_such_and_passes_by_itself(
                 assert camera["note"]["key"] == f"camera.{problem}"  # not "the camera moved"
                 assert camera["seen"]["problem"] == problem
         assert observer.problem is None and observer.calibration == first  # seeing again
+
+
+def test_one_tap_recalibrates_a_still_table_while_the_camera_watches(tmp_path: Path,
+                                                                     state: Path) -> None:
+    """As serve wires it: the camera holds its picture, nothing on the table moves after the
+    tap (the note asks for hands off), and the table is calibrated anew all the same."""
+    still, moved = tmp_path / "still", tmp_path / "moved"
+    write_film(still, [SheetRest()], game="17", seed=5)
+    write_film(moved, [SheetRest()], game="17", seed=6)  # another camera: the sheet moved
+    camera_folder = tmp_path / "camera"
+    camera_folder.mkdir()
+    shutil.copy(sorted(still.glob("*.jpg"))[0], camera_folder / "00000.jpg")
+    for session in table(state, {"game": "17", "players": ["Ana", "Ben"]}):
+        camera = camera_for(session, source=str(camera_folder), fps=10, state=state)
+        assert camera is not None
+        camera.start()
+        try:
+            first = wait_for(lambda: calibration_store.load(state))
+            shutil.copy(sorted(moved.glob("*.jpg"))[0], camera_folder / "00001.jpg")
+            wait_for(lambda here=session: (here.snapshot().camera or {}).get("note") == MOVED)
+            session.recalibrate(base_version=session.snapshot().version)
+            wait_for(lambda was=first: calibration_store.load(state) not in (None, was))
+        finally:
+            camera.stop()
+
+
+def wait_for(done: Callable[[], T | None], timeout: float = 60.0) -> T:
+    """What ``done`` gives once it is something (fails after ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while not (found := done()):
+        assert time.monotonic() < deadline, "it did not happen"
+        time.sleep(0.05)
+    return found

@@ -103,6 +103,34 @@ def test_the_same_dice_seen_again_after_frames_the_camera_could_only_note_ask_no
     assert journal_lines(state) == [("camera", {"roll": [6, 6, 5, 2, 1, 1]})]
 
 
+def test_dice_lying_there_when_a_game_is_set_up_are_no_roll(state: Path) -> None:
+    session = TableSession(Journal(state / "table.db"))
+    session.start()
+    try:
+        session.watch_camera()
+        session.camera_seen(seen([6, 6, 5, 2, 1, 1]))  # the last game's dice, left lying
+        session.new_game(DICY, base_version=session.snapshot().version)
+        session.camera_seen(seen([6, 6, 5, 2, 1, 1], number=2))  # a card laid, dice untouched
+        assert journal_lines(state) == []
+        session.camera_seen(seen([3, 4, 4, 1, 6, 2], THROWN, number=3))  # Ana rolls
+        assert journal_lines(state) == [("camera", {"roll": [3, 4, 4, 1, 6, 2]})]
+    finally:
+        session.stop()
+
+
+def test_a_note_goes_once_the_camera_reads_the_table_well_again(table: TableSession) -> None:
+    table.camera_seen(seen([6, 6, 5, 2, 1], number=1))  # a die under a hand
+    camera = table.snapshot().camera
+    assert camera is not None and camera["note"]["key"] == "camera.count"
+    table.camera_seen(seen([6, 6, 5, 2, 1, 1], number=2))
+    camera = table.snapshot().camera
+    assert camera is not None and camera["note"] is None
+    table.camera_seen(seen([6, 6, 5, 2, 1], number=3))  # the hand again, then taken away
+    table.camera_seen(seen([6, 6, 5, 2, 1, 1], number=4))
+    camera = table.snapshot().camera
+    assert camera is not None and camera["note"] is None
+
+
 def test_a_phone_change_drops_the_question(table: TableSession) -> None:
     table.camera_seen(seen([6, 6, 5, 2, 1, 1]))
     table.camera_seen(seen([6, 6, 5, 2, 3, 4], [*PLACES[:4], *THROWN[:2]]))

@@ -227,3 +227,23 @@ def test_17_a_card_at_the_row_end_is_a_play_and_two_are_a_question() -> None:
     assert reads.decide(row("back", "4/up", "x2/up"), game) == Note("camera.row", {"n": 2})
     assert reads.decide(row("back", "4/up"), game) == Apply({"play": {"card": "4",
                                                                       "face": "up"}})
+
+
+def test_dalek_kept_dice_that_do_not_add_up_are_no_keep() -> None:
+    reads = DalekReads()
+    faces = ["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC"]
+    game = Game.start({"game": "dalek", "players": ["Ana", "Ben"]}).play_json({"roll": faces})
+    rolled = dalek(*[(f, "to-roll", 30.0 + 25 * i, 150.0) for i, f in enumerate(faces)])
+    reads.remember(rolled, game)
+    # H4 × 3 and D3 × 3 kept, the DOC on top, the other three picked up to be rolled, and
+    # the hand that holds them rests over the kept humans: one H4 of three is seen.
+    covered = dalek(("DOC", "top", 100.0, 20.0), ("H4", "kept-humans", 40.0, 80.0),
+                    *[("D3", "kept-daleks", 190.0 + 30 * i, 80.0) for i in range(3)])
+    assert reads.decide(covered, game) == Note("camera.count", {"n": 5, "need": 10})
+    every = dalek(("DOC", "top", 100.0, 20.0),
+                  *[(f, "kept-humans", 30.0 + 25 * i, 80.0)
+                    for i, f in enumerate(["H4", "H4", "H4", "H2", "H2"])],
+                  *[(f, "kept-daleks", 190.0 + 25 * i, 80.0)
+                    for i, f in enumerate(["D3", "D3", "D3", "D2"])])
+    assert reads.decide(every, game) == Apply(  # no dice left: every one was kept
+        {"keep": ["D2", "D3", "D3", "D3", "H2", "H2", "H4", "H4", "H4"]})
