@@ -435,5 +435,8 @@ def _picamera2_class() -> Callable[[], Any]:
         raise CameraError("picamera2 is not installed: on a Raspberry Pi, "
                           "`sudo apt install python3-picamera2` and make the venv with "
                           "--system-site-packages (see the README)") from None
+    except Exception as err:  # its packages built for another numpy, say
+        raise CameraError(f"picamera2 is installed but cannot be loaded ({err}); Raspberry Pi "
+                          "OS 13 or later is needed (see the README)") from None
     factory: Callable[[], Any] = Picamera2
     return factory

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -228,4 +229,17 @@ def test_the_pi_camera_gets_two_streams_and_fixed_exposure_after_warm_up() -> No
 
 def test_without_picamera2_the_host_is_told_how_to_install_it() -> None:
     with pytest.raises(CameraError, match="python3-picamera2"):
+        PicameraSource().open()
+
+
+def test_a_picamera2_that_cannot_be_loaded_is_said_without_a_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "picamera2"
+    package.mkdir()
+    (package / "__init__.py").write_text(  # Bookworm's, built for numpy 1, beside numpy 2
+        'raise ValueError("numpy.dtype size changed, may indicate binary incompatibility")\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    with pytest.raises(CameraError, match=r"cannot be loaded \(numpy.dtype size changed.*"
+                                          r"Raspberry Pi OS 13 or later"):
         PicameraSource().open()

@@ -115,6 +115,19 @@ def test_the_installer_writes_a_working_table_into_a_root_and_a_second_run_chang
     assert "wrote" not in second.stdout and "Creating" not in second.stdout + second.stderr
 
 
+@pytest.mark.skipif(shutil.which("systemd-sysusers") is None or shutil.which("systemctl") is None,
+                    reason="systemd's tools are not installed (Debian package systemd)")
+def test_a_checkout_run_before_installing_gets_a_venv_that_sees_the_pis_packages(
+        tmp_path: Path) -> None:
+    root = tmp_path / "pi"
+    venv = root / "opt/dicetable/.venv"
+    # `make run` in /opt/dicetable before `make install-pi`: a venv of its own
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    done = install(root)
+    assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
+    assert "now sees the system's packages" in done.stdout
+
+
 @pytest.mark.parametrize(("options", "says"), [
     (["--hostname", "--no-apt"], "install: --hostname needs a name"),  # not named "--no-apt"
     (["--hostname", "a/b"], 'the Pi\'s name may hold letters, digits and hyphens (at most 63), '
