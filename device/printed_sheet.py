@@ -14,6 +14,8 @@ and lines of text in Helvetica, which it covers without a larger layout library.
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 from pathlib import Path
 
 import cv2
@@ -27,16 +29,33 @@ PNG_PX_PER_MM = 300 / 25.4  # the PNG at 300 dpi
 
 
 def write(sheet: Layout, folder: Path, *, lang: str = "en") -> tuple[Path, Path]:
-    """Write dicetable-GAME-PAPER.pdf and .png into folder; returns the two paths."""
+    """Write dicetable-GAME-PAPER-LANG.pdf and .png into folder (the PNG says its 300 dpi, so
+    that it prints at the paper's size); returns the two paths."""
     folder.mkdir(parents=True, exist_ok=True)
-    stem = folder / f"dicetable-{sheet.game}-{sheet.paper}"
+    stem = folder / f"dicetable-{sheet.game}-{sheet.paper}-{lang}"
     pdf_path, png_path = stem.with_suffix(".pdf"), stem.with_suffix(".png")
     pdf_path.write_bytes(pdf_bytes(sheet, lang=lang))
     ok, png = cv2.imencode(".png", draw(sheet, px_per_mm=PNG_PX_PER_MM, lang=lang))
     if not ok:
         raise OSError("cannot encode the PNG")
-    png_path.write_bytes(png.tobytes())
+    png_path.write_bytes(with_resolution(png.tobytes(), PNG_PX_PER_MM))
     return pdf_path, png_path
+
+
+def with_resolution(png: bytes, px_per_mm: float) -> bytes:
+    """``png`` with its resolution said (a ``pHYs`` chunk after the header; OpenCV writes
+    none, and a viewer then prints it at a size of its own).
+
+    >>> import numpy as np
+    >>> struct.unpack(">II", with_resolution(cv2.imencode(".png", np.zeros((1, 1)))[1].tobytes(),
+    ...                                      300 / 25.4)[41:49])
+    (11811, 11811)
+    """
+    per_metre = round(px_per_mm * 1000)
+    data = b"pHYs" + struct.pack(">IIB", per_metre, per_metre, 1)
+    chunk = struct.pack(">I", len(data) - 4) + data + struct.pack(">I", zlib.crc32(data))
+    header_end = 8 + 4 + 4 + 13 + 4  # the signature, then IHDR: length, type, data, CRC
+    return png[:header_end] + chunk + png[header_end:]
 
 
 def pdf_bytes(sheet: Layout, *, lang: str = "en") -> bytes:

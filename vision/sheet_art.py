@@ -18,12 +18,18 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.sheet import DICTIONARY, PX_PER_MM, Layout
+from vision.sheet import DICTIONARY, MARGIN_MM, MARKER_MM, PX_PER_MM, Layout
 
 LANGUAGES = ("en", "es", "pt", "it")
 PLACE_GREY = 0.55  # fill of a card place (0 black .. 1 white)
 LINE_GREY = 0.45
 TEXT_GREY = 0.35
+CLEAR_MM = MARGIN_MM + MARKER_MM + 2.0
+"""A player's label keeps this far from the paper's side: clear of the corner markers."""
+HINT_MM, HINT_BASELINE_MM = 2.1, 4.3
+"""The line at the foot of the sheet: at most this high, on a baseline this far above the
+paper's edge, so that it lies between what a printer leaves blank (about 4 mm) and the zones
+(7 mm)."""
 
 _WORDS: dict[str, dict[str, str]] = {
     "top": {"en": "Top", "es": "Arriba", "pt": "Topo", "it": "In cima"},
@@ -94,17 +100,22 @@ def shapes(sheet: Layout, lang: str = "en") -> list[Shape]:
             row = sorted((z for z in sheet.places() if z.name.startswith(f"p{player}-")),
                          key=lambda z: z.x)
             label = f"{_WORDS['player'][lang]} {player}"
-            width = len(label) * size * 0.8
             # A row read from across the table has its label on its right; turned text runs
-            # leftwards from x.
+            # leftwards from x. The label keeps clear of the corner markers' column (a
+            # marker touched by ink is not found): a long word is set smaller.
+            room = (sheet.width - CLEAR_MM - (row[-1].x + row[-1].w + 3) if row[0].turned
+                    else row[0].x - 3 - CLEAR_MM)
+            fitted = min(size, room / (len(label) * 0.8))
+            width = len(label) * fitted * 0.8
             x = row[-1].x + row[-1].w + 3 + width if row[0].turned else row[0].x - 3 - width
-            out.append(Text(x, row[0].y + row[0].h / 2, size, label, turned=row[0].turned))
+            out.append(Text(x, row[0].y + row[0].h / 2, fitted, label, turned=row[0].turned))
     elif sheet.game == "17":
         first = sheet.zone("row-1")
         out.append(Text(first.x, first.y - 2.5, size, _WORDS["row"][lang]))
     hint = _WORDS["hint"][lang]
-    out.append(Text((sheet.width - len(hint) * size * 0.5) / 2, sheet.height - 2.2, size * 0.8,
-                    hint))
+    small = min(size * 0.8, HINT_MM)
+    out.append(Text((sheet.width - len(hint) * small * 0.625) / 2,
+                    sheet.height - HINT_BASELINE_MM, small, hint))
     return out
 
 

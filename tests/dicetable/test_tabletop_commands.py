@@ -20,8 +20,10 @@ def test_calibrate_prints_a_sheet_and_keeps_a_calibration(tmp_path: Path,
                                                           ) -> None:
     assert main(["calibrate", "--print", "--game", "dicy", "--paper", "letter", "--lang", "pt",
                  "--out", str(tmp_path)]) == 0
-    pdf = tmp_path / "dicetable-dicy-letter.pdf"
-    png = cv2.imread(str(tmp_path / "dicetable-dicy-letter.png"))
+    pdf = tmp_path / "dicetable-dicy-letter-pt.pdf"  # beside the sheet in another language
+    png = cv2.imread(str(tmp_path / "dicetable-dicy-letter-pt.png"))
+    assert b"pHYs\x00\x00.\x23\x00\x00.\x23\x01" in (tmp_path / "dicetable-dicy-letter-pt.png"
+                                                     ).read_bytes()  # 300 dpi: prints to size
     assert pdf.read_bytes().startswith(b"%PDF-") and b"/MediaBox" in pdf.read_bytes()
     framed = cv2.copyMakeBorder(cv2.resize(png, None, fx=0.25, fy=0.25,
                                            interpolation=cv2.INTER_AREA),

@@ -8,7 +8,7 @@ import pytest
 
 from vision.calibrate import Calibration, CalibrationError, calibrate, drift, rectify
 from vision.sheet import PX_PER_MM, layout
-from vision.sheet_art import draw
+from vision.sheet_art import LANGUAGES, draw
 from vision.table_scene import render_table
 
 
@@ -97,3 +97,22 @@ def test_a_calibration_survives_its_json_form(scene_frame: np.ndarray) -> None:
     assert Calibration.from_dict(found.as_dict()) == found
     with pytest.raises(ValueError, match="not a calibration"):
         Calibration.from_dict({"game": "dicy"})
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_sheet_keeps_its_words_off_the_markers_and_where_printers_print(lang: str) -> None:
+    """No ink within 1.5 mm of a corner marker (a touched marker is not found in a soft
+    picture), none in the 3.8 mm at the paper's foot that a printer leaves blank."""
+    k = PX_PER_MM
+    for game in ("dalek", "dicy", "17"):
+        for paper in ("a4", "letter", "a3"):
+            sheet = layout(game, paper)
+            ink = draw(sheet, px_per_mm=k, lang=lang).min(axis=2) < 200
+            for marker in sheet.markers:
+                near = ink[round((marker.y - 1.5) * k):round((marker.y + marker.size + 1.5) * k),
+                           round((marker.x - 1.5) * k):round((marker.x + marker.size + 1.5) * k)]
+                edge = round(1.2 * k)  # the marker and 0.3 mm about it
+                outside = near.copy()
+                outside[edge:-edge, edge:-edge] = False
+                assert not outside.any(), f"{game} {paper}: ink beside marker {marker.id}"
+            assert not ink[round(ink.shape[0] - 3.8 * k):].any(), f"{game} {paper}: at the foot"
