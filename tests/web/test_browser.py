@@ -235,6 +235,27 @@ def test_an_illegal_correction_says_which_action_and_changes_nothing(
     expect(jenna.page.locator(".lines li")).to_have_count(2)
 
 
+def test_a_correction_open_while_another_phone_undoes_closes_and_replaces_nothing(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    jenna, peter = Pad(open_phone()), Pad(open_phone())
+    for pad in (jenna, peter):
+        pad.enter_pin(served.pin)
+    jenna.new_game("Dalek Dice", ["Jenna", "Peter"])
+    jenna.roll("H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC")
+    jenna.keep(0, 1, 2, 5, 6, 7)
+    jenna.page.locator(".actions summary").click()
+    jenna.page.locator(".lines li").nth(1).get_by_role("button", name="Correct").click()
+    expect(jenna.page.locator(".corrector")).to_be_visible()
+    peter.expect_area("Humans 12")
+    peter.button("Undo")  # the keep Jenna is correcting is taken back, and made anew
+    peter.keep(0, 5)
+    expect(jenna.page.locator(".corrector")).to_have_count(0)
+    expect(jenna.page.locator("#toast")).to_contain_text(
+        "The game changed while the correction was open; nothing was replaced")
+    for pad in (jenna, peter):
+        pad.expect_area("Humans 4")
+
+
 def test_both_phones_come_back_after_the_server_is_killed(open_phone: Callable[..., Page],
                                                          served: ServedTable) -> None:
     jenna, peter = Pad(open_phone()), Pad(open_phone())

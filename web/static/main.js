@@ -146,8 +146,22 @@ function actionsList(view, game) {
 }
 
 function startCorrection(index, chain) {
-  S.editing = {index, chain: chain || []};
+  S.editing = {index, chain: chain || [], stands: standingUpTo(S.record, index)};
   render();
+}
+
+/* The game's actions up to ``index``, as one text: a correction holds while they stand. */
+function standingUpTo(record, index) {
+  return JSON.stringify([record.game_id, record.actions.slice(0, index + 1)]);
+}
+
+/* Another phone (or this one) undid or corrected what a correction was made on: it is closed,
+   and says so, rather than replace an action its player never saw. */
+function correctionStillStands(record) {
+  const e = S.editing;
+  if (!e || e.sending || standingUpTo(record, e.index) === e.stands) return;
+  S.editing = null;
+  toast(t("actions.changed_meanwhile"), "error");
 }
 
 function corrector(game) {
@@ -181,10 +195,12 @@ async function sendCorrection(dropFrom) {
   const before = S.record.log.map((entry) => entry.text);
   const body = {index: first.index, line: first.line, then};
   if (dropFrom !== undefined) body.drop_from = dropFrom;
+  e.sending = true;  // the change this correction makes is not one made meanwhile
   const done = await change("/api/correct", body, {refused: (data) => {
     e.refused = {index: data.refused.index, error: data.error};
     render();
   }});
+  e.sending = false;
   if (!done) return;
   S.editing = null;
   const dropped = dropFrom === undefined ? "" : t("actions.dropped", {n: before.length - dropFrom});

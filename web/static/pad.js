@@ -300,6 +300,7 @@ async function loadRecord() {
     if (data.version < S.state.version) return;
     const old = S.record;
     S.record = data;
+    correctionStillStands(data);
     if (old && old.game_id === data.game_id && data.log.length > old.log.length) {
       for (const entry of data.log.slice(old.log.length)) if (entry.moment) showMoment(entry.moment);
     }
