@@ -50,13 +50,15 @@ def resume() -> Response:
 
 @bp.get("/games/<int:game_id>")
 def finished(game_id: int) -> Response:
-    """A finished game's header and final view (for the result picture)."""
+    """A finished game's header, final view and its players' colours (for the result
+    picture)."""
     game = _replayed(game_id)
     if game is None:
         raise ApiError(404, "error.no_game", game=game_id)
     if not game.over:
         raise ApiError(409, "error.not_over", game=game_id)
-    return jsonify({"game_id": game_id, "header": dict(game.header), "view": game.view()})
+    return jsonify({"game_id": game_id, "header": dict(game.header), "view": game.view(),
+                    "colours": table().colours.colours_for(game.view()["players"])})
 
 @bp.get("/stats")
 def stats() -> Response:

@@ -86,6 +86,9 @@ def test_a_finished_games_sheet_is_given_once_it_is_over(dalek: Phone) -> None:
     dalek.change("/api/game", {"header": {"game": "dalek", "players": ["Jenna", "Peter"],
                                           "target": 10}})
     dalek.play(*JENNA_TURN, *PETER_TURN)
+    dalek.change("/api/game", {"header": {"game": "dalek", "players": ["Amy", "Bo"]},
+                               "colours": {"Amy": 4, "Bo": 5}})  # the table plays on
     body = dalek.client.get("/api/games/2").json
     assert body is not None and body["view"]["winners"] == ["Jenna"]
     assert body["header"]["target"] == 10
+    assert body["colours"] == {"Jenna": 0, "Peter": 1}  # its players', not the table's now

@@ -6,7 +6,7 @@ const SHEET_WIDTH = 720;
 
 async function shareResult(id) {
   const data = await getJSON("/api/games/" + id);
-  const canvas = drawSheet(data.view);
+  const canvas = drawSheet(data.view, data.colours);
   const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
   const file = new File([blob], "dicetable-" + id + ".png", {type: "image/png"});
   if (navigator.canShare && navigator.canShare({files: [file]})) {
@@ -20,7 +20,7 @@ async function shareResult(id) {
 }
 
 /* Title, the players ranked with their totals (winners starred), and the rounds. */
-function drawSheet(view) {
+function drawSheet(view, colours) {
   const game = GAMES[view.game];
   const ranked = view.players.slice().sort((a, b) => (game.rank ? game.rank(view, b) - game.rank(view, a)
     : view.scores[b] - view.scores[a]));
@@ -38,7 +38,7 @@ function drawSheet(view) {
   g.fillText(t(view.winners.length > 1 ? "banner.winners" : "banner.winner", {names: view.winners.join(", ")}), 32, 104);
   let y = 150;
   for (const p of ranked) {
-    g.fillStyle = colourOf(p);
+    g.fillStyle = boot.palette[colours[p] || 0];  // the game's players, not the table's
     g.beginPath();
     g.arc(48, y - 10, 14, 0, 2 * Math.PI);
     g.fill();
