@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 
 from device.journal import Journal
 from device.state_dir import journal_path
+from web.client import Phone
 
 if TYPE_CHECKING:
     from dicetable.child import ServedTable
@@ -321,6 +322,22 @@ def test_the_first_load_is_light_and_fits_a_small_phone(open_phone: Callable[...
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
     print(f"\nscore pad first load, bytes uncompressed: {weights}")
     assert max(weights.values()) <= PAGE_WEIGHT_LIMIT
+
+
+def test_17_names_of_five_players_are_whole_on_a_small_phone(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    host = Phone(served.url)
+    host.enter_pin(served.pin)
+    names = ["Ana", "Bento", "Clara", "Duarte", "Daniela"]
+    status, body = host.post("/api/game", {"header": {"game": "17", "players": names},
+                                           "base_version": 0})
+    assert status == 200, body
+    for lang in ("en", "es", "pt", "it"):
+        page = open_phone(viewport={"width": 360, "height": 740}, locale=lang)
+        expect(page.locator(".scores li")).to_have_count(5)
+        cut = page.evaluate("""() => [...document.querySelectorAll('.scores .name')]
+            .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)""")
+        assert cut == [], f"{lang}: names cut beside the tokens"
 
 
 def test_a_17_round_with_a_hidden_card_and_a_reveal(open_phone: Callable[..., Page],

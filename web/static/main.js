@@ -73,7 +73,7 @@ function scoreboard(view, game) {
       : el("div.turn", {role: "status", text: t("banner.reveal")});
   return el("div.board-in", {},
     el("div.board-top", {}, turn, el("span.status", {text: game.status(view) + " · " + t(view.game === "17" ? "c17.target" : "target", {n: target})})),
-    el("ol.scores", {"aria-label": t("board.scores")}, view.players.map((p) => {
+    el("ol.scores" + (view.game === "17" ? ".tokens" : ""), {"aria-label": t("board.scores")}, view.players.map((p) => {
       const score = game.progress ? game.progress(view, p) : view.scores[p];
       const share = Math.max(0, Math.min(1, score / target));
       return el("li" + (p === view.turn ? ".turn" : ""), {"aria-current": p === view.turn ? "true" : null,
