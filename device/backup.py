@@ -49,9 +49,11 @@ def backup(journal: Path, target: Path) -> int:
         raise BackupError(f"{target} is not a file; name the backup file")
     partial = target.with_name(target.name + ".partial")
     try:
-        partial.touch()  # a place that cannot be written is said in words, not SQLite's
+        partial.touch(mode=0o600)  # a place that cannot be written is said in words
+        partial.chmod(0o600)  # it holds the PIN: for its owner's eyes only
         with _open_journal(journal, partial.parent) as source, _open(partial) as copy:
             source.backup(copy, pages=PAGES_PER_STEP)
+            copy.execute("PRAGMA journal_mode=DELETE")  # one file, no log or index beside it
         partial.replace(target)  # a backup file is whole, or not there
     except sqlite3.Error as err:
         _drop(partial)

@@ -62,6 +62,8 @@ def test_a_backup_taken_while_playing_restores_the_game(tmp_path: Path, dicetabl
         playing.join()
         assert done.returncode == 0, done.stderr
         assert done.stdout == f"Backed up 1 game to {copy}\n"
+        assert sorted(p.name for p in tmp_path.glob("games.db*")) == ["games.db"]  # one file
+        assert copy.stat().st_mode & 0o077 == 0  # it holds the PIN: its owner's alone
         refused = dicetable("restore", "--state", str(state), str(copy))
         assert refused.returncode == 2
         assert "the table is serving" in refused.stderr and "stop it first" in refused.stderr
@@ -84,6 +86,7 @@ def test_restore_keeps_the_journal_it_replaces(tmp_path: Path, dicetable: Any) -
     assert done.returncode == 0
     kept = sorted(state.glob("table-before-restore-*.db"))
     assert len(kept) == 1 and f"kept in {kept[0]}" in done.stdout
+    assert sorted(state.glob("table-before-restore-*")) == kept  # no log or index beside it
 
 
 def test_an_older_backup_restored_opens_as_a_sound_table(tmp_path: Path, dicetable: Any) -> None:
