@@ -143,8 +143,9 @@ class DicyReads:
         view = game.view()
         if view["over"]:
             return None
-        if seen.problem in SEEING:
-            return Note(f"camera.{seen.problem}")
+        if seen.problem in SEEING or (seen.table is not None
+                                      and not isinstance(seen.table, DicyObservation)):
+            return _sheet_note(seen, "dicy")  # (Dicy is read without a sheet, not on another's)
         moved = _moved(self._last, seen)
         if moved == [] and self._last is not None and len(self._last.dice) == len(seen.dice):
             return None  # nothing on the table changed: a hand passed over, a long rest
@@ -390,14 +391,12 @@ def _play(card: PlaceSeen, view: dict[str, Any]) -> dict[str, Any]:
     return {"card": card.card, "face": "up"}
 
 
-def _sheet_note(seen: Observation, game: str) -> Decision:
+def _sheet_note(seen: Observation, game: str) -> Note:
     """What to tell when a game's sheet cannot be read: the camera moved, it sees too little
-    or too much light, or no sheet."""
+    or too much light, or no sheet of this game (none, or another game's)."""
     if seen.problem in SEEING:
         return Note(f"camera.{seen.problem}")
-    if seen.problem is not None or seen.table is None:
-        return Note("camera.no_sheet", {"game": game})
-    return None
+    return Note("camera.no_sheet", {"game": game})
 
 
 def _in(table: DalekObservation | None, zone: str) -> tuple[DieSeen, ...]:

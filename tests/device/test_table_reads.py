@@ -166,6 +166,16 @@ def test_dalek_and_17_without_their_sheet_ask_for_it() -> None:
             "camera.no_sheet", {"game": header["game"]})
 
 
+def test_another_games_sheet_under_the_camera_asks_for_this_ones() -> None:
+    seventeen = Observation((), 800, 600, table=SeventeenObservation((), ()))
+    for header in ({"game": "dalek", "players": ["Ana", "Ben"]}, DICY):
+        game = Game.start(header)
+        assert reads_for(game).decide(seventeen, game) == Note(
+            "camera.no_sheet", {"game": header["game"]})
+    game = Game.start({"game": "17", "players": ["Ana", "Ben"]})
+    assert reads_for(game).decide(dalek(), game) == Note("camera.no_sheet", {"game": "17"})
+
+
 def dalek(*dice: tuple[str | None, str, float, float]) -> Observation:
     """A read of the Dalek sheet: (face, zone, x, y) of each die."""
     return Observation((), 800, 600, table=DalekObservation(
