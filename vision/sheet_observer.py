@@ -92,8 +92,9 @@ class SheetObserver:
                 self._on_calibrated(self.calibration)
         found = self.calibration
         assert found is not None
-        if found.frame_size != (width, height) or _moved(drift(frame, found)):
-            self.problem = _light(frame) or "moved"
+        light = _light(frame)  # the markers may still be found where no die or card can be
+        if light or found.frame_size != (width, height) or _moved(drift(frame, found)):
+            self.problem = light or "moved"
             self.why = {"moved": "the camera or the sheet moved", "dark": "the picture is too "
                         "dark", "bright": "the picture is washed out"}[self.problem]
             return Observation((), width, height, problem=self.problem)
