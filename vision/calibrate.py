@@ -16,13 +16,14 @@ vision.calibrate.CalibrationError: The picture is too dark to find the sheet: ad
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NoReturn
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.errors import VisionError
-from vision.sheet import CORNERS, DICTIONARY, PX_PER_MM, Layout, identify, layout
+from vision.sheet import CORNERS, DICTIONARY, MARKER_MM, PX_PER_MM, Layout, identify, layout
 
 Image = NDArray[np.uint8]
 Point = tuple[float, float]
@@ -225,9 +226,12 @@ def _explain(found: dict[int, NDArray[np.float32]], sheet: tuple[str, str] | Non
                                            "flat under the camera with its four corner squares "
                                            "visible.")
     assert sheet is not None
+    side_px = max(float(np.linalg.norm(found[i][0] - found[i][1])) for i in ours)
+    if side_px / MARKER_MM < MIN_PX_PER_MM:  # the others are too small to be found
+        _too_far()
     seen = {i % 4 for i in ours}
     gone = [CORNERS[c] for c in range(4) if c not in seen]
-    where = " and ".join(gone)
+    where = gone[0] if len(gone) == 1 else ", ".join(gone[:-1]) + " and " + gone[-1]
     dim = " The picture is also rather dark." if brightness < DARK * 1.5 else ""
     corners = "corners" if len(gone) > 1 else "corner"
     raise CalibrationError("covered", f"The square at the {where} {corners} of the sheet cannot "
@@ -252,5 +256,9 @@ def _check_view(homography: NDArray[np.float64], sheet: Layout) -> None:
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
     px_per_mm = float(min(sides[0] / w, sides[2] / w, sides[1] / h, sides[3] / h))
     if px_per_mm < MIN_PX_PER_MM:
-        raise CalibrationError("far", "The sheet is too small in the picture: bring the camera "
-                                      "closer or zoom in, keeping the whole sheet in view.")
+        _too_far()
+
+
+def _too_far() -> NoReturn:
+    raise CalibrationError("far", "The sheet is too small in the picture: bring the camera "
+                                  "closer or zoom in, keeping the whole sheet in view.")

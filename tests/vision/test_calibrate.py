@@ -78,6 +78,10 @@ def test_no_sheet_and_a_sheet_too_far_away(scene_frame: np.ndarray) -> None:
         calibrate(cv2.copyMakeBorder(small, 300, 300, 500, 500, cv2.BORDER_CONSTANT,
                                      value=(60, 60, 60)))
     assert err.value.reason == "far"
+    far = cv2.resize(scene_frame, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    with pytest.raises(CalibrationError) as err:  # a corner's square too small to be found
+        calibrate(cv2.copyMakeBorder(far, 0, 540, 0, 960, cv2.BORDER_CONSTANT, value=(120,) * 3))
+    assert err.value.reason == "far"
 
 
 def test_drift_sees_a_bumped_camera_and_a_hand_on_a_marker(scene_frame: np.ndarray) -> None:
