@@ -11,6 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from dicetable.options import whole_number
 from vision.art import STYLES
 from vision.components import D6_FACES, DALEK_FACES, faces
 from vision.sheet import GAMES, PAPERS
@@ -24,7 +25,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=GAMES, required=True)
     parser.add_argument("--style", choices=[*STYLES, "pictures"], default="classic",
                         help="the components' art (pictures: d6 dice with pictures for pips)")
-    parser.add_argument("--count", type=int, default=100, help="frames to render")
+    parser.add_argument("--count", type=whole_number(1, 1_000_000), default=100,
+                        help="frames to render")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first frame")
     parser.add_argument("--split", default="test", help="the split the frames are labelled")
     parser.add_argument("--paper", choices=sorted(PAPERS), default="a4")
@@ -40,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"{PROG}: cannot write into {args.out}: {err.strerror or err}", file=sys.stderr)
         return 1
-    print(f"{n} frames of {args.game} ({args.style}) in {args.out}")
+    print(f"{n} frame{'s' * (n != 1)} of {args.game} ({args.style}) in {args.out}")
     return 0
 
 

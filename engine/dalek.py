@@ -24,7 +24,7 @@ from random import Random
 from typing import Any
 
 from engine.checks import as_choice, as_empty, as_int, as_list
-from engine.errors import IllegalAction, Key, Many
+from engine.errors import IllegalAction, Key, Many, and_listed
 from engine.rounds import after_turn
 from engine.rules import JSONDict, Rules, register
 
@@ -320,7 +320,8 @@ class DalekRules(Rules[DalekState, Action]):
         scores = "   ".join(f"{p} {s}" for p, s in zip(state.players, state.scores, strict=True))
         if state.over:
             return (f"Dalek Dice, over after round {state.round} (target {state.target})\n"
-                    f"  {scores}\n  Winner: {' and '.join(state.winners)}")
+                    f"  {scores}\n  Winner{'s' * (len(state.winners) > 1)}: "
+                    f"{and_listed(state.winners)}")
         turn = state.turn
         lines = [f"Dalek Dice, round {state.round}, {state.players[turn.player]} to "
                  f"{state.phase.replace('-', ' ')} (target {state.target})", f"  {scores}"]

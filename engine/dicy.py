@@ -30,7 +30,7 @@ from typing import Any
 
 from engine.checks import as_choice, as_empty, as_int, as_list, as_object, as_player
 from engine.dicy_cards import EFFECTS, Card, Choice, Dice, Reach, best, points, refusal, shown
-from engine.errors import IllegalAction, Key, Many, Refusal, Shown
+from engine.errors import IllegalAction, Key, Many, Refusal, Shown, and_listed
 from engine.rounds import after_turn
 from engine.rules import JSONDict, Rules, register
 
@@ -455,8 +455,8 @@ class DicyRules(Rules[DicyState, Action]):
             frozen = ", ".join(state.frozen_cards(i)) or "none"
             lines.append(f"  {player} {score}  (frozen: {frozen})")
         if state.over:
-            lines.append(f"  over after round {state.round}; winner: "
-                         f"{' and '.join(state.winners)}")
+            lines.append(f"  over after round {state.round}; "
+                         f"winner{'s' * (len(state.winners) > 1)}: {and_listed(state.winners)}")
             return "\n".join(lines)
         turn = state.turn
         name = state.players[turn.player]

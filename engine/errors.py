@@ -57,6 +57,16 @@ class Many(tuple[Any, ...]):
         return ", ".join(str(v) for v in self)
 
 
+def and_listed(names: Iterable[str]) -> str:
+    """Names as a sentence lists them.
+
+    >>> and_listed(["Ana"]), and_listed(["Ana", "Ben", "Dai"])
+    ('Ana', 'Ana, Ben and Dai')
+    """
+    *first, last = names
+    return f"{', '.join(first)} and {last}" if first else last
+
+
 class Shown:
     """A value that was not understood, as it was written (JSON text)."""
 

@@ -26,7 +26,7 @@ from random import Random
 from typing import Any
 
 from engine.checks import as_choice, as_list, as_object, as_player
-from engine.errors import IllegalAction, Key, Many, Shown
+from engine.errors import IllegalAction, Key, Many, Shown, and_listed
 from engine.rules import JSONDict, Rules, register
 from engine.seventeen_cards import PLAIN_BACKS, Card, Deck, too_many
 
@@ -444,11 +444,13 @@ class SeventeenRules(Rules[SeventeenState, Action]):
         return Play(card, face)
 
     def describe(self, state: SeventeenState) -> str:
-        tokens = "   ".join(f"{p} {v}V {n}P" for p, v, n
-                            in zip(state.players, state.victory, state.penalty, strict=True))
+        tokens = "tokens (victory/penalty): " + "   ".join(
+            f"{p} {v}/{n}" for p, v, n in zip(state.players, state.victory, state.penalty,
+                                              strict=True))
         if state.over:
             return (f"17, over after round {state.round} (target {state.target})\n"
-                    f"  {tokens}\n  Winner: {' and '.join(state.winners)}")
+                    f"  {tokens}\n  Winner{'s' * (len(state.winners) > 1)}: "
+                    f"{and_listed(state.winners)}")
         doing = _doing(state)
         direction = "clockwise" if state.direction == 1 else "counterclockwise"
         row = " ".join(_card_text(state, p) for p in state.row) or "empty"

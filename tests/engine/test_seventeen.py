@@ -151,6 +151,10 @@ def test_record_token_box_runs_out_and_fewer_penalties_break_the_tie() -> None:
     assert tokens(view) == {"Ana": (3, 0), "Ben": (3, 0), "Cleo": (2, 0), "Dai": (3, 0),
                             "Eva": (3, 1), "Finn": (0, 0)}
     assert view["over"] and view["winners"] == ["Ana", "Ben", "Dai"]
+    told = read_record((RECORDS / "seventeen-token-box.jsonl").read_text().splitlines())
+    assert told.describe().splitlines()[1:] == [  # the terminal's words (replay), plainly
+        "  tokens (victory/penalty): Ana 3/0   Ben 3/0   Cleo 2/0   Dai 3/0   Eva 3/1   Finn 0/0",
+        "  Winners: Ana, Ben and Dai"]
 
 
 def test_record_fewer_penalties_win() -> None:
