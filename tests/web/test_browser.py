@@ -340,6 +340,19 @@ def test_17_names_of_five_players_are_whole_on_a_small_phone(
         assert cut == [], f"{lang}: names cut beside the tokens"
 
 
+def test_the_join_code_has_its_title_and_a_way_back(open_phone: Callable[..., Page]) -> None:
+    pad = Pad(open_phone())
+    pad.menu("Join code (QR)")
+    join = pad.page.locator("#join")
+    expect(join.get_by_role("heading")).to_have_text(
+        "Scan this code with a phone to join the table")
+    expect(join.locator("svg")).to_be_visible()
+    join.get_by_role("button", name="Back").click()
+    expect(join).to_be_hidden()
+    pad.menu("Join code (QR)")  # drawn once, however often it is opened
+    expect(join.get_by_role("heading")).to_have_count(1)
+
+
 def test_a_17_round_with_a_hidden_card_and_a_reveal(open_phone: Callable[..., Page],
                                                     served: ServedTable) -> None:
     ana, ben = Pad(open_phone()), Pad(open_phone())

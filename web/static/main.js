@@ -23,7 +23,7 @@ function render() {
   if (S.screen === "history") { renderHistory(main); return; }
   if (S.screen === "abandoned") { renderAbandoned(main); return; }
   if (S.screen === "stats") { renderStats(main); return; }
-  if (S.screen === "join") return;
+  if (S.screen === "join") { renderJoin(); return; }
   if (!view) { main.replaceChildren(...[notices(), noGame(), buttonsPanel(view), cameraShown()].filter(Boolean)); return; }
   board.replaceChildren(scoreboard(view, game));
   main.className = "pad";
@@ -252,6 +252,14 @@ function rematch() {
 
 async function abandonGame() {
   if (window.confirm(t("menu.abandon_confirm"))) await change("/api/abandon", {});
+}
+
+/* The join code: drawn by the server (the QR), with a title and the way back around it. */
+function renderJoin() {
+  const join = document.getElementById("join");
+  for (const old of join.querySelectorAll(".drawn")) old.remove();
+  join.prepend(el("h2.drawn", {text: t("join.title")}));
+  join.append(el("div.drawn", {}, back()));
 }
 
 function back() {
