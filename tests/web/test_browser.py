@@ -452,7 +452,8 @@ def test_a_dicy_turn_with_a_reroll_a_score_and_an_effect(open_phone: Callable[..
 
 def test_the_end_of_a_game_shows_the_winner_and_offers_a_rematch(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
-    jenna, peter = Pad(open_phone()), Pad(open_phone())
+    jenna = Pad(open_phone(viewport={"width": 360, "height": 480}))  # a small screen
+    peter = Pad(open_phone())
     jenna.enter_pin(served.pin)
     jenna.new_game("Dalek Dice", ["Jenna", "Peter"], target=10)
     jenna.roll("H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC")
@@ -461,11 +462,17 @@ def test_the_end_of_a_game_shows_the_winner_and_offers_a_rematch(
     jenna.keep(0, 1)
     jenna.roll(*["D3"] * 10)
     jenna.keep(0)
+    jenna.page.locator(".actions summary").click()  # the story open: a long page
+    jenna.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     jenna.button("Stop: bank 0")
 
     for pad in (jenna, peter):
         expect(pad.page.locator("#board div.turn.winner")).to_have_text("Jenna wins!")
         expect(pad.page.locator(".summary")).to_contain_text("Game over")
+    # Jenna's page was scrolled down to the entry; the end brings the result to the top, not
+    # under the sticky score board.
+    expect(jenna.page.get_by_role("button", name="Rematch")).to_be_in_viewport()
+    assert jenna.page.evaluate("window.scrollY") == 0
     links = peter.page.locator(".summary a")
     expect(links).to_have_count(2)
     assert links.first.get_attribute("href", timeout=1000) == "/export/1.csv"

@@ -290,6 +290,8 @@ function apply(payload, forced) {
   keepAwake();
   buttonMoments(old, payload);
   render();
+  const ended = payload.view && payload.view.over && !(old && old.view && old.view.over);
+  if (ended && S.screen === "pad") window.scrollTo(0, 0);  // the result and Rematch, in view
 }
 
 /* The standing actions and the story of the game in progress; new moments are shown big. */
