@@ -532,6 +532,8 @@ class TableSession:
         desk = self._desk
         if desk is not None:
             desk.question = None  # the change answers the camera's question, or outdates it
+            if game.over and desk.held is not None:  # a roll for a game that has ended
+                desk.held, desk.note = None, None
         if self._recorder is not None and self._game_id in self._recorder.games:
             self._recorder.relabel(self._game_id, game.record()[1:])
         snapshot = self._publish(version, game, self._game_id)

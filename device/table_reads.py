@@ -44,6 +44,7 @@ from vision.sheet_seen import (
 DICY_DICE = 6
 SEEING = ("moved", "dark", "bright")  # a calibrated table's camera cannot see its sheet
 NUDGE_SIDES = 1.5  # a die that moved less than this many sides, alone, was nudged, not rolled
+KNOCKED_AT_MOST = 2  # this many dice moved, the others lying where they were: knocked, no roll
 SAME_PLACE_SIDES = 0.5  # a die within this many sides of one with its value did not move
 ROLLED_MM = 6.0  # a Dalek die farther than this from where one of its face lay was rolled
 
@@ -160,16 +161,19 @@ class DicyReads:
         table = _table_dice(view)
         dice = tuple(sorted(values))
         nudged = self._nudged(moved, seen)
+        knocked = self._knocked(moved, seen)
         if "roll" in expects:
             if self._last is None and dice == _last_dice(game):
                 return None  # the previous turn's dice still lie there
             if nudged is None:
                 return None  # one die pushed aside, its value unchanged
-            if nudged:
-                return Ask("nudge", player, {"roll": values}, _values(seen), nudged)
+            if nudged or knocked:
+                return Ask("nudge", player, {"roll": values}, _values(seen), nudged or knocked)
             return Apply({"roll": values})
         if table is None or "effect" in expects:  # a skip without rolling, or choices owed
-            return None if dice == table else Hold({"roll": values}, _next_player(view))
+            if dice == table or nudged is None or nudged or knocked:
+                return None  # the dice as the game has them, or only knocked: no roll
+            return Hold({"roll": values}, _next_player(view))
         if dice == table:
             far = moved is not None and any(self._far(d) for d in moved)
             if self._synced != table or not far or "reroll" not in expects:
@@ -196,6 +200,14 @@ class DicyReads:
         if self._last.dice[match[0]].value == moved[0].value:
             return None
         return (seen.dice.index(moved[0]),)
+
+    def _knocked(self, moved: list[DieRead] | None, seen: Observation) -> tuple[int, ...]:
+        """The positions of the dice that moved when most lay still, where they lay (a die or
+        two knocked, not a roll: a roll moves them all); () when they were rolled."""
+        if self._last is None or moved is None or len(self._last.dice) != len(seen.dice) \
+                or len(moved) > KNOCKED_AT_MOST:
+            return ()
+        return tuple(seen.dice.index(die) for die in moved)
 
     def _far(self, die: DieRead) -> bool:
         """``die`` lies far from every die of the last read (it was rolled, not nudged)."""
@@ -229,12 +241,14 @@ def _frozen_since(before: Observation | None, after: Observation,
               if p.card is not None and p.side == "frozen" and was.get(p.place) is not None
               and was[p.place].card == p.card and was[p.place].side == "active"}
     active = {c for c, side in view["rows"][player].items() if side == "active"}
-    return turned.pop() if len(turned) == 1 and turned <= active else None
+    turned &= active  # (a card the game froze already, for an effect, is no reroll's)
+    return turned.pop() if len(turned) == 1 else None
 
 
 def _moved(before: Observation | None, after: Observation) -> list[DieRead] | None:
     """The dice of ``after`` that ``before`` did not have at the same place with the same
-    value; None without ``before``."""
+    value (a die read unsure where one lay did not move: its value was answered); None
+    without ``before``."""
     if before is None:
         return None
     left = list(before.dice)
@@ -242,7 +256,7 @@ def _moved(before: Observation | None, after: Observation) -> list[DieRead] | No
     for die in after.dice:
         match = nearest(die, tuple(left))
         if match is not None and match[1] < SAME_PLACE_SIDES \
-                and left[match[0]].value == die.value:
+                and die.value in (None, left[match[0]].value):
             left.pop(match[0])
         else:
             moved.append(die)

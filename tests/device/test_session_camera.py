@@ -131,6 +131,29 @@ def test_a_note_goes_once_the_camera_reads_the_table_well_again(table: TableSess
     assert camera is not None and camera["note"] is None
 
 
+def test_a_roll_held_when_the_game_ends_is_dropped_and_its_note_goes(state: Path) -> None:
+    session = TableSession(Journal(state / "table.db"))
+    session.start()
+    try:
+        session.watch_camera()
+        session.new_game({**DICY, "target": 10}, base_version=0)
+        for line in ({"roll": [6, 6, 5, 2, 1, 1]}, {"score": {"card": "two-dice", "dice": [6, 6]}},
+                     {"effect": {"player": "Ben", "card": "odd"}}, {"roll": [6, 6, 4, 3, 2, 1]},
+                     {"score": {"card": "two-dice", "dice": [6, 6]}}):
+            session.act(line, base_version=session.snapshot().version, source="phone")
+        session.camera_seen(seen([6, 6, 4, 3, 2, 1]))
+        session.camera_seen(seen([3, 3, 4, 4, 5, 5], THROWN, number=2))  # Ana rolls by habit
+        camera = session.snapshot().camera
+        assert camera is not None and camera["held"] is not None
+        last = session.act({"effect": {"player": "Ana", "card": "odd"}},
+                           base_version=session.snapshot().version, source="phone")
+        assert last.view is not None and last.view["over"]  # the round ended: Ana and Ben win
+        camera = session.snapshot().camera
+        assert camera is not None and camera["held"] is None and camera["note"] is None
+    finally:
+        session.stop()
+
+
 def test_a_phone_change_drops_the_question(table: TableSession) -> None:
     table.camera_seen(seen([6, 6, 5, 2, 1, 1]))
     table.camera_seen(seen([6, 6, 5, 2, 3, 4], [*PLACES[:4], *THROWN[:2]]))

@@ -18,7 +18,13 @@ from device.table_reads import (
 from engine import Game
 from vision.dice import DieRead
 from vision.observation import Observation
-from vision.sheet_seen import DalekObservation, DieSeen, PlaceSeen, SeventeenObservation
+from vision.sheet_seen import (
+    DalekObservation,
+    DicyObservation,
+    DieSeen,
+    PlaceSeen,
+    SeventeenObservation,
+)
 
 DICY = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
 SIDE = 40.0
@@ -257,3 +263,57 @@ def test_dalek_kept_dice_that_do_not_add_up_are_no_keep() -> None:
                     for i, f in enumerate(["D3", "D3", "D3", "D2"])])
     assert reads.decide(every, game) == Apply(  # no dice left: every one was kept
         {"keep": ["D2", "D3", "D3", "D3", "H2", "H2", "H4", "H4", "H4"]})
+
+
+def after_a_turn() -> Game:
+    """Ana rolled and scored; the effect she owed is given: Ben is to roll."""
+    game = game_after({"roll": [6, 6, 5, 2, 1, 1]}, {"score": {"card": "two-dice",
+                                                                "dice": [6, 6]}},
+                      {"effect": {"player": "Ben", "card": "odd"}})
+    assert game.view()["expects"] == ["roll"]
+    return game
+
+
+def test_a_die_knocked_before_a_roll_is_asked_not_taken_for_the_roll() -> None:
+    reads, game = DicyReads(), after_a_turn()
+    reads.remember(seen([6, 6, 5, 2, 1, 1]), game)
+    knocked = [*PLACES[:5], (PLACES[5][0] + 2 * SIDE, PLACES[5][1])]  # far, and lands a 2
+    decision = reads.decide(seen([6, 6, 5, 2, 1, 2], knocked), game)
+    assert isinstance(decision, Ask) and decision.kind == "nudge" and decision.circled == (5,)
+    thrown = [(x + 7 * SIDE, y + 5 * SIDE) for x, y in PLACES]  # Ben's roll moves them all
+    assert reads.decide(seen([3, 3, 4, 4, 5, 5], thrown), game) == Apply(
+        {"roll": [3, 3, 4, 4, 5, 5]})
+
+
+def test_a_die_knocked_while_effect_choices_are_owed_is_not_held_as_a_roll() -> None:
+    game = game_after({"roll": [6, 6, 5, 2, 1, 1]},
+                      {"score": {"card": "two-dice", "dice": [6, 6]}})
+    reads = DicyReads()
+    reads.remember(seen([6, 6, 5, 2, 1, 1]), game)
+    pushed = [*PLACES[:5], (PLACES[5][0] + 12, PLACES[5][1])]
+    assert reads.decide(seen([6, 6, 5, 2, 1, 4], pushed), game) is None
+
+
+def test_an_answered_die_read_unsure_again_where_it_lay_asks_nothing() -> None:
+    reads, game = DicyReads(), game_after({"roll": [6, 6, 5, 2, 1, 5]})
+    reads.remember(seen([6, 6, 5, 2, 1, 5]), game)  # the sixth die's 5 came from the phone
+    assert reads.decide(seen([6, 6, 5, 2, 1, None]), game) is None
+
+
+def test_a_card_frozen_by_an_effect_and_flipped_with_the_reroll_card_is_no_question() -> None:
+    game = after_a_turn().play_json({"roll": [6, 6, 5, 2, 1, 1]})  # Ben, his odd frozen
+    cards = ["two-dice", "no-six", "odd", "straight", "two-pairs"]
+
+    def ben(frozen: set[str], values: list[int], places: list[tuple[float, float]]
+            ) -> Observation:
+        row = tuple(PlaceSeen(f"p2-{i + 1}", c, side, f"{c}/{side}", 0.9) for i, c in
+                    enumerate(cards) for side in ["frozen" if c in frozen else "active"])
+        dice = seen(values, places).dice
+        return Observation(dice, 800, 600, table=DicyObservation(row, ()))
+
+    reads = DicyReads()
+    reads.remember(ben(set(), [6, 6, 5, 2, 1, 1], PLACES), game)
+    thrown = [*PLACES[:4], (650.0, 450.0), (700.0, 520.0)]
+    # Ben turns odd over (the effect) as he turns straight for his reroll
+    assert reads.decide(ben({"odd", "straight"}, [6, 6, 5, 2, 3, 4], thrown), game) == Apply(
+        {"reroll": {"freeze": "straight", "dice": [6, 6, 5, 2, 3, 4]}})
