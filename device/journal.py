@@ -17,11 +17,13 @@ disk refuses (full, read-only, damaged) raises :class:`JournalError` and changes
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import resource
 import secrets
 import sqlite3
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -103,12 +105,18 @@ def _loaded(text: str) -> Any:
 
 
 def _mounted_read_only(path: Path) -> bool:
-    """True if the disk of the journal at ``path`` is mounted read-only now (the kernel does
-    that to a failing SD card; SQLite then says "disk I/O error")."""
+    """True if the disk of the journal at ``path`` cannot be written now: mounted read-only,
+    or made so by the kernel for a failing SD card (ext4's emergency read-only does not show
+    in the mount's flags: a file made there says so). SQLite then says "disk I/O error"."""
     try:
-        return bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY)
-    except OSError:
-        return False
+        if os.statvfs(path.parent).f_flag & os.ST_RDONLY:
+            return True
+        handle, made = tempfile.mkstemp(prefix=".dicetable-", dir=path.parent)
+    except OSError as err:
+        return err.errno == errno.EROFS
+    os.close(handle)
+    os.unlink(made)
+    return False
 
 
 def has_no_room(path: Path) -> bool:

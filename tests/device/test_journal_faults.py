@@ -9,6 +9,7 @@ never makes a new PIN without saying so.
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from device.journal import Journal, journal_error
+from device.journal import Journal, JournalError, journal_error
 from device.state_dir import journal_path
 from dicetable.child import ServedTable, free_port
 from engine.selfplay import random_lines
@@ -241,6 +242,33 @@ def test_a_card_the_kernel_made_read_only_while_playing_is_told_as_such(tmp_path
         told = journal_error(failed, state / "table.db")
     assert told.problem == "read_only"
     assert journal_error(failed, state / "table.db").problem == "other"  # writable: try again
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("mkfs.ext4") is None,
+                    reason="a card the kernel turns read-only is an ext4 image on a loop device: "
+                           "root and mkfs.ext4 make one")
+def test_a_card_ext4_turned_read_only_after_an_error_is_told_as_such(tmp_path: Path) -> None:
+    image, card = tmp_path / "card.img", tmp_path / "card"
+    image.write_bytes(bytes(16 << 20))
+    subprocess.run(["mkfs.ext4", "-q", "-F", str(image)], check=True)
+    card.mkdir()
+    if subprocess.run(["mount", "-o", "loop,errors=remount-ro", str(image), str(card)],
+                      check=False).returncode != 0:
+        pytest.skip("no loop device can be mounted here")
+    journal = Journal(card / "table.db")
+    try:
+        journal.start_game({"game": "dalek", "players": ["Ana", "Ben"]})
+        device = subprocess.run(["findmnt", "-n", "-o", "SOURCE", str(card)], check=True,
+                                capture_output=True, text=True).stdout.strip()
+        # What ext4 does on a failing card: read-only from now on ("emergency_ro"), which
+        # the mount's flags do not show.
+        Path(f"/sys/fs/ext4/{Path(device).name}/trigger_fs_error").write_text("test")
+        with pytest.raises(JournalError) as told:
+            journal.start_game({"game": "dalek", "players": ["Ana", "Ben"]})
+        assert told.value.problem == "read_only"  # not "try again": it never can
+    finally:
+        journal.close()
+        subprocess.run(["umount", str(card)], check=False)
 
 
 def _journalled(state: Path) -> list[dict[str, Any]]:
