@@ -33,6 +33,8 @@ from vision.sheet_seen import (
 )
 
 Image = NDArray[np.uint8]
+DIE_REACH_MM = 9.0  # beyond the dice area's line: half a die, and a little
+CENTRE_SLACK_MM = 2.0  # a die whose centre lies this far out of the area is still on its line
 
 
 class DalekTableReader:
@@ -92,11 +94,15 @@ class DicyTableReader:
 
     def _dice(self, rectified: Image, sheet: Layout, px_per_mm: float
               ) -> tuple[DieSeen, ...]:
-        """The dice in the sheet's dice area."""
+        """The dice in the sheet's dice area: read in the area and a die's reach about it (a
+        die lying across its line is read whole, not from the part inside), kept when their
+        centre lies in it."""
         area = sheet.zone("dice")
-        x0, y0 = round(area.x * px_per_mm), round(area.y * px_per_mm)
-        x1 = min(rectified.shape[1], round((area.x + area.w) * px_per_mm))
-        y1 = min(rectified.shape[0], round((area.y + area.h) * px_per_mm))
+        reach = DIE_REACH_MM * px_per_mm
+        x0, y0 = max(0, round(area.x * px_per_mm - reach)), max(0, round(area.y * px_per_mm
+                                                                          - reach))
+        x1 = min(rectified.shape[1], round((area.x + area.w) * px_per_mm + reach))
+        y1 = min(rectified.shape[0], round((area.y + area.h) * px_per_mm + reach))
         if self.faces is not None:
             reads = [(r.face, r.x, r.y, r.confidence)
                      for r in self.faces.read(rectified, px_per_mm=px_per_mm,
@@ -105,8 +111,10 @@ class DicyTableReader:
             crop = np.ascontiguousarray(rectified[y0:y1, x0:x1])
             reads = [(str(r.value) if r.value is not None else None, r.x + x0, r.y + y0,
                       r.confidence) for r in self.pips.read(crop)]
-        return tuple(DieSeen(face, area.name, x / px_per_mm, y / px_per_mm, conf)
-                     for face, x, y, conf in reads)
+        inside = [(face, x / px_per_mm, y / px_per_mm, conf) for face, x, y, conf in reads]
+        return tuple(DieSeen(face, area.name, x, y, conf) for face, x, y, conf in inside
+                     if area.x - CENTRE_SLACK_MM <= x <= area.x + area.w + CENTRE_SLACK_MM
+                     and area.y - CENTRE_SLACK_MM <= y <= area.y + area.h + CENTRE_SLACK_MM)
 
 
 class SeventeenTableReader:
