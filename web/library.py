@@ -65,8 +65,8 @@ def stats() -> Response:
     """Games played, wins, best and average scores per game and player; the roster of
     players (most recent first), each with the colour of their latest game."""
     history = table().journal.history()
-    games = [g for g in (_replayed(meta["id"]) for meta in reversed(history)) if g is not None]
-    data = table_stats(games)
+    finals = [f for f in (table().final(meta) for meta in reversed(history)) if f is not None]
+    data = table_stats(finals)
     colours: dict[str, int] = {}
     for meta in history:  # newest first: each player's colour in their latest game
         for name, colour in table().colours.colours_for(meta["players"]).items():

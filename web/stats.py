@@ -6,7 +6,7 @@ player the games, wins, best and average score (victory tokens in 17).
 >>> for line in [{"roll": ["H4"] * 3 + ["D3"] * 7}, {"keep": ["H4", "H4", "H4"]},
 ...              {"stop": {}}, {"roll": ["D2"] * 10}, {"keep": ["D2"]}, {"stop": {}}]:
 ...     game = game.play_json(line)
->>> stats = table_stats([game])
+>>> stats = table_stats([final_of(game)])
 >>> stats["games"]["dalek"]["played"], stats["games"]["dalek"]["players"]["Peter"]
 (1, {'games': 1, 'wins': 0, 'best': 0, 'total': 0, 'average': 0.0})
 >>> [(p["name"], p["wins"]) for p in stats["players"]]
@@ -15,26 +15,43 @@ player the games, wins, best and average score (victory tokens in 17).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from engine import Game
 
 
-def table_stats(games: Iterable[Game]) -> dict[str, Any]:
-    """``games`` (finished, oldest first) summed up: ``games`` per game id (``played``, and
+@dataclass(frozen=True)
+class Final:
+    """What the statistics take of one finished game: its kind, its players' final scores
+    (in turn order) and its winners. Small: the table keeps one per finished game rather than
+    replay them all for each look at the statistics."""
+
+    game: str
+    scores: Mapping[str, int]
+    winners: tuple[str, ...]
+
+
+def final_of(game: Game) -> Final:
+    """The end of a finished ``game``, for :func:`table_stats`."""
+    view = game.view()
+    return Final(str(view["game"]), {name: final_score(view, name) for name in view["players"]},
+                 tuple(view["winners"]))
+
+
+def table_stats(finals: Iterable[Final]) -> dict[str, Any]:
+    """The finished games (oldest first) summed up: ``games`` per game id (``played``, and
     per player ``games``, ``wins``, ``best``, ``total``, ``average``) and ``players`` (the
     roster, most recent first: ``name``, ``games``, ``wins``)."""
     kinds: dict[str, dict[str, Any]] = {}
     roster: dict[str, dict[str, Any]] = {}
     last: dict[str, int] = {}
-    for number, game in enumerate(games):
-        view = game.view()
-        kind = kinds.setdefault(str(view["game"]), {"played": 0, "players": {}})
+    for number, final in enumerate(finals):
+        kind = kinds.setdefault(final.game, {"played": 0, "players": {}})
         kind["played"] += 1
-        for name in view["players"]:
-            score = final_score(view, name)
-            won = name in view["winners"]
+        for name, score in final.scores.items():
+            won = name in final.winners
             mine = kind["players"].setdefault(
                 name, {"games": 0, "wins": 0, "best": score, "total": 0, "average": 0.0})
             mine["games"] += 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -17,10 +18,11 @@ from flask import Flask, current_app
 
 from device.journal import Journal
 from device.notice import Notice
-from device.session import Snapshot, TableSession
-from engine import Game
+from device.session import SessionError, Snapshot, TableSession
+from engine import Game, RecordError
 from web.colours import ColourBook
 from web.log import Entry, game_log
+from web.stats import Final, final_of
 from web.streams import StreamGate
 from web.throttle import PinThrottle
 from web.wording import engine_texts
@@ -43,6 +45,8 @@ class Table:
     """What the host must be told since the start, until a phone with the PIN dismisses it."""
     _encoded: tuple[int, str] | None = field(default=None, repr=False)
     _stories: dict[tuple[int, int, str], list[Entry]] = field(default_factory=dict, repr=False)
+    _finals: dict[tuple[int, str, tuple[str, ...]], Final] = field(default_factory=dict,
+                                                                   repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _setting_up: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -60,6 +64,22 @@ class Table:
     def game(self, game_id: int) -> Game:
         """Game ``game_id`` of the journal, replayed (SessionError if there is none)."""
         return self.session.game(game_id)
+
+    def final(self, meta: Mapping[str, Any]) -> Final | None:
+        """The end of the finished game ``meta`` describes (:meth:`Journal.history`), replayed
+        once: kept by its id and end (a game un-finished by an undo ends anew); None if it
+        does not replay."""
+        key = (int(meta["id"]), str(meta["ended_at"]), tuple(meta["winners"]))
+        with self._lock:
+            known = self._finals.get(key)
+        if known is None:
+            try:
+                known = final_of(self.game(key[0]))
+            except (SessionError, RecordError):
+                return None
+            with self._lock:
+                self._finals[key] = known
+        return known
 
     def story(self, snapshot: Snapshot, game: Game, lang: str) -> list[Entry]:
         """:func:`web.log.game_log` of the game ``snapshot`` shows, told once per change and

@@ -78,6 +78,24 @@ def test_statistics_sum_up_the_finished_games(phone: Phone) -> None:
     assert sorted(p["colour"] for p in stats["players"]) == [0, 1]
 
 
+def test_statistics_follow_a_game_taken_back_after_its_end_and_ended_again(
+        phone: Phone) -> None:
+    phone.change("/api/game", {"header": {"game": "dalek", "players": ["Jenna", "Peter"],
+                                          "target": 10}})
+    phone.play(*JENNA_TURN, *PETER_TURN)
+
+    def jenna() -> dict[str, int]:
+        stats = phone.client.get("/api/stats").json
+        assert stats is not None
+        return dict(stats["games"]["dalek"]["players"]["Jenna"]) if stats["games"] else {}
+
+    assert jenna()["wins"] == 1
+    phone.act({"undo": {}})  # the end taken back: the game is played again
+    assert jenna() == {}
+    phone.play(PETER_TURN[-1])
+    assert (jenna()["games"], jenna()["wins"]) == (1, 1)
+
+
 def test_a_finished_games_sheet_is_given_once_it_is_over(dalek: Phone) -> None:
     dalek.play(*JENNA_TURN)
     assert dalek.client.get("/api/games/1").status_code == 409
