@@ -34,7 +34,9 @@ from web.table import table
 
 SPARE_THREADS = 8
 CONNECTIONS = 200
-PER_ADDRESS = 24
+PER_ADDRESS = 64
+"""Connections one address may hold: a whole table's phones and a TV behind one Wi-Fi
+extender that shares its address hold six or so each (at 24, they closed each other's)."""
 REQUEST_S = 10.0
 IDLE_S = 30
 STALL_S = 20.0

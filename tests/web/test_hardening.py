@@ -126,6 +126,24 @@ def test_a_whole_table_behind_one_address_keeps_its_streams(tmp_path: Path) -> N
                 stream.close()
 
 
+def test_the_connections_of_a_whole_table_behind_one_address_stay_open(tmp_path: Path) -> None:
+    """Eight phones and a TV behind one Wi-Fi extender keep some 40 connections alive: none
+    is closed under another (a phone's next tap found its connection gone)."""
+    with ServedTable(tmp_path / "state") as table:
+        host, port = table.url.removeprefix("http://").split(":")
+        kept = [http.client.HTTPConnection(host, int(port), timeout=10) for _ in range(40)]
+        try:
+            for _ in range(2):  # each used, then used again once all are open
+                for connection in kept:
+                    connection.request("GET", "/api/state")
+                    answer = connection.getresponse()
+                    answer.read()
+                    assert answer.status == 200 and not answer.will_close
+        finally:
+            for connection in kept:
+                connection.close()
+
+
 def test_a_phone_that_never_reads_loses_its_stream_not_a_thread(tmp_path: Path) -> None:
     with ServedTable(tmp_path / "state", max_streams=1) as table:
         phone = Phone(table.url)
