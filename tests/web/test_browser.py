@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from random import Random
 from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from device.journal import Journal
 from device.state_dir import journal_path
+from engine.selfplay import random_lines
 from web.client import Phone
 
 if TYPE_CHECKING:
@@ -351,6 +353,31 @@ def test_the_join_code_has_its_title_and_a_way_back(open_phone: Callable[..., Pa
     expect(join).to_be_hidden()
     pad.menu("Join code (QR)")  # drawn once, however often it is opened
     expect(join.get_by_role("heading")).to_have_count(1)
+
+
+def test_the_kiosk_shows_the_end_of_an_eight_player_game_beside_a_whole_join_code(
+        browser: Browser, served: ServedTable) -> None:
+    host = Phone(served.url)
+    host.enter_pin(served.pin)
+    header = {"game": "dalek", "players": ["Maximiliano", "Anastasia", "Fabrizio", "João",
+                                           "Iñaki", "Hélène", "Zoë", "Ben"], "target": 30}
+    _, body = host.post("/api/game", {"header": header, "base_version": 0})
+    for line in random_lines(header, 100_000, Random(3)):
+        _, body = host.post("/api/action", {"line": line, "base_version": body["state"]["version"]})
+    assert body["state"]["view"]["over"]
+    tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    try:
+        tv.goto(served.url + "/kiosk")
+        expect(tv.locator(".summary li")).to_have_count(8)
+        expect(tv.get_by_role("button", name="Result picture (PNG)")).to_be_hidden()  # it watches
+        code = tv.locator("#join svg").bounding_box()
+        assert code is not None
+        on_top = tv.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).closest('#join') !== null",
+            [code["x"] + 4, code["y"] + 4])
+        assert on_top, "the join code's corner is under the score board"
+    finally:
+        tv.context.close()
 
 
 def test_a_17_round_with_a_hidden_card_and_a_reveal(open_phone: Callable[..., Page],
