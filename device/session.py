@@ -109,6 +109,7 @@ class TableSession:
         self._snapshot = Snapshot(0, live=self._live, run=self._run_token)
         self._desk: CameraDesk | None = None
         self._news: dict[str, Any] | None = None
+        self._wins: tuple[int, dict[str, int]] | None = None
         self.on_recalibrate: Callable[[], None] | None = None
         """Asks the camera to calibrate the table anew (set by the camera's wiring)."""
         self.teacher: Teacher | None = None
@@ -248,8 +249,13 @@ class TableSession:
         return self.journal.history()
 
     def player_wins(self) -> dict[str, int]:
-        """Each player's wins over the finished games."""
-        return self.journal.player_wins()
+        """Each player's wins over the finished games (counted once per version of the table,
+        not for each phone's look at an ended game)."""
+        version = self._snapshot.version
+        counted = self._wins
+        if counted is None or counted[0] != version:
+            counted = self._wins = (version, self.journal.player_wins())
+        return dict(counted[1])
 
     def standing(self) -> tuple[Snapshot, Game | None]:
         """The current snapshot and the game it shows (None: none is being played), taken
