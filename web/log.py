@@ -21,7 +21,8 @@ and the public views.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from engine import Game
@@ -37,18 +38,42 @@ View = dict[str, Any]
 def game_log(game: Game, lang: str) -> list[Entry]:
     """One entry per standing action of ``game``: ``player`` (who acted, or None), ``text``
     and ``moment`` (None, or the words to show big)."""
-    name = str(game.rules.name)
-    tell = _TELLERS[name]
+    return tell_on(game, lang, None).entries
+
+
+@dataclass(frozen=True)
+class Told:
+    """A story as far as it was told: the game's public lines and actions, the game replayed
+    to there and its view, and the entries."""
+
+    header: Mapping[str, Any]
+    lines: list[dict[str, Any]]
+    actions: tuple[Any, ...]
+    step: Game
+    view: View
+    entries: list[Entry]
+
+
+def tell_on(game: Game, lang: str, told: Told | None) -> Told:
+    """The story of ``game`` in ``lang``, told on from ``told`` where that is how this game
+    begins (the next action of a game in progress costs one step, not a replay); from the
+    start where it is not (an undo, a correction, a card turned over at a call)."""
+    tell = _TELLERS[str(game.rules.name)]
     lines = game.public_record()[1:]
-    step = Game.start(game.header)
-    before = step.view()
-    entries = []
-    for line, action in zip(lines, game.actions, strict=True):
+    if told is not None and told.header == game.header \
+            and told.actions == game.actions[:len(told.actions)] \
+            and told.lines == lines[:len(told.lines)]:
+        step, before, entries = told.step, told.view, list(told.entries)
+    else:
+        step = Game.start(game.header)
+        before, entries = step.view(), []
+    done = len(entries)
+    for line, action in zip(lines[done:], game.actions[done:], strict=True):
         step = step.play(action)
         after = step.view()
         entries.append(tell(lang, line, before, after))
         before = after
-    return entries
+    return Told(game.header, lines, game.actions, step, before, entries)
 
 
 def _entry(player: str | None, said: str, moment: str | None = None) -> Entry:

@@ -21,7 +21,7 @@ from device.notice import Notice
 from device.session import SessionError, Snapshot, TableSession
 from engine import Game, RecordError
 from web.colours import ColourBook
-from web.log import Entry, game_log
+from web.log import Entry, Told, tell_on
 from web.stats import Final, final_of
 from web.streams import StreamGate
 from web.throttle import PinThrottle
@@ -29,7 +29,7 @@ from web.wording import engine_texts
 
 EXTENSION = "dicetable"
 STORIES_KEPT = 8
-"""Stories told at once (a change's, in each language the phones read)."""
+"""Stories kept at once (the game in progress, in each language the phones read)."""
 
 
 @dataclass
@@ -44,7 +44,8 @@ class Table:
     notices: list[Notice] = field(default_factory=list)
     """What the host must be told since the start, until a phone with the PIN dismisses it."""
     _encoded: tuple[int, str] | None = field(default=None, repr=False)
-    _stories: dict[tuple[int, int, str], list[Entry]] = field(default_factory=dict, repr=False)
+    _stories: dict[tuple[int, str], tuple[int, Told]] = field(default_factory=dict,
+                                                             repr=False)
     _finals: dict[tuple[int, str, tuple[str, ...]], Final] = field(default_factory=dict,
                                                                    repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -82,18 +83,18 @@ class Table:
         return known
 
     def story(self, snapshot: Snapshot, game: Game, lang: str) -> list[Entry]:
-        """:func:`web.log.game_log` of the game ``snapshot`` shows, told once per change and
-        language for every phone (each fetches it after every change)."""
-        key = (snapshot.game_id or 0, snapshot.version, lang)
+        """:func:`web.log.game_log` of the game ``snapshot`` shows: told on from where it was
+        last told in ``lang``, for every phone (each fetches it after every change)."""
+        key = (snapshot.game_id or 0, lang)
         with self._lock:
-            told = self._stories.get(key)
-        if told is None:
-            told = game_log(game, lang)
+            version, told = self._stories.get(key, (None, None))
+        if version != snapshot.version or told is None:
+            told = tell_on(game, lang, told)
             with self._lock:
                 if len(self._stories) >= STORIES_KEPT:
                     self._stories.clear()
-                self._stories[key] = told
-        return told
+                self._stories[key] = (snapshot.version, told)
+        return told.entries
 
     def payload(self, snapshot: Snapshot) -> dict[str, Any]:
         """The state as every phone gets it (web/README.md)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import Game
-from web.log import game_log
+from web.log import game_log, tell_on
 
 
 def told(header: dict[str, Any], lines: list[dict[str, Any]], lang: str = "en") -> list[Any]:
@@ -66,3 +66,16 @@ def test_a_hidden_card_is_told_only_once_17_is_called() -> None:
     assert log[3]["player"] == "Ana"
     assert log[3]["text"] == "Ana disse 17!; 5 < 17 → Ana ✖✖, Ben ★, Cleo ★"
     assert log[3]["moment"] == "5 < 17 → Ana ✖✖, Ben ★, Cleo ★"
+
+
+def test_a_story_told_on_is_the_story_told_whole() -> None:
+    """After each action, after an undo, and in 17 when a call turns a face-down card over
+    (the earlier entries change: it is told anew)."""
+    game = Game.start({"game": "17", "players": ["Ana", "Ben", "Cleo"]})
+    told = None
+    for line in [{"play": {"card": "3", "face": "up"}}, {"play": {"card": "trap", "face": "down"}},
+                 {"play": {"card": "5", "face": "up"}}, {"undo": {}},
+                 {"play": {"card": "4", "face": "up"}}, {"call": ["Ana"]}]:
+        game = game.play_json(line)
+        told = tell_on(game, "es", told)
+        assert told.entries == game_log(game, "es")
