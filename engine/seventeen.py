@@ -178,6 +178,10 @@ class SeventeenState:
         return "play-or-call" if self.cards_left else "call"
 
 
+CALL_MISFIT = ("the face-down cards, turned over, do not fit the deck ({reason}): correct the "
+               "one entered wrong, then call 17 again")
+
+
 def shown(state: SeventeenState, placed: Placed, *, trashed: bool = False) -> Card | None:
     """The card's id if the table may see it: public, or in the row once 17 is called (a
     ``trashed`` card is never turned over)."""
@@ -499,7 +503,10 @@ def _call(state: SeventeenState, names: tuple[str, ...]) -> SeventeenState:
                             name=state.players[state.last])
     caller = nearest_caller(callers, state.last, state.direction, len(state.players))
     state = replace(state, called=Called(caller, callers))
-    check_round_cards(state)  # the call turns the face-down cards over: all count now
+    try:
+        check_round_cards(state)  # the call turns the face-down cards over: all count now
+    except IllegalAction as err:  # one of them was entered wrong: the way on is a correction
+        raise IllegalAction(CALL_MISFIT, reason=err) from err
     if any(p.card is None for p in state.row):
         return state
     return _score(state)

@@ -549,3 +549,12 @@ def test_a_trashed_face_down_card_is_not_counted_at_the_call() -> None:
     game = play([down("5"), up("trash"), up("5"), call("Ben")], players=("Ana", "Ben"),
                 deck={"5": 1})
     assert game.view()["results"][0]["row"] == ["5"]
+
+
+def test_face_down_cards_that_do_not_fit_the_deck_at_the_call_say_how_to_go_on() -> None:
+    game = play([down("5"), down("5")], players=("Ana", "Ben"), deck={"5": 1})
+    with pytest.raises(IllegalAction, match=r"the face-down cards, turned over, do not fit the "
+                       r"deck \(the deck has only 1 5 card\): correct the one entered wrong"):
+        game.play_json(call("Ana"))
+    fixed = game.correct(1, game.parse(down("4")))  # the wrong one corrected, the call goes on
+    assert fixed.play_json(call("Ana")).view()["results"][0]["row"] == ["5", "4"]

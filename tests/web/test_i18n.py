@@ -301,6 +301,11 @@ def hidden_card_correction() -> Iterator[Callable[[], object]]:
     for line in ({"play": {"card": "2", "face": "up"}}, {"play": {"card": "trap", "face": "down"}}):
         game = game.play_json(line)
     yield partial(game.correct, 0, game.parse({"play": {"card": "trap", "face": "up"}}))
+    # Two face-down cards named the same, one beyond the deck: the call that turns them over
+    misnamed = Game.start({"game": "17", "players": ["Ana", "Ben"], "deck": {"5": 1}})
+    for line in ({"play": {"card": "5", "face": "down"}}, {"play": {"card": "5", "face": "down"}}):
+        misnamed = misnamed.play_json(line)
+    yield partial(misnamed.play_json, {"call": ["Ana"]})
 
 
 def session_refusals(journal: Journal) -> Iterator[Callable[[], object]]:
