@@ -323,7 +323,9 @@ class TableSession:
             return
         game = replay(enumerate(lines[:good], start=1))
         game_id, version = self.journal.continue_as_new(stored.id, game.record())
-        self.notice = Notice("notice.game_goes_on", {"move": good, "reason": err.reason})
+        # the move as the game counts them (the journal's lines hold undos and corrections too)
+        self.notice = Notice("notice.game_goes_on", {"move": len(game.actions) + 1,
+                                                      "reason": err.reason})
         self._publish(version, game, game_id)
 
     def _new_game(self, header: dict[str, Any], base_version: int,

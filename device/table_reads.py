@@ -342,10 +342,13 @@ class DalekReads:
             # dice picked up to be rolled again, or a hand over the kept ones: not yet
             return Note("camera.count", {"n": len(keep["keep"]) + _to_top(view), "need": rolled})
         if rolling and fresh:
-            keep = self._keep(self._last)
-            left = rolled - len(keep["keep"]) - _to_top(view)
-            if len(fresh) == left:
-                return Apply(keep, {"roll": fresh})
+            # The kept areas now, else as last remembered (a frame of the dice being picked up
+            # is only noted, and not remembered)
+            for kept in (table, self._last):
+                keep = self._keep(kept)
+                left = rolled - len(keep["keep"]) - _to_top(view)
+                if len(fresh) == left:
+                    return Apply(keep, {"roll": fresh})
             return Note("camera.count", {"n": len(fresh), "need": left})
         extra = _extra_on_top(self._at_roll, table, view)
         if extra:

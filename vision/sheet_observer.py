@@ -93,6 +93,9 @@ class SheetObserver:
         found = self.calibration
         assert found is not None
         light = _light(frame)  # the markers may still be found where no die or card can be
+        if light == "dark" and found.frame_size == (width, height) \
+                and _light(rectify(frame, found)) != "dark":
+            light = None  # a dark cloth about a sheet lit well enough to read
         if light or found.frame_size != (width, height) or _moved(drift(frame, found)):
             self.problem = light or "moved"
             self.why = {"moved": "the camera or the sheet moved", "dark": "the picture is too "

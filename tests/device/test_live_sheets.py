@@ -239,3 +239,23 @@ def test_a_dim_or_washed_out_sheet_whose_markers_still_show_is_told_as_such(
     assert len(observer.observe(frame).dice) == 6
     lit = np.clip(frame * scale + add, 0, 255).astype(np.uint8)  # the light off, or glare
     assert observer.observe(lit).problem == problem  # not "the camera sees 0 of the 6 dice"
+
+
+def test_a_lit_sheet_on_a_dark_cloth_is_read_not_told_as_too_dark(tmp_path: Path) -> None:
+    film = tmp_path / "film"
+    write_film(film, [SheetRest(dice(["6", "6", "5", "2", "1", "1"], DICE_AREA))], game="dicy",
+               seed=8)
+    frame = cv2.imread(str(sorted(film.glob("*.jpg"))[0]))
+    observer = SheetObserver(None, threads=2)
+    assert len(observer.observe(frame).dice) == 6
+    found = observer.calibration
+    assert found is not None
+    width, height = found.layout.width, found.layout.height
+    corners = found.to_frame(np.array([[0, 0], [width, 0], [width, height], [0, height]],
+                                      np.float64)).astype(np.int32)
+    sheet = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillConvexPoly(sheet, corners, 255)
+    dim = np.where(sheet[..., None] > 0, frame * 0.75, frame * 0.05).astype(np.uint8)
+    assert cv2.cvtColor(dim, cv2.COLOR_BGR2GRAY).mean() < 45  # the frame as a whole: "dark"
+    seen = observer.observe(dim)
+    assert seen.problem is None and sorted(d.value or 0 for d in seen.dice) == [1, 1, 2, 5, 6, 6]

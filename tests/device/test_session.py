@@ -219,6 +219,21 @@ def test_a_journal_that_no_longer_replays_goes_on_from_its_last_good_line(
         table.stop()
 
 
+def test_the_move_that_no_longer_replays_is_counted_as_the_game_counts_moves(
+        journal_path: Path) -> None:
+    journal = Journal(journal_path)
+    game_id, _ = journal.start_game(DALEK)
+    # roll, keep, undo, keep again: two moves stand; the line after them no longer replays
+    journal.append(game_id, [ROLL, {"keep": ["H4", "D3"]}, {"undo": {}},
+                             {"keep": ["H4", "D3"]}, {"keep": ["H4"]}], source="phone")
+    table = TableSession(Journal(journal_path))
+    table.start()
+    try:
+        assert table.notice is not None and table.notice.params["move"] == 3  # not line 5
+    finally:
+        table.stop()
+
+
 def test_a_journal_line_damaged_on_disk_is_where_the_game_goes_on_from(
         journal_path: Path) -> None:
     journal = Journal(journal_path)

@@ -317,3 +317,21 @@ def test_a_card_frozen_by_an_effect_and_flipped_with_the_reroll_card_is_no_quest
     # Ben turns odd over (the effect) as he turns straight for his reroll
     assert reads.decide(ben({"odd", "straight"}, [6, 6, 5, 2, 3, 4], thrown), game) == Apply(
         {"reroll": {"freeze": "straight", "dice": [6, 6, 5, 2, 3, 4]}})
+
+
+def test_dalek_a_keep_and_the_rest_picked_up_at_once_is_taken_at_the_next_roll() -> None:
+    reads = DalekReads()
+    faces = ["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC"]
+    game = Game.start({"game": "dalek", "players": ["Ana", "Ben"]}).play_json({"roll": faces})
+    rolled = dalek(*[(f, "to-roll", 30.0 + 25 * i, 150.0) for i, f in enumerate(faces)])
+    reads.remember(rolled, game)
+    kept = [("DOC", "top", 100.0, 20.0), *[("H4", "kept-humans", 30.0 + 25 * i, 80.0)
+                                             for i in range(3)],
+            *[("D3", "kept-daleks", 190.0 + 25 * i, 80.0) for i in range(3)]]
+    # in one move: six kept, the DOC on top, the other three in a hand (only noted: not kept
+    # as the table's last read)
+    assert reads.decide(dalek(*kept), game) == Note("camera.count", {"n": 7, "need": 10})
+    again = dalek(*kept, ("H2", "to-roll", 60.0, 185.0), ("D3", "to-roll", 100.0, 185.0),
+                  ("EXT", "to-roll", 140.0, 185.0))
+    assert reads.decide(again, game) == Apply(
+        {"keep": ["D3", "D3", "D3", "H4", "H4", "H4"]}, {"roll": ["H2", "D3", "EXT"]})

@@ -259,6 +259,37 @@ def test_a_correction_open_while_another_phone_undoes_closes_and_replaces_nothin
         pad.expect_area("Humans 4")
 
 
+SLOW_SENDS = """() => {
+    const send = window.fetch;
+    window.fetch = async (url, init) => {
+        if (init && init.method === "POST") await new Promise((done) => setTimeout(done, 2000));
+        return send(url, init);
+    };
+}"""  # every POST leaves the page 2 s late (a phone on a weak signal)
+
+
+def test_a_correction_sent_as_another_phone_undoes_its_action_closes_and_replaces_nothing(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    jenna, peter = Pad(open_phone()), Pad(open_phone())
+    for pad in (jenna, peter):
+        pad.enter_pin(served.pin)
+    jenna.new_game("Dalek Dice", ["Jenna", "Peter"])
+    jenna.roll("H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC")
+    jenna.keep(0, 1, 2, 5, 6, 7)
+    jenna.page.locator(".actions summary").click()
+    jenna.page.locator(".lines li").nth(1).get_by_role("button", name="Correct").click()
+    peter.expect_area("Humans 12")
+    jenna.page.evaluate(SLOW_SENDS)
+    jenna.page.locator(".corrector").get_by_role("button", name="Replace").click()
+    peter.button("Undo")  # reaches the table first: Jenna's Replace is refused as stale
+    expect(jenna.page.locator(".corrector")).to_have_count(0)
+    expect(jenna.page.locator("#toast")).to_contain_text(
+        "The game changed while the correction was open; nothing was replaced")
+    peter.keep(0, 5)
+    for pad in (jenna, peter):
+        pad.expect_area("Humans 4")
+
+
 def test_both_phones_come_back_after_the_server_is_killed(open_phone: Callable[..., Page],
                                                          served: ServedTable) -> None:
     jenna, peter = Pad(open_phone()), Pad(open_phone())

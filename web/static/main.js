@@ -201,7 +201,7 @@ async function sendCorrection(dropFrom) {
     render();
   }});
   e.sending = false;
-  if (!done) return;
+  if (!done) { correctionStillStands(S.record); return; }  // a change that came meanwhile
   S.editing = null;
   const dropped = dropFrom === undefined ? "" : t("actions.dropped", {n: before.length - dropFrom});
   toast(t("actions.corrected", {n: first.index + 1, was: before[first.index]}) + dropped, "ok");

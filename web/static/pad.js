@@ -296,7 +296,7 @@ function apply(payload, forced) {
 
 /* The standing actions and the story of the game in progress; new moments are shown big. */
 async function loadRecord() {
-  if (!S.state.game_id) { S.record = null; return; }
+  if (!S.state.game_id) { S.record = null; S.editing = null; return; }
   try {
     const data = await getJSON("/api/record");
     if (data.version < S.state.version) return;
