@@ -104,7 +104,9 @@ def test_a_pin_holder_cannot_test_a_face_down_card_by_playing_one_like_it(
         called = host.act({"call": ["Ben"]})
         if hidden == "5":
             assert called.status_code == 400
-            assert called.json == {"error": "the deck has only 3 5 cards"}
+            assert called.json == {"error": "the face-down cards, turned over, do not fit the "
+                                            "deck (the deck has only 3 5 cards): correct the "
+                                            "one entered wrong, then call 17 again"}
         else:
             assert called.status_code == 200, called.json
     assert answers["5"] == answers["4"]
