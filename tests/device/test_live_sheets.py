@@ -228,26 +228,28 @@ def wait_for(done: Callable[[], T | None], timeout: float = 60.0) -> T:
     return found
 
 
-@pytest.mark.parametrize(("scale", "add", "problem"), [(0.08, 0, "dark"), (0.1, 235, "bright")])
-def test_a_dim_or_washed_out_sheet_whose_markers_still_show_is_told_as_such(
-        tmp_path: Path, scale: float, add: int, problem: str) -> None:
+def a_dicy_roll_calibrated(tmp_path: Path) -> tuple[np.ndarray, SheetObserver]:
+    """A frame of six dice rolled on the Dicy sheet, and an observer calibrated on it that
+    reads them all."""
     film = tmp_path / "film"
     write_film(film, [SheetRest(dice(["6", "6", "5", "2", "1", "1"], DICE_AREA))], game="dicy",
                seed=8)
     frame = cv2.imread(str(sorted(film.glob("*.jpg"))[0]))
     observer = SheetObserver(None, threads=2)
     assert len(observer.observe(frame).dice) == 6
+    return frame, observer
+
+
+@pytest.mark.parametrize(("scale", "add", "problem"), [(0.08, 0, "dark"), (0.1, 235, "bright")])
+def test_a_dim_or_washed_out_sheet_whose_markers_still_show_is_told_as_such(
+        tmp_path: Path, scale: float, add: int, problem: str) -> None:
+    frame, observer = a_dicy_roll_calibrated(tmp_path)
     lit = np.clip(frame * scale + add, 0, 255).astype(np.uint8)  # the light off, or glare
     assert observer.observe(lit).problem == problem  # not "the camera sees 0 of the 6 dice"
 
 
 def test_a_lit_sheet_on_a_dark_cloth_is_read_not_told_as_too_dark(tmp_path: Path) -> None:
-    film = tmp_path / "film"
-    write_film(film, [SheetRest(dice(["6", "6", "5", "2", "1", "1"], DICE_AREA))], game="dicy",
-               seed=8)
-    frame = cv2.imread(str(sorted(film.glob("*.jpg"))[0]))
-    observer = SheetObserver(None, threads=2)
-    assert len(observer.observe(frame).dice) == 6
+    frame, observer = a_dicy_roll_calibrated(tmp_path)
     found = observer.calibration
     assert found is not None
     width, height = found.layout.width, found.layout.height

@@ -245,12 +245,18 @@ def test_17_a_card_at_the_row_end_is_a_play_and_two_are_a_question() -> None:
                                                                       "face": "up"}})
 
 
-def test_dalek_kept_dice_that_do_not_add_up_are_no_keep() -> None:
+def ten_rolled() -> tuple[DalekReads, Game]:
+    """Ana's ten dice rolled into "to roll", and the reads that saw them lie there."""
     reads = DalekReads()
     faces = ["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC"]
     game = Game.start({"game": "dalek", "players": ["Ana", "Ben"]}).play_json({"roll": faces})
-    rolled = dalek(*[(f, "to-roll", 30.0 + 25 * i, 150.0) for i, f in enumerate(faces)])
-    reads.remember(rolled, game)
+    reads.remember(dalek(*[(f, "to-roll", 30.0 + 25 * i, 150.0) for i, f in enumerate(faces)]),
+                   game)
+    return reads, game
+
+
+def test_dalek_kept_dice_that_do_not_add_up_are_no_keep() -> None:
+    reads, game = ten_rolled()
     # H4 × 3 and D3 × 3 kept, the DOC on top, the other three picked up to be rolled, and
     # the hand that holds them rests over the kept humans: one H4 of three is seen.
     covered = dalek(("DOC", "top", 100.0, 20.0), ("H4", "kept-humans", 40.0, 80.0),
@@ -320,11 +326,7 @@ def test_a_card_frozen_by_an_effect_and_flipped_with_the_reroll_card_is_no_quest
 
 
 def test_dalek_a_keep_and_the_rest_picked_up_at_once_is_taken_at_the_next_roll() -> None:
-    reads = DalekReads()
-    faces = ["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC"]
-    game = Game.start({"game": "dalek", "players": ["Ana", "Ben"]}).play_json({"roll": faces})
-    rolled = dalek(*[(f, "to-roll", 30.0 + 25 * i, 150.0) for i, f in enumerate(faces)])
-    reads.remember(rolled, game)
+    reads, game = ten_rolled()
     kept = [("DOC", "top", 100.0, 20.0), *[("H4", "kept-humans", 30.0 + 25 * i, 80.0)
                                              for i in range(3)],
             *[("D3", "kept-daleks", 190.0 + 25 * i, 80.0) for i in range(3)]]

@@ -238,8 +238,9 @@ def test_an_illegal_correction_says_which_action_and_changes_nothing(
     expect(jenna.page.locator(".lines li")).to_have_count(2)
 
 
-def test_a_correction_open_while_another_phone_undoes_closes_and_replaces_nothing(
-        open_phone: Callable[..., Page], served: ServedTable) -> None:
+def correcting_the_keep(open_phone: Callable[..., Page], served: ServedTable) -> tuple[Pad, Pad]:
+    """Jenna and Peter, both with the PIN: Jenna rolled, kept, and opened the correction of
+    her keep."""
     jenna, peter = Pad(open_phone()), Pad(open_phone())
     for pad in (jenna, peter):
         pad.enter_pin(served.pin)
@@ -248,6 +249,12 @@ def test_a_correction_open_while_another_phone_undoes_closes_and_replaces_nothin
     jenna.keep(0, 1, 2, 5, 6, 7)
     jenna.page.locator(".actions summary").click()
     jenna.page.locator(".lines li").nth(1).get_by_role("button", name="Correct").click()
+    return jenna, peter
+
+
+def test_a_correction_open_while_another_phone_undoes_closes_and_replaces_nothing(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    jenna, peter = correcting_the_keep(open_phone, served)
     expect(jenna.page.locator(".corrector")).to_be_visible()
     peter.expect_area("Humans 12")
     peter.button("Undo")  # the keep Jenna is correcting is taken back, and made anew
@@ -270,14 +277,7 @@ SLOW_SENDS = """() => {
 
 def test_a_correction_sent_as_another_phone_undoes_its_action_closes_and_replaces_nothing(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
-    jenna, peter = Pad(open_phone()), Pad(open_phone())
-    for pad in (jenna, peter):
-        pad.enter_pin(served.pin)
-    jenna.new_game("Dalek Dice", ["Jenna", "Peter"])
-    jenna.roll("H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC")
-    jenna.keep(0, 1, 2, 5, 6, 7)
-    jenna.page.locator(".actions summary").click()
-    jenna.page.locator(".lines li").nth(1).get_by_role("button", name="Correct").click()
+    jenna, peter = correcting_the_keep(open_phone, served)
     peter.expect_area("Humans 12")
     jenna.page.evaluate(SLOW_SENDS)
     jenna.page.locator(".corrector").get_by_role("button", name="Replace").click()
