@@ -8,7 +8,8 @@ understands; the live loop (:mod:`device.live`) closes it and opens it again wit
   the system's packages). One configuration for the whole run: a small stream for watching
   motion and the full one for reads; exposure, gain and white balance are fixed after warm-up.
 - ``0`` or ``/dev/video0``: a V4L2 camera through OpenCV.
-- a folder of image files, played in file-name order at ``fps``, the last frame held once it
+- a folder of image files, played in file-name order (numbers in names counted: ``frame9``
+  before ``frame10``) at ``fps``, the last frame held once it
   ends (demos, tests, recorded tables); a video file the same way.
 
 A recorded source (folder or video) is *paced* by default: it plays in real time and the live
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -251,10 +253,11 @@ class FolderSource(_Recording):
         self._last = None
 
     def _pictures(self) -> list[Path]:
-        """The folder's pictures in name order."""
+        """The folder's pictures in name order, numbers counted."""
         try:
-            return sorted(p for p in self.folder.iterdir()
-                          if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
+            return sorted((p for p in self.folder.iterdir()
+                           if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()),
+                          key=name_order)
         except OSError as err:
             raise CameraError(f"the folder {self.folder} cannot be read "
                               f"({err.strerror or err})") from None
@@ -265,9 +268,19 @@ class FolderSource(_Recording):
         if at - self._looked < 1.0:
             return index
         self._looked = at
-        newer = [p for p in self._pictures() if p.name > self._files[-1].name]
+        newer = [p for p in self._pictures() if name_order(p) > name_order(self._files[-1])]
         self._files += newer
         return len(self._files) - 1
+
+
+def name_order(path: Path) -> tuple[tuple[int, str], ...]:
+    """A key that sorts file names as people count: ``frame9`` before ``frame10``.
+
+    >>> sorted(["f10.png", "f9.png", "f1.png"], key=lambda n: name_order(Path(n)))
+    ['f1.png', 'f9.png', 'f10.png']
+    """
+    return tuple((int(part), "") if part.isdigit() else (-1, part)
+                 for part in re.split(r"(\d+)", path.name))
 
 
 class VideoSource(_Recording):

@@ -61,6 +61,17 @@ def test_a_folder_plays_its_pictures_in_name_order_at_its_frame_rate(folder: Pat
     assert [f.number for f in frames] == [0, 1, 2, 2, 2]
 
 
+def test_numbers_in_picture_names_are_played_in_counting_order(tmp_path: Path) -> None:
+    # a recorder that numbers its pictures without leading zeros: frame9 comes before frame10
+    for number in (1, 2, 9, 10, 11, 100):
+        cv2.imwrite(str(tmp_path / f"frame{number}.png"), shade(number))
+    source = FolderSource(tmp_path, fps=10, paced=False, clock=FakeClock())
+    source.open()
+    assert [int(source.read().image[0, 0, 0]) for _ in range(6)] == [1, 2, 9, 10, 11, 100]
+    cv2.imwrite(str(tmp_path / "frame101.png"), shade(101))  # taken up after frame100
+    assert 101 in [int(source.read().image[0, 0, 0]) for _ in range(12)]
+
+
 def test_a_paced_folder_drops_the_frames_a_slow_reader_missed(folder: Path) -> None:
     clock = FakeClock()
     source = FolderSource(folder, fps=10, clock=clock)
