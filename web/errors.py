@@ -1,4 +1,5 @@
-"""Refusals as JSON: every refused request gets ``{"error": message}`` in the phone's language.
+"""Refusals as JSON: every refused request gets ``{"error": message}`` in the phone's language
+(a page address that is not there gets a page in it).
 
 A bad request is 400, a missing PIN 401, a failed cross-site check 403, a stale version 409
 (with the current ``state``), too many PIN tries 429, no free live stream or a journal that
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from device.journal import JournalError
@@ -45,6 +46,16 @@ def refusal(status: int, message: str, **extra: Any) -> tuple[Response, int]:
     return jsonify({"error": message, **extra}), status
 
 
+def _page_error(err: HTTPException) -> tuple[str, int] | HTTPException:
+    """A page address that is not there (an old bookmark, a typo): said in the phone's words,
+    with the way back to the score pad; other page errors as Werkzeug words them."""
+    if err.code != 404:
+        return err
+    lang = language()
+    return render_template("missing.html", lang=lang, message=text(lang, "error.http404"),
+                           way_back=text(lang, "menu.pad")), 404
+
+
 def register_handlers(app: Flask) -> None:
     """Turn every refusal the app meets into JSON."""
 
@@ -71,10 +82,10 @@ def register_handlers(app: Flask) -> None:
                        state=table().payload(err.current))
 
     @app.errorhandler(HTTPException)
-    def http_error(err: HTTPException) -> tuple[Response, int] | HTTPException:
+    def http_error(err: HTTPException) -> tuple[Response | str, int] | HTTPException:
         if not (request.path.startswith("/api/") or request.path.startswith("/auth/")
                 or request.method == "POST"):
-            return err
+            return _page_error(err)
         status = err.code or 500
         return refusal(status, text(language(), f"error.http{status}")
                        if status in (400, 404, 405, 413, 500) else err.description or err.name)

@@ -68,6 +68,16 @@ def test_an_unknown_api_path_is_json(client: FlaskClient) -> None:
     assert response.status_code == 404 and response.json == {"error": "There is no such page."}
 
 
+def test_a_wrong_address_opened_on_a_phone_says_so_in_its_language(client: FlaskClient) -> None:
+    # an old bookmark or a mistyped address: a page in the phone's words, and the way back
+    response = client.get("/scores", headers={"Accept-Language": "it-IT,it;q=0.9"})
+    assert response.status_code == 404 and response.mimetype == "text/html"
+    page = response.get_data(as_text=True)
+    assert '<html lang="it">' in page and "Questa pagina non esiste." in page
+    assert 'href="/"' in page and "Not Found" not in page
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
 def test_the_pad_can_be_installed_and_its_rules_are_at_hand(client: FlaskClient) -> None:
     manifest = client.get("/manifest.webmanifest", headers={"Accept-Language": "pt"})
     assert manifest.mimetype == "application/manifest+json"
