@@ -407,6 +407,11 @@ def test_the_kiosk_shows_the_end_of_an_eight_player_game_beside_a_whole_join_cod
             "([x, y]) => document.elementFromPoint(x, y).closest('#join') !== null",
             [code["x"] + 4, code["y"] + 4])
         assert on_top, "the join code's corner is under the score board"
+        sheet = tv.locator(".scroll")  # a TV cannot scroll: the score sheet is never cut
+        widths = sheet.evaluate("(e) => [e.scrollWidth, e.clientWidth]")
+        assert widths[0] <= widths[1] + 1, f"the score sheet is cut: {widths}"
+        box = sheet.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= code["x"]
     finally:
         tv.context.close()
 

@@ -28,6 +28,8 @@ function render() {
   board.replaceChildren(scoreboard(view, game));
   main.className = "pad";
   const playing = !view.over;
+  // A TV only watches: the score sheet takes the column a phone enters moves in.
+  const kiosk = document.body.classList.contains("kiosk");
   // Two columns on a landscape tablet; on a phone one, in the order of the "order" classes.
   main.replaceChildren(
     el("div.col.see", {}, [
@@ -37,11 +39,12 @@ function render() {
       cameraShown(),
       game.table(view),
       storyBox(view),
-      game.grid(view)].filter(Boolean)),
+      kiosk ? null : game.grid(view)].filter(Boolean)),
     el("div.col.do", {}, [
-      playing ? (S.auth ? entry(view, game) : watchOnly()) : null,
+      kiosk ? game.grid(view) : null,
+      playing && !kiosk ? (S.auth ? entry(view, game) : watchOnly()) : null,
       hintsBox(view, game),
-      actionsList(view, game)].filter(Boolean)));
+      kiosk ? null : actionsList(view, game)].filter(Boolean)));
 }
 
 /* What the host must be told (a damaged journal, a new PIN); a phone with the PIN dismisses it. */
