@@ -52,7 +52,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help='a folder with labels.json ({"images": [{"file", "split", '
                              '"dice": [{"value", "bbox": [x0, y0, x1, y1]}], "ignore"}]}, '
                              "pixel boxes) or YOLO labels (images/ + labels/, or a .txt beside "
-                             "each image; lines 'class xc yc w h', class 0..5 = value 1..6)")
+                             "each image; lines 'class xc yc w h', class 0..5 = value 1..6 unless "
+                             "data.yaml, classes.txt or obj.names names the classes)")
     parser.add_argument("--split", metavar="NAME",
                         help="the split to score: a split of labels.json or a train/val/test "
                              "folder, or 'all' (default: test when there is one, else all)")

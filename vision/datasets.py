@@ -13,21 +13,28 @@ Two formats:
   it), unless ``width`` and ``height`` fit only its pixels as stored: labels made with a tool
   that ignores the tag. (A half turn, a mirror or a square photo keeps its size either way, so
   there the labels are taken to be of the photo as shown.)
-- YOLO: ``cls xc yc w h`` lines (class 0..5 = value 1..6, box normalised to the image size,
-  which is read from the image). The label of ``.../images/.../x.jpg`` is ``.../labels/.../x.txt``
+- YOLO: ``cls xc yc w h`` lines, box normalised to the image size, which is read from the
+  image (a segmentation line ``cls x1 y1 x2 y2 ...`` gives its polygon's box). Class 0..5 is
+  value 1..6, unless the set names its classes (``data.yaml``, ``classes.txt``, ``obj.names``
+  in the label's folder or one above it, up to the root): then each class is the value its
+  name says (``5``, ``five``, ``dice-5``; Roboflow sorts the names, so class 0 is often
+  ``five``). The label of ``.../images/.../x.jpg`` is ``.../labels/.../x.txt``
   when that labels/ folder exists (Ultralytics layout: an image without its label file holds
   no dice), else ``x.txt`` beside the image (Darknet layout: an image without one is skipped,
   so a stray photo is not scored as an empty table). The split is the first folder on the
-  image's path named train, val (or valid, validation) or test.
+  image's path named train (or training), val (or valid, validation) or test (or testing).
 
 >>> Problem("labels/a.txt", "class 7 is not 0..5", line=3).describe()
 'labels/a.txt:3: class 7 is not 0..5'
+>>> [value_named(n) for n in ("5", "Five", "dice-5", "d6_five", "0", "dice", "1-2")]
+[5, 5, 5, 5, None, None, None]
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +42,7 @@ from typing import NoReturn, TypeVar
 
 import cv2
 import numpy as np
+import yaml
 from numpy.typing import NDArray
 
 from vision.image_size import MAX_PIXELS, image_size
@@ -45,8 +53,12 @@ image)."""
 
 MANIFEST = "labels.json"
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"})
-SPLIT_FOLDERS = {"train": "train", "val": "val", "valid": "val", "validation": "val",
-                 "test": "test"}
+SPLIT_FOLDERS = {"train": "train", "training": "train", "val": "val", "valid": "val",
+                 "validation": "val", "test": "test", "testing": "test"}
+UNREADABLE_SUFFIXES = {".heic": "HEIC", ".heif": "HEIF", ".avif": "AVIF"}  # phone formats
+NAMES_FILES = ("data.yaml", "data.yml", "dataset.yaml", "classes.txt", "obj.names",
+               "_darknet.labels")
+_VALUE_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 ALL = "all"
 """The split name that selects every image."""
 _T = TypeVar("_T")
@@ -196,8 +208,17 @@ def _read_bytes(entry: Entry) -> bytes:
 def _decode_image(entry: Entry, data: bytes, flags: int) -> NDArray[np.uint8]:
     image = cv2.imdecode(np.frombuffer(data, np.uint8), flags) if data else None
     if image is None:
-        _fail(entry, "not a readable image (empty, truncated or not an image format)")
+        _fail(entry, _cannot_read(entry.path)
+              or "not a readable image (empty, truncated or not an image format)")
     return np.asarray(image, dtype=np.uint8)
+
+
+def _cannot_read(path: Path) -> str | None:
+    """Why a photo in a format OpenCV does not read is skipped; None for other files."""
+    kind = UNREADABLE_SUFFIXES.get(path.suffix.lower())
+    if kind is None:
+        return None
+    return f"{kind} photos cannot be read here; convert them to JPEG or PNG"
 
 
 def _size(image: NDArray[np.uint8]) -> tuple[int, int]:
@@ -305,10 +326,14 @@ def _box(raw: object, what: str, size: tuple[int, int] | None) -> Box:
 # --- YOLO ------------------------------------------------------------------------------------
 
 def _load_yolo(root: Path) -> Dataset:
-    images = sorted(p for p in _files(root) if p.suffix.lower() in IMAGE_SUFFIXES)
+    files = list(_files(root))
+    images = sorted(p for p in files if p.suffix.lower() in IMAGE_SUFFIXES)
     entries: list[Entry] = []
-    problems: list[Problem] = []
+    problems: list[Problem] = [
+        Problem(p.relative_to(root).as_posix(), reason, split=_split_of(p.relative_to(root)))
+        for p in sorted(files) if (reason := _cannot_read(p)) is not None]
     used: set[Path] = set()
+    names = _ClassNames(root)
     for image in images:
         rel = image.relative_to(root)
         split = _split_of(rel)
@@ -323,14 +348,14 @@ def _load_yolo(root: Path) -> Dataset:
             continue
         used.add(label)
         try:
-            dice = _yolo_dice(label)
+            dice = _yolo_dice(label, names.values_for(label))
         except _BadLine as bad:
             problems.append(Problem(label.relative_to(root).as_posix(), str(bad),
                                     line=bad.line, split=split))
             continue
         entries.append(Entry(rel.as_posix(), image, split, dice, normalised=True))
-    orphans = [p.relative_to(root) for p in _files(root) if p.suffix == ".txt"
-               and p not in used and p.name != "classes.txt"]
+    orphans = [p.relative_to(root) for p in files if p.suffix == ".txt"
+               and p not in used and p.name not in NAMES_FILES]
     problems.extend(Problem(rel.as_posix(), "no image for this label file",
                             split=_split_of(rel))
                     for rel in sorted(orphans) if "labels" in rel.parts[:-1])
@@ -375,9 +400,75 @@ class _BadLine(Exception):
         self.line = line
 
 
-def _yolo_dice(label: Path) -> tuple[LabelledDie, ...]:
+Named = tuple[str, dict[int, str]]
+"""A names file's name and the class names it lists by class number."""
+
+
+class _ClassNames:
+    """The names file nearest each label file (each read once); None where the set names no
+    classes (class 0..5 is value 1..6)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._read: dict[Path, dict[int, str] | None] = {}
+
+    def values_for(self, label: Path) -> Named | None:
+        """The names file that speaks for ``label``, and its names."""
+        folder = label.parent
+        while True:
+            for name in NAMES_FILES:
+                if (folder / name).is_file():
+                    names = self._names(folder / name)
+                    return None if names is None else (name, names)
+            if folder == self.root or self.root not in folder.parents:
+                return None
+            folder = folder.parent
+
+    def _names(self, path: Path) -> dict[int, str] | None:
+        if path not in self._read:
+            names = _class_names(path)
+            if names is not None and not any(map(value_named, names.values())):
+                listed = ", ".join(names.values()) or "nothing"
+                raise DatasetError(f"{path}: {path.name} names no die value ({listed}): its "
+                                   f"labels do not say which face is up")
+            self._read[path] = names
+        return self._read[path]
+
+
+def _class_names(path: Path) -> dict[int, str] | None:
+    """The class names a names file lists by class number; None when it lists none (a
+    data.yaml without ``names``)."""
     try:
-        text = label.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise DatasetError(f"{path}: cannot read the class names") from err
+    if path.suffix not in (".yaml", ".yml"):
+        return dict(enumerate(line.strip() for line in text.splitlines() if line.strip()))
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        raise DatasetError(f"{path}: not YAML the class names can be read from") from err
+    names = doc.get("names") if isinstance(doc, dict) else None
+    if isinstance(names, list):
+        return {i: str(n) for i, n in enumerate(names)}
+    if isinstance(names, dict) and all(isinstance(k, int) for k in names):
+        return {int(k): str(n) for k, n in names.items()}
+    if names is None:
+        return None
+    raise DatasetError(f"{path}: its names are neither a list nor numbered")
+
+
+def value_named(name: str) -> int | None:
+    """The die value a class name says (a digit or an English word, one of them), else None."""
+    words = re.findall(r"[a-z]+|\d+", re.sub(r"(?<![a-z0-9])d6(?![0-9])", " ", name.lower()))
+    said = {int(w) if w.isdigit() else _VALUE_WORDS[w] for w in words
+            if w.isdigit() or w in _VALUE_WORDS}
+    return said.pop() if len(said) == 1 and 1 <= min(said) <= 6 else None
+
+
+def _yolo_dice(label: Path, names: Named | None) -> tuple[LabelledDie, ...]:
+    try:
+        text = label.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as err:
         raise _BadLine(None, "not UTF-8 text") from err
     except OSError as err:
@@ -385,22 +476,42 @@ def _yolo_dice(label: Path) -> tuple[LabelledDie, ...]:
     dice = []
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip():
-            dice.append(_yolo_line(line, number))
+            dice.append(_yolo_line(line, number, names))
     return tuple(dice)
 
 
-def _yolo_line(line: str, number: int) -> LabelledDie:
+def _yolo_line(line: str, number: int, names: Named | None) -> LabelledDie:
     fields = line.split()
-    if len(fields) != 5:
+    if len(fields) != 5 and (len(fields) < 7 or len(fields) % 2 == 0):
         raise _BadLine(number, f"expected 'class xc yc w h', got {line.strip()!r}")
     try:
-        cls_f, xc, yc, w, h = (float(f) for f in fields)
+        cls_f, *numbers = (float(f) for f in fields)
     except ValueError:
         raise _BadLine(number, f"not numbers: {line.strip()!r}") from None
-    if not cls_f.is_integer() or not 0 <= cls_f <= 5:
-        raise _BadLine(number, f"class {fields[0]} is not 0..5 (values 1..6)")
+    if len(numbers) > 4:  # a segmentation polygon: its box
+        xs, ys = numbers[0::2], numbers[1::2]
+        numbers = [(min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, max(xs) - min(xs),
+                   max(ys) - min(ys)]
+    xc, yc, w, h = numbers
+    value = _class_value(cls_f, fields[0], number, names)
     if not all(math.isfinite(v) and -0.01 <= v <= 1.01 for v in (xc, yc, w, h)) or w <= 0 \
             or h <= 0:
         raise _BadLine(number, f"box {' '.join(fields[1:])} is not a normalised 'xc yc w h' "
                                f"(0..1, w and h > 0)")
-    return LabelledDie(int(cls_f) + 1, (xc - w / 2, yc - h / 2, xc + w / 2, yc + h / 2))
+    return LabelledDie(value, (xc - w / 2, yc - h / 2, xc + w / 2, yc + h / 2))
+
+
+def _class_value(cls_f: float, written: str, number: int, names: Named | None) -> int:
+    """The value of class ``cls_f`` (written ``written`` on line ``number``)."""
+    if names is None:
+        if not cls_f.is_integer() or not 0 <= cls_f <= 5:
+            raise _BadLine(number, f"class {written} is not 0..5 (values 1..6)")
+        return int(cls_f) + 1
+    file, named = names
+    if not cls_f.is_integer() or int(cls_f) not in named:
+        raise _BadLine(number, f"class {written} is not one {file} names")
+    value = value_named(named[int(cls_f)])
+    if value is None:
+        raise _BadLine(number, f"class {written} is named {named[int(cls_f)]!r} in {file}, "
+                               f"not a value 1..6")
+    return value

@@ -247,6 +247,7 @@ def test_in_the_ultralytics_layout_an_image_without_a_label_file_holds_no_dice(
 @pytest.mark.parametrize("line, reason", [
     ("1 0.5 0.5 0.2", "expected 'class xc yc w h'"),
     ("6 0.5 0.5 0.2 0.2", "class 6 is not 0..5"),
+    ("1 0.5 0.5 0.2 0.2 0.9", "expected 'class xc yc w h'"),  # a prediction, with its confidence
     ("1.5 0.5 0.5 0.2 0.2", "class 1.5 is not 0..5"),
     ("two 0.5 0.5 0.2 0.2", "not numbers"),
     ("1 0.5 0.5 0 0.2", "not a normalised"),
@@ -265,6 +266,82 @@ def test_a_bad_yolo_line_skips_its_image_naming_file_and_line(
     assert (problem.file, problem.line) == ("labels/a.txt", 2)
     assert reason in problem.reason
     assert problem.describe().startswith("labels/a.txt:2: ")
+
+
+@pytest.mark.parametrize("names_file, text", [
+    # Roboflow sorts its class names: "five" is class 0
+    ("data.yaml", "nc: 6\nnames: ['five', 'four', 'one', 'six', 'three', 'two']\n"),
+    ("data.yaml", "names:\n  0: five\n  1: four\n  2: one\n  3: six\n  4: three\n"
+                  "  5: two\n"),
+    ("classes.txt", "Five\nfour\none\nsix\nthree\ntwo\n"),
+    ("obj.names", "dice-5\ndice-4\ndice-1\ndice-6\ndice-3\ndice-2\n"),
+])
+def test_yolo_class_names_say_which_value_each_class_is(tmp_path: Path, names_file: str,
+                                                        text: str) -> None:
+    _text(tmp_path / names_file, text)
+    _image(tmp_path / "train/images/a.jpg")
+    _text(tmp_path / "train/labels/a.txt", "0 0.5 0.5 0.2 0.2\n2 0.2 0.2 0.1 0.1\n")
+    [entry] = load(tmp_path).entries
+    assert [d.value for d in entry.dice] == [5, 1]
+
+
+def test_a_yolo_class_named_for_no_value_skips_its_image(tmp_path: Path) -> None:
+    # a set counted from 1, its class 0 "0" never used: class 6 is a six
+    _text(tmp_path / "data.yaml", "names: ['0', '1', '2', '3', '4', '5', '6']\n")
+    _image(tmp_path / "images/a.jpg")
+    _text(tmp_path / "labels/a.txt", "6 0.5 0.5 0.2 0.2\n1 0.2 0.2 0.1 0.1\n")
+    _image(tmp_path / "images/b.jpg")
+    _text(tmp_path / "labels/b.txt", "0 0.5 0.5 0.2 0.2\n")
+    dataset = load(tmp_path)
+    assert [[d.value for d in e.dice] for e in dataset.entries] == [[6, 1]]
+    [problem] = dataset.problems
+    assert problem.describe() == ("labels/b.txt:1: class 0 is named '0' in data.yaml, "
+                                  "not a value 1..6")
+
+
+def test_yolo_class_names_that_name_no_value_are_refused_in_words(tmp_path: Path) -> None:
+    _text(tmp_path / "data.yaml", "names: ['dice']\n")
+    _image(tmp_path / "images/a.jpg")
+    _text(tmp_path / "labels/a.txt", "0 0.5 0.5 0.2 0.2\n")
+    with pytest.raises(DatasetError, match=r"data\.yaml names no die value \(dice\): its "
+                                           r"labels do not say which face is up"):
+        load(tmp_path)
+    _text(tmp_path / "data.yaml", "names: [one, two\n")
+    with pytest.raises(DatasetError, match=r"data\.yaml: not YAML the class names can be read "
+                                           r"from"):
+        load(tmp_path)
+
+
+def test_label_files_as_other_tools_write_them(tmp_path: Path) -> None:
+    _image(tmp_path / "images/a.jpg")
+    _text(tmp_path / "labels/a.txt", "\ufeff4 0.5 0.5 0.2 0.2\n")  # Windows Notepad's BOM
+    _image(tmp_path / "images/b.jpg")  # a segmentation label: its polygon's box
+    _text(tmp_path / "labels/b.txt", "1 0.4 0.4 0.6 0.4 0.6 0.7 0.4 0.7\n")
+    dataset = load(tmp_path)
+    assert dataset.problems == ()
+    a, b = dataset.entries
+    assert [d.value for d in a.dice] == [5]
+    assert [(d.value, d.box) for d in b.dice] == [(2, pytest.approx((0.4, 0.4, 0.6, 0.7)))]
+
+
+def test_training_and_testing_folders_are_splits(tmp_path: Path) -> None:
+    _image(tmp_path / "training/images/a.jpg")
+    _text(tmp_path / "training/labels/a.txt", "0 0.5 0.5 0.2 0.2\n")
+    _image(tmp_path / "testing/images/b.jpg")
+    _text(tmp_path / "testing/labels/b.txt", "0 0.5 0.5 0.2 0.2\n")
+    assert load(tmp_path).splits == ("test", "train")
+
+
+def test_a_phone_photo_format_that_cannot_be_read_is_named(tmp_path: Path) -> None:
+    _image(tmp_path / "a.jpg")
+    _text(tmp_path / "a.txt", "0 0.5 0.5 0.2 0.2\n")
+    (tmp_path / "b.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic")
+    _text(tmp_path / "b.txt", "0 0.5 0.5 0.2 0.2\n")
+    dataset = load(tmp_path)
+    assert [e.file for e in dataset.entries] == ["a.jpg"]
+    [problem] = dataset.problems
+    assert problem.describe() == ("b.HEIC: HEIC photos cannot be read here; convert them to "
+                                  "JPEG or PNG")
 
 
 def test_a_label_file_without_its_image_is_reported(tmp_path: Path) -> None:
