@@ -10,9 +10,10 @@ Two formats:
 - ``labels.json`` as in ``../shared/datasets/README.md``: ``{"images": [{"file", "dice":
   [{"value", "bbox": [x0, y0, x1, y1]}], "ignore", "split", "width", "height"}]}``, boxes in
   pixels of that image. A photo is read turned as its orientation tag says (as a phone shows
-  it), unless ``width`` and ``height`` fit only its pixels as stored: labels made with a tool
-  that ignores the tag. (A half turn, a mirror or a square photo keeps its size either way, so
-  there the labels are taken to be of the photo as shown.)
+  it), unless ``width`` and ``height`` (or, without them, the boxes) fit only its pixels as
+  stored: labels made with a tool that ignores the tag. (A half turn, a mirror or a square
+  photo keeps its size either way, so there the labels are taken to be of the photo as
+  shown.)
 - YOLO: ``cls xc yc w h`` lines, box normalised to the image size, which is read from the
   image (a segmentation line ``cls x1 y1 x2 y2 ...`` gives its polygon's box). Class 0..5 is
   value 1..6, unless the set names its classes (``data.yaml``, ``classes.txt``, ``obj.names``
@@ -179,6 +180,8 @@ def decode(entry: Entry) -> Sample:
             _fail(entry, f"the image is {shown} but {MANIFEST} says "
                          f"{entry.size[0]}x{entry.size[1]}")
         image = _decode_image(entry, data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    elif not entry.normalised:
+        image = _as_labelled(entry, data, image)
     width, height = _size(image)
     if not entry.normalised:
         return Sample(entry.file, image, entry.dice, entry.ignore)
@@ -189,6 +192,35 @@ def decode(entry: Entry) -> Sample:
     return Sample(entry.file, image,
                   tuple(LabelledDie(d.value, scale(d.box)) for d in entry.dice),
                   tuple(scale(b) for b in entry.ignore))
+
+
+def _as_labelled(entry: Entry, data: bytes, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """A photo whose manifest gives no size, turned the way its pixel boxes fit: as shown, or
+    as stored where only that fits (a tool that ignores the orientation tag); a box wholly
+    outside it, or boxes that are fractions of it, fail the entry."""
+    boxes = [d.box for d in entry.dice] + list(entry.ignore)
+    if not boxes:
+        return image
+    size = _size(image)
+    if max(max(box) for box in boxes) <= 1.0 and min(size) > 4:
+        _fail(entry, "its boxes look like fractions of the image (0..1); labels.json boxes "
+                     "are in pixels")
+    if all(_fits(box, size) for box in boxes):
+        return image
+    stored = image_size(data)
+    if stored is not None and stored != size and all(_fits(box, stored) for box in boxes):
+        return _decode_image(entry, data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    for box in boxes:
+        if box[2] <= 0 or box[3] <= 0 or box[0] >= size[0] or box[1] >= size[1]:
+            _fail(entry, f"a box {list(box)} lies outside the {size[0]}x{size[1]} image")
+    return image
+
+
+def _fits(box: Box, size: tuple[int, int]) -> bool:
+    """``box`` lies in an image of ``size``, give or take 2 % (a die cut by the border)."""
+    slack = 0.02 * max(size) + 1
+    return (box[0] >= -slack and box[1] >= -slack and box[2] <= size[0] + slack
+            and box[3] <= size[1] + slack)
 
 
 def _read_bytes(entry: Entry) -> bytes:

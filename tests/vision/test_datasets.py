@@ -175,6 +175,26 @@ def test_a_phone_photo_is_read_in_the_orientation_its_labels_were_made_in(tmp_pa
         decode(neither)
 
 
+def test_boxes_without_a_size_say_which_way_the_photo_was_labelled_or_what_is_wrong(
+        tmp_path: Path) -> None:
+    _turned_photo(tmp_path / "phone.jpg")  # 64x32 as stored, 32x64 as shown
+    _image(tmp_path / "table.jpg")  # 64x48
+    _manifest(tmp_path, [{"file": "phone.jpg", "dice": [_die(2, [40, 4, 60, 20])]},
+                         {"file": "phone.jpg", "dice": [_die(2, [4, 40, 20, 60])]},
+                         {"file": "table.jpg", "dice": [_die(3, [100, 100, 120, 120])]},
+                         {"file": "table.jpg", "dice": [_die(3, [0.1, 0.2, 0.3, 0.4])]}])
+    stored, shown, outside, fractions = load(tmp_path).entries
+    assert decode(stored).image.shape == (32, 64, 3)  # a tool that ignores the tag
+    assert decode(shown).image.shape == (64, 32, 3)
+    with pytest.raises(EntryError, match=re.escape(
+            "a box [100.0, 100.0, 120.0, 120.0] lies outside the 64x48 image")):
+        decode(outside)
+    with pytest.raises(EntryError, match=re.escape(
+            "its boxes look like fractions of the image (0..1); labels.json boxes are in "
+            "pixels")):
+        decode(fractions)
+
+
 def test_the_shared_sets_load_with_their_documented_counts() -> None:
     shared = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
     if not shared.is_dir():
