@@ -321,7 +321,7 @@ class TableSession:
             self.notice = Notice("notice.game_not_resumed", {"reason": err.reason})
             self._publish(version, None, None)
             return
-        game = replay(enumerate(lines[:good], start=1))
+        game = replay(enumerate(lines[:good], start=1), kept=True)
         game_id, version = self.journal.continue_as_new(stored.id, game.record())
         # the move as the game counts them (the journal's lines hold undos and corrections too)
         self.notice = Notice("notice.game_goes_on", {"move": len(game.actions) + 1,
@@ -634,7 +634,7 @@ def _replay_stored(stored: StoredGame) -> Game:
     if stored.damage is not None and stored.damage.line == 1:
         raise stored.damage
     lines: tuple[dict[str, Any], ...] = (stored.header, *stored.lines)
-    game = replay(enumerate(lines, start=1))
+    game = replay(enumerate(lines, start=1), kept=True)
     if stored.damage is not None:
         raise stored.damage
     return game

@@ -41,13 +41,15 @@ class Game:
     state: Any
 
     @classmethod
-    def start(cls, header: Mapping[str, Any]) -> Game:
-        """A new game from a record header; IllegalAction if the header is wrong."""
+    def start(cls, header: Mapping[str, Any], *, kept: bool = False) -> Game:
+        """A new game from a record header; IllegalAction if the header is wrong. ``kept``: a
+        header a journal kept since it was accepted, its names taken as they were then (a
+        later version's rules for how a name may look do not shut out a game played)."""
         if not isinstance(header, Mapping):
             raise IllegalAction("a game starts with a header object, not {value}",
                                 value=Shown(header))
         rules = rules_for(header.get("game"))
-        players = _players(header.get("players"), rules)
+        players = _players(header.get("players"), rules, kept=kept)
         unknown = Many(Shown(k) for k in sorted(set(header) - {"game", "players"} - rules.options))
         if unknown:
             raise IllegalAction("{game} does not take {unknown} in its header (it takes "
@@ -155,7 +157,7 @@ class Game:
         return players, options
 
 
-def _players(value: object, rules: Rules[Any, Any]) -> tuple[str, ...]:
+def _players(value: object, rules: Rules[Any, Any], *, kept: bool) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
         raise IllegalAction("players must be a list of names, not {value}", value=Shown(value))
     names = tuple(value)
@@ -163,6 +165,17 @@ def _players(value: object, rules: Rules[Any, Any]) -> tuple[str, ...]:
         raise IllegalAction("{game} is for {low} to {high} players, not {count}",
                             game=rules.title, low=rules.min_players, high=rules.max_players,
                             count=len(names))
+    if not kept:
+        _check_names(names)
+    twice = [n for n in names if names.count(n) > 1]
+    if twice:
+        raise IllegalAction("two players have the same name: {name}", name=twice[0])
+    return names
+
+
+def _check_names(names: tuple[str, ...]) -> None:
+    """How a new game's names may look: shown, without control characters or outer spaces,
+    at most MAX_NAME_LENGTH letters."""
     if any(_hidden_control(c) for n in names for c in n):
         raise IllegalAction("a name cannot hold line breaks or other control characters")
     if not all(_shows(n) for n in names):
@@ -173,10 +186,6 @@ def _players(value: object, rules: Rules[Any, Any]) -> tuple[str, ...]:
                             name=Shown(spaced[0]))
     if any(len(n) > MAX_NAME_LENGTH for n in names):
         raise IllegalAction("a name has at most {count} letters", count=MAX_NAME_LENGTH)
-    twice = [n for n in names if names.count(n) > 1]
-    if twice:
-        raise IllegalAction("two players have the same name: {name}", name=twice[0])
-    return names
 
 
 def _hidden_control(char: str) -> bool:

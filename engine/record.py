@@ -26,12 +26,13 @@ def read_record(lines: Iterable[str]) -> Game:
     return replay(parse_lines(lines))
 
 
-def replay(lines: Iterable[tuple[int, Mapping[str, Any]]]) -> Game:
-    """Replay numbered record objects: ``(line number, header)`` first, then the actions."""
+def replay(lines: Iterable[tuple[int, Mapping[str, Any]]], *, kept: bool = False) -> Game:
+    """Replay numbered record objects: ``(line number, header)`` first, then the actions
+    (``kept``: a journal's, see :meth:`Game.start`)."""
     game: Game | None = None
     for number, line in lines:
         try:
-            game = Game.start(line) if game is None else game.play_json(line)
+            game = Game.start(line, kept=kept) if game is None else game.play_json(line)
         except IllegalAction as err:
             raise RecordError(number, err) from None
     if game is None:

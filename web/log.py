@@ -65,7 +65,7 @@ def tell_on(game: Game, lang: str, told: Told | None) -> Told:
             and told.lines == lines[:len(told.lines)]:
         step, before, entries = told.step, told.view, list(told.entries)
     else:
-        step = Game.start(game.header)
+        step = game.replayed(())
         before, entries = step.view(), []
     done = len(entries)
     for line, action in zip(lines[done:], game.actions[done:], strict=True):

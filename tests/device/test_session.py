@@ -272,6 +272,28 @@ def test_a_game_whose_header_is_damaged_on_disk_frees_the_table(journal_path: Pa
         table.stop()
 
 
+def test_games_kept_with_names_a_later_version_refuses_go_on_and_stay_readable(
+        journal_path: Path) -> None:
+    # names an earlier version accepted (a tab, a reordering mark): its games are not shut out
+    old = {"game": "dalek", "players": ["Jen\u202ena", "Pe\tter"]}
+    journal = Journal(journal_path)
+    before, _ = journal.start_game(old)
+    journal.append(before, [ROLL, {"keep": ["H4"]}, {"stop": {}}], source="phone")
+    playing, _ = journal.start_game(old, abandoning=before)
+    journal.append(playing, [ROLL], source="phone")
+    table = TableSession(Journal(journal_path))
+    table.start()
+    try:
+        assert table.notice is None
+        assert table.snapshot().game_id == playing
+        assert table.snapshot().view["players"] == old["players"]  # type: ignore[index]
+        assert len(table.game(before).actions) == 3  # the abandoned game, as it was
+        with pytest.raises(IllegalAction, match="control characters"):
+            table.new_game(old, base_version=table.snapshot().version, abandon_current=True)
+    finally:
+        table.stop()
+
+
 def test_a_journal_whose_header_no_longer_replays_frees_the_table(journal_path: Path) -> None:
     journal = Journal(journal_path)
     journal.start_game({"game": "dalek", "players": ["Ana"]})
