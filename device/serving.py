@@ -2,7 +2,9 @@
 held while ``dicetable serve`` runs and let go by the system when the process ends, even by
 ``kill -9``. ``dicetable restore`` is refused while the lock is held, and so is a second
 ``serve`` of the same folder. (A lock file could be deleted by a host who took it for one left
-behind, and a second table would then write the same journal.)
+behind, and a second table would then write the same journal.) Earlier versions locked
+``serving.lock`` in the folder: where that file is, it is locked too, so that a table of either
+version sees the other while an update is under way.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -26,12 +28,15 @@ class AlreadyServing(Exception):
     """Another process serves this state folder."""
 
 
+EARLIER_LOCK_FILE = "serving.lock"  # what versions before the lock on the folder locked
+
+
 class ServingLock:
     """Held while a table serves ``state`` (a folder, created if missing)."""
 
     def __init__(self, state: Path) -> None:
         self.folder = state
-        self._fd: int | None = None
+        self._fds: list[int] = []
 
     def acquire(self) -> None:
         """Take the lock, or AlreadyServing. A folder that cannot be made or opened is not
@@ -39,7 +44,16 @@ class ServingLock:
         with contextlib.suppress(OSError):
             self.folder.mkdir(parents=True, exist_ok=True)
         try:
-            fd = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY)
+            self._lock(self.folder, os.O_RDONLY | os.O_DIRECTORY)
+            self._lock(self.folder / EARLIER_LOCK_FILE, os.O_RDONLY)
+        except AlreadyServing:
+            self.release()
+            raise
+
+    def _lock(self, path: Path, flags: int) -> None:
+        """Lock ``path`` too, or AlreadyServing; nothing where it cannot be opened."""
+        try:
+            fd = os.open(path, flags)
         except OSError:
             return
         try:
@@ -47,13 +61,12 @@ class ServingLock:
         except BlockingIOError:
             os.close(fd)
             raise AlreadyServing(f"another dicetable serves {self.folder}") from None
-        self._fd = fd
+        self._fds.append(fd)
 
     def release(self) -> None:
         """Let the lock go."""
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        while self._fds:
+            os.close(self._fds.pop())
 
     def __enter__(self) -> ServingLock:
         self.acquire()
