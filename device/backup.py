@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 
-from device.journal import COMMITS_SUFFIX, has_no_room
+from device.journal import COMMITS_SUFFIX, has_no_room, owners_only
 from device.state_dir import stamped
 
 TABLES = {"games", "lines", "settings", "changes"}
@@ -100,6 +100,7 @@ def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
         backup(journal, kept)
     journal.parent.mkdir(parents=True, exist_ok=True)
     try:
+        owners_only(journal)
         with _open(backup_file, read_only=True) as source, _open(journal) as target:
             source.backup(target, pages=PAGES_PER_STEP)
     except sqlite3.Error as err:

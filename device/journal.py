@@ -67,6 +67,15 @@ class NoTable(JournalError):
         self.path = path
 
 
+def owners_only(path: Path) -> None:
+    """Make the journal file at ``path``, if there is none, for its owner's eyes only: it holds
+    the PIN and the secret that signs the phones' cookies (SQLite gives its log and index the
+    same mode)."""
+    if not path.exists():
+        with suppress(FileExistsError):
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 def journal_error(err: sqlite3.Error | OSError, path: Path) -> JournalError:
     """What a failed read or write of the journal at ``path`` means for its user."""
     code = getattr(err, "sqlite_errorcode", None)
@@ -148,6 +157,7 @@ class Journal:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             new = not path.exists() or path.stat().st_size == 0
+            owners_only(path)
             self._connection().executescript(
                 files("device").joinpath("schema.sql").read_text("utf-8"))
         except (sqlite3.Error, OSError) as err:
@@ -222,7 +232,7 @@ class Journal:
             self._commits_seen = count if reset else max(self._commits_seen, count)
             try:
                 if self._commits_fd is None:
-                    self._commits_fd = os.open(self.commits_path, os.O_RDWR | os.O_CREAT, 0o644)
+                    self._commits_fd = os.open(self.commits_path, os.O_RDWR | os.O_CREAT, 0o600)
                 os.pwrite(self._commits_fd, f"{self._commits_seen:020d}\n".encode(), 0)
             except OSError:
                 pass  # the count is a check, never a reason to refuse an acknowledged change

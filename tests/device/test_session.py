@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from device.backup import restore
 from device.journal import Journal
 from device.session import SessionError, Snapshot, StaleVersion, TableSession
 from engine import IllegalAction
@@ -292,6 +293,19 @@ def test_games_kept_with_names_a_later_version_refuses_go_on_and_stay_readable(
             table.new_game(old, base_version=table.snapshot().version, abandon_current=True)
     finally:
         table.stop()
+
+
+def test_the_journal_and_a_restored_one_are_for_their_owners_eyes_only(tmp_path: Path) -> None:
+    # they hold the PIN and the secret that signs the phones' cookies
+    journal = Journal(tmp_path / "state" / "table.db")
+    journal.start_game(DALEK)
+    restored = tmp_path / "elsewhere" / "table.db"
+    restore(journal.path, restored)
+    Journal(restored).start_game(DALEK)
+    files = [p for folder in (journal.path.parent, restored.parent) for p in folder.iterdir()]
+    assert len(files) >= 6  # each journal, its log, its index and its count of commits
+    assert {p.name: oct(p.stat().st_mode & 0o077) for p in files} == {
+        p.name: "0o0" for p in files}
 
 
 def test_a_journal_whose_header_no_longer_replays_frees_the_table(journal_path: Path) -> None:
