@@ -20,11 +20,13 @@ Scale: an image whose long side exceeds MAX_SIDE is shrunk to it for the locator
 classifier still cuts its patches from the image as given). The locator looks at the image
 shrunk 4× (dice of about 20 to 110 pixels across); where no die is read there or a candidate
 found there is large (read as a die or not), also 8× (about 80 to 220 pixels); where the dice
-read are small, also 2× (down to about 12 pixels). Each further level's new candidates are
-read in turn; a candidate read as no die hides none of them (seen at another size, the same
-place may be a die). On a photo shrunk for the locator, the 2× level looks at it shrunk FINER
-times less (at most to its own size), so that its small dice keep the pixels the locator needs:
-down to about 12 px of that image, about 25 px of a 12 MP photo. No calibration is needed.
+read are small, or on a photo shrunk for the locator none was read at all (its dice may be
+too small for the shrunk image), also 2× (down to about 12 pixels). Each further level's new
+candidates are read in turn; a candidate read as no die hides none of them (seen at another
+size, the same place may be a die). On a photo shrunk for the locator, the 2× level looks at
+it shrunk FINER times less (at most to its own size), so that its small dice keep the pixels
+the locator needs: down to about 12 px of that image, about 25 px of a 12 MP photo. No
+calibration is needed.
 """
 
 from __future__ import annotations
@@ -166,7 +168,7 @@ class DiceReader:
                                    least=CHUNK)
             dice = _die_sides(read.found, read.logits, ratio)
         sizes = dice or [c.size * ratio for c in weak[:SIZE_PEAKS]]  # no die read: weak peaks
-        if sizes and float(np.median(sizes)) < SMALL_DIE:
+        if (sizes and float(np.median(sizes)) < SMALL_DIE) or (ratio < 1 and not dice):
             read = self._read_more(image, read, self._fine_peaks(image, ratio))
         if not read.found:
             return []
