@@ -73,7 +73,21 @@ def owners_only(path: Path) -> None:
     same mode)."""
     if not path.exists():
         with suppress(FileExistsError):
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                as_folders_owner(fd, path.parent)
+            finally:
+                os.close(fd)
+
+
+def as_folders_owner(fd: int, folder: Path) -> None:
+    """Give the file open as ``fd`` to the owner of ``folder`` when root opened it there and
+    another user owns the folder (``sudo dicetable …`` on the service's state folder), as
+    SQLite does with its log and index: else the table could no longer write it."""
+    if os.geteuid() == 0:
+        owner = os.stat(folder)
+        if owner.st_uid != 0:
+            os.fchown(fd, owner.st_uid, owner.st_gid)
 
 
 def journal_error(err: sqlite3.Error | OSError, path: Path) -> JournalError:
@@ -233,6 +247,7 @@ class Journal:
             try:
                 if self._commits_fd is None:
                     self._commits_fd = os.open(self.commits_path, os.O_RDWR | os.O_CREAT, 0o600)
+                    as_folders_owner(self._commits_fd, self.path.parent)
                 os.pwrite(self._commits_fd, f"{self._commits_seen:020d}\n".encode(), 0)
             except OSError:
                 pass  # the count is a check, never a reason to refuse an acknowledged change

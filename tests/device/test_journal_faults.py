@@ -212,6 +212,19 @@ def test_a_full_disk_refuses_the_change_clearly_and_keeps_every_acknowledged_one
     assert "is full" in log.read_text()
 
 
+def test_a_table_started_on_a_full_card_tells_the_phones_at_once(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    with ServedTable(state) as table:
+        start_game(table)
+    # no room for one change (its log is not written to a file: it would be as full)
+    with ServedTable(state, file_size_limit=2_000) as table:
+        body = state_of(table)
+    assert body["state"]["view"] is not None  # the game is shown
+    assert body["notices"] == [
+        "The table's memory card is full: it shows the games but saves no move until the host "
+        "frees room on it and starts it again."]
+
+
 def test_a_read_only_state_folder_is_a_clear_refusal_and_changes_nothing(tmp_path: Path) -> None:
     state = tmp_path / "state"
     with ServedTable(state) as table:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from dataclasses import replace
@@ -320,3 +321,19 @@ def test_a_journal_whose_header_no_longer_replays_frees_the_table(journal_path: 
         assert table.new_game(DALEK, base_version=table.snapshot().version).view is not None
     finally:
         table.stop()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root makes files another user then owns")
+def test_files_root_makes_in_the_tables_folder_stay_the_tables_users(tmp_path: Path) -> None:
+    # `sudo dicetable pin --new` or `sudo dicetable restore` on the service's state folder:
+    # a count of commits owned by root would no longer be kept by the table, and a lost log
+    # would go unnoticed
+    folder = tmp_path / "state"
+    folder.mkdir()
+    os.chown(folder, 65534, 65534)
+    journal = Journal(folder / "table.db")
+    journal.start_game(DALEK)
+    journal.close()
+    made = {p.name: (p.stat().st_uid, p.stat().st_gid) for p in folder.iterdir()}
+    assert {"table.db", "table.db-commits"} <= set(made)
+    assert set(made.values()) == {(65534, 65534)}
