@@ -35,11 +35,12 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Literal
 
+from device.reserve import let_go
 from engine import RecordError, parse_lines
 
 Source = Literal["phone", "camera", "button"]
 Status = Literal["playing", "finished", "abandoned"]
-Problem = Literal["full", "read_only", "damaged", "other"]
+Problem = Literal["full", "room_let_go", "read_only", "damaged", "other"]
 PIN_DIGITS = 6
 MAX_ID = 2 ** 63 - 1  # SQLite's largest integer: no game has a larger number
 GRANT_DAYS = 30
@@ -215,7 +216,7 @@ class Journal:
             db = self._connection()
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
-            raise journal_error(err, self.path) from err
+            raise self._refused(err) from err
         try:
             yield db
             (count,) = db.execute("UPDATE commits SET count = count + 1 WHERE id = 1"
@@ -226,9 +227,17 @@ class Journal:
                 with suppress(sqlite3.Error):  # a failed COMMIT may have rolled back already
                     db.execute("ROLLBACK")
             if isinstance(err, sqlite3.Error):
-                raise journal_error(err, self.path) from err
+                raise self._refused(err) from err
             raise
         self._count_commit(int(count))
+
+    def _refused(self, err: sqlite3.Error) -> JournalError:
+        """What a failed write means; on a full card, the room kept for it is let go, so that
+        the change goes in when tried again (:mod:`device.reserve`)."""
+        told = journal_error(err, self.path)
+        if told.problem == "full" and let_go(self.path.parent):
+            return JournalError("room_let_go", f"{told}; the room kept for this was let go")
+        return told
 
     def commits(self) -> int:
         """How many transactions the journal holds (its own sequence number)."""

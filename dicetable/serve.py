@@ -29,6 +29,7 @@ from device.journal import JournalError
 from device.notice import Notice
 from device.recorder import RECORDED
 from device.recovery import OpenedTable, open_table
+from device.reserve import CARD_FULL, keep_room, let_go
 from device.serving import AlreadyServing, ServingLock
 from device.session import TableSession
 from device.state_dir import add_state_argument, journal_path
@@ -176,8 +177,9 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
     from web.server import create_server, end_streams
     from web.table import table
 
+    path = journal_path(args.state)
     try:
-        opened = open_table(journal_path(args.state))
+        opened, card_full = _open_journal(path)
     except JournalError as err:
         print(f"dicetable: cannot open the table's journal: {err}", file=sys.stderr)
         return 2
@@ -186,7 +188,9 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
     session = TableSession(journal, recording=state / RECORDED)
     session.start()
     close.callback(session.stop)
-    notices = [*opened.notices, *([session.notice] if session.notice else [])]
+    keep_room(path.parent)
+    notices = [*opened.notices, *([session.notice] if session.notice else []),
+               *([CARD_FULL] if card_full else [])]
     _log_notices(opened, notices)
     demo = (state / "demo" if args.demo is True else args.demo) if args.demo else None
     watchdog = service_watchdog(session, lambda: status_line(
@@ -250,6 +254,17 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
     close.callback(watchdog.notifier.stopping)
     server.run()
     return 0
+
+
+def _open_journal(path: Path) -> tuple[OpenedTable, bool]:
+    """The table's journal opened, and whether the card was full: then the room kept for it
+    is let go (:mod:`device.reserve`) and it is opened again."""
+    try:
+        return open_table(path), False
+    except JournalError as err:
+        if err.problem != "full" or not let_go(path.parent):
+            raise
+    return open_table(path), True
 
 
 def _log_notices(opened: OpenedTable, notices: list[Notice]) -> None:

@@ -14,7 +14,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -199,6 +199,10 @@ def test_a_full_disk_refuses_the_change_clearly_and_keeps_every_acknowledged_one
         version = body["state"]["version"]
         acknowledged += 1
     assert status == 503
+    assert body["error"].startswith("The table's memory card was full. The table used the room")
+    # The room it kept does not lift the file size limit: tried again, it is full still.
+    status, body = phone.post("/api/action", {"line": line, "base_version": version})
+    assert status == 503
     assert body["error"].startswith("The table cannot save anything: its memory card is full")
     # Nothing changed: the game still stands where the last acknowledged action left it.
     assert state_of(table)["state"]["view"]["actions"] == acknowledged
@@ -212,17 +216,61 @@ def test_a_full_disk_refuses_the_change_clearly_and_keeps_every_acknowledged_one
     assert "is full" in log.read_text()
 
 
-def test_a_table_started_on_a_full_card_tells_the_phones_at_once(tmp_path: Path) -> None:
-    state = tmp_path / "state"
-    with ServedTable(state) as table:
-        start_game(table)
-    # no room for one change (its log is not written to a file: it would be as full)
-    with ServedTable(state, file_size_limit=2_000) as table:
-        body = state_of(table)
-    assert body["state"]["view"] is not None  # the game is shown
-    assert body["notices"] == [
-        "The table's memory card is full: it shows the games but saves no move until the host "
-        "frees room on it and starts it again."]
+@contextmanager
+def _small_card(tmp_path: Path) -> Iterator[Path]:
+    """A memory card of 32 MB: a tmpfs that root mounts."""
+    card = tmp_path / "card"
+    card.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(card)],
+                      check=False).returncode != 0:
+        pytest.skip("no tmpfs can be mounted here")
+    try:
+        yield card
+    finally:
+        subprocess.run(["umount", str(card)], check=False)
+
+
+def _fill(card: Path) -> None:
+    with suppress(OSError), (card / "photos.bin").open("wb") as filler:
+        while True:
+            filler.write(bytes(1 << 16))
+            filler.flush()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a small card is a tmpfs: root mounts one")
+def test_a_table_on_a_card_that_filled_up_starts_and_goes_on(tmp_path: Path) -> None:
+    with _small_card(tmp_path) as card:
+        state = card / "state"
+        with ServedTable(state) as table:
+            phone, version = start_game(table)
+            post(phone, LINES[:3], version)
+        _fill(card)  # something else filled the card since
+        with ServedTable(state, log=tmp_path / "serve.log") as table:
+            body = state_of(table)
+            assert body["notices"] == [
+                "The table's memory card is full. The table is using the room it keeps for "
+                "this, so the game goes on; the host frees room on the card soon."]
+            assert body["state"]["view"]["actions"] == 3
+            phone = Phone(table.url)
+            phone.enter_pin(table.pin)
+            post(phone, LINES[3:6], body["state"]["version"])
+        assert _journalled(state) == LINES[:6]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a small card is a tmpfs: root mounts one")
+def test_a_move_refused_as_the_card_fills_goes_in_when_tried_again(tmp_path: Path) -> None:
+    with _small_card(tmp_path) as card:
+        state = card / "state"
+        with ServedTable(state) as table:
+            phone, version = start_game(table)
+            _fill(card)
+            status, body = phone.post("/api/action", {"line": LINES[0], "base_version": version})
+            assert status == 503
+            assert body["error"] == ("The table's memory card was full. The table used the room "
+                                     "it keeps for this: nothing was changed, try again.")
+            post(phone, LINES[:2], version)
+            assert any("memory card is full" in n for n in state_of(table)["notices"])
+        assert _journalled(state) == LINES[:2]
 
 
 def test_a_read_only_state_folder_is_a_clear_refusal_and_changes_nothing(tmp_path: Path) -> None:
