@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO
 
 from engine import Game, RecordError, read_record
 
@@ -26,12 +26,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Replay every record and print the state of each good one; print ``FILE: line N: why``
-    on stderr for each bad one, and exit with status 2 if there was any."""
+    on stderr for each bad one, and exit with status 2 if there was any. With ``--json``, one
+    line a record, in order: its view, or ``null`` for a bad one among several."""
     failed = False
     for path in args.records:
         try:
             game = _replay(path)
-        except (OSError, UnicodeDecodeError, RecordError, LineTooLong) as err:
+        except (OSError, RecordError, LineTooLong, NotUtf8) as err:
+            if args.json and len(args.records) > 1:
+                print("null")
             sys.stdout.flush()
             print(f"{path}: {_reason(err)}", file=sys.stderr)
             failed = True
@@ -53,26 +56,39 @@ class LineTooLong(Exception):
                          "line is that long")
 
 
+class NotUtf8(Exception):
+    """A line that is not UTF-8 text (a record saved as Latin-1 or UTF-16)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(f"line {number}: this line is not UTF-8 text; save the record as "
+                         "UTF-8")
+
+
 def _replay(path: Path) -> Game:
-    with path.open(encoding="utf-8-sig") as text:  # a record saved by Notepad starts with a BOM
-        return read_record(_lines(text))
+    with path.open("rb") as file:
+        return read_record(_lines(file))
 
 
-def _lines(text: TextIO) -> Iterator[str]:
-    """The file's lines, refusing one longer than :data:`MAX_LINE_CHARS`."""
+def _lines(file: BinaryIO) -> Iterator[str]:
+    """The file's lines as text, refusing one longer than :data:`MAX_LINE_CHARS` (in bytes:
+    a character is one to four) or not UTF-8."""
     number = 0
-    while line := text.readline(MAX_LINE_CHARS + 1):
+    while line := file.readline(4 * MAX_LINE_CHARS + 1):
         number += 1
-        if len(line) > MAX_LINE_CHARS:
+        if len(line) > 4 * MAX_LINE_CHARS:
             raise LineTooLong(number)
-        yield line
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise NotUtf8(number) from None
+        if len(text) > MAX_LINE_CHARS:
+            raise LineTooLong(number)
+        yield text
 
 
 def _reason(err: Exception) -> str:
     if isinstance(err, FileNotFoundError):
         return "no such file"
-    if isinstance(err, UnicodeDecodeError):
-        return "this is not a text file (UTF-8 JSON Lines expected)"
     if isinstance(err, OSError):
         return err.strerror or str(err)
     return str(err)

@@ -14,6 +14,7 @@ engine.errors.IllegalAction: roll needs a list, not 3
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -47,13 +48,16 @@ def as_object(value: object, key: str, keys: Iterable[str],
 
 
 def as_int(value: object, template: str, low: int, high: int, /, **params: object) -> int:
-    """``value`` as an int in ``low..high``, or IllegalAction (booleans are not numbers).
+    """``value`` as an int in ``low..high`` (``6.0`` is 6), or IllegalAction (booleans are not
+    numbers).
 
     >>> as_int(7, "a die shows {low} to {high}, not {value}", 1, 6)
     Traceback (most recent call last):
     ...
     engine.errors.IllegalAction: a die shows 1 to 6, not 7
     """
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # 6.0 is 6 in JSON
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise IllegalAction(template, low=low, high=high, value=Shown(value), **params)
     return value
@@ -70,11 +74,27 @@ def as_choice(value: object, template: str, choices: Iterable[str], /,
 
 
 def as_player(value: object, players: tuple[str, ...]) -> str:
-    """``value`` as the name of a player at the table, or IllegalAction."""
-    if not isinstance(value, str) or value not in players:
-        raise IllegalAction("{value} is not playing; the players are {names}",
-                            value=Shown(value), names=Many(players))
-    return value
+    """``value`` as the name of a player at the table (as the header spells it: the same
+    letters written another way are the same name), or IllegalAction."""
+    if isinstance(value, str):
+        if value in players:
+            return value
+        for player in players:
+            if same_name(player) == same_name(value):
+                return player
+    raise IllegalAction("{value} is not playing; the players are {names}",
+                        value=Shown(value), names=Many(players))
+
+
+def same_name(name: str) -> str:
+    """What two names that read the same have in common: their letters composed one way
+    (Unicode NFC), without characters that show nothing (a zero-width space).
+
+    >>> same_name("Zoe\u0308") == same_name("Zo\u00eb"), same_name("An\u200ba")
+    (True, 'Ana')
+    """
+    return "".join(c for c in unicodedata.normalize("NFC", name)
+                   if unicodedata.category(c) != "Cf")
 
 
 def as_empty(value: object, key: str) -> None:

@@ -67,8 +67,12 @@ def and_listed(names: Iterable[str]) -> str:
     return f"{', '.join(first)} and {last}" if first else last
 
 
+SHOWN_CHARS = 80  # a value longer than this is shown cut short
+
+
 class Shown:
-    """A value that was not understood, as it was written (JSON text)."""
+    """A value that was not understood, as it was written (JSON text), cut short past
+    SHOWN_CHARS."""
 
     __slots__ = ("value",)
 
@@ -77,9 +81,10 @@ class Shown:
 
     def __str__(self) -> str:
         try:
-            return json.dumps(self.value, ensure_ascii=False)
+            text = json.dumps(self.value, ensure_ascii=False)
         except (TypeError, ValueError):
-            return repr(self.value)
+            text = repr(self.value)
+        return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 1] + "…"
 
 
 class Action:

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.checks import as_empty
+from engine.checks import as_empty, same_name
 from engine.errors import Action, IllegalAction, Key, Many, Shown
 from engine.rules import JSONDict, Rules, rules_for
 
@@ -26,6 +26,7 @@ VIEW_VERSION = 1
 """Version of the public view's JSON form (docs/state-view.md); bumped on any change."""
 
 MAX_NAME_LENGTH = 24
+HEADER_EXAMPLE = {"game": "dalek", "players": ["Ana", "Ben"]}  # in the refusal of no header
 
 REFUSED_LATER = "action {number} ({action}) is refused: {reason}"
 """The refusal of a replay (undo, correction) that names the action it cannot replay."""
@@ -48,8 +49,11 @@ class Game:
         if not isinstance(header, Mapping):
             raise IllegalAction("a game starts with a header object, not {value}",
                                 value=Shown(header))
-        rules = rules_for(header.get("game"))
-        players = _players(header.get("players"), rules, kept=kept)
+        if "game" not in header or "players" not in header:
+            raise IllegalAction("a record starts with its header: the game and its players, "
+                                "such as {example}", example=Shown(HEADER_EXAMPLE))
+        rules = rules_for(header["game"])
+        players = _players(header["players"], rules, kept=kept)
         unknown = Many(Shown(k) for k in sorted(set(header) - {"game", "players"} - rules.options))
         if unknown:
             raise IllegalAction("{game} does not take {unknown} in its header (it takes "
@@ -167,7 +171,8 @@ def _players(value: object, rules: Rules[Any, Any], *, kept: bool) -> tuple[str,
                             count=len(names))
     if not kept:
         _check_names(names)
-    twice = [n for n in names if names.count(n) > 1]
+    alike = [same_name(n) for n in names] if not kept else list(names)
+    twice = [n for n, a in zip(names, alike, strict=True) if alike.count(a) > 1]
     if twice:
         raise IllegalAction("two players have the same name: {name}", name=twice[0])
     return names

@@ -44,10 +44,12 @@ def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
     """Each text line's JSON with its 1-based number (blank lines skipped); RecordError at
     the first that is not JSON or holds what no record line may."""
     for number, text in enumerate(lines, start=1):
+        if number == 1:
+            text = text.removeprefix("\ufeff")  # a record saved by Notepad starts with a BOM
         if not text.strip():
             continue
-        try:
-            line = json.loads(text, object_pairs_hook=_unique_keys)
+        try:  # (without its line end, a column at the end of the line is counted right)
+            line = json.loads(text.rstrip("\r\n"), object_pairs_hook=_unique_keys)
             _check_text(line)
         except json.JSONDecodeError as err:
             raise RecordError(number, EngineError("this is not JSON (at column {column})",

@@ -90,15 +90,16 @@ def rules_for(name: object) -> Rules[Any, Any]:
 
     >>> rules_for("dalek").title
     'Dalek Dice'
-    >>> rules_for("chess")
+    >>> rules_for("chess")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    engine.errors.IllegalAction: unknown game "chess"; this table plays Dalek Dice, Dicy Cards, 17
+    engine.errors.IllegalAction: unknown game "chess"; this table plays "dalek" (Dalek Dice), ...
     """
     if isinstance(name, str) and name in _REGISTRY:
         return _REGISTRY[name]
     raise IllegalAction("unknown game {game}; this table plays {known}", game=Shown(name),
-                        known=Many(rules.title for rules in _REGISTRY.values()))
+                        known=Many(f"{Shown(game)} ({rules.title})"
+                                   for game, rules in _REGISTRY.items()))
 
 
 def game_names() -> tuple[str, ...]:

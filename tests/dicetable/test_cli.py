@@ -57,7 +57,9 @@ def test_a_bad_line_exits_2_with_its_number_and_prints_no_state(
 
 @pytest.mark.parametrize(("content", "why"), [
     (None, "no such file"),
-    (b"\xff\xfe\x00", "this is not a text file"),
+    (b"\xff\xfe\x00", "line 1: this line is not UTF-8 text; save the record as UTF-8"),
+    ('{"game": "dalek", "players": ["Zo\u00eb", "Ben"]}\n'.encode("latin-1"),
+     "line 1: this line is not UTF-8 text; save the record as UTF-8"),
     (b"", "line 1: the record is empty"),
 ])
 def test_unreadable_records_get_a_clear_message(tmp_path: Path, content: bytes | None, why: str,
@@ -67,6 +69,16 @@ def test_unreadable_records_get_a_clear_message(tmp_path: Path, content: bytes |
         path.write_bytes(content)
     assert main(["replay", str(path)]) == 2
     assert why in capsys.readouterr().err
+
+
+def test_replay_json_of_several_records_prints_a_line_for_each_in_order(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{oops\n")
+    assert main(["replay", "--json", str(JENNA), str(bad), str(JENNA)]) == 2
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [None if view is None else view["scores"] for view in out] == [
+        {"Jenna": 17, "Peter": 15}, None, {"Jenna": 17, "Peter": 15}]
 
 
 def test_the_console_script_explains_its_commands() -> None:

@@ -45,6 +45,17 @@ HEADER = '{"game": "dalek", "players": ["Ana", "Ben"]}'
     ([], 1, "the record is empty"),
     (["{oops"], 1, "this is not JSON"),
     (['{"game": "chess", "players": ["A", "B"]}'], 1, 'unknown game "chess"'),
+    (['{"game": "Dalek Dice", "players": ["A", "B"]}'], 1,
+     'unknown game "Dalek Dice"; this table plays "dalek" (Dalek Dice), "dicy" (Dicy Cards), '
+     '"17" (17)'),
+    (['{"roll": ["H4"]}'], 1, 'a record starts with its header: the game and its players, '
+                              'such as {"game": "dalek", "players": ["Ana", "Ben"]}'),
+    (['{"game": "dalek"}'], 1, 'a record starts with its header: the game and its players'),
+    (['{"game": "dalek", "players": ["Zo\u00eb", "Zoe\u0308"]}'], 1,
+     "two players have the same name: Zo\u00eb"),  # the same letters, written two ways
+    (['{"game": "dalek", "players": ["Ana", "An\u200ba"]}'], 1,
+     "two players have the same name: Ana"),
+    ([HEADER + "\n", '{"roll": ["H4"}\r\n'], 2, "this is not JSON (at column 15)"),
     (['{"game": "dalek", "players": ["Ana", "Ana"]}'], 1, "two players have the same name"),
     (['{"game": "dalek", "players": ["Ana", ""]}'], 1, "every player needs a name"),
     (['{"game": "dalek", "players": ["Ana", "\\u200b"]}'], 1, "every player needs a name"),
@@ -60,6 +71,21 @@ def test_bad_lines_are_refused_with_their_number(lines: list[str], line: int, wh
     assert refused.value.line == line
     assert why in str(refused.value)
     assert str(refused.value).startswith(f"line {line}: ")
+
+
+def test_records_written_other_ways_replay_as_written_plainly() -> None:
+    plain = read_record(['{"game": "dalek", "players": ["Zo\u00eb", "Ben"], "target": 20}',
+                         '{"roll": ' + json.dumps(["H4"] * 10) + "}", '{"keep": ["H4"]}'])
+    other = read_record(['\ufeff{"game": "dalek", "players": ["Zo\u00eb", "Ben"], '
+                         '"target": 20.0}',  # a BOM, a whole number written 20.0
+                         '{"roll": ' + json.dumps(["H4"] * 10) + "}", '{"keep": ["H4"]}'])
+    assert other.view() == plain.view()
+
+
+def test_a_long_value_is_shown_short_in_a_refusal() -> None:
+    with pytest.raises(RecordError) as refused:
+        read_record([HEADER, '{"roll": ["' + "X" * 100_000 + '"]}'])
+    assert len(str(refused.value)) < 300 and "…" in str(refused.value)
 
 
 def test_undo_lines_take_back_the_last_standing_action_repeatedly() -> None:

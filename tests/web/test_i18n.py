@@ -170,6 +170,7 @@ GAMES_EACH = 2
 BAD_HEADERS: list[Any] = [
     ["dalek"],
     {"game": "chess", "players": ["Ana", "Ben"]},
+    {"players": ["Ana", "Ben"]},
     {"game": "dalek", "players": "Ana Ben"},
     {"game": "dalek", "players": ["Ana", "B\nen"]},
     {"game": "dalek", "players": ["Ana", " Ben"]},
