@@ -171,16 +171,22 @@ class Journal:
         self._commits_fd: int | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            new = not path.exists() or path.stat().st_size == 0
             owners_only(path)
-            self._connection().executescript(
-                files("device").joinpath("schema.sql").read_text("utf-8"))
+            schema = files("device").joinpath("schema.sql").read_text("utf-8")
+            self._connection().executescript(f"BEGIN IMMEDIATE; {schema}; COMMIT;")
         except (sqlite3.Error, OSError) as err:
             self.close()
             raise journal_error(err, path) from err
-        if new:
+        if self._never_made():
             self.new_pin()
             self.secret()
+
+    def _never_made(self) -> bool:
+        """No table was ever made in this journal: no PIN, no change committed, and no count
+        of commits acknowledged beside it (a first start cut short made part of it at most;
+        a journal that lost its PIN with damaged files is not new)."""
+        return (self.setting("pin") is None and self.commits() == 0
+                and not self.commits_path.exists())
 
     @classmethod
     def existing(cls, path: Path) -> Journal:

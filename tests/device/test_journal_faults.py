@@ -14,7 +14,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from device.journal import Journal, JournalError, journal_error
+from device.recovery import open_table
 from device.state_dir import journal_path
 from dicetable.child import ServedTable, free_port
 from engine.selfplay import random_lines
@@ -109,6 +110,25 @@ def test_a_file_that_is_no_database_starts_a_new_table_and_says_the_pin_is_new(
     assert (kept_folders(state)[0] / "table.db").read_bytes() == b"\x00garbage" * 2000
     assert len(body["notices"]) == 2 and "new PIN" in body["notices"][1]
     assert new_pin != pin or "new PIN" in log.read_text()
+
+
+def test_a_first_start_cut_short_is_a_new_table_not_a_damaged_one(tmp_path: Path) -> None:
+    # the card filled (or the power went) while the first start made the journal: only part
+    # of its tables were made, and no PIN; there never was a table, nor a PIN to have lost
+    path = tmp_path / "state" / "table.db"
+    path.parent.mkdir()
+    with closing(sqlite3.connect(path)) as half:
+        half.execute("PRAGMA journal_mode=WAL")
+        half.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, header TEXT NOT NULL, "
+                     "started_at TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'playing', "
+                     "ended_at TEXT, winners TEXT)")
+    opened = open_table(path)
+    try:
+        assert opened.notices == []
+        assert opened.journal.has_pin()
+        opened.journal.start_game(HEADER)
+    finally:
+        opened.journal.close()
 
 
 def test_a_lost_wal_after_a_power_cut_is_told_and_the_pin_is_kept(
