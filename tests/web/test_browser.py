@@ -361,7 +361,7 @@ def test_17_names_of_five_players_are_whole_on_a_small_phone(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
     host = Phone(served.url)
     host.enter_pin(served.pin)
-    names = ["Ana", "Bento", "Clara", "Duarte", "Daniela"]
+    names = ["Ana", "Bento", "Clara", "Anastasia", "Massimiliano"]
     status, body = host.post("/api/game", {"header": {"game": "17", "players": names},
                                            "base_version": 0})
     assert status == 200, body
