@@ -236,9 +236,11 @@ def test_a_full_disk_refuses_the_change_clearly_and_keeps_every_acknowledged_one
     assert "is full" in log.read_text()
 
 
-@contextmanager
-def _small_card(tmp_path: Path) -> Iterator[Path]:
+@pytest.fixture
+def small_card(tmp_path: Path) -> Iterator[Path]:
     """A memory card of 32 MB: a tmpfs that root mounts."""
+    if os.geteuid() != 0:
+        pytest.skip("a small card is a tmpfs: root mounts one")
     card = tmp_path / "card"
     card.mkdir()
     if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(card)],
@@ -257,40 +259,36 @@ def _fill(card: Path) -> None:
             filler.flush()
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="a small card is a tmpfs: root mounts one")
-def test_a_table_on_a_card_that_filled_up_starts_and_goes_on(tmp_path: Path) -> None:
-    with _small_card(tmp_path) as card:
-        state = card / "state"
-        with ServedTable(state) as table:
-            phone, version = start_game(table)
-            post(phone, LINES[:3], version)
-        _fill(card)  # something else filled the card since
-        with ServedTable(state, log=tmp_path / "serve.log") as table:
-            body = state_of(table)
-            assert body["notices"] == [
-                "The table's memory card is full. The table is using the room it keeps for "
-                "this, so the game goes on; the host frees room on the card soon."]
-            assert body["state"]["view"]["actions"] == 3
-            phone = Phone(table.url)
-            phone.enter_pin(table.pin)
-            post(phone, LINES[3:6], body["state"]["version"])
-        assert _journalled(state) == LINES[:6]
+def test_a_table_on_a_card_that_filled_up_starts_and_goes_on(small_card: Path) -> None:
+    state = small_card / "state"
+    with ServedTable(state) as table:
+        phone, version = start_game(table)
+        post(phone, LINES[:3], version)
+    _fill(small_card)  # something else filled the card since
+    with ServedTable(state) as table:
+        body = state_of(table)
+        assert body["notices"] == [
+            "The table's memory card is full. The table is using the room it keeps for "
+            "this, so the game goes on; the host frees room on the card soon."]
+        assert body["state"]["view"]["actions"] == 3
+        phone = Phone(table.url)
+        phone.enter_pin(table.pin)
+        post(phone, LINES[3:6], body["state"]["version"])
+    assert _journalled(state) == LINES[:6]
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="a small card is a tmpfs: root mounts one")
-def test_a_move_refused_as_the_card_fills_goes_in_when_tried_again(tmp_path: Path) -> None:
-    with _small_card(tmp_path) as card:
-        state = card / "state"
-        with ServedTable(state) as table:
-            phone, version = start_game(table)
-            _fill(card)
-            status, body = phone.post("/api/action", {"line": LINES[0], "base_version": version})
-            assert status == 503
-            assert body["error"] == ("The table's memory card was full. The table used the room "
-                                     "it keeps for this: nothing was changed, try again.")
-            post(phone, LINES[:2], version)
-            assert any("memory card is full" in n for n in state_of(table)["notices"])
-        assert _journalled(state) == LINES[:2]
+def test_a_move_refused_as_the_card_fills_goes_in_when_tried_again(small_card: Path) -> None:
+    state = small_card / "state"
+    with ServedTable(state) as table:
+        phone, version = start_game(table)
+        _fill(small_card)
+        status, body = phone.post("/api/action", {"line": LINES[0], "base_version": version})
+        assert status == 503
+        assert body["error"] == ("The table's memory card was full. The table used the room "
+                                 "it keeps for this: nothing was changed, try again.")
+        post(phone, LINES[:2], version)
+        assert any("memory card is full" in n for n in state_of(table)["notices"])
+    assert _journalled(state) == LINES[:2]
 
 
 def test_a_read_only_state_folder_is_a_clear_refusal_and_changes_nothing(tmp_path: Path) -> None:
