@@ -40,6 +40,7 @@ DEFAULT_TARGET = 100
 GLACIAL = "glacial"
 INTERGLACIAL = "interglacial"
 GLACIAL_CARDS = (Card.TWO_DICE, Card.NO_SIX, Card.ODD, Card.STRAIGHT, Card.TWO_PAIRS)
+BOX_PRESETS = ("B", "C", "D")  # the box's other modes, their cards not known yet
 PRESETS_FILE = "dicy_presets.json"
 SKIP = "skip"
 """What a choice owed after a skip names as its cause (effects name their card)."""
@@ -278,6 +279,8 @@ def game_cards(mode: object, cards: object) -> tuple[Card, ...]:
         return parse_cards(cards)
     known = presets()
     fixed = GLACIAL_CARDS if mode == GLACIAL else known.get(mode) if isinstance(mode, str) else None
+    if fixed is None and mode in BOX_PRESETS and cards is not None:
+        return parse_cards(cards)  # a preset of the box the table does not know: as named
     if fixed is None and known:
         raise IllegalAction("there is no mode {mode}; the modes are {modes}; or leave out mode "
                             "and name the 5 cards", mode=Shown(mode),

@@ -96,6 +96,13 @@ def test_glacial_may_name_its_own_cards_in_another_order() -> None:
     assert start(mode="glacial", cards=cards).view()["cards"] == cards
 
 
+def test_a_preset_of_the_box_is_played_with_the_cards_its_header_names() -> None:
+    # RULES.md: cards are "required unless the mode fixes them"; the box's B, C and D are
+    # not known to the table, so a record of one names its cards
+    view = start(mode="B", cards=INTERGLACIAL).view()
+    assert view["cards"] == INTERGLACIAL and view["mode"] == "B"
+
+
 @pytest.mark.parametrize(("header", "message"), [
     ({}, "a Dicy Cards game needs a mode or its 5 cards"),
     ({"mode": "interglacial"},
