@@ -187,7 +187,7 @@ def _check_names(names: tuple[str, ...]) -> None:
         raise IllegalAction("every player needs a name")
     spaced = [n for n in names if n != n.strip()]
     if spaced:
-        raise IllegalAction("a name starts and ends with a letter, not a space: {name}",
+        raise IllegalAction("a name neither starts nor ends with a space: {name}",
                             name=Shown(spaced[0]))
     if any(len(n) > MAX_NAME_LENGTH for n in names):
         raise IllegalAction("a name has at most {count} letters", count=MAX_NAME_LENGTH)
