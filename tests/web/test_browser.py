@@ -412,6 +412,7 @@ def test_the_kiosk_shows_the_end_of_an_eight_player_game_beside_a_whole_join_cod
         assert widths[0] <= widths[1] + 1, f"the score sheet is cut: {widths}"
         box = sheet.bounding_box()
         assert box is not None and box["x"] + box["width"] <= code["x"]
+        assert box["y"] + box["height"] <= 720, "the score sheet runs off the TV"
     finally:
         tv.context.close()
 
