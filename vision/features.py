@@ -33,6 +33,7 @@ Vectors = NDArray[np.float32]
 
 DIE_VIEW = 48  # side of a die patch: the top face, upright
 DIE_EXAMPLE = 60  # side of a kept die example: the same scale, with room to move it
+EMBED_CHUNK = 128  # die patches embedded at once (bounds the memory of a profile's views)
 DIE_SHAPE, DIE_DETAILS, COLOUR_WEIGHT = 0.45, 0.35, 0.35  # weights in a die embedding
 CARD_VIEW = (32, 44)  # width, height of a card patch: the whole card
 CARD_BLUR = 0.7  # a card patch is softened this much (pixels) ...
@@ -228,7 +229,15 @@ def crop_cards(image: Image, quads: NDArray[np.float64], room: int = 0) -> Patch
 
 def embed_dice(patches: Patches) -> Vectors:
     """Embeddings of DIE_VIEW die patches: HOG, the grey details (as for cards) at half size,
-    and a 4 × 4 colour layout."""
+    and a 4 × 4 colour layout; EMBED_CHUNK patches at a time, so that a profile's thousands
+    of views never take more memory than that many."""
+    if len(patches) <= EMBED_CHUNK:
+        return _embed_dice(patches)
+    return np.concatenate([_embed_dice(patches[i:i + EMBED_CHUNK])
+                           for i in range(0, len(patches), EMBED_CHUNK)])
+
+
+def _embed_dice(patches: Patches) -> Vectors:
     p = patches.astype(np.float32)
     grey = p @ _GREY
     shape = hog(grey)
