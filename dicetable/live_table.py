@@ -168,6 +168,8 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
     observer = SheetObserver(None if state is None else calibration_store.load(state),
                              profiles=taught_profiles(state), threads=threads,
                              on_calibrated=keep)
+    view = session.snapshot().view
+    observer.ready([str(view["game"])] if view is not None else [])
     watch = None
     if state is not None:
         session.teacher = Teacher(state, observer.use_profile)

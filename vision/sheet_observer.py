@@ -17,7 +17,7 @@ markers has the problem "dark" or "bright", not "moved": nothing is read until i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import cv2
 import numpy as np
@@ -64,6 +64,16 @@ class SheetObserver:
         self._again = calibration is None
         self._readers: dict[str, Reader] = {}
         self._pips: DiceReader | None = None
+
+    def ready(self, games: Iterable[str] = ()) -> None:
+        """Load now the readers the first frames will need (the dice by pips, the calibrated
+        sheet's game, and ``games``): loaded on the first frame, they would cost the frames
+        of a second or more, the first rest of a recording played in real time among them."""
+        if self._pips is None:
+            self._pips = DiceReader(threads=self._threads)
+        wanted = {*games, *([self.calibration.game] if self.calibration is not None else [])}
+        for game in sorted(wanted):
+            self._reader(game)
 
     def recalibrate(self) -> None:
         """Calibrate anew on the next frame."""

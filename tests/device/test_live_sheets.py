@@ -22,9 +22,10 @@ from device.journal import Journal
 from device.live import LiveLoop
 from device.session import TableSession
 from dicetable.live_table import camera_for
+from vision.calibrate import calibrate
 from vision.sheet_observer import SheetObserver
 from vision.table_film import SheetRest, write_film
-from vision.table_scene import PlacedDie
+from vision.table_scene import PlacedDie, render_table
 
 TO_ROLL = [(60.0, 140.0), (100.0, 140.0), (140.0, 140.0), (180.0, 140.0), (220.0, 140.0),
            (60.0, 182.0), (100.0, 182.0), (140.0, 182.0), (180.0, 182.0), (220.0, 182.0)]
@@ -261,3 +262,20 @@ def test_a_lit_sheet_on_a_dark_cloth_is_read_not_told_as_too_dark(tmp_path: Path
     assert cv2.cvtColor(dim, cv2.COLOR_BGR2GRAY).mean() < 45  # the frame as a whole: "dark"
     seen = observer.observe(dim)
     assert seen.problem is None and sorted(d.value or 0 for d in seen.dice) == [1, 1, 2, 5, 6, 6]
+
+
+def test_a_table_is_ready_to_read_its_game_before_the_first_frame(tmp_path: Path) -> None:
+    # Loaded on the first frame, a game's reader costs the frames of a second or more: in a
+    # recording played in real time, its first rest with them.
+    frame = render_table(5, game="dalek", dice=10).image
+    calibration = calibrate(frame)
+
+    def first_read_s(observer: SheetObserver) -> float:
+        began = time.perf_counter()
+        observer.observe(frame)
+        return time.perf_counter() - began
+
+    cold = first_read_s(SheetObserver(calibration, threads=1))
+    ready = SheetObserver(calibration, threads=1)
+    ready.ready()
+    assert first_read_s(ready) < cold / 2
