@@ -2,10 +2,10 @@
 
 :class:`StillnessWatch` compares a small grey picture of each frame with the previous one, and
 with the first one of the current rest (so that a slow slide is noticed too), in a signed type
-so that differences do not wrap. :class:`Settler` decides when to read: once the scene has
-been still for ``settle_s``; a read stands when ``agree`` still frames in a row gave the same
-read, the last of them ``settle_s`` into the rest; then nothing is read until something moves
-again.
+so that differences do not wrap, and brought to the same light first (a flicker is no motion).
+:class:`Settler` decides when to read: once the scene has been still for ``settle_s``; a read
+stands when ``agree`` still frames in a row gave the same read, the last of them ``settle_s``
+into the rest; then nothing is read until something moves again.
 
 >>> settler = Settler(settle_s=0.3)
 >>> [settler.frame(moved=False, at=t / 10) for t in range(3)]
@@ -32,20 +32,22 @@ Image = NDArray[np.uint8]
 GREY_WIDTH = 160  # side of the small grey picture motion is watched on
 PIXEL_CHANGE = 12  # a small-picture pixel that changed by more than this (of 255) moved
 MOVING_SHARE = 0.002  # the scene moves when more than this share of its pixels moved
+LIGHT_CHANGE = 0.2  # a change of the whole picture's light up to this share is no motion
 SETTLE_S = 0.3  # still this long before the first read
 AGREE = 2  # reads in a row that must agree
 MAX_READS = 8  # reads of one rest before disagreeing dice are called "not sure"
 
 
 def grey_picture(image: Image, grey: Image | None = None) -> Image:
-    """The small grey picture of a frame (``grey``: one the camera made itself)."""
+    """The small grey picture of a frame (``grey``: one the camera made itself), softened so
+    that a camera trembling by a fraction of a pixel does not move its sharp edges."""
     source = grey if grey is not None else image
     height, width = source.shape[:2]
     size = (GREY_WIDTH, max(1, round(height * GREY_WIDTH / width)))
-    if source.ndim == 3:
-        small = cv2.resize(source, size, interpolation=cv2.INTER_AREA)
-        return np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), np.uint8)
-    return np.asarray(cv2.resize(source, size, interpolation=cv2.INTER_AREA), np.uint8)
+    small = cv2.resize(source, size, interpolation=cv2.INTER_AREA)
+    if small.ndim == 3:
+        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    return np.asarray(cv2.GaussianBlur(small, (3, 3), 0), np.uint8)
 
 
 class StillnessWatch:
@@ -73,7 +75,12 @@ class StillnessWatch:
         return moving
 
     def _differs(self, a: NDArray[np.int16], b: NDArray[np.int16]) -> bool:
-        changed = int(np.count_nonzero(np.abs(a - b) > self.pixel_change))
+        """Whether ``a`` differs from ``b`` once ``b`` is brought to ``a``'s light (a flicker
+        or the camera's exposure changing the whole picture by up to LIGHT_CHANGE)."""
+        gain = float(np.clip((a.mean() + 1.0) / (b.mean() + 1.0),
+                             1.0 - LIGHT_CHANGE, 1.0 + LIGHT_CHANGE))
+        lit = np.minimum(b * gain, 255.0)  # white stays white: the camera's pixels saturate
+        changed = int(np.count_nonzero(np.abs(a - lit) > self.pixel_change))
         return changed > self.moving_share * a.size
 
 

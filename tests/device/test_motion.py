@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from device.motion import Settler, StillnessWatch, Verdict, grey_picture
+from vision.table_scene import render_table
 
 
 def table(seed: int = 0) -> np.ndarray:
@@ -87,3 +89,28 @@ def test_reads_that_never_agree_end_unsettled() -> None:
         verdicts.append(settler.read((n,)))
     assert verdicts == [Verdict.AGAIN] * 3 + [Verdict.UNSETTLED]
     assert settler.frame(moved=False, at=10.0) is False
+
+
+def _sheet() -> np.ndarray:
+    return render_table(3, game="17").image  # the sharp edges of markers and cards
+
+
+def test_light_flickering_a_few_percent_is_not_motion() -> None:
+    # mains flicker, or a webcam's automatic exposure: the whole picture a little lighter
+    # or darker from one frame to the next
+    scene = _sheet().astype(np.float32)
+    watch = StillnessWatch()
+    watch.moved(grey_picture(scene.astype(np.uint8)))
+    for gain in (1.08, 0.92, 1.05, 0.95, 1.08):
+        assert watch.moved(grey_picture(np.clip(scene * gain, 0, 255).astype(np.uint8))) is False
+
+
+def test_a_camera_trembling_by_half_a_pixel_is_not_motion() -> None:
+    scene = _sheet()
+    watch = StillnessWatch()
+    watch.moved(grey_picture(scene))
+    for dx, dy in ((0.5, 0.0), (-0.5, 0.5), (0.0, -0.5), (0.5, 0.5)):
+        shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
+        shaken = cv2.warpAffine(scene, shift, (scene.shape[1], scene.shape[0]),
+                                borderMode=cv2.BORDER_REPLICATE)
+        assert watch.moved(grey_picture(shaken)) is False
