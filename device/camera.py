@@ -242,7 +242,11 @@ class FolderSource(_Recording):
         identity = (stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_size)  # rewritten: anew
         if self._last is not None and self._last[0] == identity:
             return Frame(self._last[1], at, index)
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        try:  # decoded from memory: cv2.imread greys what a picture cut short is missing
+            data = path.read_bytes()
+        except OSError:
+            raise UnreadableFrame(f"the picture {path.name} cannot be read") from None
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
         if image is None:
             raise UnreadableFrame(f"the picture {path.name} cannot be read")
         self._last = (identity, np.asarray(image, np.uint8))

@@ -107,6 +107,23 @@ def test_a_damaged_picture_is_one_unreadable_frame(folder: Path) -> None:
     assert source.read().number == 2
 
 
+@pytest.mark.parametrize("suffix", [".jpg", ".png"])
+def test_a_picture_cut_short_is_unreadable_not_half_a_table(tmp_path: Path,
+                                                            suffix: str) -> None:
+    # a camera still writing the newest picture: OpenCV decodes what is there, the rest grey
+    picture = np.zeros((240, 320, 3), np.uint8)
+    picture[:] = np.arange(320, dtype=np.uint8)[None, :, None] // 2
+    encoded, data = cv2.imencode(suffix, picture)
+    assert encoded
+    (tmp_path / f"000{suffix}").write_bytes(data.tobytes())
+    (tmp_path / f"001{suffix}").write_bytes(data.tobytes()[:len(data) * 2 // 3])
+    source = FolderSource(tmp_path, fps=10, paced=False, clock=FakeClock())
+    source.open()
+    source.read()
+    with pytest.raises(UnreadableFrame, match=rf"001\{suffix} cannot be read"):
+        source.read()
+
+
 def test_the_held_picture_rewritten_in_place_is_read_anew(folder: Path) -> None:
     # a camera that saves its pictures under one name, over the same file
     source = FolderSource(folder, fps=10, clock=FakeClock())
