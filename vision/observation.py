@@ -49,7 +49,8 @@ class Observation:
     """The reads of one frame: the dice (values None where not sure), and the frame's size;
     on a calibrated table, the sheet's reads (table), their marks, and a problem with the
     sheet ("moved": the camera was bumped; "dark", "bright": it cannot see the sheet for the
-    light; "sheet": it cannot be found)."""
+    light; "sheet": it cannot be found, and ``sheet`` says why: a
+    :class:`vision.calibrate.CalibrationError`'s reason, such as "far")."""
 
     dice: tuple[DieRead, ...]
     width: int
@@ -57,6 +58,7 @@ class Observation:
     table: TableSeen | None = None
     marks: tuple[Mark, ...] = ()
     problem: str | None = None
+    sheet: str | None = None
 
     def key(self) -> Hashable:
         """What two reads of a still scene must share to agree: the dice values, sorted, and

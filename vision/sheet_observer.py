@@ -96,7 +96,7 @@ class SheetObserver:
                 if self._pips is None:
                     self._pips = DiceReader(threads=self._threads)
                 return Observation(tuple(self._pips.read(frame)), width, height,
-                                   problem="sheet")
+                                   problem="sheet", sheet=err.reason)
             self._again = False
             if self._on_calibrated is not None:
                 self._on_calibrated(self.calibration)

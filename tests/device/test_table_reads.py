@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 from device.table_reads import (
     Apply,
     Ask,
@@ -170,6 +172,20 @@ def test_dalek_and_17_without_their_sheet_ask_for_it() -> None:
         game = Game.start(header)
         assert reads_for(game).decide(seen([1, 2, 3, 4, 5, 6]), game) == Note(
             "camera.no_sheet", {"game": header["game"]})
+
+
+@pytest.mark.parametrize(("why", "note"), [
+    ("far", "camera.far"), ("skewed", "camera.skewed"), ("covered", "camera.covered"),
+    ("dark", "camera.dark"), ("no-sheet", "camera.no_sheet"), ("flat", "camera.no_sheet")])
+def test_a_sheet_that_cannot_be_found_says_why(why: str, note: str) -> None:
+    # a 640x480 camera sees the whole sheet, too small to read: "bring the camera closer",
+    # not "lay the sheet under the camera"
+    unfound = Observation((), 640, 480, problem="sheet", sheet=why)
+    for header in ({"game": "dalek", "players": ["Ana", "Ben"]},
+                   {"game": "17", "players": ["Ana", "Ben"]}):
+        game = Game.start(header)
+        told = reads_for(game).decide(unfound, game)
+        assert told == (Note(note) if why == "dark" else Note(note, {"game": header["game"]}))
 
 
 def test_another_games_sheet_under_the_camera_asks_for_this_ones() -> None:
