@@ -776,3 +776,28 @@ def test_an_error_goes_at_the_next_success_and_the_menu_opens_anywhere(
     expect(menu.get_by_role("button", name="Rules")).to_be_in_viewport()
     jenna.page.keyboard.press("Escape")
     expect(menu).to_be_hidden()
+
+
+def test_the_pad_is_played_with_the_keyboard_alone(open_phone: Callable[..., Page],
+                                                  served: ServedTable) -> None:
+    pad = Pad(open_phone())
+    pad.enter_pin(served.pin)
+    pad.new_game("Dalek Dice", ["Ana", "Ben"])
+    page = pad.page
+    key = page.locator(".keys").get_by_role("button", name=FACES["H4"], exact=True)
+    key.focus()
+    for _ in range(3):  # the key keeps the focus as the pad draws the dice chosen
+        page.keyboard.press("Enter")
+    page.keyboard.press("Space")
+    expect(page.locator(".entry .count")).to_have_text("4 of 10")
+    expect(key).to_be_focused()
+    page.focus("#menu-button")
+    page.keyboard.press("Enter")
+    expect(page.locator("#menu")).to_be_visible()
+    page.keyboard.press("Escape")  # closed: the focus back where it opened
+    expect(page.locator("#menu")).to_be_hidden()
+    expect(page.locator("#menu-button")).to_be_focused()
+    page.keyboard.press("Enter")
+    page.locator("#menu button").last.focus()
+    page.keyboard.press("Tab")  # out of it, to the page under it: closed, not left open
+    expect(page.locator("#menu")).to_be_hidden()

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 from playwright.sync_api import Browser, Page, expect
 
@@ -127,6 +128,24 @@ def test_the_shared_shout_asks_who_called_and_a_tap_calls(browser: Browser, pi: 
     view = pi.session.snapshot().view
     assert view is not None and view["results"][-1]["callers"] == ["Cleo"]
     page.context.close()
+
+
+def test_the_pin_the_buttons_show_reads_on_a_phone_in_dark_mode(browser: Browser,
+                                                                 pi: PiTable) -> None:
+    pi.new_game({"game": "dalek", "players": ["Ana", "Ben"]})
+    page = phone(browser, pi, "en")
+    page.emulate_media(color_scheme="dark")
+    pi.factory.pin(STOP).drive_low()
+    time.sleep(0.1)
+    pi.factory.pin(SHOUT).drive_low()
+    try:
+        expect(page.locator("section.button-news")).to_contain_text(pi.session.journal.pin())
+        found = Axe().run(page, options={"runOnly": ["color-contrast"]}).response["violations"]
+        assert [n["target"] for v in found for n in v["nodes"]] == []
+    finally:
+        pi.factory.pin(SHOUT).drive_high()
+        pi.factory.pin(STOP).drive_high()
+        page.context.close()
 
 
 def test_stop_and_shout_held_show_the_pin_and_the_kiosk_shows_it_too(

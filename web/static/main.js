@@ -2,6 +2,10 @@
 "use strict";
 
 function render() {
+  keepingFocus(drawPad);
+}
+
+function drawPad() {
   syncBack();
   const view = S.state.view;
   const game = view && GAMES[view.game];
@@ -369,7 +373,15 @@ function start() {
     const menu = document.getElementById("menu");
     if (!menu.hidden && !menu.contains(e.target)) closeMenu();
   });
-  document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenu(); });
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || document.getElementById("menu").hidden) return;
+    closeMenu();
+    document.getElementById("menu-button").focus();
+  });
+  document.getElementById("menu").addEventListener("focusout", (e) => {  // tabbed out of it
+    const to = e.relatedTarget;
+    if (to && !e.currentTarget.contains(to) && to.id !== "menu-button") closeMenu();
+  });
   document.addEventListener("pointerdown", press, true);
   document.addEventListener("pointerup", lift, true);
   document.addEventListener("pointercancel", release, true);

@@ -73,6 +73,24 @@ function button(label, onclick, cls, attrs) {
   return el("button" + (cls ? "." + cls.split(" ").join(".") : ""), Object.assign({type: "button", onclick}, attrs), label);
 }
 
+/* Draw again with f(), the keyboard's focus kept: the control that had it (the same words,
+   kind and place among its likes) has it after, rather than the page. */
+function keepingFocus(f) {
+  const had = document.activeElement;
+  const area = document.getElementById("screen");
+  const key = (e) => [e.tagName, e.getAttribute("aria-label") || e.textContent.trim(),
+    e.className.replace(/\bon\b/, "").trim()].join("|");
+  const likes = (k) => [...area.querySelectorAll("button, select, input, summary, a[href], [tabindex]")]
+    .filter((e) => key(e) === k);
+  const kept = had && had !== document.body && area.contains(had) ? key(had) : null;
+  const place = kept === null ? -1 : likes(kept).indexOf(had);
+  f();
+  if (kept === null || (document.activeElement && document.activeElement !== document.body)) return;
+  const again = likes(kept);
+  const found = again[Math.min(place, again.length - 1)];
+  if (found) found.focus({preventScroll: true});
+}
+
 function colourOf(name) {
   const index = (S.state.colours || {})[name];
   return boot.palette[index === undefined ? 0 : index];

@@ -45,7 +45,7 @@ function renderSetup(main) {
   const s = S.setup;
   const facts = boot.facts[s.game];
   const [least, most] = facts.players;
-  const again = () => renderSetup(main);
+  const again = () => keepingFocus(() => renderSetup(main));
   const rows = s.players.map((p, i) => el("li.player-row", {},
     button("", () => { s.palette = s.palette === i ? -1 : i; again(); }, "swatch-button",
       {style: {background: boot.palette[p.colour]}, "aria-label": t("setup.colour_of", {n: i + 1})}),
