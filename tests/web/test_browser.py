@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from random import Random
@@ -801,3 +802,13 @@ def test_the_pad_is_played_with_the_keyboard_alone(open_phone: Callable[..., Pag
     page.locator("#menu button").last.focus()
     page.keyboard.press("Tab")  # out of it, to the page under it: closed, not left open
     expect(page.locator("#menu")).to_be_hidden()
+
+
+def test_the_bars_controls_are_named_in_the_phones_language(
+        open_phone: Callable[..., Page]) -> None:
+    page = open_phone(locale="es")
+    expect(page.get_by_role("combobox", name="Idioma")).to_be_visible()
+    expect(page.get_by_role("button", name="Menú")).to_be_visible()
+    page.get_by_role("button", name="Menú").click()
+    page.locator("#menu").get_by_role("button", name="Introducir PIN").click()
+    expect(page.get_by_role("dialog", name=re.compile("PIN"))).to_be_visible()

@@ -358,6 +358,8 @@ function onBack() {
 
 function renderLanguages() {
   const select = document.getElementById("lang");
+  select.setAttribute("aria-label", t("bar.language"));
+  document.getElementById("menu-button").setAttribute("aria-label", t("bar.menu"));
   if (select.options.length) { select.value = S.lang; return; }
   for (const lang of boot.languages) select.append(el("option", {value: lang, text: lang.toUpperCase()}));
   select.value = S.lang;
