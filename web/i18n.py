@@ -53,29 +53,32 @@ def ui(lang: str) -> Mapping[str, str]:
     return catalog(lang)["ui"]
 
 
-SERVER_ONLY = ("log.", "key.", "line.", "error.", "quoted", "value.", "app.", "moment.")
-"""Words only the server writes (the game's story, refusals, the manifest): not sent to the
-phone with the page."""
+SERVER_ONLY = ("log.", "key.", "line.", "error.", "quoted", "value.", "app.", "moment.",
+               "notice.")
+"""Words only the server writes (the game's story, refusals, the host's notices, the
+manifest): not sent to the phone with the page."""
 
+LATER = ("camera.", "teach.")
+"""Words the phone loads when it first needs them, with the camera's script (the camera's
+panel and teach mode: ``/i18n/LANG/later.json``)."""
 
-PAGE_ERRORS = ("error.network", "error.http500")
-"""Errors the phone words itself: no table answered, or one answered without a word (the web
-server refused a request before the app saw it: too large)."""
-
-LATER = "teach."
-"""Words the phone loads when it first needs them (teach mode: ``/i18n/LANG/teach.json``)."""
+ON_THE_PAGE = ("error.network", "error.network_unsure", "error.http500", "notice.dismiss",
+               "camera.ask.pin", "camera.moment.out", "camera.moment.back")
+"""Words under the prefixes above that the page shows itself, sent with it: errors it words
+itself (no table answered, or its answer was lost; the web server refused a request before
+the app saw it: too large), the notices' button, the camera's words shown without its panel."""
 
 
 @cache
 def page_words(lang: str) -> dict[str, str]:
     """The words the phone itself shows, in ``lang`` (the first load carries them)."""
     return {k: v for k, v in ui(lang).items()
-            if k in PAGE_ERRORS or not k.startswith((*SERVER_ONLY, LATER))}
+            if k in ON_THE_PAGE or not k.startswith((*SERVER_ONLY, *LATER))}
 
 
 def later_words(lang: str) -> dict[str, str]:
-    """The words of teach mode, in ``lang`` (loaded with its script)."""
-    return {k: v for k, v in ui(lang).items() if k.startswith(LATER)}
+    """The words of the camera's panel and teach mode, in ``lang`` (loaded with camera.js)."""
+    return {k: v for k, v in ui(lang).items() if k.startswith(LATER) and k not in ON_THE_PAGE}
 
 
 def engine_template(lang: str, template: str) -> str:

@@ -85,9 +85,10 @@ def rules(lang: str) -> Response:
     return jsonify(catalog(lang)["rules"])
 
 
-@bp.get("/i18n/<lang>/teach.json")
-def teach_words(lang: str) -> Response:
-    """Teach mode's words in ``lang`` (loaded with static/teach.js, when first needed)."""
+@bp.get("/i18n/<lang>/later.json")
+def words_later(lang: str) -> Response:
+    """The words of the camera's panel and teach mode in ``lang`` (loaded with
+    static/camera.js, when first needed)."""
     if lang not in LANGUAGES:
         abort(404)
     return jsonify(later_words(lang))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from device.journal import Journal
 from device.state_dir import journal_path
@@ -812,3 +812,21 @@ def test_the_bars_controls_are_named_in_the_phones_language(
     page.get_by_role("button", name="Menú").click()
     page.locator("#menu").get_by_role("button", name="Introducir PIN").click()
     expect(page.get_by_role("dialog", name=re.compile("PIN"))).to_be_visible()
+
+
+def test_a_move_taken_whose_answer_is_lost_is_told_as_such(open_phone: Callable[..., Page],
+                                                           served: ServedTable) -> None:
+    # The table takes the roll; its answer never reaches the phone (the Wi-Fi dropped it).
+    pad = Pad(open_phone())
+    pad.enter_pin(served.pin)
+    pad.new_game("Dalek Dice", ["Ana", "Ben"])
+
+    def lost(route: Route) -> None:
+        route.fetch()  # the table gets it and answers ...
+        route.abort("connectionreset")  # ... to no one
+
+    pad.page.route("**/api/action", lost)
+    pad.roll("H4", "H4", "H4", "H2", "H2", "D3", "D3", "D2", "DOC", "EXT")
+    expect(pad.page.locator("#toast")).to_contain_text("check that your move is there")
+    pad.expect_area("Rolled")
+    assert Phone(served.url).get("/api/state")[1]["state"]["view"]["actions"] == 1  # taken once

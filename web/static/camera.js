@@ -142,7 +142,7 @@ async function loadTeach() {
   S.teachLoading = true;
   try {
     const lang = S.lang;
-    Object.assign(S.ui, await getJSON(`/i18n/${lang}/teach.json`));
+    await loadLater();
     if (typeof teachPanel === "undefined") {
       await new Promise((done, failed) => document.head.append(el("script", {src: "/static/teach.js", onload: done, onerror: failed})));
     }

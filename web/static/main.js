@@ -235,8 +235,8 @@ function refusedBox(e) {
 /* The camera's part of the page: camera.js, fetched once the table has a camera. */
 function cameraShown() {
   if (!S.state.camera) return null;
-  if (typeof cameraPanel === "function") return cameraPanel();
-  loadScript("camera.js").then(render, () => {});  // tried again at the next state
+  if (typeof cameraPanel === "function" && S.laterLang === S.lang) return cameraPanel();
+  loadScript("camera.js").then(loadLater).then(render, () => {});  // tried again at the next state
   return null;
 }
 

@@ -163,8 +163,10 @@ async function send(url, body, options) {
     if (options && options.refused && data.refused) { options.refused(data); return null; }
     toast(data.error || t("error.http500"));
     return null;
-  } catch (e) {
-    toast(t("error.network"));
+  } catch (e) {  // no answer: did the table take it? The state it has now tells
+    const base = body && body.base_version;
+    const moved = await refresh() && base !== undefined && S.state.version !== base;
+    toast(t(moved ? "error.network_unsure" : "error.network"));
     return null;
   }
 }
@@ -190,6 +192,7 @@ async function getJSON(url) {
   return response.json();
 }
 
+/* The table's state fetched and applied; false when the table cannot be reached. */
 async function refresh() {
   try {
     const data = await getJSON("/api/state");
@@ -197,7 +200,10 @@ async function refresh() {
     S.notices = data.notices;
     S.csrf = data.csrf;
     apply(data.state, true);
-  } catch (e) { /* the stream's retry brings the state back */ }
+    return true;
+  } catch (e) {
+    return false;  // the stream's retry brings the state back
+  }
 }
 
 /* The live stream: the current state on every (re)connect, then every change. */
@@ -370,6 +376,18 @@ async function keepAwake() {
 }
 
 /* Scripts only some screens need, fetched when first opened (again, if that failed). */
+/* The words loaded with camera.js (the camera's panel, teach mode), in the phone's language. */
+function loadLater() {
+  if (!S.later || S.later.lang !== S.lang) {
+    const lang = S.lang;
+    const done = getJSON(`/i18n/${lang}/later.json`).then((words) => {
+      if (S.lang === lang) { Object.assign(S.ui, words); S.laterLang = lang; }
+    }, (e) => { S.later = null; throw e; });
+    S.later = {lang, done};
+  }
+  return S.later.done;
+}
+
 function loadScript(name) {
   const done = loadScript.done = loadScript.done || {};
   done[name] = done[name] || new Promise((resolve, reject) => {
