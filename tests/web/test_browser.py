@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -830,3 +831,29 @@ def test_a_move_taken_whose_answer_is_lost_is_told_as_such(open_phone: Callable[
     expect(pad.page.locator("#toast")).to_contain_text("check that your move is there")
     pad.expect_area("Rolled")
     assert Phone(served.url).get("/api/state")[1]["state"]["view"]["actions"] == 1  # taken once
+
+
+def test_large_text_on_a_small_phone_keeps_names_and_words_whole(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    host = Phone(served.url)
+    host.enter_pin(served.pin)
+    status, body = host.post("/api/game", {"header": {
+        "game": "dicy", "players": ["Anastasia", "Bento", "Clara", "Duarte"],
+        "mode": "glacial"}, "base_version": 0})
+    assert status == 200, body
+    host.post("/api/action", {"line": {"roll": [6, 6, 5, 2, 1, 1]},
+                              "base_version": body["state"]["version"]})
+    for lang in ("it", "es"):
+        page = open_phone(viewport={"width": 320, "height": 568}, locale=lang)
+        csrf = page.request.get(served.url + "/api/state").json()["csrf"]
+        page.request.post(served.url + "/auth/pin", data=json.dumps({"pin": served.pin}),
+                          headers={"Content-Type": "application/json", "X-CSRF-Token": csrf})
+        page.reload()
+        expect(page.locator(".choice")).to_have_count(3)
+        page.evaluate("document.documentElement.style.fontSize = '36px'")  # twice the text
+        expect(page.locator("#board")).to_have_class(re.compile(r"\btall\b"))
+        assert page.evaluate("getComputedStyle(document.getElementById('board')).position") \
+            == "static", "a board of most of the screen stays on top of the entry"
+        cut = page.evaluate("""() => [...document.querySelectorAll('.scores .name, .choice')]
+            .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)""")
+        assert cut == [], f"{lang}: cut at twice the text: {cut}"

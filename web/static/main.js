@@ -1,6 +1,8 @@
 /* Drawing the score pad from the state, and starting up. */
 "use strict";
 
+const TALL_BOARD = 0.4;  // a score board taller than this share of the screen does not stay on top
+
 function render() {
   keepingFocus(drawPad);
 }
@@ -366,7 +368,16 @@ function renderLanguages() {
   select.addEventListener("change", (e) => switchLanguage(e.target.value));
 }
 
+/* A score board taller than TALL_BOARD of the screen (large text, many players, a small
+   phone) scrolls away with the page rather than hide the entry under it. */
+function fitBoard() {
+  const board = document.getElementById("board");
+  board.classList.toggle("tall", board.offsetHeight > innerHeight * TALL_BOARD);
+}
+
 function start() {
+  new ResizeObserver(fitBoard).observe(document.getElementById("board"));
+  addEventListener("resize", fitBoard);
   document.getElementById("menu-button").addEventListener("click", (e) => {
     e.stopPropagation();
     toggleMenu();
