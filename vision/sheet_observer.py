@@ -88,6 +88,8 @@ class SheetObserver:
         """The reads of one frame (UnreadableImage when it is no picture)."""
         frame = check_image(image)
         height, width = frame.shape[:2]
+        if self.calibration is not None and self.calibration.frame_size != (width, height):
+            self._again = True  # another camera, or another size of picture: found anew
         if self._again:
             try:
                 self.calibration = calibrate(frame)
@@ -103,10 +105,9 @@ class SheetObserver:
         found = self.calibration
         assert found is not None
         light = _light(frame)  # the markers may still be found where no die or card can be
-        if light == "dark" and found.frame_size == (width, height) \
-                and _light(rectify(frame, found)) != "dark":
+        if light == "dark" and _light(rectify(frame, found)) != "dark":
             light = None  # a dark cloth about a sheet lit well enough to read
-        if light or found.frame_size != (width, height) or _moved(drift(frame, found)):
+        if light or _moved(drift(frame, found)):
             self.problem = light or "moved"
             self.why = {"moved": "the camera or the sheet moved", "dark": "the picture is too "
                         "dark", "bright": "the picture is washed out"}[self.problem]

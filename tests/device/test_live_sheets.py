@@ -279,3 +279,13 @@ def test_a_table_is_ready_to_read_its_game_before_the_first_frame(tmp_path: Path
     ready = SheetObserver(calibration, threads=1)
     ready.ready()
     assert first_read_s(ready) < cold / 2
+
+
+def test_a_camera_that_changes_its_picture_size_is_calibrated_again() -> None:
+    # another camera, or the same one set to another resolution, or a calibration kept from
+    # a recording of another size: the sheet is found anew, not told as "the camera moved"
+    frame = render_table(8, game="dalek", dice=4).image
+    observer = SheetObserver(calibrate(cv2.resize(frame, (1920, 1080))), threads=1)
+    seen = observer.observe(frame)
+    assert seen.problem is None and len(seen.marks) == 4  # the Dalek dice read
+    assert observer.calibration is not None and observer.calibration.frame_size == (1280, 720)
