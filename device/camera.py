@@ -223,9 +223,12 @@ class FolderSource(_Recording):
 
     def open(self) -> None:
         """List the folder's pictures."""
-        self._files = self._pictures()
+        self._files = pictures_in(self.folder)
         if not self._files:
-            raise CameraError(f"the folder {self.folder} holds no pictures")
+            inside = [d.name for d in sorted(self.folder.iterdir(), key=name_order)
+                      if d.is_dir() and pictures_in(d)]
+            where = f"; they are in its folder {inside[0]}: give that one" if inside else ""
+            raise CameraError(f"the folder {self.folder} holds no pictures{where}")
         self._player.start()
         self._looked = -math.inf
 
@@ -256,15 +259,6 @@ class FolderSource(_Recording):
         """Nothing to free."""
         self._last = None
 
-    def _pictures(self) -> list[Path]:
-        """The folder's pictures in name order, numbers counted."""
-        try:
-            return sorted((p for p in self.folder.iterdir()
-                           if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()),
-                          key=name_order)
-        except OSError as err:
-            raise CameraError(f"the folder {self.folder} cannot be read "
-                              f"({err.strerror or err})") from None
 
     def _newest(self, index: int, at: float) -> int:
         """Holding picture ``index`` (the last) at recorded time ``at``: the index of the
@@ -272,9 +266,19 @@ class FolderSource(_Recording):
         if at - self._looked < 1.0:
             return index
         self._looked = at
-        newer = [p for p in self._pictures() if name_order(p) > name_order(self._files[-1])]
+        newer = [p for p in pictures_in(self.folder) if name_order(p) > name_order(self._files[-1])]
         self._files += newer
         return len(self._files) - 1
+
+
+def pictures_in(folder: Path) -> list[Path]:
+    """The pictures of ``folder`` in name order, numbers counted; CameraError if it cannot
+    be read."""
+    try:
+        return sorted((p for p in folder.iterdir()
+                       if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()), key=name_order)
+    except OSError as err:
+        raise CameraError(f"the folder {folder} cannot be read ({err.strerror or err})") from None
 
 
 def name_order(path: Path) -> tuple[tuple[int, str], ...]:

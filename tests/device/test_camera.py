@@ -152,6 +152,14 @@ def test_pictures_put_in_the_folder_while_it_plays_are_taken_up(folder: Path) ->
     assert set(shown) == {30, 50}
 
 
+def test_a_folder_whose_pictures_are_in_a_folder_inside_it_says_which(tmp_path: Path) -> None:
+    (tmp_path / "game1").mkdir()
+    cv2.imwrite(str(tmp_path / "game1" / "000.png"), shade(10))
+    with pytest.raises(CameraError, match=r"holds no pictures; they are in its folder game1: "
+                                          r"give that one"):
+        FolderSource(tmp_path).open()
+
+
 def test_an_empty_or_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(CameraError, match="holds no pictures"):
         FolderSource(tmp_path).open()
