@@ -45,6 +45,11 @@ DIE_MM = 16.0  # a die's side, for its mark
 CARD_MARK_MM = 14.0  # a card's mark
 
 
+SHEET_DARK = 80  # the rectified sheet's paper (its 90th percentile of grey) under this is too
+#                  dim for its dice to be read: white paper lit half as well as a bright table
+#                  reads 87-111, and the dice went unread at about 80 and under
+
+
 class SheetObserver:
     """Reads the game's sheet in frames; ``profiles`` replace the shipped look of a kind
     ("dalek", "dicy-card", "17-card", "d6"); ``on_calibrated`` hears each new calibration
@@ -104,16 +109,19 @@ class SheetObserver:
                 self._on_calibrated(self.calibration)
         found = self.calibration
         assert found is not None
-        light = _light(frame)  # the markers may still be found where no die or card can be
-        if light == "dark" and _light(rectify(frame, found)) != "dark":
-            light = None  # a dark cloth about a sheet lit well enough to read
+        sheet = rectify(frame, found)
+        # The markers may still be found where no die or card can be read: the sheet's own
+        # light says whether it is too dim (a dark cloth about a lit sheet is not), the
+        # frame's whether it is washed out.
+        light = "dark" if _paper(sheet) < SHEET_DARK else (
+            "bright" if _light(frame) == "bright" else None)
         if light or _moved(drift(frame, found)):
             self.problem = light or "moved"
             self.why = {"moved": "the camera or the sheet moved", "dark": "the picture is too "
                         "dark", "bright": "the picture is washed out"}[self.problem]
             return Observation((), width, height, problem=self.problem)
         self.problem, self.why = None, ""
-        seen = self._reader(found.game).read(rectify(frame, found), found.layout)
+        seen = self._reader(found.game).read(sheet, found.layout)
         return Observation(_dice(seen, found), width, height, table=seen,
                            marks=_marks(seen, found))
 
@@ -130,10 +138,24 @@ class SheetObserver:
 
 def _light(frame: NDArray[np.uint8]) -> str | None:
     """"dark" or "bright" when the frame is too dark or washed out to show a sheet, else None."""
-    small = cv2.resize(frame, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA)
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-    brightness = float(grey.mean())
+    brightness = _grey_mean(frame)
     return "dark" if brightness < DARK else "bright" if brightness > BRIGHT else None
+
+
+def _grey_mean(image: NDArray[np.uint8]) -> float:
+    """The mean grey (0..255) of ``image``, measured on it shrunk 8 times."""
+    return float(_small_grey(image).mean())
+
+
+def _paper(sheet: NDArray[np.uint8]) -> float:
+    """How light a rectified sheet's paper is: its 90th percentile of grey (its print left
+    out, however much of it there is)."""
+    return float(np.percentile(_small_grey(sheet), 90))
+
+
+def _small_grey(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    small = cv2.resize(image, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small)
 
 
 def _moved(seen: Drift) -> bool:

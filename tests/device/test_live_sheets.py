@@ -241,7 +241,9 @@ def a_dicy_roll_calibrated(tmp_path: Path) -> tuple[np.ndarray, SheetObserver]:
     return frame, observer
 
 
-@pytest.mark.parametrize(("scale", "add", "problem"), [(0.08, 0, "dark"), (0.1, 235, "bright")])
+@pytest.mark.parametrize(("scale", "add", "problem"), [
+    (0.08, 0, "dark"), (0.1, 235, "bright"),
+    (0.3, 0, "dark"), (0.35, 0, "dark")])  # dim: the frame not all dark, the dice unreadable
 def test_a_dim_or_washed_out_sheet_whose_markers_still_show_is_told_as_such(
         tmp_path: Path, scale: float, add: int, problem: str) -> None:
     frame, observer = a_dicy_roll_calibrated(tmp_path)
