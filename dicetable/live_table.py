@@ -25,6 +25,7 @@ from device.live import CameraStatus, LiveLoop, Seen
 from device.scripted_player import ScriptedPlayer
 from device.session import TableSession
 from vision.calibrate import Calibration
+from vision.errors import VisionError
 from vision.profile import Profile
 
 if TYPE_CHECKING:
@@ -169,7 +170,10 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
                              profiles=taught_profiles(state), threads=threads,
                              on_calibrated=keep)
     view = session.snapshot().view
-    observer.ready([str(view["game"])] if view is not None else [])
+    try:
+        observer.ready([str(view["game"])] if view is not None else [])
+    except VisionError as err:  # the live loop says so on every frame; the phones go on
+        print(f"dicetable: the camera cannot read yet: {err}", file=sys.stderr)
     watch = None
     if state is not None:
         session.teacher = Teacher(state, observer.use_profile)

@@ -110,13 +110,9 @@ class SheetObserver:
         found = self.calibration
         assert found is not None
         sheet = rectify(frame, found)
-        # The markers may still be found where no die or card can be read: the sheet's own
-        # light says whether it is too dim (a dark cloth about a lit sheet is not), the
-        # frame's whether it is washed out.
-        light = "dark" if _paper(sheet) < SHEET_DARK else (
-            "bright" if _light(frame) == "bright" else None)
-        if light or _moved(drift(frame, found)):
-            self.problem = light or "moved"
+        problem = _seeing(frame, sheet, found)
+        if problem:
+            self.problem = problem
             self.why = {"moved": "the camera or the sheet moved", "dark": "the picture is too "
                         "dark", "bright": "the picture is washed out"}[self.problem]
             return Observation((), width, height, problem=self.problem)
@@ -134,6 +130,23 @@ class SheetObserver:
                                      threads=self._threads) if game == "dicy"
                 else SeventeenTableReader(p.get("17-card")))
         return self._readers[game]
+
+
+def _seeing(frame: NDArray[np.uint8], sheet: NDArray[np.uint8], found: Calibration
+            ) -> str | None:
+    """Why the calibrated sheet cannot be read in ``frame`` (``sheet``: it rectified): "dark"
+    where the frame and the sheet's paper are dark (its markers may be lost in it), "bright"
+    where the frame is washed out, "moved" where the markers are not where they were, "dark"
+    where they are but the paper is too dim for the dice; else None. A dark cloth about a lit
+    sheet is no problem, and a table where the sheet was taken away is "moved", not "dark"."""
+    light, dim = _light(frame), _paper(sheet) < SHEET_DARK
+    if light == "dark" and dim:
+        return "dark"
+    if light == "bright":
+        return "bright"
+    if _moved(drift(frame, found)):
+        return "moved"
+    return "dark" if dim else None
 
 
 def _light(frame: NDArray[np.uint8]) -> str | None:

@@ -291,3 +291,10 @@ def test_a_camera_that_changes_its_picture_size_is_calibrated_again() -> None:
     seen = observer.observe(frame)
     assert seen.problem is None and len(seen.marks) == 4  # the Dalek dice read
     assert observer.calibration is not None and observer.calibration.frame_size == (1280, 720)
+
+
+def test_a_sheet_taken_away_is_told_as_moved_not_as_too_dark() -> None:
+    frame = render_table(5, game="dalek").image
+    observer = SheetObserver(calibrate(frame), threads=1)
+    bare = np.full_like(frame, 70)  # a grey table where the sheet lay: dim "paper" there
+    assert observer.observe(bare).problem == "moved"
