@@ -225,9 +225,9 @@ class FolderSource(_Recording):
         """List the folder's pictures."""
         self._files = pictures_in(self.folder)
         if not self._files:
-            inside = [d.name for d in sorted(self.folder.iterdir(), key=name_order)
-                      if d.is_dir() and pictures_in(d)]
-            where = f"; they are in its folder {inside[0]}: give that one" if inside else ""
+            inside = next((d.name for d in sorted(self.folder.iterdir(), key=name_order)
+                           if d.is_dir() and _holds_pictures(d)), None)
+            where = f"; they are in its folder {inside}: give that one" if inside else ""
             raise CameraError(f"the folder {self.folder} holds no pictures{where}")
         self._player.start()
         self._looked = -math.inf
@@ -271,6 +271,14 @@ class FolderSource(_Recording):
         return len(self._files) - 1
 
 
+def _holds_pictures(folder: Path) -> bool:
+    """Whether ``folder`` holds a picture (False where it cannot be read)."""
+    try:
+        return any(p.suffix.lower() in IMAGE_SUFFIXES and p.is_file() for p in folder.iterdir())
+    except OSError:
+        return False
+
+
 def pictures_in(folder: Path) -> list[Path]:
     """The pictures of ``folder`` in name order, numbers counted; CameraError if it cannot
     be read."""
@@ -284,11 +292,11 @@ def pictures_in(folder: Path) -> list[Path]:
 def name_order(path: Path) -> tuple[tuple[int, str], ...]:
     """A key that sorts file names as people count: ``frame9`` before ``frame10``.
 
-    >>> sorted(["f10.png", "f9.png", "f1.png"], key=lambda n: name_order(Path(n)))
-    ['f1.png', 'f9.png', 'f10.png']
+    >>> sorted(["f10.png", "f9.png", "f1.png", "f1²0.png"], key=lambda n: name_order(Path(n)))
+    ['f1.png', 'f1²0.png', 'f9.png', 'f10.png']
     """
-    return tuple((int(part), "") if part.isdigit() else (-1, part)
-                 for part in re.split(r"(\d+)", path.name))
+    return tuple((int(part), "") if i % 2 else (-1, part)  # split's odd parts: the numbers
+                 for i, part in enumerate(re.split(r"(\d+)", path.name)))
 
 
 class VideoSource(_Recording):

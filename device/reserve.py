@@ -2,7 +2,7 @@
 folder, made by ``dicetable serve`` while the card has room to spare. When the card is full, the
 table lets it go: a table that could not start (SQLite needs room beside the journal to open
 it) starts, and a move refused as the card filled goes in when tried again. The host is told to
-free room; the table makes the file again once there is room.
+free room; the table makes the file again at its next start, where there is room.
 """
 
 from __future__ import annotations

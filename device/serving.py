@@ -3,8 +3,8 @@ held while ``dicetable serve`` runs and let go by the system when the process en
 ``kill -9``. ``dicetable restore`` is refused while the lock is held, and so is a second
 ``serve`` of the same folder. (A lock file could be deleted by a host who took it for one left
 behind, and a second table would then write the same journal.) Earlier versions locked
-``serving.lock`` in the folder: where that file is, it is locked too, so that a table of either
-version sees the other while an update is under way.
+``serving.lock`` in the folder: that file is locked too (made where it is not), so that a
+table of either version sees the other while an update is under way.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -45,7 +45,7 @@ class ServingLock:
             self.folder.mkdir(parents=True, exist_ok=True)
         try:
             self._lock(self.folder, os.O_RDONLY | os.O_DIRECTORY)
-            self._lock(self.folder / EARLIER_LOCK_FILE, os.O_RDONLY)
+            self._lock(self.folder / EARLIER_LOCK_FILE, os.O_RDWR | os.O_CREAT)
         except AlreadyServing:
             self.release()
             raise
@@ -53,9 +53,12 @@ class ServingLock:
     def _lock(self, path: Path, flags: int) -> None:
         """Lock ``path`` too, or AlreadyServing; nothing where it cannot be opened."""
         try:
-            fd = os.open(path, flags)
+            fd = os.open(path, flags, 0o600)
         except OSError:
-            return
+            try:  # (a folder this user may only read: the file as it is, if it is there)
+                fd = os.open(path, os.O_RDONLY)
+            except OSError:
+                return
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -25,7 +25,7 @@ from enum import StrEnum
 from random import Random
 from typing import Any
 
-from engine.checks import as_choice, as_list, as_object, as_player
+from engine.checks import as_choice, as_list, as_object, as_player, same_name
 from engine.errors import IllegalAction, Key, Many, Shown, and_listed
 from engine.rules import JSONDict, Rules, register
 from engine.seventeen_cards import PLAIN_BACKS, Card, Deck, too_many
@@ -325,7 +325,8 @@ class SeventeenRules(Rules[SeventeenState, Action]):
             if not all(isinstance(c, str) for c in callers):
                 raise IllegalAction("call needs the names of the players who called, "
                                     "not {value}", value=Shown(callers))
-            twice = sorted({c for c in callers if callers.count(c) > 1})
+            alike = [same_name(c) for c in callers]  # the same letters written two ways too
+            twice = sorted({c for c, a in zip(callers, alike, strict=True) if alike.count(a) > 1})
             if twice:
                 raise IllegalAction("{names} is named twice in the call", names=Many(twice))
             return Call(tuple(callers))

@@ -459,6 +459,9 @@ class _ClassNames:
     def _names(self, path: Path) -> dict[int, str] | None:
         if path not in self._read:
             names = _class_names(path)
+            if names is not None and {i: n.strip() for i, n in names.items()} == {
+                    i: str(i) for i in range(6)}:
+                names = None  # six classes named by their numbers, 0 to 5: values 1 to 6
             if names is not None and not any(map(value_named, names.values())):
                 listed = ", ".join(names.values()) or "nothing"
                 raise DatasetError(f"{path}: {path.name} names no die value ({listed}): its "

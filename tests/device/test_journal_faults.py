@@ -269,7 +269,7 @@ def test_a_table_on_a_card_that_filled_up_starts_and_goes_on(small_card: Path) -
         body = state_of(table)
         assert body["notices"] == [
             "The table's memory card is full. The table is using the room it keeps for "
-            "this, so the game goes on; the host frees room on the card soon."]
+            "this, so the game goes on. Host: free room on the card soon."]
         assert body["state"]["view"]["actions"] == 3
         phone = Phone(table.url)
         phone.enter_pin(table.pin)

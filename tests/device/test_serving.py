@@ -30,3 +30,13 @@ def test_a_table_of_an_earlier_version_still_serving_the_folder_is_seen(tmp_path
         finally:
             os.close(old)
     assert not is_serving(tmp_path)
+
+
+def test_an_earlier_version_started_during_a_table_of_this_one_sees_it(tmp_path: Path) -> None:
+    with ServingLock(tmp_path):  # no serving.lock was there: this table makes it
+        old = os.open(tmp_path / "serving.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(old, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.close(old)

@@ -56,6 +56,8 @@ HEADER = '{"game": "dalek", "players": ["Ana", "Ben"]}'
     (['{"game": "dalek", "players": ["Ana", "An\u200ba"]}'], 1,
      "two players have the same name: Ana"),
     ([HEADER + "\n", '{"roll": ["H4"}\r\n'], 2, "this is not JSON (at column 15)"),
+    (['{"game": "17", "players": ["Ana", "Ben", "Cleo"]}', '{"play": {"face": "up", "card": "5"}}',
+      '{"call": ["Ben", "Cleo", "Ben\u200b"]}'], 3, "is named twice in the call"),
     (['{"game": "dalek", "players": ["Ana", "Ana"]}'], 1, "two players have the same name"),
     (['{"game": "dalek", "players": ["Ana", ""]}'], 1, "every player needs a name"),
     (['{"game": "dalek", "players": ["Ana", "\\u200b"]}'], 1, "every player needs a name"),

@@ -305,6 +305,14 @@ def test_yolo_class_names_say_which_value_each_class_is(tmp_path: Path, names_fi
     assert [d.value for d in entry.dice] == [5, 1]
 
 
+def test_yolo_classes_named_by_their_numbers_are_values_one_more(tmp_path: Path) -> None:
+    _text(tmp_path / "classes.txt", "0\n1\n2\n3\n4\n5\n")  # names that only number them
+    _image(tmp_path / "images/a.jpg")
+    _text(tmp_path / "labels/a.txt", "0 0.5 0.5 0.2 0.2\n5 0.2 0.2 0.1 0.1\n")
+    [entry] = load(tmp_path).entries
+    assert [d.value for d in entry.dice] == [1, 6]
+
+
 def test_a_yolo_class_named_for_no_value_skips_its_image(tmp_path: Path) -> None:
     # a set counted from 1, its class 0 "0" never used: class 6 is a six
     _text(tmp_path / "data.yaml", "names: ['0', '1', '2', '3', '4', '5', '6']\n")

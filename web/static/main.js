@@ -238,7 +238,9 @@ function refusedBox(e) {
 function cameraShown() {
   if (!S.state.camera) return null;
   if (typeof cameraPanel === "function" && S.laterLang === S.lang) return cameraPanel();
-  loadScript("camera.js").then(loadLater).then(render, () => {});  // tried again at the next state
+  loadScript("camera.js").then(loadLater).then(() => {  // else tried again at the next state
+    if (S.laterLang === S.lang) render();
+  }, () => {});
   return null;
 }
 
@@ -372,7 +374,9 @@ function renderLanguages() {
    phone) scrolls away with the page rather than hide the entry under it. */
 function fitBoard() {
   const board = document.getElementById("board");
-  board.classList.toggle("tall", board.offsetHeight > innerHeight * TALL_BOARD);
+  const share = board.offsetHeight / innerHeight;  // (the address bar coming and going: a margin)
+  if (share > TALL_BOARD) board.classList.add("tall");
+  else if (share < TALL_BOARD - 0.05) board.classList.remove("tall");
 }
 
 function start() {

@@ -165,7 +165,7 @@ async function send(url, body, options) {
     return null;
   } catch (e) {  // no answer: did the table take it? The state it has now tells
     const base = body && body.base_version;
-    const moved = await refresh() && base !== undefined && S.state.version !== base;
+    const moved = await refresh(3000) && base !== undefined && S.state.version !== base;
     toast(t(moved ? "error.network_unsure" : "error.network"));
     return null;
   }
@@ -186,16 +186,18 @@ async function undo() {
   if (await act({undo: {}})) toast(last ? t("undo.done", {what: last.text}) : t("undo.done_plain"), "ok");
 }
 
-async function getJSON(url) {
-  const response = await fetch(url, {credentials: "same-origin", cache: "no-store"});
+async function getJSON(url, timeoutMs) {
+  const response = await fetch(url, {credentials: "same-origin", cache: "no-store",
+    signal: timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined});
   if (!response.ok) throw new Error(String(response.status));
   return response.json();
 }
 
-/* The table's state fetched and applied; false when the table cannot be reached. */
-async function refresh() {
+/* The table's state fetched and applied (within timeoutMs, when given); false when the table
+   cannot be reached. */
+async function refresh(timeoutMs) {
   try {
-    const data = await getJSON("/api/state");
+    const data = await getJSON("/api/state", timeoutMs);
     S.auth = data.auth;
     S.notices = data.notices;
     S.csrf = data.csrf;
@@ -375,7 +377,6 @@ async function keepAwake() {
   }
 }
 
-/* Scripts only some screens need, fetched when first opened (again, if that failed). */
 /* The words loaded with camera.js (the camera's panel, teach mode), in the phone's language. */
 function loadLater() {
   if (!S.later || S.later.lang !== S.lang) {
@@ -388,6 +389,7 @@ function loadLater() {
   return S.later.done;
 }
 
+/* Scripts only some screens need, fetched when first opened (again, if that failed). */
 function loadScript(name) {
   const done = loadScript.done = loadScript.done || {};
   done[name] = done[name] || new Promise((resolve, reject) => {
@@ -451,6 +453,7 @@ async function switchLanguage(lang) {
   document.getElementById("toast").hidden = true;
   S.ui = words;
   S.lang = lang;
+  S.later = S.laterLang = S.teachLang = null;  // the camera's words go with the others
   S.rules = null;
   document.documentElement.lang = lang;
   document.cookie = "lang=" + lang + "; path=/; max-age=31536000; SameSite=Strict";
