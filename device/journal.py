@@ -169,6 +169,9 @@ class Journal:
         self._commits_lock = threading.Lock()
         self._commits_seen = 0
         self._commits_fd: int | None = None
+        self.room_let_go = False
+        """The room kept on the card was let go (a write found the card full), and the host
+        is yet to be told (whoever tells sets it back)."""
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             owners_only(path)
@@ -242,6 +245,7 @@ class Journal:
         the change goes in when tried again (:mod:`device.reserve`)."""
         told = journal_error(err, self.path)
         if told.problem == "full" and let_go(self.path.parent):
+            self.room_let_go = True
             return JournalError("room_let_go", f"{told}; the room kept for this was let go")
         return told
 

@@ -40,7 +40,7 @@ def state() -> Response:
 
 def notices() -> list[str]:
     """The table's notices for the host, in this phone's language."""
-    return [notice_text(language(), notice) for notice in table().notices]
+    return [notice_text(language(), notice) for notice in table().host_notices()]
 
 
 @bp.post("/notices/dismiss")

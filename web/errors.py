@@ -14,7 +14,6 @@ from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from device.journal import JournalError
-from device.reserve import CARD_FULL
 from device.session import StaleVersion
 from engine import Refusal
 from web.i18n import choose_language, text
@@ -75,8 +74,6 @@ def register_handlers(app: Flask) -> None:
     @app.errorhandler(JournalError)
     def journal_failed(err: JournalError) -> tuple[Response, int]:
         app.logger.error("the journal cannot save (%s): %s", err.problem, err)
-        if err.problem == "room_let_go":
-            table().notices.append(CARD_FULL)
         return refusal(503, text(language(), f"error.storage.{err.problem}"))
 
     @app.errorhandler(StaleVersion)

@@ -18,6 +18,7 @@ from flask import Flask, current_app
 
 from device.journal import Journal
 from device.notice import Notice
+from device.reserve import CARD_FULL
 from device.session import SessionError, Snapshot, TableSession
 from engine import Game, RecordError
 from web.colours import ColourBook
@@ -50,6 +51,15 @@ class Table:
                                                                    repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _setting_up: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def host_notices(self) -> list[Notice]:
+        """What the host must be told: the notices since the start, and that the card filled
+        up if a write by anyone (a phone, the camera, a button) let the kept room go since."""
+        if self.journal.room_let_go:
+            self.journal.room_let_go = False
+            if CARD_FULL not in self.notices:
+                self.notices.append(CARD_FULL)
+        return self.notices
 
     def start_game(self, header: dict[str, Any], colours: dict[str, int], *,
                    base_version: int, abandon_current: bool = False) -> Snapshot:

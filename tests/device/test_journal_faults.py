@@ -23,9 +23,12 @@ import pytest
 
 from device.journal import Journal, JournalError, journal_error
 from device.recovery import open_table
+from device.reserve import keep_room
+from device.session import TableSession
 from device.state_dir import journal_path
 from dicetable.child import ServedTable, free_port
 from engine.selfplay import random_lines
+from web.app import create_app
 from web.client import Phone
 
 HEADER = {"game": "dalek", "players": ["Ana", "Ben", "Cleo"], "target": 10_000}
@@ -398,3 +401,23 @@ def _read_only(folder: Path) -> Iterator[None]:
         yield
     finally:
         subprocess.run(["umount", str(folder)], check=True)
+
+
+def test_the_camera_filling_the_card_is_told_to_the_host_too(small_card: Path) -> None:
+    # the camera journals most moves: its write that lets the kept room go is told as a phone's
+    journal = Journal(small_card / "state" / "table.db")
+    keep_room(journal.path.parent)
+    session = TableSession(journal)
+    session.start()
+    try:
+        snapshot = session.new_game(HEADER, base_version=0)
+        _fill(small_card)
+        with pytest.raises(JournalError, match="let go"):
+            session.act(LINES[0], base_version=snapshot.version, source="camera")
+        app = create_app({"TABLE_SESSION": session, "JOURNAL": journal, "TESTING": True})
+        notices = app.test_client().get("/api/state").json["notices"]  # type: ignore[index]
+        assert any("memory card is full" in n for n in notices)
+        session.act(LINES[0], base_version=snapshot.version, source="camera")  # room enough
+    finally:
+        session.stop()
+        journal.close()
