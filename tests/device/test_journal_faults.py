@@ -251,8 +251,8 @@ def small_card(tmp_path: Path) -> Iterator[Path]:
         pytest.skip("no tmpfs can be mounted here")
     try:
         yield card
-    finally:
-        subprocess.run(["umount", str(card)], check=False)
+    finally:  # lazily: a connection a session's thread still holds lets go with it
+        subprocess.run(["umount", "--lazy", str(card)], check=False)
 
 
 def _fill(card: Path) -> None:
