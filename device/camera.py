@@ -274,17 +274,20 @@ class FolderSource(_Recording):
 def _holds_pictures(folder: Path) -> bool:
     """Whether ``folder`` holds a picture (False where it cannot be read)."""
     try:
-        return any(p.suffix.lower() in IMAGE_SUFFIXES and p.is_file() for p in folder.iterdir())
+        return any(map(_is_picture, folder.iterdir()))
     except OSError:
         return False
+
+
+def _is_picture(path: Path) -> bool:
+    return path.suffix.lower() in IMAGE_SUFFIXES and path.is_file()
 
 
 def pictures_in(folder: Path) -> list[Path]:
     """The pictures of ``folder`` in name order, numbers counted; CameraError if it cannot
     be read."""
     try:
-        return sorted((p for p in folder.iterdir()
-                       if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()), key=name_order)
+        return sorted(filter(_is_picture, folder.iterdir()), key=name_order)
     except OSError as err:
         raise CameraError(f"the folder {folder} cannot be read ({err.strerror or err})") from None
 

@@ -380,7 +380,7 @@ def _load_yolo(root: Path) -> Dataset:
             continue
         used.add(label)
         try:
-            dice = _yolo_dice(label, names.values_for(label))
+            dice = _yolo_dice(label, names.names_for(label))
         except _BadLine as bad:
             problems.append(Problem(label.relative_to(root).as_posix(), str(bad),
                                     line=bad.line, split=split))
@@ -444,7 +444,7 @@ class _ClassNames:
         self.root = root
         self._read: dict[Path, dict[int, str] | None] = {}
 
-    def values_for(self, label: Path) -> Named | None:
+    def names_for(self, label: Path) -> Named | None:
         """The names file that speaks for ``label``, and its names."""
         folder = label.parent
         while True:
