@@ -16,12 +16,14 @@ from playwright.sync_api import Browser, Page
 from web.client import Phone
 
 SIZES: dict[str, dict[str, Any]] = {
+    "small": {"viewport": {"width": 320, "height": 568}, "is_mobile": True, "has_touch": True,
+              "device_scale_factor": 2},
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
               "device_scale_factor": 2},
     "tablet": {"viewport": {"width": 1180, "height": 820}, "is_mobile": True, "has_touch": True,
                "device_scale_factor": 1},
 }
-"""A 390×844 phone, and a tablet in landscape."""
+"""A small 320×568 phone, a 390×844 phone, and a tablet in landscape."""
 
 Visit = Callable[[str, Page], None]
 
