@@ -1,0 +1,88 @@
+"""The score pad for every player (Chromium): a 320 px phone, twice the text, the keyboard
+alone, a screen reader, Windows high contrast (forced colours), and a TV (the kiosk)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from random import Random
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from engine.selfplay import random_lines
+from web.client import Phone
+
+if TYPE_CHECKING:
+    from dicetable.child import ServedTable
+
+pytestmark = pytest.mark.browser
+
+LANGS = ("en", "es", "it", "pt")
+SMALL = {"viewport": {"width": 320, "height": 568}}
+
+
+def host(served: ServedTable) -> Phone:
+    """A phone with the PIN, outside the browser: it sets the table up."""
+    phone = Phone(served.url)
+    phone.enter_pin(served.pin)
+    return phone
+
+
+def play(phone: Phone, header: dict[str, Any], lines: list[dict[str, Any]]) -> dict[str, Any]:
+    """A new game (any game in progress abandoned) and its actions, all taken: the last view."""
+    _, body = phone.get("/api/state")
+    state = body["state"]
+    if state["view"] and not state["view"]["over"]:
+        status, body = phone.post("/api/abandon", {"base_version": state["version"]})
+        assert status == 200, body
+        state = body["state"]
+    status, body = phone.post("/api/game", {"header": header, "base_version": state["version"]})
+    for line in lines:
+        assert status == 200, body
+        status, body = phone.post("/api/action", {"line": line,
+                                                  "base_version": body["state"]["version"]})
+    assert status == 200, body
+    view: dict[str, Any] = body["state"]["view"]
+    view["version"] = body["state"]["version"]
+    return view
+
+
+def with_pin(page: Page, served: ServedTable) -> Page:
+    """The page, reloaded once its phone has entered the PIN."""
+    csrf = page.request.get(served.url + "/api/state").json()["csrf"]
+    page.request.post(served.url + "/auth/pin", data=json.dumps({"pin": served.pin}),
+                      headers={"Content-Type": "application/json", "X-CSRF-Token": csrf})
+    page.reload()
+    return page
+
+
+def shows(page: Page, version: int) -> None:
+    """Wait until the page shows the table's state ``version``."""
+    page.wait_for_function("v => S.state.version >= v", arg=version)
+
+
+def test_my_name_is_whole_beside_its_badge_and_crown_on_a_320_px_phone(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    header = {"game": "dalek", "players": ["Jenna", "Peter"], "target": 20}
+    view = play(host(served), header, random_lines(header, 10_000, Random(1)))
+    assert view["over"]
+    winner = view["winners"][0]
+    for lang in LANGS:
+        page = open_phone(**SMALL, locale=lang)
+        page.evaluate("me => { localStorage.setItem('me', me); location.reload(); }", winner)
+        expect(page.locator(".scores .me")).to_have_count(1)
+        expect(page.locator(".scores .crown")).to_have_count(1)
+        names = page.evaluate("""() => [...document.querySelectorAll('.scores .name')].map((e) => {
+            const text = [...e.childNodes].find((n) => n.nodeType === 3 && n.data.trim());
+            const words = document.createRange();
+            words.selectNodeContents(text);
+            const box = e.closest('li').getBoundingClientRect(), total = e.nextElementSibling;
+            return {name: text.data, cut: e.scrollWidth > e.clientWidth + 1,
+                    lines: words.getClientRects().length,
+                    totalInside: total.getBoundingClientRect().right <= box.right + 1};
+        })""")
+        assert [n["name"] for n in names] == ["Jenna", "Peter"]
+        for n in names:
+            assert not n["cut"] and n["lines"] == 1 and n["totalInside"], f"{lang}: {n}"
