@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from engine.dicy_cards import Card as DicyCard
 from engine.selfplay import random_lines
 from web.client import Phone
 
@@ -86,3 +87,20 @@ def test_my_name_is_whole_beside_its_badge_and_crown_on_a_320_px_phone(
         assert [n["name"] for n in names] == ["Jenna", "Peter"]
         for n in names:
             assert not n["cut"] and n["lines"] == 1 and n["totalInside"], f"{lang}: {n}"
+
+
+def test_every_dicy_card_name_stays_inside_its_card_on_a_320_px_phone(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    cards = [c.value for c in DicyCard]
+    rows = [cards[0:5], cards[5:10], cards[10:] + cards[:5 - len(cards[10:])]]
+    phone = host(served)
+    pages = {lang: open_phone(**SMALL, locale=lang) for lang in LANGS}
+    for row in rows:
+        view = play(phone, {"game": "dicy", "players": ["Ana", "Ben"], "cards": row}, [])
+        for lang, page in pages.items():
+            shows(page, view["version"])
+            out = page.evaluate("""() => [...document.querySelectorAll('.area .dcard')]
+                .flatMap((card) => [card, ...card.children])
+                .filter((e) => e.scrollWidth > e.clientWidth + 1)
+                .map((e) => e.textContent.replace(/\\u00ad/g, ''))""")
+            assert out == [], f"{lang}: out of their cards: {out}"
