@@ -104,3 +104,59 @@ def test_every_dicy_card_name_stays_inside_its_card_on_a_320_px_phone(
                 .filter((e) => e.scrollWidth > e.clientWidth + 1)
                 .map((e) => e.textContent.replace(/\\u00ad/g, ''))""")
             assert out == [], f"{lang}: out of their cards: {out}"
+
+
+def test_radios_and_tabs_move_with_the_arrow_keys_and_tab_reaches_only_the_chosen_one(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    phone = host(served)
+    play(phone, {"game": "17", "players": ["Ana", "Ben", "Cleo"]}, [])
+    page = with_pin(open_phone(), served)
+    up = page.get_by_role("radio", name="Face up")
+    down = page.get_by_role("radio", name="Face down")
+    down.click()
+    expect(down).to_have_attribute("aria-checked", "true")
+    page.evaluate("document.querySelector('.play17 h3').tabIndex = -1")
+    page.focus(".play17 h3")
+    page.keyboard.press("Tab")  # into the group: to the radio chosen
+    expect(down).to_be_focused()
+    page.keyboard.press("ArrowRight")  # round to the first
+    expect(up).to_have_attribute("aria-checked", "true")
+    expect(up).to_be_focused()  # kept as the pad draws the choice
+    expect(page.get_by_role("button", name="Face down, not known yet")).to_be_hidden()
+    page.keyboard.press("ArrowLeft")
+    expect(down).to_have_attribute("aria-checked", "true")
+    expect(down).to_be_focused()
+    expect(page.get_by_role("button", name="Face down, not known yet")).to_be_visible()
+    page.keyboard.press("ArrowDown")
+    expect(up).to_have_attribute("aria-checked", "true")
+    expect(up).to_be_focused()
+    page.keyboard.press("Tab")  # out of the group, past the radio not chosen
+    assert page.evaluate("document.activeElement.getAttribute('role')") != "radio"
+    page.keyboard.press("Shift+Tab")
+    expect(up).to_be_focused()
+
+    view = play(phone, {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"},
+                [{"roll": [6, 6, 5, 2, 1, 1]}])
+    shows(page, view["version"])
+    tabs = page.get_by_role("tab")
+    expect(tabs).to_have_count(3)
+    assert page.evaluate("[...document.querySelectorAll('[role=tab]')].map((e) => e.tabIndex)") \
+        == [0, -1, -1]
+    tabs.nth(0).focus()
+    page.keyboard.press("ArrowLeft")  # round to the last
+    expect(tabs.nth(2)).to_have_attribute("aria-selected", "true")
+    expect(tabs.nth(2)).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(tabs.nth(0)).to_have_attribute("aria-selected", "true")
+    expect(tabs.nth(0)).to_be_focused()
+
+    page.click("#menu-button")
+    page.locator("#menu").get_by_role("button", name="New game").click()
+    games = page.locator(".setup [role=radio]")
+    checked = page.locator(".setup [role=radio][aria-checked=true]")
+    first = checked.inner_text()
+    checked.focus()
+    page.keyboard.press("ArrowRight")
+    expect(checked).not_to_have_text(first)
+    expect(checked).to_be_focused()
+    assert games.evaluate_all("rs => rs.filter((r) => r.tabIndex === 0).length") == 1

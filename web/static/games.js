@@ -269,7 +269,7 @@ const dicy = {
     if (area && area.dice) {
       d.tab = d.tab || (can("score") ? "score" : can("reroll") ? "reroll" : "skip");
       parts.push(el("div.choices", {role: "tablist"}, ["score", "reroll", "skip"].filter(can).map((k) => button(t("act." + k),
-        () => redraw(() => { d.tab = k; }), "choice" + (d.tab === k ? " on" : ""), {role: "tab", "aria-selected": d.tab === k ? "true" : "false"}))));
+        () => redraw(() => { d.tab = k; }), "choice" + (d.tab === k ? " on" : ""), {role: "tab", "aria-selected": d.tab === k ? "true" : "false", tabindex: d.tab === k ? null : -1}))));
     } else {
       d.tab = "skip";
     }
@@ -444,7 +444,7 @@ const seventeen = {
         el("h3", {text: t("c17.play_what", {name: view.turn})}),
         el("div.choices", {role: "radiogroup", "aria-label": t("c17.face")}, ["up", "down"].map((f) => button(t("c17.face_" + f),
           () => redraw(() => { d.face = f; }), "choice" + (d.face === f ? " on" : ""),
-          {role: "radio", "aria-checked": d.face === f ? "true" : "false"}))),
+          {role: "radio", "aria-checked": d.face === f ? "true" : "false", tabindex: d.face === f ? null : -1}))),
         el("div.keys.keys17", {}, [
           d.face === "down" ? button(t("c17.unknown"), () => act({play: {face: "down"}}), "key unknown") : null,
           ...cards.map((c) => button(cardName17(c), () => act({play: {card: c, face: d.face}}), "key")),

@@ -379,6 +379,18 @@ function fitBoard() {
   else if (share < TALL_BOARD - 0.05) board.classList.remove("tall");
 }
 
+/* Radios and tabs (ARIA): Tab reaches the chosen one (tabindex), arrows choose (tabs: ← →). */
+const ARROWS = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1};
+function moveChoice(e) {
+  const role = e.target.getAttribute("role"), step = ARROWS[e.key];
+  if (!step || !(role === "radio" || (role === "tab" && /Left|Right/.test(e.key)))) return;
+  const all = [...e.target.parentElement.children];
+  const next = all[(all.indexOf(e.target) + step + all.length) % all.length];
+  e.preventDefault();
+  next.focus();
+  next.click();
+}
+
 function start() {
   new ResizeObserver(fitBoard).observe(document.getElementById("board"));
   addEventListener("resize", fitBoard);
@@ -390,6 +402,7 @@ function start() {
     const menu = document.getElementById("menu");
     if (!menu.hidden && !menu.contains(e.target)) closeMenu();
   });
+  document.addEventListener("keydown", moveChoice);
   document.addEventListener("keydown", (e) => {
     if (e.key !== "Escape" || document.getElementById("menu").hidden) return;
     closeMenu();

@@ -83,7 +83,7 @@ function renderSetup(main) {
       for (let i = 0; i < s.players.length; i++) s.players[i] = s.players[i] || {name: "", colour: null};
       fixColours(s);
       again();
-    }, "choice" + (g === s.game ? " on" : ""), {role: "radio", "aria-checked": g === s.game ? "true" : "false"}))),
+    }, "choice" + (g === s.game ? " on" : ""), {role: "radio", "aria-checked": g === s.game ? "true" : "false", tabindex: g === s.game ? null : -1}))),
     el("h3", {text: t("setup.players", {min: least, max: most})}),
     el("ol.players-setup", {}, rows),
     button(t("setup.add"), () => { s.players.push({name: "", colour: null}); fixColours(s); again(); }, "",
