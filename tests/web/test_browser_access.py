@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 
 from engine.dicy_cards import Card as DicyCard
 from engine.selfplay import random_lines
+from tests.web.tour import DALEK_ROLL
 from web.client import Phone
 
 if TYPE_CHECKING:
@@ -160,3 +161,40 @@ def test_radios_and_tabs_move_with_the_arrow_keys_and_tab_reaches_only_the_chose
     expect(checked).not_to_have_text(first)
     expect(checked).to_be_focused()
     assert games.evaluate_all("rs => rs.filter((r) => r.tabIndex === 0).length") == 1
+
+
+def test_a_turn_change_is_said_once_by_a_live_region_that_stays(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    phone = host(served)
+    play(phone, {"game": "dalek", "players": ["Jenna", "Peter"]}, [])
+    page = with_pin(open_phone(), served)
+    live = ("[aria-live=polite], [aria-live=assertive], [role=status], [role=alert], "
+            "[role=log]")
+    said = page.locator(live).filter(has_text="Jenna's turn")
+    expect(said).to_have_count(1)
+    page.evaluate("""live => {
+        window.said = [...document.querySelectorAll(live)]
+            .find((e) => e.textContent.includes("turn"));
+        window.changes = 0;
+        new MutationObserver((m) => { window.changes += m.length; })
+            .observe(window.said, {childList: true, subtree: true, characterData: true});
+    }""", live)
+    for _ in range(3):  # the pad drawn again and again, the turn the same
+        page.locator(".keys").get_by_role("button", name="4 humans", exact=True).click()
+    _, body = phone.get("/api/state")
+    status, body = phone.post("/api/action", {"line": {"roll": DALEK_ROLL},
+                                              "base_version": body["state"]["version"]})
+    assert status == 200, body
+    shows(page, body["state"]["version"])
+    assert page.evaluate("window.changes") == 0
+    assert page.evaluate("window.said.isConnected")
+    status, body = phone.post("/api/action", {"line": {"keep": ["H4", "H4", "D3"]},
+                                              "base_version": body["state"]["version"]})
+    status, body = phone.post("/api/action", {"line": {"stop": {}},
+                                              "base_version": body["state"]["version"]})
+    assert status == 200, body
+    shows(page, body["state"]["version"])
+    assert page.evaluate("[window.said.isConnected, window.said.textContent.trim()]") \
+        == [True, "Peter's turn"]
+    assert page.evaluate("window.changes") == 1
+    expect(page.locator(live).filter(has_text="turn")).to_have_count(1)

@@ -13,6 +13,7 @@ function drawPad() {
   const game = view && GAMES[view.game];
   document.getElementById("title").textContent = view ? boot.facts[view.game].title : "dicetable";
   document.body.classList.toggle("my-turn", Boolean(view && view.turn && view.turn === S.me));
+  sayTurn(view);
   if (document.getElementById("menu").hidden) renderMenu();
   renderLanguages();
   const main = document.getElementById("screen");
@@ -70,16 +71,24 @@ function noGame() {
     el("div.row", {}, button(t("menu.rules"), () => openRules(), ""), button(t("menu.stats"), openStats, "")));
 }
 
+/* The board's first line: whose turn, or who won. */
+function turnWords(view) {
+  return view.over ? t(view.winners.length > 1 ? "banner.winners" : "banner.winner", {names: view.winners.join(", ")})
+    : !view.turn ? t("banner.reveal") : t(view.turn === S.me ? "banner.your_turn" : "banner.turn", {name: view.turn});
+}
+
+/* It is said once as it changes (#said, a polite live region), not at each redraw. */
+function sayTurn(view) {
+  const said = document.getElementById("said"), words = view ? turnWords(view) : "";
+  if (said.textContent !== words) said.textContent = words;
+}
+
 /* The sticky score board: whose turn, every score, and how far each is from the target. */
 function scoreboard(view, game) {
   const target = game.target(view);
-  const turn = view.over
-    ? el("div.turn.winner", {role: "status"}, view.winners.map((w) => [swatch(w), " "]),
-      t(view.winners.length > 1 ? "banner.winners" : "banner.winner", {names: view.winners.join(", ")}))
-    : view.turn
-      ? el("div.turn" + (view.turn === S.me ? ".mine" : ""), {role: "status"}, swatch(view.turn), " ",
-        view.turn === S.me ? t("banner.your_turn", {name: view.turn}) : t("banner.turn", {name: view.turn}))
-      : el("div.turn", {role: "status", text: t("banner.reveal")});
+  const who = view.over ? view.winners : view.turn ? [view.turn] : [];
+  const turn = el("div.turn" + (view.over ? ".winner" : view.turn === S.me ? ".mine" : ""), {},
+    who.map((w) => [swatch(w), " "]), turnWords(view));
   return el("div.board-in", {},
     el("div.board-top", {}, turn, el("span.status", {text: game.status(view) + " · " + t(view.game === "17" ? "c17.target" : "target", {n: target})})),
     el("ol.scores" + (view.game === "17" ? ".tokens" : ""), {"aria-label": t("board.scores")}, view.players.map((p) => {
