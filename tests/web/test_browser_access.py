@@ -198,3 +198,22 @@ def test_a_turn_change_is_said_once_by_a_live_region_that_stays(
         == [True, "Peter's turn"]
     assert page.evaluate("window.changes") == 1
     expect(page.locator(live).filter(has_text="turn")).to_have_count(1)
+
+
+def test_in_forced_colours_the_choice_that_is_on_has_a_mark_besides_colour(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    play(host(served), {"game": "17", "players": ["Ana", "Ben"]}, [])
+    page = with_pin(open_phone(forced_colors="active"), served)
+    assert page.evaluate("matchMedia('(forced-colors: active)').matches")
+    expect(page.locator(".entry [role=radio]")).to_have_count(2)
+    marks = """e => { const s = getComputedStyle(e);
+        return [s.outlineStyle, s.outlineWidth, s.borderStyle, s.borderWidth].join(" "); }"""
+    on = page.locator(".entry [aria-checked=true]")
+    off = page.locator(".entry [aria-checked=false]")
+    assert on.evaluate(marks) != off.evaluate(marks)
+    assert not on.evaluate(marks).startswith("none"), "the mark is not an outline"
+    page.keyboard.press("Shift")  # the keyboard in use: the focus is shown
+    off.focus()
+    focused_off = off.evaluate(marks)
+    on.focus()
+    assert on.evaluate(marks) != focused_off, "focused, the choice on looks as one off"
