@@ -217,3 +217,21 @@ def test_in_forced_colours_the_choice_that_is_on_has_a_mark_besides_colour(
     focused_off = off.evaluate(marks)
     on.focus()
     assert on.evaluate(marks) != focused_off, "focused, the choice on looks as one off"
+
+
+def test_at_twice_the_text_the_bars_controls_stay_in_the_bar(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    play(host(served), {"game": "dalek", "players": ["Jenna", "Peter"]}, [])
+    for lang in LANGS:
+        page = open_phone(**SMALL, locale=lang)
+        expect(page.locator(".scores li")).to_have_count(2)
+        page.evaluate("document.documentElement.style.fontSize = '36px'")  # twice the text
+        out = page.evaluate("""() => {
+            const bar = document.querySelector('.bar').getBoundingClientRect();
+            return [...document.querySelectorAll('.bar button, .bar select, .bar .conn')]
+                .map((e) => [e.id, e.getBoundingClientRect()])
+                .filter(([, r]) => r.top < bar.top - 0.5 || r.bottom > bar.bottom + 0.5
+                        || r.left < bar.left - 0.5 || r.right > bar.right + 0.5)
+                .map(([id, r]) => `${id} ${r.top}-${r.bottom} of ${bar.top}-${bar.bottom}`);
+        }""")
+        assert out == [], f"{lang}: out of the bar: {out}"
