@@ -9,7 +9,7 @@ from random import Random
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from engine.dicy_cards import Card as DicyCard
 from engine.selfplay import random_lines
@@ -235,3 +235,26 @@ def test_at_twice_the_text_the_bars_controls_stay_in_the_bar(
                 .map(([id, r]) => `${id} ${r.top}-${r.bottom} of ${bar.top}-${bar.bottom}`);
         }""")
         assert out == [], f"{lang}: out of the bar: {out}"
+
+
+def test_the_kiosks_story_stays_on_the_tv_and_scrolls_in_its_column(
+        browser: Browser, served: ServedTable) -> None:
+    header = {"game": "dalek", "players": ["Maximiliano", "Anastasia", "Fabrizio", "João",
+                                           "Iñaki", "Hélène", "Zoë", "Ben"], "target": 60}
+    play(host(served), header, random_lines(header, 40, Random(3)))
+    tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    try:
+        tv.goto(served.url + "/kiosk")
+        expect(tv.locator(".story li")).to_have_count(4)
+        height = tv.evaluate("innerHeight")
+        story = tv.locator(".story").bounding_box()
+        newest = tv.locator(".story li").first.bounding_box()
+        assert story is not None and newest is not None
+        assert story["y"] + story["height"] <= height, f"the story runs off the TV: {story}"
+        assert newest["y"] + newest["height"] <= height, "the newest of the story is off the TV"
+        assert tv.evaluate("document.documentElement.scrollHeight") <= height
+        reachable = tv.locator(".story").evaluate("""e => e.scrollHeight <= e.clientHeight + 1
+            || ["auto", "scroll"].includes(getComputedStyle(e).overflowY)""")
+        assert reachable, "what is left of the story cannot be scrolled to"
+    finally:
+        tv.context.close()
