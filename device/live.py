@@ -5,7 +5,8 @@ in a one-frame mailbox (a recording played unpaced waits instead, so that every 
 The *watcher* takes frames from the mailbox, watches motion on a small grey picture
 (:mod:`device.motion`), reads a frame once the scene has been still for a while, and hands a
 read that stands to the sink (the session) as a :class:`Seen`. A slow read therefore drops
-frames and never queues them.
+frames and never queues them. A read of the table before anything moved in the camera's view
+is marked *as found* (:attr:`Seen.as_found`): what lay there already, no move of the game.
 
 A source that fails, vanishes or stalls is closed and opened again with a growing pause (the
 sink hears the camera is out, then that it is back); an unreadable frame is skipped and told.
@@ -51,13 +52,16 @@ CameraState = Literal["starting", "ok", "out", "ended"]
 @dataclass(frozen=True)
 class Seen:
     """A read that stands: the observation, the frame it was read on, a JPEG of it for the
-    phones (at most PICTURE_WIDTH wide), the frame's time and number."""
+    phones (at most PICTURE_WIDTH wide), the frame's time and number; ``as_found`` when
+    nothing has moved in the camera's view since its first frame (the table as it was found:
+    dice lying there then were not rolled for the camera)."""
 
     observation: Observation
     frame: NDArray[np.uint8]
     picture: bytes
     at: float
     number: int
+    as_found: bool = False
 
 
 @dataclass(frozen=True)
@@ -220,6 +224,7 @@ class LiveLoop:
         watch = StillnessWatch()
         settler = Settler(settle_s=self._settle_s)
         last: Observation | None = None
+        stirred = False  # something moved in view since the first frame
         patience = self._stall_s  # how long to wait for the next frame before calling a stall
         while not self._stop.is_set():
             item = self._mailbox.take(timeout=patience)
@@ -249,6 +254,7 @@ class LiveLoop:
             if not self._faulty:
                 self._set_state("ok")
             moved = watch.moved(grey_picture(item.image, item.grey))
+            stirred = stirred or moved
             if self._look_again.is_set():  # as if the table had moved: read it once still
                 self._look_again.clear()
                 moved = True
@@ -263,7 +269,7 @@ class LiveLoop:
                 last = observation
                 if verdict is not Verdict.AGAIN:
                     self._sink.camera_seen(Seen(observation, item.image, _jpeg(item.image),
-                                                item.at, item.number))
+                                                item.at, item.number, as_found=not stirred))
             except UnreadableImage as err:
                 self._sink.camera_status(CameraStatus(self._state, str(err), unreadable=True))
                 continue

@@ -421,7 +421,7 @@ class TableSession:
                 desk.reads, desk.reads_game = reads_for(game), game_id
                 if before is not None:  # what lay on the table as the game was set up
                     desk.reads.remember(before.observation, game)
-            decision = desk.reads.decide(seen.observation, game)
+            decision = desk.reads.decide(seen.observation, game, as_found=seen.as_found)
             # A values question keeps the last read, and so does a frame the camera can only
             # note (bumped, a hand or a stray picture, dice missing): what the next read is
             # compared with stays the table as the players left it.

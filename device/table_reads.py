@@ -14,6 +14,11 @@ game, which compare it with the one before and with the game, and come to one
   read by the camera yet);
 - None: nothing new (a hand passed over, a long rest, dice tidied without a change).
 
+A read of the table *as found* (nothing had moved since the camera's first frame) with no
+earlier read to compare it with is what lay there already, not a move: the last game's dice
+or cards left lying as a game is set up, or the dice as they lay when the table restarted. It
+is only remembered; the first move is the first rest after something moved.
+
 Dicy Cards is read from its six dice and, on a calibrated table, its rows of cards: a card
 seen turned to frozen when the dice change names the card of the reroll. Dalek Dice and 17 are
 read on their sheets only (vision.table_reads): Dalek dice rolled into "to roll" are a roll,
@@ -102,8 +107,9 @@ Decision = Apply | Ask | Hold | Note | None
 class TableReads(Protocol):
     """The camera's reads of one game, from one settled observation to the next."""
 
-    def decide(self, seen: Observation, game: Game) -> Decision:
-        """What ``seen`` means for ``game`` now (nothing is remembered: see remember)."""
+    def decide(self, seen: Observation, game: Game, *, as_found: bool = False) -> Decision:
+        """What ``seen`` means for ``game`` now (nothing is remembered: see remember);
+        ``as_found``: nothing had moved in view since the camera's first frame."""
 
     def remember(self, seen: Observation, game: Game) -> None:
         """``seen`` is now what lies on the table, and ``game`` what the game says of it."""
@@ -139,7 +145,7 @@ class DicyReads:
         """Nothing waits: every Dicy read is journalled at once."""
         return None
 
-    def decide(self, seen: Observation, game: Game) -> Decision:
+    def decide(self, seen: Observation, game: Game, *, as_found: bool = False) -> Decision:
         """A roll, a reroll, a question or nothing (see the module's docstring)."""
         view = game.view()
         if view["over"]:
@@ -147,6 +153,8 @@ class DicyReads:
         if seen.problem in SEEING or (seen.table is not None
                                       and not isinstance(seen.table, DicyObservation)):
             return _sheet_note(seen, "dicy")  # (Dicy is read without a sheet, not on another's)
+        if as_found and self._last is None:
+            return None  # the dice lay there before the camera looked: no roll
         moved = _moved(self._last, seen)
         if moved == [] and self._last is not None and len(self._last.dice) == len(seen.dice):
             return None  # nothing on the table changed: a hand passed over, a long rest
@@ -313,7 +321,7 @@ class DalekReads:
             return None
         return self._keep(self._last)
 
-    def decide(self, seen: Observation, game: Game) -> Decision:
+    def decide(self, seen: Observation, game: Game, *, as_found: bool = False) -> Decision:
         """A roll, a keep then a roll, a keep of the last dice, or a note."""
         view = game.view()
         table = seen.table
@@ -321,6 +329,8 @@ class DalekReads:
             return None
         if not isinstance(table, DalekObservation):
             return _sheet_note(seen, "dalek")
+        if as_found and self._last is None:
+            return None  # the dice lay there before the camera looked: no roll
         expects, pool = view["expects"], view["table"]["pool"]
         rolling = _changed(_in(self._last, "to-roll"), _in(table, "to-roll"))
         if not table.sure and rolling:
@@ -375,18 +385,21 @@ class SeventeenReads:
     def pending(self, game: Game) -> dict[str, Any] | None:
         return None
 
-    def decide(self, seen: Observation, game: Game) -> Decision:
-        """A play, a note, or nothing."""
+    def decide(self, seen: Observation, game: Game, *, as_found: bool = False) -> Decision:
+        """A play, a note, or nothing: a card is played where the row ends in the game, and
+        where the last read saw no card or another one."""
         view = game.view()
         table = seen.table
         if view["over"]:
             return None
         if not isinstance(table, SeventeenObservation):
             return _sheet_note(seen, "17")
+        if as_found and self._last is None:
+            return None  # the cards lay there before the camera looked: no play
         if "play" not in view["expects"]:
             return None
         laid = len(view["row"])
-        if len(table.row) <= laid:
+        if len(table.row) <= laid or self._lay_there(table.row[laid]):
             return None
         if len(table.row) > laid + 1 or table.stray:
             return Note("camera.row", {"n": len(table.row) - laid})
@@ -394,6 +407,12 @@ class SeventeenReads:
         if not card.sure:
             return Note("camera.unsure", {"n": 1})
         return Apply({"play": _play(card, view)})
+
+    def _lay_there(self, card: PlaceSeen) -> bool:
+        """The last read saw ``card`` in its place already (a card left from the last round
+        or game, or a play taken back by phone): it was not laid now."""
+        last = {} if self._last is None else {p.place: p.face for p in self._last.row}
+        return card.sure and last.get(card.place) == card.face
 
 
 def _play(card: PlaceSeen, view: dict[str, Any]) -> dict[str, Any]:

@@ -111,11 +111,32 @@ def test_rolls_rests_and_rerolls_become_exactly_the_camera_lines(
         [1, 1, 2, 5, 6, 6], [2, 3, 4, 5, 6, 6]]
 
 
+def test_dice_lying_still_from_the_first_frame_are_no_roll_until_rolled(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    left = dice([6, 6, 5, 2, 1, 1])  # the last game's dice, as the camera first sees them
+    rolled = dice([3, 4, 4, 1, 6, 2], looks=10)
+    folder = film(tmp_path / "frames", [PlannedRest(left, 1.5, None, hand=False),
+                                        PlannedRest(left, 1.5, None),  # a hand passes over
+                                        PlannedRest(rolled, 1.5, 0)])
+    play_unpaced(folder, table, reader)
+    assert journal_lines(table) == [("camera", {"roll": [1, 2, 3, 4, 4, 6]})]
+
+
+def test_dice_rolled_as_the_camera_starts_are_a_roll(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # the dice were still rolling in the camera's first frames: the rest they came to is a roll
+    folder = film(tmp_path / "frames", [PlannedRest((), 0.05, None, hand=False),
+                                        PlannedRest(dice([6, 6, 5, 2, 1, 1]), 1.5, 0)])
+    play_unpaced(folder, table, reader)
+    assert journal_lines(table) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
+
+
 def test_a_nudged_die_asks_and_changes_nothing(
         tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
     rolled = dice([6, 6, 5, 2, 1, 1])
     nudged = (*rolled[:5], PlannedDie(4, PLACES[5][0] + 20, PLACES[5][1] + 8, 1.0, 5))
-    folder = film(tmp_path / "frames", [PlannedRest(rolled, 1.5, 0, hand=False),
+    folder = film(tmp_path / "frames", [PlannedRest((), 1.0, None, hand=False),
+                                        PlannedRest(rolled, 1.5, 0),
                                         PlannedRest(nudged, 1.5, None)])
     play_unpaced(folder, table, reader)
     assert journal_lines(table) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
@@ -126,8 +147,8 @@ def test_a_nudged_die_asks_and_changes_nothing(
 
 def test_an_unreadable_frame_is_told_and_the_game_goes_on(
         tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
-    folder = film(tmp_path / "frames", [PlannedRest(dice([6, 6, 5, 2, 1, 1]), 1.5, 0,
-                                                    hand=False)])
+    folder = film(tmp_path / "frames", [PlannedRest((), 1.0, None, hand=False),
+                                        PlannedRest(dice([6, 6, 5, 2, 1, 1]), 1.5, 0)])
     (folder / "99999.jpg").write_bytes(b"\xff\xd8 a damaged picture")
     play_unpaced(folder, table, reader)
     camera = table.snapshot().camera

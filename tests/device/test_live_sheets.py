@@ -298,3 +298,44 @@ def test_a_sheet_taken_away_is_told_as_moved_not_as_too_dark() -> None:
     observer = SheetObserver(calibrate(frame), threads=1)
     bare = np.full_like(frame, 70)  # a grey table where the sheet lay: dim "paper" there
     assert observer.observe(bare).problem == "moved"
+
+
+def test_dalek_dice_lying_from_the_first_frame_are_no_roll_until_rolled_again(
+        tmp_path: Path, state: Path) -> None:
+    """The last game's dice still in "to roll" as a game is set up before the camera's first
+    read: no roll while they lie there (a hand passes over); the first roll is the next."""
+    left = dice(["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC"], TO_ROLL)
+    rolled = dice(["H2", "H2", "H2", "H4", "D2", "D2", "D3", "D3", "EXT", "DOC"], TO_ROLL, 50)
+    folder = tmp_path / "film"
+    write_film(folder, [SheetRest(left), SheetRest(left), SheetRest(rolled)], game="dalek",
+               seed=21)
+    for session in table(state, {"game": "dalek", "players": ["Jenna", "Peter"]}):
+        play(folder, session, state)
+        assert journal(session) == [("camera", {"roll": sorted(d.face for d in rolled)})]
+
+
+def test_dicy_dice_lying_from_the_first_frame_are_no_roll_until_rolled_again(
+        tmp_path: Path, state: Path) -> None:
+    glacial = ["two-dice", "no-six", "odd", "straight", "two-pairs"]
+    cards = {f"p{p}-{i + 1}": f"{c}/active" for p in (1, 2) for i, c in enumerate(glacial)}
+    left = dice(["6", "6", "5", "2", "1", "1"], DICE_AREA)
+    rolled = dice(["3", "4", "4", "1", "2", "6"], DICE_AREA[::-1], 10)
+    folder = tmp_path / "film"
+    write_film(folder, [SheetRest(left, cards), SheetRest(left, cards),
+                        SheetRest(rolled, cards)], game="dicy", seed=8)
+    for session in table(state, {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}):
+        play(folder, session, state)
+        assert journal(session) == [("camera", {"roll": [1, 2, 3, 4, 4, 6]})]
+
+
+def test_17_cards_lying_in_the_row_from_the_first_frame_are_no_play(tmp_path: Path,
+                                                                    state: Path) -> None:
+    """The last round's card still in the row: no play while it lies there; the row cleared,
+    the next card laid is the first play."""
+    left = {"row-1": "3"}
+    folder = tmp_path / "film"
+    write_film(folder, [SheetRest(cards=left), SheetRest(cards=left), SheetRest(),
+                        SheetRest(cards={"row-1": "back"})], game="17", seed=5)
+    for session in table(state, {"game": "17", "players": ["Ana", "Ben", "Cleo"]}):
+        play(folder, session, state)
+        assert journal(session) == [("camera", {"play": {"face": "down"}})]

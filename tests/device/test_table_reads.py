@@ -15,6 +15,7 @@ from device.table_reads import (
     Hold,
     Note,
     SeventeenReads,
+    TableReads,
     reads_for,
 )
 from engine import Game
@@ -244,15 +245,16 @@ def test_dalek_a_second_doctor_on_top_is_told() -> None:
     assert reads.decide(both, game) == Note("camera.top_extra", {"face": "DOC"})
 
 
+def row(*faces: str) -> Observation:
+    """A read of the 17 sheet's row: each card's face ("back", or a number with "/up")."""
+    places = tuple(PlaceSeen(f"row-{i + 1}", None if f == "back" else f.removesuffix(
+        "/up"), "up" if f.endswith("/up") else "down", f, 0.9) for i, f in enumerate(faces))
+    return Observation((), 800, 600, table=SeventeenObservation(places, ()))
+
+
 def test_17_a_card_at_the_row_end_is_a_play_and_two_are_a_question() -> None:
     reads = SeventeenReads()
     game = Game.start({"game": "17", "players": ["Ana", "Ben"]})
-
-    def row(*faces: str) -> Observation:
-        places = tuple(PlaceSeen(f"row-{i + 1}", None if f == "back" else f.removesuffix(
-            "/up"), "up" if f.endswith("/up") else "down", f, 0.9) for i, f in enumerate(faces))
-        return Observation((), 800, 600, table=SeventeenObservation(places, ()))
-
     assert reads.decide(row(), game) is None
     assert reads.decide(row("back"), game) == Apply({"play": {"face": "down"}})
     game = game.play_json({"play": {"face": "down"}})
@@ -353,3 +355,27 @@ def test_dalek_a_keep_and_the_rest_picked_up_at_once_is_taken_at_the_next_roll()
                   ("EXT", "to-roll", 140.0, 185.0))
     assert reads.decide(again, game) == Apply(
         {"keep": ["D3", "D3", "D3", "H4", "H4", "H4"]}, {"roll": ["H2", "D3", "EXT"]})
+
+
+def test_17_a_card_the_last_read_saw_in_its_place_is_no_play() -> None:
+    reads = SeventeenReads()
+    game = Game.start({"game": "17", "players": ["Ana", "Ben"]})
+    reads.remember(row("4/up"), game.play_json({"play": {"card": "4", "face": "up"}}))
+    assert reads.decide(row("4/up"), game) is None  # the play taken back by phone: still there
+    assert reads.decide(row("4/up", "back"), game) is None
+    assert reads.decide(row("back"), game) == Apply({"play": {"face": "down"}})  # another card
+
+
+def test_what_lies_there_as_the_camera_found_it_is_no_move() -> None:
+    dalek_game = Game.start({"game": "dalek", "players": ["Ana", "Ben"]})
+    ten = dalek(*[(f, "to-roll", x + dx, 150.0) for dx in (0.0, 5.0) for f, x in ROLL])
+    seventeen = Game.start({"game": "17", "players": ["Ana", "Ben"]})
+    cases: list[tuple[TableReads, Observation, Observation, Game]] = [
+        (DicyReads(), seen([6, 6, 5, 2, 1, 1]), seen([]), game_after()),
+        (DalekReads(), ten, dalek(), dalek_game),
+        (SeventeenReads(), row("back"), row(), seventeen)]
+    for reads, found, empty, game in cases:
+        assert reads.decide(found, game) is not None  # seen after something moved: a move
+        assert reads.decide(found, game, as_found=True) is None
+        reads.remember(empty, game)  # an earlier read to compare with: compared
+        assert reads.decide(found, game, as_found=True) is not None

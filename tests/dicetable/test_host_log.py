@@ -108,7 +108,8 @@ def test_a_fault_of_the_tables_own_is_told_once_and_the_camera_reads_on(
     folder = tmp_path / "frames"
     still = tuple(PlannedDie(v, 300.0 + 150 * i, 300.0, 0.3 * i, i)
                   for i, v in enumerate([6, 6, 5, 2, 1, 1]))
-    write_film(Plan([DICY], [PlannedRest(still, 3.0, None, hand=False)]), folder, seed=5)
+    write_film(Plan([DICY], [PlannedRest((), 1.0, None, hand=False),
+                             PlannedRest(still, 3.0, 0)]), folder, seed=5)
     table.new_game(DICY, base_version=table.snapshot().version)
     said = io.StringIO()
     loop = LiveLoop(lambda: open_source(str(folder), paced=False), FailsFirst(3),
