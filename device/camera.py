@@ -9,8 +9,9 @@ understands; the live loop (:mod:`device.live`) closes it and opens it again wit
   motion and the full one for reads; exposure, gain and white balance are fixed after warm-up.
 - ``0`` or ``/dev/video0``: a V4L2 camera through OpenCV.
 - a folder of image files, played in file-name order (numbers in names counted: ``frame9``
-  before ``frame10``) at ``fps``, the last frame held once it
-  ends (demos, tests, recorded tables); a video file the same way.
+  before ``frame10``) at ``fps``, the last frame held once it ends (demos, tests, recorded
+  tables); pictures put in it later (a camera or a program that saves its pictures there) are
+  played on in the same way, every one in order; a video file the same way.
 
 A recorded source (folder or video) is *paced* by default: it plays in real time and the live
 loop drops frames it has no time for, as with a camera. Unpaced, it hands over every frame as
@@ -148,7 +149,8 @@ class Player:
     times faster than recorded), or unpaced; each frame is stamped with its recorded time, so
     the loop's timing is the recording's at any speed. After the last frame it holds that
     frame, or starts again from frame 0 when looping; an unpaced recording ends once it has
-    held its last frame ``hold_s`` seconds.
+    held its last frame ``hold_s`` seconds. Frames added after the end are played on from
+    :meth:`play_on`.
     """
 
     def __init__(self, *, fps: float, paced: bool, loop: bool, clock: Clock, start: int = 0,
@@ -159,23 +161,35 @@ class Player:
         self.first, self.speed, self.hold_s = max(0, start), speed, hold_s
         self._began = 0.0
         self._shown = 0
+        self._behind = 0  # frame times spent holding the end before frames were added
 
     def start(self) -> None:
         """Start playing from frame ``start``."""
         self._began = self.clock.now()
         self._shown = 0
+        self._behind = 0
+
+    def play_on(self, number: int) -> None:
+        """Show frame ``number`` next and the frames after it in order, due from now (frames
+        added after the end, held meanwhile: none of them is overdue)."""
+        self._behind = self.first + self._slot() - number
+
+    def _slot(self) -> int:
+        """The place in the recording's time of the next frame (paced: by the clock, a frame
+        already overdue skipped, as a camera would)."""
+        if not self.paced:
+            return self._shown
+        elapsed = self.clock.now() - self._began
+        return max(self._shown, int(elapsed * self.fps * self.speed))
 
     def next(self, count: int) -> tuple[int, float]:
         """The index (0..count-1) of the frame to show next and its recorded time; waits for
         it when paced."""
-        if self.paced:  # a frame already overdue is dropped, as a camera would
-            now = self.clock.now()
-            shown = max(self._shown, int((now - self._began) * self.fps * self.speed))
-            self.clock.sleep(self._began + shown / (self.fps * self.speed) - now)
-        else:
-            shown = self._shown
+        shown = self._slot()
+        if self.paced:
+            self.clock.sleep(self._began + shown / (self.fps * self.speed) - self.clock.now())
         self._shown = shown + 1
-        number = self.first + shown
+        number = self.first + shown - self._behind
         at = self._began + shown / self.fps
         if number < count:
             return number, at
@@ -211,8 +225,11 @@ class _Recording:
 
 class FolderSource(_Recording):
     """A folder of image files played in file-name order (see :class:`Player`). While it holds
-    its last picture, pictures put in the folder since (a camera that saves its pictures
-    there), named after it, are taken up and the newest shown: looked for once a second."""
+    its last picture, pictures put in the folder since (a camera or a program that saves its
+    pictures there), named after it, are looked for once a second and played on from the
+    first of them, every one in order: each may be a moment of play (a rest of the dice).
+    Paced, one the loop has no time for is dropped as a camera's frame would be; unpaced, none
+    is."""
 
     def __init__(self, folder: Path, **playing: Unpack[Playing]) -> None:
         super().__init__(f"the pictures in {folder}", **playing)
@@ -236,7 +253,7 @@ class FolderSource(_Recording):
         """The next picture (a held or repeated file is decoded once)."""
         index, at = self._player.next(len(self._files))
         if index == len(self._files) - 1 and not self._player.loop:
-            index = self._newest(index, at)
+            self._take_up_new(at)
         path = self._files[index]
         try:
             stat = path.stat()
@@ -259,16 +276,16 @@ class FolderSource(_Recording):
         """Nothing to free."""
         self._last = None
 
-
-    def _newest(self, index: int, at: float) -> int:
-        """Holding picture ``index`` (the last) at recorded time ``at``: the index of the
-        newest picture put in the folder since, once a second; else ``index``."""
+    def _take_up_new(self, at: float) -> None:
+        """Showing the last picture at recorded time ``at``: the pictures put in the folder
+        since, named after it, are played next (looked for once a second)."""
         if at - self._looked < 1.0:
-            return index
+            return
         self._looked = at
         newer = [p for p in pictures_in(self.folder) if name_order(p) > name_order(self._files[-1])]
-        self._files += newer
-        return len(self._files) - 1
+        if newer:
+            self._player.play_on(len(self._files))
+            self._files += newer
 
 
 def _holds_pictures(folder: Path) -> bool:

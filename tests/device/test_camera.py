@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -140,16 +141,34 @@ def test_the_held_picture_rewritten_in_place_is_read_anew(folder: Path) -> None:
     assert int(source.read().image[0, 0, 0]) == 200
 
 
-def test_pictures_put_in_the_folder_while_it_plays_are_taken_up(folder: Path) -> None:
-    # a camera that saves each picture into the folder, named in order
+def test_pictures_put_in_the_folder_while_it_plays_are_all_played_in_order(
+        folder: Path) -> None:
+    # a camera that saves each picture into the folder, named in order: each may be a rest
     source = FolderSource(folder, fps=10, clock=FakeClock())
     source.open()
     assert [int(source.read().image[0, 0, 0]) for _ in range(5)] == [10, 20, 30, 30, 30]
     cv2.imwrite(str(folder / "003.png"), shade(40))
     cv2.imwrite(str(folder / "004.png"), shade(50))
     shown = [int(source.read().image[0, 0, 0]) for _ in range(12)]  # looked for once a second
-    assert shown[-1] == 50 and 40 not in shown  # the newest, as a camera shows the present
-    assert set(shown) == {30, 50}
+    assert shown == [30] * 8 + [40, 50, 50, 50]
+
+
+@pytest.mark.parametrize("paced", [True, False])
+def test_pictures_put_in_the_folder_after_a_long_hold_are_not_overdue(
+        folder: Path, paced: bool) -> None:
+    clock = FakeClock()
+    source = FolderSource(folder, fps=10, paced=paced, clock=clock)
+    source.open()
+    held = [source.read().number for _ in range(15)]
+    clock.t += 60.0  # the table waited a minute on the last picture
+    for number, value in enumerate((40, 50, 60), start=3):
+        cv2.imwrite(str(folder / f"{number:03d}.png"), shade(value))
+    frames = [source.read() for _ in range(14)]  # looked for once a second
+    numbers = [f.number for f in frames]
+    assert held[-1] == 2 and numbers[-1] == 5
+    assert [n for i, n in enumerate(numbers) if not i or n != numbers[i - 1]] == [2, 3, 4, 5]
+    assert [int(f.image[0, 0, 0]) for f in frames if f.number in (3, 4)] == [40, 50]
+    assert all(a.at < b.at for a, b in pairwise(frames))  # time goes on
 
 
 def test_a_folder_whose_pictures_are_in_a_folder_inside_it_says_which(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ into the real journal; a camera that disappears or stalls and comes back."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -173,6 +174,38 @@ def test_a_camera_that_disappears_is_out_then_back(
         wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "ok")
     finally:
         loop.stop()
+
+
+def test_a_roll_and_a_reroll_saved_into_the_folder_between_two_looks_are_both_read(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # A camera that saves its frames into the folder the table watches (serve --camera DIR,
+    # played in real time): the empty table held a while, then the frames of a roll and of a
+    # reroll arrive together, between two looks of the folder for new pictures.
+    rolled = dice([6, 6, 5, 2, 1, 1])
+    rerolled = (*rolled[:4], *dice([3, 4], ELSEWHERE, looks=10))
+    plan = Plan([DICY], [PlannedRest((), 0.6, None, hand=False), PlannedRest(rolled, 0.8, 0),
+                         PlannedRest(rerolled, 0.8, 1)], fps=10.0)
+    saved = tmp_path / "saved"
+    write_film(plan, saved, seed=5)
+    frames = sorted(saved.glob("*.jpg"))
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    empty = plan.hold(plan.rests[0])
+    for frame in frames[:empty]:
+        os.link(frame, camera / frame.name)
+    loop = LiveLoop(lambda: open_source(str(camera), fps=plan.fps), reader, table)
+    loop.start()
+    try:
+        wait_for(table, lambda s: s.camera is not None and s.camera["picture"] == 1)
+        time.sleep((len(frames) - empty) / plan.fps)  # held longer than the frames to come last
+        for frame in frames[empty:]:  # the roll, a hand, the reroll: saved all at once
+            os.link(frame, camera / frame.name)
+        question = wait_for(table, lambda s: s.camera is not None
+                            and s.camera["ask"] is not None).camera["ask"]  # type: ignore
+    finally:
+        loop.stop()
+    assert journal_lines(table) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
+    assert question["kind"] == "freeze" and sorted(question["dice"]) == [2, 3, 4, 5, 6, 6]
 
 
 class HangingCamera:
