@@ -14,7 +14,7 @@ actions that stand from the header, so they use the same code as crash recovery.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,11 +80,25 @@ class Game:
 
     def play_json(self, line: Mapping[str, Any]) -> Game:
         """Apply one record line (an action, or ``{"undo": {}}``)."""
-        kind, value = _single_key(line)
-        if kind == "undo":
-            as_empty(value, "undo")
-            return self.undo()
-        return self.play(self.rules.parse_action(kind, value))
+        return self.play_lines((line,))
+
+    def play_lines(self, lines: Iterable[Mapping[str, Any]]) -> Game:
+        """Apply record lines in turn, as :meth:`play_json` one by one would, in a time
+        that grows with their count (each :meth:`play` copies the actions before it: a long
+        record would take the square of its length); IllegalAction at the first refused."""
+        actions = list(self.actions)
+        state = self.state
+        for line in lines:
+            kind, value = _single_key(line)
+            if kind == "undo":
+                as_empty(value, "undo")
+                undone = Game(self.rules, self.header, tuple(actions), state).undo()
+                actions, state = list(undone.actions), undone.state
+            else:
+                action = self.rules.parse_action(kind, value)
+                state = self.rules.apply(state, action)
+                actions.append(action)
+        return Game(self.rules, self.header, tuple(actions), state)
 
     def undo(self) -> Game:
         """This game without its last standing action (replayed from the header)."""

@@ -29,15 +29,23 @@ def read_record(lines: Iterable[str]) -> Game:
 def replay(lines: Iterable[tuple[int, Mapping[str, Any]]], *, kept: bool = False) -> Game:
     """Replay numbered record objects: ``(line number, header)`` first, then the actions
     (``kept``: a journal's, see :meth:`Game.start`)."""
-    game: Game | None = None
-    for number, line in lines:
-        try:
-            game = Game.start(line, kept=kept) if game is None else game.play_json(line)
-        except IllegalAction as err:
-            raise RecordError(number, err) from None
-    if game is None:
-        raise RecordError(1, EngineError("the record is empty; it starts with a header line"))
-    return game
+    numbered = iter(lines)
+    number = 1
+
+    def actions() -> Iterator[Mapping[str, Any]]:
+        nonlocal number
+        for pair in numbered:
+            number, line = pair  # kept: the number of a line that is refused
+            yield line
+
+    try:
+        first = next(numbered, None)
+        if first is None:
+            raise RecordError(1, EngineError("the record is empty; it starts with a header line"))
+        number, header = first
+        return Game.start(header, kept=kept).play_lines(actions())
+    except IllegalAction as err:
+        raise RecordError(number, err) from None
 
 
 def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:

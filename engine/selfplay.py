@@ -47,9 +47,11 @@ def random_lines(header: Mapping[str, Any], count: int, rng: Random) -> list[dic
     (3, ['roll'])
     """
     game = Game.start(header)
+    rules = game.rules
+    state = game.state
     lines: list[dict[str, Any]] = []
-    while len(lines) < count and not game.over:
-        action = game.rules.random_action(game.state, rng)
-        game = game.play(action)
-        lines.append(game.rules.action_to_json(action))
+    while len(lines) < count and not rules.is_over(state):
+        action = rules.random_action(state, rng)
+        state = rules.apply(state, action)
+        lines.append(rules.action_to_json(action))
     return lines
