@@ -16,10 +16,16 @@ MAX_LINE_CHARS = 1 << 20
 a file with no line breaks, such as ``/dev/zero``) is refused before it fills the memory."""
 
 
+STDIN = "-"
+"""The record name that stands for standard input, as in other command-line tools (a file of
+that name is ``./-``)."""
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the replay arguments."""
-    parser.add_argument("records", nargs="+", type=Path, metavar="RECORD",
-                        help="a game record: a JSON Lines file as described in RULES.md")
+    parser.add_argument("records", nargs="+", metavar="RECORD",
+                        help="a game record: a JSON Lines file as described in RULES.md; "
+                        "- reads one from standard input")
     parser.add_argument("--json", action="store_true",
                         help="print the state's public view as JSON on stdout")
 
@@ -29,21 +35,21 @@ def run(args: argparse.Namespace) -> int:
     on stderr for each bad one, and exit with status 2 if there was any. With ``--json``, one
     line a record, in order: its view, or ``null`` for a bad one among several."""
     failed = False
-    for path in args.records:
+    for record in args.records:
         try:
-            game = _replay(path)
+            game = _replay(record)
         except (OSError, RecordError, LineTooLong, NotUtf8) as err:
             if args.json and len(args.records) > 1:
                 print("null")
             sys.stdout.flush()
-            print(f"{path}: {_reason(err)}", file=sys.stderr)
+            print(f"{_name(record)}: {_reason(err)}", file=sys.stderr)
             failed = True
             continue
         if args.json:
             print(json.dumps(game.view(), ensure_ascii=False))
             continue
         if len(args.records) > 1:
-            print(f"== {path}")
+            print(f"== {_name(record)}")
         print(game.describe())
     return 2 if failed else 0
 
@@ -64,9 +70,16 @@ class NotUtf8(Exception):
                          "UTF-8")
 
 
-def _replay(path: Path) -> Game:
-    with path.open("rb") as file:
+def _replay(record: str) -> Game:
+    if record == STDIN:
+        return read_record(_lines(sys.stdin.buffer))
+    with Path(record).open("rb") as file:
         return read_record(_lines(file))
+
+
+def _name(record: str) -> str:
+    """How a record is named in what is printed."""
+    return "standard input" if record == STDIN else record
 
 
 def _lines(file: BinaryIO) -> Iterator[str]:

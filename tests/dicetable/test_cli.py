@@ -19,7 +19,8 @@ import pytest
 from dicetable.bench import SUITES
 from dicetable.cli import main
 
-RECORDS = Path(__file__).parents[1] / "engine" / "records"
+ROOT = Path(__file__).parents[2]
+RECORDS = ROOT / "tests" / "engine" / "records"
 JENNA = RECORDS / "dalek-jenna-peter.jsonl"
 
 
@@ -120,6 +121,18 @@ def test_hostile_records_exit_2_with_a_message_not_a_traceback(
     assert done.returncode == 2, done.stderr
     assert why in done.stderr and "Traceback" not in done.stderr
     assert "Jenna 17" in done.stdout
+
+
+def test_replay_of_a_dash_reads_the_record_from_standard_input() -> None:
+    # as other command-line tools do: "-" was looked for as a file ("-: no such file")
+    bad = '{"game": "dalek", "players": ["Ana", "Ben"]}\n{"stop": {}}\n'
+    for given, out, err in [
+            (JENNA.read_text(encoding="utf-8"), "== standard input\nDalek Dice, round 2", ""),
+            (bad, "== " + str(JENNA), "standard input: line 2: Ana has not rolled yet")]:
+        done = subprocess.run([sys.executable, "-m", "dicetable", "replay", "-", str(JENNA)],
+                              input=given, cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert done.returncode == (2 if err else 0)
+        assert out in done.stdout and err in done.stderr
 
 
 def test_replay_into_a_pipe_closed_early_ends_quietly(tmp_path: Path) -> None:
