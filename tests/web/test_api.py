@@ -309,6 +309,27 @@ def test_each_bad_field_is_named_in_words(dalek: Phone) -> None:
         "error": "Los consejos solo pueden activarse o desactivarse; no se ha cambiado nada."}
 
 
+def test_a_number_too_long_to_read_is_named_as_such_in_the_phones_language(
+        dalek: Phone) -> None:
+    # Past Python's 4300 digits, JSON's parser refuses an integer: it was answered "must be
+    # a JSON object", as if the phone had sent no object at all
+    before = dalek.state()
+    huge = "9" * 5000
+    bodies = {"/api/action": f'{{"line": {{"roll": [{huge}]}}, "base_version": {huge}}}',
+              "/auth/pin": f'{{"pin": {huge}}}'}
+    for path, text in bodies.items():
+        for lang, message in [
+                ("en", "The request holds a number far too long for any entry; nothing was "
+                       "changed."),
+                ("es", "La petición lleva un número demasiado largo para cualquier dato; no se "
+                       "ha cambiado nada.")]:
+            response = dalek.client.post(path, data=text, headers={
+                "X-CSRF-Token": dalek.csrf, "Content-Type": "application/json",
+                "Accept-Language": lang})
+            assert (response.status_code, response.json) == (400, {"error": message}), path
+    assert dalek.state() == before
+
+
 def test_a_deeply_nested_body_is_a_400_everywhere(dalek: Phone) -> None:
     before = dalek.state()
     deep = "[" * 7000 + "]" * 7000
