@@ -8,6 +8,8 @@ and ``engine`` (every template of the engine's and the session's refusals, see
 'it'
 >>> choose_language(None, "pt-BR,pt;q=0.8,en;q=0.5")
 'pt'
+>>> choose_language(None, "es;q=abc, it")  # an item with a malformed weight is skipped
+'it'
 >>> text("es", "error.stale")
 'Otro teléfono cambió la partida antes; esto es lo que hay ahora.'
 """
