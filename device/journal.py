@@ -20,6 +20,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import pwd
 import resource
 import secrets
 import sqlite3
@@ -101,7 +102,7 @@ def journal_error(err: sqlite3.Error | OSError, path: Path) -> JournalError:
         return JournalError("full", f"{path.parent} is full: {err}")
     if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")) or errno in (13, 30) \
             or (name.startswith("SQLITE_IOERR") and _mounted_read_only(path)):  # EROFS
-        return JournalError("read_only", f"{path.parent} cannot be written: {err}")
+        return JournalError("read_only", cannot_write(path))
     if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
         return JournalError("damaged", f"{path} is damaged: {err}")
     return JournalError("other", f"{path}: {err}")
@@ -126,6 +127,25 @@ def _loaded(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return None
+
+
+def cannot_write(path: Path) -> str:
+    """Why the journal at ``path`` cannot be written, in the host's words, and what to do."""
+    if _mounted_read_only(path):
+        return (f"{path.parent} cannot be written: the memory card (or disk) it is on is "
+                "read-only. A card the system made read-only after an error may be failing: "
+                "copy the table off it with `dicetable backup`, then check or replace the card; "
+                "else make it writable again (its lock switch, or how it is mounted)")
+    return (f"{path.parent} cannot be written by this user ({_user()}): start the table as "
+            "the user who owns the folder and its files, or give them to this user")
+
+
+def _user() -> str:
+    """The name of the user running this process (its number if it has none)."""
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return str(os.geteuid())
 
 
 def _mounted_read_only(path: Path) -> bool:
@@ -163,8 +183,10 @@ class Journal:
     """The SQLite journal in file ``path``; a new one (with its folder, PIN and secret) is made
     if there is none. :meth:`existing` opens only one that is there."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
         self.path = path
+        self.read_only = read_only
+        """Opened only to read (:meth:`reading`): every write is refused as ``read_only``."""
         self._local = threading.local()
         self._commits_lock = threading.Lock()
         self._commits_seen = 0
@@ -173,6 +195,9 @@ class Journal:
         """The room kept on the card was let go (a write found the card full), and the host
         is yet to be told (whoever tells sets it back)."""
         try:
+            if read_only:
+                self._connection()
+                return
             path.parent.mkdir(parents=True, exist_ok=True)
             owners_only(path)
             schema = files("device").joinpath("schema.sql").read_text("utf-8")
@@ -192,11 +217,12 @@ class Journal:
                 and not self.commits_path.exists())
 
     @classmethod
-    def existing(cls, path: Path) -> Journal:
-        """The journal in file ``path``; :class:`NoTable` if there is none."""
+    def existing(cls, path: Path, *, read_only: bool = False) -> Journal:
+        """The journal in file ``path`` (``read_only``: opened only to read, for where it
+        cannot be written); :class:`NoTable` if there is none."""
         if not path.is_file() or path.stat().st_size == 0:
             raise NoTable(path)
-        return cls(path)
+        return cls(path, read_only=read_only)
 
     @property
     def commits_path(self) -> Path:
@@ -205,6 +231,8 @@ class Journal:
 
     def _connection(self) -> sqlite3.Connection:
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None and self.read_only:
+            db = self._local.db = _reading(self.path)
         if db is None:
             db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
             try:
@@ -479,6 +507,27 @@ class Journal:
         """Revoke one grant (a phone logs out)."""
         with self._transaction() as db:
             db.execute("DELETE FROM grants WHERE id = ?", (grant_id,))
+
+
+def _reading(path: Path) -> sqlite3.Connection:
+    """A connection that only reads the journal at ``path``. SQLite reads a journal in WAL
+    mode through the index beside its log (``-shm``); in a folder that cannot be written
+    (SQLite says "unable to open database file" on a read-only mount, "attempt to write a
+    readonly database" where the folder's mode forbids it), where the table was closed
+    cleanly, there is neither log nor index and none can be made: the file then holds every
+    change, and is read as a file nothing changes (``immutable``)."""
+    uri = path.resolve().as_uri()
+    db = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None, timeout=30)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # SQLite opens it here
+        return db
+    except sqlite3.OperationalError as err:
+        db.close()
+        log = path.with_name(path.name + "-wal")
+        index_not_made = err.sqlite_errorname.startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY"))
+        if not index_not_made or (log.exists() and log.stat().st_size > 0):
+            raise
+    return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
 
 
 def _abandon(db: sqlite3.Connection, game_id: int) -> int:

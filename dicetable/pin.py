@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from device.journal import Journal, JournalError
 from device.state_dir import add_state_argument, journal_path
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from web.auth import host_link
 
     try:
-        journal = Journal.existing(journal_path(args.state))
+        journal = _opened(journal_path(args.state), writing=args.new)
         if args.new:
             print(journal.new_pin())
         elif args.link:
@@ -46,3 +47,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2
     return 0
+
+
+def _opened(path: Path, *, writing: bool) -> Journal:
+    """The table's journal; where it cannot be written (a card mounted read-only) and only
+    needs reading (to show the PIN or the link), opened only to read."""
+    try:
+        return Journal.existing(path)
+    except JournalError as err:
+        if writing or err.problem != "read_only":
+            raise
+    return Journal.existing(path, read_only=True)

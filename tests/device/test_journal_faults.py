@@ -27,6 +27,7 @@ from device.reserve import keep_room
 from device.session import TableSession
 from device.state_dir import journal_path
 from dicetable.child import ServedTable, free_port
+from dicetable.cli import main
 from engine.selfplay import random_lines
 from web.app import create_app
 from web.client import Phone
@@ -308,9 +309,35 @@ def test_a_read_only_state_folder_is_a_clear_refusal_and_changes_nothing(tmp_pat
     assert done.returncode == 2
     assert "cannot open the table's journal" in done.stderr
     assert "cannot be written" in done.stderr and "Traceback" not in done.stderr
+    # in the host's words, with what to do; not SQLite's ("unable to open database file")
+    assert ("the memory card (or disk) it is on is read-only" if os.geteuid() == 0 else
+            "cannot be written by this user") in done.stderr
+    assert "database file" not in done.stderr
     assert {p.name: p.read_bytes() for p in state.iterdir()} == before
     with ServedTable(state) as table:
         assert state_of(table)["state"]["view"]["actions"] == 5
+
+
+@pytest.mark.parametrize("stop", ["clean", "power cut"])
+def test_pin_shows_the_pin_of_a_table_whose_card_cannot_be_written(
+        tmp_path: Path, stop: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Stopped cleanly, the journal has no log or index beside it, and SQLite could make
+    # neither there ("unable to open database file"); cut off, it has both.
+    state = tmp_path / "state"
+    with ServedTable(state) as table:
+        start_game(table)
+        pin, url = table.pin, table.url
+        table.stop(kill=stop == "power cut")
+    assert (state / "table.db-wal").exists() == (stop == "power cut")
+    before = {p.name: p.read_bytes() for p in state.iterdir()}
+    with _read_only(state):
+        assert main(["pin", "--state", str(state)]) == 0
+        assert capsys.readouterr().out == f"{pin}\n"
+        assert main(["pin", "--link", "--state", str(state)]) == 0
+        assert capsys.readouterr().out.startswith(f"{url}/auth/join?token=")
+        assert main(["pin", "--new", "--state", str(state)]) == 2  # a new one: it cannot
+        assert "cannot be written" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in state.iterdir()} == before
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="a card the kernel made read-only is a read-only "
