@@ -49,9 +49,25 @@ def csrf_token() -> str:
 
 
 def authorised() -> bool:
-    """True if this phone holds a grant that stands (not revoked, not expired)."""
+    """True if this phone holds a grant that stands (not revoked, not expired), or the one
+    an earlier version gave it (see :func:`_earlier_grant`)."""
     grant = session.get("grant")
-    return isinstance(grant, str) and table().journal.granted(grant)
+    if not isinstance(grant, str):
+        return False
+    journal = table().journal
+    if journal.granted(grant):
+        return True
+    earlier = _earlier_grant(journal)
+    return earlier is not None and _same(grant, earlier)
+
+
+def _earlier_grant(journal: Journal) -> str | None:
+    """The grant of every phone that entered the PIN before the journal kept grants: the
+    PIN's keyed token, the same for all (None where the journal lost its PIN). A phone
+    signed in then stays signed in after the update, until its cookie runs out (30 days
+    after it was signed: it is not renewed) or the PIN changes; logging out takes it out of
+    that phone's cookie."""
+    return _keyed(journal, "grant") if journal.has_pin() else None
 
 
 def host_token(journal: Journal) -> str:

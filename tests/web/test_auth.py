@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import sqlite3
+from contextlib import closing
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from flask import Flask
@@ -77,6 +82,47 @@ def test_a_granted_phone_stays_granted_after_a_restart(phone: Phone, journal: Jo
         client = app.test_client()
         client.set_cookie("dicetable", cookie.value)
         assert client.get("/api/state").json["auth"] is True  # type: ignore[index]
+    finally:
+        session.stop()
+
+
+EARLIER_SCHEMA = """
+CREATE TABLE games (id INTEGER PRIMARY KEY, header TEXT NOT NULL, started_at TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'playing', ended_at TEXT, winners TEXT);
+CREATE TABLE lines (game_id INTEGER NOT NULL REFERENCES games (id), seq INTEGER NOT NULL,
+    line TEXT NOT NULL, source TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (game_id, seq));
+CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE changes (version INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER REFERENCES games (id), what TEXT NOT NULL, at TEXT NOT NULL);
+"""
+"""The journal of the first score pad, which kept no grants: a phone that entered the PIN held
+the PIN's keyed token (the same for every phone) in its cookie."""
+
+
+def test_a_phone_signed_in_before_the_update_stays_signed_in(tmp_path: Path) -> None:
+    # It was told nothing and could only watch: its next move asked for the PIN
+    pin, secret = "482915", "5e" * 32
+    with closing(sqlite3.connect(tmp_path / "table.db")) as db:
+        db.executescript(EARLIER_SCHEMA)
+        db.executemany("INSERT INTO settings VALUES (?, ?)", [("pin", pin), ("secret", secret)])
+        db.commit()
+    earlier_grant = hmac.new(secret.encode(), f"grant:{pin}".encode(),
+                             hashlib.sha256).hexdigest()[:32]
+    journal = Journal(tmp_path / "table.db")
+    session = TableSession(journal)
+    session.start()
+    try:
+        app = create_app({"TABLE_SESSION": session, "JOURNAL": journal, "TESTING": True})
+        cookie = app.session_interface.get_signing_serializer(app).dumps(  # type: ignore[union-attr]
+            {"csrf": "earlier", "grant": earlier_grant, "_permanent": True})
+        phone = app.test_client()
+        phone.set_cookie("dicetable", cookie)
+        assert phone.get("/api/state").json["auth"] is True  # type: ignore[index]
+        started = phone.post("/api/game", json={**GAME, "base_version": 0},
+                             headers={"X-CSRF-Token": "earlier"})
+        assert started.status_code == 200, started.json
+        journal.new_pin()  # as every grant, it ends with the PIN
+        assert phone.get("/api/state").json["auth"] is False  # type: ignore[index]
     finally:
         session.stop()
 
