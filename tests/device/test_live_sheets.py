@@ -22,6 +22,7 @@ from device.journal import Journal
 from device.live import LiveLoop
 from device.session import TableSession
 from dicetable.live_table import camera_for
+from tests.device.cheap_camera import retake
 from vision.calibrate import calibrate
 from vision.sheet_observer import SheetObserver
 from vision.table_film import SheetRest, write_film
@@ -120,16 +121,49 @@ def test_dalek_dice_rolled_kept_and_stopped(tmp_path: Path, state: Path) -> None
         assert calibration_store.load(state) is not None
 
 
-def test_17_cards_laid_at_the_row_end_are_plays(tmp_path: Path, state: Path) -> None:
+@pytest.fixture(scope="module")
+def seventeen(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A film of three cards laid one by one at the row's end: the plays SEVENTEEN_PLAYS."""
     rows = [{"row-1": "3"}, {"row-1": "3", "row-2": "back"},
             {"row-1": "3", "row-2": "back", "row-3": "2d"}]
-    folder = tmp_path / "film"
+    folder = tmp_path_factory.mktemp("seventeen") / "film"
     write_film(folder, [SheetRest(), *(SheetRest(cards=r) for r in rows)], game="17", seed=5)
+    return folder
+
+
+SEVENTEEN_PLAYS = [("camera", {"play": {"card": "3", "face": "up"}}),
+                   ("camera", {"play": {"face": "down"}}),
+                   ("camera", {"play": {"card": "2d", "face": "down"}})]
+
+
+def test_17_cards_laid_at_the_row_end_are_plays(seventeen: Path, state: Path) -> None:
     for session in table(state, {"game": "17", "players": ["Ana", "Ben", "Cleo"]}):
-        play(folder, session, state)
-        assert journal(session) == [("camera", {"play": {"card": "3", "face": "up"}}),
-                                    ("camera", {"play": {"face": "down"}}),
-                                    ("camera", {"play": {"card": "2d", "face": "down"}})]
+        play(seventeen, session, state)
+        assert journal(session) == SEVENTEEN_PLAYS
+
+
+@pytest.mark.parametrize("camera", [
+    {"noise": 12.0, "quality": 35}],  # a cheap camera in a dim room
+    ids=["noisy"])
+def test_a_cheap_camera_reads_17_as_a_good_one(seventeen: Path, tmp_path: Path, state: Path,
+                                               camera: dict[str, Any]) -> None:
+    taken = tmp_path / "taken"
+    retake(seventeen, taken, seed=1, **camera)
+    for session in table(state, {"game": "17", "players": ["Ana", "Ben", "Cleo"]}):
+        play(taken, session, state)
+        assert journal(session) == SEVENTEEN_PLAYS
+        assert (session.snapshot().camera or {}).get("note") is None
+
+
+def test_a_noisy_camera_bumped_a_few_pixels_is_told(tmp_path: Path, state: Path) -> None:
+    still = tmp_path / "still"
+    write_film(still, [SheetRest()], game="17", seed=5)
+    taken = tmp_path / "taken"
+    bumped = retake(still, taken, seed=1, noise=12.0, quality=35)  # read, and it stands …
+    retake(still, taken, seed=2, noise=12.0, quality=35, offset=(5, 2), first=bumped)
+    for session in table(state, {"game": "17", "players": ["Ana", "Ben"]}):
+        play(taken, session, state)
+        assert (session.snapshot().camera or {}).get("note") == MOVED  # … until the bump
 
 
 def test_dicy_a_card_turned_frozen_names_the_reroll(tmp_path: Path, state: Path) -> None:

@@ -96,6 +96,22 @@ def test_drift_sees_a_bumped_camera_and_a_hand_on_a_marker(scene_frame: np.ndarr
     assert drift(hand, found).missing == ("top-left",)
 
 
+def test_a_noisy_camera_does_not_move_the_markers_but_a_bump_does(scene_frame: np.ndarray
+                                                                   ) -> None:
+    # a cheap camera in a dim room: sensor noise, then a low JPEG quality, on every frame
+    found = calibrate(scene_frame)
+    rng = np.random.default_rng(4)
+
+    def taken(frame: np.ndarray) -> np.ndarray:
+        noisy = np.clip(frame + rng.normal(0.0, 12.0, frame.shape), 0, 255).astype(np.uint8)
+        return cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 35])[1],
+                            cv2.IMREAD_COLOR)
+
+    assert not any(drift(taken(scene_frame), found).moved for _ in range(12))
+    bumped = np.ascontiguousarray(np.roll(scene_frame, (2, 4), axis=(0, 1)))
+    assert all(drift(taken(bumped), found).moved for _ in range(4))
+
+
 def test_a_calibration_survives_its_json_form(scene_frame: np.ndarray) -> None:
     found = calibrate(scene_frame)
     assert Calibration.from_dict(found.as_dict()) == found
