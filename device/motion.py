@@ -3,6 +3,9 @@
 :class:`StillnessWatch` compares a small grey picture of each frame with the previous one, and
 with the first one of the current rest (so that a slow slide is noticed too), in a signed type
 so that differences do not wrap, and brought to the same light first (a flicker is no motion).
+A picture that differs only by a whole shift of up to ``SHAKE`` of a small pixel (a camera
+trembling on its arm, a pixel or two of its frame: found by phase correlation) is no motion
+either; a larger shift is (a bump).
 :class:`Settler` decides when to read: once the scene has been still for ``settle_s``; a read
 stands when ``agree`` still frames in a row gave the same read, the last of them ``settle_s``
 into the rest; then nothing is read until something moves again.
@@ -28,11 +31,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 Image = NDArray[np.uint8]
+Picture = NDArray[np.float32]  # a small grey picture, signed for differences
 
 GREY_WIDTH = 160  # side of the small grey picture motion is watched on
 PIXEL_CHANGE = 12  # a small-picture pixel that changed by more than this (of 255) moved
 MOVING_SHARE = 0.002  # the scene moves when more than this share of its pixels moved
 LIGHT_CHANGE = 0.2  # a change of the whole picture's light up to this share is no motion
+SHAKE = 0.4  # a whole-picture shift up to this (small pixels; 3.2 px of a 1280 frame) is shake
 SETTLE_S = 0.3  # still this long before the first read
 AGREE = 2  # reads in a row that must agree
 MAX_READS = 8  # reads of one rest before disagreeing dice are called "not sure"
@@ -57,13 +62,13 @@ class StillnessWatch:
                  moving_share: float = MOVING_SHARE) -> None:
         self.pixel_change = pixel_change
         self.moving_share = moving_share
-        self._previous: NDArray[np.int16] | None = None
-        self._rest: NDArray[np.int16] | None = None
+        self._previous: Picture | None = None
+        self._rest: Picture | None = None
 
     def moved(self, grey: Image) -> bool:
         """Whether ``grey`` differs from the previous picture or from the rest's first one
         (a first picture, or one of another size, starts a rest)."""
-        current = grey.astype(np.int16)
+        current = grey.astype(np.float32)
         if self._previous is None or self._previous.shape != current.shape:
             self._previous = self._rest = current
             return False
@@ -74,7 +79,20 @@ class StillnessWatch:
             self._rest = current
         return moving
 
-    def _differs(self, a: NDArray[np.int16], b: NDArray[np.int16]) -> bool:
+    def _differs(self, a: Picture, b: Picture) -> bool:
+        """Whether ``a`` differs from ``b``, even once ``b`` is shifted onto ``a`` by up to
+        SHAKE (the camera trembling) and brought to its light."""
+        if not self._changed(a, b):
+            return False
+        (dx, dy), _ = cv2.phaseCorrelate(b, a)
+        if not max(abs(dx), abs(dy)) <= SHAKE:  # a bump, or no shift at all (NaN)
+            return True
+        shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
+        shaken = cv2.warpAffine(b, shift, (b.shape[1], b.shape[0]), flags=cv2.INTER_CUBIC,
+                                borderMode=cv2.BORDER_REPLICATE)
+        return self._changed(a, np.asarray(shaken, np.float32))
+
+    def _changed(self, a: Picture, b: Picture) -> bool:
         """Whether ``a`` differs from ``b`` once ``b`` is brought to ``a``'s light (a flicker
         or the camera's exposure changing the whole picture by up to LIGHT_CHANGE)."""
         gain = float(np.clip((a.mean() + 1.0) / (b.mean() + 1.0),

@@ -143,8 +143,9 @@ def test_17_cards_laid_at_the_row_end_are_plays(seventeen: Path, state: Path) ->
 
 
 @pytest.mark.parametrize("camera", [
-    {"noise": 12.0, "quality": 35}],  # a cheap camera in a dim room
-    ids=["noisy"])
+    {"noise": 12.0, "quality": 35},  # a cheap camera in a dim room
+    {"shake": 1}],  # on an arm that trembles: each frame a pixel or none off, either way
+    ids=["noisy", "shaken"])
 def test_a_cheap_camera_reads_17_as_a_good_one(seventeen: Path, tmp_path: Path, state: Path,
                                                camera: dict[str, Any]) -> None:
     taken = tmp_path / "taken"

@@ -114,3 +114,24 @@ def test_a_camera_trembling_by_half_a_pixel_is_not_motion() -> None:
         shaken = cv2.warpAffine(scene, shift, (scene.shape[1], scene.shape[0]),
                                 borderMode=cv2.BORDER_REPLICATE)
         assert watch.moved(grey_picture(shaken)) is False
+
+
+def _moved_by(scene: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
+    return np.asarray(cv2.warpAffine(scene, shift, (scene.shape[1], scene.shape[0]),
+                                     borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+
+def test_a_camera_shaking_by_a_pixel_either_way_is_not_motion_but_a_die_or_a_bump_is() -> None:
+    # a camera on an arm that trembles: each frame a pixel or none off its place, either way
+    scene = _sheet()
+    watch = StillnessWatch()
+    watch.moved(grey_picture(scene))
+    for dx, dy in ((1, 1), (-1, -1), (1, -1), (0, 1), (-1, 0), (1, 1), (-1, 1)):
+        assert watch.moved(grey_picture(_moved_by(scene, dx, dy))) is False
+    rolled = _moved_by(scene, 1, -1)
+    rolled[400:440, 600:640] = 245  # a die lands, the camera still trembling
+    assert watch.moved(grey_picture(rolled)) is True
+    assert watch.moved(grey_picture(_moved_by(scene, -1, 1))) is True  # … and is picked up
+    assert watch.moved(grey_picture(_moved_by(scene, -1, 0))) is False
+    assert watch.moved(grey_picture(_moved_by(scene, 5, 3))) is True  # a bump
