@@ -15,7 +15,7 @@ vision.calibrate.CalibrationError: The picture is too dark to find the sheet: ad
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NoReturn
 
 import cv2
@@ -72,6 +72,17 @@ class Calibration:
         """Sheet millimetres (N×2) to frame pixels."""
         return _apply(np.asarray(np.linalg.inv(self.matrix()), np.float64), points)
 
+    def shifted(self, offset: Point) -> Calibration:
+        """The sheet seen ``offset`` (frame pixels, across and down) from where it was."""
+        dx, dy = offset
+        if not (dx or dy):
+            return self
+        back = self.matrix() @ np.array([[1.0, 0.0, -dx], [0.0, 1.0, -dy], [0.0, 0.0, 1.0]])
+        return replace(self, homography=tuple((float(r[0]), float(r[1]), float(r[2]))
+                                              for r in back),
+                       markers=tuple(tuple((x + dx, y + dy) for x, y in m)  # type: ignore[misc]
+                                     for m in self.markers))
+
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready form; from_dict() reads it back."""
         return {"game": self.game, "paper": self.paper, "frame_size": list(self.frame_size),
@@ -104,11 +115,14 @@ class Drift:
     """Where the markers are now against the calibration: the largest shift (frame pixels) of
     a marker seen, and the corners whose marker was not seen (covered). A marker's shift is
     the median of its corners' shifts: a noisy camera's JPEGs move a corner alone, by up to
-    8 px where a corner is found (σ 12 of sensor noise, quality 35), and that is no bump."""
+    8 px where a corner is found (σ 12 of sensor noise, quality 35), and that is no bump.
+    ``offset`` is where the markers seen lie, as one shift across and down: the median of
+    their corners' shifts (a camera trembling by a pixel or two, within the tolerance)."""
 
     shift_px: float | None
     missing: tuple[str, ...]
     tolerance_px: float = DRIFT_PX
+    offset: Point = (0.0, 0.0)
 
     @property
     def moved(self) -> bool:
@@ -170,6 +184,7 @@ def drift(frame: Image, calibration: Calibration, *, tolerance_px: float = DRIFT
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     h, w = grey.shape[:2]
     shifts: list[float] = []
+    moves: list[NDArray[np.float64]] = []
     missing: list[str] = []
     for marker, stored in zip(calibration.layout.markers, calibration.markers, strict=True):
         pts = np.array(stored, np.float64)
@@ -181,7 +196,10 @@ def drift(frame: Image, calibration: Calibration, *, tolerance_px: float = DRIFT
             continue
         corners = seen + np.array([x0, y0]) - pts
         shifts.append(float(np.linalg.norm(np.median(corners, axis=0))))
-    return Drift(max(shifts) if shifts else None, tuple(missing), tolerance_px)
+        moves.append(corners)
+    dx, dy = np.median(np.concatenate(moves), axis=0) if moves else (0.0, 0.0)
+    return Drift(max(shifts) if shifts else None, tuple(missing), tolerance_px,
+                 (float(dx), float(dy)))
 
 
 def _detector() -> cv2.aruco.ArucoDetector:

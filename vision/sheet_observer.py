@@ -3,7 +3,8 @@
 A :class:`SheetObserver` keeps the table's calibration. Each frame it is handed is first
 checked for the corner markers where the calibration saw them (a bumped camera: the
 observation's problem is "moved" and nothing is read until the table is calibrated again);
-then it is rectified and read by the reader of the sheet's game (vision.table_reads). The
+then it is rectified where its markers lie in it (a camera trembling by a pixel or two) and
+read by the reader of the sheet's game (vision.table_reads). The
 observation carries the game's reads, the ordinary dice of Dicy Cards in frame pixels (for the
 dice reads every game shares) and a mark for each die and card for the phones' picture.
 
@@ -107,10 +108,11 @@ class SheetObserver:
             self._again = False
             if self._on_calibrated is not None:
                 self._on_calibrated(self.calibration)
-        found = self.calibration
-        assert found is not None
+        assert self.calibration is not None
+        markers = drift(frame, self.calibration)
+        found = self.calibration.shifted(markers.offset)  # where the sheet lies in this frame
         sheet = rectify(frame, found)
-        problem = _seeing(frame, sheet, found)
+        problem = _seeing(frame, sheet, markers)
         if problem:
             self.problem = problem
             self.why = {"moved": "the camera or the sheet moved", "dark": "the picture is too "
@@ -132,19 +134,20 @@ class SheetObserver:
         return self._readers[game]
 
 
-def _seeing(frame: NDArray[np.uint8], sheet: NDArray[np.uint8], found: Calibration
+def _seeing(frame: NDArray[np.uint8], sheet: NDArray[np.uint8], markers: Drift
             ) -> str | None:
-    """Why the calibrated sheet cannot be read in ``frame`` (``sheet``: it rectified): "dark"
-    where the frame and the sheet's paper are dark (its markers may be lost in it), "bright"
-    where the frame is washed out, "moved" where the markers are not where they were, "dark"
-    where they are but the paper is too dim for the dice; else None. A dark cloth about a lit
-    sheet is no problem, and a table where the sheet was taken away is "moved", not "dark"."""
+    """Why the calibrated sheet cannot be read in ``frame`` (``sheet``: it rectified;
+    ``markers``: where they were found): "dark" where the frame and the sheet's paper are dark
+    (its markers may be lost in it), "bright" where the frame is washed out, "moved" where the
+    markers are not where they were, "dark" where they are but the paper is too dim for the
+    dice; else None. A dark cloth about a lit sheet is no problem, and a table where the sheet
+    was taken away is "moved", not "dark"."""
     light, dim = _light(frame), _paper(sheet) < SHEET_DARK
     if light == "dark" and dim:
         return "dark"
     if light == "bright":
         return "bright"
-    if _moved(drift(frame, found)):
+    if _moved(markers):
         return "moved"
     return "dark" if dim else None
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from device import calibration_store
-from device.camera import open_source
+from device.camera import open_source, pictures_in
 from device.journal import Journal
 from device.live import LiveLoop
 from device.session import TableSession
@@ -149,7 +149,7 @@ def test_17_cards_laid_at_the_row_end_are_plays(seventeen: Path, state: Path) ->
 def test_a_cheap_camera_reads_17_as_a_good_one(seventeen: Path, tmp_path: Path, state: Path,
                                                camera: dict[str, Any]) -> None:
     taken = tmp_path / "taken"
-    retake(seventeen, taken, seed=1, **camera)
+    retake(seventeen, taken, seed=0, **camera)
     for session in table(state, {"game": "17", "players": ["Ana", "Ben", "Cleo"]}):
         play(taken, session, state)
         assert journal(session) == SEVENTEEN_PLAYS
@@ -374,3 +374,17 @@ def test_17_cards_lying_in_the_row_from_the_first_frame_are_no_play(tmp_path: Pa
     for session in table(state, {"game": "17", "players": ["Ana", "Ben", "Cleo"]}):
         play(folder, session, state)
         assert journal(session) == [("camera", {"play": {"face": "down"}})]
+
+
+def test_a_camera_a_pixel_or_two_off_reads_the_sheet_where_it_lies(seventeen: Path) -> None:
+    # a camera that trembles: calibrated on a frame a pixel up and left, read on one a pixel
+    # down and right (the markers' drift, 2.8 px, is within its tolerance)
+    frame = cv2.imread(str(pictures_in(seventeen)[-1]))
+
+    def off(dx: int, dy: int) -> np.ndarray:
+        return np.ascontiguousarray(np.roll(frame, (dy, dx), axis=(0, 1)))
+
+    observer = SheetObserver(calibrate(off(-1, -1)), threads=1)
+    seen = observer.observe(off(1, 1))
+    assert seen.problem is None
+    assert seen.key() == SheetObserver(calibrate(frame), threads=1).observe(frame).key()
