@@ -8,7 +8,9 @@ edge; an outline is where the two opposite edges of both pairs agree, near the p
 The likeliest few outlines are found: the card's look (vision.card_reader) picks among them.
 Each is fitted to the steps that voted for it; a place's likeliest at once, the others only
 when asked for (a card whose likeliest outline reads clearly needs none of them).
-A place whose scan lines cross no step away from its printed border is empty.
+A place whose scan lines cross no step away from its printed border is empty (a step where
+the colour changes most along its line: a blurred border's step, only falling away from
+the border, is none).
 
 >>> import numpy as np
 >>> from vision.sheet import PX_PER_MM, layout
@@ -127,7 +129,7 @@ def outlines_of(smooth: NDArray[np.float32], places: tuple[Zone, ...],
     base, normal, side = _scan_lines(w, h)
     lines = _lines_of(places, card_mm, px_per_mm, smooth.shape[:2])
     profiles = _profiles(smooth, lines)
-    strength = np.median((profiles * lines.away).max(axis=2), axis=1)
+    strength = np.median((_peaks_along(profiles) * lines.away).max(axis=2), axis=1)
     full = np.nonzero(strength >= EMPTY_STEP)[0]
     out = [Outlines(None, True, float(s)) for s in strength]
     if not len(full):
@@ -214,6 +216,16 @@ def _profiles(smooth: NDArray[np.float32], lines: _Lines) -> NDArray[np.float32]
         along *= along
         squares[mine] = along[..., 0] + along[..., 1] + along[..., 2]
     return np.asarray(np.sqrt(squares).reshape(lines.shape), np.float32)
+
+
+def _peaks_along(profiles: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The steps of scan lines' profiles (the last axis) where they peak: no higher next to
+    them (a line's ends compared with their one neighbour), zero elsewhere. A blurred printed
+    border's step only falls away from it: its tail, past BORDER_PX, is no step of a card."""
+    peak = np.ones(profiles.shape, bool)
+    peak[..., 1:] &= profiles[..., 1:] >= profiles[..., :-1]
+    peak[..., :-1] &= profiles[..., :-1] >= profiles[..., 1:]
+    return np.where(peak, profiles, np.float32(0))
 
 
 def _kept(at: NDArray[np.float32], size: int) -> tuple[NDArray[np.int64], NDArray[np.float32]]:

@@ -167,6 +167,23 @@ def test_a_noisy_camera_bumped_a_few_pixels_is_told(tmp_path: Path, state: Path)
         assert (session.snapshot().camera or {}).get("note") == MOVED  # … until the bump
 
 
+def test_17_cards_from_a_camera_out_of_focus_are_plays_and_no_more(tmp_path: Path,
+                                                                   state: Path) -> None:
+    """A camera out of focus (every frame blurred by 1.5 px): the empty places of 17's row
+    were read as face-down cards (a blurred place's printed edge taken for a card's)."""
+    rows = [{"row-1": "3"}, {"row-1": "3", "row-2": "back"}]
+    folder = tmp_path / "film"
+    write_film(folder, [SheetRest(), *(SheetRest(cards=r) for r in rows)], game="17", seed=5)
+    for path in folder.glob("*.jpg"):
+        blurred = cv2.GaussianBlur(cv2.imread(str(path)), (0, 0), 1.5)
+        path.unlink()  # the held frames are hard links of one
+        cv2.imwrite(str(path), blurred)
+    for session in table(state, {"game": "17", "players": ["Ana", "Ben"]}):
+        play(folder, session, state)
+        assert journal(session) == [("camera", {"play": {"card": "3", "face": "up"}}),
+                                    ("camera", {"play": {"face": "down"}})]
+
+
 def test_dicy_a_card_turned_frozen_names_the_reroll(tmp_path: Path, state: Path) -> None:
     glacial = ["two-dice", "no-six", "odd", "straight", "two-pairs"]
     cards = {f"p{p}-{i + 1}": f"{c}/active" for p in (1, 2) for i, c in enumerate(glacial)}
