@@ -34,6 +34,7 @@ from vision.calibrate import Calibration, CalibrationError, rectify
 from vision.components import is_card
 from vision.dice_finder import DieFinder
 from vision.profile import Profile, ProfileError, load
+from vision.reader import DiceReader
 from vision.table_dataset import Labelled, TablePhoto, write_photos
 from vision.teach import teach
 from vision.teach_sheet import (
@@ -50,6 +51,7 @@ from vision.teach_sheet import (
     dice_in_box,
     same_card,
     sheet_of,
+    shown_otherwise,
     steps,
 )
 
@@ -101,6 +103,7 @@ class Teacher:
         self._lock = threading.Lock()
         self._finder_lock = threading.Lock()
         self._finder: DieFinder | None = None
+        self._pips: DiceReader | None = None
         self._lesson: _Lesson | None = None
         self._used = -1  # the camera picture of the last photo
         self._files = self._signatures()  # the saved profiles the reader has
@@ -280,8 +283,9 @@ class Teacher:
 
     def _items(self, kind: str, frame: Image, found: Calibration, flat: Image, step: Step,
                before: Image | None) -> list[Labelled]:
-        """The labelled dice or cards of a photo of ``step`` (refused: none, a place with no
-        card, a card left from the step before)."""
+        """The labelled dice or cards of a photo of ``step`` (refused: none, d6 dice mostly
+        showing another number by their pips, a place with no card, a card left from the step
+        before)."""
         if not is_card(kind):
             (_, face), = step
             dice = dice_in_box(frame, found, kind, face, self._dice_finder())
@@ -290,6 +294,9 @@ class Teacher:
                                    "and take the photo again" if BOX[kind] == "to-roll" else
                                    "no die was found in the dice box: lay the dice there and "
                                    "take the photo again")
+            if kind == "d6" and shown_otherwise(frame, dice, face, self._pip_reader()):
+                raise TeachRefusal("most dice in the dice box do not show {face}: lay them all "
+                                   "showing {face} and take the photo again", face=face)
             return dice
         cards, missing = cards_in_places(flat, found, kind, step)
         if missing:
@@ -308,6 +315,12 @@ class Teacher:
             if self._finder is None:
                 self._finder = DieFinder(threads=2)
             return self._finder
+
+    def _pip_reader(self) -> DiceReader:
+        with self._finder_lock:
+            if self._pips is None:
+                self._pips = DiceReader(threads=2)
+            return self._pips
 
     def _keep(self, lesson: _Lesson, frame: Image, found: Calibration,
               items: list[Labelled]) -> TablePhoto:

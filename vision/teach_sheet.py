@@ -7,8 +7,10 @@ as many dice as the table has showing it in the step's box (:data:`BOX`); cards 
 photo the sheet is found and the frame rectified; the dice in the box are found by the die
 finder, the cards in their places by their outlines, and become labelled items of a teach set
 (:mod:`vision.table_dataset`), so that :func:`vision.teach.teach` learns from them as from any
-labelled folder. The check reads a fresh photo with the new profile (:func:`check_plan`: dice
-one of each face in a row in the box from left to right; cards each in its named place).
+labelled folder. A d6 photo whose dice are mostly read by their pips as another number than
+the step's face (:func:`shown_otherwise`) is of another face, or of dice as thrown. The check
+reads a fresh photo with the new profile (:func:`check_plan`: dice one of each face in a row
+in the box from left to right; cards each in its named place).
 
 >>> [len(s) for s in steps("dicy-card")], [len(s) for s in steps("17-card")], len(steps("d6"))
 ([5, 5, 5, 5, 4], [5, 5, 5], 6)
@@ -20,6 +22,7 @@ one of each face in a row in the box from left to right; cards each in its named
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -33,6 +36,7 @@ from vision.components import DICY_CARDS, PLAIN_BACK, dicy_face, faces, is_card
 from vision.dice_finder import DieFinder
 from vision.face_reader import FaceReader
 from vision.profile import Profile
+from vision.reader import DiceReader
 from vision.sheet import PX_PER_MM, Layout
 from vision.sheet_print import SheetPrint
 from vision.table_dataset import Labelled
@@ -46,6 +50,8 @@ BATCH = 5  # cards laid at most per step
 DIE_MM = 16.0  # a die's side on the sheet, for its label's outline
 APART_MM = 0.8 * DIE_MM  # two dice's centres lie farther apart than this (a likelier one wins)
 SAME_LOOK = 6.0  # a place whose mean grey difference is under this shows the same card
+OTHER_FACE = 0.75  # a d6 photo whose dice this share of (or more) are read by their pips as
+# another number shows another face (dice with pictures, rarely read by pips: 4 of 6 at most)
 Step = tuple[tuple[str, str], ...]  # (place or box, face) laid for one photo
 
 _CARD_PLACES = {"dicy-card": tuple(f"p1-{i}" for i in range(1, BATCH + 1)),
@@ -126,6 +132,20 @@ def dice_in_box(frame: NDArray[np.uint8], found: Calibration, kind: str, face: s
                              tuple((float(a), float(b)) for a, b in found.to_frame(square)),
                              box.name))
     return dice
+
+
+def shown_otherwise(frame: NDArray[np.uint8], dice: Sequence[Labelled], face: str,
+                    pips: DiceReader) -> bool:
+    """Whether d6 dice labelled ``face`` (dice_in_box's, frame pixels) mostly show another
+    number: OTHER_FACE of them or more read surely by their pips as another value, each by
+    the likeliest read whose centre lies in its box."""
+    reads = pips.read(frame)
+    other = 0
+    for die in dice:
+        x0, y0, x1, y1 = die.bbox
+        seen = next((r.value for r in reads if x0 <= r.x <= x1 and y0 <= r.y <= y1), None)
+        other += seen is not None and str(seen) != face
+    return bool(dice) and other >= OTHER_FACE * len(dice)
 
 
 def cards_in_places(flat: NDArray[np.uint8], found: Calibration, kind: str, step: Step

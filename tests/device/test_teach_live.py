@@ -342,6 +342,28 @@ def test_d6_dice_with_pictures_are_taught_in_the_dice_box_and_read(tmp_path: Pat
         table.session.stop()
 
 
+def test_a_d6_photo_of_dice_showing_another_face_is_refused(tmp_path: Path) -> None:
+    """The step asks for dice showing 1: dice showing 5, or thrown as they fell, were taken
+    as ones (the profile then read a 5 as a 1). Refused in the players' words; the step has
+    no photo and the table's profile is left as it was."""
+    table = Table(tmp_path, "dicy", "classic")
+    try:
+        table.teach("start", "d6")
+        for laid in (["5"] * 6, ["1", "2", "3", "4", "5", "6"]):
+            table.show(SheetRest(dice(laid, DICE_AREA)), 65)
+            with pytest.raises(TeachRefusal, match="most dice in the dice box do not show 1: "
+                                                   "lay them all showing 1"):
+                table.teach("photo")
+        assert table.teach("next")["lesson"]["photos"] == [0] * 6  # d6: a face may be left
+        table.show(SheetRest(dice(["2"] * 6, DICE_AREA, 10)), 65)
+        assert table.teach("photo")["lesson"]["photos"] == [0, 1, 0, 0, 0, 0]
+        photos = json.loads((table.state / "teach" / "d6" / "labels.json").read_text())
+        assert [[str(d["value"]) for d in p["dice"]] for p in photos["images"]] == [["2"] * 6]
+        assert not (table.state / "profiles").exists()
+    finally:
+        table.session.stop()
+
+
 def test_a_d6_face_may_be_left_to_its_pips_but_not_all(tmp_path: Path) -> None:
     table = Table(tmp_path, "dicy", "classic")
     try:

@@ -361,7 +361,8 @@ def camera_refusals(session: TableSession) -> Iterator[Callable[[], object]]:
 
 def teach_refusals(state: Path) -> Iterator[Callable[[], object]]:
     """Every step of teach mode refused: no camera, no lesson, no frame, no sheet, another
-    game's sheet, no die in the box, the same frame twice, too many photos, out of order."""
+    game's sheet, no die in the box, d6 dice showing another face, the same frame twice, too
+    many photos, out of order."""
     from device.teacher import Teacher
     from vision.table_scene import PlacedDie, render_still
 
@@ -406,6 +407,9 @@ def teach_refusals(state: Path) -> Iterator[Callable[[], object]]:
         session.teach("start", "d6", base_version=session.snapshot().version)
         show(render_still(1, game="dicy", dice=()).image)
         yield teach("photo")  # no die in the dice box
+        fives = tuple(PlacedDie("5", 60.0 + 35 * i, 105.0, 0.3, i) for i in range(6))
+        show(render_still(1, game="dicy", dice=fives).image)
+        yield teach("photo")  # the dice show 5, not 1
         for _ in range(5):
             session.teach("next", base_version=session.snapshot().version)
         yield teach("next")  # no face taught at all
