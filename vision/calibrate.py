@@ -35,6 +35,7 @@ MIN_PX_PER_MM = 1.5  # the sheet must be seen at least this sharp (about 24 px p
 MAX_FIT_PX = 2.5  # largest marker corner error of the fitted homography (a flat sheet)
 DRIFT_PX = 3.0  # markers moved more than this (frame pixels): the camera was bumped
 _SEARCH_PX = 40  # drift() looks this far around each marker's stored place
+CAREFUL_WINDOW_PX = 10  # largest half side of the window detect(careful=True) refines a corner in
 
 
 class CalibrationError(VisionError):
@@ -130,10 +131,13 @@ class Drift:
         return self.shift_px is not None and self.shift_px > self.tolerance_px
 
 
-def detect(frame: Image) -> dict[int, NDArray[np.float32]]:
-    """Every ArUco marker of the sheets' dictionary in the frame: id → 4×2 corners."""
+def detect(frame: Image, *, careful: bool = False) -> dict[int, NDArray[np.float32]]:
+    """Every ArUco marker of the sheets' dictionary in the frame: id → 4×2 corners. careful
+    refines each corner over a wider window: a corner that a noisy camera's JPEGs put 3-8 px
+    off is drawn back where it is (a clean picture's corners move by a few tenths of a pixel,
+    which would shift every calibration: hence only for a second look)."""
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    corners, ids, _ = _detector().detectMarkers(grey)
+    corners, ids, _ = _detector(careful).detectMarkers(grey)
     if ids is None:
         return {}
     return {int(i): np.asarray(c, np.float32).reshape(4, 2) for i, c in zip(ids.ravel(), corners,
@@ -151,17 +155,13 @@ def calibrate(frame: Image) -> Calibration:
         _explain(found, sheet, brightness)
     assert sheet is not None
     sheet_layout = layout(*sheet)
-    frame_pts = np.concatenate([found[m.id] for m in sheet_layout.markers]).astype(np.float64)
-    sheet_pts = np.array([p for m in sheet_layout.markers for p in m.corners()], np.float64)
-    fitted, _ = cv2.findHomography(frame_pts, sheet_pts, 0)
-    if fitted is None:
-        raise CalibrationError("flat", "The sheet's corners do not fit a flat sheet: flatten it "
-                                       "and try again.")
-    homography: NDArray[np.float64] = np.asarray(fitted, np.float64)
-    back = _apply(np.asarray(np.linalg.inv(homography), np.float64), sheet_pts)
-    if float(np.abs(back - frame_pts).max()) > MAX_FIT_PX:
-        raise CalibrationError("flat", "The sheet does not lie flat (or is bent or folded): "
-                                       "flatten it on the table and try again.")
+    try:
+        homography = _fit_flat(found, sheet_layout)
+    except CalibrationError:  # a corner found a few pixels off (a noisy camera): look again
+        found = detect(grey, careful=True)
+        if any(m.id not in found for m in sheet_layout.markers):
+            raise
+        homography = _fit_flat(found, sheet_layout)
     _check_view(homography, sheet_layout)
     h, w = grey.shape[:2]
     return Calibration(sheet[0], sheet[1], (w, h),
@@ -202,9 +202,12 @@ def drift(frame: Image, calibration: Calibration, *, tolerance_px: float = DRIFT
                  (float(dx), float(dy)))
 
 
-def _detector() -> cv2.aruco.ArucoDetector:
+def _detector(careful: bool = False) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    if careful:  # ¾ of a marker's cell, not the 0.3 that leaves a corner 3-8 px off in noise
+        params.cornerRefinementWinSize = CAREFUL_WINDOW_PX
+        params.relativeCornerRefinmentWinSize = 0.75
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), params)
 
 
@@ -258,6 +261,23 @@ def _explain(found: dict[int, NDArray[np.float32]], sheet: tuple[str, str] | Non
     raise CalibrationError("covered", f"The square at the {where} {corners} of the sheet cannot "
                                       f"be seen: uncover it, or move the camera so that the "
                                       f"whole sheet is in view.{dim}")
+
+
+def _fit_flat(found: dict[int, NDArray[np.float32]], sheet: Layout) -> NDArray[np.float64]:
+    """The homography from the frame's pixels to the sheet's millimetres that the sheet's four
+    markers give; CalibrationError when their corners do not lie on one flat sheet."""
+    frame_pts = np.concatenate([found[m.id] for m in sheet.markers]).astype(np.float64)
+    sheet_pts = np.array([p for m in sheet.markers for p in m.corners()], np.float64)
+    fitted, _ = cv2.findHomography(frame_pts, sheet_pts, 0)
+    if fitted is None:
+        raise CalibrationError("flat", "The sheet's corners do not fit a flat sheet: flatten it "
+                                       "and try again.")
+    homography: NDArray[np.float64] = np.asarray(fitted, np.float64)
+    back = _apply(np.asarray(np.linalg.inv(homography), np.float64), sheet_pts)
+    if float(np.abs(back - frame_pts).max()) > MAX_FIT_PX:
+        raise CalibrationError("flat", "The sheet does not lie flat (or is bent or folded): "
+                                       "flatten it on the table and try again.")
+    return homography
 
 
 def _check_view(homography: NDArray[np.float64], sheet: Layout) -> None:

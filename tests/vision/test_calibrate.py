@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import cv2
 import numpy as np
 import pytest
 
+from device.camera import pictures_in
+from tests.device.cheap_camera import retake
 from vision.calibrate import Calibration, CalibrationError, calibrate, drift, rectify
 from vision.sheet import PX_PER_MM, layout
 from vision.sheet_art import LANGUAGES, draw
+from vision.table_film import SheetRest, write_film
 from vision.table_scene import render_table
 
 
@@ -136,3 +142,70 @@ def test_every_sheet_keeps_its_words_off_the_markers_and_where_printers_print(la
                 outside[edge:-edge, edge:-edge] = False
                 assert not outside.any(), f"{game} {paper}: ink beside marker {marker.id}"
             assert not ink[round(ink.shape[0] - 3.8 * k):].any(), f"{game} {paper}: at the foot"
+
+
+@pytest.fixture(scope="module")
+def still_17(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A film of 17's sheet lying still (the one a cheap camera reads in tests/device)."""
+    folder = tmp_path_factory.mktemp("still") / "film"
+    write_film(folder, [SheetRest()], game="17", seed=5)
+    return folder
+
+
+@pytest.mark.parametrize("camera", [
+    {"seed": 0, "noise": 12.0, "quality": 35},  # a cheap camera in a dim room
+    {"seed": 1, "noise": 20.0, "quality": 25}],  # and in a darker one
+    ids=["dim", "darker"])
+def test_a_noisy_camera_finds_a_still_flat_sheet_on_every_frame(
+        still_17: Path, tmp_path: Path, camera: dict[str, Any]) -> None:
+    # its JPEGs put a marker's corner alone 3-8 px off (a frame in three at first look): no fold
+    clean = calibrate(cv2.imread(str(pictures_in(still_17)[0])))
+    retake(still_17, tmp_path, **camera)
+    corners = np.array([c for m in clean.layout.markers for c in m.corners()])
+    for picture in pictures_in(tmp_path):
+        found = calibrate(cv2.imread(str(picture)))
+        assert np.abs(found.to_frame(corners) - clean.to_frame(corners)).max() < 1.5
+
+
+def dog_eared(game: str, degrees: float) -> np.ndarray:
+    """A frame of a game's sheet with its top-left corner folded up ``degrees`` (the fold
+    line 64 mm from the corner along both edges, its marker on the flap), under a camera
+    500 mm above the sheet's middle."""
+    sheet = layout(game)
+    k = 4.0  # the sheet's art, pixels per mm
+    art = draw(sheet, px_per_mm=k).astype(np.float32)
+    paper = np.float32([[0, 0], [sheet.width, 0], [sheet.width, sheet.height], [0, sheet.height]])
+    seen = np.float32([[300, 130], [985, 118], [978, 602], [306, 610]])
+    to_frame = cv2.getPerspectiveTransform(paper, seen) @ np.diag([1 / k, 1 / k, 1.0])
+    reach, turn, middle = 64.0, np.radians(degrees), paper.mean(axis=0)
+    towards_corner = -np.ones(2) / np.sqrt(2)
+
+    def lifted(p: np.ndarray) -> np.ndarray:  # a point of the flap, as the camera sees it
+        out = (reach - p.sum()) / np.sqrt(2)
+        on_table = p - out * towards_corner + out * np.cos(turn) * towards_corner
+        return middle + (on_table - middle) * 500.0 / (500.0 - out * np.sin(turn))
+
+    flap = np.float32([[0, 0], [reach, 0], [0, reach], [reach / 4, reach / 4]])
+    to_flap = cv2.getPerspectiveTransform(flap * k, np.float32([lifted(p) for p in flap]) * k)
+    on_flap = np.zeros(art.shape[:2], np.float32)
+    cv2.fillConvexPoly(on_flap, np.int32([[0, 0], [reach * k, 0], [0, reach * k]]), 1.0)
+    frame = np.full((720, 1280, 3), (70, 90, 110), np.float32)
+    for part, warp in ((1 - on_flap, to_frame), (on_flap, to_frame @ to_flap)):
+        shown = cv2.warpPerspective(art, warp, (1280, 720), flags=cv2.INTER_AREA)
+        cover = cv2.warpPerspective(part, warp, (1280, 720))[..., None]
+        frame = frame * (1 - cover) + shown * cover
+    return np.clip(frame, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("game", ["17", "dalek"])
+def test_a_folded_corner_is_refused_under_a_noisy_camera_too(game: str, tmp_path: Path) -> None:
+    assert calibrate(dog_eared(game, 30)).game == game  # a corner curled a little: still flat
+    film = tmp_path / "film"
+    film.mkdir()
+    for i in range(4):
+        cv2.imwrite(str(film / f"{i}.png"), dog_eared(game, 55))
+    retake(film, tmp_path / "taken", seed=3, noise=12.0, quality=35)
+    for picture in [*pictures_in(film)[:1], *pictures_in(tmp_path / "taken")]:
+        with pytest.raises(CalibrationError) as err:
+            calibrate(cv2.imread(str(picture)))
+        assert err.value.reason == "flat" and "does not lie flat" in str(err.value)
