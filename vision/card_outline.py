@@ -130,12 +130,15 @@ def outlines_of(smooth: NDArray[np.float32], places: tuple[Zone, ...],
     lines = _lines_of(places, card_mm, px_per_mm, smooth.shape[:2])
     profiles = _profiles(smooth, lines)
     strength = np.median((_peaks_along(profiles) * lines.away).max(axis=2), axis=1)
-    full = np.nonzero(strength >= EMPTY_STEP)[0]
+    peaks = _inner_peaks(profiles)
+    # a place whose steps peak nowhere inside its scan lines (they only rise to a line's end)
+    # gives no outline: it is empty, with its strength
+    full = np.nonzero((strength >= EMPTY_STEP) & peaks.any(axis=(1, 2)))[0]
     out = [Outlines(None, True, float(s)) for s in strength]
     if not len(full):
         return out
-    poses, votes = _likeliest(profiles[full], lines.steps, base, normal, side, w, h, px_per_mm,
-                              lines.centres[full])
+    poses, votes = _likeliest(profiles[full], peaks[full], lines.steps, base, normal, side, w, h,
+                              px_per_mm, lines.centres[full])
     firsts = np.searchsorted(poses[:, 0], np.arange(len(full)))  # each place's likeliest
     ends = np.append(firsts[1:], len(poses))
     for k, (i, quad) in enumerate(zip(full, votes.fitted(poses[firsts]), strict=True)):
@@ -244,16 +247,23 @@ def _kept(at: NDArray[np.float32], size: int) -> tuple[NDArray[np.int64], NDArra
     return np.nonzero(kept)[0], at - shift
 
 
-def _likeliest(g: NDArray[np.float32], steps: NDArray[np.float64], base: NDArray[np.float64],
-               normal: NDArray[np.float64], side: NDArray[np.int64], w: float, h: float,
-               px_per_mm: float, centres: NDArray[np.float64]
-               ) -> tuple[NDArray[np.float64], _Votes]:
-    """The likeliest outlines' poses from the places' scan lines (places × lines × samples),
-    every place's votes counted at once: rows of place, turn, centre x, y (from the place's
-    centre, not yet fitted), each place's likelier first; and the votes to fit them to."""
+def _inner_peaks(g: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """Where the scan lines' profiles (places × lines × samples) peak between their ends, at
+    least PEAK_SHARE of their line's strongest step (places × lines × samples − 2: the steps
+    that vote for outlines)."""
     inner = g[:, :, 1:-1]
-    peak = (inner > g[:, :, :-2]) & (inner >= g[:, :, 2:]) & (
-        inner >= PEAK_SHARE * g.max(axis=2, keepdims=True))
+    return np.asarray((inner > g[:, :, :-2]) & (inner >= g[:, :, 2:]) & (
+        inner >= PEAK_SHARE * g.max(axis=2, keepdims=True)), np.bool_)
+
+
+def _likeliest(g: NDArray[np.float32], peak: NDArray[np.bool_], steps: NDArray[np.float64],
+               base: NDArray[np.float64], normal: NDArray[np.float64], side: NDArray[np.int64],
+               w: float, h: float, px_per_mm: float, centres: NDArray[np.float64]
+               ) -> tuple[NDArray[np.float64], _Votes]:
+    """The likeliest outlines' poses from the places' scan lines (places × lines × samples)
+    and their _inner_peaks (each place some), every place's votes counted at once: rows of
+    place, turn, centre x, y (from the place's centre, not yet fitted), each place's likelier
+    first; and the votes to fit them to."""
     place, line, at = np.nonzero(peak)
     at = at + 1
     left, mid, right = g[place, line, at - 1], g[place, line, at], g[place, line, at + 1]

@@ -20,11 +20,12 @@ from vision.card_outline import (
     _scan_lines,
     others_of,
     outlines,
+    outlines_of,
 )
 from vision.card_reader import DOUBT, FAINT_STEP, CardReader
 from vision.components import D6_FACES, EMPTY, faces
 from vision.profile import default
-from vision.sheet import PX_PER_MM
+from vision.sheet import PX_PER_MM, layout
 from vision.table_dataset import load, write
 from vision.table_scene import TableScene, render_table
 from vision.teach import teach
@@ -260,6 +261,27 @@ def test_scan_lines_see_the_colour_steps_of_the_whole_sheets_gradient() -> None:
     expected = np.sqrt(squares).reshape(len(places), -1, len(steps)).astype(np.float32)
     assert expected.max() > EMPTY_STEP  # cards' edges among them
     assert np.array_equal(_profiles(smooth, lines), expected)
+
+
+def test_a_place_whose_steps_only_rise_to_its_scan_lines_ends_has_no_outline() -> None:
+    """A place whose colour steps are strong but peak only at its scan lines' ends (a card
+    far smaller than its place, its edges inside the lines' reach: here the colour rises
+    evenly to the place's centre) gives no outline to vote for: it is empty, strength told
+    (it raised cv2.error: no votes to count), and a card in the next place is still found."""
+    sheet = layout("17")
+    places = sheet.places()[:2]
+    h, w = reversed(sheet.pixel_size())
+    y, x = np.mgrid[:h, :w].astype(np.float32)
+    smooth = np.zeros((h, w, 3), np.float32)
+    cx, cy = (v * PX_PER_MM for v in places[0].centre)
+    smooth[..., 0] = 11.0 * (np.abs(x - cx) + np.abs(y - cy))  # a step of 88 all along
+    cx, cy = (v * PX_PER_MM for v in places[1].centre)
+    cw, ch = (v * PX_PER_MM / 2 for v in sheet.card)
+    smooth[(np.abs(x - cx) < cw) & (np.abs(y - cy) < ch)] = 250.0  # a card in the next place
+    ramp, card = outlines_of(smooth, places, sheet.card, PX_PER_MM)
+    assert ramp.empty and ramp.first is None and ramp.strength >= EMPTY_STEP
+    assert card.first is not None
+    assert np.abs(card.first.mean(axis=0) - (cx, cy)).max() < 1.0
 
 
 def test_shipped_cards_nudged_less_read_the_faces_more_nudges_would() -> None:
