@@ -258,3 +258,31 @@ def test_the_kiosks_story_stays_on_the_tv_and_scrolls_in_its_column(
         assert reachable, "what is left of the story cannot be scrolled to"
     finally:
         tv.context.close()
+
+
+def test_the_kiosks_score_sheet_of_a_long_game_fits_the_tv_its_newest_round_in_view(
+        browser: Browser, served: ServedTable) -> None:
+    header = {"game": "dalek", "players": ["Maximiliano", "Anastasia", "Fabrizio", "João",
+                                           "Iñaki", "Hélène", "Zoë", "Ben"], "target": 500}
+    view = play(host(served), header, random_lines(header, 800, Random(3)))
+    assert view["round"] >= 20
+    for width, height in ((1280, 720), (1366, 768), (1920, 1080)):
+        tv = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        try:
+            tv.goto(served.url + "/kiosk")
+            expect(tv.locator(".grid tbody tr")).to_have_count(view["round"])
+            sheet = tv.evaluate("""() => {
+                const box = (e) => e.getBoundingClientRect();
+                const scroll = document.querySelector('.do .scroll');
+                const inside = (e) => box(e).top >= box(scroll).top - 1
+                    && box(e).bottom <= box(scroll).bottom + 1;
+                return {bottom: box(scroll).bottom, page: document.documentElement.scrollHeight,
+                        newest: inside(scroll.querySelector('tbody tr:last-child')),
+                        names: inside(scroll.querySelector('thead th:last-child'))};
+            }""")
+            assert sheet["bottom"] <= height and sheet["page"] <= height, \
+                f"{width}×{height}: the score sheet runs off the TV: {sheet}"
+            assert sheet["newest"], f"{width}×{height}: the newest round is out of view"
+            assert sheet["names"], f"{width}×{height}: the players' names are out of view"
+        finally:
+            tv.context.close()
