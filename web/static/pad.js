@@ -389,14 +389,16 @@ function loadLater() {
   return S.later.done;
 }
 
-/* Scripts only some screens need, fetched when first opened (again, if that failed). */
+/* Scripts only some screens need, fetched when first opened (again, if that failed), with the
+   style sheet of those screens (later.css). */
 function loadScript(name) {
   const done = loadScript.done = loadScript.done || {};
+  const css = name.endsWith("css"), at = "/static/" + name;
   done[name] = done[name] || new Promise((resolve, reject) => {
-    document.head.append(el("script", {src: "/static/" + name, onload: resolve,
-      onerror: (e) => { delete done[name]; reject(e); }}));
+    document.head.append(el(css ? "link" : "script", {src: !css && at, href: css && at, rel: css && "stylesheet",
+      onload: resolve, onerror: (e) => { delete done[name]; reject(e); }}));
   });
-  return done[name];
+  return css ? done[name] : Promise.all([done[name], loadScript("later.css")]);
 }
 
 /* Tell the table when the camera goes out and when it is back. */
