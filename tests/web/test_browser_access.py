@@ -286,3 +286,20 @@ def test_the_kiosks_score_sheet_of_a_long_game_fits_the_tv_its_newest_round_in_v
             assert sheet["names"], f"{width}×{height}: the players' names are out of view"
         finally:
             tv.context.close()
+
+
+def test_a_dicy_score_sheet_of_three_players_fits_a_320_px_phone(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    header = {"game": "dicy", "players": ["Ana", "Bento", "Clara"],
+              "cards": ["distinct-x4", "distinct-sum", "lowest-three", "two-pairs", "straight"]}
+    view = play(host(served), header, random_lines(header, 40, Random(1)))
+    assert {r["card"] for r in view["results"]} >= {"distinct-x4", "lowest-three", "two-pairs"}
+    for lang in LANGS:
+        page = open_phone(**SMALL, locale=lang)
+        shows(page, view["version"])
+        sheet = page.locator(".scroll")
+        expect(sheet.locator("tbody tr")).to_have_count(view["round"])
+        widths = sheet.evaluate("""e => ({page: document.documentElement.scrollWidth,
+            sheet: e.scrollWidth, box: e.clientWidth})""")
+        assert widths["page"] <= 320, f"{lang}: the page scrolls sideways: {widths}"
+        assert widths["sheet"] <= widths["box"] + 1, f"{lang}: the sheet needs a side scroll: {widths}"

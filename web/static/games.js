@@ -147,7 +147,7 @@ const dalek = {
   },
 
   grid(view) {
-    const mark = {"no-dice": () => el("small", {text: " +5"}), exterminate: () => icon("ext"), doctor: () => icon("doctor")};
+    const mark = {"no-dice": () => el("small", {text: "+5"}), exterminate: () => icon("ext"), doctor: () => icon("doctor")};
     return scoreGrid(view, (r) => el("td.end-" + r.ending, {title: t("ending." + r.ending)},
       String(r.points), mark[r.ending] ? [" ", mark[r.ending]()] : null));
   },
@@ -311,7 +311,7 @@ const dicy = {
 
   grid(view) {
     return scoreGrid(view, (r) => el("td", {title: r.what === "skip" ? t("act.skip") : cardName(r.card)},
-      String(r.points), el("small", {text: " " + (r.what === "skip" ? t("act.skip") : cardName(r.card))})));
+      String(r.points), " ", el("small", {text: r.what === "skip" ? t("act.skip") : cardName(r.card)})));
   },
 
   rank(view, p) {
