@@ -303,3 +303,26 @@ def test_a_dicy_score_sheet_of_three_players_fits_a_320_px_phone(
             sheet: e.scrollWidth, box: e.clientWidth})""")
         assert widths["page"] <= 320, f"{lang}: the page scrolls sideways: {widths}"
         assert widths["sheet"] <= widths["box"] + 1, f"{lang}: the sheet needs a side scroll: {widths}"
+
+
+@pytest.mark.parametrize("game", ["17", "dalek"])
+def test_a_long_name_keeps_its_colour_dot_on_its_line_on_a_320_px_phone(
+        open_phone: Callable[..., Page], served: ServedTable, game: str) -> None:
+    header = {"game": game, "players": ["Massimiliano", "Anastasia", "Bartholomew", "Clementine",
+                                        "Ana"]}
+    view = play(host(served), header, random_lines(header, 12, Random(2)))
+    for lang in LANGS:
+        page = open_phone(**SMALL, locale=lang)
+        shows(page, view["version"])
+        names = page.evaluate("""() => [...document.querySelectorAll('.scores .name')].map((e) => {
+            const dot = e.querySelector('.swatch').getBoundingClientRect();
+            const text = [...e.childNodes].find((n) => n.nodeType === 3 && n.data.trim());
+            const words = document.createRange();
+            words.selectNodeContents(text);
+            const lines = words.getClientRects(), middle = (dot.top + dot.bottom) / 2;
+            return {name: text.data.trim(), lines: lines.length,
+                    dotOnItsLine: lines[0].top <= middle && middle <= lines[0].bottom};
+        })""")
+        assert len(names) == 5
+        for n in names:
+            assert n["dotOnItsLine"] and n["lines"] == 1, f"{lang}: {n}"
