@@ -326,3 +326,23 @@ def test_a_long_name_keeps_its_colour_dot_on_its_line_on_a_320_px_phone(
         assert len(names) == 5
         for n in names:
             assert n["dotOnItsLine"] and n["lines"] == 1, f"{lang}: {n}"
+
+
+def test_the_dicy_tabs_control_a_tab_panel_labelled_by_the_chosen_tab(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    view = play(host(served), {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"},
+                [{"roll": [6, 6, 5, 2, 1, 1]}])
+    page = with_pin(open_phone(), served)
+    shows(page, view["version"])
+    tabs = page.get_by_role("tab")
+    expect(tabs).to_have_count(3)
+    for i, (tab, shown) in enumerate([("Reroll", "Tap the dice to reroll"), ("Skip", "Skip"),
+                                      ("Score", "Which card?")]):
+        page.get_by_role("tab", name=tab).click()
+        panel = page.get_by_role("tabpanel", name=tab)
+        expect(panel).to_have_count(1)
+        expect(panel).to_contain_text(shown)
+        panel_id = panel.get_attribute("id")
+        assert panel_id and tabs.evaluate_all("ts => ts.map((t) => t.getAttribute('aria-controls'))") \
+            == [panel_id] * 3, f"tab {i}"
+        assert not panel.locator("[role=tab]").count(), "the tabs are not inside their panel"

@@ -264,15 +264,10 @@ const dicy = {
           button(t("entry.clear"), () => redraw(() => { d.roll = []; }), "", {disabled: !d.roll.length}),
           button(t("dicy.roll"), () => act({roll: d.roll}), "primary", {disabled: d.roll.length !== 6}))];
     }
-    const parts = [];
+    const parts = [];  // the chosen tab's panel
     const can = (k) => view.expects.includes(k);
-    if (area && area.dice) {
-      d.tab = d.tab || (can("score") ? "score" : can("reroll") ? "reroll" : "skip");
-      parts.push(el("div.choices", {role: "tablist"}, ["score", "reroll", "skip"].filter(can).map((k) => button(t("act." + k),
-        () => redraw(() => { d.tab = k; }), "choice" + (d.tab === k ? " on" : ""), {role: "tab", "aria-selected": d.tab === k ? "true" : "false", tabindex: d.tab === k ? null : -1}))));
-    } else {
-      d.tab = "skip";
-    }
+    const tabs = Boolean(area && area.dice);  // score, reroll or skip; with no dice, only skip
+    d.tab = tabs ? d.tab || (can("score") ? "score" : can("reroll") ? "reroll" : "skip") : "skip";
     const active = activeCards(view, player);
     const best = (S.state.hints && S.state.hints.cards) || {};
     if (d.tab === "score") {
@@ -303,10 +298,13 @@ const dicy = {
           {disabled: !d.card || !d.pick.length || d.fresh.length !== d.pick.length}));
     }
     if (d.tab === "skip" && can("skip")) {
-      parts.push(el("p", {text: area && area.dice ? t("dicy.skip_explain") : t("dicy.skip_forced")}),
-        button(t("act.skip"), () => act({skip: {}}), area && area.dice ? "" : "primary big"));
+      parts.push(el("p", {text: tabs ? t("dicy.skip_explain") : t("dicy.skip_forced")}),
+        button(t("act.skip"), () => act({skip: {}}), tabs ? "" : "primary big"));
     }
-    return parts;
+    return tabs ? [el("div.choices", {role: "tablist"}, ["score", "reroll", "skip"].filter(can).map((k) => button(t("act." + k),
+      () => redraw(() => { d.tab = k; }), "choice" + (d.tab === k ? " on" : ""), {role: "tab", id: "dicy-" + k, "aria-controls": "dicy-panel",
+        "aria-selected": d.tab === k ? "true" : "false", tabindex: d.tab === k ? null : -1}))),
+    el("div", {role: "tabpanel", id: "dicy-panel", "aria-labelledby": "dicy-" + d.tab}, parts)] : parts;
   },
 
   grid(view) {
