@@ -346,3 +346,20 @@ def test_the_dicy_tabs_control_a_tab_panel_labelled_by_the_chosen_tab(
         assert panel_id and tabs.evaluate_all("ts => ts.map((t) => t.getAttribute('aria-controls'))") \
             == [panel_id] * 3, f"tab {i}"
         assert not panel.locator("[role=tab]").count(), "the tabs are not inside their panel"
+
+
+def test_the_statistics_fit_a_320_px_phone(open_phone: Callable[..., Page],
+                                           served: ServedTable) -> None:
+    phone = host(served)
+    for header in ({"game": "dalek", "players": ["Jenna", "Peter"], "target": 20},
+                   {"game": "17", "players": ["Cleo", "Ana", "Ben"], "target": 1}):
+        assert play(phone, header, random_lines(header, 10_000, Random(1)))["over"]
+    for lang in LANGS:
+        page = open_phone(**SMALL, locale=lang)
+        page.evaluate("openStats()")
+        expect(page.locator(".stats .grid")).to_have_count(2)
+        out = page.evaluate("""() => [...document.querySelectorAll('.stats .scroll')]
+            .filter((e) => e.scrollWidth > e.clientWidth + 1)
+            .map((e) => `${e.scrollWidth} in ${e.clientWidth}`)""")
+        assert out == [], f"{lang}: the statistics need a side scroll: {out}"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320

@@ -45,7 +45,7 @@ function statsPage(stats) {
           t("stats.wins_chart", {game: boot.facts[g].title})),
         el("div.scroll", {tabindex: 0, "aria-label": t("stats.table", {game: boot.facts[g].title})}, el("table.grid", {},
           el("thead", {}, el("tr", {}, ["stats.player", "stats.games", "stats.wins", "stats.best", "stats.average"]
-            .map((k) => el("th", {scope: "col", text: t(k, {unit})})))),
+            .map((k) => el("th", {scope: "col", text: breakable(t(k, {unit}))})))),
           el("tbody", {}, players.map(([name, p]) => el("tr", {},
             el("th", {scope: "row"}, el("span.swatch", {style: {background: colour[name]}, "aria-hidden": "true"}), " ", name),
             el("td", {text: String(p.games)}), el("td", {text: String(p.wins)}),
