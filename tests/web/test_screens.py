@@ -1,5 +1,5 @@
-"""Every screen of each game (the tour of tests/web/tour.py), at 390×844 and on a landscape
-tablet, in all four languages: nothing overflows its box or the screen, no code shows, the menu
+"""Every screen of each game (the tour of tests/web/tour.py), at 390×844, at 320×568 and on a
+landscape tablet, in all four languages: nothing overflows its box or the screen, no code shows, the menu
 opens from the bottom of the page, and axe-core finds nothing serious (contrast, labels, ...).
 
 axe-core comes with the ``axe-playwright-python`` test dependency and is injected into the page
@@ -62,7 +62,8 @@ AXE_RUNS = {("en", "phone", "light"), ("pt", "tablet", "dark")}
 
 CASES = [("en", "phone", "light"), ("es", "phone", "light"), ("pt", "phone", "light"),
          ("it", "phone", "dark"), ("en", "tablet", "light"), ("es", "tablet", "light"),
-         ("pt", "tablet", "dark"), ("it", "tablet", "light")]
+         ("pt", "tablet", "dark"), ("it", "tablet", "light"), ("it", "small", "light"),
+         ("pt", "small", "dark")]
 
 
 class Checks:
