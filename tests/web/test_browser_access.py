@@ -363,3 +363,20 @@ def test_the_statistics_fit_a_320_px_phone(open_phone: Callable[..., Page],
             .map((e) => `${e.scrollWidth} in ${e.clientWidth}`)""")
         assert out == [], f"{lang}: the statistics need a side scroll: {out}"
         assert page.evaluate("document.documentElement.scrollWidth") <= 320
+
+
+def test_the_set_up_players_placeholders_are_whole_on_a_320_px_phone(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    for lang in LANGS:
+        page = with_pin(open_phone(**SMALL, locale=lang), served)
+        page.evaluate("openSetup()")
+        expect(page.locator(".player-row input")).to_have_count(2)
+        cut = page.evaluate("""() => [...document.querySelectorAll('.player-row input')]
+            .map((e) => {
+                const s = getComputedStyle(e), words = getComputedStyle(e, '::placeholder');
+                const pen = document.createElement('canvas').getContext('2d');
+                pen.font = `${words.fontWeight} ${words.fontSize} ${words.fontFamily}`;
+                const room = e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+                return [e.placeholder, pen.measureText(e.placeholder).width, room];
+            }).filter(([, text, room]) => text > room)""")
+        assert cut == [], f"{lang}: placeholders cut: {cut}"
