@@ -302,7 +302,7 @@ def test_a_dicy_score_sheet_of_three_players_fits_a_320_px_phone(
         widths = sheet.evaluate("""e => ({page: document.documentElement.scrollWidth,
             sheet: e.scrollWidth, box: e.clientWidth})""")
         assert widths["page"] <= 320, f"{lang}: the page scrolls sideways: {widths}"
-        assert widths["sheet"] <= widths["box"] + 1, f"{lang}: the sheet needs a side scroll: {widths}"
+        assert widths["sheet"] <= widths["box"] + 1, f"{lang}: a side scroll: {widths}"
 
 
 @pytest.mark.parametrize("game", ["17", "dalek"])
@@ -343,8 +343,8 @@ def test_the_dicy_tabs_control_a_tab_panel_labelled_by_the_chosen_tab(
         expect(panel).to_have_count(1)
         expect(panel).to_contain_text(shown)
         panel_id = panel.get_attribute("id")
-        assert panel_id and tabs.evaluate_all("ts => ts.map((t) => t.getAttribute('aria-controls'))") \
-            == [panel_id] * 3, f"tab {i}"
+        controls = tabs.evaluate_all("ts => ts.map((t) => t.getAttribute('aria-controls'))")
+        assert panel_id and controls == [panel_id] * 3, f"tab {i}"
         assert not panel.locator("[role=tab]").count(), "the tabs are not inside their panel"
 
 

@@ -1,6 +1,7 @@
 """Every screen of each game (the tour of tests/web/tour.py), at 390×844, at 320×568 and on a
-landscape tablet, in all four languages: nothing overflows its box or the screen, no code shows, the menu
-opens from the bottom of the page, and axe-core finds nothing serious (contrast, labels, ...).
+landscape tablet, in all four languages: nothing overflows its box or the screen, no code shows,
+the menu opens from the bottom of the page, and axe-core finds nothing serious (contrast,
+labels, ...).
 
 axe-core comes with the ``axe-playwright-python`` test dependency and is injected into the page
 by the test only; the page itself loads nothing of it.
