@@ -7,6 +7,8 @@ The *watcher* takes frames from the mailbox, watches motion on a small grey pict
 read that stands to the sink (the session) as a :class:`Seen`. A slow read therefore drops
 frames and never queues them. A read of the table before anything moved in the camera's view
 is marked *as found* (:attr:`Seen.as_found`): what lay there already, no move of the game.
+The sink hears at once when something moves in view after a read stood (a read will follow
+once it is still): a stop pressed meanwhile waits for that read.
 
 A source that fails, vanishes or stalls is closed and opened again with a growing pause (the
 sink hears the camera is out, then that it is back); an unreadable frame is skipped and told.
@@ -81,6 +83,10 @@ class LiveSink(Protocol):
 
     def camera_status(self, status: CameraStatus) -> None:
         """The camera's state changed (or one frame was unreadable)."""
+
+    def camera_moved(self) -> None:
+        """Something moved in view since the last read stood: its read follows once the
+        table is still (returns at once)."""
 
 
 class _Mailbox:
@@ -225,6 +231,7 @@ class LiveLoop:
         settler = Settler(settle_s=self._settle_s)
         last: Observation | None = None
         stirred = False  # something moved in view since the first frame
+        told = False  # the sink was told that something moved since the last read stood
         patience = self._stall_s  # how long to wait for the next frame before calling a stall
         while not self._stop.is_set():
             item = self._mailbox.take(timeout=patience)
@@ -233,6 +240,7 @@ class LiveLoop:
                 self._start_grabber()
                 patience = min(patience * 2, MAX_PATIENCE_S)
                 settler.forget()
+                told = False
                 continue
             if self._on_alive is not None:
                 self._on_alive()
@@ -249,12 +257,16 @@ class LiveLoop:
             if isinstance(item, CameraError):
                 if self._state != "out":
                     settler.forget()
+                told = False
                 self._set_state("out", str(item))
                 continue
             if not self._faulty:
                 self._set_state("ok")
             moved = watch.moved(grey_picture(item.image, item.grey))
             stirred = stirred or moved
+            if moved and not told:
+                self._sink.camera_moved()
+                told = True
             if self._look_again.is_set():  # as if the table had moved: read it once still
                 self._look_again.clear()
                 moved = True
@@ -270,6 +282,7 @@ class LiveLoop:
                 if verdict is not Verdict.AGAIN:
                     self._sink.camera_seen(Seen(observation, item.image, _jpeg(item.image),
                                                 item.at, item.number, as_found=not stirred))
+                    told = False
             except UnreadableImage as err:
                 self._sink.camera_status(CameraStatus(self._state, str(err), unreadable=True))
                 continue

@@ -49,6 +49,9 @@ if TYPE_CHECKING:  # onnxruntime loads only for a table with a camera
 
 T = TypeVar("T")
 HINTS_SETTING = "hints"
+STOP_WAITS_S = 3.0
+"""The longest a stop waits for the camera's read of a table that moved (the dice the player
+just set aside): the rest's stillness and its reads, on a Raspberry Pi too."""
 TEACH_STEPS = ("start", "photo", "next", "check", "save", "cancel")  # what `teach` takes
 
 
@@ -108,6 +111,8 @@ class TableSession:
         self._run_token = secrets.token_hex(4)
         self._snapshot = Snapshot(0, live=self._live, run=self._run_token)
         self._desk: CameraDesk | None = None
+        self._stirred = False  # the camera saw the table move since its last read was taken
+        self._reads_taken = 0
         self._news: dict[str, Any] | None = None
         self._wins: tuple[int, dict[str, int]] | None = None
         self.on_recalibrate: Callable[[], None] | None = None
@@ -147,7 +152,12 @@ class TableSession:
         return self._run(lambda: self._new_game(header, base_version, abandon_current))
 
     def act(self, line: dict[str, Any], *, base_version: int, source: Source) -> Snapshot:
-        """Apply one record line (an action or ``{"undo": {}}``) to the game in progress."""
+        """Apply one record line (an action or ``{"undo": {}}``) to the game in progress.
+
+        A Dalek stop while the camera reads a table that just moved first waits for that read
+        (STOP_WAITS_S at most): the dice the player set aside before stopping are the keep."""
+        if "stop" in line:
+            self._await_read_of_keep()
         return self._run(lambda: self._act(line, base_version, source))
 
     def correct(self, index: int, line: dict[str, Any], *, base_version: int,
@@ -184,10 +194,24 @@ class TableSession:
     def camera_seen(self, seen: Seen) -> None:
         """A read of the camera that stands (from the live loop; waits until it is taken)."""
         self._run(lambda: self._camera_seen(seen))
+        with self._changed:
+            self._stirred = False
+            self._reads_taken += 1
+            self._changed.notify_all()
+
+    def camera_moved(self) -> None:
+        """Something moved in the camera's view: a read follows once the table is still (from
+        the live loop; returns at once)."""
+        with self._changed:
+            self._stirred = True
 
     def camera_status(self, status: CameraStatus) -> None:
         """The camera's state changed, or a frame could not be read (from the live loop)."""
         self._run(lambda: self._camera_status(status))
+        if status.state in ("out", "ended"):  # no read is coming
+            with self._changed:
+                self._stirred = False
+                self._changed.notify_all()
 
     def answer(self, question: int, reply: dict[str, Any], *, base_version: int) -> Snapshot:
         """A phone's answer to the camera's question number ``question`` (see
@@ -340,6 +364,28 @@ class TableSession:
         if self.teacher is not None:
             self.teacher.cancel()  # the camera reads the game now, not photos to teach
         return self._publish(version, game, game_id)
+
+    def _await_read_of_keep(self) -> None:
+        """Before a stop: while the camera waits to journal a keep and the table moved since
+        its last read (the player set dice aside), wait for the read of the table at rest;
+        SessionError when it does not come within STOP_WAITS_S (the table still moving).
+        Runs on the caller's thread: the read is taken on the worker meanwhile."""
+        if not self._run(self._keep_waits):
+            return
+        with self._changed:
+            if not self._changed.wait_for(lambda: not self._stirred, STOP_WAITS_S):
+                raise SessionError("the camera has not read the dice you set aside yet; take "
+                                   "your hands off the table and stop again")
+
+    def _keep_waits(self) -> bool:
+        """Whether the camera waits to journal a keep and saw the table move since its last
+        read."""
+        desk, game = self._desk, self._game
+        if desk is None or desk.reads is None or game is None \
+                or desk.reads.pending(game) is None:
+            return False
+        with self._changed:
+            return self._stirred
 
     def _act(self, line: dict[str, Any], base_version: int, source: Source) -> Snapshot:
         game = self._current_game(base_version)

@@ -80,11 +80,21 @@ class HostLog:
     def camera_seen(self, seen: Seen) -> None:
         """Hand a read on."""
         self._told_unreadable = False
-        if self._only_game is not None:
-            table = self._session.snapshot()
-            if table.view is not None and table.header != self._only_game:
-                return
-        self._session.camera_seen(seen)
+        if self._reads_the_game():
+            self._session.camera_seen(seen)
+
+    def camera_moved(self) -> None:
+        """Hand on that something moved in view."""
+        if self._reads_the_game():
+            self._session.camera_moved()
+
+    def _reads_the_game(self) -> bool:
+        """Whether the camera's news is for the game on the table (the demo's film is not,
+        for a game a person set up)."""
+        if self._only_game is None:
+            return True
+        table = self._session.snapshot()
+        return table.view is None or table.header == self._only_game
 
     def camera_status(self, status: CameraStatus) -> None:
         """Hand the news on, and log a change of state or a skipped picture."""

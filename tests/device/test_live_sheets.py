@@ -9,18 +9,23 @@ import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
 import cv2
 import numpy as np
 import pytest
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
 from device import calibration_store
+from device.button_actions import ButtonActions
+from device.button_config import ButtonConfig
+from device.buttons import TableButtons
 from device.camera import open_source, pictures_in
 from device.journal import Journal
 from device.live import LiveLoop
-from device.session import TableSession
+from device.session import SessionError, TableSession
 from dicetable.live_table import camera_for
 from tests.device.cheap_camera import retake
 from vision.calibrate import calibrate
@@ -37,6 +42,9 @@ DALEKS = [(185.0, 78.0), (220.0, 78.0), (255.0, 78.0), (185.0, 100.0), (220.0, 1
           (255.0, 100.0)]
 T = TypeVar("T")
 MOVED = {"key": "camera.moved", "params": {}}
+DALEK = {"game": "dalek", "players": ["Jenna", "Peter"]}
+JENNA = ["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC"]
+STOP_PIN = 17
 DICE_AREA = [(60.0, 105.0), (95.0, 105.0), (130.0, 105.0), (165.0, 105.0), (200.0, 105.0),
              (235.0, 105.0)]
 
@@ -405,3 +413,91 @@ def test_a_camera_a_pixel_or_two_off_reads_the_sheet_where_it_lies(seventeen: Pa
     seen = observer.observe(off(1, 1))
     assert seen.problem is None
     assert seen.key() == SheetObserver(calibrate(frame), threads=1).observe(frame).key()
+
+
+def jennas_keep(tmp_path: Path, hand_s: float, fps: float) -> tuple[Path, Path]:
+    """Two films of the sheet: Jenna's roll (H4 H4 H4 H2 H2 D3 D3 D3 D2 DOC) rolled in, then
+    her keep of H2 H2 D3 D3 D3 (the DOC to the top): her roll lying still for a second, her
+    hand moving over the sheet for ``hand_s`` seconds, and her keep lying still (at ``fps``)."""
+    rolled = dice(JENNA, TO_ROLL)
+    kept = (dice(["DOC"], TOP, 20) + dice(["H2", "H2"], HUMANS, 21) + dice(["D3"] * 3, DALEKS, 23)
+            + (rolled[0], rolled[1], rolled[2], rolled[8]))
+    roll_film, parts, keep_film = tmp_path / "roll", tmp_path / "parts", tmp_path / "keep"
+    write_film(roll_film, [SheetRest(), SheetRest(rolled)], game="dalek", seed=21)
+    write_film(parts, [SheetRest(rolled), SheetRest(kept)], game="dalek", seed=21, hold=1)
+    still, *hands, settled = pictures_in(parts)
+    moving = [*hands, *hands[-2:0:-1]]  # the hand comes and goes: the sheet never still
+    frames = [still] * round(fps) + (moving * round(hand_s * fps))[:round(hand_s * fps)] \
+        + [settled] * round(5 * fps)
+    keep_film.mkdir()
+    for number, frame in enumerate(frames):
+        (keep_film / f"{number:05d}.jpg").hardlink_to(frame)
+    return roll_film, keep_film
+
+
+@contextmanager
+def stop_button(session: TableSession) -> Iterator[Callable[[], None]]:
+    """The table's stop button on gpiozero's mock pins: yields a tap of it."""
+    factory = MockFactory(revision="d04170")  # a Pi 5
+    buttons = TableButtons(ButtonConfig(stop=STOP_PIN, shout=None),
+                           ButtonActions(session, seated=False), factory=factory)
+    buttons.start()
+
+    def tap() -> None:
+        factory.pin(STOP_PIN).drive_low()
+        time.sleep(0.1)
+        factory.pin(STOP_PIN).drive_high()
+
+    try:
+        yield tap
+    finally:
+        buttons.stop()
+
+
+def test_dalek_a_stop_pressed_as_the_keep_settles_waits_for_its_read(tmp_path: Path,
+                                                                      state: Path) -> None:
+    """Jenna sets H2 H2 and D3 D3 D3 aside and presses stop at once: the camera saw her hand
+    but has not read the table at rest yet. The stop waits for that read and scores her keep
+    (it journalled `keep []` at once and scored 0)."""
+    roll_film, keep_film = jennas_keep(tmp_path, hand_s=2.0, fps=10)
+    for session in table(state, DALEK):
+        observer = play(roll_film, session, state)
+        with stop_button(session) as tap:
+            loop = LiveLoop(lambda: open_source(str(keep_film), fps=10), observer, session)
+            loop.start()
+            try:
+                time.sleep(2.0)  # her hand moves over the sheet from 1 s to 3 s
+                tap()
+                wait_for(lambda here=session: here.snapshot().view["turn"] == "Peter")
+            finally:
+                loop.stop()
+        assert journal(session) == [("camera", {"roll": sorted(JENNA)}),
+                                    ("camera", {"keep": ["D3", "D3", "D3", "H2", "H2"]}),
+                                    ("button", {"stop": {}})]
+        assert session.snapshot().view["scores"] == {"Jenna": 4, "Peter": 0}  # type: ignore
+
+
+def test_dalek_a_stop_while_the_hand_stays_over_the_sheet_is_refused_until_it_lies_still(
+        tmp_path: Path, state: Path) -> None:
+    """A stop by phone while the camera keeps seeing the table move (longer than a stop
+    waits) is refused in words a player understands, nothing journalled; once the dice lie
+    still, the stop scores the keep."""
+    roll_film, keep_film = jennas_keep(tmp_path, hand_s=4.5, fps=10)
+    for session in table(state, DALEK):
+        observer = play(roll_film, session, state)
+        loop = LiveLoop(lambda: open_source(str(keep_film), fps=10), observer, session)
+        loop.start()
+        try:
+            time.sleep(1.5)  # her hand moves over the sheet from 1 s to 5.5 s
+            version = session.snapshot().version
+            with pytest.raises(SessionError, match="has not read the dice you set aside"):
+                session.act({"stop": {}}, base_version=version, source="phone")
+            assert session.snapshot().version == version
+            time.sleep(1.0)
+            session.act({"stop": {}}, base_version=version, source="phone")
+        finally:
+            loop.stop()
+        assert journal(session) == [("camera", {"roll": sorted(JENNA)}),
+                                    ("camera", {"keep": ["D3", "D3", "D3", "H2", "H2"]}),
+                                    ("phone", {"stop": {}})]
+

@@ -28,6 +28,7 @@ from engine.seventeen_cards import Card as SeventeenCard
 from tests.held_check import held_check
 from vision.dice import DieRead
 from vision.observation import Observation
+from vision.sheet_seen import DalekObservation, DieSeen
 from web.i18n import LANGUAGES, catalog, choose_language, later_words, page_words
 from web.wording import engine_text, json_text
 
@@ -357,6 +358,16 @@ def camera_refusals(session: TableSession) -> Iterator[Callable[[], object]]:
     for reply in ({"values": [7]}, {"card": "odd"}):
         yield lambda reply=reply: session.answer(question, reply,
                                                  base_version=session.snapshot().version)
+    session.abandon(base_version=session.snapshot().version)
+    session.new_game({"game": "dalek", "players": ["Ana", "Ben"]},
+                     base_version=session.snapshot().version)
+    rolled = DalekObservation(tuple(DieSeen("H4", "to-roll", 20.0 * i, 150.0, 0.9)
+                                    for i in range(10)))
+    session.camera_seen(Seen(Observation((), 800, 600, table=rolled),
+                             np.zeros((2, 2, 3), np.uint8), b"", 0.0, 2))
+    session.camera_moved()  # a hand over the sheet, and no read at rest after it
+    yield lambda: session.act({"stop": {}}, base_version=session.snapshot().version,
+                              source="phone")
 
 
 def teach_refusals(state: Path) -> Iterator[Callable[[], object]]:
