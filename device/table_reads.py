@@ -305,15 +305,23 @@ class DalekReads:
         self._roll: tuple[str, int] | None = None  # whose roll, and which of the turn
 
     def remember(self, seen: Observation, game: Game) -> None:
-        """``seen`` lies on the table now; the first read after a roll is the roll's."""
+        """``seen`` lies on the table now; the first read after a roll that shows it is the
+        roll's (not one of the table as it lay before a roll entered by phone)."""
         if not isinstance(seen.table, DalekObservation):
             return
         view = game.view()
-        table = view["table"] or {}
-        roll = (str(table.get("player")), int(table.get("rolls", 0)))
-        if "keep" in view["expects"] and roll != self._roll:
+        roll = _which_roll(view)
+        if "keep" in view["expects"] and roll != self._roll and self._shows_roll(seen.table,
+                                                                                  view):
             self._at_roll, self._roll = seen.table, roll
         self._last = seen.table
+
+    def _shows_roll(self, table: DalekObservation, view: dict[str, Any]) -> bool:
+        """Whether ``table`` shows the game's last roll: its faces in "to roll", or dice
+        rolled there since the last read."""
+        fresh = [d.face for d in _in(table, "to-roll") if d.face is not None]
+        return self._last is None or _as_rolled(fresh, view["table"]["rolled"]) \
+            or _changed(_in(self._last, "to-roll"), _in(table, "to-roll"))
 
     def pending(self, game: Game) -> dict[str, Any] | None:
         """The keep the table shows, while the game waits for one."""
@@ -336,6 +344,9 @@ class DalekReads:
         if not table.sure and rolling:
             return Note("camera.unsure", {"n": sum(d.face is None for d in table.dice)})
         fresh = [d.face for d in _in(table, "to-roll") if d.face is not None]
+        if "keep" in expects and self._roll != _which_roll(view) \
+                and _as_rolled(fresh, view["table"]["rolled"]):
+            return None  # the roll entered by phone: this read is the table at that roll
         if "roll" in expects:
             if not rolling or not fresh:
                 return None
@@ -454,6 +465,26 @@ def _changed(before: tuple[DieSeen, ...], after: tuple[DieSeen, ...]) -> bool:
     only taken away were not rolled)."""
     return any(not any(b.face == a.face and (b.x - a.x) ** 2 + (b.y - a.y) ** 2 < ROLLED_MM ** 2
                        for b in before) for a in after)
+
+
+def _which_roll(view: dict[str, Any]) -> tuple[str, int]:
+    """Whose roll the game stands at, and which of their turn."""
+    table = view["table"] or {}
+    return str(table.get("player")), int(table.get("rolls", 0))
+
+
+def _as_rolled(fresh: list[str], rolled: list[str] | None) -> bool:
+    """Whether the faces in "to roll" are the roll's, but for a DOC and an EXT the player may
+    have moved to the top already.
+
+    >>> _as_rolled(["H4", "D2", "DOC"], ["H4", "DOC", "D2"]), _as_rolled(["H4"], ["H4", "EXT"])
+    (True, True)
+    >>> _as_rolled(["H4"], ["H4", "D2"]), _as_rolled(["H4", "H4"], ["H4", "DOC"])
+    (False, False)
+    """
+    have, want = Counter(fresh), Counter(rolled or ())
+    return not have - want and all(face in ("DOC", "EXT") and count == 1
+                                   for face, count in (want - have).items())
 
 
 def _to_top(view: dict[str, Any]) -> int:

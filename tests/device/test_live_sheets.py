@@ -501,3 +501,30 @@ def test_dalek_a_stop_while_the_hand_stays_over_the_sheet_is_refused_until_it_li
                                     ("camera", {"keep": ["D3", "D3", "D3", "H2", "H2"]}),
                                     ("phone", {"stop": {}})]
 
+
+def test_dalek_a_roll_entered_by_phone_is_the_roll_the_camera_then_sees(
+        tmp_path: Path, state: Path) -> None:
+    """Jenna's roll entered by phone before the camera read it: the dice the camera then sees
+    are that roll (it told 'sees 10 of the 9 dice'), and the three dice left lying after her
+    keep are no roll (they were journalled as one): her reroll is read as the rulebook's."""
+    rolled = dice(JENNA, TO_ROLL)
+    kept = (dice(["DOC"], TOP, 20) + dice(["H4"] * 3, HUMANS, 21)
+            + dice(["D3"] * 3, DALEKS, 24))
+    left = (rolled[3], rolled[4], rolled[8])  # H2 H2 D2 lie where they were rolled
+    again = dice(["D3", "D2", "EXT"], AGAIN, 30)
+    empty, film = tmp_path / "empty", tmp_path / "film"
+    write_film(empty, [SheetRest()], game="dalek", seed=21)
+    write_film(film, [SheetRest(), SheetRest(rolled), SheetRest(kept + left),
+                      SheetRest(kept + again)], game="dalek", seed=21)
+    for session in table(state, DALEK):
+        observer = play(empty, session, state)
+        session.act({"roll": JENNA}, base_version=session.snapshot().version, source="phone")
+        loop = LiveLoop(lambda: open_source(str(film), paced=False), observer, session)
+        loop.start()
+        assert loop.wait(timeout=300)
+        assert journal(session) == [("phone", {"roll": sorted(JENNA)}),
+                                    ("camera", {"keep": ["D3", "D3", "D3", "H4", "H4", "H4"]}),
+                                    ("camera", {"roll": ["D2", "D3", "EXT"]})]
+        camera = session.snapshot().camera
+        assert camera is not None and camera["ask"] is None and camera["note"] is None
+
