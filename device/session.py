@@ -465,8 +465,9 @@ class TableSession:
         else:
             if desk.reads is None or desk.reads_game != game_id:
                 desk.reads, desk.reads_game = reads_for(game), game_id
-                if before is not None:  # what lay on the table as the game was set up
-                    desk.reads.remember(before.observation, game)
+                if before is not None:  # what lay on the table as the game was set up (a
+                    # phone may have played since: the camera has not seen it on the table)
+                    desk.reads.remember(before.observation, Game.start(game.header, kept=True))
             decision = desk.reads.decide(seen.observation, game, as_found=seen.as_found)
             # A values question keeps the last read, and so does a frame the camera can only
             # note (bumped, a hand or a stray picture, dice missing): what the next read is

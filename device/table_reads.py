@@ -137,9 +137,13 @@ class DicyReads:
         self._synced: tuple[int, ...] | None = None  # the game's dice when _last was taken
 
     def remember(self, seen: Observation, game: Game) -> None:
-        """Compare the next read with ``seen``; the game's dice are now in step with it."""
+        """Compare the next read with ``seen``; the game's dice are now in step with it (when
+        no die moved since the last read, they are those that were: a move entered by phone
+        meanwhile is not on the table)."""
+        if self._last is None or _moved(self._last, seen) or len(seen.dice) != len(
+                self._last.dice):
+            self._synced = _table_dice(game.view())
         self._last = seen
-        self._synced = _table_dice(game.view())
 
     def pending(self, game: Game) -> dict[str, Any] | None:
         """Nothing waits: every Dicy read is journalled at once."""

@@ -528,3 +528,31 @@ def test_dalek_a_roll_entered_by_phone_is_the_roll_the_camera_then_sees(
         camera = session.snapshot().camera
         assert camera is not None and camera["ask"] is None and camera["note"] is None
 
+
+def test_dicy_a_first_roll_entered_by_phone_before_the_cameras_first_read_asks_nothing(
+        tmp_path: Path, state: Path) -> None:
+    """The camera watches the sheet before the game is set up; the game's first roll is
+    entered by phone, then the camera reads the same dice: that is the roll, no reroll (it
+    asked which card was frozen for a reroll nobody made)."""
+    glacial = ["two-dice", "no-six", "odd", "straight", "two-pairs"]
+    cards = {f"p{p}-{i + 1}": f"{c}/active" for p in (1, 2) for i, c in enumerate(glacial)}
+    rolled = dice(["6", "6", "5", "2", "1", "1"], DICE_AREA)
+    empty, film = tmp_path / "empty", tmp_path / "film"
+    write_film(empty, [SheetRest(cards=cards)], game="dicy", seed=8)
+    write_film(film, [SheetRest(cards=cards), SheetRest(rolled, cards)], game="dicy", seed=8)
+    session = TableSession(Journal(state / "table.db"))
+    session.start()
+    try:
+        session.watch_camera()
+        observer = play(empty, session, state)  # no game yet: the camera sees the sheet
+        header = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
+        snap = session.new_game(header, base_version=session.snapshot().version)
+        session.act({"roll": [6, 6, 5, 2, 1, 1]}, base_version=snap.version, source="phone")
+        loop = LiveLoop(lambda: open_source(str(film), paced=False), observer, session)
+        loop.start()
+        assert loop.wait(timeout=300)
+        camera = session.snapshot().camera
+        assert camera is not None and camera["ask"] is None, camera["ask"]
+        assert journal(session) == [("phone", {"roll": [1, 1, 2, 5, 6, 6]})]
+    finally:
+        session.stop()

@@ -239,3 +239,21 @@ def test_a_restart_resumes_from_the_camera(state: Path) -> None:
         assert ask(again)["kind"] == "freeze"
     finally:
         again.stop()
+
+
+def test_a_first_roll_entered_by_phone_before_the_cameras_first_read_of_the_game_is_no_reroll(
+        state: Path) -> None:
+    session = TableSession(Journal(state / "table.db"))
+    session.start()
+    try:
+        session.watch_camera()
+        session.camera_seen(seen([]))  # the camera watches the table before the game
+        snap = session.new_game(DICY, base_version=session.snapshot().version)
+        session.act({"roll": [6, 6, 5, 2, 1, 1]}, base_version=snap.version, source="phone")
+        session.camera_seen(seen([6, 6, 5, 2, 1, 1], THROWN, number=2))  # the same dice
+        camera = session.snapshot().camera
+        assert camera is not None and camera["ask"] is None, camera["ask"]
+        assert journal_lines(state) == [("phone", {"roll": [6, 6, 5, 2, 1, 1]})]
+    finally:
+        session.stop()
+
