@@ -229,7 +229,8 @@ class FolderSource(_Recording):
     pictures there), named after it, are looked for once a second and played on from the
     first of them, every one in order: each may be a moment of play (a rest of the dice).
     Paced, one the loop has no time for is dropped as a camera's frame would be; unpaced, none
-    is."""
+    is. Opened again (after a failure), it starts from its newest picture: the ones before it
+    were shown already, and a camera shows the table only as it lies now."""
 
     def __init__(self, folder: Path, **playing: Unpack[Playing]) -> None:
         super().__init__(f"the pictures in {folder}", **playing)
@@ -237,15 +238,19 @@ class FolderSource(_Recording):
         self._files: list[Path] = []
         self._last: tuple[tuple[int, int, int, int], Image] | None = None
         self._looked = -math.inf  # when (recorded time) it was last looked at for new ones
+        self._opened = False
 
     def open(self) -> None:
-        """List the folder's pictures."""
+        """List the folder's pictures (opened again: play from the newest)."""
         self._files = pictures_in(self.folder)
         if not self._files:
             inside = next((d.name for d in sorted(self.folder.iterdir(), key=name_order)
                            if d.is_dir() and _holds_pictures(d)), None)
             where = f"; they are in its folder {inside}: give that one" if inside else ""
             raise CameraError(f"the folder {self.folder} holds no pictures{where}")
+        if self._opened:
+            self._player.first = len(self._files) - 1
+        self._opened = True
         self._player.start()
         self._looked = -math.inf
 

@@ -98,6 +98,19 @@ def test_a_folder_starts_where_asked_and_loops(folder: Path) -> None:
     assert [source.read().number for _ in range(5)] == [1, 2, 0, 1, 2]
 
 
+def test_a_folder_opened_again_after_a_failure_starts_from_its_newest_picture(
+        folder: Path) -> None:
+    # the pictures before were shown already: played again, they were new movement (a roll
+    # undone by phone came back)
+    source = FolderSource(folder, fps=10, paced=False, clock=FakeClock())
+    source.open()
+    assert [source.read().number for _ in range(2)] == [0, 1]
+    source.close()  # the live loop closes a source that failed, and opens it again
+    cv2.imwrite(str(folder / "003.png"), shade(40))
+    source.open()
+    assert [int(source.read().image[0, 0, 0]) for _ in range(2)] == [40, 40]
+
+
 def test_a_damaged_picture_is_one_unreadable_frame(folder: Path) -> None:
     (folder / "001.png").write_bytes(b"\x89PNG broken")
     source = FolderSource(folder, fps=10, paced=False, clock=FakeClock())

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -556,3 +557,41 @@ def test_dicy_a_first_roll_entered_by_phone_before_the_cameras_first_read_asks_n
         assert journal(session) == [("phone", {"roll": [1, 1, 2, 5, 6, 6]})]
     finally:
         session.stop()
+
+
+def test_a_folder_camera_at_a_restart_shows_the_table_as_it_lies_not_its_history(
+        tmp_path: Path, state: Path) -> None:
+    """serve --camera DIR restarted: the folder's pictures are what the table saw before; a
+    roll the camera read and a phone undid stays undone (it was read again from the folder's
+    first picture). A recording played the first time plays from its first picture."""
+    glacial = ["two-dice", "no-six", "odd", "straight", "two-pairs"]
+    cards = {f"p{p}-{i + 1}": f"{c}/active" for p in (1, 2) for i, c in enumerate(glacial)}
+    folder = tmp_path / "camera"
+    write_film(folder, [SheetRest(cards=cards),
+                        SheetRest(dice(["6", "6", "5", "2", "1", "1"], DICE_AREA), cards)],
+               game="dicy", seed=8)
+    header = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
+
+    def serve(session: TableSession) -> None:
+        ended = threading.Event()
+        camera = camera_for(session, source=str(folder), paced=False, state=state,
+                            on_ended=ended.set)
+        assert camera is not None
+        camera.start()
+        try:
+            assert ended.wait(timeout=120)
+        finally:
+            camera.stop()
+
+    for session in table(state, header):
+        serve(session)
+        assert journal(session) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
+        session.act({"undo": {}}, base_version=session.snapshot().version, source="phone")
+    restarted = TableSession(Journal(state / "table.db"))
+    restarted.start()
+    try:
+        serve(restarted)
+        assert journal(restarted) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]}),
+                                      ("phone", {"undo": {}})]
+    finally:
+        restarted.stop()
