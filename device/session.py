@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # onnxruntime loads only for a table with a camera
 
 T = TypeVar("T")
 HINTS_SETTING = "hints"
+CHANGES_KEPT = 64  # how many of the last changes the session knows the makers of
 STOP_WAITS_S = 3.0
 """The longest a stop waits for the camera's read of a table that moved (the dice the player
 just set aside): the rest's stillness and its reads, on a Raspberry Pi too."""
@@ -61,12 +62,15 @@ class SessionError(Refusal, ValueError):
 
 
 class StaleVersion(Exception):
-    """A change made from an older state than the current one; carries the current state."""
+    """A change made from an older state than the current one; carries the current state and
+    ``by``, who made every change since (a phone, the camera, a button), None when not known
+    or not one of them."""
 
-    def __init__(self, base_version: int, current: Snapshot) -> None:
+    def __init__(self, base_version: int, current: Snapshot, by: Source | None = None) -> None:
         super().__init__(f"the table changed meanwhile (version {current.version}, "
                          f"not {base_version})")
         self.current = current
+        self.by = by
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,7 @@ class TableSession:
         self._desk: CameraDesk | None = None
         self._stirred = False  # the camera saw the table move since its last read was taken
         self._reads_taken = 0
+        self._made_by: dict[int, Source] = {}  # who made each of the last moves (by version)
         self._news: dict[str, Any] | None = None
         self._wins: tuple[int, dict[str, int]] | None = None
         self.on_recalibrate: Callable[[], None] | None = None
@@ -529,6 +534,8 @@ class TableSession:
         desk.question = None
         desk.reads.remember(seen.observation, self._game)
         snapshot = self._take(decision, seen)
+        for version in range(base_version + 1, self._snapshot.version + 1):
+            self._made_by[version] = "phone"  # journalled as the camera's read, on a phone's word
         return snapshot or self._publish_camera()
 
 
@@ -578,12 +585,19 @@ class TableSession:
 
     def _check_version(self, base_version: int) -> None:
         if base_version != self._snapshot.version:
-            raise StaleVersion(base_version, self._snapshot)
+            since = range(base_version + 1, self._snapshot.version + 1)
+            makers = {self._made_by.get(version) for version in since} \
+                if len(since) <= CHANGES_KEPT else set()
+            by = makers.pop() if len(makers) == 1 else None
+            raise StaleVersion(base_version, self._snapshot, by)
 
     def _journal(self, game: Game, lines: list[dict[str, Any]], source: Source) -> Snapshot:
         assert self._game_id is not None
         winners = list(game.view()["winners"]) if game.over else None
         version = self.journal.append(self._game_id, lines, source=source, winners=winners)
+        self._made_by[version] = source
+        for old in [v for v in self._made_by if v <= version - CHANGES_KEPT]:
+            del self._made_by[old]
         desk = self._desk
         if desk is not None:
             desk.question = None  # the change answers the camera's question, or outdates it

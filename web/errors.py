@@ -2,8 +2,10 @@
 (a page address that is not there gets a page in it).
 
 A bad request is 400, a missing PIN 401, a failed cross-site check 403, a stale version 409
-(with the current ``state``), too many PIN tries 429, no free live stream or a journal that
-cannot be written (a full or read-only disk) 503. Nothing in the game changes on any of them.
+(with the current ``state``; the message names who changed the game first where the table
+knows it: another phone, the camera, a button), too many PIN tries 429, no free live stream
+or a journal that cannot be written (a full or read-only disk) 503. Nothing in the game
+changes on any of them.
 """
 
 from __future__ import annotations
@@ -78,8 +80,8 @@ def register_handlers(app: Flask) -> None:
 
     @app.errorhandler(StaleVersion)
     def stale(err: StaleVersion) -> tuple[Response, int]:
-        return refusal(409, text(language(), "error.stale"),
-                       state=table().payload(err.current))
+        key = "error.stale" if err.by is None else f"error.stale.{err.by}"
+        return refusal(409, text(language(), key), state=table().payload(err.current))
 
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException) -> tuple[Response | str, int] | HTTPException:

@@ -10,7 +10,7 @@ and ``engine`` (every template of the engine's and the session's refusals, see
 'pt'
 >>> choose_language(None, "es;q=abc, it")  # an item with a malformed weight is skipped
 'it'
->>> text("es", "error.stale")
+>>> text("es", "error.stale.phone")
 'Otro teléfono cambió la partida antes; esto es lo que hay ahora.'
 """
 

@@ -4,6 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from device.live import Seen
+from device.session import TableSession
+from vision.observation import Observation
+from vision.sheet_seen import PlaceSeen, SeventeenObservation
+
 if TYPE_CHECKING:
     from tests.web.conftest import Phone
 
@@ -70,6 +77,44 @@ def test_a_stale_version_is_refused_with_the_current_state(dalek: Phone) -> None
     assert body["state"]["version"] == first.json["state"]["version"]  # type: ignore[index]
     assert body["state"]["view"]["expects"] == ["keep"]
     assert "Another phone" in body["error"]
+
+
+def test_a_move_the_camera_made_first_is_told_as_the_cameras(
+        phone: Phone, table_session: TableSession) -> None:
+    """17: a phone plays a card face down while the camera reads it laid: the refusal says
+    the camera read it first (it blamed another phone, and the player played it again)."""
+    table_session.watch_camera()
+    version = phone.change("/api/game", {"header": {"game": "17", "players": ["Ana", "Ben"]}}
+                           ).json["state"]["version"]  # type: ignore[index]
+    laid = SeventeenObservation((PlaceSeen("row-1", None, "down", "back", 0.9),), ())
+    table_session.camera_seen(Seen(Observation((), 800, 600, table=laid),
+                                   np.zeros((2, 2, 3), np.uint8), b"", 0.0, 1))
+    late = phone.post("/api/action", {"line": {"play": {"face": "down"}},
+                                      "base_version": version})
+    assert late.status_code == 409
+    assert late.json["error"] == ("The camera read the table first and changed the game; "  # type: ignore[index]
+                                  "this is what stands now.")
+    assert [card["face"] for card in late.json["state"]["view"]["row"]] == ["down"]  # type: ignore[index]
+
+
+def test_a_stop_button_pressed_first_is_told_as_the_buttons(
+        dalek: Phone, table_session: TableSession) -> None:
+    version = dalek.play(*JENNA_TURN[:2])["version"]
+    table_session.act({"stop": {}}, base_version=version, source="button")
+    late = dalek.post("/api/action", {"line": JENNA_TURN[2], "base_version": version},
+                      **{"Accept-Language": "es"})
+    assert late.status_code == 409
+    assert late.json["error"] == ("Un botón de la mesa cambió la partida antes; esto es lo "  # type: ignore[index]
+                                  "que hay ahora.")
+
+
+def test_a_change_whose_maker_is_not_known_is_told_neutrally(dalek: Phone) -> None:
+    version = dalek.state()["version"]
+    assert dalek.change("/api/hints", {"on": False}).status_code == 200
+    late = dalek.post("/api/action", {"line": JENNA_TURN[0], "base_version": version})
+    assert late.status_code == 409
+    assert late.json["error"] == ("The game changed before your move reached the table; "  # type: ignore[index]
+                                  "this is what stands now.")
 
 
 def test_undo_goes_back_as_far_as_needed(dalek: Phone) -> None:

@@ -140,7 +140,7 @@ def test_the_api_answers_in_the_phones_language(dalek: Phone) -> None:
     dalek.client.set_cookie("lang", "it")
     response = dalek.post("/api/action", {"line": {"stop": {}}, "base_version": 0})
     assert response.status_code == 409
-    assert response.json["error"].startswith("Un altro telefono")  # type: ignore[index]
+    assert response.json["error"].startswith("La partita è cambiata")  # type: ignore[index]
 
 
 def test_the_page_switches_catalogs(dalek: Phone) -> None:
