@@ -88,6 +88,9 @@ def _pdf(sheet: Layout, lang: str) -> pydyf.PDF:
     font = pydyf.Dictionary({"Type": "/Font", "Subtype": "/Type1", "BaseFont": "/Helvetica",
                              "Encoding": "/WinAnsiEncoding"})
     document = pydyf.PDF()
+    # "fit to page" shrinks the sheet, and a shrunk sheet's cards are misread: ask the print
+    # dialogue to print at actual size
+    document.catalog["ViewerPreferences"] = pydyf.Dictionary({"PrintScaling": "/None"})
     document.add_object(font)
     document.add_object(stream)
     document.add_page(pydyf.Dictionary({
