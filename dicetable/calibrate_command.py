@@ -23,6 +23,7 @@ from vision.sheet import GAMES, PAPERS, layout
 from vision.sheet_art import LANGUAGES
 
 PROG = "dicetable calibrate"
+PAPER_NAMES = {"a4": "A4", "letter": "US Letter", "a3": "A3"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -51,7 +52,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"{PROG}: cannot write into {args.out}: {err.strerror or err}",
                   file=sys.stderr)
             return 1
-        print(f"Print {pdf} at 100 % scale (no fit to page); {png} is the same sheet.")
+        print(f"Print {pdf} at actual size (100 %, not 'fit to page') on {PAPER_NAMES[args.paper]} "
+              f"paper: a shrunk sheet is misread. {png} is the same sheet.")
+        others = " or ".join(f"--paper {p}" for p in PAPERS if p != args.paper)
+        print(f"For other paper, print the sheet made for it: {others}.")
         return 0
     if not args.image.is_file():
         print(f"{PROG}: there is no picture {args.image}", file=sys.stderr)

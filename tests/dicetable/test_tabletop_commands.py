@@ -143,3 +143,13 @@ def test_render_into_a_place_it_cannot_write_says_so(tmp_path: Path,
     afile.write_bytes(b"")
     assert main(["render", "--game", "dalek", "--count", "1", "--out", str(afile)]) == 1
     assert capsys.readouterr().err.startswith(f"dicetable render: cannot write into {afile}: ")
+
+
+def test_calibrate_print_names_the_paper_and_how_to_get_the_other(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["calibrate", "--print", "--game", "17", "--out", str(tmp_path)]) == 0
+    said = capsys.readouterr().out
+    assert "actual size (100 %" in said and "on A4 paper" in said and "--paper letter" in said
+    assert main(["calibrate", "--print", "--paper", "letter", "--out", str(tmp_path)]) == 0
+    said = capsys.readouterr().out
+    assert "on US Letter paper" in said and "--paper a4" in said and "--paper letter" not in said
