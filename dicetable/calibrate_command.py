@@ -20,10 +20,9 @@ from device.printed_sheet import write
 from device.state_dir import add_state_argument, default_state_dir
 from vision.calibrate import CalibrationError, calibrate
 from vision.sheet import GAMES, PAPERS, layout
-from vision.sheet_art import LANGUAGES
+from vision.sheet_art import LANGUAGES, PAPER_NAMES
 
 PROG = "dicetable calibrate"
-PAPER_NAMES = {"a4": "A4", "letter": "US Letter", "a3": "A3"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -29,7 +29,7 @@ CLEAR_MM = MARGIN_MM + MARKER_MM + 2.0
 HINT_MM, HINT_BASELINE_MM = 2.1, 4.3
 """The line at the foot of the sheet: at most this high, on a baseline this far above the
 paper's edge, so that it lies between what a printer leaves blank (about 4 mm) and the zones
-(7 mm)."""
+(7 mm). The line at its head (how to print it) mirrors it."""
 
 _WORDS: dict[str, dict[str, str]] = {
     "top": {"en": "Top", "es": "Arriba", "pt": "Topo", "it": "In cima"},
@@ -42,11 +42,17 @@ _WORDS: dict[str, dict[str, str]] = {
     "player": {"en": "Player", "es": "Jugador", "pt": "Jogador", "it": "Giocatore"},
     "row": {"en": "The row: play from here", "es": "La fila: se empieza aquí",
             "pt": "A fila: começa aqui", "it": "La fila: si comincia qui"},
+    "print": {"en": "Print at actual size (100 %) on {paper} paper.",
+              "es": "Imprimir a tamaño real (100 %) en papel {paper}.",
+              "pt": "Imprimir em tamanho real (100 %) em papel {paper}.",
+              "it": "Stampare a dimensioni effettive (100 %) su carta {paper}."},
     "hint": {"en": "Keep the four corner squares in the camera's view.",
              "es": "Los cuatro cuadrados de las esquinas, siempre a la vista de la cámara.",
              "pt": "Os quatro quadrados dos cantos sempre à vista da câmera.",
              "it": "I quattro quadrati agli angoli sempre in vista della telecamera."},
 }
+PAPER_NAMES = {"a4": "A4", "letter": "US Letter", "a3": "A3"}
+"""The papers' names as a print dialogue shows them."""
 
 
 @dataclass(frozen=True)
@@ -112,8 +118,11 @@ def shapes(sheet: Layout, lang: str = "en") -> list[Shape]:
     elif sheet.game == "17":
         first = sheet.zone("row-1")
         out.append(Text(first.x, first.y - 2.5, size, _WORDS["row"][lang]))
-    hint = _WORDS["hint"][lang]
     small = min(size * 0.8, HINT_MM)
+    how = _WORDS["print"][lang].format(paper=PAPER_NAMES[sheet.paper])
+    hint = _WORDS["hint"][lang]
+    out.append(Text((sheet.width - len(how) * small * 0.625) / 2,
+                    HINT_BASELINE_MM + 1.7, small, how))
     out.append(Text((sheet.width - len(hint) * small * 0.625) / 2,
                     sheet.height - HINT_BASELINE_MM, small, hint))
     return out

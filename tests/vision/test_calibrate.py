@@ -128,7 +128,7 @@ def test_a_calibration_survives_its_json_form(scene_frame: np.ndarray) -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_sheet_keeps_its_words_off_the_markers_and_where_printers_print(lang: str) -> None:
     """No ink within 1.5 mm of a corner marker (a touched marker is not found in a soft
-    picture), none in the 3.8 mm at the paper's foot that a printer leaves blank."""
+    picture), none in the 3.8 mm at the paper's foot or head that a printer leaves blank."""
     k = PX_PER_MM
     for game in ("dalek", "dicy", "17"):
         for paper in ("a4", "letter", "a3"):
@@ -142,6 +142,7 @@ def test_every_sheet_keeps_its_words_off_the_markers_and_where_printers_print(la
                 outside[edge:-edge, edge:-edge] = False
                 assert not outside.any(), f"{game} {paper}: ink beside marker {marker.id}"
             assert not ink[round(ink.shape[0] - 3.8 * k):].any(), f"{game} {paper}: at the foot"
+            assert not ink[:round(3.8 * k)].any(), f"{game} {paper}: at the head"
 
 
 @pytest.fixture(scope="module")
