@@ -2,9 +2,9 @@
 
 calibrate() finds the four corner markers, tells from their ids which game's sheet it is and
 fits the homography from frame pixels to sheet millimetres; when it cannot, it raises
-CalibrationError with a message a player can act on (too dark, a marker covered, too skewed,
-too far). rectify() warps a frame to the sheet at a known scale; drift() looks for the markers
-where they were and says whether the camera moved.
+CalibrationError with a message a player can act on (too dark, a marker covered or under a
+reflection, too skewed, too far). rectify() warps a frame to the sheet at a known scale;
+drift() looks for the markers where they were and says whether the camera moved.
 
 >>> import numpy as np
 >>> calibrate(np.full((480, 640, 3), 20, np.uint8))  # doctest: +ELLIPSIS
@@ -24,12 +24,14 @@ from numpy.typing import NDArray
 
 from vision.errors import VisionError
 from vision.sheet import CORNERS, DICTIONARY, MARKER_MM, PX_PER_MM, Layout, identify, layout
+from vision.sheet_art import PAPER_NAMES
 
 Image = NDArray[np.uint8]
 Point = tuple[float, float]
 
 DARK = 45  # mean grey (0..255) under which a frame is too dark
 BRIGHT = 235  # mean grey over which it is washed out
+GLARE = 240  # median grey over which a corner square is washed out by a reflection
 MAX_SKEW_DEG = 25.0  # largest departure of the sheet's corner angles from 90° in the frame
 MIN_PX_PER_MM = 1.5  # the sheet must be seen at least this sharp (about 24 px per die)
 MAX_FIT_PX = 2.5  # largest marker corner error of the fitted homography (a flat sheet)
@@ -148,11 +150,10 @@ def calibrate(frame: Image) -> Calibration:
     """Find the sheet in the frame, or raise CalibrationError saying what is wrong."""
     grey = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame,
                       np.uint8)
-    brightness = float(grey.mean())
     found = detect(grey)
     sheet = _likeliest_sheet(found)
     if sheet is None or len([i for i in found if identify([i]) == sheet]) < 4:
-        _explain(found, sheet, brightness)
+        _explain(found, sheet, grey)
     assert sheet is not None
     sheet_layout = layout(*sheet)
     try:
@@ -231,8 +232,9 @@ def _likeliest_sheet(found: dict[int, NDArray[np.float32]]) -> tuple[str, str] |
 
 
 def _explain(found: dict[int, NDArray[np.float32]], sheet: tuple[str, str] | None,
-             brightness: float) -> None:
+             grey: Image) -> None:
     """Raise the CalibrationError that says why the four markers of one sheet were not found."""
+    brightness = float(grey.mean())
     if sheet is not None:
         found = {i: c for i, c in found.items() if identify([i]) == sheet}
     ours = {i for i in found if identify([i]) is not None}
@@ -248,7 +250,7 @@ def _explain(found: dict[int, NDArray[np.float32]], sheet: tuple[str, str] | Non
                                              "light or glare on the sheet.")
         raise CalibrationError("no-sheet", "No dicetable sheet is in view: lay the printed sheet "
                                            "flat under the camera with its four corner squares "
-                                           "visible.")
+                                           f"visible. {_CUT_OFF}the paper it is made for.")
     assert sheet is not None
     side_px = max(float(np.linalg.norm(found[i][0] - found[i][1])) for i in ours)
     if side_px / MARKER_MM < MIN_PX_PER_MM:  # the others are too small to be found
@@ -256,11 +258,42 @@ def _explain(found: dict[int, NDArray[np.float32]], sheet: tuple[str, str] | Non
     seen = {i % 4 for i in ours}
     gone = [CORNERS[c] for c in range(4) if c not in seen]
     where = gone[0] if len(gone) == 1 else ", ".join(gone[:-1]) + " and " + gone[-1]
+    if len(gone) == 1 and _glare(grey, found, layout(*sheet), gone[0]):
+        raise CalibrationError("glare", f"A reflection hides the square at the {where} corner of "
+                                        "the sheet: move the lamp or tilt the sheet.")
     dim = " The picture is also rather dark." if brightness < DARK * 1.5 else ""
     corners = "corners" if len(gone) > 1 else "corner"
     raise CalibrationError("covered", f"The square at the {where} {corners} of the sheet cannot "
                                       f"be seen: uncover it, or move the camera so that the "
-                                      f"whole sheet is in view.{dim}")
+                                      f"whole sheet is in view.{dim} {_CUT_OFF}"
+                                      f"{PAPER_NAMES[sheet[1]]} paper.")
+
+
+_CUT_OFF = ("If a square is cut off at the paper's edge, print the sheet again at actual size "
+            "(100 %) on ")
+
+
+def _glare(grey: Image, found: dict[int, NDArray[np.float32]], sheet: Layout,
+           corner: str) -> bool:
+    """Whether a reflection hides the marker at ``corner``: where the three markers found put
+    it, the frame shows no black (its darkest tenth is lighter than halfway from the found
+    markers' black to their white) and is mostly near saturation (a hand or a card is not)."""
+    seen = [m for m in sheet.markers if m.id in found]
+    (gone,) = [m for m in sheet.markers if m.corner == corner]
+    to_frame, _ = cv2.findHomography(np.array([p for m in seen for p in m.corners()], np.float64),
+                                     np.concatenate([found[m.id] for m in seen]), 0)
+    if to_frame is None:
+        return False
+    quad = _apply(np.asarray(to_frame, np.float64), np.array(gone.corners(), np.float64))
+    inside, ours = np.zeros(grey.shape, np.uint8), np.zeros(grey.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
+    for m in seen:
+        cv2.fillConvexPoly(ours, np.round(found[m.id]).astype(np.int32), 1)
+    there = grey[inside > 0]
+    if there.size < 0.5 * cv2.contourArea(quad.astype(np.float32)):  # mostly out of the frame
+        return False
+    black, white = np.percentile(grey[ours > 0], [5, 95])
+    return bool(np.percentile(there, 10) > (black + white) / 2 and np.median(there) >= GLARE)
 
 
 def _fit_flat(found: dict[int, NDArray[np.float32]], sheet: Layout) -> NDArray[np.float64]:

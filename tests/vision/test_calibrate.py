@@ -210,3 +210,42 @@ def test_a_folded_corner_is_refused_under_a_noisy_camera_too(game: str, tmp_path
         with pytest.raises(CalibrationError) as err:
             calibrate(cv2.imread(str(picture)))
         assert err.value.reason == "flat" and "does not lie flat" in str(err.value)
+
+
+def _on_letter_paper(sheet: np.ndarray, *, centred: bool) -> np.ndarray:
+    """An A4 sheet (3 px/mm) printed at actual size on US Letter paper (279.4 mm wide: 17.6 mm
+    of it cut off, half each side or all on the right, and the 4 mm that a printer leaves
+    blank at the paper's sides), laid on a table."""
+    cut, blank = round(17.6 * 3), 4 * 3
+    left = cut // 2 if centred else 0
+    paper = sheet[:, left:sheet.shape[1] - (cut - left)].copy()
+    paper[:, :blank] = paper[:, -blank:] = 255
+    return cv2.copyMakeBorder(paper, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(60, 90, 70))
+
+
+def test_corner_squares_cut_off_by_the_paper_say_to_print_at_actual_size() -> None:
+    sheet = draw(layout("dicy", "a4"), px_per_mm=3.0)
+    with pytest.raises(CalibrationError) as err:
+        calibrate(_on_letter_paper(sheet, centred=True))
+    assert err.value.reason == "no-sheet"
+    assert "cut off at the paper's edge" in str(err.value) and "actual size" in str(err.value)
+    with pytest.raises(CalibrationError) as err:
+        calibrate(_on_letter_paper(sheet, centred=False))
+    assert err.value.reason == "covered" and "top-right and bottom-right" in str(err.value)
+    assert "print the sheet again at actual size (100 %) on A4 paper" in str(err.value)
+
+
+def test_a_reflection_on_a_corner_square_is_told_from_a_hand_on_it(scene_frame: np.ndarray
+                                                                   ) -> None:
+    found = calibrate(scene_frame)
+    corners = np.array(found.markers[1])  # top-right
+    (x, y), r = corners.mean(axis=0), 1.2 * float(np.linalg.norm(corners[0] - corners[1]))
+    yy, xx = np.mgrid[0:scene_frame.shape[0], 0:scene_frame.shape[1]].astype(np.float32)
+    spot = np.clip(1.4 - np.hypot((xx - x) / r, (yy - y) / (0.7 * r)), 0, 1) ** 0.7
+    shiny = scene_frame.astype(np.float32)
+    shiny += (255 - shiny) * spot[..., None]  # a lamp mirrored in a glossy sheet: saturated
+    with pytest.raises(CalibrationError) as err:
+        calibrate(np.clip(shiny, 0, 255).astype(np.uint8))
+    assert err.value.reason == "glare"
+    assert "reflection" in str(err.value) and "top-right" in str(err.value)
+    assert "move the lamp or tilt the sheet" in str(err.value)
