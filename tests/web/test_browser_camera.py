@@ -7,12 +7,17 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from device.demo_film import write_film
 from device.demo_plan import Plan, PlannedDie, PlannedRest
 from dicetable.child import ServedTable
+from vision.calibrate import calibrate
+from vision.table_film import SheetRest
+from vision.table_film import write_film as write_sheet_film
 
 pytestmark = pytest.mark.browser
 
@@ -127,4 +132,34 @@ def test_a_game_read_on_its_sheet_links_the_sheet_to_print(browser: Browser,
         assert link.get_attribute("href") == "/print/dalek-a4.pdf?lang=it"
         sheet = page.request.get(table.url + "/print/dalek-a4.pdf?lang=it")
         assert sheet.ok and sheet.body().startswith(b"%PDF-")
+        context.close()
+
+
+def test_a_corner_square_out_of_sight_links_the_sheet_to_print_at_actual_size(
+        browser: Browser, tmp_path: Path) -> None:
+    """A corner square that cannot be seen may be cut off at the paper's edge (a sheet printed
+    on the other paper): the phone says so and links the sheets to print at actual size."""
+    frames = tmp_path / "frames"  # 8 s of an empty row, a hand, then a card in the row
+    write_sheet_film(frames, [SheetRest(), SheetRest(cards={"row-1": "3"})], game="17", seed=5,
+                     hold=120)
+    pictures = sorted(frames.glob("*.jpg"))
+    corners = np.array(calibrate(cv2.imread(str(pictures[0]))).markers[2]).astype(np.int32)
+    for picture in pictures:  # the bottom-right square out of sight all along
+        frame = cv2.imread(str(picture))
+        cv2.fillConvexPoly(frame, cv2.convexHull(corners), (200, 180, 160))
+        picture.unlink()  # held frames are hard links: write each anew
+        cv2.imwrite(str(picture), frame)
+    with ServedTable(tmp_path / "state", args=["--camera", str(frames)]) as table:
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="pt-PT")
+        page = context.new_page()
+        page.goto(table.url + "/")
+        start_game(page, table, {"game": "17", "players": ["Ana", "Ben"]})
+        page.reload()
+        camera = page.locator("section.camera")
+        expect(camera).to_contain_text("Se um ficar cortado na borda do papel, imprime a folha "
+                                       "de novo em tamanho real", timeout=20_000)
+        expect(camera).to_contain_text("A folha para imprimir em tamanho real (100 %): A4 · Letter")
+        link = camera.get_by_role("link", name="Letter")
+        assert link.get_attribute("href") == "/print/17-letter.pdf?lang=pt"
+        page.screenshot(path=str(tmp_path / "covered.png"))
         context.close()
