@@ -444,13 +444,13 @@ def _play(card: PlaceSeen, view: dict[str, Any]) -> dict[str, Any]:
 
 def _sheet_note(seen: Observation, game: str) -> Note:
     """What to tell when a game's sheet cannot be read: the camera moved, it sees too little
-    or too much light, the sheet is too far, at a slant or a corner covered, or no sheet of
+    or too much light, the sheet is too far, at a slant, a corner covered or under a reflection, or no sheet of
     this game (none, or another game's)."""
     if seen.problem in SEEING:
         return Note(f"camera.{seen.problem}")
     if seen.problem == "sheet" and seen.sheet in ("dark", "bright"):
         return Note(f"camera.{seen.sheet}")
-    if seen.problem == "sheet" and seen.sheet in ("far", "skewed", "covered"):
+    if seen.problem == "sheet" and seen.sheet in ("far", "skewed", "covered", "glare"):
         return Note(f"camera.{seen.sheet}", {"game": game})
     return Note("camera.no_sheet", {"game": game})
 
