@@ -139,9 +139,10 @@ class DicyReads:
     def remember(self, seen: Observation, game: Game) -> None:
         """Compare the next read with ``seen``; the game's dice are now in step with it (when
         no die moved since the last read, they are those that were: a move entered by phone
-        meanwhile is not on the table)."""
-        if self._last is None or _moved(self._last, seen) or len(seen.dice) != len(
-                self._last.dice):
+        meanwhile is not on the table; ``seen`` remembered again once its move is journalled
+        is in step with the game as it is now)."""
+        if self._last is None or seen is self._last or _moved(self._last, seen) \
+                or len(seen.dice) != len(self._last.dice):
             self._synced = _table_dice(game.view())
         self._last = seen
 
@@ -444,8 +445,8 @@ def _play(card: PlaceSeen, view: dict[str, Any]) -> dict[str, Any]:
 
 def _sheet_note(seen: Observation, game: str) -> Note:
     """What to tell when a game's sheet cannot be read: the camera moved, it sees too little
-    or too much light, the sheet is too far, at a slant, a corner covered or under a reflection, or no sheet of
-    this game (none, or another game's)."""
+    or too much light, the sheet is too far, at a slant, a corner covered or under a
+    reflection, or no sheet of this game (none, or another game's)."""
     if seen.problem in SEEING:
         return Note(f"camera.{seen.problem}")
     if seen.problem == "sheet" and seen.sheet in ("dark", "bright"):

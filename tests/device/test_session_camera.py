@@ -257,3 +257,22 @@ def test_a_first_roll_entered_by_phone_before_the_cameras_first_read_of_the_game
     finally:
         session.stop()
 
+
+
+def test_a_dicy_reroll_that_lands_on_the_same_values_is_asked_about(tmp_path: Path) -> None:
+    # the camera journalled the roll, then the two 1s were rerolled far across the table and
+    # came up 1 and 1 again: a reroll to ask about, not "entered by phone"
+    state = tmp_path / "state"
+    session = TableSession(Journal(state / "table.db"))
+    session.start()
+    try:
+        session.watch_camera()
+        session.new_game(DICY, base_version=session.snapshot().version)
+        session.camera_seen(seen([6, 6, 5, 2, 1, 1], number=1))
+        assert journal_lines(state) == [("camera", {"roll": [6, 6, 5, 2, 1, 1]})]
+        session.camera_seen(seen([6, 6, 5, 2, 1, 1], [*PLACES[:4], *THROWN[:2]], number=2))
+        camera = session.snapshot().camera
+        assert camera is not None and camera["ask"] is not None
+        assert camera["ask"]["kind"] == "freeze"
+    finally:
+        session.stop()
