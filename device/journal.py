@@ -186,7 +186,7 @@ class Journal:
     def __init__(self, path: Path, *, read_only: bool = False) -> None:
         self.path = path
         self.read_only = read_only
-        """Opened only to read (:meth:`reading`): every write is refused as ``read_only``."""
+        """Opened only to read (see :func:`_reading`): every write is refused as ``read_only``."""
         self._local = threading.local()
         self._commits_lock = threading.Lock()
         self._commits_seen = 0

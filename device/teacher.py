@@ -317,6 +317,8 @@ class Teacher:
             return self._finder
 
     def _pip_reader(self) -> DiceReader:
+        """The d6 reader that checks a photo's dice show the step's number (loaded at the first
+        d6 photo taught, then kept, as the die finder is)."""
         with self._finder_lock:
             if self._pips is None:
                 self._pips = DiceReader(threads=2)
