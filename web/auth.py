@@ -15,13 +15,14 @@ import hmac
 import math
 import secrets
 from collections.abc import Callable
+from contextlib import suppress
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
 from flask import Blueprint, Flask, Response, jsonify, redirect, request, session
 from werkzeug.wrappers import Response as BaseResponse
 
-from device.journal import Journal
+from device.journal import Journal, JournalError
 from web.body import json_body
 from web.errors import ApiError
 from web.table import table
@@ -58,15 +59,18 @@ def authorised() -> bool:
     if journal.granted(grant):
         return True
     earlier = _earlier_grant(journal)
-    return earlier is not None and _same(grant, earlier)
+    if earlier is None or not _same(grant, earlier):
+        return False
+    with suppress(JournalError):  # (a card that cannot be written: it is asked again next time)
+        session["grant"] = journal.grant()  # a grant of its own, as if it entered the PIN now
+    return True
 
 
 def _earlier_grant(journal: Journal) -> str | None:
     """The grant of every phone that entered the PIN before the journal kept grants: the
     PIN's keyed token, the same for all (None where the journal lost its PIN). A phone
-    signed in then stays signed in after the update, until its cookie runs out (30 days
-    after it was signed: it is not renewed) or the PIN changes; logging out takes it out of
-    that phone's cookie."""
+    signed in then stays signed in after the update, its token traded for a grant of its own
+    (that the host can end, as any) at its first request, while the PIN is the same."""
     return _keyed(journal, "grant") if journal.has_pin() else None
 
 

@@ -118,6 +118,8 @@ def test_a_phone_signed_in_before_the_update_stays_signed_in(tmp_path: Path) -> 
         phone = app.test_client()
         phone.set_cookie("dicetable", cookie)
         assert phone.get("/api/state").json["auth"] is True  # type: ignore[index]
+        with phone.session_transaction() as kept:  # its token traded for a grant of its own
+            assert kept["grant"] != earlier_grant and journal.granted(kept["grant"])
         started = phone.post("/api/game", json={**GAME, "base_version": 0},
                              headers={"X-CSRF-Token": "earlier"})
         assert started.status_code == 200, started.json
