@@ -29,6 +29,7 @@ import os
 import re
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypedDict, Unpack
@@ -127,9 +128,10 @@ def parse_source(spec: str) -> tuple[str, int | str | None]:
 
 
 def open_source(spec: str, *, fps: float = DEFAULT_FPS, paced: bool = True, loop: bool = False,
-                start: int = 0, speed: float = 1.0, clock: Clock | None = None) -> FrameSource:
+                start: int = 0, speed: float = 1.0, clock: Clock | None = None,
+                memory: FolderMemory | None = None) -> FrameSource:
     """The source ``spec`` names (not opened yet); the other options are for recordings
-    (see :class:`Player`)."""
+    (see :class:`Player`), ``memory`` for a folder (see :class:`FolderMemory`)."""
     kind, target = parse_source(spec)
     clock = clock or RealClock()
     if kind == "picamera2":
@@ -138,8 +140,8 @@ def open_source(spec: str, *, fps: float = DEFAULT_FPS, paced: bool = True, loop
         assert target is not None
         return OpenCvCamera(target)
     if kind == "folder":
-        return FolderSource(Path(str(target)), fps=fps, paced=paced, loop=loop, start=start,
-                            speed=speed, clock=clock)
+        return FolderSource(Path(str(target)), memory, fps=fps, paced=paced, loop=loop,
+                            start=start, speed=speed, clock=clock)
     return VideoSource(Path(str(target)), fps=fps, paced=paced, loop=loop, start=start,
                        speed=speed, clock=clock)
 
@@ -229,28 +231,28 @@ class FolderSource(_Recording):
     pictures there), named after it, are looked for once a second and played on from the
     first of them, every one in order: each may be a moment of play (a rest of the dice).
     Paced, one the loop has no time for is dropped as a camera's frame would be; unpaced, none
-    is. Opened again (after a failure), it starts from its newest picture: the ones before it
-    were shown already, and a camera shows the table only as it lies now."""
+    is. With a ``memory`` (a folder a camera saves into), it starts from its newest picture
+    once the folder's pictures were shown (see :class:`FolderMemory`)."""
 
-    def __init__(self, folder: Path, **playing: Unpack[Playing]) -> None:
+    def __init__(self, folder: Path, memory: FolderMemory | None = None,
+                 **playing: Unpack[Playing]) -> None:
         super().__init__(f"the pictures in {folder}", **playing)
         self.folder = folder
+        self._memory = memory
         self._files: list[Path] = []
         self._last: tuple[tuple[int, int, int, int], Image] | None = None
         self._looked = -math.inf  # when (recorded time) it was last looked at for new ones
-        self._opened = False
 
     def open(self) -> None:
-        """List the folder's pictures (opened again: play from the newest)."""
+        """List the folder's pictures (shown before: play from the newest)."""
         self._files = pictures_in(self.folder)
         if not self._files:
             inside = next((d.name for d in sorted(self.folder.iterdir(), key=name_order)
                            if d.is_dir() and _holds_pictures(d)), None)
             where = f"; they are in its folder {inside}: give that one" if inside else ""
             raise CameraError(f"the folder {self.folder} holds no pictures{where}")
-        if self._opened:
+        if self._memory is not None and self._memory.shown:
             self._player.first = len(self._files) - 1
-        self._opened = True
         self._player.start()
         self._looked = -math.inf
 
@@ -275,6 +277,8 @@ class FolderSource(_Recording):
         if image is None:
             raise UnreadableFrame(f"the picture {path.name} cannot be read")
         self._last = (identity, np.asarray(image, np.uint8))
+        if self._memory is not None:
+            self._memory.show()
         return Frame(self._last[1], at, index)
 
     def close(self) -> None:
@@ -291,6 +295,38 @@ class FolderSource(_Recording):
         if newer:
             self._player.play_on(len(self._files))
             self._files += newer
+
+
+class FolderMemory:
+    """Whether the table was shown the pictures of the folder a camera saves into: then the
+    folder, opened again (after a failure, a stall or a restart), starts from its newest
+    picture, as the ones before it were shown and a camera shows the table only as it lies
+    now. ``marker`` (in the table's state folder) keeps it from one run to the next: written
+    once, when the folder's first picture is shown (not before: a table that failed to start
+    plays a recording from its start)."""
+
+    def __init__(self, folder: Path, marker: Path | None = None) -> None:
+        self._name = str(folder.resolve())
+        self._marker = marker
+        self.shown = marker is not None and _text_of(marker) == self._name
+
+    def show(self) -> None:
+        """A picture of the folder was shown: note it (the marker written the first time)."""
+        if self.shown:
+            return
+        self.shown = True
+        if self._marker is None:
+            return
+        with suppress(OSError):  # a card that cannot be written: a restart plays it again
+            self._marker.write_text(self._name, encoding="utf-8")
+
+
+def _text_of(path: Path) -> str | None:
+    """The text of ``path`` (None where there is none to read)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def _holds_pictures(folder: Path) -> bool:

@@ -21,10 +21,10 @@ from device import calibration_store
 from device.camera import (
     DEFAULT_FPS,
     CameraError,
+    FolderMemory,
     FrameSource,
     open_source,
     parse_source,
-    pictures_in,
 )
 from device.demo_film import read_plan, write_film
 from device.demo_plan import Plan, plan_game
@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
 DEMO_SEED = 1
 FOLDER_CAMERA_FILE = "camera-folder.txt"
-"""In the state folder: the folder of pictures the table's camera last watched."""
+"""In the state folder: the folder of pictures the table's camera last showed it (opened
+again, its camera starts from its newest picture)."""
 
 
 @dataclass
@@ -169,15 +170,15 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
     kind = parse_source(source)[0]
     if kind == "video" and not Path(source).is_file():
         raise CameraError(f"there is no video {source}")  # (a camera unplugged is waited for)
-    if kind == "folder" and demo is None and not loop and _watched_before(state, source):
-        start = _newest(source)  # the table restarted: its camera shows the table as it is
+    memory = None  # the demo's film and a folder --loop plays are recordings, not a camera
+    if kind == "folder" and demo is None and not loop:
+        memory = FolderMemory(Path(source), None if state is None else state / FOLDER_CAMERA_FILE)
 
     def fresh_source() -> FrameSource:
         nonlocal start
         opened = open_source(str(source), fps=fps, paced=paced, loop=loop, start=start,
-                             speed=speed)
-        # a camera opened again (it stalled) shows the table as it lies now
-        start = _newest(str(source)) if kind == "folder" else 0
+                             speed=speed, memory=memory)
+        start = 0  # a camera opened again starts over (a camera's folder: at its newest)
         return opened
 
     def keep(found: Calibration) -> None:
@@ -233,34 +234,6 @@ def taught_profiles(state: Path | None) -> dict[str, Profile]:
             continue
         found[profile.kind] = profile
     return found
-
-
-def _watched_before(state: Path | None, folder: str) -> bool:
-    """Whether the table's camera watched ``folder`` in an earlier run (a restart: its
-    pictures are what the table saw then), noting that it watches it now. A recording played
-    for the first time plays from its first picture."""
-    if state is None:
-        return False
-    marker, watched = state / FOLDER_CAMERA_FILE, str(Path(folder).resolve())
-    try:
-        before = marker.read_text(encoding="utf-8") == watched
-    except OSError:  # none yet
-        before = False
-    try:
-        state.mkdir(parents=True, exist_ok=True)
-        marker.write_text(watched, encoding="utf-8")
-    except OSError:  # a card that cannot be written: a restart plays the folder again
-        pass
-    return before
-
-
-def _newest(folder: str) -> int:
-    """The number of the newest picture of ``folder`` (0 when it cannot be read: opening it
-    says why)."""
-    try:
-        return max(0, len(pictures_in(Path(folder))) - 1)
-    except CameraError:
-        return 0
 
 
 def _demo_start(plan: Plan, session: TableSession) -> int:

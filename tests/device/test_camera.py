@@ -13,6 +13,7 @@ import pytest
 
 from device.camera import (
     CameraError,
+    FolderMemory,
     FolderSource,
     PicameraSource,
     SourceEnded,
@@ -98,17 +99,61 @@ def test_a_folder_starts_where_asked_and_loops(folder: Path) -> None:
     assert [source.read().number for _ in range(5)] == [1, 2, 0, 1, 2]
 
 
-def test_a_folder_opened_again_after_a_failure_starts_from_its_newest_picture(
+def test_a_cameras_folder_opened_again_after_a_failure_starts_from_its_newest_picture(
         folder: Path) -> None:
     # the pictures before were shown already: played again, they were new movement (a roll
     # undone by phone came back)
-    source = FolderSource(folder, fps=10, paced=False, clock=FakeClock())
+    source = FolderSource(folder, FolderMemory(folder), fps=10, paced=False, clock=FakeClock())
     source.open()
     assert [source.read().number for _ in range(2)] == [0, 1]
     source.close()  # the live loop closes a source that failed, and opens it again
     cv2.imwrite(str(folder / "003.png"), shade(40))
     source.open()
     assert [int(source.read().image[0, 0, 0]) for _ in range(2)] == [40, 40]
+
+
+def test_a_cameras_folder_opened_anew_after_a_stall_starts_from_its_newest_picture(
+        folder: Path) -> None:
+    # the live loop leaves a stalled source behind and makes a new one: the same memory
+    memory = FolderMemory(folder)
+    stalled = FolderSource(folder, memory, fps=10, paced=False, clock=FakeClock())
+    stalled.open()
+    assert stalled.read().number == 0
+    fresh = FolderSource(folder, memory, fps=10, paced=False, clock=FakeClock())
+    fresh.open()
+    assert [fresh.read().number for _ in range(2)] == [2, 2]
+
+
+@pytest.mark.parametrize("playing", [{"loop": True}, {}], ids=["loop", "demo"])
+def test_a_recording_opened_again_after_a_failure_plays_from_its_start(
+        folder: Path, playing: dict[str, Any]) -> None:
+    # serve --loop, and the demo's film (no memory: a recording, not a camera's folder)
+    source = FolderSource(folder, fps=10, paced=False, clock=FakeClock(), **playing)
+    source.open()
+    assert [source.read().number for _ in range(2)] == [0, 1]
+    source.close()
+    source.open()
+    assert [source.read().number for _ in range(2)] == [0, 1]
+
+
+def test_a_cameras_folder_is_remembered_once_its_first_picture_is_shown(
+        folder: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "camera-folder.txt"
+    source = FolderSource(folder, FolderMemory(folder, marker), fps=10, paced=False,
+                          clock=FakeClock())
+    source.open()
+    assert not marker.exists()  # opened, nothing shown: a table that stops now plays it again
+    assert source.read().number == 0
+    assert marker.read_text(encoding="utf-8") == str(folder.resolve())
+    marker.unlink()
+    source.read()
+    assert not marker.exists()  # written once, not for every picture (a card wears)
+    assert not FolderMemory(folder, tmp_path / "elsewhere.txt").shown
+    marker.write_text(str(folder.resolve()), encoding="utf-8")
+    again = FolderSource(folder, FolderMemory(folder, marker), fps=10, paced=False,
+                         clock=FakeClock())
+    again.open()  # the table restarted: the folder's pictures were shown
+    assert again.read().number == 2
 
 
 def test_a_damaged_picture_is_one_unreadable_frame(folder: Path) -> None:

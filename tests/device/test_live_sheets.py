@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import socket
 import sqlite3
 import threading
 import time
@@ -27,6 +28,7 @@ from device.camera import open_source, pictures_in
 from device.journal import Journal
 from device.live import LiveLoop
 from device.session import SessionError, TableSession
+from dicetable.cli import main
 from dicetable.live_table import camera_for
 from tests.device.cheap_camera import retake
 from vision.calibrate import calibrate
@@ -559,39 +561,68 @@ def test_dicy_a_first_roll_entered_by_phone_before_the_cameras_first_read_asks_n
         session.stop()
 
 
+DICY_HEADER = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
+
+
+def dicy_roll_film(folder: Path) -> Path:
+    """A camera's folder: Dicy's sheet, then a roll of 6 6 5 2 1 1 on it."""
+    glacial = ["two-dice", "no-six", "odd", "straight", "two-pairs"]
+    cards = {f"p{p}-{i + 1}": f"{c}/active" for p in (1, 2) for i, c in enumerate(glacial)}
+    write_film(folder, [SheetRest(cards=cards),
+                        SheetRest(dice(["6", "6", "5", "2", "1", "1"], DICE_AREA), cards)],
+               game="dicy", seed=8)
+    return folder
+
+
+def watch(session: TableSession, folder: Path, state: Path) -> None:
+    """The folder watched as serve --camera DIR does, until its pictures have played."""
+    ended = threading.Event()
+    camera = camera_for(session, source=str(folder), paced=False, state=state,
+                        on_ended=ended.set)
+    assert camera is not None
+    camera.start()
+    try:
+        assert ended.wait(timeout=120)
+    finally:
+        camera.stop()
+
+
 def test_a_folder_camera_at_a_restart_shows_the_table_as_it_lies_not_its_history(
         tmp_path: Path, state: Path) -> None:
     """serve --camera DIR restarted: the folder's pictures are what the table saw before; a
     roll the camera read and a phone undid stays undone (it was read again from the folder's
     first picture). A recording played the first time plays from its first picture."""
-    glacial = ["two-dice", "no-six", "odd", "straight", "two-pairs"]
-    cards = {f"p{p}-{i + 1}": f"{c}/active" for p in (1, 2) for i, c in enumerate(glacial)}
-    folder = tmp_path / "camera"
-    write_film(folder, [SheetRest(cards=cards),
-                        SheetRest(dice(["6", "6", "5", "2", "1", "1"], DICE_AREA), cards)],
-               game="dicy", seed=8)
-    header = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
-
-    def serve(session: TableSession) -> None:
-        ended = threading.Event()
-        camera = camera_for(session, source=str(folder), paced=False, state=state,
-                            on_ended=ended.set)
-        assert camera is not None
-        camera.start()
-        try:
-            assert ended.wait(timeout=120)
-        finally:
-            camera.stop()
-
-    for session in table(state, header):
-        serve(session)
+    folder = dicy_roll_film(tmp_path / "camera")
+    for session in table(state, DICY_HEADER):
+        watch(session, folder, state)
         assert journal(session) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
         session.act({"undo": {}}, base_version=session.snapshot().version, source="phone")
     restarted = TableSession(Journal(state / "table.db"))
     restarted.start()
     try:
-        serve(restarted)
+        watch(restarted, folder, state)
         assert journal(restarted) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]}),
                                       ("phone", {"undo": {}})]
     finally:
         restarted.stop()
+
+
+def test_a_recording_is_played_from_its_start_after_a_serve_that_failed_to_start(
+        tmp_path: Path, state: Path) -> None:
+    """serve --camera DIR that stopped before its camera showed a picture (its port busy)
+    has not played the recording: the next serve plays it from its first picture."""
+    folder = dicy_roll_film(tmp_path / "recording")
+    for _ in table(state, DICY_HEADER):
+        pass
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        assert main(["serve", "--state", str(state), "--camera", str(folder), "--host",
+                     "127.0.0.1", "--port", str(busy.getsockname()[1])]) == 2
+    session = TableSession(Journal(state / "table.db"))
+    session.start()
+    try:
+        watch(session, folder, state)
+        assert journal(session) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
+    finally:
+        session.stop()
