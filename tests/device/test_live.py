@@ -180,11 +180,13 @@ def test_a_roll_and_a_reroll_saved_into_the_folder_between_two_looks_are_both_re
         tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
     # A camera that saves its frames into the folder the table watches (serve --camera DIR,
     # played in real time): the empty table held a while, then the frames of a roll and of a
-    # reroll arrive together, between two looks of the folder for new pictures.
+    # reroll arrive together, between two looks of the folder for new pictures. The roll rests
+    # 2 s (a loaded machine that reads slowly drops frames, played in real time, yet reads a
+    # rest that long); the reroll, the last picture, is held.
     rolled = dice([6, 6, 5, 2, 1, 1])
     rerolled = (*rolled[:4], *dice([3, 4], ELSEWHERE, looks=10))
-    plan = Plan([DICY], [PlannedRest((), 0.6, None, hand=False), PlannedRest(rolled, 0.8, 0),
-                         PlannedRest(rerolled, 0.8, 1)], fps=10.0)
+    plan = Plan([DICY], [PlannedRest((), 0.6, None, hand=False), PlannedRest(rolled, 2.0, 0),
+                         PlannedRest(rerolled, 0.5, 1)], fps=10.0)
     saved = tmp_path / "saved"
     write_film(plan, saved, seed=5)
     frames = sorted(saved.glob("*.jpg"))
