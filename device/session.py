@@ -105,8 +105,10 @@ class Snapshot:
 class TableSession:
     """Owns the game in progress; its changes run one at a time on one worker thread."""
 
-    def __init__(self, journal: Journal, *, recording: Path | None = None) -> None:
+    def __init__(self, journal: Journal, *, recording: Path | None = None,
+                 stop_waits_s: float = STOP_WAITS_S) -> None:
         self.journal = journal
+        self._stop_waits_s = stop_waits_s
         self._worker: ThreadPoolExecutor | None = None
         self._changed = threading.Condition()
         self._game: Game | None = None
@@ -160,7 +162,9 @@ class TableSession:
         """Apply one record line (an action or ``{"undo": {}}``) to the game in progress.
 
         A Dalek stop while the camera reads a table that just moved first waits for that read
-        (STOP_WAITS_S at most): the dice the player set aside before stopping are the keep."""
+        (``stop_waits_s`` at most): the dice the player set aside before stopping are the
+        keep. A stop is refused while the camera's last read does not show that keep surely
+        (a die it is not sure of, a frame it could only note)."""
         if "stop" in line:
             self._await_read_of_keep()
         return self._run(lambda: self._act(line, base_version, source))
@@ -373,14 +377,15 @@ class TableSession:
     def _await_read_of_keep(self) -> None:
         """Before a stop: while the camera waits to journal a keep and the table moved since
         its last read (the player set dice aside), wait for the read of the table at rest;
-        SessionError when it does not come within STOP_WAITS_S (the table still moving).
+        SessionError when it does not come within ``stop_waits_s`` (the table still moving).
         Runs on the caller's thread: the read is taken on the worker meanwhile."""
         if not self._run(self._keep_waits):
             return
         with self._changed:
-            if not self._changed.wait_for(lambda: not self._stirred, STOP_WAITS_S):
-                raise SessionError("the camera has not read the dice you set aside yet; take "
-                                   "your hands off the table and stop again")
+            if not self._changed.wait_for(lambda: not self._stirred, self._stop_waits_s):
+                raise SessionError("the camera still sees movement over the table; take your "
+                                   "hands off it and stop again, or enter your keep on the "
+                                   "phone")
 
     def _keep_waits(self) -> bool:
         """Whether the camera waits to journal a keep and saw the table move since its last
@@ -398,6 +403,11 @@ class TableSession:
         waiting = None if desk is None or desk.reads is None else desk.reads.pending(game)
         if waiting is not None and "stop" in line and desk is not None \
                 and desk.seen is not None:
+            assert desk.reads is not None
+            if desk.reads.shows(desk.seen.observation, game) != waiting:
+                raise SessionError("the camera could not read the dice you set aside; lay "
+                                   "them in the kept areas in its view and stop again, or enter "
+                                   "your keep on the phone")
             self._play_seen(waiting, desk.seen)  # the keep the table shows comes first
             assert self._game is not None
             game = self._game

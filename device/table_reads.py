@@ -118,6 +118,10 @@ class TableReads(Protocol):
         """A line the table already shows but the camera waits to journal (a Dalek keep
         before the player stops), None if none."""
 
+    def shows(self, seen: Observation, game: Game) -> dict[str, Any] | None:
+        """The line waiting to be journalled (see pending) as ``seen`` shows it, remembered
+        or not; None where ``seen`` shows none the camera is sure of."""
+
 
 def reads_for(game: Game) -> TableReads:
     """The reads for ``game``'s kind."""
@@ -148,6 +152,10 @@ class DicyReads:
 
     def pending(self, game: Game) -> dict[str, Any] | None:
         """Nothing waits: every Dicy read is journalled at once."""
+        return None
+
+    def shows(self, seen: Observation, game: Game) -> dict[str, Any] | None:
+        """Nothing waits."""
         return None
 
     def decide(self, seen: Observation, game: Game, *, as_found: bool = False) -> Decision:
@@ -334,6 +342,16 @@ class DalekReads:
             return None
         return self._keep(self._last)
 
+    def shows(self, seen: Observation, game: Game) -> dict[str, Any] | None:
+        """The keep ``seen`` shows, while the game waits for one; None when it shows no
+        Dalek sheet, or a die in the kept areas the camera is not sure of."""
+        table = seen.table
+        if "keep" not in game.view()["expects"] or not isinstance(table, DalekObservation) \
+                or any(d.face is None for d in _in(table, "kept-humans") + _in(table,
+                                                                              "kept-daleks")):
+            return None
+        return self._keep(table)
+
     def decide(self, seen: Observation, game: Game, *, as_found: bool = False) -> Decision:
         """A roll, a keep then a roll, a keep of the last dice, or a note."""
         view = game.view()
@@ -399,6 +417,9 @@ class SeventeenReads:
             self._last = seen.table
 
     def pending(self, game: Game) -> dict[str, Any] | None:
+        return None
+
+    def shows(self, seen: Observation, game: Game) -> dict[str, Any] | None:
         return None
 
     def decide(self, seen: Observation, game: Game, *, as_found: bool = False) -> Decision:

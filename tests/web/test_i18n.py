@@ -311,7 +311,7 @@ def hidden_card_correction() -> Iterator[Callable[[], object]]:
 
 
 def session_refusals(journal: Journal) -> Iterator[Callable[[], object]]:
-    session = TableSession(journal)
+    session = TableSession(journal, stop_waits_s=0.05)
     header = {"game": "dalek", "players": ["Ana", "Ben"]}
     yield lambda: session.act({"stop": {}}, base_version=0, source="phone")
     session.start()
@@ -366,6 +366,12 @@ def camera_refusals(session: TableSession) -> Iterator[Callable[[], object]]:
     session.camera_seen(Seen(Observation((), 800, 600, table=rolled),
                              np.zeros((2, 2, 3), np.uint8), b"", 0.0, 2))
     session.camera_moved()  # a hand over the sheet, and no read at rest after it
+    yield lambda: session.act({"stop": {}}, base_version=session.snapshot().version,
+                              source="phone")
+    unsure = DalekObservation((DieSeen(None, "kept-humans", 20.0, 60.0, 0.3),
+                               *rolled.dice[1:]))  # a die set aside, its face not sure
+    session.camera_seen(Seen(Observation((), 800, 600, table=unsure),
+                             np.zeros((2, 2, 3), np.uint8), b"", 0.0, 3))
     yield lambda: session.act({"stop": {}}, base_version=session.snapshot().version,
                               source="phone")
 

@@ -1,0 +1,133 @@
+"""A Dalek stop while the camera waits to journal a keep, driven by the camera's reads and its
+news of motion as the live loop gives them: it waits for the read of the dice set aside, and
+is refused (nothing journalled) where that read does not show the keep surely or never comes."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from device.journal import Journal
+from device.live import Seen
+from device.session import SessionError, TableSession
+from vision.observation import Observation
+from vision.sheet_seen import DalekObservation, DieSeen
+
+DALEK = {"game": "dalek", "players": ["Jenna", "Peter"]}
+JENNA = ["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC"]
+KEEP = ["D3", "D3", "D3", "H2", "H2"]
+Die = tuple[str | None, str]  # a face (None: not sure) and the zone it lies in
+
+
+def seen(dice: list[Die], number: int) -> Seen:
+    """A read of the Dalek sheet: each die 20 mm right of the one before, at its zone's row."""
+    rows = {"to-roll": 150.0, "top": 20.0, "kept-humans": 80.0, "kept-daleks": 100.0}
+    table = DalekObservation(tuple(DieSeen(face, zone, 20.0 * i, rows[zone], 0.9)
+                                   for i, (face, zone) in enumerate(dice)))
+    return Seen(Observation((), 800, 600, table=table), np.zeros((2, 2, 3), np.uint8), b"",
+                float(number), number)
+
+
+ROLLED: list[Die] = [(face, "to-roll") for face in JENNA]
+SET_ASIDE: list[Die] = [("H4", "to-roll")] * 3 + [("H2", "kept-humans")] * 2 \
+    + [("D3", "kept-daleks")] * 3 + [("D2", "to-roll"), ("DOC", "top")]
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> Path:
+    return tmp_path / "state"
+
+
+def rolled(state: Path, stop_waits_s: float) -> Iterator[TableSession]:
+    """Jenna's roll journalled from the camera; the game waits for her keep."""
+    session = TableSession(Journal(state / "table.db"), stop_waits_s=stop_waits_s)
+    session.start()
+    try:
+        session.watch_camera()
+        session.new_game(DALEK, base_version=0)
+        session.camera_seen(seen(ROLLED, 1))
+        assert journal(state) == [("camera", {"roll": JENNA})]
+        yield session
+    finally:
+        session.stop()
+
+
+def journal(state: Path) -> list[tuple[str, dict[str, Any]]]:
+    with sqlite3.connect(state / "table.db") as db:
+        rows = db.execute("SELECT source, line FROM lines ORDER BY game_id, seq").fetchall()
+    return [(source, json.loads(line)) for source, line in rows]
+
+
+def stop(session: TableSession) -> None:
+    session.act({"stop": {}}, base_version=session.snapshot().version, source="phone")
+
+
+def test_a_stop_as_the_keep_settles_waits_for_its_read(state: Path) -> None:
+    """The camera saw Jenna's hand and reads the dice she set aside only after she stopped:
+    the stop waits and journals her keep (not `keep []`)."""
+    for session in rolled(state, stop_waits_s=30.0):
+        session.camera_moved()
+        stopping = threading.Thread(target=stop, args=(session,))
+        stopping.start()
+        time.sleep(0.2)
+        assert journal(state) == [("camera", {"roll": JENNA})], "it waits"
+        session.camera_seen(seen(SET_ASIDE, 2))
+        stopping.join(30)
+        assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("phone", {"stop": {}})]
+        assert session.snapshot().view["scores"] == {"Jenna": 4, "Peter": 0}  # type: ignore
+
+
+def test_a_stop_after_a_read_the_camera_could_only_note_is_refused(state: Path) -> None:
+    """The read of the dice set aside is only noted (a die left to roll read unsure): the
+    reads still hold the roll, and the stop journalled its `keep []` (Jenna scored 0). It is
+    refused in plain words, nothing journalled; her keep entered by phone, the stop goes."""
+    unsure = [(None, "to-roll"), *SET_ASIDE[1:]]
+    for session in rolled(state, stop_waits_s=30.0):
+        session.camera_moved()
+        session.camera_seen(seen(unsure, 2))
+        assert session.snapshot().camera["note"]["key"] == "camera.unsure"  # type: ignore
+        with pytest.raises(SessionError, match="could not read the dice you set aside"):
+            stop(session)
+        assert journal(state) == [("camera", {"roll": JENNA})]
+        session.act({"keep": KEEP}, base_version=session.snapshot().version, source="phone")
+        stop(session)
+        assert journal(state)[1:] == [("phone", {"keep": KEEP}), ("phone", {"stop": {}})]
+
+
+def test_a_stop_with_a_die_set_aside_read_unsure_is_refused(state: Path) -> None:
+    """A die in the kept areas the camera is not sure of: the stop does not journal the keep
+    without it (H2 D3 D3 D3 of H2 H2 D3 D3 D3)."""
+    unsure_kept = [*SET_ASIDE[:3], (None, "kept-humans"), *SET_ASIDE[4:]]
+    for session in rolled(state, stop_waits_s=30.0):
+        session.camera_seen(seen(unsure_kept, 2))
+        with pytest.raises(SessionError, match="could not read the dice you set aside"):
+            stop(session)
+        assert journal(state) == [("camera", {"roll": JENNA})]
+        session.camera_seen(seen(SET_ASIDE, 3))
+        stop(session)
+        assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("phone", {"stop": {}})]
+
+
+def test_a_stop_while_the_table_never_settles_says_the_camera_sees_movement(
+        state: Path) -> None:
+    """Someone keeps moving at the frame's edge: the stop waits ``stop_waits_s`` and is
+    refused saying the camera still sees movement, nothing journalled; the read at rest
+    comes, and the stop goes."""
+    for session in rolled(state, stop_waits_s=0.2):
+        session.camera_moved()
+        started = time.monotonic()
+        with pytest.raises(SessionError, match="still sees movement over the table"):
+            stop(session)
+        assert time.monotonic() - started < 2.0
+        assert journal(state) == [("camera", {"roll": JENNA})]
+        session.camera_seen(seen(SET_ASIDE, 2))
+        stop(session)
+        assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("phone", {"stop": {}})]
