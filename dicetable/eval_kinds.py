@@ -163,6 +163,7 @@ def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally]) -> f
                   [(d.face, d.x, d.y, d.confidence) for d in dalek.dice])
         return ms
     if isinstance(reader, DicyTableReader):
+        reader.new_sheet()  # each photo its own table: its print's card size chosen on it
         dicy = reader.read(flat, sheet)
         ms = (time.perf_counter() - start) * 1000
         _add_places(tallies, "dicy-card", photo, {p.place: p.face for p in dicy.places})

@@ -106,6 +106,8 @@ class SheetObserver:
                 return Observation(tuple(self._pips.read(frame)), width, height,
                                    problem="sheet", sheet=err.reason)
             self._again = False
+            if isinstance(dicy := self._readers.get("dicy"), DicyTableReader):
+                dicy.new_sheet()  # perhaps printed at another scale
             if self._on_calibrated is not None:
                 self._on_calibrated(self.calibration)
         assert self.calibration is not None

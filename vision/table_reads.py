@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.blas import one_thread
+from vision.card_print_scale import CardSize
 from vision.card_reader import CardRead, CardReader
 from vision.components import EMPTY, PLAIN_BACK
 from vision.dice_finder import DieFinder
@@ -65,13 +66,18 @@ class DicyTableReader:
     With more than one thread (threads None: as many as onnxruntime takes), the dice are read
     on a second thread while the cards are read (the dice's networks, with one thread less,
     run beside the cards' numpy work): the same reads, sooner where a core is free. A reader
-    reads one frame at a time. ``models``: the folder of the dice networks (None: models/)."""
+    reads one frame at a time. ``models``: the folder of the dice networks (None: models/).
+
+    The cards are read at the size they have on the table's print (vision.card_print_scale: a
+    sheet printed "fit to page" shows them bigger), chosen once a frame shows a few of them;
+    new_sheet() has it chosen anew (the table calibrated again)."""
 
     def __init__(self, profile: Profile | None = None, *, dice: Profile | None = None,
                  threads: int | None = None, models: Path | None = None) -> None:
         beside = threads is None or threads > 1
         dice_threads = None if threads is None else max(1, threads - 1)
         self.cards = CardReader(profile or default("dicy-card"))
+        self.card_size = CardSize(self.cards)
         self.pips = DiceReader(threads=dice_threads, models=models)
         self.faces = (FaceReader(dice, pips=self.pips, threads=dice_threads,
                                  finder=DieFinder(threads=dice_threads, models=models))
@@ -85,12 +91,16 @@ class DicyTableReader:
         with one_thread():
             if self._beside is None:
                 dice = self._dice(rectified, sheet, px_per_mm)
-                cards = self.cards.read(rectified, sheet, px_per_mm=px_per_mm)
+                cards = self.card_size.read(rectified, sheet, px_per_mm=px_per_mm)
             else:
                 later = self._beside.submit(self._dice, rectified, sheet, px_per_mm)
-                cards = self.cards.read(rectified, sheet, px_per_mm=px_per_mm)
+                cards = self.card_size.read(rectified, sheet, px_per_mm=px_per_mm)
                 dice = later.result()
         return DicyObservation(tuple(_place(r) for r in cards), dice)
+
+    def new_sheet(self) -> None:
+        """The table was calibrated anew: the cards' size on its print is chosen again."""
+        self.card_size.forget()
 
     def _dice(self, rectified: Image, sheet: Layout, px_per_mm: float
               ) -> tuple[DieSeen, ...]:

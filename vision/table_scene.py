@@ -15,7 +15,7 @@ with its kind, face, zone and outline in frame pixels.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -120,13 +120,16 @@ class PlacedDie:
 
 def render_still(seed: int, *, game: str, dice: tuple[PlacedDie, ...] = (),
                  cards: dict[str, str] | None = None, paper: str = "a4",
-                 style: str = "classic", width: int = 1280, height: int = 720) -> TableScene:
+                 style: str = "classic", width: int = 1280, height: int = 720,
+                 print_scale: float = 1.0) -> TableScene:
     """One frame of a still table with chosen dice and cards (place → face): the camera,
     light, table and paper come from seed alone, and each die's and card's look from its own
     seed, so two frames of one seed differ only where what lies on the sheet differs (frames
-    for films of a game, vision.table_film)."""
+    for films of a game, vision.table_film). print_scale: the sheet as printed "fit to page"
+    at this scale and seen rectified: the cards, not shrunk with it, 1/print_scale as big."""
     setting = np.random.default_rng(seed)
     sheet = layout(game, paper)
+    card_sheet = replace(sheet, card=(sheet.card[0] / print_scale, sheet.card[1] / print_scale))
     plane = draw(sheet, px_per_mm=SHEET_PX).astype(np.float32)
     plane *= setting.uniform(0.9, 1.0, 3).astype(np.float32)
     to_frame = _camera(setting, sheet, width, height)
@@ -137,7 +140,8 @@ def render_still(seed: int, *, game: str, dice: tuple[PlacedDie, ...] = (),
     for number, place in enumerate(sheet.places()):
         if place.name in cards:
             look = np.random.default_rng([seed, number, len(cards[place.name])])
-            placed.append(_card(look, plane, sheet, place, style, cards[place.name], False))
+            placed.append(_card(look, plane, card_sheet, place, style, cards[place.name],
+                                False))
     kind = "dalek" if game == "dalek" else "d6"
     body = setting.uniform(0.9, 1.05)
     for die in dice:

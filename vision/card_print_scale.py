@@ -1,0 +1,73 @@
+"""The size of a Dicy sheet's cards when the sheet was printed shrunk ("fit to page").
+
+A sheet's layout says how big its cards are (Layout.card), and the card reader cuts cards out
+at that size. A sheet printed "fit to page" (94 %, 90 %; A4 on Letter: 91.4 %) is rectified
+to its layout's size, so the real cards, which were not shrunk with it, look 1/scale bigger
+on it: cut out too small, their sides were read wrong and sure of it (sixes/active read as
+sixes/frozen). Where the cards' edges line up tells the scale too little (a clean sheet of 17
+would pick a wrong one); how much the cards look like cards tells it for Dicy Cards.
+
+A CardSize reads a table's cards at the layout's size until a frame shows ENOUGH cards; that
+frame it also reads as if the sheet had been printed at each of SCALES, and keeps the scale
+whose reads are surest (their mean confidence over the places not empty, a card read "not
+sure" counting 0) when it beats the layout's by MARGIN, else the layout's. The choice holds
+until forget() (the table calibrated anew). 17's cards are read at the layout's size: their
+look tells the scale nothing, and they read right on a shrunk print.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.card_reader import CardRead, CardReader
+from vision.sheet import PX_PER_MM, Layout
+
+SCALES = (0.97, 0.94, 0.91)  # the print scales tried beside the layout's (1.0)
+ENOUGH = 3  # places with a card on a frame before the scale is chosen
+MARGIN = 0.03  # a scale must be this much surer than the layout's to win (rendered scenes:
+#                normal prints -0.07 or less, shrunk ones 94 % to 91 % +0.08 or more)
+
+
+class CardSize:
+    """The cards of a Dicy sheet read at the size they have on the table's print."""
+
+    def __init__(self, cards: CardReader) -> None:
+        self.cards = cards
+        self.scale: float | None = None
+        """The print's scale chosen for this table (None: not yet)."""
+
+    def forget(self) -> None:
+        """Choose the scale anew (a new calibration: another sheet, or the camera moved)."""
+        self.scale = None
+
+    def read(self, rectified: NDArray[np.uint8], sheet: Layout, *,
+             px_per_mm: float = PX_PER_MM) -> tuple[CardRead, ...]:
+        """Every card place of the sheet, read at the chosen scale (once a frame shows ENOUGH
+        cards, chosen on it: that frame is read four times)."""
+        places = sheet.places()
+        if self.scale is not None:
+            return self.cards.read_places(rectified, places, _card(sheet, self.scale),
+                                          px_per_mm=px_per_mm)
+        layout = self.cards.read_places(rectified, places, sheet.card, px_per_mm=px_per_mm)
+        if sum(not r.empty for r in layout) < ENOUGH:
+            return layout
+        reads = {1.0: layout, **{s: self.cards.read_places(rectified, places, _card(sheet, s),
+                                                           px_per_mm=px_per_mm)
+                                 for s in SCALES}}
+        sure = {s: _sureness(r) for s, r in reads.items()}
+        best = max(SCALES, key=lambda s: sure[s])
+        self.scale = best if sure[best] >= sure[1.0] + MARGIN else 1.0
+        return reads[self.scale]
+
+
+def _card(sheet: Layout, scale: float) -> tuple[float, float]:
+    """The real cards' size (mm on the layout) on a sheet printed at ``scale``."""
+    return sheet.card[0] / scale, sheet.card[1] / scale
+
+
+def _sureness(reads: tuple[CardRead, ...]) -> float:
+    """How sure these reads are: their mean confidence over the places not empty, a card read
+    "not sure" counting 0."""
+    return float(np.mean([r.confidence if r.sure else 0.0 for r in reads if not r.empty]
+                         or [0.0]))
