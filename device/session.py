@@ -404,11 +404,15 @@ class TableSession:
         if waiting is not None and "stop" in line and desk is not None \
                 and desk.seen is not None:
             assert desk.reads is not None
-            if desk.reads.shows(desk.seen.observation, game) != waiting:
+            # the keep the camera's latest read shows comes first, where it is sure of the
+            # kept dice (that read may be only a note: a die left to roll unsure, dice picked
+            # up to roll again); the last read it took may be from before they were set aside
+            shown = desk.reads.shows(desk.seen.observation, game)
+            if shown is None:
                 raise SessionError("the camera could not read the dice you set aside; lay "
                                    "them in the kept areas in its view and stop again, or enter "
                                    "your keep on the phone")
-            self._play_seen(waiting, desk.seen)  # the keep the table shows comes first
+            self._play_seen(shown, desk.seen)
             assert self._game is not None
             game = self._game
         return self._play(game, line, source)

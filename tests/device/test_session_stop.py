@@ -85,21 +85,33 @@ def test_a_stop_as_the_keep_settles_waits_for_its_read(state: Path) -> None:
         assert session.snapshot().view["scores"] == {"Jenna": 4, "Peter": 0}  # type: ignore
 
 
-def test_a_stop_after_a_read_the_camera_could_only_note_is_refused(state: Path) -> None:
+def test_a_stop_after_a_read_the_camera_could_only_note_journals_the_keep_it_shows(
+        state: Path) -> None:
     """The read of the dice set aside is only noted (a die left to roll read unsure): the
-    reads still hold the roll, and the stop journalled its `keep []` (Jenna scored 0). It is
-    refused in plain words, nothing journalled; her keep entered by phone, the stop goes."""
+    reads still hold the roll, and the stop journalled its `keep []` (Jenna scored 0). The
+    kept dice that read shows, surely, are her keep."""
     unsure = [(None, "to-roll"), *SET_ASIDE[1:]]
     for session in rolled(state, stop_waits_s=30.0):
         session.camera_moved()
         session.camera_seen(seen(unsure, 2))
         assert session.snapshot().camera["note"]["key"] == "camera.unsure"  # type: ignore
-        with pytest.raises(SessionError, match="could not read the dice you set aside"):
-            stop(session)
-        assert journal(state) == [("camera", {"roll": JENNA})]
-        session.act({"keep": KEEP}, base_version=session.snapshot().version, source="phone")
         stop(session)
-        assert journal(state)[1:] == [("phone", {"keep": KEEP}), ("phone", {"stop": {}})]
+        assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("phone", {"stop": {}})]
+        assert session.snapshot().view["scores"] == {"Jenna": 4, "Peter": 0}  # type: ignore
+
+
+def test_a_stop_after_the_dice_left_were_picked_up_journals_the_keep_set_aside(
+        state: Path) -> None:
+    """Jenna set her dice aside, picked up the dice left to roll them again, then stopped:
+    the camera sees fewer dice than rolled (a note), and the stop was refused, telling her to
+    lay the dice set aside that lay there, read surely."""
+    kept = [d for d in SET_ASIDE if d[1] != "to-roll"]
+    for session in rolled(state, stop_waits_s=30.0):
+        session.camera_moved()
+        session.camera_seen(seen(kept, 2))
+        assert session.snapshot().camera["note"] is not None
+        stop(session)
+        assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("phone", {"stop": {}})]
 
 
 def test_a_stop_with_a_die_set_aside_read_unsure_is_refused(state: Path) -> None:
