@@ -367,9 +367,12 @@ class DalekReads:
         if not table.sure and rolling:
             return Note("camera.unsure", {"n": sum(d.face is None for d in table.dice)})
         fresh = [d.face for d in _in(table, "to-roll") if d.face is not None]
-        if "keep" in expects and self._roll != _which_roll(view) \
-                and _as_rolled(fresh, view["table"]["rolled"]):
-            return None  # the roll entered by phone: this read is the table at that roll
+        if "keep" in expects and self._roll != _which_roll(view):  # a roll entered by phone
+            if _as_rolled(fresh, view["table"]["rolled"]):
+                return None  # this read is the table at that roll
+            keep = self._keep(table)
+            if rolling and fresh and _as_rolled(fresh + keep["keep"], view["table"]["rolled"]):
+                return Apply(keep)  # its dice set aside, the others lying as they were rolled
         if "roll" in expects:
             if not rolling or not fresh:
                 return None

@@ -143,3 +143,26 @@ def test_a_stop_while_the_table_never_settles_says_the_camera_sees_movement(
         session.camera_seen(seen(SET_ASIDE, 2))
         stop(session)
         assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("phone", {"stop": {}})]
+
+
+def test_dice_set_aside_after_a_roll_entered_by_phone_are_a_keep_not_a_roll(
+        state: Path) -> None:
+    """The camera could only note Jenna's roll (a die unsure), so she entered it by phone; she
+    then set dice aside: the dice left lying were journalled as a roll nobody made, and her
+    stop was refused. They are her keep."""
+    session = TableSession(Journal(state / "table.db"), stop_waits_s=30.0)
+    session.start()
+    try:
+        session.watch_camera()
+        session.new_game(DALEK, base_version=0)
+        session.camera_seen(seen([], 1))  # the empty sheet
+        session.camera_seen(seen([(None, "to-roll"), *ROLLED[1:]], 2))
+        session.act({"roll": JENNA}, base_version=session.snapshot().version, source="phone")
+        session.camera_moved()
+        session.camera_seen(seen(SET_ASIDE, 3))
+        stop(session)
+        assert journal(state) == [("phone", {"roll": JENNA}), ("camera", {"keep": KEEP}),
+                                  ("phone", {"stop": {}})]
+        assert session.snapshot().view["scores"] == {"Jenna": 4, "Peter": 0}  # type: ignore
+    finally:
+        session.stop()
