@@ -174,12 +174,16 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
     if kind == "folder" and demo is None and not loop:
         memory = FolderMemory(Path(source), None if state is None else state / FOLDER_CAMERA_FILE)
 
+    opens = 0
+
     def fresh_source() -> FrameSource:
-        nonlocal start
-        opened = open_source(str(source), fps=fps, paced=paced, loop=loop, start=start,
-                             speed=speed, memory=memory)
-        start = 0  # a camera opened again starts over (a camera's folder: at its newest)
-        return opened
+        nonlocal opens
+        # opened again (a stall): a camera starts over (a camera's folder at its newest
+        # picture), the demo's film where its game stands now
+        at = start if not opens else _demo_start(plan, session) if demo is not None else 0
+        opens += 1
+        return open_source(str(source), fps=fps, paced=paced, loop=loop, start=at,
+                           speed=speed, memory=memory)
 
     def keep(found: Calibration) -> None:
         if state is None:
