@@ -10,7 +10,8 @@ would pick a wrong one); how much the cards look like cards tells it for Dicy Ca
 A CardSize reads a table's cards at the layout's size until a frame shows ENOUGH cards; that
 frame it also reads as if the sheet had been printed at each of SCALES, and keeps the scale
 whose reads are surest (their mean confidence over the places not empty, a card read "not
-sure" counting 0) when it beats the layout's by MARGIN, else the layout's. A few cards tell
+sure" counting 0) when it beats the layout's by MARGIN, else the layout's; chosen again, a
+scale must beat the one chosen by MARGIN too. A few cards tell
 the scale less surely than many (with 3, a sheet printed at 94 % kept the layout's size in a
 third of rendered scenes): the scale is chosen again on a frame that shows more cards than the
 last choice saw, until one saw SURE cards (two players' rows). The choice holds until forget()
@@ -62,7 +63,10 @@ class CardSize:
                                      for s in (1.0, *SCALES) if s != self.scale}}
         sure = {s: _sureness(r) for s, r in reads.items()}
         best = max(SCALES, key=lambda s: sure[s])
-        self.scale = best if sure[best] >= sure[1.0] + MARGIN else 1.0
+        if sure[best] < sure[1.0] + MARGIN:
+            best = 1.0
+        if sure[best] >= sure[self.scale] + MARGIN:  # chosen again: only for a clearly surer
+            self.scale = best  # (cards read one way, then the other, would seem turned)
         self._seen = max(shown, sum(not r.empty for r in reads[self.scale]))
         return reads[self.scale]
 
