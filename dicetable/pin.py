@@ -32,6 +32,10 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         journal = _opened(journal_path(args.state), writing=args.new)
+    except JournalError as err:
+        print(f"dicetable: {err}", file=sys.stderr)
+        return 2
+    try:
         if args.new:
             print(journal.new_pin())
         elif args.link:
@@ -46,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
     except JournalError as err:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2
+    finally:
+        journal.close()  # (its files let go: a card mounted for it can be unmounted)
     return 0
 
 
