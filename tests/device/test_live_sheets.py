@@ -31,6 +31,7 @@ from device.session import STOP_WAITS_S, TableSession
 from dicetable.cli import main
 from dicetable.live_table import camera_for
 from tests.device.cheap_camera import retake
+from tests.device.watching import watch
 from vision.calibrate import calibrate
 from vision.sheet_observer import SheetObserver
 from vision.table_film import SheetRest, write_film
@@ -569,19 +570,6 @@ def dicy_roll_film(folder: Path) -> Path:
                         SheetRest(dice(["6", "6", "5", "2", "1", "1"], DICE_AREA), cards)],
                game="dicy", seed=8)
     return folder
-
-
-def watch(session: TableSession, folder: Path, state: Path) -> None:
-    """The folder watched as serve --camera DIR does, until its pictures have played."""
-    ended = threading.Event()
-    camera = camera_for(session, source=str(folder), paced=False, state=state,
-                        on_ended=ended.set)
-    assert camera is not None
-    camera.start()
-    try:
-        assert ended.wait(timeout=120)
-    finally:
-        camera.stop()
 
 
 def test_a_folder_camera_at_a_restart_shows_the_table_as_it_lies_not_its_history(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,8 @@ from device.demo_plan import Plan, PlannedDie, PlannedRest
 from device.journal import Journal
 from device.live import LiveLoop
 from device.session import TableSession
-from dicetable.live_table import HostLog, camera_for
+from dicetable.live_table import HostLog
+from tests.device.watching import watch
 from vision.observation import DiceObserver
 from vision.reader import DiceReader
 from vision.table_film import SheetRest
@@ -77,14 +77,7 @@ def test_a_calibration_the_card_cannot_keep_is_told_and_the_table_reads_on(
     write_sheet_film(folder, [SheetRest(), SheetRest(rolled)], game="dalek", seed=21)
     table.new_game({"game": "dalek", "players": ["Jenna", "Peter"]},
                    base_version=table.snapshot().version)
-    ended = threading.Event()
-    camera = camera_for(table, source=str(folder), paced=False, state=state, on_ended=ended.set)
-    assert camera is not None
-    camera.start()
-    try:
-        assert ended.wait(timeout=120)
-    finally:
-        camera.stop()
+    watch(table, folder, state)
     assert (f"dicetable: the calibration cannot be kept in {state}: Is a directory; it holds "
             "until the table stops") in capsys.readouterr().err
     assert table.snapshot().view["expects"] == ["keep"]  # type: ignore[index]  # the roll stood
