@@ -857,3 +857,31 @@ def test_large_text_on_a_small_phone_keeps_names_and_words_whole(
         cut = page.evaluate("""() => [...document.querySelectorAll('.scores .name, .choice')]
             .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)""")
         assert cut == [], f"{lang}: cut at twice the text: {cut}"
+
+
+def test_a_name_being_typed_keeps_its_place_when_the_roster_arrives(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    # A slow table: the players of earlier games come after the form, while a name is typed.
+    host = Phone(served.url)
+    host.enter_pin(served.pin)
+    header = {"game": "dalek", "players": ["Jenna", "Peter"], "target": 6}
+    _, body = host.post("/api/game", {"header": header, "base_version": 0})
+    for line in random_lines(header, 10_000, Random(1)):
+        _, body = host.post("/api/action", {"line": line, "base_version": body["state"]["version"]})
+    assert body["state"]["view"]["over"]
+    ana = Pad(open_phone())
+    ana.enter_pin(served.pin)
+    held: list[Route] = []
+    ana.page.route("**/api/stats", lambda route: held.append(route))
+    ana.menu("New game")
+    name = ana.page.locator(".player-row input").first
+    name.click()
+    name.press("Control+A")
+    ana.page.keyboard.type("An")
+    ana.page.wait_for_function("document.activeElement.value === 'An'")
+    for route in held:
+        route.continue_()
+    expect(ana.page.locator(".roster")).to_be_visible()
+    ana.page.keyboard.type("a")  # no tap between: the keyboard stays with the name
+    expect(ana.page.locator(".player-row input").first).to_have_value("Ana")
+    expect(ana.page.locator(".player-row input").first).to_be_focused()

@@ -84,11 +84,14 @@ function keepingFocus(f) {
     .filter((e) => key(e) === k);
   const kept = had && had !== document.body && area.contains(had) ? key(had) : null;
   const place = kept === null ? -1 : likes(kept).indexOf(had);
+  const caret = kept !== null && typeof had.selectionStart === "number" ? [had.selectionStart, had.selectionEnd] : null;
   f();
   if (kept === null || (document.activeElement && document.activeElement !== document.body)) return;
   const again = likes(kept);
   const found = again[Math.min(place, again.length - 1)];
-  if (found) found.focus({preventScroll: true});
+  if (!found) return;
+  found.focus({preventScroll: true});
+  if (caret && typeof found.selectionStart === "number") found.setSelectionRange(...caret);  // typing goes on where it was
 }
 
 function colourOf(name) {

@@ -37,7 +37,7 @@ async function setupScreen() {
   render();
   try {
     S.setup.roster = (await getJSON("/api/stats")).players;
-    if (S.screen === "setup") renderSetup(document.getElementById("screen"));
+    if (S.screen === "setup") keepingFocus(() => renderSetup(document.getElementById("screen")));  // a name may be being typed
   } catch (e) { /* set-up works without the roster */ }
 }
 
