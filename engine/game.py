@@ -21,6 +21,7 @@ from typing import Any
 from engine.checks import as_empty, same_name
 from engine.errors import Action, IllegalAction, Key, Many, Shown
 from engine.rules import JSONDict, Rules, rules_for
+from engine.standing import NOTHING_TO_UNDO, Standing
 
 VIEW_VERSION = 1
 """Version of the public view's JSON form (docs/state-view.md); bumped on any change."""
@@ -84,26 +85,24 @@ class Game:
 
     def play_lines(self, lines: Iterable[Mapping[str, Any]]) -> Game:
         """Apply record lines in turn, as :meth:`play_json` one by one would, in a time
-        that grows with their count (each :meth:`play` copies the actions before it: a long
-        record would take the square of its length); IllegalAction at the first refused."""
-        actions = list(self.actions)
-        state = self.state
+        that grows with their count (each :meth:`play` copies the actions before it, and each
+        :meth:`undo` replays them all: a long record would take the square of its length);
+        IllegalAction at the first refused."""
+        standing = Standing(self.rules, self.actions, self.state,
+                            start=lambda: self.rules.setup(*self._setup_args()))
         for line in lines:
             kind, value = _single_key(line)
             if kind == "undo":
                 as_empty(value, "undo")
-                undone = Game(self.rules, self.header, tuple(actions), state).undo()
-                actions, state = list(undone.actions), undone.state
+                standing.undo()
             else:
-                action = self.rules.parse_action(kind, value)
-                state = self.rules.apply(state, action)
-                actions.append(action)
-        return Game(self.rules, self.header, tuple(actions), state)
+                standing.play(self.rules.parse_action(kind, value))
+        return Game(self.rules, self.header, tuple(standing.actions), standing.state)
 
     def undo(self) -> Game:
         """This game without its last standing action (replayed from the header)."""
         if not self.actions:
-            raise IllegalAction("there is nothing to undo: no action stands yet")
+            raise IllegalAction(NOTHING_TO_UNDO)
         return self.replayed(self.actions[:-1])
 
     def correct(self, index: int, action: Any) -> Game:
