@@ -95,15 +95,19 @@ class _Lesson:
 
 class Teacher:
     """One table's teach mode (one lesson at a time); ``on_saved`` hears each saved or
-    imported profile (the live reader takes it up). Safe to call from any thread."""
+    imported profile (the live reader takes it up); ``pips`` gives the camera's reader of
+    dice by their pips, which checks that a d6 photo's dice show the step's number (the live
+    reader's own: a second one would hold as much memory again). Safe to call from any
+    thread."""
 
-    def __init__(self, state: Path, on_saved: Callable[[Profile], None]) -> None:
+    def __init__(self, state: Path, on_saved: Callable[[Profile], None],
+                 pips: Callable[[], DiceReader]) -> None:
         self._state = state
         self._on_saved = on_saved
+        self._pips = pips
         self._lock = threading.Lock()
         self._finder_lock = threading.Lock()
         self._finder: DieFinder | None = None
-        self._pips: DiceReader | None = None
         self._lesson: _Lesson | None = None
         self._used = -1  # the camera picture of the last photo
         self._files = self._signatures()  # the saved profiles the reader has
@@ -294,7 +298,7 @@ class Teacher:
                                    "and take the photo again" if BOX[kind] == "to-roll" else
                                    "no die was found in the dice box: lay the dice there and "
                                    "take the photo again")
-            if kind == "d6" and shown_otherwise(frame, dice, face, self._pip_reader()):
+            if kind == "d6" and shown_otherwise(frame, dice, face, self._pips()):
                 raise TeachRefusal("most dice in the dice box do not show {face}: lay them all "
                                    "showing {face} and take the photo again", face=face)
             return dice
@@ -315,14 +319,6 @@ class Teacher:
             if self._finder is None:
                 self._finder = DieFinder(threads=2)
             return self._finder
-
-    def _pip_reader(self) -> DiceReader:
-        """The d6 reader that checks a photo's dice show the step's number (loaded at the first
-        d6 photo taught, then kept, as the die finder is)."""
-        with self._finder_lock:
-            if self._pips is None:
-                self._pips = DiceReader(threads=2)
-            return self._pips
 
     def _keep(self, lesson: _Lesson, frame: Image, found: Calibration,
               items: list[Labelled]) -> TablePhoto:

@@ -204,7 +204,7 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
         print(f"dicetable: the camera cannot read yet: {err}", file=sys.stderr)
     watch = None
     if state is not None:
-        session.teacher = Teacher(state, observer.use_profile)
+        session.teacher = Teacher(state, observer.use_profile, observer.pips)
         watch = ProfileWatch(session.teacher, session.teach_news)
     session.watch_camera()
     live = LiveLoop(fresh_source, observer,

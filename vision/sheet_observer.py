@@ -18,6 +18,7 @@ markers has the problem "dark" or "bright", not "moved": nothing is read until i
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 
 import cv2
@@ -70,16 +71,24 @@ class SheetObserver:
         self._again = calibration is None
         self._readers: dict[str, Reader] = {}
         self._pips: DiceReader | None = None
+        self._pips_lock = threading.Lock()  # asked for on other threads too (a teach check)
 
     def ready(self, games: Iterable[str] = ()) -> None:
         """Load now the readers the first frames will need (the dice by pips, the calibrated
         sheet's game, and ``games``): loaded on the first frame, they would cost the frames
         of a second or more, the first rest of a recording played in real time among them."""
-        if self._pips is None:
-            self._pips = DiceReader(threads=self._threads)
+        self.pips()
         wanted = {*games, *([self.calibration.game] if self.calibration is not None else [])}
         for game in sorted(wanted):
             self._reader(game)
+
+    def pips(self) -> DiceReader:
+        """The reader of ordinary dice by their pips, loaded at its first use and then kept
+        (teaching d6 checks its photos with it too: one reader in memory, not two)."""
+        with self._pips_lock:
+            if self._pips is None:
+                self._pips = DiceReader(threads=self._threads)
+            return self._pips
 
     def recalibrate(self) -> None:
         """Calibrate anew on the next frame."""
@@ -101,9 +110,7 @@ class SheetObserver:
                 self.calibration = calibrate(frame)
             except CalibrationError as err:
                 self.problem, self.why = "sheet", str(err)
-                if self._pips is None:
-                    self._pips = DiceReader(threads=self._threads)
-                return Observation(tuple(self._pips.read(frame)), width, height,
+                return Observation(tuple(self.pips().read(frame)), width, height,
                                    problem="sheet", sheet=err.reason)
             self._again = False
             if isinstance(dicy := self._readers.get("dicy"), DicyTableReader):

@@ -5,6 +5,7 @@ shipped profile could not read is then read right, and a restart keeps the taugh
 
 from __future__ import annotations
 
+import gc
 import json
 import shutil
 import sqlite3
@@ -21,8 +22,10 @@ from device.live import LiveLoop
 from device.session import SessionError, TableSession
 from device.teacher import ProfileWatch, Teacher, TeachRefusal, imported, profile_path
 from dicetable.live_table import taught_profiles
+from tests.device.watching import watch
 from tests.held_check import held_check
 from vision.components import DALEK_FACES
+from vision.reader import DiceReader
 from vision.sheet_observer import SheetObserver
 from vision.table_film import SheetRest, write_film
 from vision.table_scene import PlacedDie
@@ -50,7 +53,7 @@ class Table:
         self.session.start()
         self.session.watch_camera()
         self.observer = SheetObserver(None, profiles=taught_profiles(self.state), threads=2)
-        self.teacher = Teacher(self.state, self.observer.use_profile)
+        self.teacher = Teacher(self.state, self.observer.use_profile, self.observer.pips)
         self.session.teacher = self.teacher
         self.shown = 0
 
@@ -362,6 +365,32 @@ def test_a_d6_photo_of_dice_showing_another_face_is_refused(tmp_path: Path) -> N
         assert not (table.state / "profiles").exists()
     finally:
         table.session.stop()
+
+
+def dice_readers() -> int:
+    """How many readers of dice by their pips are held in this process."""
+    gc.collect()
+    return sum(isinstance(held, DiceReader) for held in gc.get_objects())
+
+
+def test_a_d6_photo_is_checked_by_the_cameras_own_dice_reader(tmp_path: Path) -> None:
+    """The camera composed as ``dicetable serve`` composes it: the check that a d6 photo's
+    dice show the step's number reads their pips with the reader the camera holds; it loaded
+    one more of its own (about 20 MB more on a Pi while teaching, kept after)."""
+    state, film = tmp_path / "state", tmp_path / "film"
+    write_film(film, [SheetRest(dice(["5"] * 6, DICE_AREA))], game="dicy", seed=65,
+               style="classic", hold=3)
+    session = TableSession(Journal(state / "table.db"))
+    session.start()
+    try:
+        watch(session, film, state)
+        session.teach("start", "d6", base_version=session.snapshot().version)
+        held = dice_readers()
+        with pytest.raises(TeachRefusal, match="most dice in the dice box do not show 1"):
+            session.teach("photo", base_version=session.snapshot().version)
+        assert dice_readers() == held
+    finally:
+        session.stop()
 
 
 def test_a_d6_face_may_be_left_to_its_pips_but_not_all(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from engine.seventeen_cards import Card as SeventeenCard
 from tests.held_check import held_check
 from vision.dice import DieRead
 from vision.observation import Observation
+from vision.sheet_observer import SheetObserver
 from vision.sheet_seen import DalekObservation, DieSeen
 from web.i18n import LANGUAGES, catalog, choose_language, later_words, page_words
 from web.wording import engine_text, json_text
@@ -394,7 +395,7 @@ def teach_refusals(state: Path) -> Iterator[Callable[[], object]]:
 
     try:
         yield teach("start", "dalek")
-        session.teacher = Teacher(state, lambda profile: None)
+        session.teacher = Teacher(state, lambda profile: None, SheetObserver(None).pips)
         session.watch_camera()
         yield teach("start", "chess")
         yield teach("photo")

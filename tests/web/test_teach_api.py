@@ -13,6 +13,7 @@ from device.session import TableSession
 from device.teacher import Teacher, imported
 from tests.web.conftest import Phone
 from vision.profile import default, load
+from vision.sheet_observer import SheetObserver
 
 
 @pytest.fixture
@@ -23,7 +24,7 @@ def state(tmp_path: Path) -> Path:
 @pytest.fixture
 def teacher(table_session: TableSession, state: Path) -> Teacher:
     """The table's camera can be taught (no frame seen yet)."""
-    table_session.teacher = Teacher(state, lambda profile: None)
+    table_session.teacher = Teacher(state, lambda profile: None, SheetObserver(None).pips)
     table_session.watch_camera()
     return table_session.teacher
 
