@@ -19,7 +19,7 @@ from contextlib import suppress
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
-from flask import Blueprint, Flask, Response, jsonify, redirect, request, session
+from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, request, session
 from werkzeug.wrappers import Response as BaseResponse
 
 from device.journal import Journal, JournalError
@@ -61,8 +61,10 @@ def authorised() -> bool:
     earlier = _earlier_grant(journal)
     if earlier is None or not _same(grant, earlier):
         return False
+    cookie = request.cookies.get(current_app.config["SESSION_COOKIE_NAME"], "")
     with suppress(JournalError):  # (a card that cannot be written: it is asked again next time)
-        session["grant"] = journal.grant()  # a grant of its own, as if it entered the PIN now
+        # a grant of its own, as if it entered the PIN now: one, for its requests sent at once
+        session["grant"] = table().trades.trade(cookie, journal)
     return True
 
 
@@ -70,7 +72,8 @@ def _earlier_grant(journal: Journal) -> str | None:
     """The grant of every phone that entered the PIN before the journal kept grants: the
     PIN's keyed token, the same for all (None where the journal lost its PIN). A phone
     signed in then stays signed in after the update, its token traded for a grant of its own
-    (that the host can end, as any) at its first request, while the PIN is the same."""
+    (that the host can end, as any) at its first request, while the PIN is the same; its
+    first requests sent at once all get that one grant (:mod:`web.grant_trades`)."""
     return _keyed(journal, "grant") if journal.has_pin() else None
 
 

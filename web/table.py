@@ -22,6 +22,7 @@ from device.reserve import CARD_FULL
 from device.session import SessionError, Snapshot, TableSession
 from engine import Game, RecordError
 from web.colours import ColourBook
+from web.grant_trades import GrantTrades
 from web.log import Entry, Told, tell_on
 from web.stats import Final, final_of
 from web.streams import StreamGate
@@ -44,6 +45,8 @@ class Table:
     throttle: PinThrottle
     notices: list[Notice] = field(default_factory=list)
     """What the host must be told since the start, until a phone with the PIN dismisses it."""
+    trades: GrantTrades = field(default_factory=GrantTrades)
+    """The first score pad's shared token traded for phones' own grants (web.auth)."""
     _encoded: tuple[int, str] | None = field(default=None, repr=False)
     _stories: dict[tuple[int, str], tuple[int, Told]] = field(default_factory=dict,
                                                              repr=False)

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
+import json
 import sqlite3
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
+from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,8 +18,10 @@ from flask import Flask
 
 from device.journal import Journal
 from device.session import TableSession
+from dicetable.child import free_port
 from web import create_app
 from web.auth import host_link, host_token
+from web.server import create_server, end_streams
 from web.table import table
 from web.throttle import PinThrottle
 
@@ -22,6 +29,7 @@ if TYPE_CHECKING:
     from tests.web.conftest import Phone
 
 GAME = {"header": {"game": "dalek", "players": ["Ana", "Ben"]}}
+SENT_AT_ONCE = 6  # a phone's first requests: the page, its state, the live stream, ...
 
 
 def test_changing_the_game_needs_the_pin(watcher: Phone) -> None:
@@ -99,24 +107,34 @@ CREATE TABLE changes (version INTEGER PRIMARY KEY AUTOINCREMENT,
 the PIN's keyed token (the same for every phone) in its cookie."""
 
 
-def test_a_phone_signed_in_before_the_update_stays_signed_in(tmp_path: Path) -> None:
-    # It was told nothing and could only watch: its next move asked for the PIN
+def earlier_journal(folder: Path) -> tuple[Journal, str]:
+    """The first score pad's journal in ``folder``, opened by this version, and the token its
+    phones that entered the PIN hold."""
     pin, secret = "482915", "5e" * 32
-    with closing(sqlite3.connect(tmp_path / "table.db")) as db:
+    with closing(sqlite3.connect(folder / "table.db")) as db:
         db.executescript(EARLIER_SCHEMA)
         db.executemany("INSERT INTO settings VALUES (?, ?)", [("pin", pin), ("secret", secret)])
         db.commit()
     earlier_grant = hmac.new(secret.encode(), f"grant:{pin}".encode(),
                              hashlib.sha256).hexdigest()[:32]
-    journal = Journal(tmp_path / "table.db")
+    return Journal(folder / "table.db"), earlier_grant
+
+
+def earlier_cookie(app: Flask, earlier_grant: str, csrf: str = "earlier") -> str:
+    """The session cookie of a phone that entered the PIN on the first score pad."""
+    return app.session_interface.get_signing_serializer(app).dumps(  # type: ignore[union-attr,no-any-return]
+        {"csrf": csrf, "grant": earlier_grant, "_permanent": True})
+
+
+def test_a_phone_signed_in_before_the_update_stays_signed_in(tmp_path: Path) -> None:
+    # It was told nothing and could only watch: its next move asked for the PIN
+    journal, earlier_grant = earlier_journal(tmp_path)
     session = TableSession(journal)
     session.start()
     try:
         app = create_app({"TABLE_SESSION": session, "JOURNAL": journal, "TESTING": True})
-        cookie = app.session_interface.get_signing_serializer(app).dumps(  # type: ignore[union-attr]
-            {"csrf": "earlier", "grant": earlier_grant, "_permanent": True})
         phone = app.test_client()
-        phone.set_cookie("dicetable", cookie)
+        phone.set_cookie("dicetable", earlier_cookie(app, earlier_grant))
         assert phone.get("/api/state").json["auth"] is True  # type: ignore[index]
         with phone.session_transaction() as kept:  # its token traded for a grant of its own
             assert kept["grant"] != earlier_grant and journal.granted(kept["grant"])
@@ -126,6 +144,47 @@ def test_a_phone_signed_in_before_the_update_stays_signed_in(tmp_path: Path) -> 
         journal.new_pin()  # as every grant, it ends with the PIN
         assert phone.get("/api/state").json["auth"] is False  # type: ignore[index]
     finally:
+        session.stop()
+
+
+def test_first_requests_sent_at_once_by_a_phone_signed_in_before_the_update_get_one_grant(
+        tmp_path: Path) -> None:
+    # Each request traded the token for a grant: a phone opening the score pad (its page,
+    # state and live stream at once) got several, the spare ones standing for 30 days
+    journal, earlier_grant = earlier_journal(tmp_path)
+    session = TableSession(journal)
+    session.start()
+    app = create_app({"TABLE_SESSION": session, "JOURNAL": journal})
+    server = create_server(app, host="127.0.0.1", port=free_port())
+    threading.Thread(target=server.run, daemon=True).start()
+    cookies = [earlier_cookie(app, earlier_grant, csrf) for csrf in ("ana's", "ben's")]
+    at_once = threading.Barrier(2 * SENT_AT_ONCE)
+
+    def first_request(cookie: str) -> tuple[bool, str]:
+        """Whether the phone may change the game, and the grant its cookie now holds."""
+        connection = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=30)
+        at_once.wait()
+        connection.request("GET", "/api/state", headers={"Cookie": f"dicetable={cookie}"})
+        answer = connection.getresponse()
+        auth = json.loads(answer.read())["auth"]
+        kept = SimpleCookie(answer.getheader("Set-Cookie", ""))["dicetable"].value
+        connection.close()
+        grant: str = app.session_interface.get_signing_serializer(app).loads(  # type: ignore[union-attr]
+            kept)["grant"]
+        return auth, grant
+
+    try:
+        with ThreadPoolExecutor(2 * SENT_AT_ONCE) as phones:
+            answers = list(phones.map(first_request, [c for c in cookies
+                                                     for _ in range(SENT_AT_ONCE)]))
+        assert all(auth for auth, _ in answers)
+        ana, ben = {g for _, g in answers[:SENT_AT_ONCE]}, {g for _, g in answers[SENT_AT_ONCE:]}
+        assert len(ana) == len(ben) == 1 and ana != ben  # one grant each, of its own
+        with closing(sqlite3.connect(journal.path)) as db:
+            assert {grant for (grant,) in db.execute("SELECT id FROM grants")} == ana | ben
+    finally:
+        end_streams(app)
+        server.close()
         session.stop()
 
 
