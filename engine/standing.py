@@ -1,5 +1,5 @@
-"""The actions that stand while a record is replayed, with the state kept every few actions,
-so that an undo replays the few actions after the last state kept, not all from the header.
+"""The actions that stand while a record is replayed, with the states before the last few of
+them kept, so that an undo takes its state back, not replays every action from the header.
 
 >>> from engine.rules import rules_for
 >>> rules = rules_for("dalek")
@@ -13,15 +13,17 @@ so that an undo replays the few actions after the last state kept, not all from 
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.errors import IllegalAction
 from engine.rules import Rules
 
-KEEP_EVERY = 32
-"""Actions between two states kept: an undo applies fewer than this many actions again (a
-state kept for every action would hold every turn's results list, as long as the game)."""
+KEPT = 32
+"""States kept, before each of the last actions: a run of more undos replays from the header
+once for each KEPT of them. (Every state holds each turn's results so far, so keeping one for
+every action would hold memory as the square of the game's length.)"""
 
 NOTHING_TO_UNDO = "there is nothing to undo: no action stands yet"
 
@@ -29,7 +31,7 @@ NOTHING_TO_UNDO = "there is nothing to undo: no action stands yet"
 class Standing:
     """The standing actions of a game and the state after them: :meth:`play` one more,
     :meth:`undo` the last one. ``state`` is the state after ``actions``; ``start`` gives the
-    state before any action (called only when an undo goes back past the actions given)."""
+    state before any action (called only when an undo goes back past the states kept)."""
 
     def __init__(self, rules: Rules[Any, Any], actions: Iterable[Any], state: Any, *,
                  start: Callable[[], Any]) -> None:
@@ -37,32 +39,27 @@ class Standing:
         self._start = start
         self.actions: list[Any] = list(actions)
         self.state: Any = state
-        self._kept: list[tuple[int, Any]] = [(len(self.actions), self.state)]
-        """(number of actions, the state after them), in order."""
+        self._before: deque[Any] = deque(maxlen=KEPT)
+        """The state before each of the last actions, the last action's last."""
 
     def play(self, action: Any) -> None:
         """One more action; IllegalAction (and no change) if it is refused."""
-        self.state = self._rules.apply(self.state, action)
+        state = self._rules.apply(self.state, action)
+        self._before.append(self.state)
         self.actions.append(action)
-        self._keep_if_due(len(self.actions), self.state)
+        self.state = state
 
     def undo(self) -> None:
         """Take back the last standing action; IllegalAction if none stands."""
         if not self.actions:
             raise IllegalAction(NOTHING_TO_UNDO)
         self.actions.pop()
-        count = len(self.actions)
-        while self._kept and self._kept[-1][0] > count:
-            self._kept.pop()
-        if not self._kept:
-            self._kept.append((0, self._start()))
-        done, state = self._kept[-1]
-        for action in self.actions[done:]:
+        if self._before:
+            self.state = self._before.pop()
+            return
+        state = self._start()
+        for done, action in enumerate(self.actions):
+            if done >= len(self.actions) - KEPT:
+                self._before.append(state)
             state = self._rules.apply(state, action)
-            done += 1
-            self._keep_if_due(done, state)
         self.state = state
-
-    def _keep_if_due(self, count: int, state: Any) -> None:
-        if count - self._kept[-1][0] >= KEEP_EVERY:
-            self._kept.append((count, state))
