@@ -11,7 +11,8 @@ understands; the live loop (:mod:`device.live`) closes it and opens it again wit
 - a folder of image files, played in file-name order (numbers in names counted: ``frame9``
   before ``frame10``) at ``fps``, the last frame held once it ends (demos, tests, recorded
   tables); pictures put in it later (a camera or a program that saves its pictures there) are
-  played on in the same way, every one in order; a video file the same way.
+  played on in the same way, in order (saved faster than ``fps``: every few of them, see
+  :class:`FolderSource`); a video file the same way.
 
 A recorded source (folder or video) is *paced* by default: it plays in real time and the live
 loop drops frames it has no time for, as with a camera. Unpaced, it hands over every frame as
@@ -45,6 +46,7 @@ DEFAULT_FPS = 15.0
 FULL_SIZE = (1280, 720)  # the frame the reader gets from a live camera
 MOTION_SIZE = (320, 180)  # the picamera2 stream for watching motion
 WARM_UP_S = 2.0  # picamera2: seconds of automatic exposure before it is fixed
+MAX_WAITING_S = 2.0  # a paced folder takes up at most this long (at its fps) of new pictures
 
 
 class CameraError(Exception):
@@ -229,10 +231,15 @@ class FolderSource(_Recording):
     """A folder of image files played in file-name order (see :class:`Player`). While it holds
     its last picture, pictures put in the folder since (a camera or a program that saves its
     pictures there), named after it, are looked for once a second and played on from the
-    first of them, every one in order: each may be a moment of play (a rest of the dice).
-    Paced, one the loop has no time for is dropped as a camera's frame would be; unpaced, none
-    is. With a ``memory`` (a folder a camera saves into), it starts from its newest picture
-    once the folder's pictures were shown (see :class:`FolderMemory`)."""
+    first of them, in order: each may be a moment of play (a rest of the dice).
+    Paced, one the loop has no time for is dropped as a camera's frame would be; and of more
+    new pictures at a look than it plays in MAX_WAITING_S, every few are played, evenly, the
+    newest kept (saved faster than ``fps`` and played one by one, they put the table ever
+    further behind): the table then sees them at most about MAX_WAITING_S after they were
+    saved, as a camera at ``fps`` would (a rest of the dice in as many still pictures in a
+    row). Unpaced, every picture is played. With a ``memory`` (a folder a camera saves into), it
+    starts from its newest picture once the folder's pictures were shown (see
+    :class:`FolderMemory`)."""
 
     def __init__(self, folder: Path, memory: FolderMemory | None = None,
                  **playing: Unpack[Playing]) -> None:
@@ -294,7 +301,8 @@ class FolderSource(_Recording):
         newer = [p for p in pictures_in(self.folder) if name_order(p) > name_order(self._files[-1])]
         if newer:
             self._player.play_on(len(self._files))
-            self._files += newer
+            most = max(1, round(self._player.fps * MAX_WAITING_S))
+            self._files += every_few(newer, most) if self.paced else newer
 
 
 class FolderMemory:
@@ -319,6 +327,16 @@ class FolderMemory:
             return
         with suppress(OSError):  # a card that cannot be written: a restart plays it again
             self._marker.write_text(self._name, encoding="utf-8")
+
+
+def every_few(pictures: list[Path], most: int) -> list[Path]:
+    """Every k-th of ``pictures``, the last one kept, k the least that leaves at most ``most``.
+
+    >>> [p.name for p in every_few([Path(str(n)) for n in range(10)], 4)]
+    ['0', '3', '6', '9']
+    """
+    step = math.ceil(len(pictures) / most)
+    return pictures[(len(pictures) - 1) % step::step]
 
 
 def _text_of(path: Path) -> str | None:

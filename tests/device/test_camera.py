@@ -211,6 +211,18 @@ def test_pictures_put_in_the_folder_while_it_plays_are_all_played_in_order(
     assert shown == [30] * 8 + [40, 50, 50, 50]
 
 
+def test_pictures_saved_faster_than_the_folder_plays_are_played_every_few(folder: Path) -> None:
+    # 45 pictures saved in a second into a folder played at 10 a second: played one by one,
+    # the table would be 3.5 s behind them; every third is played, the newest last
+    source = FolderSource(folder, fps=10, clock=FakeClock())
+    source.open()
+    assert [source.read().number for _ in range(3)] == [0, 1, 2]
+    for number in range(3, 48):
+        cv2.imwrite(str(folder / f"{number:03d}.png"), shade(100 + number))
+    shown = [int(source.read().image[0, 0, 0]) - 100 for _ in range(25)]
+    assert [n for n in shown if n > 0] == list(range(5, 48, 3))
+
+
 @pytest.mark.parametrize("paced", [True, False])
 def test_pictures_put_in_the_folder_after_a_long_hold_are_not_overdue(
         folder: Path, paced: bool) -> None:

@@ -20,6 +20,7 @@ from device.demo_plan import Plan, PlannedDie, PlannedRest
 from device.journal import Journal
 from device.live import LiveLoop
 from device.session import Snapshot, TableSession
+from vision.film import MOTION_FRAMES
 from vision.observation import DiceObserver
 from vision.reader import DiceReader
 
@@ -207,6 +208,42 @@ def test_a_roll_and_a_reroll_saved_into_the_folder_between_two_looks_are_both_re
     finally:
         loop.stop()
     assert journal_lines(table) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
+    assert question["kind"] == "freeze" and sorted(question["dice"]) == [2, 3, 4, 5, 6, 6]
+
+
+def test_a_folder_fed_faster_than_it_plays_keeps_up_and_sees_every_rest(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # A camera saves 40 pictures a second into the folder the table plays at 10 (serve
+    # --camera DIR --fps 10): dice tumbling for 2 s, then a roll that rests 0.8 s, then a
+    # reroll. Played one by one the table fell ever further behind (4 s of pictures to each
+    # 1 s), and the reroll was read some 8 s after it was saved; every few of the pictures
+    # found at a look are played, so that the table stays within about 2 s of the camera and
+    # the roll's rest still shows in enough still pictures in a row to be read.
+    rolled = dice([6, 6, 5, 2, 1, 1])
+    rerolled = (*rolled[:4], *dice([3, 4], ELSEWHERE, looks=10))
+    plan = Plan([DICY], [PlannedRest((), 0.0, None, hand=False), PlannedRest(rolled, 0.8, 0),
+                         PlannedRest(rerolled, 0.5, 1)], fps=40.0)
+    saved = tmp_path / "saved"
+    write_film(plan, saved, seed=5)
+    frames = sorted(saved.glob("*.jpg"))
+    tumbling = frames[1:1 + MOTION_FRAMES] * 13  # the hand and the dice flying, 2 s of them
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    os.link(frames[0], camera / "00000.jpg")
+    loop = LiveLoop(lambda: open_source(str(camera), fps=10.0), reader, table)
+    loop.start()
+    try:
+        wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "ok")
+        began = time.monotonic()
+        for number, frame in enumerate([*tumbling, *frames[1 + MOTION_FRAMES:]], start=1):
+            time.sleep(max(0.0, began + number / plan.fps - time.monotonic()))
+            os.link(frame, camera / f"{number:05d}.jpg")
+        asked = wait_for(table, lambda s: s.camera is not None and s.camera["ask"] is not None,
+                         timeout=5.0)
+    finally:
+        loop.stop()
+    assert journal_lines(table) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
+    question = asked.camera["ask"]  # type: ignore[index]
     assert question["kind"] == "freeze" and sorted(question["dice"]) == [2, 3, 4, 5, 6, 6]
 
 
