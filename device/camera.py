@@ -12,7 +12,8 @@ understands; the live loop (:mod:`device.live`) closes it and opens it again wit
   before ``frame10``) at ``fps``, the last frame held once it ends (demos, tests, recorded
   tables); pictures put in it later (a camera or a program that saves its pictures there) are
   played on in the same way, in order (saved faster than ``fps``: every few of them, see
-  :class:`FolderSource`); a video file the same way.
+  :class:`FolderSource`); a video file the same way. A camera's folder or a video file once
+  shown starts from its newest picture when opened again (see :class:`ShownMemory`).
 
 A recorded source (folder or video) is *paced* by default: it plays in real time and the live
 loop drops frames it has no time for, as with a camera. Unpaced, it hands over every frame as
@@ -131,9 +132,9 @@ def parse_source(spec: str) -> tuple[str, int | str | None]:
 
 def open_source(spec: str, *, fps: float = DEFAULT_FPS, paced: bool = True, loop: bool = False,
                 start: int = 0, speed: float = 1.0, clock: Clock | None = None,
-                memory: FolderMemory | None = None) -> FrameSource:
+                memory: ShownMemory | None = None) -> FrameSource:
     """The source ``spec`` names (not opened yet); the other options are for recordings
-    (see :class:`Player`), ``memory`` for a folder (see :class:`FolderMemory`)."""
+    (see :class:`Player`), ``memory`` for a folder or a video (see :class:`ShownMemory`)."""
     kind, target = parse_source(spec)
     clock = clock or RealClock()
     if kind == "picamera2":
@@ -144,8 +145,8 @@ def open_source(spec: str, *, fps: float = DEFAULT_FPS, paced: bool = True, loop
     if kind == "folder":
         return FolderSource(Path(str(target)), memory, fps=fps, paced=paced, loop=loop,
                             start=start, speed=speed, clock=clock)
-    return VideoSource(Path(str(target)), fps=fps, paced=paced, loop=loop, start=start,
-                       speed=speed, clock=clock)
+    return VideoSource(Path(str(target)), memory, fps=fps, paced=paced, loop=loop,
+                       start=start, speed=speed, clock=clock)
 
 
 class Player:
@@ -239,9 +240,9 @@ class FolderSource(_Recording):
     saved, as a camera at ``fps`` would (a rest of the dice in as many still pictures in a
     row). Unpaced, every picture is played. With a ``memory`` (a folder a camera saves into), it
     starts from its newest picture once the folder's pictures were shown (see
-    :class:`FolderMemory`)."""
+    :class:`ShownMemory`)."""
 
-    def __init__(self, folder: Path, memory: FolderMemory | None = None,
+    def __init__(self, folder: Path, memory: ShownMemory | None = None,
                  **playing: Unpack[Playing]) -> None:
         super().__init__(f"the pictures in {folder}", **playing)
         self.folder = folder
@@ -305,21 +306,22 @@ class FolderSource(_Recording):
             self._files += every_few(newer, most) if self.paced else newer
 
 
-class FolderMemory:
-    """Whether the table was shown the pictures of the folder a camera saves into: then the
-    folder, opened again (after a failure, a stall or a restart), starts from its newest
-    picture, as the ones before it were shown and a camera shows the table only as it lies
-    now. ``marker`` (in the table's state folder) keeps it from one run to the next: written
-    once, when the folder's first picture is shown (not before: a table that failed to start
-    plays a recording from its start)."""
+class ShownMemory:
+    """Whether the table was shown the pictures of the folder a camera saves into, or of a
+    video file: then the folder, opened again (after a failure, a stall or a restart), starts
+    from its newest picture, and the video from its last frame, as the ones before were shown
+    and played again they would be moves in a game that went on; a camera shows the table
+    only as it lies now. ``marker`` (in the table's state folder) keeps it from one run to the
+    next: written once, when the first picture is shown (not before: a table that failed to
+    start plays a recording from its start)."""
 
-    def __init__(self, folder: Path, marker: Path | None = None) -> None:
-        self._name = str(folder.resolve())
+    def __init__(self, source: Path, marker: Path | None = None) -> None:
+        self._name = str(source.resolve())
         self._marker = marker
         self.shown = marker is not None and _text_of(marker) == self._name
 
     def show(self) -> None:
-        """A picture of the folder was shown: note it (the marker written the first time)."""
+        """A picture was shown: note it (the marker written the first time)."""
         if self.shown:
             return
         self.shown = True
@@ -379,18 +381,22 @@ def name_order(path: Path) -> tuple[tuple[int, str], ...]:
 
 
 class VideoSource(_Recording):
-    """A video file played at ``fps`` (see :class:`Player`); decoded frame by frame."""
+    """A video file played at ``fps`` (see :class:`Player`); decoded frame by frame. With a
+    ``memory``, it starts from its last frame once its frames were shown (see
+    :class:`ShownMemory`)."""
 
-    def __init__(self, path: Path, **playing: Unpack[Playing]) -> None:
+    def __init__(self, path: Path, memory: ShownMemory | None = None,
+                 **playing: Unpack[Playing]) -> None:
         super().__init__(f"the video {path}", **playing)
         self.path = path
+        self._memory = memory
         self._capture: cv2.VideoCapture | None = None
         self._count = 0
         self._position = -1
         self._last: Image | None = None
 
     def open(self) -> None:
-        """Open the file and count its frames."""
+        """Open the file and count its frames (shown before: play from the last)."""
         if not self.path.is_file():
             raise CameraError(f"there is no video file {self.path}")
         capture = cv2.VideoCapture(str(self.path))
@@ -398,6 +404,8 @@ class VideoSource(_Recording):
             raise CameraError(f"the video {self.path} cannot be played")
         self._capture = capture
         self._count = max(1, int(capture.get(cv2.CAP_PROP_FRAME_COUNT)))
+        if self._memory is not None and self._memory.shown:
+            self._player.first = self._count - 1
         self._position = -1
         self._player.start()
 
@@ -410,6 +418,9 @@ class VideoSource(_Recording):
             if index < self._position:  # looping: back to the start
                 self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
                 self._position = -1
+            elif self._position < 0 < index:  # starting further on: straight there
+                self._capture.set(cv2.CAP_PROP_POS_FRAMES, index)
+                self._position = index - 1
             while self._position < index:
                 ok, image = self._capture.read()
                 self._position += 1
@@ -419,6 +430,8 @@ class VideoSource(_Recording):
                 self._last = np.asarray(image, np.uint8)
         if self._last is None:
             raise UnreadableFrame(f"the video {self.path} has no readable frame")
+        if self._memory is not None:
+            self._memory.show()
         return Frame(self._last, at, index)
 
     def close(self) -> None:

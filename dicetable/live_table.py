@@ -21,8 +21,8 @@ from device import calibration_store
 from device.camera import (
     DEFAULT_FPS,
     CameraError,
-    FolderMemory,
     FrameSource,
+    ShownMemory,
     open_source,
     parse_source,
 )
@@ -40,8 +40,8 @@ if TYPE_CHECKING:
 
 DEMO_SEED = 1
 FOLDER_CAMERA_FILE = "camera-folder.txt"
-"""In the state folder: the folder of pictures the table's camera last showed it (opened
-again, its camera starts from its newest picture)."""
+"""In the state folder: the folder of pictures or the video file the table's camera last
+showed it (opened again, it starts from its newest picture)."""
 
 
 @dataclass
@@ -170,16 +170,16 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
     kind = parse_source(source)[0]
     if kind == "video" and not Path(source).is_file():
         raise CameraError(f"there is no video {source}")  # (a camera unplugged is waited for)
-    memory = None  # the demo's film and a folder --loop plays are recordings, not a camera
-    if kind == "folder" and demo is None and not loop:
-        memory = FolderMemory(Path(source), None if state is None else state / FOLDER_CAMERA_FILE)
+    memory = None  # the demo's film and what --loop plays are played from their start
+    if kind in ("folder", "video") and demo is None and not loop:
+        memory = ShownMemory(Path(source), None if state is None else state / FOLDER_CAMERA_FILE)
 
     opens = 0
 
     def fresh_source() -> FrameSource:
         nonlocal opens
-        # opened again (a stall): a camera starts over (a camera's folder at its newest
-        # picture), the demo's film where its game stands now
+        # opened again (a stall): a camera starts over (a camera's folder or a video at its
+        # newest picture), the demo's film where its game stands now
         at = start if not opens else _demo_start(plan, session) if demo is not None else 0
         opens += 1
         return open_source(str(source), fps=fps, paced=paced, loop=loop, start=at,

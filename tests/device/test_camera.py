@@ -13,9 +13,9 @@ import pytest
 
 from device.camera import (
     CameraError,
-    FolderMemory,
     FolderSource,
     PicameraSource,
+    ShownMemory,
     SourceEnded,
     UnreadableFrame,
     VideoSource,
@@ -103,7 +103,7 @@ def test_a_cameras_folder_opened_again_after_a_failure_starts_from_its_newest_pi
         folder: Path) -> None:
     # the pictures before were shown already: played again, they were new movement (a roll
     # undone by phone came back)
-    source = FolderSource(folder, FolderMemory(folder), fps=10, paced=False, clock=FakeClock())
+    source = FolderSource(folder, ShownMemory(folder), fps=10, paced=False, clock=FakeClock())
     source.open()
     assert [source.read().number for _ in range(2)] == [0, 1]
     source.close()  # the live loop closes a source that failed, and opens it again
@@ -115,7 +115,7 @@ def test_a_cameras_folder_opened_again_after_a_failure_starts_from_its_newest_pi
 def test_a_cameras_folder_opened_anew_after_a_stall_starts_from_its_newest_picture(
         folder: Path) -> None:
     # the live loop leaves a stalled source behind and makes a new one: the same memory
-    memory = FolderMemory(folder)
+    memory = ShownMemory(folder)
     stalled = FolderSource(folder, memory, fps=10, paced=False, clock=FakeClock())
     stalled.open()
     assert stalled.read().number == 0
@@ -139,7 +139,7 @@ def test_a_recording_opened_again_after_a_failure_plays_from_its_start(
 def test_a_cameras_folder_is_remembered_once_its_first_picture_is_shown(
         folder: Path, tmp_path: Path) -> None:
     marker = tmp_path / "camera-folder.txt"
-    source = FolderSource(folder, FolderMemory(folder, marker), fps=10, paced=False,
+    source = FolderSource(folder, ShownMemory(folder, marker), fps=10, paced=False,
                           clock=FakeClock())
     source.open()
     assert not marker.exists()  # opened, nothing shown: a table that stops now plays it again
@@ -148,9 +148,9 @@ def test_a_cameras_folder_is_remembered_once_its_first_picture_is_shown(
     marker.unlink()
     source.read()
     assert not marker.exists()  # written once, not for every picture (a card wears)
-    assert not FolderMemory(folder, tmp_path / "elsewhere.txt").shown
+    assert not ShownMemory(folder, tmp_path / "elsewhere.txt").shown
     marker.write_text(str(folder.resolve()), encoding="utf-8")
-    again = FolderSource(folder, FolderMemory(folder, marker), fps=10, paced=False,
+    again = FolderSource(folder, ShownMemory(folder, marker), fps=10, paced=False,
                          clock=FakeClock())
     again.open()  # the table restarted: the folder's pictures were shown
     assert again.read().number == 2
@@ -256,18 +256,46 @@ def test_an_empty_or_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
         FolderSource(tmp_path / "gone").open()
 
 
-def test_a_video_file_plays_like_a_folder(tmp_path: Path) -> None:
+@pytest.fixture
+def video(tmp_path: Path) -> Path:
+    """A video of six frames: two each of 40, 120 and 200."""
     path = tmp_path / "table.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (64, 48))
     for value in (40, 120, 200):
         for _ in range(2):
             writer.write(shade(value))
     writer.release()
-    source = VideoSource(path, fps=10, paced=False, clock=FakeClock())
+    return path
+
+
+def test_a_video_file_plays_like_a_folder(video: Path) -> None:
+    source = VideoSource(video, fps=10, paced=False, clock=FakeClock())
     source.open()
     values = [int(source.read().image[0, 0, 0]) for _ in range(8)]
     source.close()
     assert [round(v, -1) for v in values] == [40, 40, 120, 120, 200, 200, 200, 200]
+
+
+def test_a_video_shown_then_opened_again_or_anew_starts_from_its_last_frame(
+        video: Path, tmp_path: Path) -> None:
+    # played again from its start, its moves came again into a game that went on
+    marker = tmp_path / "camera-folder.txt"
+    memory = ShownMemory(video, marker)
+    source = VideoSource(video, memory, fps=10, paced=False, clock=FakeClock())
+    source.open()
+    assert not marker.exists()
+    assert [round(int(source.read().image[0, 0, 0]), -1) for _ in range(3)] == [40, 40, 120]
+    assert marker.read_text(encoding="utf-8") == str(video.resolve())
+    source.close()  # failed: the live loop opens it again
+    source.open()
+    assert [source.read().number for _ in range(2)] == [5, 5]
+    fresh = VideoSource(video, memory, fps=10, paced=False, clock=FakeClock())  # a stall
+    fresh.open()
+    assert fresh.read().number == 5
+    restarted = VideoSource(video, ShownMemory(video, marker), fps=10, paced=False,
+                            clock=FakeClock())
+    restarted.open()
+    assert round(int(restarted.read().image[0, 0, 0]), -1) == 200
 
 
 def test_sources_are_named_by_what_the_host_types(folder: Path, tmp_path: Path) -> None:

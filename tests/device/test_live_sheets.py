@@ -572,20 +572,34 @@ def dicy_roll_film(folder: Path) -> Path:
     return folder
 
 
+def as_video(folder: Path, path: Path) -> Path:
+    """The pictures of ``folder`` as a video file (Motion JPEG)."""
+    pictures = pictures_in(folder)
+    height, width = cv2.imread(str(pictures[0])).shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (width, height))
+    for picture in pictures:
+        writer.write(cv2.imread(str(picture)))
+    writer.release()
+    return path
+
+
+@pytest.mark.parametrize("kind", ["folder", "video"])
 def test_a_folder_camera_at_a_restart_shows_the_table_as_it_lies_not_its_history(
-        tmp_path: Path, state: Path) -> None:
-    """serve --camera DIR restarted: the folder's pictures are what the table saw before; a
-    roll the camera read and a phone undid stays undone (it was read again from the folder's
-    first picture). A recording played the first time plays from its first picture."""
-    folder = dicy_roll_film(tmp_path / "camera")
+        tmp_path: Path, state: Path, kind: str) -> None:
+    """serve --camera DIR (or a video file) restarted: its pictures are what the table saw
+    before; a roll the camera read and a phone undid stays undone (it was read again from
+    the first picture). A recording played the first time plays from its first picture."""
+    camera = dicy_roll_film(tmp_path / "camera")
+    if kind == "video":
+        camera = as_video(camera, tmp_path / "table.avi")
     for session in table(state, DICY_HEADER):
-        watch(session, folder, state)
+        watch(session, camera, state)
         assert journal(session) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
         session.act({"undo": {}}, base_version=session.snapshot().version, source="phone")
     restarted = TableSession(Journal(state / "table.db"))
     restarted.start()
     try:
-        watch(restarted, folder, state)
+        watch(restarted, camera, state)
         assert journal(restarted) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]}),
                                       ("phone", {"undo": {}})]
     finally:
