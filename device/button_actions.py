@@ -1,6 +1,9 @@
 """What a press of the table's buttons means, by the game being played.
 
-- **stop** ends a Dalek Dice turn: the record's ``stop``.
+- **stop** ends a Dalek Dice turn: the record's ``stop``. A stop that waits for the camera's
+  read of the dice just set aside waits on a thread of its own, so the presses after it are
+  taken meanwhile (a stop pressed again waits its turn there); one that does not wait is
+  played before the next press is taken.
 - **shout**: in 17 a ``call`` by the seats' players (all who shouted together; the engine
   resolves who wins it); with one shout button for the table the phones ask who called. In
   Dalek Dice the Dalek's voice ("Exterminate!") and the score pad's moment.
@@ -13,7 +16,9 @@ press reaches the game through the session (source ``button``), like a phone's t
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from device.button_config import STOP, Key
@@ -76,15 +81,34 @@ class ButtonActions:
         self.feedback = Feedback()
         self._news = 0
         self._pin_until: float | None = None
+        self._telling = threading.Lock()  # the news and the PIN's time, told from two threads
+        self._stops = ThreadPoolExecutor(max_workers=1, thread_name_prefix="button-stop")
+        self._last_stop: Future[None] | None = None
 
     def stop(self) -> None:
-        """Stop was pressed (and let go)."""
+        """Stop was pressed (and let go): returns once the stop was played or refused, or
+        waits for the camera's read of the dice set aside (or is queued behind a stop that
+        waits)."""
         view = self._session.snapshot().view
         if view is not None and view["game"] != "dalek" and not view["over"]:
             self._refuse([STOP], ButtonRefusal(
                 "the stop button ends a turn of Dalek Dice; this game has no use for it"))
             return
-        self._act({"stop": {}}, [STOP])
+        behind = self._last_stop is not None and not self._last_stop.done()
+        going = threading.Event()
+        self._last_stop = self._stops.submit(self._stop, going)
+        if not behind:
+            going.wait()
+
+    def close(self) -> None:
+        """Finish a stop still waiting for the camera (``stop_waits_s`` at most)."""
+        self._stops.shutdown(wait=True)
+
+    def _stop(self, going: threading.Event) -> None:
+        try:
+            self._act({"stop": {}}, [STOP], waiting=going.set)
+        finally:
+            going.set()
 
     def shout(self, seats: list[int | None]) -> None:
         """Shouts together: by the seats in ``seats`` (None: the table's one shout button)."""
@@ -112,14 +136,15 @@ class ButtonActions:
 
     def show_pin(self, now: float) -> None:
         """Stop and a shout were held together: the PIN on the phones for a minute."""
-        self._pin_until = now + PIN_SHOWN_S
-        self._tell({"kind": "pin", "pin": self._session.journal.pin()})
+        self._tell({"kind": "pin", "pin": self._session.journal.pin()},
+                   pin_until=now + PIN_SHOWN_S)
 
     def due(self, now: float) -> None:
         """Take the PIN off the phones once its time is over."""
-        if self._pin_until is not None and now >= self._pin_until:
-            self._pin_until = None
-            self._session.tell_buttons(None)
+        with self._telling:
+            if self._pin_until is not None and now >= self._pin_until:
+                self._pin_until = None
+                self._session.tell_buttons(None)
 
     def _call(self, view: dict[str, Any], keys: list[Key]) -> None:
         players: list[str] = list(view["players"])
@@ -150,14 +175,15 @@ class ButtonActions:
             elif allowed:
                 self._refuse(list(callers.values()), err)
 
-    def _act(self, line: dict[str, Any], keys: list[Key], *, quiet: bool = False) -> None:
+    def _act(self, line: dict[str, Any], keys: list[Key], *, quiet: bool = False,
+             waiting: Callable[[], None] | None = None) -> None:
         """Play ``line`` as the buttons' action on the table as it is now; a refusal is shown
-        (or raised, when ``quiet``)."""
+        (or raised, when ``quiet``). ``waiting``: see :meth:`TableSession.act`."""
         try:
             while True:  # a phone changed the table at that moment: the press is for the new
                 try:
                     self._session.act(line, base_version=self._session.snapshot().version,
-                                      source="button")
+                                      source="button", waiting=waiting)
                     break
                 except StaleVersion:
                     continue
@@ -174,8 +200,10 @@ class ButtonActions:
         self._tell({"kind": "refused", "button": key.button, "seat": key.seat,
                     "player": player, "reason": refusal_json(err)})
 
-    def _tell(self, news: dict[str, Any]) -> Snapshot:
-        self._news += 1
-        if news.get("kind") != "pin":
-            self._pin_until = None
-        return self._session.tell_buttons({"n": self._news, **news})
+    def _tell(self, news: dict[str, Any], *, pin_until: float | None = None) -> Snapshot:
+        """Show ``news`` on the phones; ``pin_until``: when the PIN it shows goes (other news
+        takes it off)."""
+        with self._telling:
+            self._news += 1
+            self._pin_until = pin_until
+            return self._session.tell_buttons({"n": self._news, **news})

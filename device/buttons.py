@@ -3,7 +3,8 @@
 gpiozero's callbacks only put an :class:`Edge` on a queue; one thread, ``buttons``, reads the
 queue and hands what the presses mean to :class:`device.button_actions.ButtonActions`, which
 goes through the table session like any other source. So a press while the session is busy
-waits in the queue, and gpiozero's thread never does.
+waits in the queue, and gpiozero's thread never does; a stop that waits for the camera's
+read of the dice set aside waits on a thread of its own (see :mod:`device.button_actions`).
 
 How presses are read:
 
@@ -141,6 +142,7 @@ class TableButtons:
         self._stop.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(5)
+        self._actions.close()
         self.close()
 
     def close(self) -> None:

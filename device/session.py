@@ -158,15 +158,17 @@ class TableSession:
         ``abandon_current``: that game is then abandoned, only if the new one is taken."""
         return self._run(lambda: self._new_game(header, base_version, abandon_current))
 
-    def act(self, line: dict[str, Any], *, base_version: int, source: Source) -> Snapshot:
+    def act(self, line: dict[str, Any], *, base_version: int, source: Source,
+            waiting: Callable[[], None] | None = None) -> Snapshot:
         """Apply one record line (an action or ``{"undo": {}}``) to the game in progress.
 
         A Dalek stop while the camera reads a table that just moved first waits for that read
-        (``stop_waits_s`` at most): the dice the player set aside before stopping are the
-        keep. A stop is refused while the camera's last read does not show that keep surely
-        (a die it is not sure of, a frame it could only note)."""
+        (``stop_waits_s`` at most; ``waiting`` is called as it starts to wait): the dice the
+        player set aside before stopping are the keep. A stop is refused while the camera's
+        last read does not show that keep surely (a die it is not sure of, a frame it could
+        only note)."""
         if "stop" in line:
-            self._await_read_of_keep()
+            self._await_read_of_keep(waiting)
         return self._run(lambda: self._act(line, base_version, source))
 
     def correct(self, index: int, line: dict[str, Any], *, base_version: int,
@@ -374,13 +376,16 @@ class TableSession:
             self.teacher.cancel()  # the camera reads the game now, not photos to teach
         return self._publish(version, game, game_id)
 
-    def _await_read_of_keep(self) -> None:
+    def _await_read_of_keep(self, waiting: Callable[[], None] | None) -> None:
         """Before a stop: while the camera waits to journal a keep and the table moved since
-        its last read (the player set dice aside), wait for the read of the table at rest;
-        SessionError when it does not come within ``stop_waits_s`` (the table still moving).
-        Runs on the caller's thread: the read is taken on the worker meanwhile."""
+        its last read (the player set dice aside), call ``waiting`` and wait for the read of
+        the table at rest; SessionError when it does not come within ``stop_waits_s`` (the
+        table still moving). Runs on the caller's thread: the read is taken on the worker
+        meanwhile."""
         if not self._run(self._keep_waits):
             return
+        if waiting is not None:
+            waiting()
         with self._changed:
             if not self._changed.wait_for(lambda: not self._stirred, self._stop_waits_s):
                 raise SessionError("the camera still sees movement over the table; take your "

@@ -1,6 +1,7 @@
 """A Dalek stop while the camera waits to journal a keep, driven by the camera's reads and its
 news of motion as the live loop gives them: it waits for the read of the dice set aside, and
-is refused (nothing journalled) where that read does not show the keep surely or never comes."""
+is refused (nothing journalled) where that read does not show the keep surely or never comes;
+the buttons' other presses are taken meanwhile."""
 
 from __future__ import annotations
 
@@ -8,16 +9,21 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
+from device.button_actions import ButtonActions
+from device.button_config import ButtonConfig
+from device.buttons import TableButtons
 from device.journal import Journal
 from device.live import Seen
-from device.session import SessionError, TableSession
+from device.session import SessionError, Snapshot, TableSession
 from vision.observation import Observation
 from vision.sheet_seen import DalekObservation, DieSeen
 
@@ -25,6 +31,10 @@ DALEK = {"game": "dalek", "players": ["Jenna", "Peter"]}
 JENNA = ["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC"]
 KEEP = ["D3", "D3", "D3", "H2", "H2"]
 Die = tuple[str | None, str]  # a face (None: not sure) and the zone it lies in
+STOP_PIN, SHOUT_PIN = 17, 27
+NEWS_S = 5.0
+"""How long a press's news may take to come (milliseconds; a loaded machine is slow): well
+under the stop's wait in the tests that press buttons while it waits."""
 
 
 def seen(dice: list[Die], number: int) -> Seen:
@@ -166,3 +176,55 @@ def test_dice_set_aside_after_a_roll_entered_by_phone_are_a_keep_not_a_roll(
         assert session.snapshot().view["scores"] == {"Jenna": 4, "Peter": 0}  # type: ignore
     finally:
         session.stop()
+
+
+@contextmanager
+def buttons(session: TableSession) -> Iterator[Callable[[int], None]]:
+    """The table's stop and shout buttons on gpiozero's mock pins (a Pi 5): yields a tap."""
+    factory = MockFactory(revision="d04170")
+    table_buttons = TableButtons(ButtonConfig(stop=STOP_PIN, shout=SHOUT_PIN),
+                                 ButtonActions(session, seated=False), factory=factory)
+    table_buttons.start()
+
+    def tap(pin: int) -> None:
+        factory.pin(pin).drive_low()
+        time.sleep(0.05)
+        factory.pin(pin).drive_high()
+        time.sleep(0.05)
+
+    try:
+        yield tap
+    finally:
+        table_buttons.stop()
+
+
+def button_news(session: TableSession, kind: str) -> Snapshot:
+    """The first snapshot showing the buttons' news of ``kind`` (fails after NEWS_S)."""
+    deadline = time.monotonic() + NEWS_S
+    snap = session.snapshot()
+    with session.subscribe() as updates:
+        while not (snap.buttons and snap.buttons["kind"] == kind):
+            update = updates.get(max(0.0, deadline - time.monotonic()))
+            assert update is not None, f"no {kind} news came; buttons: {snap.buttons}"
+            snap = update
+    return snap
+
+
+def test_a_shout_while_a_stop_waits_for_the_keep_is_heard_at_once(state: Path) -> None:
+    """Jenna presses stop as she sets her dice aside, and again; Peter shouts while the stop
+    waits for the camera's read: the shout is heard at once (it waited behind the stop, up to
+    ``stop_waits_s``: 3 s with nothing on the phones or from the Dalek). The read comes: her
+    stop journals her keep, and her second stop, its turn come, is refused."""
+    for session in rolled(state, stop_waits_s=30.0):
+        session.camera_moved()
+        with buttons(session) as tap:
+            tap(STOP_PIN)
+            tap(STOP_PIN)
+            tap(SHOUT_PIN)
+            button_news(session, "exterminate")
+            assert journal(state) == [("camera", {"roll": JENNA})], "the stop still waits"
+            session.camera_seen(seen(SET_ASIDE, 2))
+            refused = button_news(session, "refused")
+        assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("button", {"stop": {}})]
+        assert refused.buttons is not None and refused.buttons["button"] == "stop"
+        assert refused.buttons["reason"]["template"].startswith("{name} has not rolled yet")
