@@ -293,6 +293,12 @@ class FolderSource(_Recording):
         """Nothing to free."""
         self._last = None
 
+    def look_now(self) -> None:
+        """Look for pictures put in the folder at the next read, though a second has not
+        passed since the last look (a stop waits for the table as it lies now): the read after
+        it shows the first of them."""
+        self._looked = -math.inf
+
     def _take_up_new(self, at: float) -> None:
         """Showing the last picture at recorded time ``at``: the pictures put in the folder
         since, named after it, are played next (looked for once a second)."""

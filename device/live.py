@@ -8,7 +8,9 @@ read that stands to the sink (the session) as a :class:`Seen`. A slow read there
 frames and never queues them. A read of the table before anything moved in the camera's view
 is marked *as found* (:attr:`Seen.as_found`): what lay there already, no move of the game.
 The sink hears at once when something moves in view after a read stood (a read will follow
-once it is still): a stop pressed meanwhile waits for that read.
+once it is still): a stop pressed meanwhile waits for that read. A stop also has the camera
+look now (:meth:`LiveLoop.look_now`): a folder a camera saves into is looked at for new
+pictures only once a second.
 
 A source that fails, vanishes or stalls is closed and opened again with a growing pause (the
 sink hears the camera is out, then that it is back); an unreadable frame is skipped and told.
@@ -30,6 +32,7 @@ from numpy.typing import NDArray
 from device.camera import (
     CameraError,
     Clock,
+    FolderSource,
     Frame,
     FrameSource,
     RealClock,
@@ -90,31 +93,34 @@ class LiveSink(Protocol):
 
 
 class _Mailbox:
-    """The newest frame (or, keeping every frame, one frame at a time) between the threads."""
+    """The newest frame (or, keeping every frame, one frame at a time) between the threads,
+    with the number of the last look asked of the camera before it was taken (see
+    :meth:`LiveLoop.look_now`)."""
 
     def __init__(self, keep_every_frame: bool) -> None:
         self._keep = keep_every_frame
         self._item: Frame | CameraError | None = None
+        self._look = 0
         self._ready = threading.Condition()
         self.dropped = 0
 
-    def put(self, item: Frame | CameraError, stop: threading.Event) -> None:
+    def put(self, item: Frame | CameraError, stop: threading.Event, look: int = 0) -> None:
         with self._ready:
             if self._keep:
                 while self._item is not None and not stop.is_set():
                     self._ready.wait(0.1)
             elif isinstance(self._item, Frame):
                 self.dropped += 1
-            self._item = item
+            self._item, self._look = item, look
             self._ready.notify_all()
 
-    def take(self, timeout: float) -> Frame | CameraError | None:
+    def take(self, timeout: float) -> tuple[Frame | CameraError | None, int]:
         with self._ready:
             if self._item is None:
                 self._ready.wait(timeout)
             item, self._item = self._item, None
             self._ready.notify_all()
-            return item
+            return item, self._look
 
 
 class LiveLoop:
@@ -145,6 +151,9 @@ class LiveLoop:
         self._state: CameraState = "starting"
         self._faulty = False  # the last picture taken up failed by a fault of the table's own
         self._look_again = threading.Event()
+        self._looks = threading.Condition()
+        self._looks_asked = 0
+        self._looks_watched = 0
         self.reads = 0
         """How many frames were read (for the benchmark)."""
 
@@ -188,12 +197,16 @@ class LiveLoop:
     def _grab(self, source: FrameSource, generation: int, mailbox: _Mailbox) -> None:
         pause = self._backoff_s[0]
         opened = False
+        looked = shows = 0  # the last look asked of the source; the looks the next read shows
         try:
             while not self._stop.is_set() and generation == self._generation:
+                look = self._looks_asked
                 try:
                     if not opened:
                         source.open()
                         opened = True
+                    if look > looked and isinstance(source, FolderSource):
+                        source.look_now()  # its next read looks; the read after shows it
                     item: Frame | CameraError = source.read()
                     pause = self._backoff_s[0]
                 except (UnreadableFrame, SourceEnded) as err:
@@ -207,11 +220,22 @@ class LiveLoop:
                     continue
                 if generation != self._generation:
                     return
-                mailbox.put(item, self._stop)
+                mailbox.put(item, self._stop, shows)
+                looked = shows = look
                 if isinstance(item, SourceEnded):
                     return
         finally:
             source.close()
+
+    def look_now(self, timeout: float) -> bool:
+        """Look at the table now, and return once a frame taken since was watched for motion
+        (the sink heard of a move first); a folder a camera saves into is looked at for new
+        pictures at once (by itself, once a second). False when no frame came within
+        ``timeout`` seconds."""
+        with self._looks:
+            self._looks_asked += 1
+            asked = self._looks_asked
+            return self._looks.wait_for(lambda: self._looks_watched >= asked, timeout)
 
     def look_again(self) -> None:
         """Read the table anew once it is still, though nothing on it moved (the observer was
@@ -234,7 +258,7 @@ class LiveLoop:
         told = False  # the sink was told that something moved since the last read stood
         patience = self._stall_s  # how long to wait for the next frame before calling a stall
         while not self._stop.is_set():
-            item = self._mailbox.take(timeout=patience)
+            item, look = self._mailbox.take(timeout=patience)
             if item is None:  # stalled: leave the stuck grabber behind and open a new source
                 self._set_state("out", f"the camera sent no picture for {patience:g} s")
                 self._start_grabber()
@@ -267,6 +291,10 @@ class LiveLoop:
             if moved and not told:
                 self._sink.camera_moved()
                 told = True
+            if look > self._looks_watched:
+                with self._looks:
+                    self._looks_watched = look
+                    self._looks.notify_all()
             if self._look_again.is_set():  # as if the table had moved: read it once still
                 self._look_again.clear()
                 moved = True

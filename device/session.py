@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -124,6 +125,11 @@ class TableSession:
         self._wins: tuple[int, dict[str, int]] | None = None
         self.on_recalibrate: Callable[[], None] | None = None
         """Asks the camera to calibrate the table anew (set by the camera's wiring)."""
+        self.look_now: Callable[[float], bool] | None = None
+        """Asks a camera that looks at the table only now and then (a folder a camera saves its
+        pictures into, looked at once a second) to look now, waiting up to the seconds given
+        until it did and told any move (:meth:`camera_moved`); False when it could not (set
+        by the camera's wiring)."""
         self.teacher: Teacher | None = None
         """Teach mode for this table's camera (set by the camera's wiring)."""
         self._recorder = None if recording is None else Recorder(
@@ -377,30 +383,38 @@ class TableSession:
         return self._publish(version, game, game_id)
 
     def _await_read_of_keep(self, waiting: Callable[[], None] | None) -> None:
-        """Before a stop: while the camera waits to journal a keep and the table moved since
-        its last read (the player set dice aside), call ``waiting`` and wait for the read of
-        the table at rest; SessionError when it does not come within ``stop_waits_s`` (the
-        table still moving). Runs on the caller's thread: the read is taken on the worker
-        meanwhile."""
-        if not self._run(self._keep_waits):
+        """Before a stop: while the camera waits to journal a keep, have it look at the table
+        now where it looks only now and then (:attr:`look_now`), and while the table moved
+        since its last read (the player set dice aside), wait for the read of the table at
+        rest; ``waiting`` is called as the stop starts to wait. SessionError when that read
+        does not come within ``stop_waits_s`` (the table still moving). Runs on the caller's
+        thread: the read is taken on the worker meanwhile."""
+        can_look, stirred = self._run(self._keep_waits)
+        look = self.look_now if can_look else None
+        if not stirred and look is None:
             return
         if waiting is not None:
             waiting()
+        until = time.monotonic() + self._stop_waits_s
+        if look is not None:
+            look(self._stop_waits_s)  # the camera heard of any move before it returns
         with self._changed:
-            if not self._changed.wait_for(lambda: not self._stirred, self._stop_waits_s):
+            if not self._changed.wait_for(lambda: not self._stirred,
+                                          max(0.0, until - time.monotonic())):
                 raise SessionError("the camera still sees movement over the table; take your "
                                    "hands off it and stop again, or enter your keep on the "
                                    "phone")
 
-    def _keep_waits(self) -> bool:
-        """Whether the camera waits to journal a keep and saw the table move since its last
+    def _keep_waits(self) -> tuple[bool, bool]:
+        """Whether the camera waits to journal a keep and shows the table (it can look at it
+        now), and whether it waits to journal a keep and saw the table move since its last
         read."""
         desk, game = self._desk, self._game
         if desk is None or desk.reads is None or game is None \
                 or desk.reads.pending(game) is None:
-            return False
+            return False, False
         with self._changed:
-            return self._stirred
+            return desk.status.state == "ok", self._stirred
 
     def _act(self, line: dict[str, Any], base_version: int, source: Source) -> Snapshot:
         game = self._current_game(base_version)

@@ -215,6 +215,8 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
         live.look_again()
 
     session.on_recalibrate = recalibrate
+    if memory is not None:  # a folder a camera saves into: looked at once a second
+        session.look_now = live.look_now
     return Camera(live, player, watch)
 
 

@@ -625,3 +625,31 @@ def test_a_recording_is_played_from_its_start_after_a_serve_that_failed_to_start
         assert journal(session) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
     finally:
         session.stop()
+
+
+def test_dalek_a_stop_pressed_before_a_folder_camera_looks_again_waits_for_its_look(
+        tmp_path: Path, state: Path) -> None:
+    """serve --camera DIR, a folder a camera saves into: the picture of Jenna's keep is saved
+    and she stops at once, before the folder's next look (once a second). The stop has the
+    camera look now and waits for its read of her keep (it journalled `keep []` from the read
+    of her roll, and she scored 0)."""
+    rolled = dice(JENNA, TO_ROLL)
+    kept = (dice(["DOC"], TOP, 20) + dice(["H2", "H2"], HUMANS, 21) + dice(["D3"] * 3, DALEKS, 23)
+            + (rolled[0], rolled[1], rolled[2], rolled[8]))
+    folder, parts = tmp_path / "camera", tmp_path / "parts"
+    write_film(folder, [SheetRest(), SheetRest(rolled)], game="dalek", seed=21, hold=1)
+    write_film(parts, [SheetRest(kept)], game="dalek", seed=21, hold=1)
+    for session in table(state, DALEK):
+        camera = camera_for(session, source=str(folder), state=state)
+        assert camera is not None
+        camera.start()
+        try:
+            wait_for(lambda here=session: journal(here))  # her roll, the folder's last picture
+            shutil.copyfile(pictures_in(parts)[0], folder / "00099.jpg")
+            session.act({"stop": {}}, base_version=session.snapshot().version, source="phone")
+        finally:
+            camera.stop()
+        assert journal(session) == [("camera", {"roll": sorted(JENNA)}),
+                                    ("camera", {"keep": ["D3", "D3", "D3", "H2", "H2"]}),
+                                    ("phone", {"stop": {}})]
+        assert session.snapshot().view["scores"] == {"Jenna": 4, "Peter": 0}  # type: ignore
