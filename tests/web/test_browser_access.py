@@ -8,6 +8,8 @@ from collections.abc import Callable
 from random import Random
 from typing import TYPE_CHECKING, Any
 
+import cv2
+import numpy as np
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -286,6 +288,39 @@ def test_the_kiosks_score_sheet_of_a_long_game_fits_the_tv_its_newest_round_in_v
             assert sheet["names"], f"{width}×{height}: the players' names are out of view"
         finally:
             tv.context.close()
+
+
+def test_on_the_kiosk_no_digit_of_the_rows_scrolled_under_the_names_shows_through(
+        browser: Browser, served: ServedTable) -> None:
+    header = {"game": "dalek", "players": ["Maximiliano", "Anastasia", "Fabrizio", "João",
+                                           "Iñaki", "Hélène", "Zoë", "Ben"], "target": 500}
+    view = play(host(served), header, random_lines(header, 800, Random(3)))
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    try:
+        tv.goto(served.url + "/kiosk")
+        expect(tv.locator(".grid tbody tr")).to_have_count(view["round"])
+        # the rows in magenta, a colour the page never uses: none of it may show on the names
+        tv.evaluate("""() => document.styleSheets[0].insertRule(`.grid tbody tr > *, .grid tbody
+            tr > * * { color: #f0f !important; background: #f0f !important; }`)""")
+        for scrolled in (0, -37, -101):  # the sheet scrolls from its end (the newest round)
+            names = tv.evaluate("""(scrolled) => {
+                const sheet = document.querySelector('.do .scroll');
+                sheet.scrollTop = scrolled;
+                const box = sheet.getBoundingClientRect();
+                const names = sheet.querySelector('thead th').getBoundingClientRect();
+                const first = sheet.querySelector('tbody tr').getBoundingClientRect();
+                return {x: box.left, y: names.top, width: box.width,
+                        height: Math.floor(names.height), under: first.top < names.bottom};
+            }""", scrolled)
+            assert names.pop("under"), f"no row under the names at {scrolled}"
+            shot = cv2.imdecode(np.frombuffer(tv.screenshot(clip=names), np.uint8),
+                                cv2.IMREAD_COLOR).astype(int)
+            blue, green, red = shot[..., 0], shot[..., 1], shot[..., 2]
+            through = np.nonzero((red > 200) & (blue > 200) & (green < 80))[0]
+            assert through.size == 0, \
+                f"scrolled {scrolled}: rows show through the names on lines {sorted(set(through.tolist()))}"
+    finally:
+        tv.context.close()
 
 
 def test_a_dicy_score_sheet_of_three_players_fits_a_320_px_phone(
