@@ -109,6 +109,32 @@ def test_every_dicy_card_name_stays_inside_its_card_on_a_320_px_phone(
             assert out == [], f"{lang}: out of their cards: {out}"
 
 
+@pytest.mark.parametrize(("header", "lines"), [
+    ({"game": "17", "players": ["Ana", "Ben", "Cleo"], "first": "Ana", "target": 1},
+     [{"play": {"card": "3d", "face": "down"}}, {"play": {"face": "down"}},
+      {"play": {"card": "reverse", "face": "up"}}, {"call": ["Ana"]}]),  # 0 of 1 to turn over
+    ({"game": "dalek", "players": ["Jenna", "Peter"]}, [])], ids=["17", "dalek"])  # 0 of 10
+def test_tap_below_to_add_and_its_count_share_one_line_on_a_320_px_phone(
+        open_phone: Callable[..., Page], served: ServedTable, header: dict[str, Any],
+        lines: list[dict[str, Any]]) -> None:
+    view = play(host(served), header, lines)
+    for lang in LANGS:
+        page = with_pin(open_phone(**SMALL, locale=lang), served)
+        shows(page, view["version"])
+        tray = page.evaluate("""() => {
+            const tray = document.querySelector('.picker .tray');
+            const hint = tray.querySelector('.muted'), count = tray.querySelector('.count');
+            const words = document.createRange();
+            words.selectNodeContents(hint);
+            const lines = new Set([...words.getClientRects()].map((r) => Math.round(r.top)));
+            const box = (e) => e.getBoundingClientRect();
+            return {hint: hint.textContent, count: count.textContent, hintLines: lines.size,
+                    countBeside: box(count).top < box(hint).bottom
+                        && box(count).right <= box(tray).right + 1};
+        }""")
+        assert tray["hintLines"] == 1 and tray["countBeside"], f"{lang}: on two lines: {tray}"
+
+
 def test_radios_and_tabs_move_with_the_arrow_keys_and_tab_reaches_only_the_chosen_one(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
     phone = host(served)
