@@ -109,6 +109,31 @@ def test_every_dicy_card_name_stays_inside_its_card_on_a_320_px_phone(
             assert out == [], f"{lang}: out of their cards: {out}"
 
 
+def test_at_twice_the_text_dicy_card_names_are_twice_as_big_and_inside_their_cards(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    cards = [c.value for c in DicyCard]
+    rows = [cards[0:5], cards[5:10], cards[10:] + cards[:5 - len(cards[10:])]]
+    phone = host(served)
+    pages = {lang: open_phone(**SMALL, locale=lang) for lang in LANGS}
+    names = """() => [...document.querySelectorAll('.area .dcard b')].map((e) => ({
+        name: e.textContent.replace(/\\u00ad/g, ''), size: parseFloat(getComputedStyle(e).fontSize),
+        out: e.scrollWidth > e.clientWidth + 1 || e.closest('.dcard').scrollWidth
+            > e.closest('.dcard').clientWidth + 1}))"""
+    for row in rows:
+        view = play(phone, {"game": "dicy", "players": ["Ana", "Ben"], "cards": row}, [])
+        for lang, page in pages.items():
+            shows(page, view["version"])
+            page.evaluate("document.documentElement.style.fontSize = ''")
+            normal = page.evaluate(names)
+            page.evaluate("document.documentElement.style.fontSize = '36px'")  # twice the text
+            large = page.evaluate(names)
+            assert len(large) == len(normal) == 10
+            for before, after in zip(normal, large, strict=True):
+                assert after["size"] >= 2 * before["size"] - 0.1, f"{lang}: {before} {after}"
+                assert not after["out"], f"{lang}: out of its card: {after}"
+            assert page.evaluate("document.documentElement.scrollWidth") <= 320, lang
+
+
 @pytest.mark.parametrize(("header", "lines"), [
     ({"game": "17", "players": ["Ana", "Ben", "Cleo"], "first": "Ana", "target": 1},
      [{"play": {"card": "3d", "face": "down"}}, {"play": {"face": "down"}},
