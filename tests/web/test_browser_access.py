@@ -368,8 +368,8 @@ def test_on_the_kiosk_no_digit_of_the_rows_scrolled_under_the_names_shows_throug
                                 cv2.IMREAD_COLOR).astype(int)
             blue, green, red = shot[..., 0], shot[..., 1], shot[..., 2]
             through = np.nonzero((red > 200) & (blue > 200) & (green < 80))[0]
-            assert through.size == 0, \
-                f"scrolled {scrolled}: rows show through the names on lines {sorted(set(through.tolist()))}"
+            lines = sorted(set(through.tolist()))
+            assert lines == [], f"scrolled {scrolled}: rows show through the names on lines {lines}"
     finally:
         tv.context.close()
 
