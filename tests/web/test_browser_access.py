@@ -466,3 +466,18 @@ def test_the_set_up_players_placeholders_are_whole_on_a_320_px_phone(
                 return [e.placeholder, pen.measureText(e.placeholder).width, room];
             }).filter(([, text, room]) => text > room)""")
         assert cut == [], f"{lang}: placeholders cut: {cut}"
+
+
+def test_the_text_size_set_in_the_browser_reaches_the_pad(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    play(host(served), {"game": "dalek", "players": ["Jenna", "Peter"]}, [])
+    page = open_phone(**SMALL)
+    turn = page.locator("#board div.turn")
+    expect(turn).to_have_text("Jenna's turn")
+    usual = turn.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")
+    page.context.new_cdp_session(page).send(  # the browser's settings: text twice the usual
+        "Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}})
+    page.reload()
+    expect(turn).to_have_text("Jenna's turn")
+    grown = turn.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")
+    assert grown >= 1.9 * usual, f"text set twice as large: whose turn at {grown} px, not {usual}"
