@@ -458,16 +458,17 @@ class DicyRules(Rules[DicyState, Action]):
             frozen = ", ".join(state.frozen_cards(i)) or "none"
             lines.append(f"  {player} {score}  (frozen: {frozen})")
         if state.over:
-            lines.append(f"  over after round {state.round}; "
-                         f"winner{'s' * (len(state.winners) > 1)}: {and_listed(state.winners)}")
+            lines += [f"  over after round {state.round}",
+                      f"  Winner{'s' * (len(state.winners) > 1)}: {and_listed(state.winners)}"]
             return "\n".join(lines)
         turn = state.turn
         name = state.players[turn.player]
-        lines.append(f"  round {state.round}, {name} to {' or '.join(state.expects())}")
+        doing = (f"{name}'s turn: {_waiting(state)}" if turn.owed  # another player may owe it
+                 else f"{name} to {' or '.join(state.expects())}")
+        lines.append(f"  round {state.round}, {doing}")
         if turn.dice is not None:
-            lines.append(f"  dice: {shown(turn.dice)} after {len(turn.rerolls)} rerolls")
-        if turn.owed:
-            lines.append(f"  {_waiting(state)}")
+            rerolls = len(turn.rerolls)
+            lines.append(f"  dice: {shown(turn.dice)} after {rerolls} reroll{'s' * (rerolls != 1)}")
         return "\n".join(lines)
 
     def is_over(self, state: DicyState) -> bool:

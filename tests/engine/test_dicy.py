@@ -513,13 +513,19 @@ def test_hints_agree_with_the_engine_on_random_tables() -> None:
 
 
 def test_describe_names_the_players_and_what_is_awaited() -> None:
-    game = play(start(), roll(6, 6, 5, 2, 1, 1), score("two-dice", 6, 6))
-    text = game.describe()
-    assert "Ana 12" in text and "waiting for Ben to freeze a card (two-dice)" in text
-    assert "dice: 6,6,5,2,1,1" in text
+    game = play(start(), roll(6, 6, 5, 2, 1, 1), reroll("odd", 6, 6, 5, 3, 4, 1),
+                score("two-dice", 6, 6))
+    assert game.describe().splitlines()[1:] == [
+        "  Ana 12  (frozen: two-dice, odd)", "  Ben 0  (frozen: none)",
+        "  round 1, Ana's turn: waiting for Ben to freeze a card (two-dice)",
+        "  dice: 6,6,5,3,4,1 after 1 reroll"]
+    skipped = play(game, effect("Ben", "odd"), roll(2, 2, 3, 5, 6, 6), SKIP)
+    assert skipped.describe().splitlines()[3] == (  # Ben's turn, Ana's choice
+        "  round 1, Ben's turn: waiting for Ana to reactivate a card (Ben skipped)")
+    assert "  round 2, Ana to roll" in play(skipped, effect("Ana", "two-dice")).describe()
     over = play(start(target=5), roll(6, 6, 5, 2, 1, 1), score("two-dice", 6, 6),
                 effect("Ben", "odd"), roll(6, 6, 5, 2, 1, 1), score("two-pairs", 6, 6, 1, 1))
-    assert "over after round 1; winner: Ben" in over.describe()
+    assert over.describe().splitlines()[-2:] == ["  over after round 1", "  Winner: Ben"]
 
 
 def test_undo_takes_back_effect_choices_and_scores() -> None:
