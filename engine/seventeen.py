@@ -25,7 +25,7 @@ from enum import StrEnum
 from random import Random
 from typing import Any
 
-from engine.checks import as_choice, as_list, as_object, as_player, same_name
+from engine.checks import as_choice, as_int, as_list, as_object, as_player, same_name
 from engine.errors import IllegalAction, Key, Many, Shown, and_listed
 from engine.rules import JSONDict, Rules, register
 from engine.seventeen_cards import PLAIN_BACKS, Card, Deck, too_many
@@ -305,13 +305,10 @@ class SeventeenRules(Rules[SeventeenState, Action]):
     def setup(self, players: tuple[str, ...], options: Mapping[str, Any]) -> SeventeenState:
         first = players.index(as_player(options.get("first", players[0]), players))
         deck = Deck.from_header(options.get("deck", {}))
-        target = options.get("target", DEFAULT_TARGET)
-        high = max_target(len(players))
-        if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= high:
-            raise IllegalAction("with {players} players the target is 1 to {high} victory "
-                                "tokens (the box holds {box}), not {value}",
-                                players=len(players), high=high, box=VICTORY_TOKENS,
-                                value=Shown(target))
+        target = as_int(options.get("target", DEFAULT_TARGET),
+                        "with {players} players the target is 1 to {high} victory tokens "
+                        "(the box holds {box}), not {value}", 1, max_target(len(players)),
+                        players=len(players), box=VICTORY_TOKENS)
         zeros = (0,) * len(players)
         return SeventeenState(players, target, deck, zeros, zeros, turn=first)
 

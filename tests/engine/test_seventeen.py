@@ -440,6 +440,8 @@ def test_no_action_once_the_game_is_over() -> None:
     ({"target": 6}, r"with 3 players the target is 1 to 5 victory tokens \(the box holds 14\)"),
     ({"target": 0}, "the target is 1 to 5 victory tokens"),
     ({"target": True}, "not true"),
+    ({"target": 2.5}, r"with 3 players the target is 1 to 5 victory tokens \(the box holds 14\), "
+                      "not 2.5"),
     ({"deck": 3}, "deck needs an object, not 3"),
     ({"deck": {"joker": 2}}, 'deck does not take "joker"'),
     ({"deck": {"trap": -1}}, "the count of trap cards shows 0 to 99, not -1"),
@@ -463,6 +465,12 @@ def test_header_defaults_and_first_player() -> None:
     assert start(first="Cleo").view()["turn"] == "Cleo"
     assert start(("A", "B", "C", "D", "E", "F"), target=3).view()["target"] == 3
     assert start(("Ana", "Ben"), target=7).view()["target"] == 7
+
+
+def test_a_target_written_as_a_whole_number_with_a_point_is_that_number() -> None:
+    # as the deck's counts and the other games' targets are read: 3.0 in JSON is 3
+    written = read_record(['{"game": "17", "players": ["Ana", "Ben"], "target": 3.0}'])
+    assert written.view()["target"] == 3 and written.view() == start(("Ana", "Ben")).view()
 
 
 def test_describe_shows_hidden_cards_as_question_marks() -> None:
