@@ -39,7 +39,7 @@ from device.live import CameraStatus, Seen
 from device.notice import Notice
 from device.recorder import Recorder
 from device.table_reads import Apply, Ask, Decision, Hold, Note, reads_for
-from engine import Game, IllegalAction, RecordError
+from engine import Game, IllegalAction, NameRules, RecordError
 from engine.errors import Refusal
 from engine.record import replay
 from vision.observation import Observation
@@ -362,7 +362,7 @@ class TableSession:
             self.notice = Notice("notice.game_not_resumed", {"reason": err.reason})
             self._publish(version, None, None)
             return
-        game = replay(enumerate(lines[:good], start=1), kept=True)
+        game = replay(enumerate(lines[:good], start=1), names=NameRules.JOURNAL)
         game_id, version = self.journal.continue_as_new(stored.id, game.record())
         # the move as the game counts them (the journal's lines hold undos and corrections too)
         self.notice = Notice("notice.game_goes_on", {"move": len(game.actions) + 1,
@@ -505,7 +505,8 @@ class TableSession:
                 desk.reads, desk.reads_game = reads_for(game), game_id
                 if before is not None:  # what lay on the table as the game was set up (a
                     # phone may have played since: the camera has not seen it on the table)
-                    desk.reads.remember(before.observation, Game.start(game.header, kept=True))
+                    fresh = Game.start(game.header, names=NameRules.JOURNAL)
+                    desk.reads.remember(before.observation, fresh)
             decision = desk.reads.decide(seen.observation, game, as_found=seen.as_found)
             # A values question keeps the last read, and so does a frame the camera can only
             # note (bumped, a hand or a stray picture, dice missing): what the next read is
@@ -728,7 +729,7 @@ def _replay_stored(stored: StoredGame) -> Game:
     if stored.damage is not None and stored.damage.line == 1:
         raise stored.damage
     lines: tuple[dict[str, Any], ...] = (stored.header, *stored.lines)
-    game = replay(enumerate(lines, start=1), kept=True)
+    game = replay(enumerate(lines, start=1), names=NameRules.JOURNAL)
     if stored.damage is not None:
         raise stored.damage
     return game

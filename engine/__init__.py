@@ -11,6 +11,7 @@ export; :func:`read_record` replays one into a :class:`Game`.
 from engine import dalek, dicy, seventeen
 from engine.errors import EngineError, IllegalAction, RecordError, Refusal
 from engine.game import VIEW_VERSION, Game
+from engine.names import NameRules
 from engine.record import parse_lines, read_record, write_record
 from engine.rules import Rules, game_names, rules_for
 
@@ -19,6 +20,7 @@ __all__ = [
     "EngineError",
     "Game",
     "IllegalAction",
+    "NameRules",
     "RecordError",
     "Refusal",
     "Rules",

@@ -36,6 +36,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import Any
@@ -68,11 +69,18 @@ def and_listed(names: Iterable[str]) -> str:
 
 
 SHOWN_CHARS = 80  # a value longer than this is shown cut short
+UNSHOWN = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+"""Characters JSON leaves as they are that would break or turn round the text they are shown
+in (control characters past ASCII's first 32, reordering marks): shown as ``\\uXXXX``."""
 
 
 class Shown:
-    """A value that was not understood, as it was written (JSON text), cut short past
-    SHOWN_CHARS."""
+    """A value that was not understood, as it was written (JSON text, a character that would
+    break or turn round the text escaped), cut short past SHOWN_CHARS.
+
+    >>> print(Shown("A\\nna"), Shown("\\u202eAna"))
+    "A\\nna" "\\u202eAna"
+    """
 
     __slots__ = ("value",)
 
@@ -84,6 +92,7 @@ class Shown:
             text = json.dumps(self.value, ensure_ascii=False)
         except (TypeError, ValueError):
             text = repr(self.value)
+        text = UNSHOWN.sub(lambda char: f"\\u{ord(char[0]):04x}", text)
         return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 1] + "…"
 
 

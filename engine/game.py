@@ -13,20 +13,19 @@ actions that stand from the header, so they use the same code as crash recovery.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.checks import as_empty, same_name
+from engine.checks import as_empty
 from engine.errors import Action, IllegalAction, Key, Many, Shown
+from engine.names import NameRules, header_players
 from engine.rules import JSONDict, Rules, rules_for
 from engine.standing import NOTHING_TO_UNDO, Standing
 
 VIEW_VERSION = 1
 """Version of the public view's JSON form (docs/state-view.md); bumped on any change."""
 
-MAX_NAME_LENGTH = 24
 HEADER_EXAMPLE = {"game": "dalek", "players": ["Ana", "Ben"]}  # in the refusal of no header
 
 REFUSED_LATER = "action {number} ({action}) is refused: {reason}"
@@ -43,10 +42,11 @@ class Game:
     state: Any
 
     @classmethod
-    def start(cls, header: Mapping[str, Any], *, kept: bool = False) -> Game:
-        """A new game from a record header; IllegalAction if the header is wrong. ``kept``: a
-        header a journal kept since it was accepted, its names taken as they were then (a
-        later version's rules for how a name may look do not shut out a game played)."""
+    def start(cls, header: Mapping[str, Any], *,
+              names: NameRules = NameRules.TABLE) -> Game:
+        """A new game from a record header; IllegalAction if the header is wrong. ``names``:
+        the rules its players' names are held to (a new game at this table's by default; see
+        :class:`NameRules`)."""
         if not isinstance(header, Mapping):
             raise IllegalAction("a game starts with a header object, not {value}",
                                 value=Shown(header))
@@ -54,7 +54,7 @@ class Game:
             raise IllegalAction("a record starts with its header: the game and its players, "
                                 "such as {example}", example=Shown(HEADER_EXAMPLE))
         rules = rules_for(header["game"])
-        players = _players(header["players"], rules, kept=kept)
+        players = header_players(header["players"], rules, names)
         unknown = Many(Shown(k) for k in sorted(set(header) - {"game", "players"} - rules.options))
         if unknown:
             raise IllegalAction("{game} does not take {unknown} in its header (it takes "
@@ -172,49 +172,6 @@ class Game:
         players = tuple(self.header["players"])
         options = {k: v for k, v in self.header.items() if k not in ("game", "players")}
         return players, options
-
-
-def _players(value: object, rules: Rules[Any, Any], *, kept: bool) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
-        raise IllegalAction("players must be a list of names, not {value}", value=Shown(value))
-    names = tuple(value)
-    if not rules.min_players <= len(names) <= rules.max_players:  # before any check of each
-        raise IllegalAction("{game} is for {low} to {high} players, not {count}",
-                            game=rules.title, low=rules.min_players, high=rules.max_players,
-                            count=len(names))
-    if not kept:
-        _check_names(names)
-    alike = [same_name(n) for n in names] if not kept else list(names)
-    twice = [n for n, a in zip(names, alike, strict=True) if alike.count(a) > 1]
-    if twice:
-        raise IllegalAction("two players have the same name: {name}", name=twice[0])
-    return names
-
-
-def _check_names(names: tuple[str, ...]) -> None:
-    """How a new game's names may look: shown, without control characters or outer spaces,
-    at most MAX_NAME_LENGTH letters."""
-    if any(_hidden_control(c) for n in names for c in n):
-        raise IllegalAction("a name cannot hold line breaks or other control characters")
-    if not all(_shows(n) for n in names):
-        raise IllegalAction("every player needs a name")
-    spaced = [n for n in names if n != n.strip()]
-    if spaced:
-        raise IllegalAction("a name neither starts nor ends with a space: {name}",
-                            name=Shown(spaced[0]))
-    if any(len(n) > MAX_NAME_LENGTH for n in names):
-        raise IllegalAction("a name has at most {count} letters", count=MAX_NAME_LENGTH)
-
-
-def _hidden_control(char: str) -> bool:
-    """A control character or a reordering mark: it breaks lines or turns text round."""
-    return unicodedata.category(char) == "Cc" or "\u202a" <= char <= "\u202e" \
-        or "\u2066" <= char <= "\u2069"
-
-
-def _shows(name: str) -> bool:
-    """Whether a name shows something: a letter, digit, mark or symbol (an emoji counts)."""
-    return any(unicodedata.category(c)[0] in "LNPS" for c in name)
 
 
 def _single_key(line: Mapping[str, Any]) -> tuple[str, object]:

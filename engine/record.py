@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.errors import EngineError, IllegalAction, RecordError
 from engine.game import Game
+from engine.names import NameRules
 
 
 def read_record(lines: Iterable[str]) -> Game:
@@ -26,9 +27,11 @@ def read_record(lines: Iterable[str]) -> Game:
     return replay(parse_lines(lines))
 
 
-def replay(lines: Iterable[tuple[int, Mapping[str, Any]]], *, kept: bool = False) -> Game:
+def replay(lines: Iterable[tuple[int, Mapping[str, Any]]], *,
+           names: NameRules = NameRules.RECORD) -> Game:
     """Replay numbered record objects: ``(line number, header)`` first, then the actions
-    (``kept``: a journal's, see :meth:`Game.start`)."""
+    (``names``: the rules the header's names are held to; a record's, as RULES.md has them,
+    unless the journal kept it)."""
     numbered = iter(lines)
     number = 1
 
@@ -43,7 +46,7 @@ def replay(lines: Iterable[tuple[int, Mapping[str, Any]]], *, kept: bool = False
         if first is None:
             raise RecordError(1, EngineError("the record is empty; it starts with a header line"))
         number, header = first
-        return Game.start(header, kept=kept).play_lines(actions())
+        return Game.start(header, names=names).play_lines(actions())
     except IllegalAction as err:
         raise RecordError(number, err) from None
 

@@ -44,6 +44,23 @@ def test_replay_json_prints_the_public_view(capsys: pytest.CaptureFixture[str]) 
     assert view["scores"] == {"Jenna": 17, "Peter": 15} and view["version"] == 1
 
 
+def test_replay_prints_names_as_the_record_writes_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a name of 26 letters and one with spaces around it: RULES.md asks only for unique names
+    record = tmp_path / "written-elsewhere.jsonl"
+    record.write_text('{"game": "dalek", "players": ["Maria Fernanda de Oliveira", " Ben "]}\n'
+                      '{"roll": ["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D2", "D2", "DOC"]}\n'
+                      '{"keep": ["H4", "D2", "D2"]}\n{"stop": {}}\n', encoding="utf-8")
+    assert main(["replay", str(record)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "Dalek Dice, round 1,  Ben  to roll (target 60)",
+        "  Maria Fernanda de Oliveira 4    Ben  0"]
+    assert main(["replay", "--json", str(record)]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert view["scores"] == {"Maria Fernanda de Oliveira": 4, " Ben ": 0}
+    assert view["turn"] == " Ben "
+
+
 def test_a_bad_line_exits_2_with_its_number_and_prints_no_state(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.jsonl"

@@ -69,8 +69,10 @@ HEADER = '{"game": "dalek", "players": ["Ana", "Ben"]}'
     (['{"game": "dalek", "players": ["Ana", "Ana"]}'], 1, "two players have the same name"),
     (['{"game": "dalek", "players": ["Ana", ""]}'], 1, "every player needs a name"),
     (['{"game": "dalek", "players": ["Ana", "\\u200b"]}'], 1, "every player needs a name"),
-    (['{"game": "dalek", "players": ["A\\nna", "Ben"]}'], 1, "control characters"),
-    (['{"game": "dalek", "players": ["\\u202eAna", "Ben"]}'], 1, "control characters"),
+    (['{"game": "dalek", "players": ["Ana", "Be\\nn"]}'], 1,
+     'a name cannot hold line breaks or other control characters: "Be\\nn"'),
+    (['{"game": "dalek", "players": ["\\u202eAna", "Ben"]}'], 1,
+     'control characters: "\\u202eAna"'),  # shown escaped, not turning the message round
     ([HEADER, '{"roll": ["H4"], "keep": []}'], 2, "an action is one move"),
     ([HEADER, "", '{"undo": {}}'], 3, "there is nothing to undo"),
     ([HEADER, '{"roll": ' + json.dumps(["H4"] * 10) + "}", "[1, 2]"], 3, "an action is one move"),
@@ -90,6 +92,22 @@ def test_records_written_other_ways_replay_as_written_plainly() -> None:
                          '"target": 20.0}',  # a BOM, a whole number written 20.0
                          '{"roll": ' + json.dumps(["H4"] * 10) + "}", '{"keep": ["H4"]}'])
     assert other.view() == plain.view()
+
+
+def test_a_record_takes_names_as_rules_allow_while_a_new_game_here_keeps_the_pads_rules(
+        ) -> None:
+    # RULES.md: "unique non-empty names"; the score pad trims a name and takes 24 letters
+    header = {"game": "dalek", "players": ["Maria Fernanda de Oliveira", " Ben "]}
+    game = read_record([json.dumps(header),
+                        '{"roll": ["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D2", "D2", "DOC"]}',
+                        '{"keep": ["H4", "D2", "D2"]}', '{"stop": {}}'])
+    assert game.view()["players"] == ["Maria Fernanda de Oliveira", " Ben "]
+    assert game.view()["scores"] == {"Maria Fernanda de Oliveira": 4, " Ben ": 0}
+    assert game.view()["turn"] == " Ben "
+    with pytest.raises(IllegalAction, match="a name neither starts nor ends with a space"):
+        Game.start(header)
+    with pytest.raises(IllegalAction, match="a name has at most 24 letters"):
+        Game.start({"game": "dalek", "players": ["Maria Fernanda de Oliveira", "Ben"]})
 
 
 def test_a_long_value_is_shown_short_in_a_refusal() -> None:
