@@ -17,6 +17,11 @@ from engine.errors import EngineError, IllegalAction, RecordError
 from engine.game import Game
 from engine.names import NameRules
 
+NOTE = "#"
+"""What starts a note in a record line: it runs to the end of the line."""
+JSON_SPACE = " \t\r\n"
+"""The characters JSON takes as spaces around a value."""
+
 
 def read_record(lines: Iterable[str]) -> Game:
     """Replay a record's text lines (header first; blank lines are skipped).
@@ -52,15 +57,17 @@ def replay(lines: Iterable[tuple[int, Mapping[str, Any]]], *,
 
 
 def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
-    """Each text line's JSON with its 1-based number (blank lines skipped); RecordError at
-    the first that is not JSON or holds what no record line may."""
+    """Each text line's JSON with its 1-based number; RecordError at the first that is not
+    JSON or holds what no record line may. Blank lines are skipped, and so are notes: from a
+    ``#`` after a line's JSON (or at the start of a line) to the end of the line, as in the
+    examples of RULES.md."""
     for number, text in enumerate(lines, start=1):
         if number == 1:
             text = text.removeprefix("\ufeff")  # a record saved by Notepad starts with a BOM
-        if not text.strip():
+        if not text.strip() or text.lstrip().startswith(NOTE):
             continue
         try:  # (without its line end, a column at the end of the line is counted right)
-            line = json.loads(text.rstrip("\r\n"), object_pairs_hook=_unique_keys)
+            line = _json_before_note(text.rstrip("\r\n"))
             _check_text(line)
         except json.JSONDecodeError as err:
             raise RecordError(number, EngineError("this is not JSON (at column {column})",
@@ -74,6 +81,19 @@ def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
         except EngineError as err:
             raise RecordError(number, err) from None
         yield number, line
+
+
+def _json_before_note(text: str) -> Any:
+    """The JSON value a line starts with (after any spaces), followed by nothing but spaces
+    or a note; JSONDecodeError where it is not JSON or something else follows it (a ``#``
+    inside a JSON string is part of the string)."""
+    decoder = json.JSONDecoder(object_pairs_hook=_unique_keys)
+    start = len(text) - len(text.lstrip(JSON_SPACE))
+    value, end = decoder.raw_decode(text, start)
+    rest = text[end:].lstrip(JSON_SPACE)
+    if rest and not rest.startswith(NOTE):
+        raise json.JSONDecodeError("Extra data", text, len(text) - len(rest))
+    return value
 
 
 def _check_text(line: object) -> None:

@@ -75,6 +75,7 @@ HEADER = '{"game": "dalek", "players": ["Ana", "Ben"]}'
      'control characters: "\\u202eAna"'),  # shown escaped, not turning the message round
     ([HEADER, '{"roll": ["H4"], "keep": []}'], 2, "an action is one move"),
     ([HEADER, "", '{"undo": {}}'], 3, "there is nothing to undo"),
+    ([HEADER, '{"roll": ["H4"]} {"keep": ["H4"]}'], 2, "this is not JSON (at column 18)"),
     ([HEADER, '{"roll": ' + json.dumps(["H4"] * 10) + "}", "[1, 2]"], 3, "an action is one move"),
 ])
 def test_bad_lines_are_refused_with_their_number(lines: list[str], line: int, why: str) -> None:
@@ -108,6 +109,20 @@ def test_a_record_takes_names_as_rules_allow_while_a_new_game_here_keeps_the_pad
         Game.start(header)
     with pytest.raises(IllegalAction, match="a name has at most 24 letters"):
         Game.start({"game": "dalek", "players": ["Maria Fernanda de Oliveira", "Ben"]})
+
+
+def test_a_record_may_carry_notes_after_a_hash_as_the_examples_of_rules_md_do() -> None:
+    noted = read_record([
+        '  # Ana and Ben, glacial',
+        '{"game": "dicy", "players": ["Ana #1", "Ben"], "mode": "glacial"}   # a # in a name',
+        '{"roll": [6, 6, 5, 2, 1, 1]}',
+        '{"reroll": {"freeze": "odd", "dice": [6, 6, 5, 3, 4, 1]}}\t\t# all six after it',
+        '',
+        '{"score": {"card": "two-dice", "dice": [6, 6]}}#',
+        '{"effect": {"player": "Ben", "card": "odd"}}  # a choice an effect asks for  \r\n'])
+    assert noted.view()["players"] == ["Ana #1", "Ben"]
+    assert noted.view()["scores"] == {"Ana #1": 12, "Ben": 0}
+    assert len(noted.actions) == 4
 
 
 def test_a_long_value_is_shown_short_in_a_refusal() -> None:
