@@ -19,6 +19,9 @@ from engine.names import NameRules
 
 NOTE = "#"
 """What starts a note in a record line: it runs to the end of the line."""
+SECOND_GAME = ("a second game starts on this line; a record file holds one game: put each "
+               "game in a file of its own")
+"""The refusal of a header after the first (two records pasted into one file)."""
 JSON_SPACE = " \t\r\n"
 """The characters JSON takes as spaces around a value."""
 
@@ -44,6 +47,8 @@ def replay(lines: Iterable[tuple[int, Mapping[str, Any]]], *,
         nonlocal number
         for pair in numbered:
             number, line = pair  # kept: the number of a line that is refused
+            if isinstance(line, Mapping) and {"game", "players"} <= line.keys():
+                raise IllegalAction(SECOND_GAME)
             yield line
 
     try:

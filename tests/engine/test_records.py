@@ -75,6 +75,8 @@ HEADER = '{"game": "dalek", "players": ["Ana", "Ben"]}'
      'control characters: "\\u202eAna"'),  # shown escaped, not turning the message round
     ([HEADER, '{"roll": ["H4"], "keep": []}'], 2, "an action is one move"),
     ([HEADER, "", '{"undo": {}}'], 3, "there is nothing to undo"),
+    ([HEADER, '{"roll": ' + json.dumps(["H4"] * 10) + "}", "", HEADER], 4,
+     "a second game starts on this line; a record file holds one game"),  # two pasted together
     ([HEADER, '{"roll": ["H4"]} {"keep": ["H4"]}'], 2, "this is not JSON (at column 18)"),
     ([HEADER, '{"roll": ' + json.dumps(["H4"] * 10) + "}", "[1, 2]"], 3, "an action is one move"),
 ])

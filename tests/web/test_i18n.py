@@ -196,7 +196,8 @@ BAD_PRESETS: list[object] = [["B"], {"glacial": DICY_CARDS[:5]}, {"B": ["pair"]}
 BAD_RECORDS = [[], ["{oops"], ['{"game": "dalek", "players": ["Ana", "Ben"]}', '{"stop": {}}'],
                ['{"game": "dalek", "players": ["Ana", "Ben"]}', '{"undo": {}}'],
                ["[" * 10_000 + "]" * 10_000], ['{"stop": {}, "stop": {}}'], ["9" * 5000],
-               ['{"game": "dalek", "players": ["\\udc00", "B"]}']]
+               ['{"game": "dalek", "players": ["\\udc00", "B"]}'],
+               ['{"game": "dalek", "players": ["Ana", "Ben"]}'] * 2]
 NEEDS_THE_BOX_PRESETS = {
     "there is no mode {mode}; the modes are {modes}; or leave out mode and name the 5 cards"}
 """Raised only once engine/data/dicy_presets.json names the box's presets."""
