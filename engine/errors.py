@@ -153,7 +153,7 @@ def to_json(value: object) -> Any:
     if isinstance(value, Many):
         return {"many": [to_json(v) for v in value]}
     if isinstance(value, Shown):
-        return {"shown": json.loads(str(value)) if _is_json(value.value) else str(value)}
+        return {"shown": value.value if _is_json(value.value) else str(value)}  # cut where shown
     if isinstance(value, Action):
         return {"action": value.line, "game": value.game}
     return value

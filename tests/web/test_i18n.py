@@ -22,7 +22,7 @@ from device.session import SessionError, TableSession
 from engine import Game, IllegalAction, RecordError, Refusal, read_record
 from engine.dicy import parse_presets
 from engine.dicy_cards import Card as DicyCard
-from engine.errors import to_json
+from engine.errors import Shown, to_json
 from engine.selfplay import HEADERS
 from engine.seventeen_cards import Card as SeventeenCard
 from tests.held_check import held_check
@@ -591,3 +591,12 @@ def test_a_refusal_sent_as_json_reads_the_same(refusals: list[Refusal]) -> None:
         sent = json.loads(json.dumps(to_json(err)))
         assert [json_text(lang, sent) for lang in LANGUAGES] == [
             engine_text(lang, err) for lang in LANGUAGES]
+
+
+def test_a_refusal_showing_a_long_value_sent_as_json_reads_the_same() -> None:
+    # A value shown cut short travelled as the cut text, which is no JSON.
+    err = IllegalAction("players must be a list of names, not {value}",
+                        value=Shown([["Anastasia", "Bento"]] * 8))
+    sent = json.loads(json.dumps(to_json(err)))
+    assert [json_text(lang, sent) for lang in LANGUAGES] == [
+        engine_text(lang, err) for lang in LANGUAGES]
