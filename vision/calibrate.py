@@ -3,8 +3,9 @@
 calibrate() finds the four corner markers, tells from their ids which game's sheet it is and
 fits the homography from frame pixels to sheet millimetres; when it cannot, it raises
 CalibrationError with a message a player can act on (too dark, a marker covered or under a
-reflection, too skewed, too far). rectify() warps a frame to the sheet at a known scale;
-drift() looks for the markers where they were and says whether the camera moved.
+reflection, too skewed, too far). rectify() warps a frame to the sheet at a known scale, its
+colour balanced on the paper; drift() looks for the markers where they were and says whether
+the camera moved.
 
 >>> import numpy as np
 >>> calibrate(np.full((480, 640, 3), 20, np.uint8))  # doctest: +ELLIPSIS
@@ -23,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.errors import VisionError
+from vision.paper_balance import balanced
 from vision.sheet import CORNERS, DICTIONARY, MARKER_MM, PX_PER_MM, Layout, identify, layout
 from vision.sheet_art import PAPER_NAMES
 
@@ -172,12 +174,15 @@ def calibrate(frame: Image) -> Calibration:
 
 
 def rectify(frame: Image, calibration: Calibration, *, px_per_mm: float = PX_PER_MM) -> Image:
-    """The frame warped onto the sheet: px_per_mm pixels per millimetre, top-left at (0, 0)."""
+    """The frame warped onto the sheet: px_per_mm pixels per millimetre, top-left at (0, 0),
+    its colour balanced on the sheet's paper (vision.paper_balance: a camera's cast taken out,
+    so that the readers and teaching see the colours of the cards and dice in any light)."""
     scale = np.diag([px_per_mm, px_per_mm, 1.0])
     size = calibration.layout.pixel_size(px_per_mm)
-    return np.asarray(cv2.warpPerspective(frame, scale @ calibration.matrix(), size,
+    flat = np.asarray(cv2.warpPerspective(frame, scale @ calibration.matrix(), size,
                                           flags=cv2.INTER_LINEAR,
                                           borderMode=cv2.BORDER_REPLICATE), np.uint8)
+    return balanced(flat, calibration.layout, px_per_mm=px_per_mm)
 
 
 def drift(frame: Image, calibration: Calibration, *, tolerance_px: float = DRIFT_PX) -> Drift:

@@ -1,0 +1,86 @@
+"""A rectified sheet's colour balanced on its paper: a camera's white balance undone.
+
+A camera whose white balance was fixed in one light (a Pi fixes it 2 s after it starts) sees
+the table in another with a cast: under lamps switched on later, warm (a Dicy card's frozen
+blue turns grey), under a cold light, blue. The sheet's paper is white wherever nothing is
+printed, and the layout knows where that is (vision.sheet_art draws it): its colour there is
+the light's. Each colour channel of the rectified sheet is scaled so that the paper comes out
+grey again, its lightness kept.
+
+The paper's colour is the median colour of the brighter half of its known white pixels,
+each taken as its channels' shares of its lightness: a sheet lit unevenly, a shadow, a die
+or a card lying on the paper, or the table shown where a sheet cut off at the frame's edge
+was filled in with it, leave it as it is while they cover less than half of the paper. The
+gains are clipped to [MIN_GAIN, MAX_GAIN]. A paper whose channels lie within TINT of each other
+is left as it is (a tinted paper, an ordinary camera: what the readers were taught on), so a
+sheet seen in a light it was made for reads exactly as it did.
+
+>>> from vision.sheet import layout
+>>> from vision.sheet_art import draw
+>>> sheet = layout("dicy", "a4")
+>>> warm = (draw(sheet) * np.array([0.7, 0.88, 1.0])).astype(np.uint8)
+>>> paper = balanced(warm, sheet)[20, 100]
+>>> int(paper.max()) - int(paper.min()) < 16 < int(warm[20, 100].max() - warm[20, 100].min())
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.sheet import PX_PER_MM, Layout
+from vision.sheet_art import draw
+
+TINT = 1.25  # a paper whose most and least of its channels lie within this factor is left
+#              as it is: a tinted paper (rendered sheets reach 1.2) reads as it always did
+MIN_GAIN, MAX_GAIN = 0.5, 2.0  # how far a channel is ever scaled
+STEP = 4  # the paper is measured on every STEP-th pixel of every STEP-th row
+EDGE_PX = 2  # paper pixels this near anything printed are left out (blur, misregistration)
+DARKEST = 40.0  # a sheet whose paper is darker than this is left as it is (no light to judge)
+
+
+def balanced(rectified: NDArray[np.uint8], sheet: Layout, *,
+             px_per_mm: float = PX_PER_MM) -> NDArray[np.uint8]:
+    """``rectified`` (BGR, vision.calibrate.rectify) with its paper's cast taken out; the
+    image itself where its paper is grey enough already."""
+    gains = paper_gains(rectified, sheet, px_per_mm=px_per_mm)
+    if gains is None:
+        return rectified
+    table = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains[None, :] + 0.5, 0, 255)
+    return np.asarray(cv2.LUT(rectified, table.astype(np.uint8).reshape(256, 1, 3)), np.uint8)
+
+
+def paper_gains(rectified: NDArray[np.uint8], sheet: Layout, *,
+                px_per_mm: float = PX_PER_MM) -> NDArray[np.float32] | None:
+    """The gains (B, G, R) that bring the sheet's paper to grey, or None where it lies within
+    TINT of grey already (or cannot be judged: no colour, too dark, too little paper shown)."""
+    if rectified.ndim != 3 or rectified.shape[2] != 3:
+        return None
+    mask, seen = _white(sheet, px_per_mm), rectified[::STEP, ::STEP]
+    if mask.shape != seen.shape[:2]:
+        return None
+    pixels = seen[mask].astype(np.float32)
+    lightness = pixels.mean(axis=1)
+    bright = pixels[lightness >= np.median(lightness)]
+    if len(bright) < 100 or float(bright.mean()) < DARKEST:
+        return None
+    shares = np.median(bright / np.maximum(bright.mean(axis=1, keepdims=True), 1.0), axis=0)
+    if float(shares.max()) <= TINT * float(shares.min()):
+        return None
+    return np.asarray(np.clip(1.0 / np.maximum(shares, 1e-3), MIN_GAIN, MAX_GAIN), np.float32)
+
+
+@lru_cache(maxsize=16)
+def _white(sheet: Layout, px_per_mm: float) -> NDArray[np.bool_]:
+    """Where the sheet's paper is printed white and nothing lies near (at every STEP-th
+    pixel)."""
+    grey = cv2.cvtColor(draw(sheet, px_per_mm=px_per_mm), cv2.COLOR_BGR2GRAY)
+    printed = (grey < 250).astype(np.uint8)
+    near = cv2.dilate(printed, np.ones((2 * EDGE_PX + 1, 2 * EDGE_PX + 1), np.uint8))
+    mask: NDArray[np.bool_] = near[::STEP, ::STEP] == 0
+    mask.flags.writeable = False
+    return mask
