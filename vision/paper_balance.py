@@ -35,8 +35,8 @@ from numpy.typing import NDArray
 from vision.sheet import PX_PER_MM, Layout
 from vision.sheet_art import draw
 
-TINT = 1.25  # a paper whose most and least of its channels lie within this factor is left
-#              as it is: a tinted paper (rendered sheets reach 1.2) reads as it always did
+TINT = 1.3  # a paper whose most and least of its channels lie within this factor is left
+#             as it is: a tinted paper (rendered papers reach 1.27) reads as it always did
 MIN_GAIN, MAX_GAIN = 0.5, 2.0  # how far a channel is ever scaled
 STEP = 4  # the paper is measured on every STEP-th pixel of every STEP-th row
 EDGE_PX = 2  # paper pixels this near anything printed are left out (blur, misregistration)
