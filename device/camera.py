@@ -234,11 +234,12 @@ class FolderSource(_Recording):
     pictures there), named after it, are looked for once a second and played on from the
     first of them, in order: each may be a moment of play (a rest of the dice).
     Paced, one the loop has no time for is dropped as a camera's frame would be; and of more
-    new pictures at a look than it plays in MAX_WAITING_S, every few are played, evenly, the
-    newest kept (saved faster than ``fps`` and played one by one, they put the table ever
-    further behind): the table then sees them at most about MAX_WAITING_S after they were
-    saved, as a camera at ``fps`` would (a rest of the dice in as many still pictures in a
-    row). Unpaced, every picture is played. With a ``memory`` (a folder a camera saves into), it
+    new pictures at a look than it plays in MAX_WAITING_S, as many as it plays in that time
+    are played, spread evenly over them, the newest kept (saved faster than ``fps`` and played
+    one by one, they put the table ever further behind): the table then sees them at most
+    about MAX_WAITING_S after they were saved, in as long as they took to save, as a camera at
+    ``fps`` would (a rest of the dice in as many still pictures in a row, give or take one).
+    Unpaced, every picture is played. With a ``memory`` (a folder a camera saves into), it
     starts from its newest picture once the folder's pictures were shown (see
     :class:`ShownMemory`)."""
 
@@ -338,13 +339,21 @@ class ShownMemory:
 
 
 def every_few(pictures: list[Path], most: int) -> list[Path]:
-    """Every k-th of ``pictures``, the last one kept, k the least that leaves at most ``most``.
+    """``most`` of ``pictures`` spread evenly over them, the first and the last kept (all of
+    them where there are no more): played at the rate that plays ``most`` in the time the
+    pictures cover, they take that time, as a camera at that rate would see the table.
 
     >>> [p.name for p in every_few([Path(str(n)) for n in range(10)], 4)]
     ['0', '3', '6', '9']
+    >>> len(every_few([Path(str(n)) for n in range(31)], 30))
+    30
     """
-    step = math.ceil(len(pictures) / most)
-    return pictures[(len(pictures) - 1) % step::step]
+    if len(pictures) <= most:
+        return pictures
+    if most == 1:
+        return pictures[-1:]
+    last = len(pictures) - 1
+    return [pictures[round(i * last / (most - 1))] for i in range(most)]
 
 
 def _text_of(path: Path) -> str | None:

@@ -22,6 +22,7 @@ from device.camera import (
     open_source,
     parse_source,
 )
+from device.motion import Settler, Verdict
 
 
 class FakeClock:
@@ -211,16 +212,52 @@ def test_pictures_put_in_the_folder_while_it_plays_are_all_played_in_order(
     assert shown == [30] * 8 + [40, 50, 50, 50]
 
 
-def test_pictures_saved_faster_than_the_folder_plays_are_played_every_few(folder: Path) -> None:
-    # 45 pictures saved in a second into a folder played at 10 a second: played one by one,
-    # the table would be 3.5 s behind them; every third is played, the newest last
-    source = FolderSource(folder, fps=10, clock=FakeClock())
+@pytest.mark.parametrize(("saved", "fps"), [(45, 10), (31, 15), (45, 15)])
+def test_pictures_saved_faster_than_the_folder_plays_take_as_long_to_play_as_to_save(
+        folder: Path, saved: int, fps: float) -> None:
+    # ``saved`` pictures saved in the 2 s between two looks at a folder played at ``fps``:
+    # played one by one, the table would fall ever further behind them; as many as it plays
+    # in 2 s are played, spread evenly, the newest last (31 at 15 a second played every other
+    # one took 1 s, and a rest of the dice among them half as many still pictures)
+    source = FolderSource(folder, fps=fps, clock=FakeClock())
     source.open()
     assert [source.read().number for _ in range(3)] == [0, 1, 2]
-    for number in range(3, 48):
+    for number in range(3, 3 + saved):
         cv2.imwrite(str(folder / f"{number:03d}.png"), shade(100 + number))
-    shown = [int(source.read().image[0, 0, 0]) - 100 for _ in range(25)]
-    assert [n for n in shown if n > 0] == list(range(5, 48, 3))
+    frames = [source.read() for _ in range(3 * saved)]
+    new = [f for f in frames if f.image[0, 0, 0] > 100]
+    played = [int(f.image[0, 0, 0]) - 100 for i, f in enumerate(new)
+              if not i or f.number != new[i - 1].number]
+    most = round(fps * 2.0)
+    assert len(played) == most and played[0] == 3 and played[-1] == 2 + saved
+    assert {b - a for a, b in pairwise(played)} <= {(saved - 1) // (most - 1),
+                                                   -(-(saved - 1) // (most - 1))}
+    last = next(f for f in new if int(f.image[0, 0, 0]) == 102 + saved)
+    assert round((last.at - new[0].at) * fps) == most - 1  # one picture after another
+
+
+@pytest.mark.parametrize("first", range(1, 23))  # moving after the rest
+def test_a_half_second_rest_saved_a_little_faster_than_the_folder_plays_is_read(
+        tmp_path: Path, first: int) -> None:
+    # 2 s of a camera saving 15.5 pictures a second into a folder played at 15: dice
+    # moving, and at rest for 0.5 s (8 pictures) from picture ``first`` on; played every
+    # other one, the rest was 4 pictures, 0.2 s, under the 0.3 s of stillness a read waits for
+    cv2.imwrite(str(tmp_path / "00000.png"), shade(0))
+    source = FolderSource(tmp_path, fps=15, clock=FakeClock())
+    source.open()
+    source.read()
+    values = [20 + 3 * number for number in range(31)]
+    values[first:first + 8] = [250] * 8
+    for number, value in enumerate(values, start=1):
+        cv2.imwrite(str(tmp_path / f"{number:05d}.png"), shade(value))
+    settler, last, verdicts = Settler(settle_s=0.3, agree=1), 0, []
+    for _ in range(60):
+        frame = source.read()
+        value = int(frame.image[0, 0, 0])
+        if settler.frame(moved=value != last, at=frame.at):
+            verdicts.append((value, settler.read(value)))
+        last = value
+    assert (250, Verdict.STANDS) in verdicts
 
 
 @pytest.mark.parametrize("paced", [True, False])
