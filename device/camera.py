@@ -174,6 +174,10 @@ class Player:
         self._shown = 0
         self._behind = 0
 
+    def due(self) -> int:
+        """The number of the frame due next (past the last: the last is held)."""
+        return self.first + self._slot() - self._behind
+
     def play_on(self, number: int) -> None:
         """Show frame ``number`` next and the frames after it in order, due from now (frames
         added after the end, held meanwhile: none of them is overdue)."""
@@ -268,8 +272,9 @@ class FolderSource(_Recording):
     def read(self) -> Frame:
         """The next picture (a held or repeated file is decoded once)."""
         index, at = self._player.next(len(self._files))
-        if index == len(self._files) - 1 and not self._player.loop:
-            self._take_up_new(at)
+        if index == len(self._files) - 1 and not self._player.loop and at - self._looked >= 1.0:
+            self._looked = at
+            self._take_up_new()
         path = self._files[index]
         try:
             stat = path.stat()
@@ -294,23 +299,30 @@ class FolderSource(_Recording):
         """Nothing to free."""
         self._last = None
 
-    def look_now(self) -> None:
-        """Look for pictures put in the folder at the next read, though a second has not
-        passed since the last look (a stop waits for the table as it lies now): the read after
-        it shows the first of them."""
-        self._looked = -math.inf
+    def look_now(self) -> int:
+        """Look for pictures put in the folder now, though a second has not passed since the
+        last look (a stop waits for the table as it lies now), and return the index (a
+        :attr:`Frame.number`) of the newest: frames from it on show the table as it lay then.
+        Pictures still waiting to be played from the last look are played with the new ones,
+        as many as it plays in MAX_WAITING_S, so that it does not fall further behind."""
+        if not self._player.loop:
+            self._take_up_new()
+        return len(self._files) - 1
 
-    def _take_up_new(self, at: float) -> None:
-        """Showing the last picture at recorded time ``at``: the pictures put in the folder
-        since, named after it, are played next (looked for once a second)."""
-        if at - self._looked < 1.0:
-            return
-        self._looked = at
+    def _take_up_new(self) -> None:
+        """The pictures put in the folder since its last one, named after it, are played
+        after the ones still waiting (holding the last: next, due from now)."""
         newer = [p for p in pictures_in(self.folder) if name_order(p) > name_order(self._files[-1])]
-        if newer:
+        if not newer:
+            return
+        due = self._player.due()
+        if due >= len(self._files):
             self._player.play_on(len(self._files))
-            most = max(1, round(self._player.fps * MAX_WAITING_S))
-            self._files += every_few(newer, most) if self.paced else newer
+            due = len(self._files)
+        waiting = self._files[due:] + newer
+        del self._files[due:]
+        most = max(1, round(self._player.fps * MAX_WAITING_S))
+        self._files += every_few(waiting, most) if self.paced else waiting
 
 
 class ShownMemory:

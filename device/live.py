@@ -197,16 +197,18 @@ class LiveLoop:
     def _grab(self, source: FrameSource, generation: int, mailbox: _Mailbox) -> None:
         pause = self._backoff_s[0]
         opened = False
-        looked = shows = 0  # the last look asked of the source; the looks the next read shows
+        looked = shows = 0  # the last look asked of the source; the last look a frame shows
+        newest = -1  # a folder: the number of its newest picture at the last look
         try:
             while not self._stop.is_set() and generation == self._generation:
                 look = self._looks_asked
                 try:
                     if not opened:
-                        source.open()
-                        opened = True
+                        source.open()  # a folder a camera saves into: from its newest picture
+                        opened, newest = True, -1
                     if look > looked and isinstance(source, FolderSource):
-                        source.look_now()  # its next read looks; the read after shows it
+                        newest = source.look_now()  # the look shows from that picture on
+                    looked = look
                     item: Frame | CameraError = source.read()
                     pause = self._backoff_s[0]
                 except (UnreadableFrame, SourceEnded) as err:
@@ -220,8 +222,9 @@ class LiveLoop:
                     continue
                 if generation != self._generation:
                     return
+                if isinstance(item, Frame) and item.number >= newest:
+                    shows = look
                 mailbox.put(item, self._stop, shows)
-                looked = shows = look
                 if isinstance(item, SourceEnded):
                     return
         finally:
@@ -230,8 +233,9 @@ class LiveLoop:
     def look_now(self, timeout: float) -> bool:
         """Look at the table now, and return once a frame taken since was watched for motion
         (the sink heard of a move first); a folder a camera saves into is looked at for new
-        pictures at once (by itself, once a second). False when no frame came within
-        ``timeout`` seconds."""
+        pictures at once (by itself, once a second), and a frame counts once it shows the
+        newest of them (the folder may still play pictures saved up to 2 s before). False
+        when no such frame came within ``timeout`` seconds."""
         with self._looks:
             self._looks_asked += 1
             asked = self._looks_asked

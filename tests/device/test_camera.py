@@ -236,6 +236,28 @@ def test_pictures_saved_faster_than_the_folder_plays_take_as_long_to_play_as_to_
     assert round((last.at - new[0].at) * fps) == most - 1  # one picture after another
 
 
+def test_a_folder_asked_to_look_while_it_plays_older_pictures_shows_the_newest_within_2s(
+        folder: Path) -> None:
+    # a stop waits for the frame that shows the picture saved as it was pressed: the folder
+    # plays 2 s of pictures it found at its last look, and those saved since come after them
+    clock = FakeClock()
+    source = FolderSource(folder, fps=10, clock=clock)
+    source.open()
+    assert [source.read().number for _ in range(3)] == [0, 1, 2]
+    for number in range(3, 43):
+        cv2.imwrite(str(folder / f"{number:03d}.png"), shade(100 + number))
+    [source.read() for _ in range(5)]  # the folder looked: 2 s of the 40 to play
+    for number in range(43, 53):
+        cv2.imwrite(str(folder / f"{number:03d}.png"), shade(100 + number))
+    asked = clock.t
+    newest = source.look_now()
+    frames = [source.read() for _ in range(30)]
+    showing = [f for f in frames if f.number >= newest]
+    assert showing and int(showing[0].image[0, 0, 0]) == 152
+    assert all(int(f.image[0, 0, 0]) < 152 for f in frames if f.number < newest)
+    assert showing[0].at - asked <= 2.0
+
+
 @pytest.mark.parametrize("first", range(1, 23))  # moving after the rest
 def test_a_half_second_rest_saved_a_little_faster_than_the_folder_plays_is_read(
         tmp_path: Path, first: int) -> None:

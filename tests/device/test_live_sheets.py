@@ -653,3 +653,36 @@ def test_dalek_a_stop_pressed_before_a_folder_camera_looks_again_waits_for_its_l
                                     ("camera", {"keep": ["D3", "D3", "D3", "H2", "H2"]}),
                                     ("phone", {"stop": {}})]
         assert session.snapshot().view["scores"] == {"Jenna": 4, "Peter": 0}  # type: ignore
+
+
+def test_dalek_a_stop_pressed_while_a_folder_camera_plays_older_pictures_waits_for_the_newest(
+        tmp_path: Path, state: Path) -> None:
+    """serve --camera DIR, a camera saving its pictures faster than --fps: the folder plays
+    the pictures of a second ago (up to 2 s behind, by design) when the picture of Jenna's
+    keep is saved and she stops. The stop waits until the camera watched that picture and
+    read her keep (it returned after two of the older pictures and journalled `keep []` from
+    the read of her roll: she scored 0)."""
+    rolled = dice(JENNA, TO_ROLL)
+    kept = (dice(["DOC"], TOP, 20) + dice(["H2", "H2"], HUMANS, 21) + dice(["D3"] * 3, DALEKS, 23)
+            + (rolled[0], rolled[1], rolled[2], rolled[8]))
+    folder, parts = tmp_path / "camera", tmp_path / "parts"
+    write_film(folder, [SheetRest(), SheetRest(rolled)], game="dalek", seed=21, hold=1)
+    write_film(parts, [SheetRest(kept)], game="dalek", seed=21, hold=1)
+    for session in table(state, DALEK, stop_waits_s=60.0):
+        camera = camera_for(session, source=str(folder), state=state)  # 15 pictures a second
+        assert camera is not None
+        camera.start()
+        try:
+            wait_for(lambda here=session: journal(here))  # her roll, the folder's last picture
+            roll = pictures_in(folder)[-1]
+            for number in range(100, 145):  # 45 pictures of her roll lying still, in a second
+                (folder / f"{number:05d}.jpg").hardlink_to(roll)
+            time.sleep(1.2)  # the folder looked (once a second): 2 s of them to play
+            shutil.copyfile(pictures_in(parts)[0], folder / "00145.jpg")
+            session.act({"stop": {}}, base_version=session.snapshot().version, source="phone")
+        finally:
+            camera.stop()
+        assert journal(session) == [("camera", {"roll": sorted(JENNA)}),
+                                    ("camera", {"keep": ["D3", "D3", "D3", "H2", "H2"]}),
+                                    ("phone", {"stop": {}})]
+        assert session.snapshot().view["scores"] == {"Jenna": 4, "Peter": 0}  # type: ignore
