@@ -16,9 +16,11 @@ press reaches the game through the session (source ``button``), like a phone's t
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from device.button_config import STOP, Key
@@ -30,6 +32,8 @@ from engine.errors import Refusal
 
 if TYPE_CHECKING:
     from gpiozero import LED, Buzzer  # type: ignore[import-untyped]
+
+_log = logging.getLogger("dicetable")
 
 PIN_SHOWN_S = 60.0
 """How long the phones show the PIN after stop and a shout were held together."""
@@ -96,17 +100,29 @@ class ButtonActions:
             return
         behind = self._last_stop is not None and not self._last_stop.done()
         going = threading.Event()
-        self._last_stop = self._stops.submit(self._stop, going)
+        try:
+            self._last_stop = self._stops.submit(self._stop, going)
+        except RuntimeError:  # closed: the table is shutting down, the press is let go
+            return
         if not behind:
             going.wait()
 
     def close(self) -> None:
-        """Finish a stop still waiting for the camera (``stop_waits_s`` at most)."""
-        self._stops.shutdown(wait=True)
+        """Let go of the stops queued behind one that waits for the camera, and finish that
+        one (at once where the camera has stopped); a stop pressed after is let go."""
+        self._stops.shutdown(wait=True, cancel_futures=True)
 
     def _stop(self, going: threading.Event) -> None:
+        """Play a stop on the stops' thread: a failure of the table's own goes to the host's
+        log, and the players hear that the stop was not taken."""
         try:
             self._act({"stop": {}}, [STOP], waiting=going.set)
+        except Exception:
+            _log.exception("dicetable: the table failed to take a press of stop")
+            with suppress(SessionError, RuntimeError):  # the table is shutting down
+                self._refuse([STOP], ButtonRefusal(
+                    "the table could not take this stop; stop again, or on the phone; if it "
+                    "happens again, tell the host"))
         finally:
             going.set()
 

@@ -170,8 +170,11 @@ class LiveLoop:
         self._watcher.start()
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Stop both threads (a grabber stuck in its camera is left to end by itself)."""
+        """Stop both threads (a grabber stuck in its camera is left to end by itself); a
+        :meth:`look_now` waiting returns."""
         self._stop.set()
+        with self._looks:
+            self._looks.notify_all()
         if self._watcher is not None:
             self._watcher.join(timeout)
 
@@ -235,11 +238,13 @@ class LiveLoop:
         (the sink heard of a move first); a folder a camera saves into is looked at for new
         pictures at once (by itself, once a second), and a frame counts once it shows the
         newest of them (the folder may still play pictures saved up to 2 s before). False
-        when no such frame came within ``timeout`` seconds."""
+        when no such frame came within ``timeout`` seconds, or at once when the loop stops."""
         with self._looks:
             self._looks_asked += 1
             asked = self._looks_asked
-            return self._looks.wait_for(lambda: self._looks_watched >= asked, timeout)
+            self._looks.wait_for(lambda: self._looks_watched >= asked or self._stop.is_set(),
+                                 timeout)
+            return self._looks_watched >= asked
 
     def look_again(self) -> None:
         """Read the table anew once it is still, though nothing on it moved (the observer was

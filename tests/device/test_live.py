@@ -293,3 +293,20 @@ def test_a_camera_that_stalls_is_opened_again(
         loop.stop()
         release.set()
 
+
+
+def test_a_look_asked_of_a_stopped_camera_is_answered_at_once(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # serve shuts down: the camera stops before the buttons, and a stop still waiting has the
+    # camera look; no frame will come (it waited its whole time, 3 s, for each stop queued)
+    camera = film(tmp_path / "camera", [PlannedRest((), 0.0, None, hand=False)])
+    loop = LiveLoop(lambda: open_source(str(camera), fps=10.0), reader, table)
+    loop.start()
+    assert loop.look_now(30.0)
+    answered = threading.Event()
+    looking = threading.Thread(target=lambda: answered.set() if not loop.look_now(30.0)
+                               else None)
+    loop.stop()
+    looking.start()
+    looking.join(10.0)
+    assert answered.is_set(), "the look waited for a frame from a stopped camera"

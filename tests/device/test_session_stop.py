@@ -6,6 +6,7 @@ the buttons' other presses are taken meanwhile."""
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -22,7 +23,7 @@ from device.button_actions import ButtonActions
 from device.button_config import ButtonConfig
 from device.buttons import TableButtons
 from device.journal import Journal
-from device.live import Seen
+from device.live import CameraStatus, Seen
 from device.session import SessionError, Snapshot, TableSession
 from vision.observation import Observation
 from vision.sheet_seen import DalekObservation, DieSeen
@@ -228,3 +229,66 @@ def test_a_shout_while_a_stop_waits_for_the_keep_is_heard_at_once(state: Path) -
         assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("button", {"stop": {}})]
         assert refused.buttons is not None and refused.buttons["button"] == "stop"
         assert refused.buttons["reason"]["template"].startswith("{name} has not rolled yet")
+
+
+def test_a_stop_the_table_fails_to_take_is_logged_and_told_and_the_buttons_go_on(
+        state: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The camera fails as Jenna's stop has it look at the table: the host's log has the
+    traceback, the phones say the stop was not taken and the stop button's LED blinks, and
+    the buttons go on (it vanished on the stop's thread: no log, no news, nothing)."""
+    def failing_camera(timeout: float) -> bool:
+        raise RuntimeError("the camera's driver crashed")
+
+    for session in rolled(state, stop_waits_s=30.0):
+        session.camera_status(CameraStatus("ok"))
+        session.look_now = failing_camera
+        with buttons(session) as tap:
+            tap(STOP_PIN)
+            refused = button_news(session, "refused")
+            tap(SHOUT_PIN)
+            button_news(session, "exterminate")
+        assert refused.buttons is not None and refused.buttons["button"] == "stop"
+        assert refused.buttons["reason"]["template"] == (
+            "the table could not take this stop; stop again, or on the phone; if it happens "
+            "again, tell the host")
+        assert journal(state) == [("camera", {"roll": JENNA})]
+        logged = [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert len(logged) == 1 and logged[0].exc_info is not None
+        assert "the camera's driver crashed" in caplog.text
+
+
+def test_a_stop_pressed_as_the_buttons_close_is_let_go(state: Path) -> None:
+    """A stop pressed while the table shuts down, its buttons closed (their thread had not
+    ended yet): nothing happens (it raised on the buttons' thread and ended it)."""
+    for session in rolled(state, stop_waits_s=30.0):
+        actions = ButtonActions(session, seated=False)
+        actions.close()
+        actions.stop()
+        assert session.snapshot().buttons is None
+        assert journal(state) == [("camera", {"roll": JENNA})]
+
+
+def test_stops_waiting_their_turn_when_the_table_shuts_down_are_let_go(state: Path) -> None:
+    """Jenna presses stop three times as she sets dice aside, and the table shuts down while
+    the first waits for the camera's read: the first ends with its wait, the two behind it are
+    let go (each waited in turn, up to ``stop_waits_s``, with the camera stopped)."""
+    for session in rolled(state, stop_waits_s=3.0):
+        session.camera_moved()
+        factory = MockFactory(revision="d04170")
+        table_buttons = TableButtons(ButtonConfig(stop=STOP_PIN, shout=SHOUT_PIN),
+                                     ButtonActions(session, seated=False), factory=factory)
+        table_buttons.start()
+        try:
+            for pin in (STOP_PIN, STOP_PIN, STOP_PIN, SHOUT_PIN):
+                factory.pin(pin).drive_low()
+                time.sleep(0.05)
+                factory.pin(pin).drive_high()
+                time.sleep(0.05)
+            shouted = button_news(session, "exterminate")  # every stop was taken before it
+        finally:
+            table_buttons.stop()
+        after = session.snapshot().buttons
+        assert shouted.buttons is not None and after is not None
+        assert after["n"] == shouted.buttons["n"] + 1, "only the first stop was played"
+        assert after["kind"] == "refused"
+        assert journal(state) == [("camera", {"roll": JENNA})]

@@ -17,7 +17,7 @@ import pytest
 
 from device.button_actions import ButtonActions
 from device.journal import Journal
-from device.live import Seen
+from device.live import CameraStatus, Seen
 from device.session import SessionError, TableSession
 from engine import Game, IllegalAction, RecordError, Refusal, read_record
 from engine.dicy import parse_presets
@@ -25,6 +25,8 @@ from engine.dicy_cards import Card as DicyCard
 from engine.errors import Shown, to_json
 from engine.selfplay import HEADERS
 from engine.seventeen_cards import Card as SeventeenCard
+from tests.device.test_session_stop import DALEK as DALEK_STOP
+from tests.device.test_session_stop import ROLLED, seen
 from tests.held_check import held_check
 from vision.dice import DieRead
 from vision.observation import Observation
@@ -524,8 +526,23 @@ def button_refusals(journal: Journal) -> Iterator[Callable[[], object]]:
                          base_version=session.snapshot().version)
         yield told(session, lambda: seated.shout([3]))
         yield told(session, lambda: shared.shout([None]))
+        session.abandon(base_version=session.snapshot().version)
+        yield told(session, broken_camera_stop(session, shared))
     finally:
         session.stop()
+
+
+def broken_camera_stop(session: TableSession, actions: ButtonActions) -> Callable[[], None]:
+    """A Dalek stop the table fails to take: the camera fails as the stop has it look."""
+    def failing_look(timeout: float) -> bool:
+        raise RuntimeError("the camera's driver crashed")
+
+    session.watch_camera()
+    session.new_game(DALEK_STOP, base_version=session.snapshot().version)
+    session.camera_seen(seen(ROLLED, 1))
+    session.camera_status(CameraStatus("ok"))
+    session.look_now = failing_look
+    return actions.stop
 
 
 def told(session: TableSession, press: Callable[[], None]) -> Callable[[], object]:
