@@ -331,13 +331,14 @@ class ShownMemory:
     from its newest picture, and the video from its last frame, as the ones before were shown
     and played again they would be moves in a game that went on; a camera shows the table
     only as it lies now. ``marker`` (in the table's state folder) keeps it from one run to the
-    next: written once, when the first picture is shown (not before: a table that failed to
+    next, one source a line (a video and a folder shown in turn both remembered): written
+    once for each, when its first picture is shown (not before: a table that failed to
     start plays a recording from its start)."""
 
     def __init__(self, source: Path, marker: Path | None = None) -> None:
         self._name = str(source.resolve())
         self._marker = marker
-        self.shown = marker is not None and _text_of(marker) == self._name
+        self.shown = marker is not None and self._name in _shown_in(marker)
 
     def show(self) -> None:
         """A picture was shown: note it (the marker written the first time)."""
@@ -346,8 +347,9 @@ class ShownMemory:
         self.shown = True
         if self._marker is None:
             return
+        shown = [name for name in _shown_in(self._marker) if name]
         with suppress(OSError):  # a card that cannot be written: a restart plays it again
-            self._marker.write_text(self._name, encoding="utf-8")
+            self._marker.write_text("\n".join([*shown, self._name]) + "\n", encoding="utf-8")
 
 
 def every_few(pictures: list[Path], most: int) -> list[Path]:
@@ -368,12 +370,12 @@ def every_few(pictures: list[Path], most: int) -> list[Path]:
     return [pictures[round(i * last / (most - 1))] for i in range(most)]
 
 
-def _text_of(path: Path) -> str | None:
-    """The text of ``path`` (None where there is none to read)."""
+def _shown_in(marker: Path) -> list[str]:
+    """The sources ``marker`` says were shown, one a line (none where it cannot be read)."""
     try:
-        return path.read_text(encoding="utf-8")
+        return marker.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
-        return None
+        return []
 
 
 def _holds_pictures(folder: Path) -> bool:

@@ -40,8 +40,8 @@ if TYPE_CHECKING:
 
 DEMO_SEED = 1
 FOLDER_CAMERA_FILE = "camera-folder.txt"
-"""In the state folder: the folder of pictures or the video file the table's camera last
-showed it (opened again, it starts from its newest picture)."""
+"""In the state folder: the folders of pictures and video files the table's camera showed
+it, one a line (opened again, each starts from its newest picture)."""
 
 
 @dataclass

@@ -145,7 +145,7 @@ def test_a_cameras_folder_is_remembered_once_its_first_picture_is_shown(
     source.open()
     assert not marker.exists()  # opened, nothing shown: a table that stops now plays it again
     assert source.read().number == 0
-    assert marker.read_text(encoding="utf-8") == str(folder.resolve())
+    assert marker.read_text(encoding="utf-8").splitlines() == [str(folder.resolve())]
     marker.unlink()
     source.read()
     assert not marker.exists()  # written once, not for every picture (a card wears)
@@ -155,6 +155,22 @@ def test_a_cameras_folder_is_remembered_once_its_first_picture_is_shown(
                          clock=FakeClock())
     again.open()  # the table restarted: the folder's pictures were shown
     assert again.read().number == 2
+
+
+def test_a_cameras_folder_and_a_video_shown_in_turn_are_both_remembered(
+        folder: Path, video: Path, tmp_path: Path) -> None:
+    # serve --camera DIR, then --camera film.avi, then DIR again: the folder's pictures were
+    # shown (it started from its first picture again, and an undone roll came back)
+    marker = tmp_path / "camera-folder.txt"
+    marker.write_text(str(folder.resolve()), encoding="utf-8")  # as an older table wrote it
+    film = VideoSource(video, ShownMemory(video, marker), fps=10, paced=False, clock=FakeClock())
+    film.open()
+    assert film.read().number == 0
+    again = FolderSource(folder, ShownMemory(folder, marker), fps=10, paced=False,
+                         clock=FakeClock())
+    again.open()
+    assert again.read().number == 2
+    assert ShownMemory(video, marker).shown
 
 
 def test_a_damaged_picture_is_one_unreadable_frame(folder: Path) -> None:
@@ -344,7 +360,7 @@ def test_a_video_shown_then_opened_again_or_anew_starts_from_its_last_frame(
     source.open()
     assert not marker.exists()
     assert [round(int(source.read().image[0, 0, 0]), -1) for _ in range(3)] == [40, 40, 120]
-    assert marker.read_text(encoding="utf-8") == str(video.resolve())
+    assert marker.read_text(encoding="utf-8").splitlines() == [str(video.resolve())]
     source.close()  # failed: the live loop opens it again
     source.open()
     assert [source.read().number for _ in range(2)] == [5, 5]
