@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from itertools import chain, combinations
@@ -542,7 +543,14 @@ def broken_camera_stop(session: TableSession, actions: ButtonActions) -> Callabl
     session.camera_seen(seen(ROLLED, 1))
     session.camera_status(CameraStatus("ok"))
     session.look_now = failing_look
-    return actions.stop
+
+    def press() -> None:  # the stop's thread tells the phones once its look failed
+        before = session.snapshot().buttons
+        actions.stop()
+        deadline = time.monotonic() + 10.0
+        while session.snapshot().buttons == before and time.monotonic() < deadline:
+            time.sleep(0.01)
+    return press
 
 
 def told(session: TableSession, press: Callable[[], None]) -> Callable[[], object]:
