@@ -2,7 +2,8 @@
 
 :class:`StillnessWatch` compares a small grey picture of each frame with the previous one, and
 with the first one of the current rest (so that a slow slide is noticed too), in a signed type
-so that differences do not wrap, and brought to the same light first (a flicker is no motion).
+so that differences do not wrap, and brought to the same light row by row first (a flicker,
+even one a rolling shutter shows as bands across the picture, is no motion).
 A picture that differs only by a whole shift of up to ``SHAKE`` of a small pixel (a camera
 trembling on its arm, a pixel or two of its frame: found by phase correlation) is no motion
 either; a larger shift is (a bump).
@@ -36,7 +37,8 @@ Picture = NDArray[np.float32]  # a small grey picture, signed for differences
 GREY_WIDTH = 160  # side of the small grey picture motion is watched on
 PIXEL_CHANGE = 12  # a small-picture pixel that changed by more than this (of 255) moved
 MOVING_SHARE = 0.002  # the scene moves when more than this share of its pixels moved
-LIGHT_CHANGE = 0.2  # a change of the whole picture's light up to this share is no motion
+LIGHT_CHANGE = 0.2  # a change of a row's light up to this share is no motion
+WHITE = 230  # a small-picture pixel this bright may have lost its light to saturation
 SHAKE = 0.4  # a whole-picture shift up to this (small pixels; 3.2 px of a 1280 frame) is shake
 SETTLE_S = 0.3  # still this long before the first read
 AGREE = 2  # reads in a row that must agree
@@ -93,13 +95,25 @@ class StillnessWatch:
         return self._changed(a, np.asarray(shaken, np.float32))
 
     def _changed(self, a: Picture, b: Picture) -> bool:
-        """Whether ``a`` differs from ``b`` once ``b`` is brought to ``a``'s light (a flicker
-        or the camera's exposure changing the whole picture by up to LIGHT_CHANGE)."""
-        gain = float(np.clip((a.mean() + 1.0) / (b.mean() + 1.0),
-                             1.0 - LIGHT_CHANGE, 1.0 + LIGHT_CHANGE))
-        lit = np.minimum(b * gain, 255.0)  # white stays white: the camera's pixels saturate
-        changed = int(np.count_nonzero(np.abs(a - lit) > self.pixel_change))
+        """Whether ``a`` differs from ``b`` once ``b`` is brought to ``a``'s light row by row
+        (the camera's exposure changing, or mains flicker: a rolling shutter shows it as
+        bands across the picture that roll from frame to frame)."""
+        brighter = a - np.minimum(b * row_gains(a, b), 255.0)  # white stays white
+        # … and a pixel near white may have lost light to saturation: a may be brighter where
+        # b was near white, darker where a is
+        changed = int(np.count_nonzero(((brighter > self.pixel_change) & (b < WHITE))
+                                       | ((brighter < -self.pixel_change) & (a < WHITE))))
         return changed > self.moving_share * a.size
+
+
+def row_gains(a: Picture, b: Picture) -> Picture:
+    """The gain that brings each row of ``b`` to ``a``'s light: the median of the row's
+    ratios (a die, a card or a hand over less than half a row leaves it be), held within
+    LIGHT_CHANGE (a hand over a whole row changes it by more than a light does)."""
+    ratios = (a + 1.0) / (b + 1.0)
+    middle = ratios.shape[1] // 2
+    median = np.partition(ratios, middle, axis=1)[:, middle:middle + 1]
+    return np.asarray(np.clip(median, 1.0 - LIGHT_CHANGE, 1.0 + LIGHT_CHANGE), np.float32)
 
 
 class Verdict(Enum):

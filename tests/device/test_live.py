@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 
 from device.camera import Frame, open_source
@@ -20,6 +22,7 @@ from device.demo_plan import Plan, PlannedDie, PlannedRest
 from device.journal import Journal
 from device.live import CameraStatus, LiveLoop, Seen
 from device.session import Snapshot, TableSession
+from tests.device.cheap_camera import retake
 from vision.film import MOTION_FRAMES
 from vision.observation import DiceObserver
 from vision.reader import DiceReader
@@ -338,3 +341,18 @@ def test_a_look_asked_of_a_stopped_camera_is_answered_at_once(
     looking.start()
     looking.join(10.0)
     assert answered.is_set(), "the look waited for a frame from a stopped camera"
+
+
+def test_a_roll_seen_through_rolling_flicker_bands_is_read(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # a 30 fps rolling-shutter camera under 50 Hz lamps: bands across every frame that roll
+    # from one frame to the next (the still table was moving on every frame: never read)
+    rolled = film(tmp_path / "film", [PlannedRest((), 1.0, None, hand=False),
+                                      PlannedRest(dice([6, 6, 5, 2, 1, 1]), 2.5, 0)])
+    folder = tmp_path / "frames"
+    last = retake(rolled, folder, seed=5, bands=0.05)
+    # the lens covered at the end: the loop holds a folder's last frame still, which a live
+    # camera's banded frames never are
+    cv2.imwrite(str(folder / f"{last:05d}.jpg"), np.zeros((720, 1280, 3), np.uint8))
+    play_unpaced(folder, table, reader)
+    assert journal_lines(table) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]

@@ -6,7 +6,9 @@ import cv2
 import numpy as np
 
 from device.motion import Settler, StillnessWatch, Verdict, grey_picture
-from vision.table_scene import render_table
+from tests.device.cheap_camera import banded
+from vision.film import SKIN, FilmDie, Rest, film
+from vision.table_scene import PlacedDie, render_still, render_table
 
 
 def table(seed: int = 0) -> np.ndarray:
@@ -135,3 +137,62 @@ def test_a_camera_shaking_by_a_pixel_either_way_is_not_motion_but_a_die_or_a_bum
     assert watch.moved(grey_picture(_moved_by(scene, -1, 1))) is True  # … and is picked up
     assert watch.moved(grey_picture(_moved_by(scene, -1, 0))) is False
     assert watch.moved(grey_picture(_moved_by(scene, 5, 3))) is True  # a bump
+
+
+def test_rolling_flicker_bands_are_no_motion() -> None:
+    # a 30 fps rolling-shutter camera under 50 Hz lamps: bands across the picture that roll
+    # from frame to frame (they were motion on every frame: one light for the whole picture);
+    # on a sheet near white, too, where the brightest bands saturate
+    for scene, amplitude in ((_sheet(), 0.05), (_sheet(), 0.10),
+                             (render_still(11, game="dicy", dice=DICE).image, 0.10)):
+        watch = StillnessWatch()
+        watch.moved(grey_picture(banded(scene, amplitude, 0)))
+        assert [watch.moved(grey_picture(banded(scene, amplitude, n)))
+                for n in range(1, 10)] == [False] * 9
+
+
+def test_a_camera_trembling_under_rolling_flicker_bands_is_not_motion() -> None:
+    scene = _sheet()
+    watch = StillnessWatch()
+    watch.moved(grey_picture(scene))
+    for n, (dx, dy) in enumerate(((1, 1), (-1, -1), (1, -1), (0, 1), (-1, 0), (1, 1))):
+        assert watch.moved(grey_picture(banded(_moved_by(scene, dx, dy), 0.05, n))) is False
+
+
+DICE = (PlacedDie("3", 150, 100), PlacedDie("5", 180, 120))
+
+
+def _arm_across(image: np.ndarray, share: float) -> np.ndarray:
+    """``image`` with a forearm lying across it from the right, over ``share`` of its width,
+    a little rounded and with its shadow below (whole rows changed where share is 1)."""
+    height, width = image.shape[:2]
+    thick, top, left = int(height * 0.11), int(height * 0.45), int(width * (1 - share))
+    out = image.astype(np.float32)
+    shade = 0.85 + 0.15 * np.sin(np.pi * (np.arange(thick) + 0.5) / thick)
+    out[top:top + thick, left:] = np.array(SKIN[0], np.float32) * shade[:, None, None]
+    out[top + thick:top + thick + thick // 3, left:] *= 0.75
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def test_a_die_a_card_or_a_hand_is_seen_through_rolling_flicker_bands() -> None:
+    dicy = render_still(7, game="dicy", dice=DICE).image
+    seventeen = render_still(5, game="17", cards={"row-1": "3"}).image
+    hand = list(film([Rest(()), Rest((FilmDie(4, 640.0, 360.0, 0.3, 40.0, 1),))], seed=1))
+    changes = {
+        "a die added": (dicy, render_still(7, game="dicy",
+                                           dice=(*DICE, PlacedDie("6", 120, 60, look=3))).image),
+        "a die moved": (dicy, render_still(7, game="dicy",
+                                           dice=(DICE[0], PlacedDie("5", 188, 120))).image),
+        "a card turned": (seventeen, render_still(5, game="17", cards={"row-1": "back"}).image),
+        "a hand coming in": (hand[0][0], hand[1][0]),
+        "an arm across half the sheet": (dicy, _arm_across(dicy, 0.5)),
+        "an arm across the whole picture": (dicy, _arm_across(dicy, 1.0)),
+    }
+    for amplitude in (0.05, 0.10):
+        for frame in range(3):
+            seen = []
+            for before, after in changes.values():
+                watch = StillnessWatch()
+                watch.moved(grey_picture(banded(before, amplitude, frame)))
+                seen.append(watch.moved(grey_picture(banded(after, amplitude, frame + 1))))
+            assert dict(zip(changes, seen, strict=True)) == dict.fromkeys(changes, True)
