@@ -627,25 +627,32 @@ def test_a_recording_is_played_from_its_start_after_a_serve_that_failed_to_start
         session.stop()
 
 
-def test_dalek_a_stop_pressed_before_a_folder_camera_looks_again_waits_for_its_look(
-        tmp_path: Path, state: Path) -> None:
-    """serve --camera DIR, a folder a camera saves into: the picture of Jenna's keep is saved
-    and she stops at once, before the folder's next look (once a second). The stop has the
-    camera look now and waits for its read of her keep (it journalled `keep []` from the read
-    of her roll, and she scored 0)."""
+def jennas_roll_in_a_cameras_folder(tmp_path: Path) -> tuple[Path, Path]:
+    """A camera's folder showing the sheet, then Jenna's roll; and the picture of her keep
+    (H2 H2 and D3 D3 D3 set aside), not yet saved in it."""
     rolled = dice(JENNA, TO_ROLL)
     kept = (dice(["DOC"], TOP, 20) + dice(["H2", "H2"], HUMANS, 21) + dice(["D3"] * 3, DALEKS, 23)
             + (rolled[0], rolled[1], rolled[2], rolled[8]))
     folder, parts = tmp_path / "camera", tmp_path / "parts"
     write_film(folder, [SheetRest(), SheetRest(rolled)], game="dalek", seed=21, hold=1)
     write_film(parts, [SheetRest(kept)], game="dalek", seed=21, hold=1)
+    return folder, pictures_in(parts)[0]
+
+
+def test_dalek_a_stop_pressed_before_a_folder_camera_looks_again_waits_for_its_look(
+        tmp_path: Path, state: Path) -> None:
+    """serve --camera DIR, a folder a camera saves into: the picture of Jenna's keep is saved
+    and she stops at once, before the folder's next look (once a second). The stop has the
+    camera look now and waits for its read of her keep (it journalled `keep []` from the read
+    of her roll, and she scored 0)."""
+    folder, keep = jennas_roll_in_a_cameras_folder(tmp_path)
     for session in table(state, DALEK):
         camera = camera_for(session, source=str(folder), state=state)
         assert camera is not None
         camera.start()
         try:
             wait_for(lambda here=session: journal(here))  # her roll, the folder's last picture
-            shutil.copyfile(pictures_in(parts)[0], folder / "00099.jpg")
+            shutil.copyfile(keep, folder / "00099.jpg")
             session.act({"stop": {}}, base_version=session.snapshot().version, source="phone")
         finally:
             camera.stop()
@@ -662,12 +669,7 @@ def test_dalek_a_stop_pressed_while_a_folder_camera_plays_older_pictures_waits_f
     keep is saved and she stops. The stop waits until the camera watched that picture and
     read her keep (it returned after two of the older pictures and journalled `keep []` from
     the read of her roll: she scored 0)."""
-    rolled = dice(JENNA, TO_ROLL)
-    kept = (dice(["DOC"], TOP, 20) + dice(["H2", "H2"], HUMANS, 21) + dice(["D3"] * 3, DALEKS, 23)
-            + (rolled[0], rolled[1], rolled[2], rolled[8]))
-    folder, parts = tmp_path / "camera", tmp_path / "parts"
-    write_film(folder, [SheetRest(), SheetRest(rolled)], game="dalek", seed=21, hold=1)
-    write_film(parts, [SheetRest(kept)], game="dalek", seed=21, hold=1)
+    folder, keep = jennas_roll_in_a_cameras_folder(tmp_path)
     for session in table(state, DALEK, stop_waits_s=60.0):
         camera = camera_for(session, source=str(folder), state=state)  # 15 pictures a second
         assert camera is not None
@@ -678,7 +680,7 @@ def test_dalek_a_stop_pressed_while_a_folder_camera_plays_older_pictures_waits_f
             for number in range(100, 145):  # 45 pictures of her roll lying still, in a second
                 (folder / f"{number:05d}.jpg").hardlink_to(roll)
             time.sleep(1.2)  # the folder looked (once a second): 2 s of them to play
-            shutil.copyfile(pictures_in(parts)[0], folder / "00145.jpg")
+            shutil.copyfile(keep, folder / "00145.jpg")
             session.act({"stop": {}}, base_version=session.snapshot().version, source="phone")
         finally:
             camera.stop()
