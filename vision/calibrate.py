@@ -54,13 +54,16 @@ class CalibrationError(VisionError):
 class Calibration:
     """Where the sheet lies in the camera's frames: the homography from frame pixels to sheet
     millimetres, the sheet it is, the frame size, and each marker's corners in the frame
-    (markers in CORNERS order, corners clockwise from the marker's top-left)."""
+    (markers in CORNERS order, corners clockwise from the marker's top-left as the sheet is
+    printed). ``mirrored``: the camera mirrors its picture (a front camera, a flip setting);
+    the homography and the corners are those of its frames as they come, mirrored."""
 
     game: str
     paper: str
     frame_size: tuple[int, int]
     homography: tuple[tuple[float, float, float], ...]
     markers: tuple[tuple[Point, Point, Point, Point], ...]
+    mirrored: bool = False
 
     @property
     def layout(self) -> Layout:
@@ -92,7 +95,8 @@ class Calibration:
         """A JSON-ready form; from_dict() reads it back."""
         return {"game": self.game, "paper": self.paper, "frame_size": list(self.frame_size),
                 "homography": [list(r) for r in self.homography],
-                "markers": [[list(p) for p in m] for m in self.markers]}
+                "markers": [[list(p) for p in m] for m in self.markers],
+                "mirrored": self.mirrored}
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Calibration:
@@ -105,7 +109,7 @@ class Calibration:
             cal = cls(str(data["game"]), str(data["paper"]), (int(size[0]), int(size[1])),
                       tuple((float(r[0]), float(r[1]), float(r[2])) for r in h),
                       tuple(tuple((float(p[0]), float(p[1])) for p in m)  # type: ignore[misc]
-                            for m in markers))
+                            for m in markers), bool(data.get("mirrored", False)))
             layout(cal.game, cal.paper)
         except (KeyError, IndexError, TypeError, ValueError, AssertionError) as err:
             raise ValueError(f"not a calibration: {err}") from err
@@ -149,10 +153,18 @@ def detect(frame: Image, *, careful: bool = False) -> dict[int, NDArray[np.float
 
 
 def calibrate(frame: Image) -> Calibration:
-    """Find the sheet in the frame, or raise CalibrationError saying what is wrong."""
+    """Find the sheet in the frame, or raise CalibrationError saying what is wrong. A frame
+    showing none of a sheet's markers is looked at again flipped back, as a camera that
+    mirrors its picture delivers the sheet (its markers do not read mirrored)."""
     grey = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame,
                       np.uint8)
     found = detect(grey)
+    mirrored = False
+    if all(identify([i]) is None for i in found):
+        unmirrored = _unmirror(grey)
+        found_back = detect(unmirrored)
+        if any(identify([i]) is not None for i in found_back):
+            grey, found, mirrored = unmirrored, found_back, True
     sheet = _likeliest_sheet(found)
     if sheet is None or len([i for i in found if identify([i]) == sheet]) < 4:
         _explain(found, sheet, grey)
@@ -167,10 +179,14 @@ def calibrate(frame: Image) -> Calibration:
         homography = _fit_flat(found, sheet_layout)
     _check_view(homography, sheet_layout)
     h, w = grey.shape[:2]
+    corners = [found[m.id].astype(np.float64) for m in sheet_layout.markers]
+    if mirrored:  # from the frame as it comes: flipped back, then onto the sheet
+        homography = homography @ _flip(w)
+        corners = [_apply(_flip(w), c) for c in corners]
     return Calibration(sheet[0], sheet[1], (w, h),
                        tuple((float(r[0]), float(r[1]), float(r[2])) for r in homography),
-                       tuple(tuple((float(x), float(y)) for x, y in found[m.id])  # type: ignore[misc]
-                             for m in sheet_layout.markers))
+                       tuple(tuple((float(x), float(y)) for x, y in c)  # type: ignore[misc]
+                             for c in corners), mirrored)
 
 
 def rectify(frame: Image, calibration: Calibration, *, px_per_mm: float = PX_PER_MM) -> Image:
@@ -196,7 +212,12 @@ def drift(frame: Image, calibration: Calibration, *, tolerance_px: float = DRIFT
         pts = np.array(stored, np.float64)
         x0, y0 = np.maximum(np.floor(pts.min(0)).astype(int) - _SEARCH_PX, 0)
         x1, y1 = np.ceil(pts.max(0)).astype(int) + _SEARCH_PX
-        seen = detect(np.ascontiguousarray(grey[y0:min(y1, h), x0:min(x1, w)])).get(marker.id)
+        crop = np.ascontiguousarray(grey[y0:min(y1, h), x0:min(x1, w)])
+        if calibration.mirrored:
+            back = detect(_unmirror(crop)).get(marker.id)
+            seen = None if back is None else _apply(_flip(crop.shape[1]), back)
+        else:
+            seen = detect(crop).get(marker.id)
         if seen is None:
             missing.append(marker.corner)
             continue
@@ -215,6 +236,17 @@ def _detector(careful: bool = False) -> cv2.aruco.ArucoDetector:
         params.cornerRefinementWinSize = CAREFUL_WINDOW_PX
         params.relativeCornerRefinmentWinSize = 0.75
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), params)
+
+
+def _unmirror(grey: Image) -> Image:
+    """A mirrored frame flipped back across (a frame flipped upside down comes back turned,
+    which the marker finder reads as it is)."""
+    return np.ascontiguousarray(grey[:, ::-1])
+
+
+def _flip(width: int) -> NDArray[np.float64]:
+    """The homography of _unmirror() on a frame ``width`` pixels wide (its own inverse)."""
+    return np.array([[-1.0, 0.0, width - 1.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
 
 
 def _apply(matrix: NDArray[np.float64], points: NDArray[np.float64]) -> NDArray[np.float64]:

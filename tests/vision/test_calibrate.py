@@ -14,6 +14,8 @@ from tests.device.cheap_camera import retake
 from vision.calibrate import Calibration, CalibrationError, calibrate, drift, rectify
 from vision.sheet import PX_PER_MM, layout
 from vision.sheet_art import LANGUAGES, draw
+from vision.sheet_observer import SheetObserver
+from vision.sheet_seen import DalekObservation
 from vision.table_film import SheetRest, write_film
 from vision.table_scene import render_table
 
@@ -249,3 +251,52 @@ def test_a_reflection_on_a_corner_square_is_told_from_a_hand_on_it(scene_frame: 
     assert err.value.reason == "glare"
     assert "reflection" in str(err.value) and "top-right" in str(err.value)
     assert "move the lamp or tilt the sheet" in str(err.value)
+
+
+def _mirrored(frame: np.ndarray, axis: int) -> np.ndarray:
+    """The frame as a camera that mirrors its picture delivers it: across (axis 1, a front
+    camera, a phone used as a webcam) or upside down (axis 0, a flip setting)."""
+    return np.ascontiguousarray(np.flip(frame, axis=axis))
+
+
+@pytest.mark.parametrize("axis", [1, 0], ids=["across", "upside-down"])
+@pytest.mark.parametrize("game", ["dalek", "17"])
+def test_a_mirrored_camera_finds_the_sheet_and_sees_it_move(game: str, axis: int) -> None:
+    # it found no sheet, and the phones said 'lay the printed sheet under the camera' while
+    # the whole sheet was in view (ArUco markers do not read mirrored)
+    frame = render_table(2000, game=game).image
+    plain, mirrored = calibrate(frame), _mirrored(frame, axis)
+    found = calibrate(mirrored)
+    assert (found.game, found.mirrored, plain.mirrored) == (game, True, False)
+    for marker, seen in zip(found.layout.markers, found.markers, strict=True):
+        on_sheet = found.to_sheet(np.array(seen))  # corners in the frame as it comes
+        assert np.abs(on_sheet - np.array(marker.corners())).max() < 1.0  # mm
+    same = np.abs(rectify(mirrored, found).astype(int) - rectify(frame, plain).astype(int))
+    assert np.median(same) <= 2  # the sheet rectified the right way round
+    assert Calibration.from_dict(found.as_dict()) == found
+    still = drift(mirrored, found)
+    assert not still.moved and still.missing == () and (still.shift_px or 9) < 1.0
+    bumped = drift(np.ascontiguousarray(np.roll(mirrored, (5, 4), axis=(0, 1))), found)
+    assert bumped.moved and 5 < (bumped.shift_px or 0) < 8
+    hand = mirrored.copy()
+    cv2.fillConvexPoly(hand, cv2.convexHull(np.array(found.markers[0]).astype(np.int32)),
+                       (120, 150, 190))
+    assert drift(hand, found).missing == ("top-left",)
+
+
+def test_dalek_dice_are_read_where_they_lie_in_a_mirrored_picture() -> None:
+    scene = render_table(2003, game="dalek")
+    mirrored = _mirrored(scene.image, 1)
+    observer = SheetObserver(None, threads=1)
+    seen = observer.observe(mirrored)
+    assert seen.problem is None and isinstance(seen.table, DalekObservation)
+    assert observer.calibration is not None
+    width = mirrored.shape[1]
+    at = observer.calibration.to_frame(np.array([[d.x, d.y] for d in seen.table.dice]))
+    labelled = sorted((i.face, width - 1 - float(np.mean([p[0] for p in i.quad])),
+                       float(np.mean([p[1] for p in i.quad]))) for i in scene.items)
+    read = sorted((d.face or "?", float(x), float(y)) for d, (x, y) in zip(seen.table.dice, at,
+                                                                           strict=True))
+    assert [face for face, _, _ in read] == [face for face, _, _ in labelled]
+    for (_, x, y), (_, lx, ly) in zip(read, labelled, strict=True):
+        assert abs(x - lx) < 25 and abs(y - ly) < 25  # each die drawn where it lies
