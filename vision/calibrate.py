@@ -212,12 +212,8 @@ def drift(frame: Image, calibration: Calibration, *, tolerance_px: float = DRIFT
         pts = np.array(stored, np.float64)
         x0, y0 = np.maximum(np.floor(pts.min(0)).astype(int) - _SEARCH_PX, 0)
         x1, y1 = np.ceil(pts.max(0)).astype(int) + _SEARCH_PX
-        crop = np.ascontiguousarray(grey[y0:min(y1, h), x0:min(x1, w)])
-        if calibration.mirrored:
-            back = detect(_unmirror(crop)).get(marker.id)
-            seen = None if back is None else _apply(_flip(crop.shape[1]), back)
-        else:
-            seen = detect(crop).get(marker.id)
+        crop = np.ascontiguousarray(grey[y0:min(y1, h), x0:min(x1, w)], np.uint8)
+        seen = _find_marker(crop, marker.id, mirrored=calibration.mirrored)
         if seen is None:
             missing.append(marker.corner)
             continue
@@ -236,6 +232,15 @@ def _detector(careful: bool = False) -> cv2.aruco.ArucoDetector:
         params.cornerRefinementWinSize = CAREFUL_WINDOW_PX
         params.relativeCornerRefinmentWinSize = 0.75
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), params)
+
+
+def _find_marker(crop: Image, marker_id: int, *, mirrored: bool) -> NDArray[np.float64] | None:
+    """A marker's corners in a crop of a frame (a mirrored camera's: found flipped back)."""
+    found = detect(_unmirror(crop) if mirrored else crop).get(marker_id)
+    if found is None:
+        return None
+    corners = np.asarray(found, np.float64)
+    return _apply(_flip(crop.shape[1]), corners) if mirrored else corners
 
 
 def _unmirror(grey: Image) -> Image:
