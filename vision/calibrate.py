@@ -36,7 +36,8 @@ BRIGHT = 235  # mean grey over which it is washed out
 GLARE = 240  # median grey over which a corner square is washed out by a reflection
 MAX_SKEW_DEG = 25.0  # largest departure of the sheet's corner angles from 90° in the frame
 MIN_PX_PER_MM = 1.5  # the sheet must be seen at least this sharp (about 24 px per die)
-MAX_FIT_PX = 2.5  # largest marker corner error of the fitted homography (a flat sheet)
+MAX_FIT_PX = 2.5  # a flat sheet's marker corners fit the homography this well (frame px)...
+MAX_FIT_SHARE = 0.035  # ...or this share of a marker's side (0.8 mm), in frames that show more
 DRIFT_PX = 3.0  # markers moved more than this (frame pixels): the camera was bumped
 _SEARCH_PX = 40  # drift() looks this far around each marker's stored place
 CAREFUL_WINDOW_PX = 10  # largest half side of the window detect(careful=True) refines a corner in
@@ -340,7 +341,10 @@ def _glare(grey: Image, found: dict[int, NDArray[np.float32]], sheet: Layout,
 
 def _fit_flat(found: dict[int, NDArray[np.float32]], sheet: Layout) -> NDArray[np.float64]:
     """The homography from the frame's pixels to the sheet's millimetres that the sheet's four
-    markers give; CalibrationError when their corners do not lie on one flat sheet."""
+    markers give; CalibrationError when their corners do not lie on one flat sheet. A fold is
+    a share of the sheet: the tolerance grows with the markers' size in the frame (a lens's
+    ordinary 2-3 % distortion is no fold in a 5 MP frame either), and is never under the
+    marker finder's own pixel or two."""
     frame_pts = np.concatenate([found[m.id] for m in sheet.markers]).astype(np.float64)
     sheet_pts = np.array([p for m in sheet.markers for p in m.corners()], np.float64)
     fitted, _ = cv2.findHomography(frame_pts, sheet_pts, 0)
@@ -349,7 +353,10 @@ def _fit_flat(found: dict[int, NDArray[np.float32]], sheet: Layout) -> NDArray[n
                                        "and try again.")
     homography: NDArray[np.float64] = np.asarray(fitted, np.float64)
     back = _apply(np.asarray(np.linalg.inv(homography), np.float64), sheet_pts)
-    if float(np.abs(back - frame_pts).max()) > MAX_FIT_PX:
+    sides = np.linalg.norm(frame_pts - np.roll(frame_pts.reshape(-1, 4, 2), -1, axis=1)
+                           .reshape(-1, 2), axis=1)
+    if float(np.abs(back - frame_pts).max()) > max(MAX_FIT_PX,
+                                                   MAX_FIT_SHARE * float(sides.mean())):
         raise CalibrationError("flat", "The sheet does not lie flat (or is bent or folded): "
                                        "flatten it on the table and try again.")
     return homography

@@ -300,3 +300,48 @@ def test_dalek_dice_are_read_where_they_lie_in_a_mirrored_picture() -> None:
     assert [face for face, _, _ in read] == [face for face, _, _ in labelled]
     for (_, x, y), (_, lx, ly) in zip(read, labelled, strict=True):
         assert abs(x - lx) < 25 and abs(y - ly) < 25  # each die drawn where it lies
+
+
+def _through_a_lens(frame: np.ndarray, k1: float) -> np.ndarray:
+    """The frame through a lens with radial distortion k1 (negative: barrel, a wide angle),
+    its focal length ¾ of the frame's width."""
+    h, w = frame.shape[:2]
+    lens = np.array([[0.75 * w, 0, w / 2], [0, 0.75 * w, h / 2], [0, 0, 1]], np.float64)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    source = cv2.undistortPoints(np.stack([xx.ravel(), yy.ravel()], 1).reshape(-1, 1, 2), lens,
+                                 np.array([k1, 0, 0, 0, 0], np.float64), P=lens).reshape(h, w, 2)
+    return np.asarray(cv2.remap(frame, source[..., 0], source[..., 1], cv2.INTER_LINEAR),
+                      np.uint8)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (2592, 1944)])
+def test_an_ordinary_lens_is_no_fold_at_any_resolution(size: tuple[int, int]) -> None:
+    # k1 -0.05 (2-3 % distortion): a 2592x1944 camera was told 'the sheet does not lie flat'
+    # (5 of 12 calibrated, 1280x720 12 of 12): the tolerance was 2.5 frame pixels whatever
+    # the frame
+    for seed in (2000, 2002, 2005):
+        frame = render_table(seed, game="dalek", width=size[0], height=size[1]).image
+        assert calibrate(_through_a_lens(frame, -0.05)).game == "dalek"
+
+
+def _letter_on_a4(px_per_mm: float) -> np.ndarray:
+    """A US Letter sheet printed at actual size on A4 (2.95 mm cut at its head and foot) by a
+    printer that leaves 6 mm blank: each corner square loses 2 mm at the paper's edge."""
+    sheet = draw(layout("dalek", "letter"), px_per_mm=px_per_mm)
+    cut, blank = round(2.95 * px_per_mm), round(6 * px_per_mm)
+    paper = sheet[cut:sheet.shape[0] - cut].copy()
+    paper[:blank] = paper[-blank:] = 255
+    return cv2.copyMakeBorder(paper, 60, 60, 60, 60, cv2.BORDER_CONSTANT, value=(60, 90, 70))
+
+
+@pytest.mark.parametrize("px_per_mm", [3.0, 7.0])
+def test_folds_and_cut_squares_are_refused_in_a_large_frame_too(px_per_mm: float) -> None:
+    # the tolerance grows with the sheet in the frame; a fold or a cut square is as much of
+    # the sheet at any resolution
+    with pytest.raises(CalibrationError):
+        calibrate(_letter_on_a4(px_per_mm))
+    for game in ("17", "dalek"):
+        large = cv2.resize(dog_eared(game, 55), (2592, 1458), interpolation=cv2.INTER_CUBIC)
+        with pytest.raises(CalibrationError) as err:
+            calibrate(large)
+        assert err.value.reason == "flat"
