@@ -470,12 +470,14 @@ def _play(card: PlaceSeen, view: dict[str, Any]) -> dict[str, Any]:
 def _sheet_note(seen: Observation, game: str) -> Note:
     """What to tell when a game's sheet cannot be read: the camera moved, it sees too little
     or too much light, the sheet is too far, at a slant, not flat, a corner covered or under a
-    reflection, or no sheet of this game (none, or another game's)."""
+    reflection, the camera's pictures too small for any distance, or no sheet of this game
+    (none, or another game's)."""
     if seen.problem in SEEING:
         return Note(f"camera.{seen.problem}")
     if seen.problem == "sheet" and seen.sheet in ("dark", "bright"):
         return Note(f"camera.{seen.sheet}")
-    if seen.problem == "sheet" and seen.sheet in ("far", "skewed", "covered", "glare", "flat"):
+    if seen.problem == "sheet" and seen.sheet in ("far", "small", "skewed", "covered", "glare",
+                                                  "flat"):
         return Note(f"camera.{seen.sheet}", {"game": game})
     return Note("camera.no_sheet", {"game": game})
 

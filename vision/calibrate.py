@@ -3,9 +3,9 @@
 calibrate() finds the four corner markers, tells from their ids which game's sheet it is and
 fits the homography from frame pixels to sheet millimetres; when it cannot, it raises
 CalibrationError with a message a player can act on (too dark, a marker covered or under a
-reflection, too skewed, too far). rectify() warps a frame to the sheet at a known scale, its
-colour balanced on the paper; drift() looks for the markers where they were and says whether
-the camera moved.
+reflection, too skewed, too far, a camera whose pictures are too small). rectify() warps a
+frame to the sheet at a known scale, its colour balanced on the paper; drift() looks for the
+markers where they were and says whether the camera moved.
 
 >>> import numpy as np
 >>> calibrate(np.full((480, 640, 3), 20, np.uint8))  # doctest: +ELLIPSIS
@@ -178,8 +178,8 @@ def calibrate(frame: Image) -> Calibration:
         if any(m.id not in found for m in sheet_layout.markers):
             raise
         homography = _fit_flat(found, sheet_layout)
-    _check_view(homography, sheet_layout)
     h, w = grey.shape[:2]
+    _check_view(homography, sheet_layout, w, h)
     corners = [found[m.id].astype(np.float64) for m in sheet_layout.markers]
     if mirrored:  # from the frame as it comes: flipped back, then onto the sheet
         homography = homography @ _flip(w)
@@ -297,7 +297,7 @@ def _explain(found: dict[int, NDArray[np.float32]], sheet: tuple[str, str] | Non
     assert sheet is not None
     side_px = max(float(np.linalg.norm(found[i][0] - found[i][1])) for i in ours)
     if side_px / MARKER_MM < MIN_PX_PER_MM:  # the others are too small to be found
-        _too_far()
+        _too_far(grey.shape[1], grey.shape[0], layout(*sheet))
     seen = {i % 4 for i in ours}
     gone = [CORNERS[c] for c in range(4) if c not in seen]
     where = gone[0] if len(gone) == 1 else ", ".join(gone[:-1]) + " and " + gone[-1]
@@ -362,8 +362,10 @@ def _fit_flat(found: dict[int, NDArray[np.float32]], sheet: Layout) -> NDArray[n
     return homography
 
 
-def _check_view(homography: NDArray[np.float64], sheet: Layout) -> None:
-    """Refuse a sheet seen too slanted or too small to read dice and cards on it."""
+def _check_view(homography: NDArray[np.float64], sheet: Layout, width: int, height: int
+                ) -> None:
+    """Refuse a sheet seen too slanted or too small to read dice and cards on it in a frame
+    ``width`` × ``height``."""
     w, h = sheet.width, sheet.height
     quad = _apply(np.asarray(np.linalg.inv(homography), np.float64),
                   np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
@@ -379,9 +381,19 @@ def _check_view(homography: NDArray[np.float64], sheet: Layout) -> None:
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
     px_per_mm = float(min(sides[0] / w, sides[2] / w, sides[1] / h, sides[3] / h))
     if px_per_mm < MIN_PX_PER_MM:
-        _too_far()
+        _too_far(width, height, sheet)
 
 
-def _too_far() -> NoReturn:
+def _too_far(width: int, height: int, sheet: Layout) -> NoReturn:
+    """Say the sheet is too small in the picture: bring the camera closer; or, where a frame
+    ``width`` × ``height`` cannot show the whole sheet sharp enough at any distance, that the
+    camera's pictures are too small (reason "small")."""
+    sharpest = max(min(width / sheet.width, height / sheet.height),
+                   min(width / sheet.height, height / sheet.width))
+    if sharpest < MIN_PX_PER_MM:
+        raise CalibrationError("small", f"The camera's pictures ({width}×{height}) are too small "
+                                        "to read the sheet, however close the camera is: set "
+                                        "the camera to a larger picture size (resolution), "
+                                        "such as 1280×720.")
     raise CalibrationError("far", "The sheet is too small in the picture: bring the camera "
                                   "closer or zoom in, keeping the whole sheet in view.")

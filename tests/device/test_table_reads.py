@@ -176,7 +176,8 @@ def test_dalek_and_17_without_their_sheet_ask_for_it() -> None:
 
 
 @pytest.mark.parametrize(("why", "note"), [
-    ("far", "camera.far"), ("skewed", "camera.skewed"), ("covered", "camera.covered"),
+    ("far", "camera.far"), ("small", "camera.small"), ("skewed", "camera.skewed"),
+    ("covered", "camera.covered"),
     ("glare", "camera.glare"), ("dark", "camera.dark"), ("no-sheet", "camera.no_sheet"),
     ("flat", "camera.flat")])
 def test_a_sheet_that_cannot_be_found_says_why(why: str, note: str) -> None:

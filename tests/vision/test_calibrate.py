@@ -345,3 +345,27 @@ def test_folds_and_cut_squares_are_refused_in_a_large_frame_too(px_per_mm: float
         with pytest.raises(CalibrationError) as err:
             calibrate(large)
         assert err.value.reason == "flat"
+
+
+def _a4_filling(width: int, height: int, px_per_mm: float) -> np.ndarray:
+    """A frame ``width`` × ``height`` with the Dalek A4 sheet at its middle, seen straight."""
+    sheet = draw(layout("dalek", "a4"), px_per_mm=4.0)
+    to_frame = np.array([[px_per_mm / 4, 0, (width - 297 * px_per_mm) / 2],
+                         [0, px_per_mm / 4, (height - 210 * px_per_mm) / 2]], np.float64)
+    return np.asarray(cv2.warpAffine(sheet, to_frame, (width, height), flags=cv2.INTER_AREA,
+                                     borderValue=(60, 90, 70)), np.uint8)
+
+
+def test_a_camera_whose_pictures_are_too_small_is_told_so_not_to_come_closer() -> None:
+    # a 320x240 camera can show no sheet at 1.5 px/mm (A4 needs 446 px across): it was told
+    # 'bring the camera closer' with the sheet filling the picture
+    for fill in (0.93, 1.0):
+        with pytest.raises(CalibrationError) as err:
+            calibrate(_a4_filling(320, 240, fill * 320 / 297))
+        assert err.value.reason == "small"
+        assert "(320×240) are too small" in str(err.value)
+        assert "larger picture size (resolution)" in str(err.value)
+    with pytest.raises(CalibrationError) as err:  # a larger picture: the camera is too far
+        calibrate(_a4_filling(1280, 720, 1.3))
+    assert err.value.reason == "far" and "closer" in str(err.value)
+    assert calibrate(_a4_filling(640, 480, 2.0)).game == "dalek"

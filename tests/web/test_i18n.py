@@ -54,6 +54,15 @@ def test_every_catalog_has_every_message_with_the_same_fields(lang: str) -> None
             assert set(FIELD.findall(text)) == set(FIELD.findall(source)), (lang, key)
 
 
+def test_a_sheet_too_small_in_the_picture_is_not_told_to_be_printed_larger() -> None:
+    # the camera needs pixels per millimetre: a larger paper under the same camera is as small
+    printing = {"en": "print", "es": "imprim", "it": "stampa", "pt": "imprim"}
+    for lang in LANGUAGES:
+        far, small = (catalog(lang)["ui"][key] for key in ("camera.far", "camera.small"))
+        assert printing[lang] not in far.lower() and printing[lang] not in small.lower()
+        assert "1280×720" in small
+
+
 def test_every_word_the_page_asks_for_is_in_the_catalog() -> None:
     script = "".join(p.read_text(encoding="utf-8") for p in STATIC.glob("*.js"))
     asked = set(re.findall(r'\bt\("([\w.-]+)"[,)]', script))
