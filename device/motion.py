@@ -38,7 +38,8 @@ GREY_WIDTH = 160  # side of the small grey picture motion is watched on
 PIXEL_CHANGE = 12  # a small-picture pixel that changed by more than this (of 255) moved
 MOVING_SHARE = 0.002  # the scene moves when more than this share of its pixels moved
 LIGHT_CHANGE = 0.2  # a change of a row's light up to this share is no motion
-WHITE = 230  # a small-picture pixel this bright may have lost its light to saturation
+WHITE = 230  # a small-picture pixel this bright may have lost its light to saturation …
+SATURATION_GAIN = 0.02  # … where its row's light changed by more than this share
 SHAKE = 0.4  # a whole-picture shift up to this (small pixels; 3.2 px of a 1280 frame) is shake
 SETTLE_S = 0.3  # still this long before the first read
 AGREE = 2  # reads in a row that must agree
@@ -98,11 +99,14 @@ class StillnessWatch:
         """Whether ``a`` differs from ``b`` once ``b`` is brought to ``a``'s light row by row
         (the camera's exposure changing, or mains flicker: a rolling shutter shows it as
         bands across the picture that roll from frame to frame)."""
-        brighter = a - np.minimum(b * row_gains(a, b), 255.0)  # white stays white
-        # … and a pixel near white may have lost light to saturation: a may be brighter where
-        # b was near white, darker where a is
-        changed = int(np.count_nonzero(((brighter > self.pixel_change) & (b < WHITE))
-                                       | ((brighter < -self.pixel_change) & (a < WHITE))))
+        gains = row_gains(a, b)
+        brighter = a - np.minimum(b * gains, 255.0)  # white stays white
+        # … and in a row whose light changed, a pixel near white may have lost light to
+        # saturation: a may be brighter where b was near white, darker where a is
+        dimmer, lighter = gains < 1.0 - SATURATION_GAIN, gains > 1.0 + SATURATION_GAIN
+        changed = int(np.count_nonzero(
+            ((brighter > self.pixel_change) & ((b < WHITE) | ~dimmer))
+            | ((brighter < -self.pixel_change) & ((a < WHITE) | ~lighter))))
         return changed > self.moving_share * a.size
 
 
