@@ -69,9 +69,10 @@ def and_listed(names: Iterable[str]) -> str:
 
 
 SHOWN_CHARS = 80  # a value longer than this is shown cut short
-UNSHOWN = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+UNSHOWN = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 """Characters JSON leaves as they are that would break or turn round the text they are shown
-in (control characters past ASCII's first 32, reordering marks): shown as ``\\uXXXX``."""
+in (control characters past ASCII's first 32, Unicode's line and paragraph breaks, reordering
+marks): shown as ``\\uXXXX``."""
 
 
 class Shown:

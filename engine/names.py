@@ -85,8 +85,9 @@ def _check_looks(names: tuple[str, ...]) -> None:
 
 
 def _hidden_control(char: str) -> bool:
-    """A control character or a reordering mark: it breaks lines or turns text round."""
-    return unicodedata.category(char) == "Cc" or "\u202a" <= char <= "\u202e" \
+    """A control character, a line or paragraph break, or a reordering mark: it breaks lines
+    or turns text round."""
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp") or "\u202a" <= char <= "\u202e" \
         or "\u2066" <= char <= "\u2069"
 
 

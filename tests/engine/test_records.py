@@ -73,6 +73,8 @@ HEADER = '{"game": "dalek", "players": ["Ana", "Ben"]}'
      'a name cannot hold line breaks or other control characters: "Be\\nn"'),
     (['{"game": "dalek", "players": ["\\u202eAna", "Ben"]}'], 1,
      'control characters: "\\u202eAna"'),  # shown escaped, not turning the message round
+    (['{"game": "dalek", "players": ["Ana", "Be\\u2028n"]}'], 1,
+     'line breaks or other control characters: "Be\\u2028n"'),  # Unicode's own line break
     ([HEADER, '{"roll": ["H4"], "keep": []}'], 2, "an action is one move"),
     ([HEADER, "", '{"undo": {}}'], 3, "there is nothing to undo"),
     ([HEADER, '{"roll": ' + json.dumps(["H4"] * 10) + "}", "", HEADER], 4,
