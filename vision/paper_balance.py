@@ -10,7 +10,8 @@ grey again, its lightness kept.
 The paper's colour is the median colour of the brighter half of its known white pixels,
 each taken as its channels' shares of its lightness: a sheet lit unevenly, a shadow, a die
 or a card lying on the paper, or the table shown where a sheet cut off at the frame's edge
-was filled in with it, leave it as it is while they cover less than half of the paper. The
+was filled in with it, leave it as it is while they are darker than the paper; something
+paler and coloured over a quarter of its white (a pale yellow cloth, an arm) can tip it. The
 gains are clipped to [MIN_GAIN, MAX_GAIN]. A paper whose channels lie within TINT of each other
 is left as it is (a tinted paper, an ordinary camera: what the readers were taught on), so a
 sheet seen in a light it was made for reads exactly as it did.
