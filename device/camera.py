@@ -255,6 +255,7 @@ class FolderSource(_Recording):
         self._files: list[Path] = []
         self._last: tuple[tuple[int, int, int, int], Image] | None = None
         self._looked = -math.inf  # when (recorded time) it was last looked at for new ones
+        self._fed = False  # pictures put in it were taken up since it was opened
 
     def open(self) -> None:
         """List the folder's pictures (shown before: play from the newest)."""
@@ -268,6 +269,7 @@ class FolderSource(_Recording):
             self._player.first = len(self._files) - 1
         self._player.start()
         self._looked = -math.inf
+        self._fed = False
 
     def read(self) -> Frame:
         """The next picture (a held or repeated file is decoded once)."""
@@ -301,13 +303,17 @@ class FolderSource(_Recording):
 
     def look_now(self) -> int:
         """Look for pictures put in the folder now, though a second has not passed since the
-        last look (a stop waits for the table as it lies now), and return the index (a
-        :attr:`Frame.number`) of the newest: frames from it on show the table as it lay then.
-        Pictures still waiting to be played from the last look are played with the new ones,
-        as many as it plays in MAX_WAITING_S, so that it does not fall further behind."""
-        if not self._player.loop:
-            self._take_up_new()
-        return len(self._files) - 1
+        last look (a stop waits for the table as it lies now), and return the least index (a
+        :attr:`Frame.number`) of a frame that shows the table as it lay then. Following a
+        camera that saves into it (pictures were taken up since it was opened), the newest
+        picture: pictures still waiting to be played from the last look are played with the
+        new ones, as many as it plays in MAX_WAITING_S, so that it does not fall further
+        behind. A recording played from its start or in a loop plays the table's time as it
+        goes: 0, the next frame."""
+        if self._player.loop:
+            return 0
+        self._take_up_new()
+        return len(self._files) - 1 if self._fed else 0
 
     def _take_up_new(self) -> None:
         """The pictures put in the folder since its last one, named after it, are played
@@ -315,6 +321,7 @@ class FolderSource(_Recording):
         newer = [p for p in pictures_in(self.folder) if name_order(p) > name_order(self._files[-1])]
         if not newer:
             return
+        self._fed = True
         due = self._player.due()
         if due >= len(self._files):
             self._player.play_on(len(self._files))

@@ -201,16 +201,16 @@ class LiveLoop:
         pause = self._backoff_s[0]
         opened = False
         looked = shows = 0  # the last look asked of the source; the last look a frame shows
-        newest = -1  # a folder: the number of its newest picture at the last look
+        showing = -1  # a folder: the least number of a frame that shows the last look
         try:
             while not self._stop.is_set() and generation == self._generation:
                 look = self._looks_asked
                 try:
                     if not opened:
                         source.open()  # a folder a camera saves into: from its newest picture
-                        opened, newest = True, -1
+                        opened, showing = True, -1
                     if look > looked and isinstance(source, FolderSource):
-                        newest = source.look_now()  # the look shows from that picture on
+                        showing = source.look_now()  # the look shows from that frame on
                     looked = look
                     item: Frame | CameraError = source.read()
                     pause = self._backoff_s[0]
@@ -225,7 +225,7 @@ class LiveLoop:
                     continue
                 if generation != self._generation:
                     return
-                if isinstance(item, Frame) and item.number >= newest:
+                if isinstance(item, Frame) and item.number >= showing:
                     shows = look
                 mailbox.put(item, self._stop, shows)
                 if isinstance(item, SourceEnded):
@@ -236,8 +236,10 @@ class LiveLoop:
     def look_now(self, timeout: float) -> bool:
         """Look at the table now, and return once a frame taken since was watched for motion
         (the sink heard of a move first); a folder a camera saves into is looked at for new
-        pictures at once (by itself, once a second), and a frame counts once it shows the
-        newest of them (the folder may still play pictures saved up to 2 s before). False
+        pictures at once (by itself, once a second), and, following a camera that saves into
+        it, a frame counts once it shows the newest of them (the folder may still play
+        pictures saved up to 2 s before); a recording played from its start or in a loop
+        counts its next frame. False
         when no such frame came within ``timeout`` seconds, or at once when the loop stops."""
         with self._looks:
             self._looks_asked += 1

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import secrets
 import threading
-import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -169,10 +168,10 @@ class TableSession:
         """Apply one record line (an action or ``{"undo": {}}``) to the game in progress.
 
         A Dalek stop while the camera reads a table that just moved first waits for that read
-        (``stop_waits_s`` at most; ``waiting`` is called as it starts to wait): the dice the
-        player set aside before stopping are the keep. A stop is refused while the camera's
-        last read does not show that keep surely (a die it is not sure of, a frame it could
-        only note)."""
+        (``stop_waits_s`` at most once the camera looked; ``waiting`` is called as it starts
+        to wait): the dice the player set aside before stopping are the keep. A stop is
+        refused while the camera's last read does not show that keep surely (a die it is not
+        sure of, a frame it could only note)."""
         if "stop" in line:
             self._await_read_of_keep(waiting)
         return self._run(lambda: self._act(line, base_version, source))
@@ -386,8 +385,11 @@ class TableSession:
         """Before a stop: while the camera waits to journal a keep, have it look at the table
         now where it looks only now and then (:attr:`look_now`), and while the table moved
         since its last read (the player set dice aside), wait for the read of the table at
-        rest; ``waiting`` is called as the stop starts to wait. SessionError when that read
-        does not come within ``stop_waits_s`` (the table still moving). Runs on the caller's
+        rest; ``waiting`` is called as the stop starts to wait. The look takes up to
+        ``stop_waits_s`` (a folder may play pictures saved up to 2 s before the press), and
+        the read then has its own ``stop_waits_s``: the time for the player's hands to leave
+        the table counts from when the camera sees it as it lay at the press. SessionError
+        when that read does not come in time (the table still moving). Runs on the caller's
         thread: the read is taken on the worker meanwhile."""
         can_look, stirred = self._run(self._keep_waits)
         look = self.look_now if can_look else None
@@ -395,12 +397,10 @@ class TableSession:
             return
         if waiting is not None:
             waiting()
-        until = time.monotonic() + self._stop_waits_s
         if look is not None:
             look(self._stop_waits_s)  # the camera heard of any move before it returns
         with self._changed:
-            if not self._changed.wait_for(lambda: not self._stirred,
-                                          max(0.0, until - time.monotonic())):
+            if not self._changed.wait_for(lambda: not self._stirred, self._stop_waits_s):
                 raise SessionError("the camera still sees movement over the table; take your "
                                    "hands off it and stop again, or enter your keep on the "
                                    "phone")

@@ -471,3 +471,20 @@ def test_a_picamera2_that_cannot_be_loaded_is_said_without_a_traceback(
     with pytest.raises(CameraError, match=r"cannot be loaded \(numpy.dtype size changed.*"
                                           r"Raspberry Pi OS 13 or later"):
         PicameraSource().open()
+
+
+@pytest.mark.parametrize("loop", [False, True])
+def test_a_look_at_a_recording_played_from_its_start_or_in_a_loop_shows_in_the_next_frame(
+        tmp_path: Path, loop: bool) -> None:
+    # serve --camera DIR on recorded pictures (not shown before), or with --loop: the table's
+    # time is the recording's as it plays, no camera saves into it; a stop's look waited
+    # until the last picture played (a loop, its whole wait), and the stop was refused
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for number in range(80):
+        cv2.imwrite(str(frames / f"{number:03d}.png"), shade(number))
+    source = FolderSource(frames, fps=10, loop=loop, clock=FakeClock())
+    source.open()
+    assert [source.read().number for _ in range(5)] == [0, 1, 2, 3, 4]
+    showing = source.look_now()
+    assert source.read().number == 5 >= showing

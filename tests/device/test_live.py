@@ -356,3 +356,22 @@ def test_a_roll_seen_through_rolling_flicker_bands_is_read(
     cv2.imwrite(str(folder / f"{last:05d}.jpg"), np.zeros((720, 1280, 3), np.uint8))
     play_unpaced(folder, table, reader)
     assert journal_lines(table) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
+
+
+@pytest.mark.parametrize("loop", [False, True])
+def test_a_look_at_a_recording_played_from_its_start_or_in_a_loop_is_answered_soon(
+        tmp_path: Path, table: TableSession, reader: DiceObserver, loop: bool) -> None:
+    # serve --camera DIR on 8 s of recorded pictures of a still table (not shown before), or
+    # with --loop: a stop's look is answered by the next frames (it waited for the last
+    # picture to play, 7 s here; a loop, its whole wait, and the stop was refused)
+    camera = film(tmp_path / "camera", [PlannedRest((), 8.0, None, hand=False)])
+    live = LiveLoop(lambda: open_source(str(camera), fps=10.0, loop=loop), reader, table)
+    live.start()
+    try:
+        wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "ok")
+        for _ in range(2):
+            began = time.monotonic()
+            assert live.look_now(3.0)
+            assert time.monotonic() - began < 2.0
+    finally:
+        live.stop()

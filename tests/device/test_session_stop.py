@@ -96,6 +96,32 @@ def test_a_stop_as_the_keep_settles_waits_for_its_read(state: Path) -> None:
         assert session.snapshot().view["scores"] == {"Jenna": 4, "Peter": 0}  # type: ignore
 
 
+def test_a_stop_whose_look_takes_its_time_still_waits_for_the_read_of_the_keep(
+        state: Path) -> None:
+    """Jenna sets dice aside and stops at once; the camera takes nearly the stop's whole wait
+    to look (a folder playing pictures saved up to 2 s before the press) and sees her hand as
+    it catches up: the stop then waits for the read of her keep and journals it (the look had
+    used up the wait, and the stop was refused at once: 'the camera still sees movement')."""
+    looked = threading.Event()
+
+    def catching_up(timeout: float) -> bool:
+        time.sleep(timeout - 0.1)
+        session.camera_moved()
+        looked.set()
+        return True
+
+    for session in rolled(state, stop_waits_s=2.0):
+        session.camera_status(CameraStatus("ok"))
+        session.look_now = catching_up
+        stopping = threading.Thread(target=stop, args=(session,))
+        stopping.start()
+        assert looked.wait(10.0)
+        time.sleep(0.3)  # her hand leaves the table
+        session.camera_seen(seen(SET_ASIDE, 2))
+        stopping.join(10.0)
+        assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("phone", {"stop": {}})]
+
+
 def test_a_stop_after_a_read_the_camera_could_only_note_journals_the_keep_it_shows(
         state: Path) -> None:
     """The read of the dice set aside is only noted (a die left to roll read unsure): the
