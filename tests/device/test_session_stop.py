@@ -296,14 +296,17 @@ def test_a_stop_pressed_as_the_buttons_close_is_let_go(state: Path) -> None:
 
 def test_stops_waiting_their_turn_when_the_table_shuts_down_are_let_go(state: Path) -> None:
     """Jenna presses stop three times as she sets dice aside, and the table shuts down while
-    the first waits for the camera's read: the first ends with its wait, the two behind it are
-    let go (each waited in turn, up to ``stop_waits_s``, with the camera stopped)."""
-    for session in rolled(state, stop_waits_s=3.0):
+    the first waits for the camera's read: the buttons close, the read comes and the first
+    journals her keep; the two behind it are let go (each played in turn, refused as she had
+    not rolled, or waited up to ``stop_waits_s`` with the camera stopped)."""
+    for session in rolled(state, stop_waits_s=30.0):
         session.camera_moved()
         factory = MockFactory(revision="d04170")
         table_buttons = TableButtons(ButtonConfig(stop=STOP_PIN, shout=SHOUT_PIN),
                                      ButtonActions(session, seated=False), factory=factory)
         table_buttons.start()
+        reading = [t for t in threading.enumerate() if t.name == "buttons"]
+        closing = threading.Thread(target=table_buttons.stop)
         try:
             for pin in (STOP_PIN, STOP_PIN, STOP_PIN, SHOUT_PIN):
                 factory.pin(pin).drive_low()
@@ -312,9 +315,12 @@ def test_stops_waiting_their_turn_when_the_table_shuts_down_are_let_go(state: Pa
                 time.sleep(0.05)
             shouted = button_news(session, "exterminate")  # every stop was taken before it
         finally:
-            table_buttons.stop()
-        after = session.snapshot().buttons
-        assert shouted.buttons is not None and after is not None
-        assert after["n"] == shouted.buttons["n"] + 1, "only the first stop was played"
-        assert after["kind"] == "refused"
-        assert journal(state) == [("camera", {"roll": JENNA})]
+            closing.start()  # waits for the first stop
+            for thread in reading:
+                thread.join(NEWS_S)  # the presses are read no more: the stops are let go next
+            time.sleep(0.5)
+            session.camera_seen(seen(SET_ASIDE, 2))
+            closing.join(NEWS_S)
+        assert not closing.is_alive(), "the buttons did not close"
+        assert session.snapshot().buttons == shouted.buttons, "only the first stop was played"
+        assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("button", {"stop": {}})]
