@@ -478,6 +478,15 @@ class MotionTold:
         self.moved.set()
 
 
+def assert_jenna_kept_and_stopped(session: TableSession, *, by: str) -> None:
+    """The camera journalled Jenna's roll and her keep (H2 H2, D3 D3 D3), then her stop
+    (``by``: the button or a phone): she scored 4."""
+    assert journal(session) == [("camera", {"roll": sorted(JENNA)}),
+                                ("camera", {"keep": ["D3", "D3", "D3", "H2", "H2"]}),
+                                (by, {"stop": {}})]
+    assert session.snapshot().view["scores"] == {"Jenna": 4, "Peter": 0}  # type: ignore
+
+
 def test_dalek_a_stop_pressed_as_the_keep_settles_waits_for_its_read(tmp_path: Path,
                                                                       state: Path) -> None:
     """Jenna sets H2 H2 and D3 D3 D3 aside and presses stop at once: the camera saw her hand
@@ -497,10 +506,7 @@ def test_dalek_a_stop_pressed_as_the_keep_settles_waits_for_its_read(tmp_path: P
                 wait_for(lambda here=session: here.snapshot().view["turn"] == "Peter")
             finally:
                 loop.stop()
-        assert journal(session) == [("camera", {"roll": sorted(JENNA)}),
-                                    ("camera", {"keep": ["D3", "D3", "D3", "H2", "H2"]}),
-                                    ("button", {"stop": {}})]
-        assert session.snapshot().view["scores"] == {"Jenna": 4, "Peter": 0}  # type: ignore
+        assert_jenna_kept_and_stopped(session, by="button")
 
 
 def test_dalek_a_roll_entered_by_phone_is_the_roll_the_camera_then_sees(
@@ -656,10 +662,7 @@ def test_dalek_a_stop_pressed_before_a_folder_camera_looks_again_waits_for_its_l
             session.act({"stop": {}}, base_version=session.snapshot().version, source="phone")
         finally:
             camera.stop()
-        assert journal(session) == [("camera", {"roll": sorted(JENNA)}),
-                                    ("camera", {"keep": ["D3", "D3", "D3", "H2", "H2"]}),
-                                    ("phone", {"stop": {}})]
-        assert session.snapshot().view["scores"] == {"Jenna": 4, "Peter": 0}  # type: ignore
+        assert_jenna_kept_and_stopped(session, by="phone")
 
 
 def test_dalek_a_stop_pressed_while_a_folder_camera_plays_older_pictures_waits_for_the_newest(
@@ -684,7 +687,4 @@ def test_dalek_a_stop_pressed_while_a_folder_camera_plays_older_pictures_waits_f
             session.act({"stop": {}}, base_version=session.snapshot().version, source="phone")
         finally:
             camera.stop()
-        assert journal(session) == [("camera", {"roll": sorted(JENNA)}),
-                                    ("camera", {"keep": ["D3", "D3", "D3", "H2", "H2"]}),
-                                    ("phone", {"stop": {}})]
-        assert session.snapshot().view["scores"] == {"Jenna": 4, "Peter": 0}  # type: ignore
+        assert_jenna_kept_and_stopped(session, by="phone")
