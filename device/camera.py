@@ -221,15 +221,28 @@ class Playing(TypedDict, total=False):
 
 
 class _Recording:
-    """What a folder and a video share: a description and a :class:`Player`."""
+    """What a folder and a video share: a description, a :class:`Player` and the
+    :class:`ShownMemory` of what was shown (None: always played from the start)."""
 
-    def __init__(self, description: str, *, fps: float = DEFAULT_FPS, paced: bool = True,
-                 loop: bool = False, start: int = 0, speed: float = 1.0,
-                 clock: Clock | None = None) -> None:
+    def __init__(self, description: str, memory: ShownMemory | None = None, *,
+                 fps: float = DEFAULT_FPS, paced: bool = True, loop: bool = False,
+                 start: int = 0, speed: float = 1.0, clock: Clock | None = None) -> None:
         self.description = description
         self.paced = paced
+        self._memory = memory
         self._player = Player(fps=fps, paced=paced, loop=loop, start=start, speed=speed,
                               clock=clock or RealClock())
+
+    def _play(self, count: int) -> None:
+        """Start playing ``count`` frames: from the last where they were shown before."""
+        if self._memory is not None and self._memory.shown:
+            self._player.first = count - 1
+        self._player.start()
+
+    def _shown(self) -> None:
+        """A frame is being shown (the memory notes it)."""
+        if self._memory is not None:
+            self._memory.show()
 
 
 class FolderSource(_Recording):
@@ -249,9 +262,8 @@ class FolderSource(_Recording):
 
     def __init__(self, folder: Path, memory: ShownMemory | None = None,
                  **playing: Unpack[Playing]) -> None:
-        super().__init__(f"the pictures in {folder}", **playing)
+        super().__init__(f"the pictures in {folder}", memory, **playing)
         self.folder = folder
-        self._memory = memory
         self._files: list[Path] = []
         self._last: tuple[tuple[int, int, int, int], Image] | None = None
         self._looked = -math.inf  # when (recorded time) it was last looked at for new ones
@@ -265,9 +277,7 @@ class FolderSource(_Recording):
                            if d.is_dir() and _holds_pictures(d)), None)
             where = f"; they are in its folder {inside}: give that one" if inside else ""
             raise CameraError(f"the folder {self.folder} holds no pictures{where}")
-        if self._memory is not None and self._memory.shown:
-            self._player.first = len(self._files) - 1
-        self._player.start()
+        self._play(len(self._files))
         self._looked = -math.inf
         self._fed = False
 
@@ -293,8 +303,7 @@ class FolderSource(_Recording):
         if image is None:
             raise UnreadableFrame(f"the picture {path.name} cannot be read")
         self._last = (identity, np.asarray(image, np.uint8))
-        if self._memory is not None:
-            self._memory.show()
+        self._shown()
         return Frame(self._last[1], at, index)
 
     def close(self) -> None:
@@ -380,7 +389,7 @@ def every_few(pictures: list[Path], most: int) -> list[Path]:
 def _shown_in(marker: Path) -> list[str]:
     """The sources ``marker`` says were shown, one a line (none where it cannot be read)."""
     try:
-        return marker.read_text(encoding="utf-8").splitlines()
+        return marker.read_text(encoding="utf-8").split("\n")  # (a path may hold other breaks)
     except (OSError, UnicodeDecodeError):
         return []
 
@@ -423,9 +432,8 @@ class VideoSource(_Recording):
 
     def __init__(self, path: Path, memory: ShownMemory | None = None,
                  **playing: Unpack[Playing]) -> None:
-        super().__init__(f"the video {path}", **playing)
+        super().__init__(f"the video {path}", memory, **playing)
         self.path = path
-        self._memory = memory
         self._capture: cv2.VideoCapture | None = None
         self._count = 0
         self._position = -1
@@ -440,10 +448,8 @@ class VideoSource(_Recording):
             raise CameraError(f"the video {self.path} cannot be played")
         self._capture = capture
         self._count = max(1, int(capture.get(cv2.CAP_PROP_FRAME_COUNT)))
-        if self._memory is not None and self._memory.shown:
-            self._player.first = self._count - 1
         self._position = -1
-        self._player.start()
+        self._play(self._count)
 
     def read(self) -> Frame:
         """The next frame of the video."""
@@ -466,8 +472,7 @@ class VideoSource(_Recording):
                 self._last = np.asarray(image, np.uint8)
         if self._last is None:
             raise UnreadableFrame(f"the video {self.path} has no readable frame")
-        if self._memory is not None:
-            self._memory.show()
+        self._shown()
         return Frame(self._last, at, index)
 
     def close(self) -> None:

@@ -94,7 +94,7 @@ class LiveSink(Protocol):
 
 class _Mailbox:
     """The newest frame (or, keeping every frame, one frame at a time) between the threads,
-    with the number of the last look asked of the camera before it was taken (see
+    with the number of the last look asked of the camera that the frame shows (see
     :meth:`LiveLoop.look_now`)."""
 
     def __init__(self, keep_every_frame: bool) -> None:
@@ -239,8 +239,8 @@ class LiveLoop:
         pictures at once (by itself, once a second), and, following a camera that saves into
         it, a frame counts once it shows the newest of them (the folder may still play
         pictures saved up to 2 s before); a recording played from its start or in a loop
-        counts its next frame. False
-        when no such frame came within ``timeout`` seconds, or at once when the loop stops."""
+        counts its next frame. False when no such frame came within ``timeout`` seconds, or at
+        once when the loop stops."""
         with self._looks:
             self._looks_asked += 1
             asked = self._looks_asked

@@ -118,7 +118,6 @@ class TableSession:
         self._snapshot = Snapshot(0, live=self._live, run=self._run_token)
         self._desk: CameraDesk | None = None
         self._stirred = False  # the camera saw the table move since its last read was taken
-        self._reads_taken = 0
         self._made_by: dict[int, Source] = {}  # who made each of the last moves (by version)
         self._news: dict[str, Any] | None = None
         self._wins: tuple[int, dict[str, int]] | None = None
@@ -212,7 +211,6 @@ class TableSession:
         self._run(lambda: self._camera_seen(seen))
         with self._changed:
             self._stirred = False
-            self._reads_taken += 1
             self._changed.notify_all()
 
     def camera_moved(self) -> None:

@@ -178,9 +178,9 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
 
     def fresh_source() -> FrameSource:
         nonlocal opens
-        # opened again (a stall): a camera starts over (a camera's folder or a video at its
-        # newest picture), the demo's film where its game stands now
-        at = start if not opens else _demo_start(plan, session) if demo is not None else 0
+        at = start  # opened again (a stall): the demo's film where its game stands now, a
+        if opens:  # camera from the start (a camera's folder or a video: its newest picture)
+            at = _demo_start(plan, session) if demo is not None else 0
         opens += 1
         return open_source(str(source), fps=fps, paced=paced, loop=loop, start=at,
                            speed=speed, memory=memory)

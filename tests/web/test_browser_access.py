@@ -313,11 +313,17 @@ def test_the_kiosks_story_stays_on_the_tv_and_scrolls_in_its_column(
         tv.context.close()
 
 
-def test_the_kiosks_score_sheet_of_a_long_game_fits_the_tv_its_newest_round_in_view(
-        browser: Browser, served: ServedTable) -> None:
+def long_kiosk_game(served: ServedTable) -> dict[str, Any]:
+    """Eight players with long names, 800 moves of Dalek Dice to 500: a score sheet of twenty
+    rounds and more on the TV (its last view)."""
     header = {"game": "dalek", "players": ["Maximiliano", "Anastasia", "Fabrizio", "João",
                                            "Iñaki", "Hélène", "Zoë", "Ben"], "target": 500}
-    view = play(host(served), header, random_lines(header, 800, Random(3)))
+    return play(host(served), header, random_lines(header, 800, Random(3)))
+
+
+def test_the_kiosks_score_sheet_of_a_long_game_fits_the_tv_its_newest_round_in_view(
+        browser: Browser, served: ServedTable) -> None:
+    view = long_kiosk_game(served)
     assert view["round"] >= 20
     for width, height in ((1280, 720), (1366, 768), (1920, 1080)):
         tv = browser.new_context(viewport={"width": width, "height": height}).new_page()
@@ -343,9 +349,7 @@ def test_the_kiosks_score_sheet_of_a_long_game_fits_the_tv_its_newest_round_in_v
 
 def test_on_the_kiosk_no_digit_of_the_rows_scrolled_under_the_names_shows_through(
         browser: Browser, served: ServedTable) -> None:
-    header = {"game": "dalek", "players": ["Maximiliano", "Anastasia", "Fabrizio", "João",
-                                           "Iñaki", "Hélène", "Zoë", "Ben"], "target": 500}
-    view = play(host(served), header, random_lines(header, 800, Random(3)))
+    view = long_kiosk_game(served)
     tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     try:
         tv.goto(served.url + "/kiosk")
