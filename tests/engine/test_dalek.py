@@ -219,6 +219,11 @@ RECORDS = Path(__file__).parent / "records"
     ("dalek-stop-undo-shared", {"Ana": 48, "Ben": 46, "Cleo": 48},
      ["stop", "stop", "no-dice", "no-dice", "no-dice", "stop", "no-dice", "no-dice", "no-dice"],
      ["Ana", "Cleo"]),
+    # Ana reaches the target first (33 of 30); Ben, last in the round, still plays and overtakes
+    # with 3 EXT: 2 × 16 humans, no bonus (the extra EXT is a die left). The keep that ends the
+    # game is undone and kept again: the undo reopened the game.
+    ("dalek-overtake-last-round", {"Ana": 33, "Ben": 36},
+     ["no-dice", "stop", "stop", "exterminate"], ["Ben"]),
 ])
 def test_records_replay_to_their_scores(record: str, scores: dict[str, int],
                                         endings: list[str], winners: list[str]) -> None:
