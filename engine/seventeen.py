@@ -162,8 +162,9 @@ class SeventeenState:
 
     @property
     def cards_left(self) -> int:
-        """Cards of the deck not in this round (row or trashed)."""
-        return self.deck.total - len(self.row) - len(self.trashed)
+        """Cards of the deck not in the row (a trashed card may be drawn again: see
+        :func:`check_round_cards`)."""
+        return self.deck.total - len(self.row)
 
     @property
     def phase(self) -> str:
@@ -196,6 +197,13 @@ def seen_cards(state: SeventeenState) -> Counter[Card]:
                    if (card := shown(state, placed, trashed=trashed)) is not None)
 
 
+def seen_in_row(state: SeventeenState) -> Counter[Card]:
+    """The cards in the row the table sees, by id: the only cards of the round surely out of
+    the draw pile (a trashed card is discarded, and the discard pile becomes the draw pile
+    again when the draw pile runs out)."""
+    return Counter(card for placed in state.row if (card := shown(state, placed)) is not None)
+
+
 def _placed(state: SeventeenState) -> Iterator[tuple[Placed, bool]]:
     """The round's cards, each with whether it was trashed."""
     yield from ((placed, False) for placed in state.row)
@@ -203,20 +211,20 @@ def _placed(state: SeventeenState) -> Iterator[tuple[Placed, bool]]:
 
 
 def check_round_cards(state: SeventeenState, new: Placed | None = None) -> None:
-    """Refuse a round that holds more cards of an id (or more plain backs) than the deck.
+    """Refuse a row that holds more cards of an id (or more plain backs) than the deck.
 
-    Only the cards the table sees count by their id (and ``new``, the card being played, that
-    whoever enters it knows): no refusal may tell a card that lies face down and unseen. The
-    plain backs count whole: the backs of face-down cards are seen.
+    Only the row counts: a trashed card may have been shuffled back into the draw pile and
+    played again. Only the cards the table sees count by their id (and ``new``, the card being
+    played, that whoever enters it knows): no refusal may tell a card that lies face down and
+    unseen. The plain backs count whole: the backs of face-down cards are seen.
     """
-    cards = (*state.row, *state.trashed)
-    known = seen_cards(state)
+    known = seen_in_row(state)
     if new is not None and new.card is not None and not new.public:
         known[new.card] += 1
     for card, count in known.items():
         if count > state.deck.count(card):
             raise too_many(state.deck, card)
-    plain = sum(1 for p in cards if p.card is None or not p.card.double_sided)
+    plain = sum(1 for p in state.row if p.card is None or not p.card.double_sided)
     if plain > state.deck.plain_backs:
         raise IllegalAction("every plain-back card of the deck ({count}) is in this round "
                             "already", count=state.deck.plain_backs)
@@ -628,10 +636,9 @@ def _card(value: object) -> Card:
 
 
 def _room(state: SeventeenState) -> dict[Card, int]:
-    """Cards of each id that this round may still take."""
-    cards = (*state.row, *state.trashed)
-    known = Counter(p.card for p in cards if p.card is not None)
-    plain = sum(1 for p in cards if p.card is None or not p.card.double_sided)
+    """Cards of each id that the row may still take."""
+    known = Counter(p.card for p in state.row if p.card is not None)
+    plain = sum(1 for p in state.row if p.card is None or not p.card.double_sided)
     plain_room = state.deck.plain_backs - plain
     return {c: min(n - known[c], plain_room) if c in PLAIN_BACKS else n - known[c]
             for c, n in state.deck.items()}
@@ -644,7 +651,7 @@ def _random_card(state: SeventeenState, rng: Random) -> Card:
 
 
 def _plausible_reveal(state: SeventeenState, rng: Random) -> tuple[Card, ...]:
-    known = Counter(p.card for p in (*state.row, *state.trashed) if p.card is not None)
+    known = Counter(p.card for p in state.row if p.card is not None)
     pool = [c for c in PLAIN_BACKS for _ in range(state.deck.count(c) - known[c])]
     hidden = sum(1 for p in state.row if p.card is None)
     return tuple(rng.sample(pool, hidden))

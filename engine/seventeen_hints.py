@@ -2,8 +2,10 @@
 
 A hidden card is a plain-back card (a front-only number or a special) that nobody at the table
 has seen this round, so the hidden cards are a draw without replacement from the deck's plain
-backs less those seen face up (in the row or trashed). The odds count every such draw
-exactly (a dynamic programme over the counts of each card id), never by sampling.
+backs less those seen in the row (a trashed card may be back in the draw pile, as the cards of
+the rounds before may be; the engine's deck checks count the row alone too). The odds count
+every such draw exactly (a dynamic programme over the counts of each card id), never by
+sampling.
 
 >>> from engine.game import Game
 >>> game = Game.start({"game": "17", "players": ["Ana", "Ben", "Cleo"]})
@@ -25,7 +27,7 @@ from fractions import Fraction
 from math import comb
 
 from engine.rules import JSONDict
-from engine.seventeen import SEVENTEEN, SeventeenState, seen_cards, shown
+from engine.seventeen import SEVENTEEN, SeventeenState, seen_in_row, shown
 from engine.seventeen_cards import PLAIN_BACKS, Card
 
 
@@ -38,7 +40,7 @@ def row_hints(state: SeventeenState) -> JSONDict:
     """
     if state.over:
         return {}
-    seen = seen_cards(state)
+    seen = seen_in_row(state)
     known_sum = hidden = 0
     for placed in state.row:
         card = shown(state, placed)

@@ -359,6 +359,54 @@ def test_round_cards_are_limited_by_the_deck() -> None:
         play([up("x2")], deck={"x2": 0})
 
 
+ONE_FIVE = {**dict.fromkeys(["1", "2", "3", "4", "5", "1d", "2d", "3d", "4d", "5d", "reverse",
+                             "x2", "trash", "trap"], 0), "5": 1, "trash": 1, "1d": 2}
+"""A deck of 4 cards: one 5, one trash, two 1d."""
+
+
+def test_a_trashed_card_shuffled_back_into_the_draw_pile_is_played_again() -> None:
+    # The 5 is trashed to the discard pile; the draw pile runs out, the discard pile becomes
+    # the draw pile, and Cleo draws the 5 and plays it in the same round.
+    trashed = play([up("5"), up("trash")], deck=ONE_FIVE)
+    assert trashed.view()["cards_left"] == 4 and trashed.view()["expects"] == ["play", "call"]
+    again = trashed.play_json(up("5"))
+    view = again.view()
+    assert [c["card"] for c in view["row"]] == ["5"]
+    assert [c["card"] for c in view["trashed"]] == ["5", "trash"]
+    assert view["seen"] == {"5": 2, "trash": 1} and view["cards_left"] == 3
+    assert again.play_json(call("Ana")).view()["results"][0]["row"] == ["5"]
+    # Face down, it fits the deck at the call too.
+    called = trashed.play_json(down("5")).play_json(call("Ana"))
+    assert called.view()["results"][0]["row"] == ["5"]
+
+
+def test_a_row_holding_more_cards_than_the_deck_is_still_refused() -> None:
+    again = play([up("5"), up("trash"), up("5")], deck=ONE_FIVE)
+    for card in (up("5"), down("5")):
+        with pytest.raises(IllegalAction, match=r"the deck has only 1 5 card$"):
+            again.play_json(card)
+    hidden = play([up("5"), up("trash"), down("5"), up("5")], deck=ONE_FIVE)
+    with pytest.raises(IllegalAction, match=r"do not fit the deck \(the deck has only 1 5 card"):
+        hidden.play_json(call("Ben"))
+    # The whole deck in the row: someone calls.
+    whole = play([up("5"), up("trash"), up("1d"), up("1d"), down(), up("5")], deck=ONE_FIVE)
+    assert whole.view()["cards_left"] == 0 and whole.view()["expects"] == ["call"]
+    with pytest.raises(IllegalAction, match="every card of the deck is in this round already"):
+        whole.play_json(up("trash"))
+
+
+def test_random_actions_may_take_back_a_trashed_card() -> None:
+    # The hidden card may be the 5 or the trash, both back from the discard pile.
+    game = play([up("5"), up("trash"), down(), call("Ana")], deck=ONE_FIVE)
+    revealed = {game.play(game.rules.random_action(game.state, Random(seed)))
+                .view()["results"][0]["row"][0] for seed in range(20)}
+    assert revealed == {"5", "trash"}
+    trashed = play([up("5"), up("trash")], deck=ONE_FIVE)
+    plays = {json.dumps(trashed.rules.action_to_json(trashed.rules.random_action(
+        trashed.state, Random(seed)))) for seed in range(40)}
+    assert '{"play": {"card": "5", "face": "up"}}' in plays
+
+
 def test_unknown_face_down_cards_use_up_the_plain_backs() -> None:
     plain_zero = {c: 0 for c in ["1", "2", "3", "4", "5", "reverse", "x2", "trash", "trap"]}
     game = play([down()], deck={**plain_zero, "4": 1})

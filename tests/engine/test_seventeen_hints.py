@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 from itertools import combinations
 from random import Random
@@ -16,9 +17,10 @@ SPECIALS = ("reverse", "x2", "trash", "trap")
 
 def brute_force(view: dict[str, Any]) -> tuple[Fraction, Fraction]:
     """The chances of 17 or more and of a hidden trap, over every set of physical cards the
-    hidden ones could be (the deck's plain backs less those seen this round)."""
-    pool = [c for c in PLAIN_BACKS
-            for _ in range(view["deck"][c.value] - view["seen"].get(c.value, 0))]
+    hidden ones could be (the deck's plain backs less those seen in the row: a trashed card
+    may be back in the draw pile)."""
+    seen = Counter(c["card"] for c in view["row"] if not c["hidden"])
+    pool = [c for c in PLAIN_BACKS for _ in range(view["deck"][c.value] - seen[c.value])]
     known = sum(c["value"] for c in view["row"] if not c["hidden"])
     hidden = sum(1 for c in view["row"] if c["hidden"])
     draws = list(combinations(range(len(pool)), hidden))
@@ -80,10 +82,11 @@ def test_what_the_table_sees_is_all_the_hints_use() -> None:
     assert hints("trap") == hints("5") == hints(None)
     seen = hints(None)
     assert seen["known_sum"] == 9 and seen["hidden"] == 1
-    # The hidden card needs 8 or more: impossible. The pool: 35 plain backs less the 4, the
-    # reverse and the trash seen (the 5d is double-sided); 5 traps among those 32.
+    # The hidden card needs 8 or more: impossible. The pool: 35 plain backs less the 4 seen in
+    # the row (the 5d is double-sided; the reverse and the trash were trashed, and a trashed
+    # card may be back in the draw pile); 5 traps among those 34.
     assert seen["chance_17"] == 0.0
-    assert seen["trap_chance"] == float(Fraction(5, 32))
+    assert seen["trap_chance"] == float(Fraction(5, 34))
 
 
 def test_no_hidden_card_gives_a_certain_answer() -> None:
