@@ -499,7 +499,7 @@ def _call(state: SeventeenState, names: tuple[str, ...]) -> SeventeenState:
         raise IllegalAction("nobody has played yet in round {round}; 17 is called after a turn",
                             round=state.round)
     if state.played:
-        raise IllegalAction("{name} is in the middle of a {card} turn ({count} more card to "
+        raise IllegalAction("{name} is in the middle of an {card} turn ({count} more card to "
                             "play); 17 is called after it", card=Card.X2,
                             name=state.players[state.turn],
                             count=state.turn_plays - state.played)

@@ -249,7 +249,7 @@ def test_x2_makes_the_next_player_play_two_with_no_call_between() -> None:
     view = game.view()
     assert view["turn"] == "Ben" and view["plays_left"] == 1
     assert view["expects"] == ["play"] and not view["call_allowed"] and view["may_call"] == []
-    with pytest.raises(IllegalAction, match=r"Ben is in the middle of a x2 turn \(1 more card"):
+    with pytest.raises(IllegalAction, match=r"Ben is in the middle of an x2 turn \(1 more card"):
         game.play_json(call("Cleo"))
     game = game.play_json(up("2"))
     assert game.view()["turn"] == "Cleo" and game.view()["plays_left"] == 1
