@@ -66,11 +66,30 @@ def as_int(value: object, template: str, low: int, high: int, /, **params: objec
 def as_choice(value: object, template: str, choices: Iterable[str], /,
               **params: object) -> str:
     """``value`` as one of ``choices``, or IllegalAction listing them as ``{options}`` (the
-    choices as given: enums, :class:`Key` or plain text)."""
+    choices as given: enums, :class:`Key` or plain text).
+
+    A number written where one of the choices is that number as text is told so (the list
+    would show the number among the choices):
+
+    >>> as_choice(5, "a card must be one of {options}, not {value}", ["4", "5"])
+    Traceback (most recent call last):
+    ...
+    engine.errors.IllegalAction: the number 5 must be written as text, in quotes: "5"
+    """
     options = list(choices)
-    if not isinstance(value, str) or value not in options:
-        raise IllegalAction(template, options=Many(options), value=Shown(value), **params)
-    return value
+    if isinstance(value, str) and value in options:
+        return value
+    if (number := _whole_number(value)) is not None and str(number) in options:
+        raise IllegalAction("the number {value} must be written as text, in quotes: {text}",
+                            value=Shown(number), text=Shown(str(number)))
+    raise IllegalAction(template, options=Many(options), value=Shown(value), **params)
+
+
+def _whole_number(value: object) -> int | None:
+    """``value`` if it is a whole number (``5.0`` is 5); None for anything else."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def as_player(value: object, players: tuple[str, ...]) -> str:

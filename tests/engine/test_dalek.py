@@ -89,6 +89,7 @@ def test_extra_doctors_return_to_the_pool() -> None:
     ([{"stop": {}}], "Ana has not rolled yet; stop comes after a roll and a keep"),
     ([{"roll": ["H4"] * 9}], "Ana rolls 10 dice; this roll has 9"),
     ([{"roll": ["H4"] * 9 + ["H5"]}], "a die must be one of H4, H2, D3, D2, DOC, EXT, not \"H5\""),
+    ([{"roll": ["H4"] * 9 + [4]}], "a die must be one of H4, H2, D3, D2, DOC, EXT, not 4$"),
     ([{"roll": ["H4"] * 10}, {"keep": []}], "keep at least one die from every roll"),
     ([{"roll": ["H4"] * 9 + ["DOC"]}, {"keep": ["DOC"]}],
      "the Doctor and Exterminate go to the top by"),

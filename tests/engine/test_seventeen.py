@@ -440,6 +440,9 @@ def test_when_the_deck_is_all_in_the_round_the_turn_ends_and_someone_calls() -> 
     ([{"play": {"face": "up"}}], "a card played face up must be named"),
     ([{"play": {"card": "3", "face": "side"}}], "face must be one of up, down, not \"side\""),
     ([{"play": {"card": "6", "face": "up"}}], "a card must be one of 1, 2, 3, 4, 5, 1d"),
+    ([{"play": {"card": 5, "face": "up"}}],
+     'the number 5 must be written as text, in quotes: "5"$'),
+    ([{"play": {"card": 6, "face": "up"}}], "a card must be one of 1, 2, 3, 4, 5, 1d"),
     ([{"play": {"card": "3", "face": "up", "by": "Ana"}}], 'play does not take "by"'),
     ([{"play": "3"}], "play needs an object, not \"3\""),
     ([{"call": "Ana"}], "call needs a list, not \"Ana\""),
@@ -462,6 +465,8 @@ def test_when_the_deck_is_all_in_the_round_the_turn_ends_and_someone_calls() -> 
     ([up("1"), down(), call("Ana"), {"reveal": ["4d"]}],
      "a face-down 4d shows its 4 on the back; a reveal names only plain-back cards"),
     ([up("1"), down(), call("Ana"), {"reveal": ["joker"]}], "a card must be one of"),
+    ([up("1"), down(), call("Ana"), {"reveal": [4.0]}],
+     'the number 4 must be written as text, in quotes: "4"$'),
     ([up("1"), down(), call("Ana"), {"reveal": "3"}], "reveal needs a list, not \"3\""),
 ])
 def test_refusals_say_why_and_change_nothing(lines: list[dict[str, Any]], message: str) -> None:

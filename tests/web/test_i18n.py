@@ -109,6 +109,16 @@ def test_engine_refusals_are_translated_with_their_details() -> None:
     assert engine_text("pt", err) == "Ana jogou a última carta e não pode dizer 17"
 
 
+def test_a_card_id_written_as_a_number_is_told_to_be_written_as_text() -> None:
+    seventeen = Game.start({"game": "17", "players": ["Ana", "Ben"]})
+    err = refusal(seventeen, {"play": {"card": 5, "face": "up"}})
+    assert [engine_text(lang, err) for lang in LANGUAGES] == [
+        "the number 5 must be written as text, in quotes: “5”",
+        "el número 5 se escribe como texto, entre comillas: «5»",
+        "o número 5 escreve-se como texto, entre aspas: “5”",
+        "il numero 5 va scritto come testo, tra virgolette: «5»"]
+
+
 def test_a_refused_correction_translates_its_reason() -> None:
     game = Game.start({"game": "dalek", "players": ["Jenna", "Peter"]})
     game = game.play_json({"roll": ["H4"] * 9 + ["DOC"]}).play_json({"keep": ["H4"]})
@@ -274,7 +284,8 @@ def seventeen_lines(view: dict[str, Any]) -> Iterator[Any]:
     yield from ({"call": [player]} for player in players)
     yield from ({"reveal": ["3"] * n} for n in (hidden - 1, hidden, hidden + 1))
     yield from [{"play": {"face": "down"}}, {"play": {"face": "up"}}, {"play": {"card": "3"}},
-                {"play": {"card": "6", "face": "up"}}, {"play": {"card": "3", "face": "side"}},
+                {"play": {"card": "6", "face": "up"}}, {"play": {"card": 5, "face": "up"}},
+                {"play": {"card": "3", "face": "side"}},
                 {"play": "3"}, {"play": {"card": "3", "face": "up", "by": "Ana"}},
                 {"call": players}, {"call": []}, {"call": [1]}, {"call": "Ana"},
                 {"call": ["Ana", "Ana"]}, {"call": ["Zed"]}, {"reveal": ["4d"] * hidden},
