@@ -48,16 +48,26 @@ def as_object(value: object, key: str, keys: Iterable[str],
 
 
 def as_int(value: object, template: str, low: int, high: int, /, **params: object) -> int:
-    """``value`` as an int in ``low..high`` (``6.0`` is 6), or IllegalAction (booleans are not
-    numbers).
+    """``value`` as an int in ``low..high`` (``6.0`` is 6), or IllegalAction (booleans and
+    text are not numbers).
 
     >>> as_int(7, "a die shows {low} to {high}, not {value}", 1, 6)
     Traceback (most recent call last):
     ...
     engine.errors.IllegalAction: a die shows 1 to 6, not 7
+
+    A number in range written as text is told so:
+
+    >>> as_int("6", "a die shows {low} to {high}, not {value}", 1, 6)
+    Traceback (most recent call last):
+    ...
+    engine.errors.IllegalAction: "6" must be a number, written without quotes: 6
     """
     if isinstance(value, float) and value.is_integer():
         value = int(value)  # 6.0 is 6 in JSON
+    if isinstance(value, str) and value.strip().isdecimal() and low <= int(value) <= high:
+        raise IllegalAction("{value} must be a number, written without quotes: {number}",
+                            value=Shown(value), number=Shown(int(value)))
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise IllegalAction(template, low=low, high=high, value=Shown(value), **params)
     return value

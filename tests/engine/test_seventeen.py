@@ -498,7 +498,7 @@ def test_no_action_once_the_game_is_over() -> None:
     ({"deck": 3}, "deck needs an object, not 3"),
     ({"deck": {"joker": 2}}, 'deck does not take "joker"'),
     ({"deck": {"trap": -1}}, "the count of trap cards shows 0 to 99, not -1"),
-    ({"deck": {"trap": "5"}}, "the count of trap cards shows 0 to 99, not \"5\""),
+    ({"deck": {"trap": "5"}}, '"5" must be a number, written without quotes: 5'),
     ({"deck": dict.fromkeys(["1", "2", "3", "4", "5", "1d", "2d", "3d", "4d", "5d",
                              "reverse", "x2", "trash", "trap"], 0)},
      "the deck needs at least one card"),

@@ -119,6 +119,16 @@ def test_a_card_id_written_as_a_number_is_told_to_be_written_as_text() -> None:
         "il numero 5 va scritto come testo, tra virgolette: «5»"]
 
 
+def test_a_die_written_as_text_is_told_to_be_written_as_a_number() -> None:
+    dicy = Game.start({"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"})
+    err = refusal(dicy, {"roll": [6, 6, 5, 2, 1, "1"]})
+    assert [engine_text(lang, err) for lang in LANGUAGES] == [
+        "“1” must be a number, written without quotes: 1",
+        "«1» debe ser un número, escrito sin comillas: 1",
+        "“1” tem de ser um número, escrito sem aspas: 1",
+        "«1» dev'essere un numero, scritto senza virgolette: 1"]
+
+
 def test_a_refused_correction_translates_its_reason() -> None:
     game = Game.start({"game": "dalek", "players": ["Jenna", "Peter"]})
     game = game.play_json({"roll": ["H4"] * 9 + ["DOC"]}).play_json({"keep": ["H4"]})
@@ -264,7 +274,7 @@ def dicy_lines(view: dict[str, Any]) -> Iterator[Any]:
         for player in players:
             yield {"effect": {"player": player, "card": card}}
     yield from [{"roll": [1, 2, 3, 4, 5, 6]}, {"roll": [1, 2, 3]}, {"roll": []},
-                {"roll": [1, 2, 3, 4, 5, 7]},
+                {"roll": [1, 2, 3, 4, 5, 7]}, {"roll": [1, 2, 3, 4, 5, "6"]},
                 {"roll": "123456"}, {"skip": {}}, {"skip": {"now": True}},
                 {"reroll": {"dice": [1] * 6}}, {"reroll": {"freeze": "joker", "dice": [1] * 6}},
                 {"reroll": {"freeze": cards[0], "dice": [1, 2]}}, {"reroll": 3},
