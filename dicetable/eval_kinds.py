@@ -2,7 +2,8 @@
 
 A photo of a printed sheet is read as the table reads it: the sheet is found, the frame
 rectified, and the game's reader reads it (dice positions are mapped back to the photo to be
-matched with the labels). A photo without a sheet is read for its dice only. Each kind is
+matched with the labels); Dalek dice and cards are read only there, so a photo labelling them is
+read on its sheet whether or not it names it. Any other photo is read for its d6 dice only. Each kind is
 scored with its confusion matrix (vision.kind_eval). ``--profile`` reads that profile's kind
 with it instead of the shipped profile (or, for d6, the pip reader); ``--models`` finds and reads
 the dice with the networks of another models folder (a training run's output).
@@ -138,7 +139,7 @@ class _Readers:
 def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally]) -> float:
     """Read one photo and add it to the tallies; returns the read time (ms)."""
     image = photo.image()
-    if photo.sheet is None:
+    if not photo.on_sheet:
         start = time.perf_counter()
         for kind in sorted({i.kind for i in photo.items}):
             reader = readers.get(kind)

@@ -82,6 +82,13 @@ class TablePhoto:
     def of_kind(self, kind: str) -> tuple[Labelled, ...]:
         return tuple(i for i in self.items if i.kind == kind)
 
+    @property
+    def on_sheet(self) -> bool:
+        """Whether it is read on a game's sheet: it names one, or an empty card place, or labels
+        what is read only on a sheet (Dalek dice, cards)."""
+        return self.sheet is not None or bool(self.empty) or any(i.kind != "d6"
+                                                                  for i in self.items)
+
     def image(self) -> NDArray[np.uint8]:
         data = np.fromfile(self.path, np.uint8) if self.path.is_file() else np.zeros(0, np.uint8)
         image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
