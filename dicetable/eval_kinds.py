@@ -3,10 +3,10 @@
 A photo of a printed sheet is read as the table reads it: the sheet is found, the frame
 rectified, and the game's reader reads it (dice positions are mapped back to the photo to be
 matched with the labels); Dalek dice and cards are read only there, so a photo labelling them is
-read on its sheet whether or not it names it. Any other photo is read for its d6 dice only. Each kind is
-scored with its confusion matrix (vision.kind_eval). ``--profile`` reads that profile's kind
-with it instead of the shipped profile (or, for d6, the pip reader); ``--models`` finds and reads
-the dice with the networks of another models folder (a training run's output).
+read on its sheet whether or not it names it. Any other photo is read for its d6 dice only.
+Each kind is scored with its confusion matrix (vision.kind_eval). ``--profile`` reads that
+profile's kind with it instead of the shipped profile (or, for d6, the pip reader); ``--models``
+finds and reads the dice with the networks of another models folder (a training run's output).
 """
 
 from __future__ import annotations
