@@ -26,6 +26,7 @@ DICY_CARDS = ("two-dice", "no-six", "odd", "straight", "two-pairs", "sixes", "pa
 DICY_SIDES = ("active", "frozen")
 SEVENTEEN_CARDS = ("1", "2", "3", "4", "5", "1d", "2d", "3d", "4d", "5d",
                    "reverse", "x2", "trash", "trap")
+SEVENTEEN_SIDES = ("up", "down")
 PLAIN_BACK = "back"
 NOTHING = "none"  # a teach label: no die here (a die reader's background examples)
 EMPTY = "empty"  # what a card place with no card reads

@@ -33,12 +33,22 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.components import KINDS, faces
+from vision.components import (
+    DICY_CARDS,
+    DICY_SIDES,
+    KINDS,
+    SEVENTEEN_CARDS,
+    SEVENTEEN_SIDES,
+    dicy_face,
+    faces,
+    seventeen_face,
+)
 from vision.datasets import MANIFEST, DatasetError
 from vision.table_scene import TableScene
 
 Box = tuple[float, float, float, float]
 Quad = tuple[tuple[float, float], ...]
+FACES_SPELLED = {"dicy-card": "the card and its side, as 'odd/frozen' or 'pair/active'"}
 
 
 @dataclass(frozen=True)
@@ -115,35 +125,78 @@ def load(root: Path, split: str | None = None) -> list[TablePhoto]:
         try:
             photo = _photo(root, entry)
         except (KeyError, TypeError, ValueError) as err:
-            raise DatasetError(f"{path}: images[{n}]: {err}") from err
+            name = entry.get("file") if isinstance(entry, dict) else None
+            where = f"images[{n}]" + (f" ({name})" if isinstance(name, str) else "")
+            raise DatasetError(f"{path}: {where}: {_why(err)}") from err
         if split is None or photo.split == split:
             photos.append(photo)
     return photos
 
 
+def _why(err: Exception) -> str:
+    return f'missing key "{err.args[0]}"' if isinstance(err, KeyError) else str(err)
+
+
 def _photo(root: Path, entry: dict[str, object]) -> TablePhoto:
     file = str(entry["file"])
     items: list[Labelled] = []
-    for die in entry.get("dice", []):  # type: ignore[attr-defined]
+    for n, die in enumerate(entry.get("dice", [])):  # type: ignore[attr-defined]
         value = die["value"]
         if type(value) is not int or not 1 <= value <= 6:
-            raise ValueError(f"a d6 value must be 1..6, not {value!r}")
+            raise ValueError(f"dice[{n}]: a d6 value must be 1..6, not {value!r}")
         items.append(_item(die, "d6", str(value)))
-    for raw in entry.get("items", []):  # type: ignore[attr-defined]
-        kind = str(raw["kind"])
-        if kind not in KINDS:
-            raise ValueError(f"unknown kind {kind!r}")
-        face = str(raw["face"])
-        if face not in faces(kind):
-            raise ValueError(f"{face!r} is not a face of {kind}")
-        items.append(_item(raw, kind, face))
-    sheet = entry.get("sheet")
+    for n, raw in enumerate(entry.get("items", [])):  # type: ignore[attr-defined]
+        try:
+            kind = str(raw["kind"])
+            if kind not in KINDS:
+                raise ValueError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
+            items.append(_item(raw, kind, _face(raw, kind)))
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"items[{n}]: {_why(err)}") from err
     split = entry.get("split")
     return TablePhoto(file, root / file, split if isinstance(split, str) else None,
-                      tuple(items),
-                      (str(sheet["game"]), str(sheet["paper"]))  # type: ignore[index]
-                      if sheet else None,
+                      tuple(items), _sheet(entry.get("sheet")),
                       tuple(str(e) for e in entry.get("empty", [])))  # type: ignore[attr-defined]
+
+
+def _face(raw: dict[str, object], kind: str) -> str:
+    """The face a labelled item shows: its ``face``, else what its ``card`` shows lying with its
+    ``side`` up; a face that card and side do not show is refused."""
+    card, side = raw.get("card"), raw.get("side")
+    shown = _shown(kind, str(card), str(side)) if card is not None and side is not None else None
+    if "face" not in raw:
+        if shown is None:
+            raise KeyError("face")
+        return shown
+    face = str(raw["face"])
+    if face not in faces(kind):
+        spelled = FACES_SPELLED.get(kind) or ", ".join(faces(kind))
+        raise ValueError(f"{face!r} is not a face of {kind} ({spelled})")
+    if shown is not None and face != shown:
+        raise ValueError(f"card {card!r}, side {side!r}, shows {shown!r}, not {face!r}")
+    return face
+
+
+def _shown(kind: str, card: str, side: str) -> str | None:
+    """What a card of that kind shows with that side up (None for dice)."""
+    if kind not in ("dicy-card", "17-card"):
+        return None
+    cards, sides = (DICY_CARDS, DICY_SIDES) if kind == "dicy-card" else (SEVENTEEN_CARDS,
+                                                                        SEVENTEEN_SIDES)
+    if card not in cards:
+        raise ValueError(f"{card!r} is not a card of {kind} ({', '.join(cards)})")
+    if side not in sides:
+        raise ValueError(f"the side of a {kind} is {' or '.join(sides)}, not {side!r}")
+    return dicy_face(card, side) if kind == "dicy-card" else seventeen_face(card, side)
+
+
+def _sheet(raw: object) -> tuple[str, str] | None:
+    if not raw:
+        return None
+    if not isinstance(raw, dict) or "game" not in raw or "paper" not in raw:
+        raise ValueError(f'"sheet" must name the game and the paper it is printed on, as '
+                         f'{{"game": "dalek", "paper": "a4"}}, not {json.dumps(raw)}')
+    return str(raw["game"]), str(raw["paper"])
 
 
 def _item(raw: dict[str, object], kind: str, face: str) -> Labelled:

@@ -64,3 +64,53 @@ def test_a_photo_of_dalek_dice_or_cards_not_naming_its_sheet_is_read_on_it(
     own = _kinds(_scores(rendered[game], capsys))
     unnamed = _copy(rendered[game], tmp_path / "unnamed", lambda entry: entry.pop("sheet"))
     assert _kinds(_scores(unnamed, capsys)) == own
+
+
+def test_a_card_labelled_by_its_id_and_side_alone_scores_as_its_face(
+        rendered: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def ids_only(entry: Entry) -> None:
+        for item in _items(entry):
+            item.pop("face")
+
+    for game in ("dicy", "17"):
+        own = _kinds(_scores(rendered[game], capsys))
+        assert _kinds(_scores(_copy(rendered[game], tmp_path / game, ids_only), capsys)) == own
+
+
+@pytest.mark.parametrize(("game", "label", "said"), [
+    ("17", {"kind": "17-card", "card": "3d", "side": "up", "face": "3d"},
+     "items[0]: card '3d', side 'up', shows '3', not '3d'"),
+    ("dicy", {"kind": "dicy-card", "card": "odd", "side": "active", "face": "odd/frozen"},
+     "items[0]: card 'odd', side 'active', shows 'odd/active', not 'odd/frozen'"),
+    ("17", {"kind": "17-card", "card": "3e", "side": "up"},
+     "items[0]: '3e' is not a card of 17-card (1, 2, 3, 4, 5, 1d,"),
+    ("17", {"kind": "17-card", "card": "3", "side": "face down"},
+     "items[0]: the side of a 17-card is up or down, not 'face down'"),
+    ("dicy", {"kind": "dicy-card", "face": "odd"},
+     "items[0]: 'odd' is not a face of dicy-card (the card and its side, as 'odd/frozen'"),
+    ("dalek", {"kind": "dalek"}, 'items[0]: missing key "face"'),
+])
+def test_a_card_whose_face_is_not_what_it_shows_is_refused(
+        rendered: dict[str, Path], tmp_path: Path, game: str, label: Item, said: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    def relabel(entry: Entry) -> None:
+        _items(entry)[0] = {**_items(entry)[0], **label}
+        if "face" not in label:
+            _items(entry)[0].pop("face", None)
+
+    folder = _copy(rendered[game], tmp_path / "set", relabel)
+    capsys.readouterr()
+    assert main(["eval", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert f"labels.json: images[0] (images/0000.jpg): {said}" in err, err
+
+
+def test_a_sheet_not_named_with_its_paper_is_refused_saying_how(
+        rendered: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _copy(rendered["dalek"], tmp_path / "set",
+                   lambda entry: entry.update(sheet="dalek"))
+    capsys.readouterr()
+    assert main(["eval", str(folder)]) == 2
+    assert ('images[0] (images/0000.jpg): "sheet" must name the game and the paper it is '
+            'printed on, as {"game": "dalek", "paper": "a4"}, not "dalek"'
+            in capsys.readouterr().err)
