@@ -140,12 +140,12 @@ def _why(err: Exception) -> str:
 def _photo(root: Path, entry: dict[str, object]) -> TablePhoto:
     file = str(entry["file"])
     items: list[Labelled] = []
-    for n, die in enumerate(entry.get("dice", [])):  # type: ignore[attr-defined]
+    for n, die in enumerate(_objects(entry, "dice")):
         value = die["value"]
         if type(value) is not int or not 1 <= value <= 6:
             raise ValueError(f"dice[{n}]: a d6 value must be 1..6, not {value!r}")
         items.append(_item(die, "d6", str(value)))
-    for n, raw in enumerate(entry.get("items", [])):  # type: ignore[attr-defined]
+    for n, raw in enumerate(_objects(entry, "items")):
         try:
             kind = str(raw["kind"])
             if kind not in KINDS:
@@ -157,6 +157,17 @@ def _photo(root: Path, entry: dict[str, object]) -> TablePhoto:
     return TablePhoto(file, root / file, split if isinstance(split, str) else None,
                       tuple(items), _sheet(entry.get("sheet")),
                       tuple(str(e) for e in entry.get("empty", [])))  # type: ignore[attr-defined]
+
+
+def _objects(entry: dict[str, object], key: str) -> list[dict[str, object]]:
+    """The list of objects under ``key`` (none when it is absent)."""
+    found = entry.get(key, [])
+    if not isinstance(found, list):
+        raise ValueError(f'"{key}" must be a list, not {json.dumps(found)}')
+    for n, one in enumerate(found):
+        if not isinstance(one, dict):
+            raise ValueError(f"{key}[{n}] must be an object, not {json.dumps(one)}")
+    return found
 
 
 def _face(raw: dict[str, object], kind: str) -> str:
