@@ -29,11 +29,13 @@ from vision.face_reader import FaceReader
 from vision.kind_eval import Read, Tally
 from vision.profile import Profile, ProfileError, default, load
 from vision.reader import DiceReader
-from vision.table_dataset import TablePhoto
+from vision.table_dataset import Labelled, TablePhoto
 from vision.table_dataset import load as load_photos
 from vision.table_reads import DalekTableReader, DicyTableReader, SeventeenTableReader
 
 PROG = "dicetable eval"
+READ_ON = {"dalek": ("dalek",), "dicy": ("dicy-card", "d6"), "17": ("17-card",)}
+"""The kinds each game's sheet is read for."""
 
 
 def wanted(args: argparse.Namespace) -> bool:
@@ -68,8 +70,10 @@ def run(args: argparse.Namespace) -> int:
     for photo in photos:
         try:
             times.append(_score(photo, readers, tallies))
-        except (CalibrationError, DatasetError) as err:
+        except CalibrationError as err:
             skipped.append(f"{photo.file}: {err}")
+        except DatasetError as err:  # it names the photo
+            skipped.append(str(err))
         except (ModelMissing, ModelUnreadable) as err:
             print(f"{PROG}: cannot start the dice reader: {err}", file=sys.stderr)
             return 1
@@ -156,6 +160,7 @@ def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally]) -> f
     found = calibrate(image)
     flat = rectify(image, found)
     sheet = found.layout
+    _read_there(photo, found.game)
     reader = readers.get(found.game)
     if isinstance(reader, DalekTableReader):
         dalek = reader.read(flat, sheet)
@@ -167,7 +172,7 @@ def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally]) -> f
         reader.new_sheet()  # each photo its own table: its print's card size chosen on it
         dicy = reader.read(flat, sheet)
         ms = (time.perf_counter() - start) * 1000
-        _add_places(tallies, "dicy-card", photo, {p.place: p.face for p in dicy.places})
+        _add_places(tallies, "dicy-card", photo, found, {p.place: p.face for p in dicy.places})
         _add_dice(tallies, "d6", photo, found, [(d.face, d.x, d.y, d.confidence)
                                                for d in dicy.dice])
         return ms
@@ -175,7 +180,7 @@ def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally]) -> f
     row = reader.read(flat, sheet)
     ms = (time.perf_counter() - start) * 1000
     seen = {p.place: p.face for p in row.row + row.stray}
-    _add_places(tallies, "17-card", photo,
+    _add_places(tallies, "17-card", photo, found,
                 {p.name: seen.get(p.name, EMPTY) for p in sheet.places()})
     return ms
 
@@ -196,8 +201,46 @@ def _add_dice(tallies: dict[str, Tally], kind: str, photo: TablePhoto, found: Ca
     _tally(tallies, kind).add_dice(reads, [(i.face, i.bbox) for i in photo.of_kind(kind)])
 
 
-def _add_places(tallies: dict[str, Tally], kind: str, photo: TablePhoto,
+def _add_places(tallies: dict[str, Tally], kind: str, photo: TablePhoto, found: Calibration,
                 reads: dict[str, str | None]) -> None:
-    labels = {i.zone: i.face for i in photo.of_kind(kind) if i.zone}
-    labels.update({name: EMPTY for name in photo.empty})
+    labels = _place_labels(photo, kind, found)
     _tally(tallies, kind).add_places(reads, labels)
+
+
+def _read_there(photo: TablePhoto, game: str) -> None:
+    """Refuse a photo labelling things its sheet's reader does not read (they would not count)."""
+    other = sorted({i.kind for i in photo.items} - set(READ_ON[game]))
+    if other:
+        raise DatasetError(f"{photo.file}: labels {', '.join(other)}, which the {game} sheet "
+                           f"it shows is not read for (it reads {', '.join(READ_ON[game])})")
+
+
+def _place_labels(photo: TablePhoto, kind: str, found: Calibration) -> dict[str, str]:
+    """Each labelled card place's face (EMPTY for an empty one). A card without a ``zone`` is
+    in the place its centre lies in; a place the sheet does not have, a card on no place, and
+    a place labelled twice are refused."""
+    places = [p.name for p in found.layout.places()]
+    spelled = f"{places[0]} … {places[-1]}"
+    labels: dict[str, str] = {}
+    for name, face in [(_place_of(i, found), i.face) for i in photo.of_kind(kind)] + [
+            (name, EMPTY) for name in photo.empty]:
+        if name is None:
+            raise DatasetError(f"{photo.file}: a {kind} labelled {face!r} lies on no card "
+                               f"place; name its place (zone: {spelled})")
+        if name not in places:
+            raise DatasetError(f"{photo.file}: {name!r} is not a card place of the "
+                               f"{found.game} sheet ({spelled})")
+        if name in labels:
+            raise DatasetError(f"{photo.file}: place {name} is labelled twice "
+                               f"({labels[name]!r} and {face!r})")
+        labels[name] = face
+    return labels
+
+
+def _place_of(item: Labelled, found: Calibration) -> str | None:
+    """The card place a labelled card names, else the one its centre lies in (None: none)."""
+    if item.zone:
+        return item.zone
+    x, y = found.to_sheet(np.array([item.centre]))[0]
+    zone = found.layout.zone_at(float(x), float(y))
+    return zone.name if zone is not None and zone.kind == "place" else None

@@ -114,3 +114,41 @@ def test_a_sheet_not_named_with_its_paper_is_refused_saying_how(
     assert ('images[0] (images/0000.jpg): "sheet" must name the game and the paper it is '
             'printed on, as {"game": "dalek", "paper": "a4"}, not "dalek"'
             in capsys.readouterr().err)
+
+
+def test_a_card_labelled_without_its_place_is_scored_in_the_place_it_lies_in(
+        rendered: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def no_zones(entry: Entry) -> None:
+        for item in _items(entry):
+            item.pop("zone")
+
+    for game in ("dicy", "17"):
+        own = _kinds(_scores(rendered[game], capsys))
+        assert _kinds(_scores(_copy(rendered[game], tmp_path / game, no_zones), capsys)) == own
+
+
+def _rename_first_place(entry: Entry) -> None:
+    _items(entry)[0]["zone"] = "Row 1"
+
+
+def _first_place_twice(entry: Entry) -> None:
+    _items(entry)[1]["zone"] = _items(entry)[0]["zone"]
+
+
+def _dice_called_d6(entry: Entry) -> None:
+    for item in _items(entry):
+        item.update(kind="d6", face="5")
+
+
+@pytest.mark.parametrize(("game", "change", "said"), [
+    ("17", _rename_first_place, "'Row 1' is not a card place of the 17 sheet (row-1 … row-16)"),
+    ("17", _first_place_twice, "place row-1 is labelled twice ('3' and 'back')"),
+    ("dalek", _dice_called_d6,
+     "labels d6, which the dalek sheet it shows is not read for (it reads dalek)"),
+])
+def test_a_photo_with_labels_its_sheet_cannot_score_is_skipped_saying_why(
+        rendered: dict[str, Path], tmp_path: Path, game: str, change: Callable[[Entry], None],
+        said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    result = _scores(_copy(rendered[game], tmp_path / "set", change), capsys)
+    assert result["skipped"] == [f"images/0000.jpg: {said}"]
+    assert result["kinds"] == []
