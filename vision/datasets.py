@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn, TypeVar
@@ -169,19 +169,8 @@ def load(root: Path) -> Dataset:
 
 def decode(entry: Entry) -> Sample:
     """Read ``entry``'s image and give its labels in pixels; raises :class:`EntryError`."""
-    data = _read_bytes(entry)
-    image = _decode_image(entry, data, cv2.IMREAD_COLOR)
-    if entry.size is not None and entry.size != _size(image):
-        stored = image_size(data)  # the header's size: the pixels as stored, not turned
-        if entry.size != stored:
-            shown = f"{_size(image)[0]}x{_size(image)[1]}"
-            if stored is not None and stored != _size(image):
-                shown += f" ({stored[0]}x{stored[1]} as stored)"
-            _fail(entry, f"the image is {shown} but {MANIFEST} says "
-                         f"{entry.size[0]}x{entry.size[1]}")
-        image = _decode_image(entry, data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
-    elif not entry.normalised:
-        image = _as_labelled(entry, data, image)
+    image = decode_image(entry, () if entry.normalised else
+                         [*(d.box for d in entry.dice), *entry.ignore])
     width, height = _size(image)
     if not entry.normalised:
         return Sample(entry.file, image, entry.dice, entry.ignore)
@@ -194,11 +183,28 @@ def decode(entry: Entry) -> Sample:
                   tuple(scale(b) for b in entry.ignore))
 
 
-def _as_labelled(entry: Entry, data: bytes, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+def decode_image(entry: Entry, boxes: Sequence[Box]) -> NDArray[np.uint8]:
+    """``entry``'s image turned as its labels were made: as its stated size, else its pixel
+    ``boxes`` (every labelled box), fit (see the module's note); raises :class:`EntryError`."""
+    data = _read_bytes(entry)
+    image = _decode_image(entry, data, cv2.IMREAD_COLOR)
+    if entry.size is not None and entry.size != _size(image):
+        stored = image_size(data)  # the header's size: the pixels as stored, not turned
+        if entry.size != stored:
+            shown = f"{_size(image)[0]}x{_size(image)[1]}"
+            if stored is not None and stored != _size(image):
+                shown += f" ({stored[0]}x{stored[1]} as stored)"
+            _fail(entry, f"the image is {shown} but {MANIFEST} says "
+                         f"{entry.size[0]}x{entry.size[1]}")
+        return _decode_image(entry, data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    return _as_labelled(entry, data, image, boxes)
+
+
+def _as_labelled(entry: Entry, data: bytes, image: NDArray[np.uint8],
+                 boxes: Sequence[Box]) -> NDArray[np.uint8]:
     """A photo whose manifest gives no size, turned the way its pixel boxes fit: as shown, or
     as stored where only that fits (a tool that ignores the orientation tag); a box wholly
     outside it, or boxes that are fractions of it, fail the entry."""
-    boxes = [d.box for d in entry.dice] + list(entry.ignore)
     if not boxes:
         return image
     size = _size(image)
@@ -263,7 +269,7 @@ def _fail(entry: Entry, reason: str) -> NoReturn:
 
 # --- labels.json -----------------------------------------------------------------------------
 
-class _Bad(Exception):
+class _Bad(ValueError):
     """A malformed part of one manifest entry."""
 
 
@@ -308,9 +314,7 @@ def _manifest_entry(root: Path, item: object) -> Entry:
     split = item.get("split")
     if split is not None and not isinstance(split, str):
         raise _Bad('"split" is not a string')
-    size = None
-    if "width" in item or "height" in item:
-        size = (_positive_int(item, "width"), _positive_int(item, "height"))
+    size = stated_size(item)
     dice_items = _key(item, "dice", list)
     dice = []
     for number, die in enumerate(dice_items):
@@ -319,11 +323,12 @@ def _manifest_entry(root: Path, item: object) -> Entry:
         value = die.get("value")
         if type(value) is not int or not 1 <= value <= 6:
             raise _Bad(f"dice[{number}].value must be a whole number 1..6, not {value!r}")
-        dice.append(LabelledDie(value, _box(die.get("bbox"), f"dice[{number}].bbox", size)))
+        dice.append(LabelledDie(value, pixel_box(die.get("bbox"), f"dice[{number}].bbox",
+                                                 size)))
     ignore_items = item.get("ignore", [])
     if not isinstance(ignore_items, list):
         raise _Bad('"ignore" is not a list')
-    ignore = tuple(_box(b, f"ignore[{n}]", size) for n, b in enumerate(ignore_items))
+    ignore = tuple(pixel_box(b, f"ignore[{n}]", size) for n, b in enumerate(ignore_items))
     return Entry(file, root / file, split, tuple(dice), ignore, size)
 
 
@@ -336,6 +341,13 @@ def _key(item: dict[str, object], key: str, kind: type[_T]) -> _T:
     return value
 
 
+def stated_size(item: dict[str, object]) -> tuple[int, int] | None:
+    """The (width, height) a manifest entry states, if it does; raises ValueError when bad."""
+    if "width" in item or "height" in item:
+        return (_positive_int(item, "width"), _positive_int(item, "height"))
+    return None
+
+
 def _positive_int(item: dict[str, object], key: str) -> int:
     value = item.get(key)
     if type(value) is not int or value <= 0:
@@ -343,7 +355,9 @@ def _positive_int(item: dict[str, object], key: str) -> int:
     return value
 
 
-def _box(raw: object, what: str, size: tuple[int, int] | None) -> Box:
+def pixel_box(raw: object, what: str, size: tuple[int, int] | None) -> Box:
+    """A labelled box [x0, y0, x1, y1] in pixels (in an image of ``size``, when stated);
+    raises ValueError saying what is wrong with it."""
     if (not isinstance(raw, list) or len(raw) != 4
             or not all(type(v) in (int, float) and math.isfinite(v) for v in raw)):
         raise _Bad(f"{what} must be 4 numbers [x0, y0, x1, y1], not {raw!r}")

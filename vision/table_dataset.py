@@ -43,7 +43,15 @@ from vision.components import (
     faces,
     seventeen_face,
 )
-from vision.datasets import MANIFEST, DatasetError
+from vision.datasets import (
+    MANIFEST,
+    DatasetError,
+    Entry,
+    EntryError,
+    decode_image,
+    pixel_box,
+    stated_size,
+)
 from vision.table_scene import TableScene
 
 Box = tuple[float, float, float, float]
@@ -88,6 +96,7 @@ class TablePhoto:
     items: tuple[Labelled, ...]
     sheet: tuple[str, str] | None = None
     empty: tuple[str, ...] = ()
+    size: tuple[int, int] | None = None  # (width, height) as labels.json states it
 
     def of_kind(self, kind: str) -> tuple[Labelled, ...]:
         return tuple(i for i in self.items if i.kind == kind)
@@ -100,11 +109,13 @@ class TablePhoto:
                                                                   for i in self.items)
 
     def image(self) -> NDArray[np.uint8]:
-        data = np.fromfile(self.path, np.uint8) if self.path.is_file() else np.zeros(0, np.uint8)
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-        if image is None:
-            raise DatasetError(f"{self.file}: not a readable image")
-        return np.asarray(image, np.uint8)
+        """The photo as it was labelled (turned as its orientation tag says, unless its size or
+        boxes fit it only as stored; see vision.datasets)."""
+        try:
+            return decode_image(Entry(self.file, self.path, self.split, (), (), self.size),
+                                [i.bbox for i in self.items])
+        except EntryError as err:
+            raise DatasetError(str(err)) from err
 
 
 def load(root: Path, split: str | None = None) -> list[TablePhoto]:
@@ -139,24 +150,29 @@ def _why(err: Exception) -> str:
 
 def _photo(root: Path, entry: dict[str, object]) -> TablePhoto:
     file = str(entry["file"])
+    size = stated_size(entry)
     items: list[Labelled] = []
     for n, die in enumerate(_objects(entry, "dice")):
-        value = die["value"]
-        if type(value) is not int or not 1 <= value <= 6:
-            raise ValueError(f"dice[{n}]: a d6 value must be 1..6, not {value!r}")
-        items.append(_item(die, "d6", str(value)))
+        try:
+            value = die["value"]
+            if type(value) is not int or not 1 <= value <= 6:
+                raise ValueError(f"a d6 value must be 1..6, not {value!r}")
+            items.append(_item(die, "d6", str(value), size))
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"dice[{n}]: {_why(err)}") from err
     for n, raw in enumerate(_objects(entry, "items")):
         try:
             kind = str(raw["kind"])
             if kind not in KINDS:
                 raise ValueError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
-            items.append(_item(raw, kind, _face(raw, kind)))
+            items.append(_item(raw, kind, _face(raw, kind), size))
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"items[{n}]: {_why(err)}") from err
     split = entry.get("split")
     return TablePhoto(file, root / file, split if isinstance(split, str) else None,
                       tuple(items), _sheet(entry.get("sheet")),
-                      tuple(str(e) for e in entry.get("empty", [])))  # type: ignore[attr-defined]
+                      tuple(str(e) for e in entry.get("empty", [])),  # type: ignore[attr-defined]
+                      size)
 
 
 def _objects(entry: dict[str, object], key: str) -> list[dict[str, object]]:
@@ -210,16 +226,14 @@ def _sheet(raw: object) -> tuple[str, str] | None:
     return str(raw["game"]), str(raw["paper"])
 
 
-def _item(raw: dict[str, object], kind: str, face: str) -> Labelled:
-    box = raw["bbox"]
-    if not isinstance(box, list) or len(box) != 4:
-        raise ValueError(f"bbox must be [x0, y0, x1, y1], not {box!r}")
+def _item(raw: dict[str, object], kind: str, face: str, size: tuple[int, int] | None
+          ) -> Labelled:
+    box = pixel_box(raw["bbox"], "bbox", size)
     corners = raw.get("corners")
     quad = tuple((float(p[0]), float(p[1])) for p in corners) if isinstance(corners, list) \
         else None
     zone, card, side = raw.get("zone"), raw.get("card"), raw.get("side")
-    return Labelled(kind, face, (float(box[0]), float(box[1]), float(box[2]), float(box[3])),
-                    quad, str(zone) if zone else None, str(card) if card else None,
+    return Labelled(kind, face, box, quad, str(zone) if zone else None, str(card) if card else None,
                     str(side) if side else None)
 
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import shutil
+import struct
 from collections.abc import Callable
 from pathlib import Path
 
+import cv2
 import pytest
 
 from dicetable.cli import main
@@ -150,5 +152,75 @@ def test_a_photo_with_labels_its_sheet_cannot_score_is_skipped_saying_why(
         rendered: dict[str, Path], tmp_path: Path, game: str, change: Callable[[Entry], None],
         said: str, capsys: pytest.CaptureFixture[str]) -> None:
     result = _scores(_copy(rendered[game], tmp_path / "set", change), capsys)
+    assert result["skipped"] == [f"images/0000.jpg: {said}"]
+    assert result["kinds"] == []
+
+
+def _as_a_phone_saves_it(photo: Path) -> None:
+    """The photo's pixels stored a quarter turn anticlockwise with the Exif orientation tag (6)
+    that turns it upright again, as a phone held sideways saves it."""
+    stored = cv2.rotate(cv2.imread(str(photo)), cv2.ROTATE_90_COUNTERCLOCKWISE)
+    jpeg = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
+    tiff = (b"II*\x00" + struct.pack("<IH", 8, 1) + struct.pack("<HHIHH", 0x0112, 3, 1, 6, 0)
+            + struct.pack("<I", 0))
+    exif = b"Exif\x00\x00" + tiff
+    photo.write_bytes(jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(exif) + 2) + exif + jpeg[2:])
+
+
+def _labelled_as_stored(entry: Entry) -> None:
+    """Labels made by a tool that ignores the orientation tag: in the pixels as stored."""
+    width = entry["width"]
+    assert isinstance(width, int)
+    entry["width"], entry["height"] = entry["height"], width
+    for item in _items(entry):
+        x0, y0, x1, y1 = item.pop("bbox")
+        item.pop("corners")
+        item["bbox"] = [y0, width - x1, y1, width - x0]
+
+
+@pytest.mark.parametrize("change", [lambda entry: None, _labelled_as_stored])
+def test_a_photo_saved_turned_is_read_the_way_it_was_labelled(
+        rendered: dict[str, Path], tmp_path: Path, change: Callable[[Entry], None],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    own = _kinds(_scores(rendered["dalek"], capsys))
+    folder = _copy(rendered["dalek"], tmp_path / "set", change)
+    _as_a_phone_saves_it(folder / "images" / "0000.jpg")
+    assert _kinds(_scores(folder, capsys)) == own
+
+
+def test_boxes_given_as_corner_and_size_are_refused(
+        rendered: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def corner_and_size(entry: Entry) -> None:
+        for item in _items(entry):
+            x0, y0, x1, y1 = item.pop("bbox")
+            item["bbox"] = [x0, y0, x1 - x0, y1 - y0]
+
+    folder = _copy(rendered["dalek"], tmp_path / "set", corner_and_size)
+    capsys.readouterr()
+    assert main(["eval", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert "images[0] (images/0000.jpg): items[0]: bbox [" in err
+    assert "is empty or reversed (need x0 < x1 and y0 < y1)" in err
+
+
+def _resaved_larger(folder: Path) -> None:
+    photo = folder / "images" / "0000.jpg"
+    cv2.imwrite(str(photo), cv2.resize(cv2.imread(str(photo)), (1920, 1080)))
+
+
+def _named_in_capitals(folder: Path) -> None:
+    (folder / "images" / "0000.jpg").rename(folder / "images" / "0000.JPG")
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    (_resaved_larger, "the image is 1920x1080 but labels.json says 1280x720"),
+    (_named_in_capitals, "image file missing"),
+])
+def test_a_photo_not_as_labelled_is_skipped_saying_why(
+        rendered: dict[str, Path], tmp_path: Path, change: Callable[[Path], None], said: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _copy(rendered["dalek"], tmp_path / "set")
+    change(folder)
+    result = _scores(folder, capsys)
     assert result["skipped"] == [f"images/0000.jpg: {said}"]
     assert result["kinds"] == []
