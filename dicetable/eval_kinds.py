@@ -154,7 +154,7 @@ def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally]) -> f
                 assert isinstance(reader, FaceReader)
                 reads = [(r.face, r.x, r.y, r.confidence) for r in reader.read(image)]
             _tally(tallies, kind).add_dice(reads, [(i.face, i.bbox)
-                                                   for i in photo.of_kind(kind)])
+                                                   for i in photo.of_kind(kind)], photo.ignore)
         return (time.perf_counter() - start) * 1000
     start = time.perf_counter()
     found = calibrate(image)
@@ -198,7 +198,8 @@ def _add_dice(tallies: dict[str, Tally], kind: str, photo: TablePhoto, found: Ca
         pts = found.to_frame(np.array([[x, y] for _, x, y, _ in reads_mm]))
     reads = [(face, float(p[0]), float(p[1]), conf)
              for (face, _, _, conf), p in zip(reads_mm, pts, strict=True)]
-    _tally(tallies, kind).add_dice(reads, [(i.face, i.bbox) for i in photo.of_kind(kind)])
+    _tally(tallies, kind).add_dice(reads, [(i.face, i.bbox) for i in photo.of_kind(kind)],
+                                   photo.ignore)
 
 
 def _add_places(tallies: dict[str, Tally], kind: str, photo: TablePhoto, found: Calibration,

@@ -26,6 +26,10 @@ Box = tuple[float, float, float, float]
 Read = tuple[str | None, float, float, float]  # face, x, y, confidence
 
 
+def _inside(box: Box, x: float, y: float) -> bool:
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
 @dataclass
 class Tally:
     """Running totals of one kind."""
@@ -63,14 +67,17 @@ class Tally:
         else:
             self.wrong += 1
 
-    def add_dice(self, reads: Sequence[Read], labels: Sequence[tuple[str, Box]]) -> None:
-        """One image's dice reads (image pixels) against its labelled dice."""
+    def add_dice(self, reads: Sequence[Read], labels: Sequence[tuple[str, Box]],
+                 ignore: Sequence[Box] = ()) -> None:
+        """One image's dice reads (image pixels) against its labelled dice; a read matching no
+        die in an ``ignore`` box (a die whose face is not labelled) is neither right nor
+        false."""
         taken: set[int] = set()
         for face, x, y, _ in sorted(reads, key=lambda r: -r[3]):
             hit = next((j for j, (_, b) in enumerate(labels) if j not in taken
-                        and b[0] <= x <= b[2] and b[1] <= y <= b[3]), None)
+                        and _inside(b, x, y)), None)
             if hit is None:
-                self.false += 1
+                self.false += not any(_inside(b, x, y) for b in ignore)
                 continue
             taken.add(hit)
             self._count(labels[hit][0], face)

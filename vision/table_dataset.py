@@ -97,6 +97,7 @@ class TablePhoto:
     sheet: tuple[str, str] | None = None
     empty: tuple[str, ...] = ()
     size: tuple[int, int] | None = None  # (width, height) as labels.json states it
+    ignore: tuple[Box, ...] = ()  # where a die lies whose face is not labelled
 
     def of_kind(self, kind: str) -> tuple[Labelled, ...]:
         return tuple(i for i in self.items if i.kind == kind)
@@ -113,7 +114,7 @@ class TablePhoto:
         boxes fit it only as stored; see vision.datasets)."""
         try:
             return decode_image(Entry(self.file, self.path, self.split, (), (), self.size),
-                                [i.bbox for i in self.items])
+                                [*(i.bbox for i in self.items), *self.ignore])
         except EntryError as err:
             raise DatasetError(str(err)) from err
 
@@ -172,7 +173,14 @@ def _photo(root: Path, entry: dict[str, object]) -> TablePhoto:
     return TablePhoto(file, root / file, split if isinstance(split, str) else None,
                       tuple(items), _sheet(entry.get("sheet")),
                       tuple(str(e) for e in entry.get("empty", [])),  # type: ignore[attr-defined]
-                      size)
+                      size, _ignore(entry, size))
+
+
+def _ignore(entry: dict[str, object], size: tuple[int, int] | None) -> tuple[Box, ...]:
+    boxes = entry.get("ignore", [])
+    if not isinstance(boxes, list):
+        raise ValueError(f'"ignore" must be a list of boxes, not {json.dumps(boxes)}')
+    return tuple(pixel_box(b, f"ignore[{n}]", size) for n, b in enumerate(boxes))
 
 
 def _objects(entry: dict[str, object], key: str) -> list[dict[str, object]]:

@@ -224,3 +224,17 @@ def test_a_photo_not_as_labelled_is_skipped_saying_why(
     result = _scores(folder, capsys)
     assert result["skipped"] == [f"images/0000.jpg: {said}"]
     assert result["kinds"] == []
+
+
+def test_a_die_marked_ignore_is_neither_scored_nor_a_false_read(
+        rendered: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def ignore_the_last_die(entry: Entry) -> None:
+        entry["ignore"] = [_items(entry).pop()["bbox"]]
+
+    own = _kinds(_scores(rendered["dalek"], capsys))[0]
+    folder = _copy(rendered["dalek"], tmp_path / "set", ignore_the_last_die)
+    ignored = _kinds(_scores(folder, capsys))[0]
+    assert isinstance(own, dict) and isinstance(ignored, dict)
+    dice = own["total"]
+    assert isinstance(dice, int) and own["false"] == 0 and own["right"] == dice
+    assert (ignored["false"], ignored["total"], ignored["right"]) == (0, dice - 1, dice - 1)
