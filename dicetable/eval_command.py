@@ -53,7 +53,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              '"dice": [{"value", "bbox": [x0, y0, x1, y1]}], "ignore"}]}, '
                              "pixel boxes) or YOLO labels (images/ + labels/, or a .txt beside "
                              "each image; lines 'class xc yc w h', class 0..5 = value 1..6 unless "
-                             "data.yaml, classes.txt or obj.names names the classes)")
+                             "data.yaml, classes.txt or obj.names names the classes); "
+                             "photos of Dalek dice, cards or a printed sheet also have "
+                             '"items" and "sheet": every key is spelled out in '
+                             "vision/table_dataset.py")
     parser.add_argument("--split", metavar="NAME",
                         help="the split to score: a split of labels.json or a train/val/test "
                              "folder, or 'all' (default: test when there is one, else all)")

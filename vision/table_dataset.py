@@ -15,7 +15,30 @@ names it (``sheet``) and its card places with no card (``empty``)::
                 "bbox": [...], "corners": [...], "zone": "p1-3"},
                {"kind": "17-card", "face": "3", "card": "3d", "side": "up", ...}]}
 
-``corners`` (a die's top face or a card, clockwise from its top-left) and ``zone`` are optional.
+What each key holds, exactly:
+
+- ``bbox``: two corners [x0, y0, x1, y1] (x0 < x1, y0 < y1) in pixels of the photo as a phone
+  shows it (turned as its orientation tag says; labels made in the pixels as stored are read
+  so when ``width`` and ``height``, or the boxes, fit only those). A read matches a die when its
+  centre lies in the box, so a few pixels loose do not matter. ``width``/``height``: optional,
+  checked against the photo. ``corners`` (a die's top face or a card, clockwise from its
+  top-left) is optional.
+- ``face``, by kind: ``dalek`` H4 H2 D3 D2 DOC EXT; ``d6`` 1..6 (``value`` in ``dice``);
+  ``dicy-card`` CARD/SIDE, SIDE active or frozen; ``17-card`` what it shows: face up its
+  number 1..5 (a face-up ``3d`` shows ``3``) or special, face down ``1d``..``5d`` for a
+  double-sided card and ``back`` for every plain back (hidden). Instead of ``face`` a card may
+  give ``card`` (RULES.md's id) and ``side`` (Dicy active/frozen; 17 up/down); given both ways,
+  they must agree.
+- ``zone``: optional. Card places are Dicy ``p1-1``..``p4-5`` (player, then place) and 17
+  ``row-1``..``row-16``; a card without one is in the place its centre lies in. A place
+  neither labelled nor in ``empty`` is not scored.
+- ``sheet``: optional for eval: a photo labelling Dalek dice or cards is read on the sheet it
+  shows, whose reader scores only its own kinds (Dicy: its cards, and the d6 dice in its Dice
+  box; a die elsewhere counts missed unless its box is in ``ignore``). A photo of d6 dice alone
+  without ``sheet`` is read for dice anywhere.
+- ``split``: optional; eval scores ``test`` when any photo has it (photos without a split
+  are then left out), else every photo; ``--split all`` scores every photo.
+- ``ignore``: boxes where a die lies whose face is not labelled: a read there is not false.
 
 >>> item = Labelled("dalek", "H4", (0.0, 0.0, 10.0, 10.0))
 >>> item.centre
