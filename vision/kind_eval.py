@@ -117,8 +117,9 @@ class Tally:
         cols = [c for c in self.columns() if any(self.confusion.get((r, c)) for r in rows)]
         if rows:
             width = max(6, *(len(c) for c in cols))
+            names = max(len(r) for r in rows)
             lines.append("  confusion (rows: labelled; columns: read)")
-            lines.append(" " * 16 + "".join(f"{c:>{width + 1}}" for c in cols))
-            lines += [f"  {r:<14}" + "".join(f"{self.confusion.get((r, c), 0):>{width + 1}}"
-                                             for c in cols) for r in rows]
+            lines.append(" " * (2 + names) + "".join(f"{c:>{width + 1}}" for c in cols))
+            lines += [f"  {r:<{names}}" + "".join(f"{self.confusion.get((r, c), 0):>{width + 1}}"
+                                                  for c in cols) for r in rows]
         return lines
