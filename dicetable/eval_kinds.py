@@ -27,9 +27,10 @@ from vision.dice_finder import DieFinder
 from vision.errors import ModelMissing, ModelUnreadable
 from vision.face_reader import FaceReader
 from vision.kind_eval import Read, Tally
+from vision.labelled_places import place_labels
 from vision.profile import Profile, ProfileError, default, load
 from vision.reader import DiceReader
-from vision.table_dataset import Labelled, TablePhoto
+from vision.table_dataset import TablePhoto
 from vision.table_dataset import load as load_photos
 from vision.table_reads import DalekTableReader, DicyTableReader, SeventeenTableReader
 
@@ -204,7 +205,7 @@ def _add_dice(tallies: dict[str, Tally], kind: str, photo: TablePhoto, found: Ca
 
 def _add_places(tallies: dict[str, Tally], kind: str, photo: TablePhoto, found: Calibration,
                 reads: dict[str, str | None]) -> None:
-    labels = _place_labels(photo, kind, found)
+    labels = place_labels(photo, kind, found)
     _tally(tallies, kind).add_places(reads, labels)
 
 
@@ -214,34 +215,3 @@ def _read_there(photo: TablePhoto, game: str) -> None:
     if other:
         raise DatasetError(f"{photo.file}: labels {', '.join(other)}, which the {game} sheet "
                            f"it shows is not read for (it reads {', '.join(READ_ON[game])})")
-
-
-def _place_labels(photo: TablePhoto, kind: str, found: Calibration) -> dict[str, str]:
-    """Each labelled card place's face (EMPTY for an empty one). A card without a ``zone`` is
-    in the place its centre lies in; a place the sheet does not have, a card on no place, and
-    a place labelled twice are refused."""
-    places = [p.name for p in found.layout.places()]
-    spelled = f"{places[0]} … {places[-1]}"
-    labels: dict[str, str] = {}
-    for name, face in [(_place_of(i, found), i.face) for i in photo.of_kind(kind)] + [
-            (name, EMPTY) for name in photo.empty]:
-        if name is None:
-            raise DatasetError(f"{photo.file}: a {kind} labelled {face!r} lies on no card "
-                               f"place; name its place (zone: {spelled})")
-        if name not in places:
-            raise DatasetError(f"{photo.file}: {name!r} is not a card place of the "
-                               f"{found.game} sheet ({spelled})")
-        if name in labels:
-            raise DatasetError(f"{photo.file}: place {name} is labelled twice "
-                               f"({labels[name]!r} and {face!r})")
-        labels[name] = face
-    return labels
-
-
-def _place_of(item: Labelled, found: Calibration) -> str | None:
-    """The card place a labelled card names, else the one its centre lies in (None: none)."""
-    if item.zone:
-        return item.zone
-    x, y = found.to_sheet(np.array([item.centre]))[0]
-    zone = found.layout.zone_at(float(x), float(y))
-    return zone.name if zone is not None and zone.kind == "place" else None

@@ -26,6 +26,7 @@ from vision.card_outline import outlines
 from vision.components import NOTHING, is_card
 from vision.dice_finder import DieFinder
 from vision.features import DIE_EXAMPLE, crop_cards, crop_die, die_angle
+from vision.labelled_places import place_labels
 from vision.locate import Candidate
 from vision.profile import Profile
 from vision.sheet import PX_PER_MM
@@ -48,7 +49,9 @@ class _View:
 
 def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None = None,
           seed: int = 0, source: str = "") -> Profile:
-    """A profile of `kind` from every labelled photo; ValueError when they hold none of it."""
+    """A profile of `kind` from every labelled photo; ValueError when they hold none of it,
+    DatasetError (naming the photo) when a photo of a sheet labels a card place it does not
+    have, a card on no place or a place twice."""
     labels: list[str] = []
     patches: list[NDArray[np.uint8]] = []
     background: list[NDArray[np.uint8]] = []
@@ -57,6 +60,8 @@ def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None =
         finder = finder or DieFinder()
     for photo in photos:
         view = _view(photo)
+        if is_card(kind) and view.calibration is not None:
+            place_labels(photo, kind, view.calibration)
         items = [(item, quad if item.corners else None) for item, quad in view.items
                  if item.kind == kind]
         if is_card(kind):

@@ -1,6 +1,6 @@
-"""``dicetable eval`` on table photos labelled by someone who read only the documentation: the
-same frames, their labels written another documented way, score as the project's own labels do;
-a label that cannot mean what it says is refused with the reason."""
+"""``dicetable eval`` (and ``teach``) on table photos labelled by someone who read only the
+documentation: the same frames, their labels written another documented way, score as the
+project's own labels do; a label that cannot mean what it says is refused with the reason."""
 
 from __future__ import annotations
 
@@ -154,6 +154,27 @@ def test_a_photo_with_labels_its_sheet_cannot_score_is_skipped_saying_why(
     result = _scores(_copy(rendered[game], tmp_path / "set", change), capsys)
     assert result["skipped"] == [f"images/0000.jpg: {said}"]
     assert result["kinds"] == []
+
+
+def _second_place_not_on_the_sheet(entry: Entry) -> None:
+    _items(entry)[1]["zone"] = "p5-1"
+
+
+@pytest.mark.parametrize(("game", "change", "said"), [
+    ("17", _rename_first_place, "'Row 1' is not a card place of the 17 sheet (row-1 … row-16)"),
+    ("dicy", _second_place_not_on_the_sheet,
+     "'p5-1' is not a card place of the dicy sheet (p1-1 … p4-5)"),
+    ("17", _first_place_twice, "place row-1 is labelled twice ('3' and 'back')"),
+])
+def test_teach_from_a_photo_labelling_a_place_its_sheet_has_not_says_which(
+        rendered: dict[str, Path], tmp_path: Path, game: str, change: Callable[[Entry], None],
+        said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _copy(rendered[game], tmp_path / "set", change)
+    profile = tmp_path / "profile.npz"
+    capsys.readouterr()
+    assert main(["teach", game, "--from", str(folder), "--out", str(profile)]) == 2
+    assert capsys.readouterr().err == f"dicetable teach: images/0000.jpg: {said}\n"
+    assert not profile.exists()
 
 
 def _as_a_phone_saves_it(photo: Path) -> None:
