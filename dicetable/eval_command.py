@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dicetable import eval_kinds
+from dicetable.failure_pictures import FailurePictures, PictureError
 from dicetable.options import thread_count
 from vision.datasets import (
     Dataset,
@@ -70,7 +71,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "dice_missed, false_dice, accuracy), images_skipped with reasons")
     parser.add_argument("--save-failures", type=Path, metavar="DIR",
                         help="write each image not read exactly, with the reads drawn on it, "
-                             "and confusion.png into DIR")
+                             "into DIR (and, for a set of d6 dice, confusion.png)")
     parser.add_argument("--threads", type=thread_count, metavar="N",
                         help="threads for the reader (onnxruntime and OpenCV; default: its own)")
     parser.add_argument("--profile", type=Path, metavar="PROFILE",
@@ -101,7 +102,6 @@ def run(args: argparse.Namespace) -> int:
         progress.note(f"{PROG}: skipped {problem.describe()}")
     scores: list[tuple[str, ImageScore]] = []
     latency_ms: list[float] = []
-    saved: set[str] = set()
     for entry in dataset.entries:
         try:
             sample, reads, ms = _read(reader, entry, warm_up=not latency_ms)
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
             scores.append((entry.file, score))
             if failures is not None and not score.exact:
                 picture = draw_reads(sample.image, sample.dice, sample.ignore, reads, score)
-                _save(failures / _unique_name(entry.file, saved), picture, progress)
+                _save(failures, failures.name_for(entry.file), picture, progress)
         progress.advance()
     progress.close()
     if not scores:
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     summary = summarise((s for _, s in scores), latency_ms)
     if failures is not None:
-        _save(failures / "confusion.png", draw_confusion(summary.confusion), progress)
+        _save(failures, "confusion.png", draw_confusion(summary.confusion), progress)
     failed = [(file, s) for file, s in scores if not s.exact]
     if args.json:
         print(json.dumps(_as_json(dataset, split, summary, skipped, failed)))
@@ -152,13 +152,11 @@ def _dataset(root: Path, split: str | None) -> tuple[Dataset, str]:
     return dataset, split
 
 
-def _failures_folder(folder: Path | None) -> Path | None:
-    if folder is not None:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            raise _Stop(f"cannot create {folder}: {err.strerror or err}") from err
-    return folder
+def _failures_folder(folder: Path | None) -> FailurePictures | None:
+    try:
+        return FailurePictures(folder) if folder is not None else None
+    except PictureError as err:
+        raise _Stop(str(err)) from err
 
 
 def _reader(threads: int | None, models: Path | None) -> DiceReader:
@@ -187,24 +185,12 @@ def _read(reader: DiceReader, entry: Entry, *,
     return sample, reads, (time.perf_counter() - start) * 1000
 
 
-def _unique_name(file: str, taken: set[str]) -> str:
-    stem = Path(file.replace("/", "__")).stem
-    name, n = f"{stem}.jpg", 1
-    while name in taken:
-        n += 1
-        name = f"{stem}-{n}.jpg"
-    taken.add(name)
-    return name
-
-
-def _save(path: Path, image: NDArray[np.uint8], progress: _Progress) -> None:
-    ok, data = cv2.imencode(path.suffix, image)
+def _save(failures: FailurePictures, name: str, picture: NDArray[np.uint8],
+          progress: _Progress) -> None:
     try:
-        if not ok:
-            raise OSError(f"cannot encode {path.suffix}")
-        path.write_bytes(data.tobytes())
-    except OSError as err:
-        progress.note(f"{PROG}: cannot write {path}: {err.strerror or err}")
+        failures.save(name, picture)
+    except PictureError as err:
+        progress.note(f"{PROG}: {err}")
 
 
 def _as_json(dataset: Dataset, split: str, summary: Summary, skipped: list[Problem],
@@ -240,7 +226,7 @@ def _as_json(dataset: Dataset, split: str, summary: Summary, skipped: list[Probl
 
 
 def _as_text(dataset: Dataset, split: str, summary: Summary, skipped: list[Problem],
-             failed: list[tuple[str, ImageScore]], failures: Path | None) -> str:
+             failed: list[tuple[str, ImageScore]], failures: FailurePictures | None) -> str:
     s = summary
     lines = [f"{dataset.root} ({dataset.kind}, split {split}): {s.images_total} images, "
              f"{s.dice_total} labelled dice"]
@@ -279,7 +265,7 @@ def _as_text(dataset: Dataset, split: str, summary: Summary, skipped: list[Probl
         lines.append(f"  skipped {len(skipped)}:")
         lines += [f"    {p.describe()}" for p in skipped]
     if failures is not None:
-        lines.append(f"  failure pictures and confusion.png in {failures}")
+        lines.append(f"  failure pictures and confusion.png in {failures.folder}")
     return "\n".join(lines)
 
 

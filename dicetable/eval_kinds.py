@@ -7,6 +7,7 @@ read on its sheet whether or not it names it. Any other photo is read for its d6
 Each kind is scored with its confusion matrix (vision.kind_eval). ``--profile`` reads that
 profile's kind with it instead of the shipped profile (or, for d6, the pip reader); ``--models``
 finds and reads the dice with the networks of another models folder (a training run's output).
+``--save-failures`` draws each photo not read exactly with its reads (vision.failures).
 """
 
 from __future__ import annotations
@@ -17,16 +18,20 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
 
+from dicetable.failure_pictures import FailurePictures, PictureError
 from vision.calibrate import Calibration, CalibrationError, calibrate, rectify
 from vision.components import EMPTY
 from vision.datasets import MANIFEST, DatasetError
 from vision.dice_finder import DieFinder
 from vision.errors import ModelMissing, ModelUnreadable
 from vision.face_reader import FaceReader
-from vision.kind_eval import Read, Tally
+from vision.failures import KindScored, draw_kinds
+from vision.kind_eval import Box, Read, Tally
 from vision.labelled_places import place_labels
 from vision.profile import Profile, ProfileError, default, load
 from vision.reader import DiceReader
@@ -64,13 +69,19 @@ def run(args: argparse.Namespace) -> int:
     if not photos:
         print(f"{PROG}: {args.dataset}: no photos in split {split!r}", file=sys.stderr)
         return 2
+    try:
+        failures = FailurePictures(args.save_failures) if args.save_failures else None
+    except PictureError as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
     readers = _Readers(profile, args.threads, args.models)
     tallies: dict[str, Tally] = {}
     skipped: list[str] = []
     times: list[float] = []
+    drawn = 0
     for photo in photos:
         try:
-            times.append(_score(photo, readers, tallies))
+            read = _score(photo, readers, tallies)
         except CalibrationError as err:
             skipped.append(f"{photo.file}: {err}")
         except DatasetError as err:  # it names the photo
@@ -78,6 +89,10 @@ def run(args: argparse.Namespace) -> int:
         except (ModelMissing, ModelUnreadable) as err:
             print(f"{PROG}: cannot start the dice reader: {err}", file=sys.stderr)
             return 1
+        else:
+            times.append(read.ms)
+            if failures is not None and not all(k.scored.exact for k in read.kinds):
+                drawn += _save(failures, photo, read)
     if args.json:
         print(json.dumps({"dataset": str(args.dataset), "split": split, "photos": len(photos),
                           "skipped": skipped,
@@ -91,7 +106,21 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(tally.describe()))
     for line in skipped:
         print(f"  skipped {line}")
+    if failures is not None:
+        print(f"  {drawn} photo{'s' * (drawn != 1)} not read exactly drawn with the reads in "
+              f"{failures.folder}")
     return 0
+
+
+def _save(failures: FailurePictures, photo: TablePhoto, read: _Photo) -> bool:
+    """Write the photo with its reads drawn on it; whether it was written (else it says why)."""
+    try:
+        failures.save(failures.name_for(photo.file), draw_kinds(read.image, photo.ignore,
+                                                                read.kinds))
+    except PictureError as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return False
+    return True
 
 
 def tally(photos: list[TablePhoto], profile: Profile | None, threads: int | None = None
@@ -141,11 +170,20 @@ class _Readers:
         return FaceReader(profile, finder=finder, threads=self.threads)
 
 
-def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally]) -> float:
-    """Read one photo and add it to the tallies; returns the read time (ms)."""
+class _Photo(NamedTuple):
+    """One photo read: the read's time (ms), the photo, and each kind on it as scored."""
+
+    ms: float
+    image: NDArray[np.uint8]
+    kinds: list[KindScored]
+
+
+def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally]) -> _Photo:
+    """Read one photo and add it to the tallies."""
     image = photo.image()
     if not photo.on_sheet:
         start = time.perf_counter()
+        scored = []
         for kind in sorted({i.kind for i in photo.items}):
             reader = readers.get(kind)
             if isinstance(reader, DiceReader):
@@ -154,9 +192,8 @@ def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally]) -> f
             else:
                 assert isinstance(reader, FaceReader)
                 reads = [(r.face, r.x, r.y, r.confidence) for r in reader.read(image)]
-            _tally(tallies, kind).add_dice(reads, [(i.face, i.bbox)
-                                                   for i in photo.of_kind(kind)], photo.ignore)
-        return (time.perf_counter() - start) * 1000
+            scored.append(_add_dice(tallies, kind, photo, reads))
+        return _Photo((time.perf_counter() - start) * 1000, image, scored)
     start = time.perf_counter()
     found = calibrate(image)
     flat = rectify(image, found)
@@ -166,47 +203,63 @@ def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally]) -> f
     if isinstance(reader, DalekTableReader):
         dalek = reader.read(flat, sheet)
         ms = (time.perf_counter() - start) * 1000
-        _add_dice(tallies, "dalek", photo, found,
-                  [(d.face, d.x, d.y, d.confidence) for d in dalek.dice])
-        return ms
+        return _Photo(ms, image, [_add_dice(tallies, "dalek", photo, _in_photo(
+            found, [(d.face, d.x, d.y, d.confidence) for d in dalek.dice]))])
     if isinstance(reader, DicyTableReader):
         reader.new_sheet()  # each photo its own table: its print's card size chosen on it
         dicy = reader.read(flat, sheet)
         ms = (time.perf_counter() - start) * 1000
-        _add_places(tallies, "dicy-card", photo, found, {p.place: p.face for p in dicy.places})
-        _add_dice(tallies, "d6", photo, found, [(d.face, d.x, d.y, d.confidence)
-                                               for d in dicy.dice])
-        return ms
+        return _Photo(ms, image, [
+            _add_places(tallies, "dicy-card", photo, found,
+                        {p.place: p.face for p in dicy.places}),
+            _add_dice(tallies, "d6", photo, _in_photo(
+                found, [(d.face, d.x, d.y, d.confidence) for d in dicy.dice]))])
     assert isinstance(reader, SeventeenTableReader)
     row = reader.read(flat, sheet)
     ms = (time.perf_counter() - start) * 1000
     seen = {p.place: p.face for p in row.row + row.stray}
-    _add_places(tallies, "17-card", photo, found,
-                {p.name: seen.get(p.name, EMPTY) for p in sheet.places()})
-    return ms
+    return _Photo(ms, image, [_add_places(tallies, "17-card", photo, found,
+                                          {p.name: seen.get(p.name, EMPTY)
+                                           for p in sheet.places()})])
 
 
 def _tally(tallies: dict[str, Tally], kind: str) -> Tally:
     return tallies.setdefault(kind, Tally(kind))
 
 
-def _add_dice(tallies: dict[str, Tally], kind: str, photo: TablePhoto, found: Calibration,
-              reads_mm: list[Read]) -> None:
-    """Dice reads in sheet mm, mapped into the photo and scored."""
+def _in_photo(found: Calibration, reads_mm: list[Read]) -> list[Read]:
+    """Dice reads in sheet mm, mapped into the photo."""
     if not reads_mm:
         pts = np.zeros((0, 2))
     else:
         pts = found.to_frame(np.array([[x, y] for _, x, y, _ in reads_mm]))
-    reads = [(face, float(p[0]), float(p[1]), conf)
-             for (face, _, _, conf), p in zip(reads_mm, pts, strict=True)]
-    _tally(tallies, kind).add_dice(reads, [(i.face, i.bbox) for i in photo.of_kind(kind)],
-                                   photo.ignore)
+    return [(face, float(p[0]), float(p[1]), conf)
+            for (face, _, _, conf), p in zip(reads_mm, pts, strict=True)]
+
+
+def _add_dice(tallies: dict[str, Tally], kind: str, photo: TablePhoto, reads: list[Read]
+              ) -> KindScored:
+    """Dice reads in the photo's pixels, scored."""
+    labels = photo.of_kind(kind)
+    scored = _tally(tallies, kind).add_dice(reads, [(i.face, i.bbox) for i in labels],
+                                            photo.ignore)
+    return KindScored(kind, tuple(i.bbox for i in labels), scored, tuple(reads))
 
 
 def _add_places(tallies: dict[str, Tally], kind: str, photo: TablePhoto, found: Calibration,
-                reads: dict[str, str | None]) -> None:
+                reads: dict[str, str | None]) -> KindScored:
     labels = place_labels(photo, kind, found)
-    _tally(tallies, kind).add_places(reads, labels)
+    scored = _tally(tallies, kind).add_places(reads, labels)
+    return KindScored(kind, tuple(_place_box(found, place) for place in labels), scored)
+
+
+def _place_box(found: Calibration, place: str) -> Box:
+    """The box a card place of the sheet covers in the photo."""
+    z = found.layout.zone(place)
+    corners = found.to_frame(np.array([[z.x, z.y], [z.x + z.w, z.y], [z.x + z.w, z.y + z.h],
+                                       [z.x, z.y + z.h]]))
+    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+    return (float(x0), float(y0), float(x1), float(y1))
 
 
 def _read_there(photo: TablePhoto, game: str) -> None:

@@ -8,9 +8,12 @@ sure). A confusion row is a labelled face; its columns are the faces read, then 
 then "missed" (dice) or the faces, "empty" and "not sure" (cards).
 
 >>> tally = Tally("dalek")
->>> tally.add_dice([("H4", 5.0, 5.0, 0.9), (None, 50.0, 50.0, 0.4)], [("H4", (0, 0, 10, 10))])
+>>> scored = tally.add_dice([("H4", 5.0, 5.0, 0.9), (None, 50.0, 50.0, 0.4)],
+...                         [("H4", (0, 0, 10, 10))])
 >>> tally.right, tally.false, tally.total
 (1, 1, 1)
+>>> scored.labels, scored.reads, scored.exact
+((('H4', 'H4'),), (0, 'false'), False)
 """
 
 from __future__ import annotations
@@ -26,8 +29,27 @@ Box = tuple[float, float, float, float]
 Read = tuple[str | None, float, float, float]  # face, x, y, confidence
 
 
+FALSE = "false"
+IGNORED = "ignored"
+
+
 def _inside(box: Box, x: float, y: float) -> bool:
     return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One image's labels as scored: each label (a die's or a place's face) with the column it
+    was counted in, and for each die read (in the order given) the index of the label it
+    matched, else FALSE or IGNORED."""
+
+    labels: tuple[tuple[str, str], ...]
+    reads: tuple[int | str, ...] = ()
+
+    @property
+    def exact(self) -> bool:
+        """Every label read right and no false read."""
+        return all(label == got for label, got in self.labels) and FALSE not in self.reads
 
 
 @dataclass
@@ -55,7 +77,7 @@ class Tally:
     def columns(self) -> tuple[str, ...]:
         return self.rows() + ((NOT_SURE,) if is_card(self.kind) else (NOT_SURE, MISSED))
 
-    def _count(self, label: str, read: str | None) -> None:
+    def _count(self, label: str, read: str | None) -> str:
         column = NOT_SURE if read is None else read
         self.confusion[(label, column)] = self.confusion.get((label, column), 0) + 1
         if read is None:
@@ -66,30 +88,36 @@ class Tally:
             self.missed += 1
         else:
             self.wrong += 1
+        return column
 
     def add_dice(self, reads: Sequence[Read], labels: Sequence[tuple[str, Box]],
-                 ignore: Sequence[Box] = ()) -> None:
+                 ignore: Sequence[Box] = ()) -> Scored:
         """One image's dice reads (image pixels) against its labelled dice; a read matching no
         die in an ``ignore`` box (a die whose face is not labelled) is neither right nor
         false."""
-        taken: set[int] = set()
-        for face, x, y, _ in sorted(reads, key=lambda r: -r[3]):
-            hit = next((j for j, (_, b) in enumerate(labels) if j not in taken
+        counted: dict[int, str] = {}
+        matched: dict[int, int | str] = {}
+        for i in sorted(range(len(reads)), key=lambda i: -reads[i][3]):
+            face, x, y, _ = reads[i]
+            hit = next((j for j, (_, b) in enumerate(labels) if j not in counted
                         and _inside(b, x, y)), None)
             if hit is None:
-                self.false += not any(_inside(b, x, y) for b in ignore)
+                matched[i] = IGNORED if any(_inside(b, x, y) for b in ignore) else FALSE
+                self.false += matched[i] == FALSE
                 continue
-            taken.add(hit)
-            self._count(labels[hit][0], face)
+            matched[i] = hit
+            counted[hit] = self._count(labels[hit][0], face)
         for j, (label, _) in enumerate(labels):
-            if j not in taken:
-                self._count(label, MISSED)
+            if j not in counted:
+                counted[j] = self._count(label, MISSED)
+        return Scored(tuple((label, counted[j]) for j, (label, _) in enumerate(labels)),
+                      tuple(matched[i] for i in range(len(reads))))
 
-    def add_places(self, reads: dict[str, str | None], labels: dict[str, str]) -> None:
+    def add_places(self, reads: dict[str, str | None], labels: dict[str, str]) -> Scored:
         """One image's card places: place → face read (None = not sure) and → face labelled
-        (EMPTY for an empty place)."""
-        for place, label in labels.items():
-            self._count(label, reads.get(place))
+        (EMPTY for an empty place); the labels scored in the order of ``labels``."""
+        return Scored(tuple((label, self._count(label, reads.get(place)))
+                            for place, label in labels.items()))
 
     def as_dict(self) -> dict[str, object]:
         cols = self.columns()

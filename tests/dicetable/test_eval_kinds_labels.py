@@ -259,3 +259,25 @@ def test_a_die_marked_ignore_is_neither_scored_nor_a_false_read(
     dice = own["total"]
     assert isinstance(dice, int) and own["false"] == 0 and own["right"] == dice
     assert (ignored["false"], ignored["total"], ignored["right"]) == (0, dice - 1, dice - 1)
+
+
+def test_failures_of_table_photos_are_drawn_into_the_folder_asked_for(
+        rendered: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def first_card_frozen_the_wrong_way(entry: Entry) -> None:
+        card = _items(entry)[0]
+        card.pop("card", None)
+        card.pop("side", None)
+        card["face"] = "odd/active" if card["face"] == "odd/frozen" else "odd/frozen"
+
+    right, wrong = tmp_path / "right", tmp_path / "wrong"
+    capsys.readouterr()
+    assert main(["eval", str(rendered["dicy"]), "--save-failures", str(right)]) == 0
+    assert f"0 photos not read exactly drawn with the reads in {right}" in capsys.readouterr().out
+    assert list(right.iterdir()) == []
+    mislabelled = _copy(rendered["dicy"], tmp_path / "set", first_card_frozen_the_wrong_way)
+    assert main(["eval", str(mislabelled), "--save-failures", str(wrong)]) == 0
+    assert f"1 photo not read exactly drawn with the reads in {wrong}" in capsys.readouterr().out
+    assert [p.name for p in wrong.iterdir()] == ["images__0000.jpg"]
+    photo = cv2.imread(str(mislabelled / "images" / "0000.jpg"))
+    picture = cv2.imread(str(wrong / "images__0000.jpg"))
+    assert picture.shape[0] > photo.shape[0] and picture.shape[1:] == photo.shape[1:]
