@@ -41,6 +41,9 @@ MAX_FIT_SHARE = 0.035  # ...or this share of a marker's side (0.8 mm), in frames
 DRIFT_PX = 3.0  # markers moved more than this (frame pixels): the camera was bumped
 _SEARCH_PX = 40  # drift() looks this far around each marker's stored place
 CAREFUL_WINDOW_PX = 10  # largest half side of the window detect(careful=True) refines a corner in
+CELL_PX = 8  # a marker's cells are read at this many pixels a side: at OpenCV's 4, its 0.13 of a
+#              cell's margin left out rounds to no pixel, and a small marker seen askew (34 px,
+#              27° from the side) reads its cells' blurred edges and is not found
 
 
 class CalibrationError(VisionError):
@@ -229,6 +232,7 @@ def drift(frame: Image, calibration: Calibration, *, tolerance_px: float = DRIFT
 def _detector(careful: bool = False) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.perspectiveRemovePixelPerCell = CELL_PX
     if careful:  # ¾ of a marker's cell, not the 0.3 that leaves a corner 3-8 px off in noise
         params.cornerRefinementWinSize = CAREFUL_WINDOW_PX
         params.relativeCornerRefinmentWinSize = 0.75
