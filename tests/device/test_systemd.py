@@ -76,8 +76,8 @@ def tree(root: Path) -> dict[str, tuple[str, bytes]]:
     return found
 
 
-def install(root: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(INSTALL), "--root", str(root), "--no-pip"],
+def install(root: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(INSTALL), "--root", str(root), "--no-pip", *options],
                           capture_output=True, text=True, check=True, timeout=120)
 
 
@@ -106,6 +106,7 @@ def test_the_installer_writes_a_working_table_into_a_root_and_a_second_run_chang
     venv = root / "opt/dicetable/.venv/pyvenv.cfg"
     assert "include-system-site-packages = true" in venv.read_text()
     assert (root / "opt/dicetable/dicetable/serve.py").is_file()
+    assert not (etc / "comitup.conf").exists()  # the Pi's Wi-Fi is left as it was
     config = etc / "dicetable/config.toml"
     assert 'source = "picamera2"' in config.read_text()
     config.write_text('[camera]\nsource = "0"\n')  # the owner's own
@@ -126,6 +127,51 @@ def test_a_checkout_run_before_installing_gets_a_venv_that_sees_the_pis_packages
     done = install(root)
     assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
     assert "now sees the system's packages" in done.stdout
+
+
+def comitup_settings(path: Path) -> configparser.SectionProxy:
+    """/etc/comitup.conf read as comitup reads it (its keys under a [DEFAULT] it adds)."""
+    settings = configparser.ConfigParser()
+    settings.read_string("[DEFAULT]\n" + path.read_text())
+    return settings["DEFAULT"]
+
+
+@pytest.mark.skipif(shutil.which("systemd-sysusers") is None or shutil.which("systemctl") is None,
+                    reason="systemd's tools are not installed (Debian package systemd)")
+def test_wifi_setup_names_the_hotspot_after_the_pi_with_a_password_once(tmp_path: Path) -> None:
+    root = tmp_path / "pi"
+    root.mkdir()
+    first = install(root, "--no-apt", "--wifi-setup", "--hostname", "tafel")
+    conf = root / "etc/comitup.conf"
+    assert "wrote /etc/comitup.conf" in first.stdout
+    settings = comitup_settings(conf)
+    assert re.fullmatch(r"tafel-\d{4}", settings["ap_name"])
+    assert re.fullmatch(r"[a-z2-9]{10}", settings["ap_password"])
+    assert not set(settings["ap_password"]) & set("01ilo")  # read off a card
+    assert settings.getboolean("enable_appliance_mode") is False
+    assert "web_service" not in settings  # the table is not stopped while the hotspot is up
+    before = tree(root)
+    second = install(root, "--no-apt", "--wifi-setup", "--hostname", "tafel")
+    assert tree(root) == before  # the same name and password, not new ones
+    assert "wrote" not in second.stdout
+
+
+@pytest.mark.skipif(shutil.which("systemd-sysusers") is None or shutil.which("systemctl") is None,
+                    reason="systemd's tools are not installed (Debian package systemd)")
+def test_wifi_setup_keeps_the_owners_comitup_settings_and_replaces_the_packages_comments(
+        tmp_path: Path) -> None:
+    owners, packaged = tmp_path / "owners", tmp_path / "packaged"
+    (owners / "etc").mkdir(parents=True)
+    (owners / "etc/comitup.conf").write_text("ap_name: our-table\nap_password: letmein99\n")
+    install(owners, "--no-apt", "--wifi-setup")
+    assert (owners / "etc/comitup.conf").read_text() == (
+        "ap_name: our-table\nap_password: letmein99\n")
+    # comitup installed before, its file as the package ships it: every setting commented out
+    (packaged / "etc").mkdir(parents=True)
+    (packaged / "etc/comitup.conf").write_text("# ap_name: comitup-<nnn>\n# web_service: x\n")
+    install(packaged, "--no-apt", "--wifi-setup")
+    assert re.fullmatch(r"dicetable-\d{4}",
+                        comitup_settings(packaged / "etc/comitup.conf")["ap_name"])
 
 
 @pytest.mark.parametrize(("options", "says"), [
