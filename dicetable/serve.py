@@ -17,6 +17,7 @@ import sys
 from collections.abc import Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -222,7 +223,8 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
         return 2
     close.callback(server.close)
     url = table_url(server.effective_port, host)
-    app.config["PUBLIC_URL"] = url
+    # looked up again for each page: the Pi's network may change (its hotspot, then the house's)
+    app.config["PUBLIC_URL"] = partial(table_url, server.effective_port, host)
     try:
         journal.set_setting(HOST_URL_SETTING, url)
     except JournalError as err:

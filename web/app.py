@@ -3,7 +3,8 @@
 ``config`` must give ``TABLE_SESSION`` (a started :class:`device.session.TableSession`) and
 ``JOURNAL`` (its :class:`device.journal.Journal`: the PIN and the cookie secret live there).
 Optional: ``PUBLIC_URL`` (the address in
-the join QR code; default: the address the phone used), ``MAX_STREAMS`` (live streams at
+the join QR code, or a function giving it as each page is made; default: the address the phone
+used), ``MAX_STREAMS`` (live streams at
 once, default 40), ``SSE_HEARTBEAT_S`` (15) and ``SSE_MAX_S`` (300), ``NOTICES`` (what the host
 must be told, :class:`device.notice.Notice`), and any Flask setting.
 """

@@ -50,7 +50,8 @@ def kiosk() -> str:
 
 def _page(*, kiosk: bool) -> str:
     lang = language()
-    url = current_app.config["PUBLIC_URL"] or request.host_url
+    public = current_app.config["PUBLIC_URL"]
+    url = (public() if callable(public) else public) or request.host_url
     facts = setup_facts()
     boot = {
         "lang": lang,

@@ -1,0 +1,79 @@
+"""The pad's join code follows the Pi's network: a table started before the Pi had a network
+(a headless Pi at a friend's house) and then put on its own hotspot, then on the house's
+Wi-Fi, shows the address phones on that network use, not the one it started with.
+
+The network changes for real, in a network namespace of the test's own (``unshare -rn``: no
+root needed): only the loopback device, given the addresses and route a Wi-Fi would give."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PORT = 8017
+CHANGES = r'''
+import re, socket, subprocess, sys, time, urllib.request
+
+def ip(*words):
+    subprocess.run(["ip", *words], check=True)
+
+def join_url():
+    page = urllib.request.urlopen("http://127.0.0.1:%d/" % PORT, timeout=10).read().decode()
+    return re.search(r'id="join-url">([^<]*)<', page)[1]
+
+ip("link", "set", "lo", "up")
+serve = subprocess.Popen([sys.executable, "-m", "dicetable", "serve", "--state", STATE,
+                          "--port", str(PORT)],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+try:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", PORT), timeout=1).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline or serve.poll() is not None:
+                raise
+            time.sleep(0.1)
+    print(join_url())
+    ip("addr", "add", "10.41.0.1/24", "dev", "lo")  # the Pi's own hotspot
+    ip("route", "add", "default", "dev", "lo")
+    print(join_url())
+    ip("route", "del", "default")
+    ip("addr", "del", "10.41.0.1/24", "dev", "lo")
+    ip("addr", "add", "192.168.1.23/24", "dev", "lo")  # the house's Wi-Fi
+    ip("route", "add", "default", "dev", "lo")
+    print(join_url())
+finally:
+    serve.terminate()
+    serve.wait(timeout=20)
+'''
+
+
+def _own_network_namespace() -> bool:
+    if shutil.which("unshare") is None or shutil.which("ip") is None:
+        return False
+    done = subprocess.run(["unshare", "-rn", "ip", "link", "set", "lo", "up"],
+                          capture_output=True, check=False)
+    return done.returncode == 0
+
+
+@pytest.mark.skipif(not _own_network_namespace(),
+                    reason="no network namespace of its own (util-linux unshare, iproute2, "
+                           "unprivileged user namespaces)")
+def test_the_join_code_shows_the_address_of_the_network_the_pi_is_on_now(
+        tmp_path: Path) -> None:
+    script = f"PORT = {PORT}\nSTATE = {str(tmp_path / 'state')!r}\n" + CHANGES
+    done = subprocess.run(["unshare", "-rn", sys.executable, "-c", script],
+                          capture_output=True, text=True, timeout=90, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        f"http://{socket.gethostname()}:{PORT}/",  # no network yet: the Pi's name
+        f"http://10.41.0.1:{PORT}/",
+        f"http://192.168.1.23:{PORT}/",
+    ]
