@@ -22,7 +22,7 @@ import cv2
 import pydyf  # type: ignore[import-untyped]
 
 from vision.sheet import Layout
-from vision.sheet_art import Box, Text, draw, shapes
+from vision.sheet_art import Box, Shape, Text, draw, shapes
 
 POINTS_PER_MM = 72 / 25.4
 PNG_PX_PER_MM = 300 / 25.4  # the PNG at 300 dpi
@@ -66,10 +66,16 @@ def pdf_bytes(sheet: Layout, *, lang: str = "en") -> bytes:
 
 
 def _pdf(sheet: Layout, lang: str) -> pydyf.PDF:
-    w, h = sheet.width * POINTS_PER_MM, sheet.height * POINTS_PER_MM
+    return shapes_pdf(sheet.width, sheet.height, shapes(sheet, lang))
+
+
+def shapes_pdf(width: float, height: float, drawn: list[Shape]) -> pydyf.PDF:
+    """A one-page PDF of ``width`` × ``height`` mm with the ``drawn`` shapes, printed at actual
+    size."""
+    w, h = width * POINTS_PER_MM, height * POINTS_PER_MM
     stream = pydyf.Stream()
     stream.set_matrix(POINTS_PER_MM, 0, 0, -POINTS_PER_MM, 0, h)  # mm, y down, as the layout
-    for shape in shapes(sheet, lang):
+    for shape in drawn:
         if isinstance(shape, Box):
             stream.rectangle(shape.x, shape.y, shape.w, shape.h)
             if shape.fill is not None:

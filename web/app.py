@@ -6,7 +6,8 @@ Optional: ``PUBLIC_URL`` (the address in
 the join QR code, or a function giving it as each page is made; default: the address the phone
 used), ``MAX_STREAMS`` (live streams at
 once, default 40), ``SSE_HEARTBEAT_S`` (15) and ``SSE_MAX_S`` (300), ``NOTICES`` (what the host
-must be told, :class:`device.notice.Notice`), and any Flask setting.
+must be told, :class:`device.notice.Notice`), ``COMITUP_CONF`` (where the Pi's own Wi-Fi is
+set, default /etc/comitup.conf), and any Flask setting.
 """
 
 from __future__ import annotations

@@ -1,11 +1,19 @@
 """The printed sheets, one tap away on the phone: a PDF per game and paper, in the phone's
-language or the one asked for; an unknown sheet is refused in words."""
+language or the one asked for; an unknown sheet is refused in words; the host's card of the
+Pi's own Wi-Fi."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
+from device.hotspot import hotspot
+from tests.web.conftest import Phone
 from vision.sheet import GAMES
 
 
@@ -34,3 +42,36 @@ def test_an_unknown_sheet_is_refused_in_words(client: FlaskClient) -> None:
         response = client.get(path, headers={"Accept-Language": "pt-PT"})
         assert response.status_code == 404
         assert response.json == {"error": "Não há nenhuma folha assim para imprimir."}
+
+
+INSTALL = Path(__file__).parents[2] / "systemd" / "install"
+
+
+@pytest.mark.skipif(shutil.which("systemd-sysusers") is None or shutil.which("systemctl") is None,
+                    reason="systemd's tools are not installed (Debian package systemd)")
+def test_the_host_prints_the_card_of_the_wifi_the_installer_set_up(
+        app: Flask, phone: Phone, watcher: Phone, tmp_path: Path) -> None:
+    root = tmp_path / "pi"
+    root.mkdir()
+    subprocess.run([str(INSTALL), "--root", str(root), "--no-apt", "--no-pip", "--wifi-setup"],
+                   capture_output=True, check=True, timeout=120)
+    app.config["COMITUP_CONF"] = root / "etc/comitup.conf"
+    spot = hotspot(root / "etc/comitup.conf")
+    assert spot is not None and spot.name.startswith("dicetable-")
+    card = phone.client.get("/print/wifi-card.pdf?lang=pt")
+    assert card.status_code == 200 and card.mimetype == "application/pdf"
+    assert f"({spot.name})".encode() in card.data and f"({spot.password})".encode() in card.data
+    assert b"(Senha)" in card.data and b"(http://10.41.0.1:8017/)" in card.data
+    assert watcher.client.get("/print/wifi-card.pdf").status_code == 401  # the host's only
+
+
+def test_a_pi_without_its_own_wifi_has_no_card_and_says_so(
+        app: Flask, phone: Phone, tmp_path: Path) -> None:
+    app.config["COMITUP_CONF"] = tmp_path / "comitup.conf"  # comitup never set up
+    response = phone.client.get("/print/wifi-card.pdf", headers={"Accept-Language": "es"})
+    assert response.status_code == 404
+    assert response.json == {"error": "La Pi aún no tiene una wifi propia: «At a friend's house» "
+                                      "en el README explica cómo dársela."}
+    # a name comitup fills in itself is not known here: no card with a wrong name on it
+    (tmp_path / "comitup.conf").write_text("ap_name: dicetable-<nnnn>\nap_password: abcdefgh\n")
+    assert phone.client.get("/print/wifi-card.pdf").status_code == 404
