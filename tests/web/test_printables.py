@@ -61,7 +61,7 @@ def test_the_host_prints_the_card_of_the_wifi_the_installer_set_up(
     card = phone.client.get("/print/wifi-card.pdf?lang=pt")
     assert card.status_code == 200 and card.mimetype == "application/pdf"
     assert f"({spot.name})".encode() in card.data and f"({spot.password})".encode() in card.data
-    assert b"(Senha)" in card.data and b"(http://10.41.0.1:8017/)" in card.data
+    assert b"(Palavra-passe)" in card.data and b"(http://10.41.0.1:8017/)" in card.data
     assert watcher.client.get("/print/wifi-card.pdf").status_code == 401  # the host's only
 
 
