@@ -265,13 +265,15 @@ class FolderSource(_Recording):
         super().__init__(f"the pictures in {folder}", memory, **playing)
         self.folder = folder
         self._files: list[Path] = []
+        self._gone = 0  # pictures played and let go from the front of _files (a folder fed
+        # all evening): the number of _files[0]
         self._last: tuple[tuple[int, int, int, int], Image] | None = None
         self._looked = -math.inf  # when (recorded time) it was last looked at for new ones
         self._fed = False  # pictures put in it were taken up since it was opened
 
     def open(self) -> None:
         """List the folder's pictures (shown before: play from the newest)."""
-        self._files = pictures_in(self.folder)
+        self._files, self._gone = pictures_in(self.folder), 0
         if not self._files:
             inside = next((d.name for d in sorted(self.folder.iterdir(), key=name_order)
                            if d.is_dir() and _holds_pictures(d)), None)
@@ -283,11 +285,11 @@ class FolderSource(_Recording):
 
     def read(self) -> Frame:
         """The next picture (a held or repeated file is decoded once)."""
-        index, at = self._player.next(len(self._files))
-        if index == len(self._files) - 1 and not self._player.loop and at - self._looked >= 1.0:
+        index, at = self._player.next(self._count())
+        if index == self._count() - 1 and not self._player.loop and at - self._looked >= 1.0:
             self._looked = at
             self._take_up_new()
-        path = self._files[index]
+        path = self._files[index - self._gone]
         try:
             stat = path.stat()
         except OSError:
@@ -322,7 +324,7 @@ class FolderSource(_Recording):
         if self._player.loop:
             return 0
         self._take_up_new()
-        return len(self._files) - 1 if self._fed else 0
+        return self._count() - 1 if self._fed else 0
 
     def _take_up_new(self) -> None:
         """The pictures put in the folder since its last one, named after it, are played
@@ -332,13 +334,22 @@ class FolderSource(_Recording):
             return
         self._fed = True
         due = self._player.due()
-        if due >= len(self._files):
-            self._player.play_on(len(self._files))
-            due = len(self._files)
-        waiting = self._files[due:] + newer
-        del self._files[due:]
+        if due >= self._count():
+            self._player.play_on(self._count())
+            due = self._count()
+        waiting = self._files[due - self._gone:] + newer
+        del self._files[due - self._gone:]
         most = max(1, round(self._player.fps * MAX_WAITING_S))
         self._files += every_few(waiting, most) if self.paced else waiting
+        # the pictures played are let go, all but the one shown last (being read now)
+        played = due - 1 - self._gone
+        if played > 0:
+            del self._files[:played]
+            self._gone += played
+
+    def _count(self) -> int:
+        """The number of pictures to play: those let go, and those listed."""
+        return self._gone + len(self._files)
 
 
 class ShownMemory:

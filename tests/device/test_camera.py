@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import tracemalloc
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -314,6 +315,44 @@ def test_pictures_put_in_the_folder_after_a_long_hold_are_not_overdue(
     assert [n for i, n in enumerate(numbers) if not i or n != numbers[i - 1]] == [2, 3, 4, 5]
     assert [int(f.image[0, 0, 0]) for f in frames if f.number in (3, 4)] == [40, 50]
     assert all(a.at < b.at for a, b in pairwise(frames))  # time goes on
+
+
+def test_a_folder_a_camera_saves_into_all_evening_keeps_no_more_memory_as_pictures_go_by(
+        tmp_path: Path) -> None:
+    # a camera saving 15 pictures a second and deleting all but its last 30: the folder kept
+    # the name of every picture it had played (480 bytes a picture, 26 MB an hour)
+    def save(number: int) -> None:
+        cv2.imwrite(str(tmp_path / f"{number:06d}.png"), shade(20 + number % 200, (8, 8)))
+        (tmp_path / f"{number - 30:06d}.png").unlink(missing_ok=True)
+
+    def play(seconds: int) -> int:
+        """Save and play ``seconds`` of pictures; the number of the last one shown."""
+        shown = 0
+        for _ in range(seconds):
+            for _ in range(15):
+                save(saved.pop())
+            for _ in range(15):
+                number = source.read().number
+                assert number >= shown  # in order
+                shown = number
+            clock.slept.clear()  # (the clock's own record of the time)
+        return shown
+
+    save(0)
+    saved = list(range(15 * 200, 0, -1))
+    clock = FakeClock()
+    source = FolderSource(tmp_path, fps=15, clock=clock)
+    source.open()
+    play(20)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        last = play(180)
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 100_000  # 2700 pictures went by
+    assert last >= 15 * 200 - 15  # it played on to the newest
 
 
 def test_a_folder_whose_pictures_are_in_a_folder_inside_it_says_which(tmp_path: Path) -> None:
