@@ -4,6 +4,7 @@ roll, whose faces are no d6 values, is left out and never stops the camera."""
 from __future__ import annotations
 
 import json
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -47,3 +48,29 @@ def test_a_dalek_frame_kept_by_an_earlier_version_is_left_out_of_the_labels(
     recorder = Recorder(folder, records=lambda game_id: [DALEK_ROLL] if game_id == 1 else None)
     recorder.keep(seen([6, 6, 5, 2, 1, 1], 2), 2, 0, [{"roll": [6, 6, 5, 2, 1, 1]}])
     assert labelled(folder) == [[1, 1, 2, 5, 6, 6]]
+
+
+def test_a_table_that_plays_all_evening_forgets_the_games_whose_frames_went(
+        tmp_path: Path) -> None:
+    # the recorder kept every game's actions it had labelled, long after their frames went
+    # (12 kB a game of Dicy Cards)
+    recorder = Recorder(tmp_path / "recorded", records=lambda game_id: None, max_frames=10)
+
+    def play(games: range) -> None:
+        for game in games:
+            actions = [{"roll": [6, 6, 5, 2, 1, number % 6 + 1]} for number in range(80)]
+            for index in (0, 40):
+                recorder.keep(seen([6, 6, 5, 2, 1, index % 6 + 1], game * 100 + index), game,
+                              index, actions[:index + 1])
+                recorder.relabel(game, actions[:index + 2])
+
+    play(range(1, 6))
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        play(range(6, 56))
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 400_000  # 50 games went by
+    assert len(labelled(tmp_path / "recorded")) == 10

@@ -222,6 +222,28 @@ def test_the_recorded_frames_are_labelled_with_what_finally_stood(
     assert (result["dice_total"], result["dice_missed"]) == (6, 6)  # a blank test frame
 
 
+def test_actions_played_on_after_a_kept_roll_leave_the_labels_as_they_are(
+        table: TableSession, state: Path) -> None:
+    # every action of a game with a kept frame wrote labels.json again, all of it (350 kB
+    # once 500 frames were kept), on the session's thread: only a change of a kept roll's
+    # values (an undo, a correction) changes the labels
+    labels = state / "recorded" / "labels.json"
+    table.camera_seen(seen([6, 6, 5, 2, 1, 1]))
+    written = labels.stat()
+    table.act({"skip": {}}, base_version=table.snapshot().version, source="phone")
+    table.act({"roll": [3, 4, 4, 1, 6, 2]}, base_version=table.snapshot().version,
+              source="phone")
+    assert (labels.stat().st_ino, labels.stat().st_mtime_ns) == (written.st_ino,
+                                                                  written.st_mtime_ns)
+    for _ in range(3):  # back to the camera's roll, which was a 4, not a 1
+        table.act({"undo": {}}, base_version=table.snapshot().version, source="phone")
+    assert json.loads(labels.read_text())["images"] == []
+    table.act({"roll": [6, 6, 5, 2, 1, 4]}, base_version=table.snapshot().version,
+              source="phone")
+    image = json.loads(labels.read_text())["images"][0]
+    assert sorted(d["value"] for d in image["dice"]) == [1, 2, 4, 5, 6, 6]
+
+
 def test_a_restart_resumes_from_the_camera(state: Path) -> None:
     first = TableSession(Journal(state / "table.db"))
     first.start()
