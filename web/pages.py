@@ -29,6 +29,7 @@ from web.colours import PALETTE
 from web.errors import language
 from web.games import setup_facts
 from web.i18n import LANGUAGES, catalog, later_words, page_words
+from web.printables import own_wifi
 from web.qr import qr_svg
 from web.table import table
 
@@ -66,6 +67,7 @@ def _page(*, kiosk: bool) -> str:
         "palette": list(PALETTE),
         "heartbeat": current_app.config["SSE_HEARTBEAT_S"],
         "url": url,
+        "wifi_card": own_wifi() is not None,  # the host may print the card of the Pi's Wi-Fi
     }
     return render_template("pad.html", lang=lang, boot=boot, url=url, qr=_qr(url), kiosk=kiosk)
 

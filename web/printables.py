@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request
 
-from device.hotspot import COMITUP_CONF, hotspot
+from device.hotspot import COMITUP_CONF, Hotspot, hotspot
 from device.printed_sheet import pdf_bytes
 from device.wifi_card import card_pdf
 from vision.sheet import GAMES, PAPERS, layout
@@ -34,7 +34,7 @@ def table_sheet(game: str, paper: str) -> Response:
 def wifi_card() -> Response:
     """The card of the Pi's own Wi-Fi, for the host to print and keep with the Pi (its
     password is on it: the host's only)."""
-    spot = hotspot(current_app.config.get("COMITUP_CONF", COMITUP_CONF))
+    spot = own_wifi()
     if spot is None:
         raise ApiError(404, "error.no_wifi_setup")
     asked = request.args.get("lang")
@@ -42,3 +42,8 @@ def wifi_card() -> Response:
     pdf = card_pdf(spot, password=words["wifi_card.password"], table=words["wifi_card.table"])
     return Response(pdf, mimetype="application/pdf",
                     headers={"Content-Disposition": 'inline; filename="dicetable-wifi.pdf"'})
+
+
+def own_wifi() -> Hotspot | None:
+    """The Pi's own Wi-Fi, where ``systemd/install --wifi-setup`` set one (else None)."""
+    return hotspot(current_app.config.get("COMITUP_CONF", COMITUP_CONF))

@@ -6,15 +6,21 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from device.hotspot import hotspot
-from tests.web.conftest import Phone
+from device.journal import Journal
+from dicetable.child import free_port
+from tests.web.conftest import PHONE, Phone
 from vision.sheet import GAMES
+from web.server import create_server, end_streams
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -75,3 +81,56 @@ def test_a_pi_without_its_own_wifi_has_no_card_and_says_so(
     # a name comitup fills in itself is not known here: no card with a wrong name on it
     (tmp_path / "comitup.conf").write_text("ap_name: dicetable-<nnnn>\nap_password: abcdefgh\n")
     assert phone.client.get("/print/wifi-card.pdf").status_code == 404
+
+
+
+@pytest.fixture
+def open_pad(app: Flask, journal: Journal, browser: Browser) -> Iterator[Callable[[bool], Page]]:
+    """Opens the score pad of the fixtures' table (served by waitress in this process) on a new
+    phone, that entered the PIN or not, its menu open."""
+    server = create_server(app, host="127.0.0.1", port=free_port())
+    threading.Thread(target=server.run, daemon=True).start()
+    contexts: list[BrowserContext] = []
+
+    def open_page(pin: bool) -> Page:
+        contexts.append(browser.new_context(**PHONE))
+        page = contexts[-1].new_page()
+        page.goto(f"http://127.0.0.1:{server.effective_port}/")
+        if pin:
+            page.evaluate("askPin()")
+            page.fill("#pin-input", journal.pin())
+            page.click("#pin-ok")
+            expect(page.locator("#pin-dialog")).to_be_hidden()
+        page.click("#menu-button")
+        expect(page.locator("#menu")).to_be_visible()
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    end_streams(app)
+    server.close()
+
+
+@pytest.mark.browser
+def test_the_host_finds_the_wifi_card_in_the_menu_where_the_pi_has_its_own_wifi(
+        app: Flask, open_pad: Callable[[bool], Page], tmp_path: Path) -> None:
+    conf = tmp_path / "comitup.conf"
+    conf.write_text("ap_name: dicetable-4821\nap_password: kqzmtwpaxe\n")
+    app.config["COMITUP_CONF"] = conf
+    host = open_pad(True)
+    link = host.locator("#menu").get_by_role("link", name="Print the Wi-Fi card")
+    expect(link).to_be_visible()
+    with host.context.expect_event("response", lambda r: "/print/wifi-card.pdf" in r.url) as got:
+        link.click()
+    assert got.value.status == 200 and got.value.headers["content-type"] == "application/pdf"
+    expect(host.locator("#menu")).to_be_hidden()
+    # a phone without the PIN is not offered the card (its password is the host's)
+    watcher = open_pad(False)
+    expect(watcher.locator("#menu").get_by_role("button", name="Enter PIN")).to_be_visible()
+    expect(watcher.locator("#menu").get_by_text("Wi-Fi card")).to_have_count(0)
+    # a Pi without its own Wi-Fi has no card to offer, not even to the host
+    conf.unlink()
+    host = open_pad(True)
+    expect(host.locator("#menu").get_by_role("button", name="Lock this phone")).to_be_visible()
+    expect(host.locator("#menu").get_by_text("Wi-Fi card")).to_have_count(0)

@@ -329,6 +329,8 @@ function renderMenu() {
       cue("moment");
     })),
     button(t("menu.join"), go("join")),
+    S.auth && boot.wifi_card ? el("a.button", {href: "/print/wifi-card.pdf?lang=" + S.lang, target: "_blank",
+      rel: "noopener", text: t("menu.wifi_card"), onclick: closeMenu}) : null,
     S.auth ? button(t("menu.lock"), then(lock)) : null,
     S.auth && view && !view.over ? button(t("menu.abandon"), then(abandonGame), "danger") : null,
   ];
