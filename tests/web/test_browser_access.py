@@ -290,6 +290,22 @@ def test_at_twice_the_text_the_bars_controls_stay_in_the_bar(
         assert out == [], f"{lang}: out of the bar: {out}"
 
 
+def test_at_twice_the_text_the_menus_words_stay_in_their_buttons_on_a_320_px_phone(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    # the menu, taller than the screen, squeezed its items to 48 px: their lines overlapped
+    play(host(served), {"game": "dalek", "players": ["Jenna", "Peter"]}, [])
+    for lang in LANGS:
+        page = with_pin(open_phone(**SMALL, locale=lang), served)
+        expect(page.locator(".scores li")).to_have_count(2)
+        page.evaluate("document.documentElement.style.fontSize = '36px'")  # twice the text
+        page.click("#menu-button")
+        expect(page.locator("#menu")).to_be_visible()
+        spilled = page.evaluate("""() => [...document.querySelectorAll('#menu > *')]
+            .filter((e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)
+            .map((e) => e.textContent)""")
+        assert spilled == [], f"{lang}: words out of their menu item: {spilled}"
+
+
 def test_the_kiosks_story_stays_on_the_tv_and_scrolls_in_its_column(
         browser: Browser, served: ServedTable) -> None:
     header = {"game": "dalek", "players": ["Maximiliano", "Anastasia", "Fabrizio", "João",
