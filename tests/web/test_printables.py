@@ -9,6 +9,7 @@ import subprocess
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -85,15 +86,15 @@ def test_a_pi_without_its_own_wifi_has_no_card_and_says_so(
 
 
 @pytest.fixture
-def open_pad(app: Flask, journal: Journal, browser: Browser) -> Iterator[Callable[[bool], Page]]:
+def open_pad(app: Flask, journal: Journal, browser: Browser) -> Iterator[Callable[..., Page]]:
     """Opens the score pad of the fixtures' table (served by waitress in this process) on a new
-    phone, that entered the PIN or not, its menu open."""
+    phone (360 px wide, or as ``options`` say), that entered the PIN or not, its menu open."""
     server = create_server(app, host="127.0.0.1", port=free_port())
     threading.Thread(target=server.run, daemon=True).start()
     contexts: list[BrowserContext] = []
 
-    def open_page(pin: bool) -> Page:
-        contexts.append(browser.new_context(**PHONE))
+    def open_page(pin: bool, **options: Any) -> Page:
+        contexts.append(browser.new_context(**{**PHONE, **options}))
         page = contexts[-1].new_page()
         page.goto(f"http://127.0.0.1:{server.effective_port}/")
         if pin:
@@ -114,7 +115,7 @@ def open_pad(app: Flask, journal: Journal, browser: Browser) -> Iterator[Callabl
 
 @pytest.mark.browser
 def test_the_host_finds_the_wifi_card_in_the_menu_where_the_pi_has_its_own_wifi(
-        app: Flask, open_pad: Callable[[bool], Page], tmp_path: Path) -> None:
+        app: Flask, open_pad: Callable[..., Page], tmp_path: Path) -> None:
     conf = tmp_path / "comitup.conf"
     conf.write_text("ap_name: dicetable-4821\nap_password: kqzmtwpaxe\n")
     app.config["COMITUP_CONF"] = conf
@@ -134,3 +135,18 @@ def test_the_host_finds_the_wifi_card_in_the_menu_where_the_pi_has_its_own_wifi(
     host = open_pad(True)
     expect(host.locator("#menu").get_by_role("button", name="Lock this phone")).to_be_visible()
     expect(host.locator("#menu").get_by_text("Wi-Fi card")).to_have_count(0)
+
+
+@pytest.mark.browser
+def test_the_wifi_card_is_one_line_in_the_menu_of_a_320_px_phone_in_every_language(
+        app: Flask, open_pad: Callable[..., Page], tmp_path: Path) -> None:
+    # Italian's "Stampa il cartoncino del Wi-Fi" broke as "… del Wi-" over "Fi"
+    conf = tmp_path / "comitup.conf"
+    conf.write_text("ap_name: dicetable-4821\nap_password: kqzmtwpaxe\n")
+    app.config["COMITUP_CONF"] = conf
+    for lang in ("en", "es", "it", "pt"):
+        menu = open_pad(True, viewport={"width": 320, "height": 568}, locale=lang).locator("#menu")
+        card = menu.locator("a[href^='/print/wifi-card.pdf']")
+        expect(card).to_be_visible()
+        one_line = menu.get_by_role("button").first.evaluate("(e) => e.offsetHeight")
+        assert card.evaluate("(e) => e.offsetHeight") == one_line, f"{lang}: {card.text_content()}"
