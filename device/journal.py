@@ -246,14 +246,16 @@ class Journal:
         return db
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self, *, room: bool = True) -> Iterator[sqlite3.Connection]:
         """One write transaction, counted in the journal and (once committed) in the commits
-        file; a failure of the disk is a :class:`JournalError` and leaves nothing behind."""
+        file; a failure of the disk is a :class:`JournalError` and leaves nothing behind.
+        ``room``: a full card lets the room kept for the table's changes go (not for a write
+        that can wait, as a summary the journal can do without)."""
         try:
             db = self._connection()
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
-            raise self._refused(err) from err
+            raise self._refused(err, room=room) from err
         try:
             yield db
             (count,) = db.execute("UPDATE commits SET count = count + 1 WHERE id = 1"
@@ -264,15 +266,15 @@ class Journal:
                 with suppress(sqlite3.Error):  # a failed COMMIT may have rolled back already
                     db.execute("ROLLBACK")
             if isinstance(err, sqlite3.Error):
-                raise self._refused(err) from err
+                raise self._refused(err, room=room) from err
             raise
         self._count_commit(int(count))
 
-    def _refused(self, err: sqlite3.Error) -> JournalError:
-        """What a failed write means; on a full card, the room kept for it is let go, so that
-        the change goes in when tried again (:mod:`device.reserve`)."""
+    def _refused(self, err: sqlite3.Error, *, room: bool = True) -> JournalError:
+        """What a failed write means; on a full card, the room kept for it is let go (with
+        ``room``), so that the change goes in when tried again (:mod:`device.reserve`)."""
         told = journal_error(err, self.path)
-        if told.problem == "full" and let_go(self.path.parent):
+        if room and told.problem == "full" and let_go(self.path.parent):
             self.room_let_go = True
             return JournalError("room_let_go", f"{told}; the room kept for this was let go")
         return told
@@ -342,6 +344,7 @@ class Journal:
                 "INSERT INTO lines (game_id, seq, line, source, at) VALUES (?, ?, ?, ?, ?)",
                 [(game_id, last + i, json.dumps(line, ensure_ascii=False), source, now)
                  for i, line in enumerate(lines, start=1)])
+            db.execute("DELETE FROM finals WHERE game_id = ?", (game_id,))  # its end changed
             if winners is None:
                 db.execute("UPDATE games SET status = 'playing', ended_at = NULL, winners = NULL"
                            " WHERE id = ?", (game_id,))
@@ -435,6 +438,29 @@ class Journal:
                             "winners": _loaded(winners or "[]") or [], "started_at": started,
                             "ended_at": ended})
         return history
+
+    def finals(self) -> dict[int, Any]:
+        """The summaries kept of finished games (:meth:`keep_finals`) by game id, each the JSON
+        it was kept as (None where the disk garbled it); only those made of the end the game
+        has now."""
+        rows = self._connection().execute(
+            "SELECT finals.game_id, finals.final FROM finals JOIN games ON games.id ="
+            " finals.game_id WHERE games.status = 'finished'"
+            " AND games.ended_at = finals.ended_at").fetchall()
+        return {int(game_id): _loaded(text) for game_id, text in rows}
+
+    def keep_finals(self, finals: Sequence[tuple[int, str, dict[str, Any]]]) -> None:
+        """Keep summaries of finished games in one transaction, each ``(game_id, ended_at,
+        final)``: ``final`` made of the game's end at ``ended_at`` (:meth:`history`), in place
+        of any older one, kept only while the game still ends there. A card that cannot take
+        them (full, read-only) raises :class:`JournalError` and keeps the room kept for the
+        games' lines."""
+        with self._transaction(room=False) as db:
+            db.executemany("INSERT OR REPLACE INTO finals (game_id, ended_at, final)"
+                           " SELECT id, ended_at, ? FROM games"
+                           " WHERE id = ? AND status = 'finished' AND ended_at = ?",
+                           [(json.dumps(final, ensure_ascii=False), game_id, ended_at)
+                            for game_id, ended_at, final in finals])
 
     def player_wins(self) -> dict[str, int]:
         """Each player's wins over all finished games (a shared win counts for each)."""

@@ -20,6 +20,17 @@ CREATE TABLE IF NOT EXISTS lines (
     PRIMARY KEY (game_id, seq)
 );
 
+-- What the statistics take of each finished game (its kind, final scores, winners), kept at
+-- the first look after its end: derived, never the truth (its lines are). It stands for the
+-- end it was made of (`ended_at`): any line journalled for the game deletes it, and one
+-- missing (a journal older than this table, a salvaged one) or garbled is made again by
+-- replaying the game.
+CREATE TABLE IF NOT EXISTS finals (
+    game_id     INTEGER PRIMARY KEY REFERENCES games (id),
+    ended_at    TEXT NOT NULL,                 -- games.ended_at of the end it sums up
+    final       TEXT NOT NULL                  -- JSON: {"game", "scores", "winners"}
+);
+
 CREATE TABLE IF NOT EXISTS settings (
     key         TEXT PRIMARY KEY,
     value       TEXT NOT NULL

@@ -65,8 +65,7 @@ def stats() -> Response:
     """Games played, wins, best and average scores per game and player; the roster of
     players (most recent first), each with the colour of their latest game."""
     history = table().journal.history()
-    finals = [f for f in (table().final(meta) for meta in reversed(history)) if f is not None]
-    data = table_stats(finals)
+    data = table_stats(table().finals(reversed(history)))
     colours: dict[str, int] = {}
     for meta in history:  # newest first: each player's colour in their latest game
         for name, colour in table().colours.colours_for(meta["players"]).items():

@@ -32,6 +32,29 @@ class Final:
     scores: Mapping[str, int]
     winners: tuple[str, ...]
 
+    def to_json(self) -> dict[str, Any]:
+        """The summary as the journal keeps it (:func:`final_from_json` reads it back)."""
+        return {"game": self.game, "scores": dict(self.scores), "winners": list(self.winners)}
+
+
+def final_from_json(data: Any) -> Final | None:
+    """The :class:`Final` that ``data`` (from :meth:`Final.to_json`) holds; None where it
+    holds none (garbled on disk).
+
+    >>> final_from_json({"game": "dalek", "scores": {"Ana": 3}, "winners": ["Ana"]})
+    Final(game='dalek', scores={'Ana': 3}, winners=('Ana',))
+    >>> final_from_json({"game": "dalek", "scores": {"Ana": "3"}, "winners": []}) is None
+    True
+    """
+    if not isinstance(data, dict) or data.keys() != {"game", "scores", "winners"}:
+        return None
+    game, scores, winners = data["game"], data["scores"], data["winners"]
+    if not (isinstance(game, str) and isinstance(scores, dict) and isinstance(winners, list)
+            and all(type(score) is int for score in scores.values())
+            and all(isinstance(name, str) for name in winners)):
+        return None
+    return Final(game, scores, tuple(winners))
+
 
 def final_of(game: Game) -> Final:
     """The end of a finished ``game``, for :func:`table_stats`."""

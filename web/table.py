@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from flask import Flask, current_app
 
-from device.journal import Journal
+from device.journal import Journal, JournalError
 from device.notice import Notice
 from device.reserve import CARD_FULL
 from device.session import SessionError, Snapshot, TableSession
@@ -24,7 +25,7 @@ from engine import Game, RecordError
 from web.colours import ColourBook
 from web.grant_trades import GrantTrades
 from web.log import Entry, Told, tell_on
-from web.stats import Final, final_of
+from web.stats import Final, final_from_json, final_of
 from web.streams import StreamGate
 from web.throttle import PinThrottle
 from web.wording import engine_texts
@@ -79,21 +80,40 @@ class Table:
         """Game ``game_id`` of the journal, replayed (SessionError if there is none)."""
         return self.session.game(game_id)
 
-    def final(self, meta: Mapping[str, Any]) -> Final | None:
-        """The end of the finished game ``meta`` describes (:meth:`Journal.history`), replayed
-        once: kept by its id and end (a game un-finished by an undo ends anew); None if it
-        does not replay."""
-        key = (int(meta["id"]), str(meta["ended_at"]), tuple(meta["winners"]))
-        with self._lock:
-            known = self._finals.get(key)
-        if known is None:
-            try:
-                known = final_of(self.game(key[0]))
-            except (SessionError, RecordError):
-                return None
+    def finals(self, history: Iterable[Mapping[str, Any]]) -> list[Final]:
+        """The ends of the finished games ``history`` describes (:meth:`Journal.history`), in
+        its order, each remembered by its id and end (a game un-finished by an undo ends
+        anew): as the journal kept it, else replayed once and kept there (all in one
+        write); a game that does not replay is left out."""
+        finals = []
+        kept: dict[int, Any] | None = None
+        made: list[tuple[int, str, dict[str, Any]]] = []
+        for meta in history:
+            key = (int(meta["id"]), str(meta["ended_at"]), tuple(meta["winners"]))
             with self._lock:
-                self._finals[key] = known
-        return known
+                known = self._finals.get(key)
+            if known is None:
+                kept = self.journal.finals() if kept is None else kept
+                known = final_from_json(kept.get(key[0]))
+                if known is None or known.winners != key[2]:  # missing, garbled or stale
+                    known = self._replayed_final(key[0])
+                    if known is None:
+                        continue
+                    made.append((key[0], key[1], known.to_json()))
+                with self._lock:
+                    self._finals[key] = known
+            finals.append(known)
+        if made:
+            with suppress(JournalError):  # a card that cannot take them: made again next time
+                self.journal.keep_finals(made)
+        return finals
+
+    def _replayed_final(self, game_id: int) -> Final | None:
+        """The end of finished game ``game_id``, replayed; None if it does not replay."""
+        try:
+            return final_of(self.game(game_id))
+        except (SessionError, RecordError):
+            return None
 
     def story(self, snapshot: Snapshot, game: Game, lang: str) -> list[Entry]:
         """:func:`web.log.game_log` of the game ``snapshot`` shows: told on from where it was

@@ -23,12 +23,12 @@ import pytest
 
 from device.journal import Journal, JournalError, journal_error
 from device.recovery import open_table
-from device.reserve import keep_room
+from device.reserve import RESERVE, keep_room
 from device.session import TableSession
 from device.state_dir import journal_path
 from dicetable.child import ServedTable, free_port
 from dicetable.cli import main
-from engine.selfplay import random_lines
+from engine.selfplay import random_game, random_lines
 from web.app import create_app
 from web.client import Phone
 
@@ -445,6 +445,29 @@ def test_the_camera_filling_the_card_is_told_to_the_host_too(small_card: Path) -
         notices = app.test_client().get("/api/state").json["notices"]  # type: ignore[index]
         assert any("memory card is full" in n for n in notices)
         session.act(LINES[0], base_version=snapshot.version, source="camera")  # room enough
+    finally:
+        session.stop()
+        journal.close()
+
+
+def test_the_statistics_on_a_full_card_keep_the_room_kept_for_the_games(
+        small_card: Path) -> None:
+    # their summaries are not written there: they are made again at the next look instead
+    journal = Journal(small_card / "state" / "table.db")
+    keep_room(journal.path.parent)
+    game = random_game({"game": "dalek", "players": ["Ana", "Ben"]}, Random(3))
+    game_id, _ = journal.start_game(dict(game.header))
+    journal.append(game_id, [game.rules.action_to_json(a) for a in game.actions],
+                   source="phone", winners=game.view()["winners"])
+    session = TableSession(journal)
+    session.start()
+    try:
+        _fill(small_card)
+        app = create_app({"TABLE_SESSION": session, "JOURNAL": journal, "TESTING": True})
+        stats = app.test_client().get("/api/stats").json
+        assert stats is not None and stats["games"]["dalek"]["played"] == 1
+        assert (journal.path.parent / RESERVE).is_file()
+        assert app.test_client().get("/api/state").json["notices"] == []  # type: ignore[index]
     finally:
         session.stop()
         journal.close()

@@ -3,8 +3,16 @@ statistics and the roster of players."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from random import Random
+from typing import TYPE_CHECKING, Any
 
+from device.journal import Journal
+from device.session import TableSession
+from engine.selfplay import HEADERS, random_lines
+from tests.web.conftest import make_app
 from tests.web.test_api import JENNA_TURN, PETER_TURN
 
 if TYPE_CHECKING:
@@ -110,3 +118,66 @@ def test_a_finished_games_sheet_is_given_once_it_is_over(dalek: Phone) -> None:
     assert body is not None and body["view"]["winners"] == ["Jenna"]
     assert body["header"]["target"] == 10
     assert body["colours"] == {"Jenna": 0, "Peter": 1}  # its players', not the table's now
+
+
+def _finished_games(phone: Phone) -> dict[str, Any]:
+    """Three games played to their end on the phone (Jenna wins two Dalek games, a random
+    game of 17), and the statistics the set-up of the next game shows, which it returns."""
+    for _ in range(2):
+        phone.change("/api/game", {"header": {"game": "dalek", "players": ["Jenna", "Peter"],
+                                              "target": 10}})
+        phone.play(*JENNA_TURN, *PETER_TURN)
+    phone.change("/api/game", {"header": HEADERS["17"]})
+    assert phone.play(*random_lines(HEADERS["17"], 1000, Random(1)))["view"]["over"]
+    stats: dict[str, Any] = phone.client.get("/api/stats").json  # type: ignore[assignment]
+    assert stats["games"]["dalek"]["played"] == 2 and stats["games"]["17"]["played"] == 1
+    phone.change("/api/game", {"header": {"game": "dalek", "players": ["Amy", "Jenna"]}})
+    return stats
+
+
+def _stats_after_restart(path: Path, *changes: str) -> dict[str, Any]:
+    """The first statistics a phone gets from the table restarted on the journal at ``path``,
+    once ``changes`` (SQL) were made to the journal while it was stopped."""
+    with closing(sqlite3.connect(path, isolation_level=None)) as db:
+        for change in changes:
+            db.execute(change)
+    journal = Journal(path)
+    session = TableSession(journal)
+    session.start()
+    try:
+        stats: dict[str, Any] = make_app(session, journal).test_client().get("/api/stats").json
+        return stats
+    finally:
+        session.stop()
+        journal.close()
+
+
+GARBLE_LINES = "UPDATE lines SET line = 'garbled by the test'"
+"""Every game's lines made text the table refuses to replay."""
+
+
+def test_the_first_statistics_after_a_restart_replay_no_finished_game(
+        phone: Phone, journal: Journal) -> None:
+    stats = _finished_games(phone)
+    journal.close()
+    assert _stats_after_restart(journal.path, GARBLE_LINES) == stats
+
+
+def test_a_journal_kept_before_the_summaries_gives_the_same_statistics_and_keeps_them(
+        phone: Phone, journal: Journal) -> None:
+    stats = _finished_games(phone)
+    journal.close()
+    assert _stats_after_restart(journal.path, "DROP TABLE IF EXISTS finals") == stats
+    assert _stats_after_restart(journal.path, GARBLE_LINES) == stats  # kept at the first look
+
+
+def test_a_summary_missing_garbled_or_stale_is_made_again_from_the_games_lines(
+        phone: Phone, journal: Journal) -> None:
+    stats = _finished_games(phone)
+    journal.close()
+    assert _stats_after_restart(
+        journal.path, "DELETE FROM finals WHERE game_id = 1",
+        "UPDATE finals SET final = '{\"game\": \"dal' WHERE game_id = 2",
+        "UPDATE finals SET final = json_set(final, '$.winners', json('[\"Ana\"]'))"
+        " WHERE game_id = 3") == stats
+    assert _stats_after_restart(journal.path, GARBLE_LINES) == stats  # all three kept again
