@@ -226,7 +226,7 @@ def check_round_cards(state: SeventeenState, new: Placed | None = None) -> None:
             raise too_many(state.deck, card)
     plain = sum(1 for p in state.row if p.card is None or not p.card.double_sided)
     if plain > state.deck.plain_backs:
-        raise IllegalAction("every plain-back card of the deck ({count}) is in this round "
+        raise IllegalAction("every plain-back card of the deck ({count}) is in the row "
                             "already", count=state.deck.plain_backs)
 
 
@@ -396,7 +396,7 @@ class SeventeenRules(Rules[SeventeenState, Action]):
         if isinstance(action, Call):
             return _call(state, action.callers)
         if phase == "call":
-            raise IllegalAction("every card of the deck is in this round already; "
+            raise IllegalAction("every card of the deck is in the row already; "
                                 "someone must call 17")
         return _play(state, action)
 

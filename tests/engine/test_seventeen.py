@@ -391,7 +391,7 @@ def test_a_row_holding_more_cards_than_the_deck_is_still_refused() -> None:
     # The whole deck in the row: someone calls.
     whole = play([up("5"), up("trash"), up("1d"), up("1d"), down(), up("5")], deck=ONE_FIVE)
     assert whole.view()["cards_left"] == 0 and whole.view()["expects"] == ["call"]
-    with pytest.raises(IllegalAction, match="every card of the deck is in this round already"):
+    with pytest.raises(IllegalAction, match="every card of the deck is in the row already"):
         whole.play_json(up("trash"))
 
 
@@ -411,7 +411,7 @@ def test_unknown_face_down_cards_use_up_the_plain_backs() -> None:
     plain_zero = {c: 0 for c in ["1", "2", "3", "4", "5", "reverse", "x2", "trash", "trap"]}
     game = play([down()], deck={**plain_zero, "4": 1})
     with pytest.raises(IllegalAction, match=r"every plain-back card of the deck \(1\) is in "
-                                            "this round already"):
+                                            "the row already"):
         game.play_json(up("4"))
     assert game.play_json(down("4d")).view()["row"][1]["value"] == 4
 
@@ -425,7 +425,7 @@ def test_when_the_deck_is_all_in_the_round_the_turn_ends_and_someone_calls() -> 
     assert view["cards_left"] == 0 and view["expects"] == ["call"]
     assert view["turn"] == "Cleo" and view["last_player"] == "Ben"
     assert "a call" in game.describe()
-    with pytest.raises(IllegalAction, match="every card of the deck is in this round already"):
+    with pytest.raises(IllegalAction, match="every card of the deck is in the row already"):
         game.play_json(up("1"))
     game = game.play_json(call("Ana"))
     assert game.view()["expects"] == ["play"] and game.view()["cards_left"] == 2
