@@ -194,9 +194,21 @@ def _photo(root: Path, entry: dict[str, object]) -> TablePhoto:
             raise ValueError(f"items[{n}]: {_why(err)}") from err
     split = entry.get("split")
     return TablePhoto(file, root / file, split if isinstance(split, str) else None,
-                      tuple(items), _sheet(entry.get("sheet")),
-                      tuple(str(e) for e in entry.get("empty", [])),  # type: ignore[attr-defined]
-                      size, _ignore(entry, size))
+                      tuple(items), _sheet(entry.get("sheet")), _empty(entry), size,
+                      _ignore(entry, size))
+
+
+def _empty(entry: dict[str, object]) -> tuple[str, ...]:
+    """The card places labelled empty (none when ``empty`` is absent)."""
+    places = entry.get("empty", [])
+    if not isinstance(places, list):
+        raise ValueError(f'"empty" must be a list of card places, as ["row-15", "row-16"], '
+                         f'not {json.dumps(places)}')
+    for n, place in enumerate(places):
+        if not isinstance(place, str):
+            raise ValueError(f'empty[{n}] must be the name of a card place in quotes, as '
+                             f'"row-16", not {json.dumps(place)}')
+    return tuple(places)
 
 
 def _ignore(entry: dict[str, object], size: tuple[int, int] | None) -> tuple[Box, ...]:

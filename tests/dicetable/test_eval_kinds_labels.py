@@ -118,6 +118,23 @@ def test_a_sheet_not_named_with_its_paper_is_refused_saying_how(
             in capsys.readouterr().err)
 
 
+@pytest.mark.parametrize(("empty", "said"), [
+    ("row-16", '"empty" must be a list of card places, as ["row-15", "row-16"], not "row-16"'),
+    (["row-15", 16], 'empty[1] must be the name of a card place in quotes, as "row-16", not 16'),
+])
+@pytest.mark.parametrize("command", ["eval", "teach"])
+def test_empty_places_not_written_as_a_list_of_names_are_refused_saying_how(
+        rendered: dict[str, Path], tmp_path: Path, empty: object, said: str, command: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _copy(rendered["17"], tmp_path / "set", lambda entry: entry.update(empty=empty))
+    args = [str(folder)] if command == "eval" else ["17-card", "--from", str(folder), "--out",
+                                                     str(tmp_path / "profile.npz")]
+    capsys.readouterr()
+    assert main([command, *args]) == 2
+    err = capsys.readouterr().err
+    assert f"labels.json: images[0] (images/0000.jpg): {said}\n" in err, err
+
+
 def test_a_card_labelled_without_its_place_is_scored_in_the_place_it_lies_in(
         rendered: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     def no_zones(entry: Entry) -> None:
