@@ -77,11 +77,12 @@ def run(args: argparse.Namespace) -> int:
     readers = _Readers(profile, args.threads, args.models)
     tallies: dict[str, Tally] = {}
     skipped: list[str] = []
+    notes: list[str] = []
     times: list[float] = []
     drawn = 0
     for photo in photos:
         try:
-            read = _score(photo, readers, tallies)
+            read = _score(photo, readers, tallies, notes)
         except CalibrationError as err:
             skipped.append(f"{photo.file}: {err}")
         except DatasetError as err:  # it names the photo
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
                 drawn += _save(failures, photo, read)
     if args.json:
         print(json.dumps({"dataset": str(args.dataset), "split": split, "photos": len(photos),
-                          "skipped": skipped,
+                          "skipped": skipped, "notes": notes,
                           "read_ms_median": statistics.median(times) if times else None,
                           "kinds": [t.as_dict() for t in tallies.values()]}))
         return 0
@@ -106,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(tally.describe()))
     for line in skipped:
         print(f"  skipped {line}")
+    for line in notes:
+        print(f"  note {line}")
     if failures is not None:
         print(f"  {drawn} photo{'s' * (drawn != 1)} not read exactly drawn with the reads in "
               f"{failures.folder}")
@@ -131,7 +134,7 @@ def tally(photos: list[TablePhoto], profile: Profile | None, threads: int | None
     tallies: dict[str, Tally] = {}
     for photo in photos:
         try:
-            _score(photo, readers, tallies)
+            _score(photo, readers, tallies, [])
         except (CalibrationError, DatasetError):
             continue
     return tallies
@@ -178,8 +181,9 @@ class _Photo(NamedTuple):
     kinds: list[KindScored]
 
 
-def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally]) -> _Photo:
-    """Read one photo and add it to the tallies."""
+def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally], notes: list[str]
+           ) -> _Photo:
+    """Read one photo and add it to the tallies (and what was left out of them to notes)."""
     image = photo.image()
     if not photo.on_sheet:
         start = time.perf_counter()
@@ -210,7 +214,7 @@ def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally]) -> _
         dicy = reader.read(flat, sheet)
         ms = (time.perf_counter() - start) * 1000
         return _Photo(ms, image, [
-            _add_places(tallies, "dicy-card", photo, found,
+            _add_places(tallies, notes, "dicy-card", photo, found,
                         {p.place: p.face for p in dicy.places}),
             _add_dice(tallies, "d6", photo, _in_photo(
                 found, [(d.face, d.x, d.y, d.confidence) for d in dicy.dice]))])
@@ -218,7 +222,7 @@ def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally]) -> _
     row = reader.read(flat, sheet)
     ms = (time.perf_counter() - start) * 1000
     seen = {p.place: p.face for p in row.row + row.stray}
-    return _Photo(ms, image, [_add_places(tallies, "17-card", photo, found,
+    return _Photo(ms, image, [_add_places(tallies, notes, "17-card", photo, found,
                                           {p.name: seen.get(p.name, EMPTY)
                                            for p in sheet.places()})])
 
@@ -246,11 +250,15 @@ def _add_dice(tallies: dict[str, Tally], kind: str, photo: TablePhoto, reads: li
     return KindScored(kind, tuple(i.bbox for i in labels), scored, tuple(reads))
 
 
-def _add_places(tallies: dict[str, Tally], kind: str, photo: TablePhoto, found: Calibration,
-                reads: dict[str, str | None]) -> KindScored:
+def _add_places(tallies: dict[str, Tally], notes: list[str], kind: str, photo: TablePhoto,
+                found: Calibration, reads: dict[str, str | None]) -> KindScored:
+    """Card places read, scored against the labelled ones; a card labelled on no place is
+    noted as left out."""
     labels = place_labels(photo, kind, found)
-    scored = _tally(tallies, kind).add_places(reads, labels)
-    return KindScored(kind, tuple(_place_box(found, place) for place in labels), scored)
+    notes += [f"{photo.file}: the {kind} labelled {card.face!r} lies on no card place of the "
+              f"sheet; it is not scored" for card in labels.off_places]
+    scored = _tally(tallies, kind).add_places(reads, labels.faces)
+    return KindScored(kind, tuple(_place_box(found, place) for place in labels.faces), scored)
 
 
 def _place_box(found: Calibration, place: str) -> Box:

@@ -1,11 +1,14 @@
 """The card places a photo of a sheet labels (vision.table_dataset), checked against its sheet.
 
-A card without a ``zone`` is in the place its centre lies in; a place the sheet does not have,
-a card on no place and a place labelled twice are refused naming the photo, as ``dicetable
-eval`` and ``dicetable teach`` both say them.
+A card without a ``zone`` is in the place its centre lies in; one that lies on no place (a
+discard or draw pile beside the row) has no place to be scored by, and is told apart. A place
+the sheet does not have and a place labelled twice are refused naming the photo, as
+``dicetable eval`` and ``dicetable teach`` both say them.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -15,26 +18,32 @@ from vision.datasets import DatasetError
 from vision.table_dataset import Labelled, TablePhoto
 
 
-def place_labels(photo: TablePhoto, kind: str, found: Calibration) -> dict[str, str]:
-    """Each labelled card place's face (EMPTY for an empty one); DatasetError, naming the
-    photo, for a place the sheet does not have, a card on no place or a place labelled
-    twice."""
+@dataclass(frozen=True)
+class PlaceLabels:
+    """Each labelled card place's face (EMPTY for an empty one), and the cards labelled
+    without a place that lie on none."""
+
+    faces: dict[str, str]
+    off_places: tuple[Labelled, ...]
+
+
+def place_labels(photo: TablePhoto, kind: str, found: Calibration) -> PlaceLabels:
+    """The photo's card places of ``kind``; DatasetError, naming the photo, for a place the
+    sheet does not have or a place labelled twice."""
     places = [p.name for p in found.layout.places()]
     spelled = f"{places[0]} … {places[-1]}"
-    labels: dict[str, str] = {}
-    for name, face in [(place_of(i, found), i.face) for i in photo.of_kind(kind)] + [
+    faces: dict[str, str] = {}
+    named = [(place_of(i, found), i) for i in photo.of_kind(kind)]
+    for name, face in [(name, i.face) for name, i in named if name is not None] + [
             (name, EMPTY) for name in photo.empty]:
-        if name is None:
-            raise DatasetError(f"{photo.file}: a {kind} labelled {face!r} lies on no card "
-                               f"place; name its place (zone: {spelled})")
         if name not in places:
             raise DatasetError(f"{photo.file}: {name!r} is not a card place of the "
                                f"{found.game} sheet ({spelled})")
-        if name in labels:
+        if name in faces:
             raise DatasetError(f"{photo.file}: place {name} is labelled twice "
-                               f"({labels[name]!r} and {face!r})")
-        labels[name] = face
-    return labels
+                               f"({faces[name]!r} and {face!r})")
+        faces[name] = face
+    return PlaceLabels(faces, tuple(i for name, i in named if name is None))
 
 
 def place_of(item: Labelled, found: Calibration) -> str | None:

@@ -30,7 +30,8 @@ What each key holds, exactly:
   give ``card`` (RULES.md's id) and ``side`` (Dicy active/frozen; 17 up/down); given both ways,
   they must agree.
 - ``zone``: optional. Card places are Dicy ``p1-1``..``p4-5`` (player, then place) and 17
-  ``row-1``..``row-16``; a card without one is in the place its centre lies in. A place
+  ``row-1``..``row-16``; a card without one is in the place its centre lies in, and one that
+  lies on no place (a pile beside the row) is taught but not scored (eval notes it). A place
   neither labelled nor in ``empty`` is not scored.
 - ``sheet``: optional for eval: a photo labelling Dalek dice or cards is read on the sheet it
   shows, whose reader scores only its own kinds (Dicy: its cards, and the d6 dice in its Dice

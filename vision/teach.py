@@ -51,7 +51,8 @@ def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None =
           seed: int = 0, source: str = "") -> Profile:
     """A profile of `kind` from every labelled photo; ValueError when they hold none of it,
     DatasetError (naming the photo) when a photo of a sheet labels a card place it does not
-    have, a card on no place or a place twice."""
+    have or a place twice (a card labelled without a place that lies on none is taught as any
+    card)."""
     labels: list[str] = []
     patches: list[NDArray[np.uint8]] = []
     background: list[NDArray[np.uint8]] = []

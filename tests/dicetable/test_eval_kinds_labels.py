@@ -14,6 +14,7 @@ import cv2
 import pytest
 
 from dicetable.cli import main
+from vision.profile import load as load_profile
 
 Entry = dict[str, object]
 Item = dict[str, object]
@@ -144,6 +145,47 @@ def test_a_card_labelled_without_its_place_is_scored_in_the_place_it_lies_in(
     for game in ("dicy", "17"):
         own = _kinds(_scores(rendered[game], capsys))
         assert _kinds(_scores(_copy(rendered[game], tmp_path / game, no_zones), capsys)) == own
+
+
+def _a_card_beside_the_row(folder: Path) -> Path:
+    """The frame with a copy of row-1's card laid on the sheet below the row, on no place (a
+    draw pile), labelled without a zone."""
+    doc = json.loads((folder / "labels.json").read_text())
+    entry = doc["images"][0]
+    card = dict(_items(entry)[0])
+    x0, y0, x1, y1 = (round(v) for v in card.pop("bbox"))
+    dx, dy = 200, 215
+    photo = folder / entry["file"]
+    image = cv2.imread(str(photo))
+    image[y0 + dy:y1 + dy, x0 + dx:x1 + dx] = image[y0:y1, x0:x1].copy()
+    cv2.imwrite(str(photo), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    card.pop("zone")
+    card.update(bbox=[x0 + dx, y0 + dy, x1 + dx, y1 + dy],
+                corners=[[x + dx, y + dy] for x, y in card["corners"]])
+    _items(entry).append(card)
+    (folder / "labels.json").write_text(json.dumps(doc))
+    return folder
+
+
+def test_a_card_labelled_beside_the_row_is_noted_and_the_photo_scored(
+        rendered: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    own = _scores(rendered["17"], capsys)
+    result = _scores(_a_card_beside_the_row(_copy(rendered["17"], tmp_path / "set")), capsys)
+    assert result["skipped"] == []
+    assert result["notes"] == ["images/0000.jpg: the 17-card labelled '3' lies on no card place "
+                               "of the sheet; it is not scored"]
+    assert _kinds(result) == _kinds(own)
+
+
+def test_teach_takes_a_card_labelled_beside_the_row(
+        rendered: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _a_card_beside_the_row(_copy(rendered["17"], tmp_path / "set"))
+    own, taught = tmp_path / "own.npz", tmp_path / "taught.npz"
+    assert main(["teach", "17-card", "--from", str(rendered["17"]), "--out", str(own)]) == 0
+    capsys.readouterr()
+    assert main(["teach", "17-card", "--from", str(folder), "--out", str(taught)]) == 0
+    assert capsys.readouterr().err == ""
+    assert sorted(load_profile(taught).labels) == sorted([*load_profile(own).labels, "3"])
 
 
 def _rename_first_place(entry: Entry) -> None:
