@@ -9,8 +9,10 @@ True
 
 from __future__ import annotations
 
+import fcntl
 import io
 import socket
+import struct
 
 import segno
 
@@ -41,12 +43,41 @@ def table_url(port: int, host: str = "") -> str:
 
 
 def _lan_address() -> str:
+    """The address the default route leaves by, else the first of the connected interfaces'
+    (the Pi's own hotspot has no default route: comitup gives it 10.41.0.1/24 alone), else
+    this machine's name."""
+    return _routed_address() or next(iter(_interface_addresses()), socket.gethostname())
+
+
+def _routed_address() -> str | None:
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         probe.connect(("10.254.254.254", 9))
         address: str = probe.getsockname()[0]
         return address
     except OSError:
-        return socket.gethostname()
+        return None
     finally:
         probe.close()
+
+
+_SIOCGIFFLAGS, _SIOCGIFADDR = 0x8913, 0x8915  # Linux's ioctls: an interface's flags, address
+_IFF_UP, _IFF_LOOPBACK, _IFF_RUNNING = 0x1, 0x8, 0x40
+
+
+def _interface_addresses() -> list[str]:
+    """The IPv4 addresses of the interfaces that are up and connected, loopback left out."""
+    found = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for _, name in socket.if_nameindex():
+            request = struct.pack("256s", name.encode()[:15])
+            try:
+                flags = struct.unpack_from("H", fcntl.ioctl(probe, _SIOCGIFFLAGS, request), 16)[0]
+                if flags & _IFF_LOOPBACK or flags & (_IFF_UP | _IFF_RUNNING) != (
+                        _IFF_UP | _IFF_RUNNING):
+                    continue
+                answer = fcntl.ioctl(probe, _SIOCGIFADDR, request)
+            except OSError:  # (an interface without an IPv4 address, or gone meanwhile)
+                continue
+            found.append(socket.inet_ntoa(answer[20:24]))
+    return found

@@ -3,7 +3,8 @@
 Wi-Fi, shows the address phones on that network use, not the one it started with.
 
 The network changes for real, in a network namespace of the test's own (``unshare -rn``: no
-root needed): only the loopback device, given the addresses and route a Wi-Fi would give."""
+root needed): linked pairs of interfaces stand for the Wi-Fi cards, given the addresses and
+routes comitup's hotspot and a house's router give."""
 
 from __future__ import annotations
 
@@ -41,13 +42,17 @@ try:
                 raise
             time.sleep(0.1)
     print(join_url())
-    ip("addr", "add", "10.41.0.1/24", "dev", "lo")  # the Pi's own hotspot
-    ip("route", "add", "default", "dev", "lo")
+    for wifi in ("wlan0", "wlan1"):  # a pair of linked interfaces, each as a Wi-Fi card
+        ip("link", "add", wifi, "type", "veth", "peer", "name", wifi + "p")
+        ip("link", "set", wifi + "p", "up")
+    ip("link", "set", "wlan0", "up")
+    ip("addr", "add", "10.41.0.1/24", "dev", "wlan0")  # the Pi's own hotspot, as comitup
+    print(join_url())                                   # sets it: no default route
+    ip("link", "set", "wlan1", "up")
+    ip("addr", "add", "192.168.1.23/24", "dev", "wlan1")  # the house's Wi-Fi, by its router,
+    ip("route", "add", "default", "via", "192.168.1.1")   # the hotspot still up
     print(join_url())
-    ip("route", "del", "default")
-    ip("addr", "del", "10.41.0.1/24", "dev", "lo")
-    ip("addr", "add", "192.168.1.23/24", "dev", "lo")  # the house's Wi-Fi
-    ip("route", "add", "default", "dev", "lo")
+    ip("addr", "del", "10.41.0.1/24", "dev", "wlan0")  # the hotspot gone
     print(join_url())
 finally:
     serve.terminate()
@@ -75,5 +80,6 @@ def test_the_join_code_shows_the_address_of_the_network_the_pi_is_on_now(
     assert done.stdout.splitlines() == [
         f"http://{socket.gethostname()}:{PORT}/",  # no network yet: the Pi's name
         f"http://10.41.0.1:{PORT}/",
+        f"http://192.168.1.23:{PORT}/",  # the network the default route leaves by
         f"http://192.168.1.23:{PORT}/",
     ]
