@@ -1,5 +1,5 @@
 """Refusals as JSON: every refused request gets ``{"error": message}`` in the phone's language
-(a page address that is not there gets a page in it).
+(a page address that is not there gets a page in it, as does a refused printable).
 
 A bad request is 400, a missing PIN 401, a failed cross-site check 403, a stale version 409
 (with the current ``state``; the message names who changed the game first where the table
@@ -48,14 +48,19 @@ def refusal(status: int, message: str, **extra: Any) -> tuple[Response, int]:
     return jsonify({"error": message, **extra}), status
 
 
+def refusal_page(status: int, lang: str, key: str, **params: object) -> tuple[str, int]:
+    """A refusal as a page (for an address a phone opens itself, not the pad's script): the
+    message ``key`` in ``lang``, with the way back to the score pad."""
+    return render_template("missing.html", lang=lang, message=text(lang, key, **params),
+                           way_back=text(lang, "menu.pad")), status
+
+
 def _page_error(err: HTTPException) -> tuple[str, int] | HTTPException:
     """A page address that is not there (an old bookmark, a typo): said in the phone's words,
     with the way back to the score pad; other page errors as Werkzeug words them."""
     if err.code != 404:
         return err
-    lang = language()
-    return render_template("missing.html", lang=lang, message=text(lang, "error.http404"),
-                           way_back=text(lang, "menu.pad")), 404
+    return refusal_page(404, language(), "error.http404")
 
 
 def register_handlers(app: Flask) -> None:

@@ -10,11 +10,18 @@ from device.hotspot import COMITUP_CONF, Hotspot, hotspot
 from device.printed_sheet import pdf_bytes
 from device.wifi_card import card_pdf
 from vision.sheet import GAMES, PAPERS, layout
-from web.auth import require_pin
-from web.errors import ApiError, language
+from web.auth import authorised
+from web.errors import ApiError, language, refusal_page
 from web.i18n import LANGUAGES, catalog
 
 bp = Blueprint("printables", __name__, url_prefix="/print")
+
+
+@bp.errorhandler(ApiError)
+def refused(err: ApiError) -> tuple[str, int]:
+    """A sheet or card refused: the pad opened it in a tab of its own, so said on a page in
+    the words it was asked in, with the way back to the score pad."""
+    return refusal_page(err.status, _asked_language(), err.key, **err.params)
 
 
 @bp.get("/<game>-<paper>.pdf")
@@ -22,23 +29,22 @@ def table_sheet(game: str, paper: str) -> Response:
     """The sheet of ``game`` on ``paper``, its words in ``?lang=`` (else the phone's)."""
     if game not in GAMES or paper not in PAPERS:
         raise ApiError(404, "error.no_sheet")
-    asked = request.args.get("lang")
-    lang = asked if asked in LANGUAGES else language()
     name = f"dicetable-{game}-{paper}.pdf"
-    return Response(pdf_bytes(layout(game, paper), lang=lang), mimetype="application/pdf",
+    return Response(pdf_bytes(layout(game, paper), lang=_asked_language()),
+                    mimetype="application/pdf",
                     headers={"Content-Disposition": f'inline; filename="{name}"'})
 
 
 @bp.get("/wifi-card.pdf")
-@require_pin
 def wifi_card() -> Response:
     """The card of the Pi's own Wi-Fi, for the host to print and keep with the Pi (its
     password is on it: the host's only)."""
+    if not authorised():
+        raise ApiError(401, "error.wifi_card_pin")
     spot = own_wifi()
     if spot is None:
         raise ApiError(404, "error.no_wifi_setup")
-    asked = request.args.get("lang")
-    words = catalog(asked if asked in LANGUAGES else language())["ui"]
+    words = catalog(_asked_language())["ui"]
     pdf = card_pdf(spot, password=words["wifi_card.password"], table=words["wifi_card.table"])
     return Response(pdf, mimetype="application/pdf",
                     headers={"Content-Disposition": 'inline; filename="dicetable-wifi.pdf"'})
@@ -47,3 +53,9 @@ def wifi_card() -> Response:
 def own_wifi() -> Hotspot | None:
     """The Pi's own Wi-Fi, where ``systemd/install --wifi-setup`` set one (else None)."""
     return hotspot(current_app.config.get("COMITUP_CONF", COMITUP_CONF))
+
+
+def _asked_language() -> str:
+    """The language in ``?lang=`` (the pad's), else the phone's."""
+    asked = request.args.get("lang")
+    return asked if asked in LANGUAGES else language()

@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from markupsafe import escape
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from werkzeug.test import TestResponse
 
 from device.hotspot import hotspot
 from device.journal import Journal
@@ -44,11 +46,21 @@ def test_the_sheet_speaks_the_language_asked_for_else_the_phones(client: FlaskCl
     assert b"To roll" in english
 
 
+def _said_on_a_page(response: TestResponse, status: int, words: str, way_back: str) -> None:
+    """``response`` is a page (the pad opened the address in a tab of its own) saying ``words``
+    with a link back to the score pad: no JSON, nothing a person cannot read."""
+    assert response.status_code == status and response.mimetype == "text/html"
+    page = response.get_data(as_text=True)
+    assert f"<p>{escape(words)}</p>" in page
+    assert f'<a class="button primary" href="/">{escape(way_back)}</a>' in page
+    assert "{" not in page.split("<body>")[1]
+
+
 def test_an_unknown_sheet_is_refused_in_words(client: FlaskClient) -> None:
     for path in ("/print/chess-a4.pdf", "/print/dalek-a5.pdf"):
         response = client.get(path, headers={"Accept-Language": "pt-PT"})
-        assert response.status_code == 404
-        assert response.json == {"error": "Não há nenhuma folha assim para imprimir."}
+        _said_on_a_page(response, 404, "Não há nenhuma folha assim para imprimir.",
+                        "Folha de pontuação")
 
 
 INSTALL = Path(__file__).parents[2] / "systemd" / "install"
@@ -72,13 +84,25 @@ def test_the_host_prints_the_card_of_the_wifi_the_installer_set_up(
     assert watcher.client.get("/print/wifi-card.pdf").status_code == 401  # the host's only
 
 
+def test_a_card_refused_for_want_of_the_pin_says_so_on_a_page_in_the_pads_language(
+        app: Flask, watcher: Phone, tmp_path: Path) -> None:
+    # a phone that never entered the PIN, or whose grant ended: the card opens in a new tab
+    conf = tmp_path / "comitup.conf"
+    conf.write_text("ap_name: dicetable-4821\nap_password: kqzmtwpaxe\n")
+    app.config["COMITUP_CONF"] = conf
+    response = watcher.client.get("/print/wifi-card.pdf?lang=it",
+                                  headers={"Accept-Language": "en"})
+    _said_on_a_page(response, 401, "Solo chi ospita stampa il cartoncino Wi-Fi: inserisci il "
+                    "PIN del tavolo nel segnapunti, poi stampalo dal menu.", "Segnapunti")
+    assert b"kqzmtwpaxe" not in response.data
+
+
 def test_a_pi_without_its_own_wifi_has_no_card_and_says_so(
         app: Flask, phone: Phone, tmp_path: Path) -> None:
     app.config["COMITUP_CONF"] = tmp_path / "comitup.conf"  # comitup never set up
     response = phone.client.get("/print/wifi-card.pdf", headers={"Accept-Language": "es"})
-    assert response.status_code == 404
-    assert response.json == {"error": "La Pi aún no tiene una wifi propia: «At a friend's house» "
-                                      "en el README explica cómo dársela."}
+    _said_on_a_page(response, 404, "La Pi aún no tiene una wifi propia: «At a friend's house» "
+                                   "en el README explica cómo dársela.", "Hoja de puntuación")
     # a name comitup fills in itself is not known here: no card with a wrong name on it
     (tmp_path / "comitup.conf").write_text("ap_name: dicetable-<nnnn>\nap_password: abcdefgh\n")
     assert phone.client.get("/print/wifi-card.pdf").status_code == 404
