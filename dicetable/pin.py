@@ -10,9 +10,6 @@ from pathlib import Path
 from device.journal import Journal, JournalError
 from device.state_dir import add_state_argument, journal_path
 
-PUBLIC_URL_SETTING = "public_url"
-"""The address ``dicetable serve`` last printed, kept in the journal for ``--link``."""
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the pin arguments."""
@@ -28,7 +25,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the PIN (or the host link) of the table in the state folder; a folder without a
     table is an error (only ``dicetable serve`` makes one)."""
-    from web.auth import host_link
+    from web.auth import SERVED_AT_SETTING, host_link
+    from web.qr import table_url
 
     try:
         journal = _opened(journal_path(args.state), writing=args.new)
@@ -39,12 +37,13 @@ def run(args: argparse.Namespace) -> int:
         if args.new:
             print(journal.new_pin())
         elif args.link:
-            url = journal.setting(PUBLIC_URL_SETTING)
-            if url is None:
+            served = (journal.setting(SERVED_AT_SETTING) or "").rpartition(" ")
+            if not served[2].isdigit():
                 print("dicetable: the table has not been served yet; its link is printed by "
                       "`dicetable serve`", file=sys.stderr)
                 return 2
-            print(host_link(url, journal))
+            # the address the table has now, not at its start: the Pi's network changes
+            print(host_link(table_url(int(served[2]), served[0]), journal))
         else:
             print(journal.pin())
     except JournalError as err:

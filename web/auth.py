@@ -31,9 +31,10 @@ bp = Blueprint("auth", __name__, url_prefix="/auth")
 
 CSRF_HEADER = "X-CSRF-Token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-HOST_URL_SETTING = "public_url"
-"""The journal setting that keeps the address ``dicetable serve`` printed, for the host link
-that ``dicetable pin --link`` prints."""
+SERVED_AT_SETTING = "served_at"
+"""The journal setting that keeps where ``dicetable serve`` listens (``"HOST PORT"``), so that
+``dicetable pin --link`` makes the host link with the address the table has now (the Pi's
+network changes: its own hotspot, then a house's Wi-Fi)."""
 
 P = ParamSpec("P")
 R = TypeVar("R")

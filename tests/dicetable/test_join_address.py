@@ -1,6 +1,7 @@
-"""The pad's join code follows the Pi's network: a table started before the Pi had a network
-(a headless Pi at a friend's house) and then put on its own hotspot, then on the house's
-Wi-Fi, shows the address phones on that network use, not the one it started with.
+"""The pad's join code (and the host link ``dicetable pin --link`` prints) follows the Pi's
+network: a table started before the Pi had a network (a headless Pi at a friend's house) and
+then put on its own hotspot, then on the house's Wi-Fi, shows the address phones on that
+network use, not the one it started with.
 
 The network changes for real, in a network namespace of the test's own (``unshare -rn``: no
 root needed): linked pairs of interfaces stand for the Wi-Fi cards, given the addresses and
@@ -24,8 +25,11 @@ def ip(*words):
     subprocess.run(["ip", *words], check=True)
 
 def join_url():
+    """The pad's join code, and the host link ``dicetable pin --link`` prints now."""
     page = urllib.request.urlopen("http://127.0.0.1:%d/" % PORT, timeout=10).read().decode()
-    return re.search(r'id="join-url">([^<]*)<', page)[1]
+    link = subprocess.run([sys.executable, "-m", "dicetable", "pin", "--link", "--state", STATE],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    return re.search(r'id="join-url">([^<]*)<', page)[1] + " " + link.split("auth/join?")[0]
 
 ip("link", "set", "lo", "up")
 serve = subprocess.Popen([sys.executable, "-m", "dicetable", "serve", "--state", STATE,
@@ -71,15 +75,15 @@ def _own_network_namespace() -> bool:
 @pytest.mark.skipif(not _own_network_namespace(),
                     reason="no network namespace of its own (util-linux unshare, iproute2, "
                            "unprivileged user namespaces)")
-def test_the_join_code_shows_the_address_of_the_network_the_pi_is_on_now(
+def test_the_join_code_and_host_link_show_the_address_of_the_network_the_pi_is_on_now(
         tmp_path: Path) -> None:
     script = f"PORT = {PORT}\nSTATE = {str(tmp_path / 'state')!r}\n" + CHANGES
     done = subprocess.run(["unshare", "-rn", sys.executable, "-c", script],
                           capture_output=True, text=True, timeout=90, check=False)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [
+    assert done.stdout.splitlines() == [f"{url} {url}" for url in (
         f"http://{socket.gethostname()}:{PORT}/",  # no network yet: the Pi's name
         f"http://10.41.0.1:{PORT}/",
         f"http://192.168.1.23:{PORT}/",  # the network the default route leaves by
         f"http://192.168.1.23:{PORT}/",
-    ]
+    )]
