@@ -14,6 +14,7 @@ from pathlib import Path
 
 COMITUP_CONF = Path("/etc/comitup.conf")
 HOTSPOT_URL = "http://10.41.0.1:8017/"  # comitup gives the Pi 10.41.0.1 on its hotspot
+WPA_SHORTEST = 8  # comitup's hotspot has a password (WPA) only where it is this long (nm.py)
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,8 @@ class Hotspot:
 
 
 def hotspot(path: Path = COMITUP_CONF) -> Hotspot | None:
-    """The hotspot set in ``path``, read as comitup reads it; None where there is none to tell:
+    """The hotspot set in ``path``, read as comitup reads it (open where its password is too
+    short for WPA: comitup leaves it out then); None where there is none to tell:
     no such file or no name in it (not set up), or a name comitup fills in itself
     (``<nnn>``, ``<hostname>``), which this file does not say."""
     settings = configparser.ConfigParser(interpolation=None)
@@ -43,7 +45,8 @@ def hotspot(path: Path = COMITUP_CONF) -> Hotspot | None:
     name = settings["DEFAULT"].get("ap_name", "").strip()
     if not name or "<" in name:
         return None
-    return Hotspot(name, settings["DEFAULT"].get("ap_password", "").strip())
+    password = settings["DEFAULT"].get("ap_password", "").strip()
+    return Hotspot(name, password if len(password) >= WPA_SHORTEST else "")
 
 
 def _escaped(text: str) -> str:

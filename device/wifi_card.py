@@ -1,6 +1,10 @@
 """A card to keep with the Pi: its hotspot's Wi-Fi QR code, name and password, and the
 table's address on it; at a house whose Wi-Fi the Pi does not know, a phone scans it to join.
 
+Any name and password comitup takes fit on it: the QR code's squares shrink for a long
+password (never below what a phone's camera reads from a hand's length), and a word too long
+for its line at its size is printed smaller, then over more lines.
+
 >>> from device.hotspot import Hotspot
 >>> card_pdf(Hotspot("dicetable-1234", "k3mxq7wa2b"), password="Password", table="Table")[:5]
 b'%PDF-'
@@ -12,34 +16,82 @@ import io
 
 import segno
 
+from device.helvetica import width
 from device.hotspot import HOTSPOT_URL, Hotspot
 from device.printed_sheet import shapes_pdf
 from vision.sheet_art import Box, Shape, Text
 
 WIDTH, HEIGHT = 100.0, 55.0  # mm: a card, printed at actual size
-MODULE = 1.2  # mm: each square of the QR code
+EDGE = 1.0  # mm: the card's printed edge, left clear
+MARGIN = 3.0  # mm: between the words and the card's edge
+MODULE = 1.2  # mm: each square of the QR code, where it has the room
 QUIET = 4  # squares of blank paper around it, as phones need
+LABEL, VALUE, ADDRESS = 3.0, 3.6, 2.6  # mm: the sizes of the words, where they have the room
+SMALLEST = 2.2  # mm: the smallest a value is printed before it goes over more lines
+PITCH = 1.45  # a line's height for its text's size
+GAP = 2.5  # mm: between one label and value and the next
 
 
 def card_pdf(spot: Hotspot, *, password: str, table: str) -> bytes:
     """The card as a PDF file's bytes; ``password`` and ``table`` are the words for the
     password and the table's address, in the host's language."""
+    out = io.BytesIO()
+    shapes_pdf(WIDTH, HEIGHT, card_shapes(spot, password=password, table=table)).write(out)
+    return out.getvalue()
+
+
+def card_shapes(spot: Hotspot, *, password: str, table: str) -> list[Shape]:
+    """What is printed on the card (mm, y down): its edge, the QR code's squares, and the
+    words; the hotspot's password only where it has one (comitup's is open otherwise)."""
     drawn: list[Shape] = [Box(0.5, 0.5, WIDTH - 1, HEIGHT - 1, line=0.6, width=0.3)]
-    matrix = segno.make(spot.join_code, micro=False, error="m").matrix
-    top = (HEIGHT - len(matrix) * MODULE) / 2
+    matrix = segno.make(spot.join_code, micro=False, error="l").matrix  # (boosted where room)
+    module = min(MODULE, (HEIGHT - 2 * EDGE) / (len(matrix) + 2 * QUIET))
+    side = (len(matrix) + 2 * QUIET) * module
+    top = (HEIGHT - side) / 2 + QUIET * module
     for row, squares in enumerate(matrix):
         for column, dark in enumerate(squares):
             if dark:
-                drawn.append(Box(QUIET * MODULE + column * MODULE, top + row * MODULE,
-                                 MODULE, MODULE, fill=0.0))
-    left = 2 * QUIET * MODULE + len(matrix) * MODULE
-    lines = [("Wi-Fi", spot.name)]
+                drawn.append(Box(EDGE + (QUIET + column) * module, top + row * module,
+                                 module, module, fill=0.0))
+    left = EDGE + side
+    entries = [("Wi-Fi", spot.name, VALUE)]
     if spot.password:
-        lines.append((password, spot.password))
-    lines.append((table, HOTSPOT_URL))
-    for i, (label, value) in enumerate(lines):
-        drawn.append(Text(left, 14 + i * 14, 3.0, label, grey=0.35))
-        drawn.append(Text(left, 20 + i * 14, 3.6 if i < 2 else 2.6, value, grey=0.0))
-    out = io.BytesIO()
-    shapes_pdf(WIDTH, HEIGHT, drawn).write(out)
-    return out.getvalue()
+        entries.append((password, spot.password, VALUE))
+    entries.append((table, HOTSPOT_URL, ADDRESS))
+    drawn.extend(_words(entries, left, WIDTH - MARGIN - left))
+    return drawn
+
+
+def _words(entries: list[tuple[str, str, float]], left: float, room: float) -> list[Text]:
+    """Each label over its value, in a column ``room`` mm wide from ``left``, the column
+    centred from top to bottom (all made smaller where even so it is too tall)."""
+    lines: list[tuple[str, float, float]] = []  # (text, size, grey)
+    for i, (label, value, size) in enumerate(entries):
+        lines += [(part, fitted, 0.35) for part, fitted in _fitted(label, LABEL, SMALLEST, room)]
+        lines += [(part, fitted, 0.0) for part, fitted in _fitted(value, size, SMALLEST, room)]
+        if i < len(entries) - 1:
+            lines.append(("", GAP / PITCH, 1.0))
+    tall = sum(size * PITCH for _, size, _ in lines)
+    scale = min(1.0, (HEIGHT - 2 * MARGIN) / tall)
+    y = (HEIGHT - tall * scale) / 2
+    texts = []
+    for text, size, grey in lines:
+        y += size * scale * PITCH
+        if text:
+            texts.append(Text(left, y - size * scale * (PITCH - 1) / 2, size * scale, text,
+                              grey=grey))
+    return texts
+
+
+def _fitted(text: str, size: float, smallest: float, room: float) -> list[tuple[str, float]]:
+    """``text`` as lines no wider than ``room`` mm with their size: one line at ``size`` or
+    smaller down to ``smallest``, else as many lines at ``smallest`` as it needs (broken
+    between any two characters: a password has no words)."""
+    while size > smallest and width(text, size) > room:
+        size = max(smallest, round(size - 0.1, 2))
+    lines = [""]
+    for char in text:
+        if lines[-1] and width(lines[-1] + char, size) > room:
+            lines.append("")
+        lines[-1] += char
+    return [(line, size) for line in lines]
