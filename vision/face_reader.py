@@ -12,7 +12,10 @@ through their rendered views with the spread of each example's views whitened aw
 (vision.neighbours), so a small mark that tells two faces apart counts (whitening only for a
 profile taught from few examples a face, nudges for any but the shipped ones: with many
 examples, they made a few wrong reads). A die nearest to the
-profile's "none" examples is not a die. With a profile taught from few examples, a die whose
+profile's "none" examples is not a die, nor is one with less than FAINT of the ink of the
+profile's faintest face (vision.die_ink: a die's shadow, a die long under a high lamp, is
+paper with nothing drawn on it; it looked more like a face than like the "none" examples,
+printed marks, and was read a die). With a profile taught from few examples, a die whose
 faces are nearly as similar as each other is then told apart by its look at full size, matched
 with each alike face where it fits best (vision.alike_faces: faces alike but for a few dots
 5 px wide, which the embeddings barely tell apart). A die whose face is not clearly nearest is
@@ -41,6 +44,7 @@ from vision.blas import one_thread
 from vision.components import NOTHING, faces
 from vision.dice import DieRead
 from vision.dice_finder import DieFinder
+from vision.die_ink import ink
 from vision.features import crop_die, die_angles_in, die_views, embed_dice, quarter_turns
 from vision.locate import SCALE, Candidate
 from vision.neighbours import Match, Neighbours
@@ -70,6 +74,10 @@ RECHECK = 0.7  # a die on a sheet centred by the lighter network and read with l
 KNOWN = 10  # a profile whose faces were each taught this often is read without whitening,
 SHIPPED = 20  # ... and this often (the shipped profiles: rendered scenes) without nudges nor
 # telling alike faces apart by their look
+FAINT = 0.4  # a die shows at least this share of the ink of the profile's faintest face example
+# (the shipped profile's faintest 0.225: a bar of 0.09; 1,897 Dalek dice read right on renders
+# and Blender frames 0.146 and up (dice washed out by glare), 99 % 0.229 and up; shadows and
+# bare paper read as dice 0.062 and less)
 
 
 @dataclass(frozen=True)
@@ -116,6 +124,7 @@ class FaceReader:
         self.nudges = NUDGES if taught else 0
         self.looks = FaceLooks(*_faces_only(profile)) if taught else None
         self._face_columns = [k for k, n in enumerate(self.neighbours.names) if n != NOTHING]
+        self.least_ink = FAINT * float(ink(die_views(_faces_only(profile)[1])).min())
         untaught = set(faces(profile.kind)) - set(profile.labels)
         self.pips = None
         if profile.kind == "d6" and untaught:
@@ -193,22 +202,26 @@ class FaceReader:
         cuts = self._moved(image, found, angles, [i for i, row in enumerate(rows)
                                                   if self.nudges and self._doubtful(row)],
                            GRID, cuts)
-        reads = [self._decided(image, c, cuts.place[i], cuts.rows[i], angles[i], m)
+        inked = (ink(cuts.cut) >= self.least_ink).tolist()
+        reads = [self._decided(image, c, cuts.place[i], cuts.rows[i], angles[i], m, inked[i])
                  for i, (c, m) in enumerate(zip(found, self.neighbours.decide_all(cuts.rows),
                                                 strict=True))]
         unsure = [i for i, r in enumerate(reads) if self.nudges and r and r.face is None]
         if unsure:  # searched wider: the centre head may have put it a quarter side off
             cuts = self._moved(image, found, angles, unsure, WIDE, cuts)
-            for i, m in zip(unsure, self.neighbours.decide_all(cuts.rows[unsure]), strict=True):
+            inked_now = (ink(cuts.cut[unsure]) >= self.least_ink).tolist()
+            for i, m, drawn in zip(unsure, self.neighbours.decide_all(cuts.rows[unsure]),
+                                   inked_now, strict=True):
                 reads[i] = self._decided(image, found[i], cuts.place[i], cuts.rows[i], angles[i],
-                                         m)
+                                         m, drawn)
         return [r for r in reads if r is not None]
 
     def _decided(self, image: NDArray[np.uint8], found: Candidate, place: NDArray[np.float64],
-                 row: NDArray[np.float32], angle: float, m: Match) -> FaceRead | None:
+                 row: NDArray[np.float32], angle: float, m: Match, inked: bool
+                 ) -> FaceRead | None:
         """The read of a die cut out at this place (None: no die): its similarities row,
-        decided as m."""
-        if m.label == NOTHING:
+        decided as m; inked: whether the cut shows a face's ink."""
+        if m.label == NOTHING or not inked:
             return None
         x, y = float(place[0]), float(place[1])
         face, confidence = m.label, min(1.0, max(0.0, m.lead * 5))
