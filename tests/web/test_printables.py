@@ -84,12 +84,18 @@ def test_the_host_prints_the_card_of_the_wifi_the_installer_set_up(
     assert watcher.client.get("/print/wifi-card.pdf").status_code == 401  # the host's only
 
 
+def own_wifi(app: Flask, folder: Path) -> Path:
+    """A comitup.conf in ``folder`` that gives the Pi its own Wi-Fi, as the app reads it."""
+    conf = folder / "comitup.conf"
+    conf.write_text("ap_name: dicetable-4821\nap_password: kqzmtwpaxe\n")
+    app.config["COMITUP_CONF"] = conf
+    return conf
+
+
 def test_a_card_refused_for_want_of_the_pin_says_so_on_a_page_in_the_pads_language(
         app: Flask, watcher: Phone, tmp_path: Path) -> None:
     # a phone that never entered the PIN, or whose grant ended: the card opens in a new tab
-    conf = tmp_path / "comitup.conf"
-    conf.write_text("ap_name: dicetable-4821\nap_password: kqzmtwpaxe\n")
-    app.config["COMITUP_CONF"] = conf
+    own_wifi(app, tmp_path)
     response = watcher.client.get("/print/wifi-card.pdf?lang=it",
                                   headers={"Accept-Language": "en"})
     _said_on_a_page(response, 401, "Solo chi ospita stampa il cartoncino Wi-Fi: inserisci il "
@@ -140,9 +146,7 @@ def open_pad(app: Flask, journal: Journal, browser: Browser) -> Iterator[Callabl
 @pytest.mark.browser
 def test_the_host_finds_the_wifi_card_in_the_menu_where_the_pi_has_its_own_wifi(
         app: Flask, open_pad: Callable[..., Page], tmp_path: Path) -> None:
-    conf = tmp_path / "comitup.conf"
-    conf.write_text("ap_name: dicetable-4821\nap_password: kqzmtwpaxe\n")
-    app.config["COMITUP_CONF"] = conf
+    conf = own_wifi(app, tmp_path)
     host = open_pad(True)
     link = host.locator("#menu").get_by_role("link", name="Print the Wi-Fi card")
     expect(link).to_be_visible()
@@ -165,9 +169,7 @@ def test_the_host_finds_the_wifi_card_in_the_menu_where_the_pi_has_its_own_wifi(
 def test_the_wifi_card_is_one_line_in_the_menu_of_a_320_px_phone_in_every_language(
         app: Flask, open_pad: Callable[..., Page], tmp_path: Path) -> None:
     # Italian's "Stampa il cartoncino del Wi-Fi" broke as "… del Wi-" over "Fi"
-    conf = tmp_path / "comitup.conf"
-    conf.write_text("ap_name: dicetable-4821\nap_password: kqzmtwpaxe\n")
-    app.config["COMITUP_CONF"] = conf
+    own_wifi(app, tmp_path)
     for lang in ("en", "es", "it", "pt"):
         menu = open_pad(True, viewport={"width": 320, "height": 568}, locale=lang).locator("#menu")
         card = menu.locator("a[href^='/print/wifi-card.pdf']")
