@@ -11,15 +11,15 @@ a `pop` die's bold cross can draw the centre head a quarter of a side off). Exam
 through their rendered views with the spread of each example's views whitened away
 (vision.neighbours), so a small mark that tells two faces apart counts (whitening only for a
 profile taught from few examples a face, nudges for any but the shipped ones: with many
-examples, they made a few wrong reads). A die nearest to the
-profile's "none" examples is not a die, nor is one with less than FAINT of the ink of the
-profile's faintest face (vision.die_ink: a die's shadow, a die long under a high lamp, is
-paper with nothing drawn on it; it looked more like a face than like the "none" examples,
-printed marks, and was read a die). With a profile taught from few examples, a die whose
-faces are nearly as similar as each other is then told apart by its look at full size, matched
-with each alike face where it fits best (vision.alike_faces: faces alike but for a few dots
-5 px wide, which the embeddings barely tell apart). A die whose face is not clearly nearest is
-read "not sure" (face None).
+examples, they made a few wrong reads). A die nearest to the profile's "none" examples is not a
+die, nor is one with less ink than FAINT of the profile's faintest face or SHADOW_INK,
+whichever is less (vision.die_ink: a die's shadow, a die long under a high lamp, is paper with
+nothing drawn on it; it looked more like a face than like the "none" examples, printed marks,
+and was read a die). With a profile taught from few examples, a die whose faces are nearly as
+similar as each other is then told apart by its look at full size, matched with each alike face
+where it fits best (vision.alike_faces: faces alike but for a few dots 5 px wide, which the
+embeddings barely tell apart). A die whose face is not clearly nearest is read "not sure" (face
+None).
 
 On a rectified sheet the dice's side is known (the profile's side in millimetres), and the
 locator looks at the sheet shrunk so that the shipped profile's dice are about LOCATOR_SIDE
@@ -74,10 +74,12 @@ RECHECK = 0.7  # a die on a sheet centred by the lighter network and read with l
 KNOWN = 10  # a profile whose faces were each taught this often is read without whitening,
 SHIPPED = 20  # ... and this often (the shipped profiles: rendered scenes) without nudges nor
 # telling alike faces apart by their look
-FAINT = 0.4  # a die shows at least this share of the ink of the profile's faintest face example
-# (the shipped profile's faintest 0.225: a bar of 0.09; 1,897 Dalek dice read right on renders
-# and Blender frames 0.146 and up (dice washed out by glare), 99 % 0.229 and up; shadows and
-# bare paper read as dice 0.062 and less)
+FAINT = 0.4  # a die shows at least this share of the ink of the profile's faintest face (the
+# median of that face's examples: one blank example taught by mistake does not set the bar)...
+SHADOW_INK = 0.09  # ...and never needs more than this: shadows and bare paper read as dice
+# showed 0.062 and less; 1,897 Dalek dice read right on renders and Blender frames 0.146 and up
+# (dice washed out by glare), 99 % 0.229 and up; a profile taught from crisp photos (faintest
+# face 0.4) would otherwise ask washed-out dice for 0.166 and drop them
 
 
 @dataclass(frozen=True)
@@ -124,7 +126,7 @@ class FaceReader:
         self.nudges = NUDGES if taught else 0
         self.looks = FaceLooks(*_faces_only(profile)) if taught else None
         self._face_columns = [k for k, n in enumerate(self.neighbours.names) if n != NOTHING]
-        self.least_ink = FAINT * float(ink(die_views(_faces_only(profile)[1])).min())
+        self.least_ink = _least_ink(*_faces_only(profile))
         untaught = set(faces(profile.kind)) - set(profile.labels)
         self.pips = None
         if profile.kind == "d6" and untaught:
@@ -310,6 +312,14 @@ _GRID = tuple((float(a), float(b)) for a in range(-2, 3) for b in range(-2, 3)
 def _fewest(profile: Profile) -> int:
     """The fewest examples any face of the profile was taught from."""
     return min(n for label, n in profile.counts().items() if label != NOTHING)
+
+
+def _least_ink(labels: tuple[str, ...], patches: NDArray[np.uint8]) -> float:
+    """The ink a read needs to be a die (see FAINT and SHADOW_INK)."""
+    inks = ink(die_views(patches))
+    faintest = min(float(np.median(inks[[i for i, label in enumerate(labels) if label == face]]))
+                   for face in set(labels))
+    return min(FAINT * faintest, SHADOW_INK)
 
 
 def _faces_only(profile: Profile) -> tuple[tuple[str, ...], NDArray[np.uint8]]:
