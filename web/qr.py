@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fcntl
 import io
+import ipaddress
 import socket
 import struct
 
@@ -66,7 +67,8 @@ _IFF_UP, _IFF_LOOPBACK, _IFF_RUNNING = 0x1, 0x8, 0x40
 
 
 def _interface_addresses() -> list[str]:
-    """The IPv4 addresses of the interfaces that are up and connected, loopback left out."""
+    """The IPv4 addresses of the interfaces that are up and connected, loopback and link-local
+    addresses left out (phones on the hotspot cannot reach a cable's 169.254 address)."""
     found = []
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         for _, name in socket.if_nameindex():
@@ -79,5 +81,7 @@ def _interface_addresses() -> list[str]:
                 answer = fcntl.ioctl(probe, _SIOCGIFADDR, request)
             except OSError:  # (an interface without an IPv4 address, or gone meanwhile)
                 continue
-            found.append(socket.inet_ntoa(answer[20:24]))
+            address = socket.inet_ntoa(answer[20:24])
+            if not ipaddress.ip_address(address).is_link_local:  # (169.254/16: a cable alone)
+                found.append(address)
     return found

@@ -46,9 +46,11 @@ try:
                 raise
             time.sleep(0.1)
     print(join_url())
-    for wifi in ("wlan0", "wlan1"):  # a pair of linked interfaces, each as a Wi-Fi card
-        ip("link", "add", wifi, "type", "veth", "peer", "name", wifi + "p")
-        ip("link", "set", wifi + "p", "up")
+    for card in ("eth0", "wlan0", "wlan1"):  # a pair of linked interfaces, each as a card
+        ip("link", "add", card, "type", "veth", "peer", "name", card + "p")
+        ip("link", "set", card + "p", "up")
+    ip("link", "set", "eth0", "up")  # a cable to a laptop: a link-local address only
+    ip("addr", "add", "169.254.12.7/16", "dev", "eth0")
     ip("link", "set", "wlan0", "up")
     ip("addr", "add", "10.41.0.1/24", "dev", "wlan0")  # the Pi's own hotspot, as comitup
     print(join_url())                                   # sets it: no default route
