@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 COMITUP_CONF = Path("/etc/comitup.conf")
-HOTSPOT_URL = "http://10.41.0.1:8017/"  # comitup gives the Pi 10.41.0.1 on its hotspot
+HOTSPOT_ADDRESS = "10.41.0.1"  # comitup gives the Pi this address on its hotspot
 WPA_SHORTEST = 8  # comitup's hotspot has a password (WPA) only where it is this long (nm.py)
 
 

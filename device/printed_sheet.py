@@ -61,18 +61,12 @@ def with_resolution(png: bytes, px_per_mm: float) -> bytes:
 
 def pdf_bytes(sheet: Layout, *, lang: str = "en") -> bytes:
     """The sheet as a PDF file's bytes."""
-    out = io.BytesIO()
-    _pdf(sheet, lang).write(out)
-    return out.getvalue()
-
-
-def _pdf(sheet: Layout, lang: str) -> pydyf.PDF:
     return shapes_pdf(sheet.width, sheet.height, shapes(sheet, lang))
 
 
-def shapes_pdf(width: float, height: float, drawn: list[Shape]) -> pydyf.PDF:
-    """A one-page PDF of ``width`` × ``height`` mm with the ``drawn`` shapes, printed at actual
-    size."""
+def shapes_pdf(width: float, height: float, drawn: list[Shape]) -> bytes:
+    """A one-page PDF file's bytes, ``width`` × ``height`` mm with the ``drawn`` shapes, printed
+    at actual size."""
     w, h = width * POINTS_PER_MM, height * POINTS_PER_MM
     stream = pydyf.Stream()
     stream.set_matrix(POINTS_PER_MM, 0, 0, -POINTS_PER_MM, 0, h)  # mm, y down, as the layout
@@ -106,7 +100,9 @@ def shapes_pdf(width: float, height: float, drawn: list[Shape]) -> pydyf.PDF:
         "Contents": stream.reference,
         "Resources": pydyf.Dictionary({"Font": pydyf.Dictionary({"F1": font.reference})}),
     }))
-    return document
+    out = io.BytesIO()
+    document.write(out)
+    return out.getvalue()
 
 
 def _text(stream: pydyf.Stream, text: Text) -> None:

@@ -6,18 +6,17 @@ password (never below what a phone's camera reads from a hand's length), and a w
 for its line at its size is printed smaller, then over more lines.
 
 >>> from device.hotspot import Hotspot
->>> card_pdf(Hotspot("dicetable-1234", "k3mxq7wa2b"), password="Password", table="Table")[:5]
+>>> card_pdf(Hotspot("dicetable-1234", "k3mxq7wa2b"), password="Password", table="Table",
+...          address="http://10.41.0.1:8017/")[:5]
 b'%PDF-'
 """
 
 from __future__ import annotations
 
-import io
-
 import segno
 
 from device.helvetica import width
-from device.hotspot import HOTSPOT_URL, Hotspot
+from device.hotspot import Hotspot
 from device.printed_sheet import shapes_pdf
 from vision.sheet_art import Box, Shape, Text
 
@@ -32,15 +31,15 @@ PITCH = 1.45  # a line's height for its text's size
 GAP = 2.5  # mm: between one label and value and the next
 
 
-def card_pdf(spot: Hotspot, *, password: str, table: str) -> bytes:
+def card_pdf(spot: Hotspot, *, password: str, table: str, address: str) -> bytes:
     """The card as a PDF file's bytes; ``password`` and ``table`` are the words for the
-    password and the table's address, in the host's language."""
-    out = io.BytesIO()
-    shapes_pdf(WIDTH, HEIGHT, card_shapes(spot, password=password, table=table)).write(out)
-    return out.getvalue()
+    password and the table's address, in the host's language; ``address`` the table's address
+    on the hotspot."""
+    return shapes_pdf(WIDTH, HEIGHT, card_shapes(spot, password=password, table=table,
+                                                 address=address))
 
 
-def card_shapes(spot: Hotspot, *, password: str, table: str) -> list[Shape]:
+def card_shapes(spot: Hotspot, *, password: str, table: str, address: str) -> list[Shape]:
     """What is printed on the card (mm, y down): its edge, the QR code's squares, and the
     words; the hotspot's password only where it has one (comitup's is open otherwise)."""
     drawn: list[Shape] = [Box(0.5, 0.5, WIDTH - 1, HEIGHT - 1, line=0.6, width=0.3)]
@@ -57,7 +56,7 @@ def card_shapes(spot: Hotspot, *, password: str, table: str) -> list[Shape]:
     entries = [("Wi-Fi", spot.name, VALUE)]
     if spot.password:
         entries.append((password, spot.password, VALUE))
-    entries.append((table, HOTSPOT_URL, ADDRESS))
+    entries.append((table, address, ADDRESS))
     drawn.extend(_words(entries, left, WIDTH - MARGIN - left))
     return drawn
 
@@ -87,8 +86,7 @@ def _fitted(text: str, size: float, smallest: float, room: float) -> list[tuple[
     """``text`` as lines no wider than ``room`` mm with their size: one line at ``size`` or
     smaller down to ``smallest``, else as many lines at ``smallest`` as it needs (broken
     between any two characters: a password has no words)."""
-    while size > smallest and width(text, size) > room:
-        size = max(smallest, round(size - 0.1, 2))
+    size = max(smallest, min(size, room / width(text, 1.0))) if text else size
     lines = [""]
     for char in text:
         if lines[-1] and width(lines[-1] + char, size) > room:

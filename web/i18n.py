@@ -56,9 +56,9 @@ def ui(lang: str) -> Mapping[str, str]:
 
 
 SERVER_ONLY = ("log.", "key.", "line.", "error.", "quoted", "value.", "app.", "moment.",
-               "notice.")
+               "notice.", "wifi_card.")
 """Words only the server writes (the game's story, refusals, the host's notices, the
-manifest): not sent to the phone with the page."""
+manifest, the Wi-Fi card): not sent to the phone with the page."""
 
 LATER = ("camera.", "teach.")
 """Words the phone loads when it first needs them, with the camera's script (the camera's

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request
 
-from device.hotspot import COMITUP_CONF, Hotspot, hotspot
+from device.hotspot import COMITUP_CONF, HOTSPOT_ADDRESS, Hotspot, hotspot
 from device.printed_sheet import pdf_bytes
 from device.wifi_card import card_pdf
 from vision.sheet import GAMES, PAPERS, layout
 from web.auth import authorised
 from web.errors import ApiError, language, refusal_page
 from web.i18n import LANGUAGES, catalog
+from web.qr import table_url
 
 bp = Blueprint("printables", __name__, url_prefix="/print")
 
@@ -45,7 +46,9 @@ def wifi_card() -> Response:
     if spot is None:
         raise ApiError(404, "error.no_wifi_setup")
     words = catalog(_asked_language())["ui"]
-    pdf = card_pdf(spot, password=words["wifi_card.password"], table=words["wifi_card.table"])
+    here = table_url(int(request.environ["SERVER_PORT"]), HOTSPOT_ADDRESS)  # the port it serves
+    pdf = card_pdf(spot, password=words["wifi_card.password"], table=words["wifi_card.table"],
+                   address=here)
     return Response(pdf, mimetype="application/pdf",
                     headers={"Content-Disposition": 'inline; filename="dicetable-wifi.pdf"'})
 

@@ -15,12 +15,14 @@ import numpy as np
 import pytest
 
 from device.helvetica import EM_PER_SIZE, width
-from device.hotspot import HOTSPOT_URL, Hotspot, hotspot
+from device.hotspot import Hotspot, hotspot
 from device.wifi_card import card_pdf
 from web.i18n import LANGUAGES, catalog
 
 WIDTH, HEIGHT = 100.0, 55.0  # mm: the card
 PX_PER_MM = 10
+
+HOTSPOT_URL = "http://10.41.0.1:8017/"
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,8 @@ def _decoded(squares: list[tuple[float, float, float, float]]) -> str:
 
 def _card(spot: Hotspot, lang: str = "en") -> bytes:
     words = catalog(lang)["ui"]
-    return card_pdf(spot, password=words["wifi_card.password"], table=words["wifi_card.table"])
+    return card_pdf(spot, password=words["wifi_card.password"], table=words["wifi_card.table"],
+                    address=HOTSPOT_URL)
 
 
 @pytest.mark.parametrize("password", ["", "k3x9", "seven77"])

@@ -77,10 +77,14 @@ def test_the_host_prints_the_card_of_the_wifi_the_installer_set_up(
     app.config["COMITUP_CONF"] = root / "etc/comitup.conf"
     spot = hotspot(root / "etc/comitup.conf")
     assert spot is not None and spot.name.startswith("dicetable-")
-    card = phone.client.get("/print/wifi-card.pdf?lang=pt")
+    card = phone.client.get("/print/wifi-card.pdf?lang=pt",
+                            environ_overrides={"SERVER_PORT": "8017"})
     assert card.status_code == 200 and card.mimetype == "application/pdf"
     assert f"({spot.name})".encode() in card.data and f"({spot.password})".encode() in card.data
     assert b"(Palavra-passe)" in card.data and b"(http://10.41.0.1:8017/)" in card.data
+    # a table served on another port (dicetable serve --port) is there on the hotspot too
+    elsewhere = phone.client.get("/print/wifi-card.pdf", environ_overrides={"SERVER_PORT": "8123"})
+    assert b"(http://10.41.0.1:8123/)" in elsewhere.data
     assert watcher.client.get("/print/wifi-card.pdf").status_code == 401  # the host's only
 
 
