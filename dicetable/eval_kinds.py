@@ -26,12 +26,12 @@ from numpy.typing import NDArray
 from dicetable.failure_pictures import FailurePictures, PictureError
 from vision.calibrate import Calibration, CalibrationError, calibrate, rectify
 from vision.components import EMPTY
-from vision.datasets import MANIFEST, DatasetError
+from vision.datasets import MANIFEST, Box, DatasetError
 from vision.dice_finder import DieFinder
 from vision.errors import ModelMissing, ModelUnreadable
 from vision.face_reader import FaceReader
 from vision.failures import KindScored, draw_kinds
-from vision.kind_eval import Box, Read, Tally
+from vision.kind_eval import Read, Tally
 from vision.labelled_places import place_labels
 from vision.profile import Profile, ProfileError, default, load
 from vision.reader import DiceReader

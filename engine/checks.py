@@ -63,14 +63,14 @@ def as_int(value: object, template: str, low: int, high: int, /, **params: objec
     ...
     engine.errors.IllegalAction: "6" must be a number, written without quotes: 6
     """
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)  # 6.0 is 6 in JSON
     if isinstance(value, str) and value.strip().isdecimal() and low <= int(value) <= high:
         raise IllegalAction("{value} must be a number, written without quotes: {number}",
                             value=Shown(value), number=Shown(int(value)))
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise IllegalAction(template, low=low, high=high, value=Shown(value), **params)
-    return value
+    number = _whole_number(value)  # 6.0 is 6 in JSON
+    if number is None or not low <= number <= high:
+        shown = value if number is None else number
+        raise IllegalAction(template, low=low, high=high, value=Shown(shown), **params)
+    return number
 
 
 def as_choice(value: object, template: str, choices: Iterable[str], /,

@@ -16,12 +16,13 @@ engine.errors.IllegalAction: a name neither starts nor ends with a space: " Ben 
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from enum import Enum
 from typing import Any
 
 from engine.checks import same_name
-from engine.errors import IllegalAction, Shown
+from engine.errors import UNSHOWN, IllegalAction, Shown
 from engine.rules import Rules
 
 MAX_NAME_LENGTH = 24
@@ -63,9 +64,13 @@ def header_players(value: object, game: Rules[Any, Any], names: NameRules) -> tu
     return given
 
 
+_CONTROLLED = re.compile(f"[\x00-\x1f]|{UNSHOWN.pattern}")
+"""What a name may not hold: a control character, a line or paragraph break, a reordering mark
+(what a refusal shows escaped, and ASCII's first 32)."""
+
 def _check_names(names: tuple[str, ...]) -> None:
     """What every name is: something shown, without control characters."""
-    controlled = [n for n in names if any(_hidden_control(c) for c in n)]
+    controlled = [n for n in names if _CONTROLLED.search(n)]
     if controlled:
         raise IllegalAction("a name cannot hold line breaks or other control characters: "
                             "{name}", name=Shown(controlled[0]))
@@ -82,13 +87,6 @@ def _check_looks(names: tuple[str, ...]) -> None:
                             name=Shown(spaced[0]))
     if any(len(n) > MAX_NAME_LENGTH for n in names):
         raise IllegalAction("a name has at most {count} letters", count=MAX_NAME_LENGTH)
-
-
-def _hidden_control(char: str) -> bool:
-    """A control character, a line or paragraph break, or a reordering mark: it breaks lines
-    or turns text round."""
-    return unicodedata.category(char) in ("Cc", "Zl", "Zp") or "\u202a" <= char <= "\u202e" \
-        or "\u2066" <= char <= "\u2069"
 
 
 def _shows(name: str) -> bool:

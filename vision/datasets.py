@@ -52,6 +52,12 @@ Box = tuple[float, float, float, float]
 """x0, y0, x1, y1 in image pixels (or in fractions of the image size before decoding a YOLO
 image)."""
 
+
+def inside(box: Box, x: float, y: float) -> bool:
+    """Whether the point (x, y) lies in ``box`` (its edges included)."""
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
 MANIFEST = "labels.json"
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"})
 SPLIT_FOLDERS = {"train": "train", "training": "train", "val": "val", "valid": "val",

@@ -37,7 +37,7 @@ from enum import Enum
 
 import numpy as np
 
-from vision.datasets import Box, LabelledDie
+from vision.datasets import Box, LabelledDie, inside
 from vision.dice import DieRead
 
 VALUES = 6
@@ -107,7 +107,7 @@ class ImageScore:
 def score_image(reads: Sequence[DieRead], dice: Sequence[LabelledDie],
                 ignore: Sequence[Box] = ()) -> ImageScore:
     """Score one image's predictions against its labelled dice (see the module doc)."""
-    inside = [[j for j in _nearest_first(r, dice) if _contains(dice[j].box, r)] for r in reads]
+    within = [[j for j in _nearest_first(r, dice) if inside(dice[j].box, r.x, r.y)] for r in reads]
     order = sorted(range(len(reads)), key=lambda i: -reads[i].confidence)
     match: dict[int, int] = {}
     rounds: list[Callable[[int, int], bool]] = [
@@ -117,7 +117,7 @@ def score_image(reads: Sequence[DieRead], dice: Sequence[LabelledDie],
     ]
     for allowed in rounds:
         taken = set(match.values())
-        candidates = {i: [j for j in inside[i] if j not in taken and allowed(i, j)]
+        candidates = {i: [j for j in within[i] if j not in taken and allowed(i, j)]
                       for i in order if i not in match}
         match.update(_max_matching(candidates))
     read_outcomes = tuple(_read_outcome(reads[i], dice[match[i]] if i in match else None, ignore)
@@ -137,10 +137,6 @@ def score_image(reads: Sequence[DieRead], dice: Sequence[LabelledDie],
                       tuple(tuple(row) for row in confusion),
                       tuple(max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice),
                       tuple(r.size for r in reads))
-
-
-def _contains(box: Box, read: DieRead) -> bool:
-    return box[0] <= read.x <= box[2] and box[1] <= read.y <= box[3]
 
 
 def _nearest_first(read: DieRead, dice: Sequence[LabelledDie]) -> list[int]:
@@ -174,7 +170,7 @@ def _read_outcome(read: DieRead, die: LabelledDie | None, ignore: Sequence[Box])
         if read.value is None:
             return ReadOutcome.NOT_SURE
         return ReadOutcome.CORRECT if read.value == die.value else ReadOutcome.WRONG_VALUE
-    if any(_contains(box, read) for box in ignore):
+    if any(inside(box, read.x, read.y) for box in ignore):
         return ReadOutcome.IGNORED
     return ReadOutcome.FALSE
 

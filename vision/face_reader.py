@@ -126,7 +126,7 @@ class FaceReader:
         self.nudges = NUDGES if taught else 0
         self.looks = FaceLooks(*_faces_only(profile)) if taught else None
         self._face_columns = [k for k, n in enumerate(self.neighbours.names) if n != NOTHING]
-        self.least_ink = _least_ink(*_faces_only(profile))
+        self.least_ink = _least_ink(profile.labels, views[:n])  # (each example's own view)
         untaught = set(faces(profile.kind)) - set(profile.labels)
         self.pips = None
         if profile.kind == "d6" and untaught:
@@ -314,11 +314,13 @@ def _fewest(profile: Profile) -> int:
     return min(n for label, n in profile.counts().items() if label != NOTHING)
 
 
-def _least_ink(labels: tuple[str, ...], patches: NDArray[np.uint8]) -> float:
-    """The ink a read needs to be a die (see FAINT and SHADOW_INK)."""
-    inks = ink(die_views(patches))
-    faintest = min(float(np.median(inks[[i for i, label in enumerate(labels) if label == face]]))
-                   for face in set(labels))
+def _least_ink(labels: tuple[str, ...], views: NDArray[np.uint8]) -> float:
+    """The ink a read needs to be a die (see FAINT and SHADOW_INK), from the view of each of
+    the profile's examples."""
+    named = np.array(labels)
+    faces = named != NOTHING
+    inks, named = ink(views[faces]), named[faces]
+    faintest = min(float(np.median(inks[named == face])) for face in set(named))
     return min(FAINT * faintest, SHADOW_INK)
 
 

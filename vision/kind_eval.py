@@ -22,19 +22,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from vision.components import EMPTY, faces, is_card
+from vision.datasets import Box, inside
 
 NOT_SURE = "not sure"
 MISSED = "missed"
-Box = tuple[float, float, float, float]
 Read = tuple[str | None, float, float, float]  # face, x, y, confidence
 
 
 FALSE = "false"
 IGNORED = "ignored"
-
-
-def _inside(box: Box, x: float, y: float) -> bool:
-    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
 @dataclass(frozen=True)
@@ -100,9 +96,9 @@ class Tally:
         for i in sorted(range(len(reads)), key=lambda i: -reads[i][3]):
             face, x, y, _ = reads[i]
             hit = next((j for j, (_, b) in enumerate(labels) if j not in counted
-                        and _inside(b, x, y)), None)
+                        and inside(b, x, y)), None)
             if hit is None:
-                matched[i] = IGNORED if any(_inside(b, x, y) for b in ignore) else FALSE
+                matched[i] = IGNORED if any(inside(b, x, y) for b in ignore) else FALSE
                 self.false += matched[i] == FALSE
                 continue
             matched[i] = hit
