@@ -25,7 +25,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the PIN (or the host link) of the table in the state folder; a folder without a
     table is an error (only ``dicetable serve`` makes one)."""
-    from web.auth import SERVED_AT_SETTING, host_link
+    from web.auth import host_link, served_at
     from web.qr import table_url
 
     try:
@@ -37,13 +37,14 @@ def run(args: argparse.Namespace) -> int:
         if args.new:
             print(journal.new_pin())
         elif args.link:
-            served = (journal.setting(SERVED_AT_SETTING) or "").rpartition(" ")
-            if not served[2].isdigit():
+            where = served_at(journal)
+            if where is None:
                 print("dicetable: the table has not been served yet; its link is printed by "
                       "`dicetable serve`", file=sys.stderr)
                 return 2
+            host, port = where
             # the address the table has now, not at its start: the Pi's network changes
-            print(host_link(table_url(int(served[2]), served[0]), journal))
+            print(host_link(table_url(port, host), journal))
         else:
             print(journal.pin())
     except JournalError as err:

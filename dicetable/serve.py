@@ -173,7 +173,7 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
     """Open the table, the camera, the buttons and the server, each closed by ``close``,
     and serve until a stop signal."""
     from web.app import create_app
-    from web.auth import SERVED_AT_SETTING, host_link
+    from web.auth import host_link, keep_served_at
     from web.qr import qr_text, table_url
     from web.server import create_server, end_streams
     from web.table import table
@@ -226,7 +226,7 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
     # looked up again for each page: the Pi's network may change (its hotspot, then the house's)
     app.config["PUBLIC_URL"] = partial(table_url, server.effective_port, host)
     try:
-        journal.set_setting(SERVED_AT_SETTING, f"{host} {server.effective_port}")
+        keep_served_at(journal, host, server.effective_port)
     except JournalError as err:
         print(f"dicetable: {err}", file=sys.stderr)
     print(qr_text(url))

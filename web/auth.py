@@ -34,7 +34,8 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SERVED_AT_SETTING = "served_at"
 """The journal setting that keeps where ``dicetable serve`` listens (``"HOST PORT"``), so that
 ``dicetable pin --link`` makes the host link with the address the table has now (the Pi's
-network changes: its own hotspot, then a house's Wi-Fi)."""
+network changes: its own hotspot, then a house's Wi-Fi); written by :func:`keep_served_at`,
+read by :func:`served_at`."""
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -86,6 +87,19 @@ def host_token(journal: Journal) -> str:
 def host_link(base_url: str, journal: Journal) -> str:
     """The host's link: the table's address with the token that lets it change the game."""
     return f"{base_url.rstrip('/')}/auth/join?token={host_token(journal)}"
+
+
+def keep_served_at(journal: Journal, host: str, port: int) -> None:
+    """Keep where the table listens (``dicetable serve``, once it listens); JournalError where
+    the journal cannot be written."""
+    journal.set_setting(SERVED_AT_SETTING, f"{host} {port}")
+
+
+def served_at(journal: Journal) -> tuple[str, int] | None:
+    """Where the table listens, as :func:`keep_served_at` kept it: host and port; None where
+    it was never kept (a table not started since an earlier version) or is garbled."""
+    host, _, port = (journal.setting(SERVED_AT_SETTING) or "").rpartition(" ")
+    return (host, int(port)) if port.isdecimal() else None
 
 
 def require_pin(view: Callable[P, R]) -> Callable[P, R]:
