@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from device.journal import Journal, JournalError
+from device.serving import is_serving
 from device.state_dir import add_state_argument, journal_path
 
 
@@ -39,8 +40,7 @@ def run(args: argparse.Namespace) -> int:
         elif args.link:
             where = served_at(journal)
             if where is None:
-                print("dicetable: the table has not been served yet; its link is printed by "
-                      "`dicetable serve`", file=sys.stderr)
+                print(f"dicetable: {_not_served_yet(journal.path.parent)}", file=sys.stderr)
                 return 2
             host, port = where
             # the address the table has now, not at its start: the Pi's network changes
@@ -64,3 +64,18 @@ def _opened(path: Path, *, writing: bool) -> Journal:
         if writing or err.problem != "read_only":
             raise
     return Journal.existing(path, read_only=True)
+
+
+def _not_served_yet(state: Path) -> str:
+    """Why there is no host link: the table never said where it listens (started by an
+    earlier version of dicetable, which did not; or not started since). No port is guessed:
+    a link to another port than the table's would not work."""
+    if is_serving(state):
+        return (f"the table serving {state} was started by an earlier version of dicetable, "
+                "which does not tell where it listens; restart it once (sudo systemctl "
+                "restart dicetable, or stop `dicetable serve` and run it again), then ask "
+                "again")
+    return (f"the table in {state} has not been served by this version of dicetable yet, so "
+            "where it listens is not known; `dicetable serve` (or sudo systemctl start "
+            "dicetable) serves it and prints the host link, and `dicetable pin --link` gives "
+            "it from then on")

@@ -3,6 +3,7 @@ never filled with a new one; ``--new`` changes the PIN, ``--link`` prints the ho
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from device.journal import Journal
+from device.serving import ServingLock
+from device.state_dir import journal_path
 from dicetable.child import ServedTable, free_port, start_serving
 from dicetable.cli import main
 from web.client import Phone
@@ -46,6 +49,33 @@ def test_pin_prints_the_pin_of_the_served_table_and_new_changes_it(
         assert capsys.readouterr().out.strip() != link
         phone.enter_pin(new)
         assert phone.get("/api/state")[1]["auth"] is True
+
+
+def _link_of_a_table_left_by_an_earlier_version(state: Path, capsys: pytest.CaptureFixture[str],
+                                               *, serving: bool) -> str:
+    """What ``pin --link`` says (on stderr) of a table whose journal an earlier version of
+    dicetable made, which did not keep where it listens; ``serving``: that version serves it
+    now (it holds the folder, as a serve does)."""
+    Journal(journal_path(state)).close()
+    with ServingLock(state) if serving else contextlib.nullcontext():
+        assert main(["pin", "--link", "--state", str(state)]) == 2
+    said = capsys.readouterr()
+    assert said.out == ""  # no link: any port guessed may not be the table's
+    return said.err
+
+
+def test_the_link_of_a_table_an_earlier_version_serves_says_to_restart_it_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    said = _link_of_a_table_left_by_an_earlier_version(tmp_path, capsys, serving=True)
+    assert "started by an earlier version of dicetable" in said
+    assert "restart it once (sudo systemctl restart dicetable" in said
+
+
+def test_the_link_of_a_table_not_served_since_an_update_says_to_serve_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    said = _link_of_a_table_left_by_an_earlier_version(tmp_path, capsys, serving=False)
+    assert "has not been served by this version of dicetable yet" in said
+    assert "`dicetable serve` (or sudo systemctl start dicetable)" in said
 
 
 def test_serve_and_pin_use_the_same_default_folder(tmp_path: Path) -> None:
