@@ -224,7 +224,7 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
     close.callback(server.close)
     url = table_url(server.effective_port, host)
     # looked up again for each page: the Pi's network may change (its hotspot, then the house's)
-    app.config["PUBLIC_URL"] = partial(table_url, server.effective_port, host)
+    table(app).public_url = partial(table_url, server.effective_port, host)
     try:
         keep_served_at(journal, host, server.effective_port)
     except JournalError as err:

@@ -2,12 +2,13 @@
 
 ``config`` must give ``TABLE_SESSION`` (a started :class:`device.session.TableSession`) and
 ``JOURNAL`` (its :class:`device.journal.Journal`: the PIN and the cookie secret live there).
-Optional: ``PUBLIC_URL`` (the address in
-the join QR code, or a function giving it as each page is made; default: the address the phone
-used), ``MAX_STREAMS`` (live streams at
-once, default 40), ``SSE_HEARTBEAT_S`` (15) and ``SSE_MAX_S`` (300), ``NOTICES`` (what the host
-must be told, :class:`device.notice.Notice`), ``COMITUP_CONF`` (where the Pi's own Wi-Fi is
-set, default /etc/comitup.conf), and any Flask setting.
+Optional: ``PUBLIC_URL`` (the address in the join QR code: a function giving it as each page
+is made, or a fixed address; default: the address the phone used; made a function once, the
+table's :attr:`web.table.Table.public_url`, which a server that learns its port only later
+sets), ``MAX_STREAMS`` (live streams at once, default 40), ``SSE_HEARTBEAT_S`` (15) and
+``SSE_MAX_S`` (300), ``NOTICES`` (what the host must be told, :class:`device.notice.Notice`),
+``COMITUP_CONF`` (where the Pi's own Wi-Fi is set, default /etc/comitup.conf), and any Flask
+setting.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from web.errors import register_handlers
 from web.headers import add_security_headers
 from web.session_cookie import ClockTolerantSessions
 from web.streams import StreamGate
-from web.table import EXTENSION, Table
+from web.table import EXTENSION, Table, public_url
 from web.throttle import PinThrottle
 
 DEFAULTS: dict[str, Any] = {
@@ -60,6 +61,7 @@ def create_app(config: Mapping[str, Any]) -> Flask:
         colours=ColourBook(journal),
         streams=StreamGate(int(app.config["MAX_STREAMS"])),
         throttle=PinThrottle(),
+        public_url=public_url(app.config["PUBLIC_URL"]),
         notices=list(app.config["NOTICES"]),
     )
     register_handlers(app)

@@ -18,7 +18,6 @@ from flask import (
     current_app,
     jsonify,
     render_template,
-    request,
     url_for,
 )
 from markupsafe import Markup
@@ -51,8 +50,7 @@ def kiosk() -> str:
 
 def _page(*, kiosk: bool) -> str:
     lang = language()
-    public = current_app.config["PUBLIC_URL"]
-    url = (public() if callable(public) else public) or request.host_url
+    url = table().public_url()
     facts = setup_facts()
     boot = {
         "lang": lang,

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from flask import Flask, current_app
+from flask import Flask, current_app, request
 
 from device.journal import Journal, JournalError
 from device.notice import Notice
@@ -44,6 +44,8 @@ class Table:
     colours: ColourBook
     streams: StreamGate
     throttle: PinThrottle
+    public_url: Callable[[], str]
+    """The address in the join code, asked as each page is made (see :func:`public_url`)."""
     notices: list[Notice] = field(default_factory=list)
     """What the host must be told since the start, until a phone with the PIN dismisses it."""
     trades: GrantTrades = field(default_factory=GrantTrades)
@@ -156,6 +158,21 @@ class Table:
         with self._lock:
             self._encoded = (snapshot.live, text)
         return text
+
+
+def public_url(given: str | Callable[[], str] | None) -> Callable[[], str]:
+    """The config's ``PUBLIC_URL`` as the function :attr:`Table.public_url` is: a function
+    as it is (``dicetable serve``'s finds the Pi's address again for each page), a fixed
+    address, or (None) the address the phone used.
+
+    >>> public_url("http://table.local:8017/")()
+    'http://table.local:8017/'
+    """
+    if given is None:
+        return lambda: request.host_url
+    if isinstance(given, str):
+        return lambda: given
+    return given
 
 
 def table(app: Flask | None = None) -> Table:

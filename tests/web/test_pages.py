@@ -57,6 +57,22 @@ def test_the_public_url_wins_over_the_address_used(app: object, journal: Journal
     assert "http://table.local:8017/" in page
 
 
+def test_a_public_url_function_is_asked_again_for_each_page(app: object,
+                                                           journal: Journal) -> None:
+    # as `dicetable serve` gives it, once its server knows its port: the Pi's network changes
+    from web import create_app
+    from web.table import table
+
+    configured = create_app({"TABLE_SESSION": table(app).session,  # type: ignore[arg-type]
+                             "JOURNAL": journal})
+    addresses = iter(["http://10.41.0.1:8017/", "http://192.168.1.20:8017/"])
+    table(configured).public_url = lambda: next(addresses)
+    pages = [configured.test_client().get("/").get_data(as_text=True) for _ in range(2)]
+    assert [boot(page)["url"] for page in pages] == ["http://10.41.0.1:8017/",
+                                                     "http://192.168.1.20:8017/"]
+    assert qr_svg("http://192.168.1.20:8017/") in pages[1]
+
+
 def test_the_table_url_is_a_lan_address_when_listening_everywhere() -> None:
     assert table_url(8017, "10.0.0.5") == "http://10.0.0.5:8017/"
     assert table_url(8017, "::1") == "http://[::1]:8017/"
