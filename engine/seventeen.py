@@ -221,13 +221,24 @@ def check_round_cards(state: SeventeenState, new: Placed | None = None) -> None:
     known = seen_in_row(state)
     if new is not None and new.card is not None and not new.public:
         known[new.card] += 1
-    for card, count in known.items():
-        if count > state.deck.count(card):
+    left, plain_left = left_in_deck(state, known)
+    for card in known:
+        if left[card] < 0:
             raise too_many(state.deck, card)
-    plain = sum(1 for p in state.row if p.card is None or not p.card.double_sided)
-    if plain > state.deck.plain_backs:
+    if plain_left < 0:
         raise IllegalAction("every plain-back card of the deck ({count}) is in the row "
                             "already", count=state.deck.plain_backs)
+
+
+def left_in_deck(state: SeventeenState, in_row: Counter[Card]) -> tuple[Counter[Card], int]:
+    """What the deck holds beyond the row: the cards of each id beyond ``in_row`` (the row's
+    cards by id: those the table sees, or all that are known), and the plain-back cards beyond
+    the row's (their backs are seen, known or not); below 0 where the row holds more than the
+    deck."""
+    left = Counter(dict(state.deck.items()))
+    left.subtract(in_row)
+    plain = sum(1 for p in state.row if p.card is None or not p.card.double_sided)
+    return left, state.deck.plain_backs - plain
 
 
 def nearest_caller(callers: Iterable[int], last: int, direction: int, players: int) -> int:
@@ -635,13 +646,15 @@ def _card(value: object) -> Card:
     return Card(as_choice(value, "a card must be one of {options}, not {value}", list(Card)))
 
 
+def _known_in_row(state: SeventeenState) -> Counter[Card]:
+    """The row's cards whose id is known (seen or not), by id."""
+    return Counter(p.card for p in state.row if p.card is not None)
+
+
 def _room(state: SeventeenState) -> dict[Card, int]:
     """Cards of each id that the row may still take."""
-    known = Counter(p.card for p in state.row if p.card is not None)
-    plain = sum(1 for p in state.row if p.card is None or not p.card.double_sided)
-    plain_room = state.deck.plain_backs - plain
-    return {c: min(n - known[c], plain_room) if c in PLAIN_BACKS else n - known[c]
-            for c, n in state.deck.items()}
+    left, plain_left = left_in_deck(state, _known_in_row(state))
+    return {c: min(left[c], plain_left) if c in PLAIN_BACKS else left[c] for c in Card}
 
 
 def _random_card(state: SeventeenState, rng: Random) -> Card:
@@ -651,8 +664,8 @@ def _random_card(state: SeventeenState, rng: Random) -> Card:
 
 
 def _plausible_reveal(state: SeventeenState, rng: Random) -> tuple[Card, ...]:
-    known = Counter(p.card for p in state.row if p.card is not None)
-    pool = [c for c in PLAIN_BACKS for _ in range(state.deck.count(c) - known[c])]
+    left, _ = left_in_deck(state, _known_in_row(state))
+    pool = [c for c in PLAIN_BACKS for _ in range(left[c])]
     hidden = sum(1 for p in state.row if p.card is None)
     return tuple(rng.sample(pool, hidden))
 

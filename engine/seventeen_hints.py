@@ -27,7 +27,7 @@ from fractions import Fraction
 from math import comb
 
 from engine.rules import JSONDict
-from engine.seventeen import SEVENTEEN, SeventeenState, seen_in_row, shown
+from engine.seventeen import SEVENTEEN, SeventeenState, left_in_deck, seen_in_row, shown
 from engine.seventeen_cards import PLAIN_BACKS, Card
 
 
@@ -40,7 +40,7 @@ def row_hints(state: SeventeenState) -> JSONDict:
     """
     if state.over:
         return {}
-    seen = seen_in_row(state)
+    left, _ = left_in_deck(state, seen_in_row(state))
     known_sum = hidden = 0
     for placed in state.row:
         card = shown(state, placed)
@@ -48,8 +48,8 @@ def row_hints(state: SeventeenState) -> JSONDict:
             hidden += 1
         else:
             known_sum += card.points
-    pool = [(c.points, state.deck.count(c) - seen[c]) for c in PLAIN_BACKS]
-    traps = state.deck.count(Card.TRAP) - seen[Card.TRAP]
+    pool = [(c.points, left[c]) for c in PLAIN_BACKS]
+    traps = left[Card.TRAP]
     return {
         "known_sum": known_sum,
         "hidden": hidden,
