@@ -344,7 +344,6 @@ class Journal:
                 "INSERT INTO lines (game_id, seq, line, source, at) VALUES (?, ?, ?, ?, ?)",
                 [(game_id, last + i, json.dumps(line, ensure_ascii=False), source, now)
                  for i, line in enumerate(lines, start=1)])
-            db.execute("DELETE FROM finals WHERE game_id = ?", (game_id,))  # its end changed
             if winners is None:
                 db.execute("UPDATE games SET status = 'playing', ended_at = NULL, winners = NULL"
                            " WHERE id = ?", (game_id,))
@@ -442,7 +441,8 @@ class Journal:
     def finals(self) -> dict[int, Any]:
         """The summaries kept of finished games (:meth:`keep_finals`) by game id, each the JSON
         it was kept as (None where the disk garbled it); only those made of the end the game
-        has now."""
+        has now (its ``ended_at``, to the millisecond of the line that ended it: a game taken
+        back by an undo is not finished, and one ended again has another end)."""
         rows = self._connection().execute(
             "SELECT finals.game_id, finals.final FROM finals JOIN games ON games.id ="
             " finals.game_id WHERE games.status = 'finished'"

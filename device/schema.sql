@@ -22,8 +22,9 @@ CREATE TABLE IF NOT EXISTS lines (
 
 -- What the statistics take of each finished game (its kind, final scores, winners), kept at
 -- the first look after its end: derived, never the truth (its lines are). It stands for the
--- end it was made of (`ended_at`): any line journalled for the game deletes it, and one
--- missing (a journal older than this table, a salvaged one) or garbled is made again by
+-- end it was made of (`ended_at`), and only while the game still ends there: a game taken back
+-- by an undo is not finished, and one ended again has another end. One missing (a journal
+-- older than this table, a salvaged one), garbled or of another end is made again by
 -- replaying the game.
 CREATE TABLE IF NOT EXISTS finals (
     game_id     INTEGER PRIMARY KEY REFERENCES games (id),

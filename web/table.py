@@ -53,8 +53,7 @@ class Table:
     _encoded: tuple[int, str] | None = field(default=None, repr=False)
     _stories: dict[tuple[int, str], tuple[int, Told]] = field(default_factory=dict,
                                                              repr=False)
-    _finals: dict[tuple[int, str, tuple[str, ...]], Final] = field(default_factory=dict,
-                                                                   repr=False)
+    _finals: dict[tuple[int, str], Final] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _setting_up: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -91,13 +90,13 @@ class Table:
         kept: dict[int, Any] | None = None
         made: list[tuple[int, str, dict[str, Any]]] = []
         for meta in history:
-            key = (int(meta["id"]), str(meta["ended_at"]), tuple(meta["winners"]))
+            key = (int(meta["id"]), str(meta["ended_at"]))
             with self._lock:
                 known = self._finals.get(key)
             if known is None:
                 kept = self.journal.finals() if kept is None else kept
-                known = final_from_json(kept.get(key[0]))
-                if known is None or known.winners != key[2]:  # missing, garbled or stale
+                known = final_from_json(kept.get(key[0]))  # of the end it has now only
+                if known is None:  # missing, garbled or of another end
                     known = self._replayed_final(key[0])
                     if known is None:
                         continue

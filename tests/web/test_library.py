@@ -178,6 +178,24 @@ def test_a_summary_missing_garbled_or_stale_is_made_again_from_the_games_lines(
     assert _stats_after_restart(
         journal.path, "DELETE FROM finals WHERE game_id = 1",
         "UPDATE finals SET final = '{\"game\": \"dal' WHERE game_id = 2",
-        "UPDATE finals SET final = json_set(final, '$.winners', json('[\"Ana\"]'))"
-        " WHERE game_id = 3") == stats
+        "UPDATE finals SET ended_at = '2026-01-01T20:00:00.000+00:00',"  # of an earlier end
+        " final = json_set(final, '$.winners', json('[\"Ana\"]')) WHERE game_id = 3") == stats
     assert _stats_after_restart(journal.path, GARBLE_LINES) == stats  # all three kept again
+
+
+def test_a_summary_kept_before_an_end_was_taken_back_is_not_the_games_new_end(
+        phone: Phone, journal: Journal) -> None:
+    # the same winner, another score: only the end it was kept of tells it from the new one
+    phone.change("/api/game", {"header": {"game": "dalek", "players": ["Jenna", "Peter"],
+                                          "target": 10}})
+    phone.play(*JENNA_TURN, *PETER_TURN)
+    kept = phone.client.get("/api/stats").json  # the summary of this end is kept
+    assert kept is not None and kept["games"]["dalek"]["players"]["Peter"]["best"] == 0
+    phone.play(*[{"undo": {}}] * len(PETER_TURN))  # Peter's turn taken back, played again
+    assert phone.client.get("/api/stats").json["games"] == {}  # type: ignore[index]
+    phone.play({"roll": ["H2"] + ["D3"] * 9}, {"keep": ["H2", "D3"]}, {"stop": {}})
+    journal.close()  # the table stopped before anyone looked again
+    again = _stats_after_restart(journal.path)["games"]["dalek"]
+    assert again["played"] == 1 and again["players"]["Jenna"]["wins"] == 1
+    assert again["players"]["Peter"] == {"games": 1, "wins": 0, "best": 2, "total": 2,
+                                         "average": 2.0}
