@@ -2,11 +2,13 @@
 
 A stream starts with the current state (so a phone that slept or lost Wi-Fi catches up on
 reconnecting), then sends every new version, and a ``beat`` event as heartbeat when nothing
-happens. It ends after ``SSE_MAX_S`` seconds (the browser reconnects by itself), when the
-phone goes away (or opens a newer stream: :mod:`web.streams`), when more than
-:data:`web.server.STREAM_BACKLOG` bytes wait for a phone that does not read, or when the server
-stops (:func:`web.server.end_streams`), so it never holds a waitress thread for long. Streams
-beyond ``MAX_STREAMS`` are refused with 503 so that plain requests always find a thread.
+happens. It also gives the table's join code (:mod:`web.join`) in a ``join`` event, at its
+start and whenever the address changes (looked at every :data:`JOIN_LOOK_S`). It ends after
+``SSE_MAX_S`` seconds (the browser reconnects by itself), when the phone goes away (or opens a
+newer stream: :mod:`web.streams`), when more than :data:`web.server.STREAM_BACKLOG` bytes wait
+for a phone that does not read, or when the server stops (:func:`web.server.end_streams`), so
+it never holds a waitress thread for long. Streams beyond ``MAX_STREAMS`` are refused with 503
+so that plain requests always find a thread.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Callable, Iterator
 from flask import Blueprint, Response, current_app, request
 
 from web.errors import ApiError
+from web.join import join_address, join_event
 from web.server import BACKLOG_KEY, STREAM_BACKLOG
 from web.streams import Ticket
 from web.table import Table, table
@@ -27,6 +30,8 @@ RETRY_MS = 2000
 POLL_S = 0.25
 """How often a waiting stream looks whether the server is stopping (the session's wait cannot
 be woken from here), so that stopping waits at most this long for the streams."""
+JOIN_LOOK_S = 2.0
+"""How often a stream looks whether the table's address changed (a few microseconds each)."""
 
 
 def event(data: str, version: int) -> str:
@@ -48,7 +53,7 @@ def events() -> Response:
     phone = _Phone(ticket, request.environ.get("waitress.client_disconnected"),
                    request.environ.get(BACKLOG_KEY))
     stream = _stream(current, phone, float(current_app.config["SSE_HEARTBEAT_S"]),
-                     float(current_app.config["SSE_MAX_S"]))
+                     float(current_app.config["SSE_MAX_S"]), join_address())
     response = Response(stream, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
     response.call_on_close(lambda: current.streams.leave(ticket))
@@ -71,18 +76,25 @@ class _Phone:
                 or (self._backlog is not None and self._backlog() > STREAM_BACKLOG))
 
 
-def _stream(current: Table, phone: _Phone, heartbeat: float,
-            lifetime: float) -> Iterator[str]:
+def _stream(current: Table, phone: _Phone, heartbeat: float, lifetime: float,
+            address: Callable[[], str]) -> Iterator[str]:
     with current.session.subscribe() as updates:
         snapshot = current.session.snapshot()
         sent = snapshot.live
         yield f"retry: {RETRY_MS}\n" + event(current.encoded(snapshot), snapshot.version)
-        started = last = time.monotonic()
+        shown = address()
+        yield join_event(shown)
+        started = last = looked = time.monotonic()
         while time.monotonic() - started < lifetime and not current.streams.closed:
             update = updates.get(timeout=min(POLL_S, heartbeat))
             if phone.gone():
                 return
             now = time.monotonic()
+            if now - looked >= JOIN_LOOK_S:
+                looked, url = now, address()
+                if url != shown:
+                    shown, last = url, now
+                    yield join_event(shown)
             if update is not None and update.live > sent:
                 sent = update.live
                 last = now

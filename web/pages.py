@@ -9,8 +9,6 @@ they are opened.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from flask import (
     Blueprint,
     Response,
@@ -20,7 +18,6 @@ from flask import (
     render_template,
     url_for,
 )
-from markupsafe import Markup
 
 from web.api import notices
 from web.auth import authorised, csrf_token
@@ -28,8 +25,8 @@ from web.colours import PALETTE
 from web.errors import language
 from web.games import setup_facts
 from web.i18n import LANGUAGES, catalog, later_words, page_words
+from web.join import join_address, join_qr
 from web.printables import own_wifi
-from web.qr import qr_svg
 from web.table import table
 
 bp = Blueprint("pages", __name__)
@@ -50,7 +47,7 @@ def kiosk() -> str:
 
 def _page(*, kiosk: bool) -> str:
     lang = language()
-    url = table().public_url()
+    url = join_address()()
     facts = setup_facts()
     boot = {
         "lang": lang,
@@ -67,7 +64,7 @@ def _page(*, kiosk: bool) -> str:
         "url": url,
         "wifi_card": own_wifi() is not None,  # the host may print the card of the Pi's Wi-Fi
     }
-    return render_template("pad.html", lang=lang, boot=boot, url=url, qr=_qr(url), kiosk=kiosk)
+    return render_template("pad.html", lang=lang, boot=boot, url=url, qr=join_qr(url), kiosk=kiosk)
 
 
 @bp.get("/i18n/<lang>.json")
@@ -108,8 +105,3 @@ def manifest() -> Response:
     response = jsonify(body)
     response.mimetype = "application/manifest+json"
     return response
-
-
-@lru_cache(maxsize=8)
-def _qr(url: str) -> Markup:
-    return Markup(qr_svg(url))

@@ -15,7 +15,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app
 
 from device.journal import Journal, JournalError
 from device.notice import Notice
@@ -45,7 +45,8 @@ class Table:
     streams: StreamGate
     throttle: PinThrottle
     public_url: Callable[[], str]
-    """The address in the join code, asked as each page is made (see :func:`public_url`)."""
+    """The address in the join code, asked as each page is made and as open pages look again
+    (see :func:`public_url`); empty: the address the phone used (:func:`web.join.join_address`)."""
     notices: list[Notice] = field(default_factory=list)
     """What the host must be told since the start, until a phone with the PIN dismisses it."""
     trades: GrantTrades = field(default_factory=GrantTrades)
@@ -162,13 +163,13 @@ class Table:
 def public_url(given: str | Callable[[], str] | None) -> Callable[[], str]:
     """The config's ``PUBLIC_URL`` as the function :attr:`Table.public_url` is: a function
     as it is (``dicetable serve``'s finds the Pi's address again for each page), a fixed
-    address, or (None) the address the phone used.
+    address, or (None) none: the address the phone used (:func:`web.join.join_address`).
 
-    >>> public_url("http://table.local:8017/")()
-    'http://table.local:8017/'
+    >>> public_url("http://table.local:8017/")(), public_url(None)()
+    ('http://table.local:8017/', '')
     """
     if given is None:
-        return lambda: request.host_url
+        return lambda: ""
     if isinstance(given, str):
         return lambda: given
     return given

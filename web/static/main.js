@@ -282,6 +282,15 @@ function renderJoin() {
   join.append(el("div.drawn", {}, back()));
 }
 
+/* The join code the table gives now ({url, qr}: its address and QR code, drawn by the server),
+   in place of the one shown (a TV's kiosk page is never reloaded; the Pi's address changes). */
+function showJoin(code) {
+  const url = document.getElementById("join-url");
+  if (url.textContent === code.url) return;
+  url.textContent = code.url;
+  document.querySelector("#join .qr").innerHTML = code.qr;
+}
+
 function back() {
   return el("div.row", {}, button(t("back"), () => { S.screen = "pad"; render(); }));
 }

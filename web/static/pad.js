@@ -211,7 +211,8 @@ async function refresh(timeoutMs) {
   }
 }
 
-/* The live stream: the current state on every (re)connect, then every change. */
+/* The live stream: the current state on every (re)connect, then every change; and the join
+   code at every (re)connect and whenever the table's address changes. */
 function connect() {
   if (S.stream) S.stream.close();
   const stream = new EventSource("/events");
@@ -222,6 +223,7 @@ function connect() {
     apply(JSON.parse(e.data));
   });
   stream.addEventListener("beat", () => { S.seen = Date.now(); setConnected(true); });
+  stream.addEventListener("join", (e) => showJoin(JSON.parse(e.data)));
   stream.onopen = () => { S.seen = Date.now(); setConnected(true); };
   stream.onerror = () => {
     setConnected(false);
