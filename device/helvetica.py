@@ -1,14 +1,19 @@
 """How wide a line of text is in Helvetica, the font of the printed sheets and card: to fit
-words in the room they have on paper.
+words in the room they have on paper; and which letters it prints at all.
 
 >>> round(width("Wi-Fi", 3.0), 2)
 9.44
+>>> printable("Café-Tisch Zoë"), printable("Łódź")
+(True, False)
 """
 
 from __future__ import annotations
 
 import unicodedata
 
+ENCODING = "cp1252"
+"""The PDF's Helvetica is the standard one, in WinAnsi encoding (Windows' Western European
+code page): the letters it prints; any other would print as "?"."""
 EM_PER_SIZE = 1.35
 """A text's font size (its em) for its size (mm, about its capitals' height)."""
 
@@ -33,3 +38,12 @@ def _advance(char: str) -> int:
     base = unicodedata.normalize("NFD", char)[0]
     code = ord(base) - 32
     return _ADVANCES[code] if 0 <= code < len(_ADVANCES) else _WIDEST
+
+
+def printable(text: str) -> bool:
+    """Whether every letter of ``text`` is one the PDF's Helvetica prints (:data:`ENCODING`)."""
+    try:
+        text.encode(ENCODING)
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import pydyf  # type: ignore[import-untyped]
 
-from device.helvetica import EM_PER_SIZE
+from device.helvetica import EM_PER_SIZE, ENCODING
 from vision.sheet import Layout
 from vision.sheet_art import Box, Shape, Text, draw, shapes
 
@@ -115,6 +115,6 @@ def _text(stream: pydyf.Stream, text: Text) -> None:
     else:
         stream.set_text_matrix(1, 0, 0, -1, text.x, text.y)
     stream.set_font_size("F1", text.size * EM_PER_SIZE)
-    stream.show_text_string(text.text.encode("cp1252", errors="replace"))
+    stream.show_text_string(text.text.encode(ENCODING, errors="replace"))
     stream.end_text()
     stream.pop_state()

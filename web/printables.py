@@ -48,7 +48,7 @@ def wifi_card() -> Response:
     words = catalog(_asked_language())["ui"]
     here = table_url(int(request.environ["SERVER_PORT"]), HOTSPOT_ADDRESS)  # the port it serves
     pdf = card_pdf(spot, password=words["wifi_card.password"], table=words["wifi_card.table"],
-                   address=here)
+                   unprintable=words["wifi_card.unprintable"], address=here)
     return Response(pdf, mimetype="application/pdf",
                     headers={"Content-Disposition": 'inline; filename="dicetable-wifi.pdf"'})
 

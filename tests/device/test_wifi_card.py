@@ -60,7 +60,7 @@ def _decoded(squares: list[tuple[float, float, float, float]]) -> str:
 def _card(spot: Hotspot, lang: str = "en") -> bytes:
     words = catalog(lang)["ui"]
     return card_pdf(spot, password=words["wifi_card.password"], table=words["wifi_card.table"],
-                    address=HOTSPOT_URL)
+                    unprintable=words["wifi_card.unprintable"], address=HOTSPOT_URL)
 
 
 @pytest.mark.parametrize("password", ["", "k3x9", "seven77"])
@@ -119,3 +119,31 @@ def test_any_name_and_password_comitup_takes_fits_on_the_card(
     words = catalog(lang)["ui"]
     assert printed == ("Wi-Fi" + name + words["wifi_card.password"] + password
                        + words["wifi_card.table"] + HOTSPOT_URL)
+
+
+@pytest.mark.parametrize(("name", "password"), [
+    ("Łódź", "kqzmtwpaxe"),  # Polish: Ł and ź are no letters of the card's font
+    ("桌", "kqzmtwpaxe"),
+    ("Дача", "kqzmtwpaxe"),  # Cyrillic, and Greek below: letters of Japan's Shift JIS too
+    ("Ωmega", "ΩΩ-kqzmtwpaxe"),
+])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_name_or_password_the_card_cannot_print_is_scanned_never_misprinted(
+        name: str, password: str, lang: str) -> None:
+    spot = Hotspot(name, password)
+    squares, lines = _printed(_card(spot, lang))
+    assert _decoded(squares) == spot.join_code  # the phone joins the Wi-Fi of that very name
+    words = catalog(lang)["ui"]
+    note = words["wifi_card.unprintable"]
+    labels = [i for i, line in enumerate(lines)
+              if line.text in ("Wi-Fi", words["wifi_card.password"], words["wifi_card.table"])]
+    under = [" ".join(line.text for line in lines[i + 1:j]) for i, j in pairwise(labels)]
+    assert under == [note, password if password.isascii() else note]  # in plain words
+    assert not any("?" in line.text for line in lines)
+
+
+def test_a_name_of_western_letters_is_printed_as_it_is() -> None:
+    spot = Hotspot("Café-Tisch Zoë", "kqzmtwpaxe")
+    squares, lines = _printed(_card(spot, "it"))
+    assert _decoded(squares) == spot.join_code
+    assert "Café-Tisch Zoë" in [line.text for line in lines]
