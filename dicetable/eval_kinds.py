@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from dicetable.failure_pictures import FailurePictures, PictureError
 from vision.calibrate import Calibration, CalibrationError, calibrate, rectify
-from vision.components import EMPTY
+from vision.components import EMPTY, READ_ON_SHEET
 from vision.datasets import MANIFEST, Box, DatasetError
 from vision.dice_finder import DieFinder
 from vision.errors import ModelMissing, ModelUnreadable
@@ -33,15 +33,18 @@ from vision.face_reader import FaceReader
 from vision.failures import KindScored, draw_kinds
 from vision.kind_eval import Read, Tally
 from vision.labelled_places import place_labels
-from vision.profile import Profile, ProfileError, default, load
+from vision.profile import Profile, ProfileError, load
 from vision.reader import DiceReader
 from vision.table_dataset import TablePhoto
 from vision.table_dataset import load as load_photos
-from vision.table_reads import DalekTableReader, DicyTableReader, SeventeenTableReader
+from vision.table_reads import (
+    DalekTableReader,
+    DicyTableReader,
+    SeventeenTableReader,
+    sheet_reader,
+)
 
 PROG = "dicetable eval"
-READ_ON = {"dalek": ("dalek",), "dicy": ("dicy-card", "d6"), "17": ("17-card",)}
-"""The kinds each game's sheet is read for."""
 
 
 def wanted(args: argparse.Namespace) -> bool:
@@ -148,29 +151,20 @@ class _Readers:
         self.profile, self.threads, self.models = profile, threads, models
         self._made: dict[str, object] = {}
 
-    def profile_for(self, kind: str) -> Profile | None:
-        if self.profile is not None and self.profile.kind == kind:
-            return self.profile
-        return None if kind == "d6" else default(kind)
-
     def get(self, name: str) -> object:
         if name not in self._made:
             self._made[name] = self._make(name)
         return self._made[name]
 
     def _make(self, name: str) -> object:
-        if name == "17":
-            return SeventeenTableReader(self.profile_for("17-card"))
-        if name == "dicy":
-            return DicyTableReader(self.profile_for("dicy-card"), dice=self.profile_for("d6"),
-                                   threads=self.threads, models=self.models)
-        finder = DieFinder(threads=self.threads, models=self.models)
-        if name == "dalek":
-            return DalekTableReader(self.profile_for("dalek"), finder=finder)
-        profile = self.profile_for(name)  # dice read without a sheet
-        if profile is None:
+        if name in READ_ON_SHEET:
+            return sheet_reader(name, {} if self.profile is None else
+                                {self.profile.kind: self.profile},
+                                threads=self.threads, models=self.models)
+        if self.profile is None or self.profile.kind != name:  # d6 dice read without a sheet
             return DiceReader(threads=self.threads, models=self.models)
-        return FaceReader(profile, finder=finder, threads=self.threads)
+        finder = DieFinder(threads=self.threads, models=self.models)
+        return FaceReader(self.profile, finder=finder, threads=self.threads)
 
 
 class _Photo(NamedTuple):
@@ -272,7 +266,8 @@ def _place_box(found: Calibration, place: str) -> Box:
 
 def _read_there(photo: TablePhoto, game: str) -> None:
     """Refuse a photo labelling things its sheet's reader does not read (they would not count)."""
-    other = sorted({i.kind for i in photo.items} - set(READ_ON[game]))
+    other = sorted({i.kind for i in photo.items} - set(READ_ON_SHEET[game]))
     if other:
         raise DatasetError(f"{photo.file}: labels {', '.join(other)}, which the {game} sheet "
-                           f"it shows is not read for (it reads {', '.join(READ_ON[game])})")
+                           f"it shows is not read for (it reads "
+                           f"{', '.join(READ_ON_SHEET[game])})")

@@ -14,6 +14,8 @@ the camera can see of one die or card, and is what a teach profile learns:
 ('3', '3d', 'back')
 >>> len(faces("dicy-card")), dicy_face("odd", "frozen")
 (24, 'odd/frozen')
+>>> sheet_game("d6"), READ_ON_SHEET["dicy"]
+('dicy', ('dicy-card', 'd6'))
 """
 
 from __future__ import annotations
@@ -30,6 +32,11 @@ SEVENTEEN_SIDES = ("up", "down")
 PLAIN_BACK = "back"
 NOTHING = "none"  # a teach label: no die here (a die reader's background examples)
 EMPTY = "empty"  # what a card place with no card reads
+READ_ON_SHEET = {"dalek": ("dalek",), "dicy": ("dicy-card", "d6"), "17": ("17-card",)}
+"""The kinds each game's sheet is read for (vision.table_reads: its reader reads them there)."""
+READ_ANYWHERE = ("d6",)
+"""The kinds read in a photo with no sheet too (d6 dice by their pips); the others are read
+only on their game's sheet."""
 
 
 def dicy_face(card: str, side: str) -> str:
@@ -55,6 +62,11 @@ def faces(kind: str) -> tuple[str, ...]:
         return ("1", "2", "3", "4", "5", "reverse", "x2", "trash", "trap",
                 "1d", "2d", "3d", "4d", "5d", PLAIN_BACK)
     raise ValueError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
+
+
+def sheet_game(kind: str) -> str:
+    """The game on whose sheet ``kind`` is read."""
+    return next(game for game, kinds in READ_ON_SHEET.items() if kind in kinds)
 
 
 def is_card(kind: str) -> bool:

@@ -40,9 +40,8 @@ from vision.observation import Mark, Observation
 from vision.profile import Profile
 from vision.reader import DiceReader, check_image
 from vision.sheet_seen import DalekObservation, DicyObservation, TableSeen
-from vision.table_reads import DalekTableReader, DicyTableReader, SeventeenTableReader
+from vision.table_reads import DicyTableReader, SheetReader, sheet_reader
 
-Reader = DalekTableReader | DicyTableReader | SeventeenTableReader
 DIE_MM = 16.0  # a die's side, for its mark
 CARD_MARK_MM = 14.0  # a card's mark
 
@@ -69,7 +68,7 @@ class SheetObserver:
         self._threads = threads
         self._on_calibrated = on_calibrated
         self._again = calibration is None
-        self._readers: dict[str, Reader] = {}
+        self._readers: dict[str, SheetReader] = {}
         self._pips: DiceReader | None = None
         self._pips_lock = threading.Lock()  # asked for on other threads too (a teach check)
 
@@ -132,14 +131,9 @@ class SheetObserver:
         return Observation(_dice(seen, found), width, height, table=seen,
                            marks=_marks(seen, found))
 
-    def _reader(self, game: str) -> Reader:
+    def _reader(self, game: str) -> SheetReader:
         if game not in self._readers:
-            p = self._profiles
-            self._readers[game] = (
-                DalekTableReader(p.get("dalek"), threads=self._threads) if game == "dalek"
-                else DicyTableReader(p.get("dicy-card"), dice=p.get("d6"),
-                                     threads=self._threads) if game == "dicy"
-                else SeventeenTableReader(p.get("17-card")))
+            self._readers[game] = sheet_reader(game, self._profiles, threads=self._threads)
         return self._readers[game]
 
 

@@ -61,6 +61,7 @@ from vision.components import (
     DICY_CARDS,
     DICY_SIDES,
     KINDS,
+    READ_ANYWHERE,
     SEVENTEEN_CARDS,
     SEVENTEEN_SIDES,
     dicy_face,
@@ -129,9 +130,9 @@ class TablePhoto:
     @property
     def on_sheet(self) -> bool:
         """Whether it is read on a game's sheet: it names one, or an empty card place, or labels
-        what is read only on a sheet (Dalek dice, cards)."""
-        return self.sheet is not None or bool(self.empty) or any(i.kind != "d6"
-                                                                  for i in self.items)
+        what is read only on a sheet (Dalek dice, cards: vision.components.READ_ANYWHERE)."""
+        return self.sheet is not None or bool(self.empty) or any(
+            i.kind not in READ_ANYWHERE for i in self.items)
 
     def image(self) -> NDArray[np.uint8]:
         """The photo as it was labelled (turned as its orientation tag says, unless its size or

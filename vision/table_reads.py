@@ -4,11 +4,13 @@ Each game has a reader whose read() takes one rectified BGR frame (vision.calibr
 and returns its observation (vision.sheet_seen): what lies where, each with a confidence and
 None for "not sure" (never a guess). The look of faces and cards comes from teach profiles
 (vision.profile): the shipped ones were taught from rendered art; a table's own profile
-replaces them.
+replaces them. :func:`sheet_reader` makes the reader of a game's sheet, which reads the kinds
+vision.components.READ_ON_SHEET names for it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from numpy.typing import NDArray
 from vision.blas import one_thread
 from vision.card_print_scale import CardSize
 from vision.card_reader import CardRead, CardReader
-from vision.components import EMPTY, PLAIN_BACK
+from vision.components import EMPTY, PLAIN_BACK, READ_ON_SHEET
 from vision.dice_finder import DieFinder
 from vision.face_reader import FaceRead, FaceReader
 from vision.profile import Profile, default
@@ -139,6 +141,26 @@ class SeventeenTableReader:
         gap = next((i for i, p in enumerate(places) if p.empty), len(places))
         return SeventeenObservation(tuple(places[:gap]),
                                     tuple(p for p in places[gap:] if not p.empty))
+
+
+SheetReader = DalekTableReader | DicyTableReader | SeventeenTableReader
+
+
+def sheet_reader(game: str, profiles: Mapping[str, Profile] | None = None, *,
+                 threads: int | None = None, models: Path | None = None) -> SheetReader:
+    """The reader of ``game``'s sheet; each kind it reads (READ_ON_SHEET[game]) is read with
+    its profile in ``profiles``, else the shipped one (d6 dice without one by their pips).
+    ``models``: the folder of the dice networks (None: models/)."""
+    if game not in READ_ON_SHEET:
+        raise ValueError(f"no sheet of a game {game!r} (games: {', '.join(READ_ON_SHEET)})")
+    p = profiles or {}
+    if game == "dalek":
+        return DalekTableReader(p.get("dalek"), threads=threads,
+                                finder=DieFinder(threads=threads, models=models))
+    if game == "dicy":
+        return DicyTableReader(p.get("dicy-card"), dice=p.get("d6"), threads=threads,
+                               models=models)
+    return SeventeenTableReader(p.get("17-card"))
 
 
 def _dice_on(reads: tuple[FaceRead, ...], sheet: Layout, px_per_mm: float,

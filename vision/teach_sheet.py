@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 from vision.calibrate import Calibration, calibrate, rectify
 from vision.card_outline import outlines
 from vision.card_reader import CardReader
-from vision.components import DICY_CARDS, PLAIN_BACK, dicy_face, faces, is_card
+from vision.components import DICY_CARDS, PLAIN_BACK, dicy_face, faces, is_card, sheet_game
 from vision.dice_finder import DieFinder
 from vision.face_reader import FaceReader
 from vision.profile import Profile
@@ -41,7 +41,8 @@ from vision.sheet import PX_PER_MM, Layout
 from vision.sheet_print import SheetPrint
 from vision.table_dataset import Labelled
 
-GAME = {"dalek": "dalek", "dicy-card": "dicy", "17-card": "17", "d6": "dicy"}  # the sheets
+GAME = {kind: sheet_game(kind) for kind in ("dalek", "dicy-card", "17-card", "d6")}
+"""The sheet each kind is taught on (the one it is read on), in the order the pad lists them."""
 BOX = {"dalek": "to-roll", "d6": "dice"}  # the box a kind of dice is laid in
 KINDS = tuple(GAME)
 OPTIONAL = frozenset({"d6"})  # kinds whose faces may be left untaught (read by their pips)

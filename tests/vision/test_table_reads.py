@@ -7,16 +7,18 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 from numpy.typing import NDArray
 from threadpoolctl import threadpool_info  # type: ignore[import-untyped]
 
 from vision.calibrate import calibrate, rectify
+from vision.components import READ_ON_SHEET
 from vision.dice_finder import DieFinder
 from vision.profile import Profile, default
 from vision.sheet import PX_PER_MM
 from vision.table_dataset import load as load_photos
 from vision.table_dataset import write
-from vision.table_reads import DalekTableReader, DicyTableReader
+from vision.table_reads import DalekTableReader, DicyTableReader, SheetReader, sheet_reader
 from vision.table_scene import PlacedDie, render_still, render_table
 from vision.teach import teach
 
@@ -168,3 +170,27 @@ def test_dice_washed_out_by_glare_are_read_with_a_profile_taught_from_crisp_phot
         total += len(truth)
         right += sum(min(truth.count(f), got.count(f)) for f in set(truth))
     assert right >= 0.8 * total
+
+
+@pytest.mark.parametrize("game", sorted(READ_ON_SHEET))
+def test_a_sheet_is_read_for_its_kinds_each_with_the_profile_given(game: str) -> None:
+    """The reader of each game's sheet reads the kinds READ_ON_SHEET names for it (what eval
+    scores there and a labelled photo is read on its sheet for), each with its own profile."""
+    given = {kind: _own(kind) for kind in READ_ON_SHEET[game]}
+    assert _read_with(sheet_reader(game, given, threads=1)) == given
+
+
+def _own(kind: str) -> Profile:
+    """A table's own profile of ``kind``: the shipped one's examples (d6, which has none
+    shipped: the Dalek dice's patches, labelled 1..6)."""
+    shipped = default("dalek" if kind == "d6" else kind)
+    labels = tuple(str(n % 6 + 1) for n in range(len(shipped.labels))) if kind == "d6" \
+        else shipped.labels
+    return Profile(kind, labels, shipped.patches, "a table's own", shipped.side_mm)
+
+
+def _read_with(reader: SheetReader) -> dict[str, Profile]:
+    """The profiles a sheet's reader reads its dice and cards with, by kind."""
+    held = [part.profile for part in (getattr(reader, "faces", None),
+                                      getattr(reader, "cards", None)) if part is not None]
+    return {profile.kind: profile for profile in held}
