@@ -326,16 +326,29 @@ def _manifest_entry(root: Path, item: object) -> Entry:
     for number, die in enumerate(dice_items):
         if not isinstance(die, dict):
             raise _Bad(f"dice[{number}] is not an object")
-        value = die.get("value")
-        if type(value) is not int or not 1 <= value <= 6:
-            raise _Bad(f"dice[{number}].value must be a whole number 1..6, not {value!r}")
-        dice.append(LabelledDie(value, pixel_box(die.get("bbox"), f"dice[{number}].bbox",
-                                                 size)))
-    ignore_items = item.get("ignore", [])
-    if not isinstance(ignore_items, list):
-        raise _Bad('"ignore" is not a list')
-    ignore = tuple(pixel_box(b, f"ignore[{n}]", size) for n, b in enumerate(ignore_items))
-    return Entry(file, root / file, split, tuple(dice), ignore, size)
+        dice.append(LabelledDie(die_value(die, f"dice[{number}]"),
+                                pixel_box(die.get("bbox"), f"dice[{number}].bbox", size)))
+    return Entry(file, root / file, split, tuple(dice), ignore_boxes(item, size), size)
+
+
+def die_value(die: dict[str, object], what: str) -> int:
+    """A labelled die's value, 1..6 (``what`` names the die, as "dice[0]"); raises ValueError
+    saying what is wrong with it."""
+    if "value" not in die:
+        raise _Bad(f'{what}: missing key "value"')
+    value = die["value"]
+    if type(value) is not int or not 1 <= value <= 6:
+        raise _Bad(f"{what}.value must be a whole number 1..6, not {json.dumps(value)}")
+    return value
+
+
+def ignore_boxes(item: dict[str, object], size: tuple[int, int] | None) -> tuple[Box, ...]:
+    """A manifest entry's ``ignore`` boxes, where a die lies whose face is not labelled (none
+    when it has none); raises ValueError saying what is wrong with them."""
+    boxes = item.get("ignore", [])
+    if not isinstance(boxes, list):
+        raise _Bad(f'"ignore" must be a list of boxes [x0, y0, x1, y1], not {json.dumps(boxes)}')
+    return tuple(pixel_box(b, f"ignore[{n}]", size) for n, b in enumerate(boxes))
 
 
 def _key(item: dict[str, object], key: str, kind: type[_T]) -> _T:

@@ -74,6 +74,8 @@ from vision.datasets import (
     Entry,
     EntryError,
     decode_image,
+    die_value,
+    ignore_boxes,
     pixel_box,
     stated_size,
 )
@@ -179,10 +181,8 @@ def _photo(root: Path, entry: dict[str, object]) -> TablePhoto:
     size = stated_size(entry)
     items: list[Labelled] = []
     for n, die in enumerate(_objects(entry, "dice")):
+        value = die_value(die, f"dice[{n}]")
         try:
-            value = die["value"]
-            if type(value) is not int or not 1 <= value <= 6:
-                raise ValueError(f"a d6 value must be 1..6, not {value!r}")
             items.append(_item(die, "d6", str(value), size))
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"dice[{n}]: {_why(err)}") from err
@@ -197,7 +197,7 @@ def _photo(root: Path, entry: dict[str, object]) -> TablePhoto:
     split = entry.get("split")
     return TablePhoto(file, root / file, split if isinstance(split, str) else None,
                       tuple(items), _sheet(entry.get("sheet")), _empty(entry), size,
-                      _ignore(entry, size))
+                      ignore_boxes(entry, size))
 
 
 def _empty(entry: dict[str, object]) -> tuple[str, ...]:
@@ -211,13 +211,6 @@ def _empty(entry: dict[str, object]) -> tuple[str, ...]:
             raise ValueError(f'empty[{n}] must be the name of a card place in quotes, as '
                              f'"row-16", not {json.dumps(place)}')
     return tuple(places)
-
-
-def _ignore(entry: dict[str, object], size: tuple[int, int] | None) -> tuple[Box, ...]:
-    boxes = entry.get("ignore", [])
-    if not isinstance(boxes, list):
-        raise ValueError(f'"ignore" must be a list of boxes, not {json.dumps(boxes)}')
-    return tuple(pixel_box(b, f"ignore[{n}]", size) for n, b in enumerate(boxes))
 
 
 def _objects(entry: dict[str, object], key: str) -> list[dict[str, object]]:

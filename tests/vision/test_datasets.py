@@ -20,6 +20,7 @@ from vision.datasets import (
     decode,
     load,
 )
+from vision.table_dataset import load as load_table_photos
 
 
 def _image(path: Path, width: int = 64, height: int = 48) -> Path:
@@ -112,6 +113,29 @@ def test_a_malformed_entry_is_skipped_with_a_reason_and_the_rest_loads(
     assert problem.describe().startswith(f"{MANIFEST}: images[1]")
     assert re.search(reason, problem.reason), problem.reason
 
+
+
+@pytest.mark.parametrize(("labels", "reason"), [
+    ({"dice": [{"value": 7, "bbox": [0, 0, 5, 5]}]},
+     "dice[0].value must be a whole number 1..6, not 7"),
+    ({"dice": [{"value": "5", "bbox": [0, 0, 5, 5]}]},
+     'dice[0].value must be a whole number 1..6, not "5"'),
+    ({"dice": [{"bbox": [0, 0, 5, 5]}]}, 'dice[0]: missing key "value"'),
+    ({"dice": [], "ignore": [0, 0, 5, 5]},
+     "ignore[0] must be 4 numbers [x0, y0, x1, y1], not 0"),
+    ({"dice": [], "ignore": "none"},
+     '"ignore" must be a list of boxes [x0, y0, x1, y1], not "none"'),
+])
+def test_a_die_or_ignore_box_labelled_wrong_is_said_alike_in_dice_sets_and_table_photos(
+        tmp_path: Path, labels: dict[str, object], reason: str) -> None:
+    """The table photos' labels.json keeps the dice sets' "dice" and "ignore": the same
+    mistake in them is told the same way by both (one reading of each)."""
+    _manifest(tmp_path, [{"file": "x.jpg", **labels}])
+    [problem] = load(tmp_path).problems
+    assert problem.reason == f"images[0] (x.jpg): {reason}"
+    with pytest.raises(DatasetError) as told:
+        load_table_photos(tmp_path)
+    assert str(told.value) == f"{tmp_path / MANIFEST}: images[0] (x.jpg): {reason}"
 
 
 def test_a_split_whose_every_image_is_malformed_is_selected_with_its_reasons(
