@@ -4,9 +4,9 @@
 
 DIR holds photos and a ``labels.json`` (vision.table_dataset: any layout, no sheet needed);
 every labelled die or card of KIND becomes an example, and what the photos show besides them
-teaches what is not one. The profile is then checked photo by photo, each read with a profile
-taught from the other photos: the faces it reads as others are named, to be taught from more
-photos.
+teaches what is not one. A photo is read on its sheet as ``dicetable eval`` reads it. The
+profile is then checked photo by photo, each read with a profile taught from the other photos:
+the faces it reads as others are named, to be taught from more photos.
 """
 
 from __future__ import annotations

@@ -33,10 +33,10 @@ What each key holds, exactly:
   ``row-1``..``row-16``; a card without one is in the place its centre lies in, and one that
   lies on no place (a pile beside the row) is taught but not scored (eval notes it). A place
   neither labelled nor in ``empty`` is not scored.
-- ``sheet``: optional for eval: a photo labelling Dalek dice or cards is read on the sheet it
-  shows, whose reader scores only its own kinds (Dicy: its cards, and the d6 dice in its Dice
-  box; a die elsewhere counts missed unless its box is in ``ignore``). A photo of d6 dice alone
-  without ``sheet`` is read for dice anywhere.
+- ``sheet``: optional: a photo labelling Dalek dice or cards is read (and taught from) on the
+  sheet it shows, whose reader scores only its own kinds (Dicy: its cards, and the d6 dice in
+  its Dice box; a die elsewhere counts missed unless its box is in ``ignore``). A photo of d6
+  dice alone without ``sheet`` is read for dice anywhere, and taught from as it is.
 - ``split``: optional; eval scores ``test`` when any photo has it (photos without a split
   are then left out), else every photo; ``--split all`` scores every photo.
 - ``ignore``: boxes where a die lies whose face is not labelled: a read there is not false.

@@ -1,12 +1,14 @@
 """Teach mode from photos: a profile of one kind from labelled photos (vision.table_dataset).
 
-A photo of a printed sheet is read as the table reads it: the sheet is found and the photo
-rectified first, so examples look as the dice and cards will at reading time; other photos are
-taken as they are. Dice: each labelled die gives its top face cut out upright, at its side
-(from its corners, else from the die finder's die on it); the die finder's other candidates
-give the "none" examples (what this table shows that is not a die: card art, patterns, the
-sheet's print). Cards: each labelled card is cut out along its corners, or, on a sheet, along
-the outline found in its place.
+A photo is read on its sheet as ``dicetable eval`` reads it (TablePhoto.on_sheet: it names a
+sheet, or labels what is read only on one): the sheet is found and the photo rectified first,
+so examples look as the dice and cards will at reading time; other photos, and those whose
+sheet cannot be found, are taken as they are. Dice: each labelled die gives its top face cut
+out upright, at its side (from its corners, else from the die finder's die on it); the die
+finder's other candidates give the "none" examples (what this table shows that is not a die:
+card art, patterns, the sheet's print). Cards: each labelled card is cut out along its
+corners, or, in a card place of a sheet (its ``zone``, else the one it lies in:
+vision.labelled_places.place_of), along the outline found there.
 
 >>> _side_of(np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]))
 10.0
@@ -26,7 +28,7 @@ from vision.card_outline import outlines
 from vision.components import NOTHING, is_card
 from vision.dice_finder import DieFinder
 from vision.features import DIE_EXAMPLE, crop_cards, crop_die, die_angle
-from vision.labelled_places import place_labels
+from vision.labelled_places import place_labels, place_of
 from vision.locate import Candidate
 from vision.profile import Profile
 from vision.sheet import PX_PER_MM
@@ -51,8 +53,8 @@ def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None =
           seed: int = 0, source: str = "") -> Profile:
     """A profile of `kind` from every labelled photo; ValueError when they hold none of it,
     DatasetError (naming the photo) when a photo of a sheet labels a card place it does not
-    have or a place twice (a card labelled without a place that lies on none is taught as any
-    card)."""
+    have or a place twice (a card on the sheet labelled without a place that lies on none is
+    taught as any card)."""
     labels: list[str] = []
     patches: list[NDArray[np.uint8]] = []
     background: list[NDArray[np.uint8]] = []
@@ -97,10 +99,10 @@ def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None =
 
 
 def _view(photo: TablePhoto) -> _View:
-    """The photo rectified when it shows a sheet that can be found, else as it is."""
+    """The photo rectified when it is read on a sheet that can be found, else as it is."""
     image = photo.image()
     found = None
-    if photo.sheet is not None:
+    if photo.on_sheet:
         try:
             found = calibrate(image)
         except CalibrationError:
@@ -114,18 +116,19 @@ def _view(photo: TablePhoto) -> _View:
 
 def _cards(view: _View, items: list[tuple[Labelled, NDArray[np.float64] | None]]
            ) -> list[tuple[Labelled, NDArray[np.uint8]]]:
-    """Each labelled card cut out as the reader will cut it: on a sheet along the outline
-    found in its place (the one nearest its corners, when they are known), elsewhere along
-    its corners (or its box)."""
+    """Each labelled card cut out as the reader will cut it: in a card place of a sheet along
+    the outline found there (the one nearest its corners, when they are known), elsewhere
+    along its corners (or its box)."""
     if not items:
         return []
     soft = np.asarray(cv2.GaussianBlur(view.image, (0, 0), 0.8), np.uint8)
     quads = []
     for item, quad in items:
         found = None
-        if view.calibration is not None and item.zone:
+        place = place_of(item, view.calibration) if view.calibration is not None else None
+        if view.calibration is not None and place is not None:
             sheet = view.calibration.layout
-            found = outlines(view.image, (sheet.zone(item.zone),), sheet.card, PX_PER_MM)[0]
+            found = outlines(view.image, (sheet.zone(place),), sheet.card, PX_PER_MM)[0]
         if found is not None and found.quads:
             near = quad if quad is not None else found.quads[0]
             quads.append(min(found.quads, key=lambda q: _apart(q, near)))

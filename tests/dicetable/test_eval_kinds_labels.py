@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from dicetable.cli import main
@@ -186,6 +187,30 @@ def test_teach_takes_a_card_labelled_beside_the_row(
     assert main(["teach", "17-card", "--from", str(folder), "--out", str(taught)]) == 0
     assert capsys.readouterr().err == ""
     assert sorted(load_profile(taught).labels) == sorted([*load_profile(own).labels, "3"])
+
+
+def _no_sheet_nor_places(entry: Entry) -> None:
+    entry.pop("sheet")
+    dice = entry["dice"]
+    assert isinstance(dice, list)
+    for item in [*_items(entry), *dice]:
+        item.pop("zone")
+
+
+@pytest.mark.parametrize(("game", "kind"), [("dalek", "dalek"), ("dicy", "dicy-card"),
+                                            ("dicy", "d6"), ("17", "17-card")])
+def test_teach_reads_a_photo_not_naming_its_sheet_nor_places_as_eval_does(
+        rendered: dict[str, Path], tmp_path: Path, game: str, kind: str) -> None:
+    """Photos labelled as the documentation allows, without "sheet" and "zone", teach the
+    profile they teach with them: read on the sheet they show, each card cut out in the place
+    it lies in (they were taken as they were, unrectified)."""
+    bare = _copy(rendered[game], tmp_path / "bare", _no_sheet_nor_places)
+    own, taught = tmp_path / "own.npz", tmp_path / "taught.npz"
+    assert main(["teach", kind, "--from", str(rendered[game]), "--out", str(own)]) == 0
+    assert main(["teach", kind, "--from", str(bare), "--out", str(taught)]) == 0
+    a, b = load_profile(own), load_profile(taught)
+    assert (b.labels, b.side_mm) == (a.labels, a.side_mm)
+    assert np.array_equal(b.patches, a.patches)
 
 
 def _rename_first_place(entry: Entry) -> None:
