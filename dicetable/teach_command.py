@@ -4,9 +4,10 @@
 
 DIR holds photos and a ``labels.json`` (vision.table_dataset: any layout, no sheet needed);
 every labelled die or card of KIND becomes an example, and what the photos show besides them
-teaches what is not one. A photo is read on its sheet as ``dicetable eval`` reads it. The
-profile is then checked photo by photo, each read with a profile taught from the other photos:
-the faces it reads as others are named, to be taught from more photos.
+teaches what is not one. A photo is read on its sheet as ``dicetable eval`` reads it; what is
+labelled off that sheet is left out, and said. The profile is then checked photo by photo, each
+read with a profile taught from the other photos: the faces it reads as others are named, to be
+taught from more photos.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dicetable.eval_kinds import tally
 from vision.datasets import DatasetError
 from vision.kind_eval import MISSED, NOT_SURE
 from vision.profile import ProfileError
-from vision.table_dataset import TablePhoto, load
+from vision.table_dataset import Labelled, TablePhoto, load
 from vision.teach import teach
 
 PROG = "dicetable teach"
@@ -52,11 +53,12 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None:
         print(f"{PROG}: say where to write the profile (--out PROFILE)", file=sys.stderr)
         return 2
+    left_out: list[tuple[TablePhoto, Labelled]] = []
     try:
         photos = load(args.source, args.split)
-        profile = teach(kind, photos, source=str(args.source))
+        profile = teach(kind, photos, source=str(args.source), left_out=left_out)
     except (DatasetError, ProfileError, ValueError) as err:
-        print(f"{PROG}: {err}", file=sys.stderr)
+        print("\n".join([*_left_out(left_out), f"{PROG}: {err}"]), file=sys.stderr)
         return 2
     try:
         args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -67,8 +69,16 @@ def run(args: argparse.Namespace) -> int:
     counts = profile.counts()
     taught = ", ".join(f"{face} {counts[face]}" for face in profile.taught())
     print(f"Taught {kind} from {len(photos)} photos: {taught}; written to {args.out}")
+    for line in _left_out(left_out):
+        print(line)
     print(checked(kind, photos))
     return 0
+
+
+def _left_out(items: list[tuple[TablePhoto, Labelled]]) -> list[str]:
+    """A line for each die or card left out of teaching, lying off its photo's sheet."""
+    return [f"  note {photo.file}: the {item.kind} labelled {item.face!r} lies off the sheet; "
+            f"it is not taught" for photo, item in items]
 
 
 def _import(kind: str, source: Path, state: Path | None) -> int:

@@ -31,8 +31,9 @@ What each key holds, exactly:
   they must agree.
 - ``zone``: optional. Card places are Dicy ``p1-1``..``p4-5`` (player, then place) and 17
   ``row-1``..``row-16``; a card without one is in the place its centre lies in, and one that
-  lies on no place (a pile beside the row) is taught but not scored (eval notes it). A place
-  neither labelled nor in ``empty`` is not scored.
+  lies on no place (a pile beside the row) is not scored (eval notes it), and taught only
+  where it lies on the sheet: a card or die off the sheet is not taught (teach notes it). A
+  place neither labelled nor in ``empty`` is not scored.
 - ``sheet``: optional: a photo labelling Dalek dice or cards is read (and taught from) on the
   sheet it shows, whose reader scores only its own kinds (Dicy: its cards, and the d6 dice in
   its Dice box; a die elsewhere counts missed unless its box is in ``ignore``). A photo of d6

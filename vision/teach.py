@@ -3,12 +3,13 @@
 A photo is read on its sheet as ``dicetable eval`` reads it (TablePhoto.on_sheet: it names a
 sheet, or labels what is read only on one): the sheet is found and the photo rectified first,
 so examples look as the dice and cards will at reading time; other photos, and those whose
-sheet cannot be found, are taken as they are. Dice: each labelled die gives its top face cut
-out upright, at its side (from its corners, else from the die finder's die on it); the die
-finder's other candidates give the "none" examples (what this table shows that is not a die:
-card art, patterns, the sheet's print). Cards: each labelled card is cut out along its
-corners, or, in a card place of a sheet (its ``zone``, else the one it lies in:
-vision.labelled_places.place_of), along the outline found there.
+sheet cannot be found, are taken as they are. On a sheet, what is labelled off it (a draw pile
+beside the sheet) is not in the rectified photo: it is left out (``left_out``). Dice: each
+labelled die gives its top face cut out upright, at its side (from its corners, else from the
+die finder's die on it); the die finder's other candidates give the "none" examples (what this
+table shows that is not a die: card art, patterns, the sheet's print). Cards: each labelled
+card is cut out along its corners, or, in a card place of a sheet (its ``zone``, else the one
+it lies in: vision.labelled_places.place_of), along the outline found there.
 
 >>> _side_of(np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]))
 10.0
@@ -47,14 +48,17 @@ class _View:
     items: list[tuple[Labelled, NDArray[np.float64]]]
     px_per_mm: float | None
     calibration: Calibration | None
+    off_sheet: tuple[Labelled, ...] = ()  # labelled beyond the rectified sheet's edges
 
 
 def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None = None,
-          seed: int = 0, source: str = "") -> Profile:
+          seed: int = 0, source: str = "",
+          left_out: list[tuple[TablePhoto, Labelled]] | None = None) -> Profile:
     """A profile of `kind` from every labelled photo; ValueError when they hold none of it,
     DatasetError (naming the photo) when a photo of a sheet labels a card place it does not
     have or a place twice (a card on the sheet labelled without a place that lies on none is
-    taught as any card)."""
+    taught as any card). Each die or card of `kind` lying off its photo's sheet is left out,
+    and added to ``left_out`` with its photo."""
     labels: list[str] = []
     patches: list[NDArray[np.uint8]] = []
     background: list[NDArray[np.uint8]] = []
@@ -63,6 +67,8 @@ def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None =
         finder = finder or DieFinder()
     for photo in photos:
         view = _view(photo)
+        if left_out is not None:
+            left_out += [(photo, item) for item in view.off_sheet if item.kind == kind]
         if is_card(kind) and view.calibration is not None:
             place_labels(photo, kind, view.calibration)
         items = [(item, quad if item.corners else None) for item, quad in view.items
@@ -99,7 +105,8 @@ def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None =
 
 
 def _view(photo: TablePhoto) -> _View:
-    """The photo rectified when it is read on a sheet that can be found, else as it is."""
+    """The photo rectified when it is read on a sheet that can be found (what lies off the
+    sheet set apart), else as it is."""
     image = photo.image()
     found = None
     if photo.on_sheet:
@@ -110,8 +117,15 @@ def _view(photo: TablePhoto) -> _View:
     if found is None:
         return _View(image, [(i, i.quad()) for i in photo.items], None, None)
     flat = rectify(image, found)
-    return _View(flat, [(i, found.to_sheet(i.quad()) * PX_PER_MM) for i in photo.items],
-                 PX_PER_MM, found)
+    height, width = flat.shape[:2]
+    on, off = [], []
+    for item in photo.items:
+        quad = found.to_sheet(item.quad()) * PX_PER_MM
+        if quad.min() >= 0 and quad[:, 0].max() <= width and quad[:, 1].max() <= height:
+            on.append((item, quad))
+        else:
+            off.append(item)
+    return _View(flat, on, PX_PER_MM, found, tuple(off))
 
 
 def _cards(view: _View, items: list[tuple[Labelled, NDArray[np.float64] | None]]

@@ -213,6 +213,45 @@ def test_teach_reads_a_photo_not_naming_its_sheet_nor_places_as_eval_does(
     assert np.array_equal(b.patches, a.patches)
 
 
+def _beside_the_sheet(folder: Path) -> Item:
+    """The frame with a copy of its first die or card laid on the table left of the sheet (a
+    draw pile), labelled without a zone; the copy's label."""
+    doc = json.loads((folder / "labels.json").read_text())
+    entry = doc["images"][0]
+    thing = dict(_items(entry)[0])
+    x0, y0, x1, y1 = (round(v) for v in thing.pop("bbox"))
+    dx = 20 - x0
+    photo = folder / entry["file"]
+    image = cv2.imread(str(photo))
+    image[y0:y1, x0 + dx:x1 + dx] = image[y0:y1, x0:x1].copy()
+    cv2.imwrite(str(photo), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    thing.pop("zone")
+    thing.update(bbox=[x0 + dx, y0, x1 + dx, y1],
+                 corners=[[x + dx, y] for x, y in thing["corners"]])
+    _items(entry).append(thing)
+    (folder / "labels.json").write_text(json.dumps(doc))
+    return thing
+
+
+@pytest.mark.parametrize(("game", "kind"), [("17", "17-card"), ("dalek", "dalek")])
+def test_teach_leaves_out_what_lies_off_the_sheet_and_says_so(
+        rendered: dict[str, Path], tmp_path: Path, game: str, kind: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A card or die beside the sheet is not in the rectified sheet teach cuts examples from:
+    it was taught as a blank patch of the sheet's edge under its label."""
+    folder = _copy(rendered[game], tmp_path / "set")
+    beside = _beside_the_sheet(folder)
+    own, taught = tmp_path / "own.npz", tmp_path / "taught.npz"
+    assert main(["teach", kind, "--from", str(rendered[game]), "--out", str(own)]) == 0
+    capsys.readouterr()
+    assert main(["teach", kind, "--from", str(folder), "--out", str(taught)]) == 0
+    assert load_profile(taught).counts() == load_profile(own).counts()
+    out = capsys.readouterr()
+    assert out.err == ""
+    assert (f"  note images/0000.jpg: the {kind} labelled {beside['face']!r} lies off the "
+            f"sheet; it is not taught\n") in out.out
+
+
 def _rename_first_place(entry: Entry) -> None:
     _items(entry)[0]["zone"] = "Row 1"
 
