@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.errors import VisionError
-from vision.paper_balance import balanced
+from vision.paper_balance import PaperBalance, balanced
 from vision.sheet import CORNERS, DICTIONARY, MARKER_MM, PX_PER_MM, Layout, identify, layout
 from vision.sheet_art import PAPER_NAMES
 
@@ -193,15 +193,19 @@ def calibrate(frame: Image) -> Calibration:
                              for c in corners), mirrored)
 
 
-def rectify(frame: Image, calibration: Calibration, *, px_per_mm: float = PX_PER_MM) -> Image:
+def rectify(frame: Image, calibration: Calibration, *, px_per_mm: float = PX_PER_MM,
+            balance: PaperBalance | None = None) -> Image:
     """The frame warped onto the sheet: px_per_mm pixels per millimetre, top-left at (0, 0),
     its colour balanced on the sheet's paper (vision.paper_balance: a camera's cast taken out,
-    so that the readers and teaching see the colours of the cards and dice in any light)."""
+    so that the readers and teaching see the colours of the cards and dice in any light):
+    measured on this frame, or by a camera's ``balance`` kept from frame to frame."""
     scale = np.diag([px_per_mm, px_per_mm, 1.0])
     size = calibration.layout.pixel_size(px_per_mm)
     flat = np.asarray(cv2.warpPerspective(frame, scale @ calibration.matrix(), size,
                                           flags=cv2.INTER_LINEAR,
                                           borderMode=cv2.BORDER_REPLICATE), np.uint8)
+    if balance is not None:
+        return balance.balanced(flat, calibration.layout, px_per_mm=px_per_mm)
     return balanced(flat, calibration.layout, px_per_mm=px_per_mm)
 
 

@@ -16,6 +16,12 @@ gains are clipped to [MIN_GAIN, MAX_GAIN]. A paper whose channels lie within TIN
 is left as it is (a tinted paper, an ordinary camera: what the readers were taught on), so a
 sheet seen in a light it was made for reads exactly as it did.
 
+balanced() measures the paper of the image it is given. A table's camera keeps a
+:class:`PaperBalance`: the gains of its last measurement, measured again only when a glance at
+the paper (the same median on every GLANCE-th pixel measured: a tenth of the cost) says its
+colour or lightness moved since, or the sheet did (the light changes far less often than the
+frames are read).
+
 >>> from vision.sheet import layout
 >>> from vision.sheet_art import draw
 >>> sheet = layout("dicy", "a4")
@@ -28,6 +34,7 @@ True
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -42,26 +49,73 @@ MIN_GAIN, MAX_GAIN = 0.5, 2.0  # how far a channel is ever scaled
 STEP = 4  # the paper is measured on every STEP-th pixel of every STEP-th row
 EDGE_PX = 2  # paper pixels this near anything printed are left out (blur, misregistration)
 DARKEST = 40.0  # a sheet whose paper is darker than this is left as it is (no light to judge)
+GLANCE = 4  # the light is glanced at on every GLANCE-th pixel of those the paper is measured on
+COLOUR_MOVED = 0.02  # a channel's share of the paper's lightness moved this much: measure anew
+#                      (a 5 % cast moves it 0.04; dice and cards laid on the sheet, 0.0005)
+LIGHT_MOVED = 0.25  # or the paper's lightness by this share of itself
+
+
+class PaperBalance:
+    """One camera's paper balance from frame to frame (a table's: vision.sheet_observer): the
+    paper is measured as balanced() measures it, then again only when a glance at it says the
+    light changed (its colour or lightness moved) or the sheet or scale did. The gains of one
+    table never reach another's images."""
+
+    def __init__(self) -> None:
+        self.measured = 0
+        """How many times the paper was measured."""
+        self._kept: tuple[tuple[Layout, float], _Colour | None, NDArray[np.float32] | None] \
+            | None = None
+
+    def balanced(self, rectified: NDArray[np.uint8], sheet: Layout, *,
+                 px_per_mm: float = PX_PER_MM) -> NDArray[np.uint8]:
+        """``rectified`` with its paper's cast taken out by the gains kept, measured anew
+        where the light or the sheet changed."""
+        glance = _paper_colour(rectified, sheet, px_per_mm, STEP * GLANCE)
+        kept = self._kept
+        if kept is None or kept[0] != (sheet, px_per_mm) or _moved(glance, kept[1]):
+            self.measured += 1
+            kept = self._kept = ((sheet, px_per_mm), glance,
+                                 paper_gains(rectified, sheet, px_per_mm=px_per_mm))
+        return _applied(rectified, kept[2])
 
 
 def balanced(rectified: NDArray[np.uint8], sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> NDArray[np.uint8]:
     """``rectified`` (BGR, vision.calibrate.rectify) with its paper's cast taken out; the
     image itself where its paper is grey enough already."""
-    gains = paper_gains(rectified, sheet, px_per_mm=px_per_mm)
-    if gains is None:
-        return rectified
-    table = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains[None, :] + 0.5, 0, 255)
-    return np.asarray(cv2.LUT(rectified, table.astype(np.uint8).reshape(256, 1, 3)), np.uint8)
+    return _applied(rectified, paper_gains(rectified, sheet, px_per_mm=px_per_mm))
 
 
 def paper_gains(rectified: NDArray[np.uint8], sheet: Layout, *,
                 px_per_mm: float = PX_PER_MM) -> NDArray[np.float32] | None:
     """The gains (B, G, R) that bring the sheet's paper to grey, or None where it lies within
     TINT of grey already (or cannot be judged: no colour, too dark, too little paper shown)."""
+    colour = _paper_colour(rectified, sheet, px_per_mm, STEP)
+    if colour is None:
+        return None
+    shares = colour.shares
+    if float(shares.max()) <= TINT * float(shares.min()):
+        return None
+    return np.asarray(np.clip(1.0 / np.maximum(shares, 1e-3), MIN_GAIN, MAX_GAIN), np.float32)
+
+
+class _Colour(NamedTuple):
+    """The paper's colour: each channel's share of its lightness (B, G, R), and the
+    lightness."""
+
+    shares: NDArray[np.float32]
+    lightness: float
+
+
+def _paper_colour(rectified: NDArray[np.uint8], sheet: Layout, px_per_mm: float, step: int
+                  ) -> _Colour | None:
+    """The paper's colour measured on every ``step``-th pixel (a multiple of STEP): the median
+    of the brighter half of its white pixels; None where it cannot be judged."""
     if rectified.ndim != 3 or rectified.shape[2] != 3:
         return None
-    mask, seen = _white(sheet, px_per_mm), rectified[::STEP, ::STEP]
+    every = step // STEP
+    mask, seen = _white(sheet, px_per_mm)[::every, ::every], rectified[::step, ::step]
     if mask.shape != seen.shape[:2]:
         return None
     pixels = seen[mask].astype(np.float32)
@@ -70,9 +124,25 @@ def paper_gains(rectified: NDArray[np.uint8], sheet: Layout, *,
     if len(bright) < 100 or float(bright.mean()) < DARKEST:
         return None
     shares = np.median(bright / np.maximum(bright.mean(axis=1, keepdims=True), 1.0), axis=0)
-    if float(shares.max()) <= TINT * float(shares.min()):
-        return None
-    return np.asarray(np.clip(1.0 / np.maximum(shares, 1e-3), MIN_GAIN, MAX_GAIN), np.float32)
+    return _Colour(np.asarray(shares, np.float32), float(bright.mean()))
+
+
+def _moved(now: _Colour | None, then: _Colour | None) -> bool:
+    """Whether the paper's colour glanced at now differs from the one glanced at when it was
+    measured (either not judged: it may have)."""
+    if now is None or then is None:
+        return True
+    return (float(np.abs(now.shares - then.shares).max()) > COLOUR_MOVED
+            or abs(now.lightness - then.lightness) > LIGHT_MOVED * then.lightness)
+
+
+def _applied(rectified: NDArray[np.uint8], gains: NDArray[np.float32] | None
+             ) -> NDArray[np.uint8]:
+    """``rectified`` with each channel scaled by its gain (itself where there are none)."""
+    if gains is None:
+        return rectified
+    table = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains[None, :] + 0.5, 0, 255)
+    return np.asarray(cv2.LUT(rectified, table.astype(np.uint8).reshape(256, 1, 3)), np.uint8)
 
 
 @lru_cache(maxsize=16)

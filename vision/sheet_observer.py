@@ -3,8 +3,9 @@
 A :class:`SheetObserver` keeps the table's calibration. Each frame it is handed is first
 checked for the corner markers where the calibration saw them (a bumped camera: the
 observation's problem is "moved" and nothing is read until the table is calibrated again);
-then it is rectified where its markers lie in it (a camera trembling by a pixel or two) and
-read by the reader of the sheet's game (vision.table_reads). The
+then it is rectified where its markers lie in it (a camera trembling by a pixel or two), its
+paper's balance kept from frame to frame (vision.paper_balance.PaperBalance: measured anew when
+the light changes), and read by the reader of the sheet's game (vision.table_reads). The
 observation carries the game's reads, the ordinary dice of Dicy Cards in frame pixels (for the
 dice reads every game shares) and a mark for each die and card for the phones' picture.
 
@@ -37,6 +38,7 @@ from vision.calibrate import (
 )
 from vision.dice import DieRead
 from vision.observation import Mark, Observation
+from vision.paper_balance import PaperBalance
 from vision.profile import Profile
 from vision.reader import DiceReader, check_image
 from vision.sheet_seen import DalekObservation, DicyObservation, TableSeen
@@ -71,6 +73,9 @@ class SheetObserver:
         self._readers: dict[str, SheetReader] = {}
         self._pips: DiceReader | None = None
         self._pips_lock = threading.Lock()  # asked for on other threads too (a teach check)
+        self.balance = PaperBalance()
+        """The paper's balance, kept from frame to frame (measured anew when the light
+        changes)."""
 
     def ready(self, games: Iterable[str] = ()) -> None:
         """Load now the readers the first frames will need (the dice by pips, the calibrated
@@ -119,7 +124,7 @@ class SheetObserver:
         assert self.calibration is not None
         markers = drift(frame, self.calibration)
         found = self.calibration.shifted(markers.offset)  # where the sheet lies in this frame
-        sheet = rectify(frame, found)
+        sheet = rectify(frame, found, balance=self.balance)
         problem = _seeing(frame, sheet, markers)
         if problem:
             self.problem = problem

@@ -34,7 +34,7 @@ from tests.device.cheap_camera import retake
 from tests.device.watching import watch
 from vision.calibrate import calibrate
 from vision.sheet_observer import SheetObserver
-from vision.table_film import SheetRest, write_film
+from vision.table_film import HAND_FRAMES, SheetRest, write_film
 from vision.table_scene import PlacedDie, render_table
 
 TO_ROLL = [(60.0, 140.0), (100.0, 140.0), (140.0, 140.0), (180.0, 140.0), (220.0, 140.0),
@@ -213,6 +213,37 @@ def test_dicy_a_card_turned_frozen_names_the_reroll(tmp_path: Path, state: Path)
         assert journal(session) == [
             ("camera", {"roll": [1, 1, 2, 5, 6, 6]}),
             ("camera", {"reroll": {"freeze": "odd", "dice": [2, 3, 4, 5, 6, 6]}})]
+
+
+def test_dicy_a_lamp_switched_on_mid_game_is_balanced_and_the_paper_measured_once_a_light(
+        tmp_path: Path, state: Path) -> None:
+    # the paper was measured on every frame read (1.6-2.1 ms of a 15 ms read); now once a
+    # light: a warm lamp switched on as the reroll is made is measured at its first read, and
+    # the frozen card under it is still read frozen
+    glacial = ["two-dice", "no-six", "odd", "straight", "two-pairs"]
+    cards = {f"p{p}-{i + 1}": f"{c}/active" for p in (1, 2) for i, c in enumerate(glacial)}
+    rolled = dice(["6", "6", "5", "2", "1", "1"], DICE_AREA)
+    rerolled = rolled[:4] + dice(["3", "4"], [(210.0, 99.0), (243.0, 113.0)], 10)
+    folder = tmp_path / "film"
+    write_film(folder, [SheetRest(cards=cards), SheetRest(rolled, cards),
+                        SheetRest(rerolled, {**cards, "p1-3": "odd/frozen"})], game="dicy",
+               seed=8)
+    lit = pictures_in(folder)[-(HAND_FRAMES + 12):]  # the hand making the reroll, then its rest
+    for picture in lit:
+        frame = cv2.imread(str(picture))
+        picture.unlink()  # a hard link of the rest's other frames: each written anew
+        warm = np.clip(frame * np.array([0.7, 0.88, 1.1]), 0, 255).astype(np.uint8)
+        cv2.imwrite(str(picture), warm, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    header = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
+    for session in table(state, header):
+        observer = SheetObserver(None, threads=2)
+        loop = LiveLoop(lambda: open_source(str(folder), paced=False), observer, session)
+        loop.start()
+        assert loop.wait(timeout=300)
+        assert journal(session) == [
+            ("camera", {"roll": [1, 1, 2, 5, 6, 6]}),
+            ("camera", {"reroll": {"freeze": "odd", "dice": [2, 3, 4, 5, 6, 6]}})]
+        assert observer.balance.measured == 2 and loop.reads >= 6  # daylight, then the lamp
 
 
 def test_a_bumped_camera_is_told_and_recalibrated_with_one_tap(tmp_path: Path,
