@@ -39,6 +39,7 @@ MIN_PX_PER_MM = 1.5  # the sheet must be seen at least this sharp (about 24 px p
 MAX_FIT_PX = 2.5  # a flat sheet's marker corners fit the homography this well (frame px)...
 MAX_FIT_SHARE = 0.035  # ...or this share of a marker's side (0.8 mm), in frames that show more
 DRIFT_PX = 3.0  # markers moved more than this (frame pixels): the camera was bumped
+UNSEEN = ("dark", "bright", "no-sheet")  # the reasons of a frame showing no sheet's marker
 _SEARCH_PX = 40  # drift() looks this far around each marker's stored place
 CAREFUL_WINDOW_PX = 10  # largest half side of the window detect(careful=True) refines a corner in
 CELL_PX = 8  # a marker's cells are read at this many pixels a side: at OpenCV's 4, its 0.13 of a
@@ -156,15 +157,16 @@ def detect(frame: Image, *, careful: bool = False) -> dict[int, NDArray[np.float
                                                                             strict=True)}
 
 
-def calibrate(frame: Image) -> Calibration:
+def calibrate(frame: Image, *, flipped: bool = True) -> Calibration:
     """Find the sheet in the frame, or raise CalibrationError saying what is wrong. A frame
     showing none of a sheet's markers is looked at again flipped back, as a camera that
-    mirrors its picture delivers the sheet (its markers do not read mirrored)."""
+    mirrors its picture delivers the sheet (its markers do not read mirrored), unless
+    ``flipped`` is False (that look found nothing in this very picture already)."""
     grey = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame,
                       np.uint8)
     found = detect(grey)
     mirrored = False
-    if all(identify([i]) is None for i in found):
+    if flipped and all(identify([i]) is None for i in found):
         unmirrored = _unmirror(grey)
         found_back = detect(unmirrored)
         if any(identify([i]) is not None for i in found_back):

@@ -12,7 +12,9 @@ dice reads every game shares) and a mark for each die and card for the phones' p
 recalibrate() asks for the next frame to be calibrated anew (a one-tap recalibration); a
 table without a calibration is calibrated from its first frames. A frame in which the sheet
 cannot be found has the problem "sheet" (and why, in :attr:`SheetObserver.why`); its ordinary
-dice are still read, anywhere in the frame, as on a table without a sheet. On a calibrated
+dice are still read, anywhere in the frame, as on a table without a sheet. Such a frame is
+looked at flipped back too (a camera that mirrors its picture) only where the picture changed
+since that look last found nothing. On a calibrated
 table, a frame too dark (the light off, a hand over the lens) or washed out (glare) to show the
 markers has the problem "dark" or "bright", not "moved": nothing is read until it sees again.
 """
@@ -29,6 +31,7 @@ from numpy.typing import NDArray
 from vision.calibrate import (
     BRIGHT,
     DARK,
+    UNSEEN,
     Calibration,
     CalibrationError,
     Drift,
@@ -48,6 +51,8 @@ DIE_MM = 16.0  # a die's side, for its mark
 CARD_MARK_MM = 14.0  # a card's mark
 
 
+SAME_GREY = 20  # a frame 8 times smaller whose grey differs from another's by no more than
+#                 this anywhere shows the same (a camera's noise, σ 12, is 1.5 there)
 SHEET_DARK = 80  # the rectified sheet's paper (its 90th percentile of grey) under this is too
 #                  dim for its dice to be read: white paper lit half as well as a bright table
 #                  reads 87-111, and the dice went unread at about 80 and under
@@ -73,6 +78,11 @@ class SheetObserver:
         self._readers: dict[str, SheetReader] = {}
         self._pips: DiceReader | None = None
         self._pips_lock = threading.Lock()  # asked for on other threads too (a teach check)
+        self.looked_flipped = 0
+        """How many frames were let be looked at again flipped back where they show no sheet
+        (a camera that mirrors its picture): once a picture, not again while it stays the same
+        (the frames of one rest)."""
+        self._bare: NDArray[np.uint8] | None = None  # the last picture that look found nothing in
         self.balance = PaperBalance()
         """The paper's balance, kept from frame to frame (measured anew when the light
         changes)."""
@@ -110,13 +120,18 @@ class SheetObserver:
         if self.calibration is not None and self.calibration.frame_size != (width, height):
             self._again = True  # another camera, or another size of picture: found anew
         if self._again:
+            picture = _small_grey(frame)
+            flipped = self._bare is None or not _same_picture(picture, self._bare)
+            self.looked_flipped += flipped
             try:
-                self.calibration = calibrate(frame)
+                self.calibration = calibrate(frame, flipped=flipped)
             except CalibrationError as err:
+                if flipped:
+                    self._bare = picture if err.reason in UNSEEN else None
                 self.problem, self.why = "sheet", str(err)
                 return Observation(tuple(self.pips().read(frame)), width, height,
                                    problem="sheet", sheet=err.reason)
-            self._again = False
+            self._again, self._bare = False, None
             if isinstance(dicy := self._readers.get("dicy"), DicyTableReader):
                 dicy.new_sheet()  # perhaps printed at another scale
             if self._on_calibrated is not None:
@@ -180,6 +195,12 @@ def _paper(sheet: NDArray[np.uint8]) -> float:
 def _small_grey(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
     small = cv2.resize(image, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA)
     return np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small)
+
+
+def _same_picture(a: NDArray[np.uint8], b: NDArray[np.uint8]) -> bool:
+    """Whether two small grey pictures (_small_grey) show the same: no pixel differs by more
+    than SAME_GREY (a camera's noise; a die moved, a sheet laid or the light changed do)."""
+    return a.shape == b.shape and int(cv2.absdiff(a, b).max()) <= SAME_GREY
 
 
 def _moved(seen: Drift) -> bool:
