@@ -501,3 +501,20 @@ def test_the_text_size_set_in_the_browser_reaches_the_pad(
     expect(turn).to_have_text("Jenna's turn")
     grown = turn.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")
     assert grown >= 1.9 * usual, f"text set twice as large: whose turn at {grown} px, not {usual}"
+
+
+def test_the_bars_menu_and_language_are_targets_a_finger_hits_on_a_phone(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    # both were 40 px tall: under the 44 × 44 px of a finger's tap
+    play(host(served), {"game": "dalek", "players": ["Jenna", "Peter"]}, [])
+    words = {"en": ("Menu", "Language"), "es": ("Menú", "Idioma"), "it": ("Menu", "Lingua"),
+             "pt": ("Menu", "Idioma")}
+    for lang, (menu, language) in words.items():
+        page = open_phone(**SMALL, locale=lang)
+        expect(page.locator(".scores li")).to_have_count(2)
+        bar = page.locator(".bar").bounding_box()
+        for control in (page.get_by_role("button", name=menu),
+                        page.get_by_role("combobox", name=language)):
+            box = control.bounding_box()
+            assert bar and box and box["width"] >= 44 and box["height"] >= 44, f"{lang}: {box}"
+            assert bar["y"] <= box["y"] and box["y"] + box["height"] <= bar["y"] + bar["height"]
