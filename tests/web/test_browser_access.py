@@ -518,3 +518,45 @@ def test_the_bars_menu_and_language_are_targets_a_finger_hits_on_a_phone(
             box = control.bounding_box()
             assert bar and box and box["width"] >= 44 and box["height"] >= 44, f"{lang}: {box}"
             assert bar["y"] <= box["y"] and box["y"] + box["height"] <= bar["y"] + bar["height"]
+
+
+def test_a_dialog_opened_from_the_menu_gives_the_keyboard_back_to_the_menu_button(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    # opened from the menu (the PIN, the rules), a dialog closed left the keyboard on the page's
+    # body: Tab began again at the top of the page
+    phone = host(served)
+    view = play(phone, {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}, [])
+    page = open_phone()
+    shows(page, view["version"])
+    menu = page.get_by_role("button", name="Menu")
+    for item, dialog in (("Enter PIN", "#pin-dialog"), ("Rules", "#info-dialog")):
+        menu.focus()
+        page.keyboard.press("Enter")
+        page.locator("#menu").get_by_role("button", name=item).focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(dialog)).to_have_attribute("open", "")
+        page.keyboard.press("Escape")
+        expect(page.locator(dialog)).not_to_have_attribute("open", "")
+        expect(menu).to_be_focused()
+
+
+
+def test_a_cards_text_closed_gives_the_keyboard_back_to_the_card_drawn_again_meanwhile(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    # another phone's roll drew the cards again under the dialog: the card that opened it was
+    # gone, and the keyboard was left on the page's body
+    phone = host(served)
+    view = play(phone, {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}, [])
+    page = open_phone()
+    shows(page, view["version"])
+    card = page.locator(".area .dcard").first
+    name = card.get_attribute("aria-label")
+    card.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#info-dialog")).to_have_attribute("open", "")
+    status, body = phone.post("/api/action", {"line": {"roll": [6, 6, 5, 2, 1, 1]},
+                                              "base_version": view["version"]})
+    assert status == 200, body
+    shows(page, body["state"]["version"])  # the cards are drawn again under the dialog
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("button", name=name, exact=True).first).to_be_focused()

@@ -355,9 +355,13 @@ function toggleMenu() {
   syncBack();
 }
 
+/* Closed with the keyboard in it (an item chosen), the menu gives it back to its button. */
 function closeMenu() {
-  document.getElementById("menu").hidden = true;
-  document.getElementById("menu-button").setAttribute("aria-expanded", "false");
+  const menu = document.getElementById("menu"), button = document.getElementById("menu-button");
+  const had = menu.contains(document.activeElement);
+  menu.hidden = true;
+  button.setAttribute("aria-expanded", "false");
+  if (had) button.focus();
 }
 
 /* The phone's Back closes what is open over the pad (the menu, a dialog, a screen of the

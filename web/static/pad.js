@@ -73,25 +73,43 @@ function button(label, onclick, cls, attrs) {
   return el("button" + (cls ? "." + cls.split(" ").join(".") : ""), Object.assign({type: "button", onclick}, attrs), label);
 }
 
-/* Draw again with f(), the keyboard's focus kept: the control that had it (the same words,
-   kind and place among its likes) has it after, rather than the page. */
+/* Draw again with f(), the keyboard's focus kept: the control that had it has it after. */
 function keepingFocus(f) {
-  const had = document.activeElement;
+  const back = focusMark(document.activeElement);
+  f();
+  if (!document.activeElement || document.activeElement === document.body) back();
+}
+
+/* A function that gives the keyboard back to ``had``, a control of the pad, or to its like
+   (the same words, kind and place among its likes) once the pad is drawn anew. */
+function focusMark(had) {
   const area = document.getElementById("screen");
   const key = (e) => [e.tagName, e.getAttribute("aria-label") || e.textContent.trim(),
     e.className.replace(/\bon\b/, "").trim()].join("|");
   const likes = (k) => [...area.querySelectorAll("button, select, input, summary, a[href], [tabindex]")]
     .filter((e) => key(e) === k);
-  const kept = had && had !== document.body && area.contains(had) ? key(had) : null;
-  const place = kept === null ? -1 : likes(kept).indexOf(had);
-  const caret = kept !== null && typeof had.selectionStart === "number" ? [had.selectionStart, had.selectionEnd] : null;
-  f();
-  if (kept === null || (document.activeElement && document.activeElement !== document.body)) return;
-  const again = likes(kept);
-  const found = again[Math.min(place, again.length - 1)];
-  if (!found) return;
-  found.focus({preventScroll: true});
-  if (caret && typeof found.selectionStart === "number") found.setSelectionRange(...caret);  // typing goes on where it was
+  if (!had || had === document.body || !area.contains(had)) return () => {};
+  const kept = key(had), place = likes(kept).indexOf(had);
+  const caret = typeof had.selectionStart === "number" ? [had.selectionStart, had.selectionEnd] : null;
+  return () => {
+    const again = likes(kept), found = again[Math.min(place, again.length - 1)];
+    if (!found) return;
+    found.focus({preventScroll: true});
+    if (caret && typeof found.selectionStart === "number") found.setSelectionRange(...caret);  // typing goes on where it was
+  };
+}
+
+/* A dialog over the pad: closed, it gives the keyboard back to what opened it (left in the
+   dialog where that was drawn anew meanwhile). */
+function showDialog(dialog) {
+  if (!dialog.open) {
+    const back = focusMark(document.activeElement);
+    dialog.addEventListener("close", () => {
+      if (document.activeElement === document.body || dialog.contains(document.activeElement)) back();
+    }, {once: true});
+    dialog.showModal();
+  }
+  syncBack();
 }
 
 function colourOf(name) {
@@ -422,8 +440,7 @@ function askPin() {
   document.getElementById("pin-cancel").textContent = t("cancel");
   document.getElementById("pin-error").textContent = "";
   document.getElementById("pin-input").value = "";
-  if (!dialog.open) dialog.showModal();
-  syncBack();
+  showDialog(dialog);
 }
 
 async function sendPin(event) {
@@ -474,9 +491,7 @@ function showInfo(title, paragraphs) {
   document.getElementById("info-title").textContent = title;
   document.getElementById("info-body").replaceChildren(...paragraphs.map((p) => (p instanceof Node ? p : el("p", {text: p}))));
   document.getElementById("info-close").textContent = t("close");
-  const dialog = document.getElementById("info-dialog");
-  if (!dialog.open) dialog.showModal();
-  syncBack();
+  showDialog(document.getElementById("info-dialog"));
 }
 
 async function rulesText() {
