@@ -560,3 +560,47 @@ def test_a_cards_text_closed_gives_the_keyboard_back_to_the_card_drawn_again_mea
     shows(page, body["state"]["version"])  # the cards are drawn again under the dialog
     page.keyboard.press("Escape")
     expect(page.get_by_role("button", name=name, exact=True).first).to_be_focused()
+
+
+def test_tokens_a_crown_and_a_dalek_turns_end_shown_as_pictures_are_said_in_words(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    # a screen reader said "black star 1 heavy multiplication x 0" for a 17 player's tokens,
+    # "black star" for the winner's crown, and nothing of an Exterminate that ended a turn
+    phone = host(served)
+    said = {"en": ("1 victory token", "1 penalty token", "winner", "Exterminate!"),
+            "es": ("1 ficha de victoria", "1 ficha de penalización", "ganador", "¡Exterminar!"),
+            "it": ("1 gettone vittoria", "1 penalità", "vincitore", "Sterminare!"),
+            "pt": ("1 ficha de vitória", "1 ficha de penalização", "vencedor", "Exterminar!")}
+    pages = {lang: open_phone(locale=lang) for lang in said}
+    view = play(phone, {"game": "17", "players": ["Ana", "Ben", "Cleo"], "first": "Ana",
+                        "target": 1},
+                [{"play": {"card": "3d", "face": "down"}}, {"play": {"face": "down"}},
+                 {"play": {"card": "reverse", "face": "up"}}, {"call": ["Ana"]},
+                 {"reveal": ["4"]}])
+    assert view["over"]
+    for lang, (victory, penalty, winner, _) in said.items():
+        page = pages[lang]
+        shows(page, view["version"])
+        unsaid = page.evaluate("""() => {  // ★ and ✖ read out as characters, not as an image
+            const found = [], walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+            for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+                const at = n.parentElement;
+                if (at.closest('#board, .summary, .grid') && /[★✖]/.test(n.data)
+                    && !at.closest('[role=img]')) found.push(n.data);
+            }
+            return found;
+        }""")
+        assert unsaid == [], f"{lang}: {unsaid}"
+        board = page.locator("#board .scores")
+        expect(board.get_by_role("img", name=victory, exact=False)).not_to_have_count(0)
+        expect(board.get_by_role("img", name=penalty, exact=False)).not_to_have_count(0)
+        expect(board.get_by_role("img", name=winner)).to_have_count(1)
+
+    view = play(phone, {"game": "dalek", "players": ["Jenna", "Peter"]},
+                [{"roll": ["EXT"] + ["H4"] * 9}, {"keep": ["H4"]},
+                 {"roll": ["EXT"] + ["D3"] * 7}, {"keep": ["D3"]},
+                 {"roll": ["EXT"] + ["H2"] * 5}, {"keep": []}])
+    for lang, (*_, exterminate) in said.items():
+        page = pages[lang]
+        shows(page, view["version"])
+        expect(page.locator(".grid").get_by_role("img", name=exterminate)).to_have_count(1)

@@ -147,7 +147,8 @@ const dalek = {
   },
 
   grid(view) {
-    const mark = {"no-dice": () => el("small", {text: "+5"}), exterminate: () => icon("ext"), doctor: () => icon("doctor")};
+    const mark = {"no-dice": () => el("small", {text: "+5"}), exterminate: () => icon("ext", t("ending.exterminate")),
+      doctor: () => icon("doctor", t("ending.doctor"))};
     return scoreGrid(view, (r) => el("td.end-" + r.ending, {title: t("ending." + r.ending)},
       String(r.points), mark[r.ending] ? [" ", mark[r.ending]()] : null));
   },
@@ -371,6 +372,9 @@ function tokens(view, p) {
   return "★" + tk.victory + " ✖" + tk.penalty;
 }
 
+/* ★ and ✖ said in words */
+const tokenWords = (n, token) => t("c17." + token + "_n", {n});
+
 const seventeen = {
   kinds: ["play", "call", "reveal"],
 
@@ -383,6 +387,8 @@ const seventeen = {
   },
 
   total: tokens,
+
+  totalSaid: (view, p) => tokenWords(view.tokens[p].victory, "victory") + ", " + tokenWords(view.tokens[p].penalty, "penalty"),
 
   progress(view, p) {
     return view.tokens[p].victory;
@@ -453,7 +459,8 @@ const seventeen = {
 
   grid(view) {
     if (!view.results.length) return null;
-    const given = (r) => r.given.map((g) => g.player + " " + (g.token === "victory" ? "★" : "✖")).join(", ");
+    const given = (r) => r.given.map((g, i) => [i ? ", " : "", el("span", {role: "img", "aria-label": g.player + ": " + tokenWords(1, g.token),
+      text: g.player + " " + (g.token === "victory" ? "★" : "✖")})]);
     return el("div.scroll", {tabindex: 0, "aria-label": t("grid.title")}, el("table.grid.grid17", {},
       el("caption", {text: t("grid.title")}),
       el("thead", {}, el("tr", {}, ["grid.round", "c17.caller", "c17.total", "c17.given"]
@@ -461,7 +468,7 @@ const seventeen = {
       el("tbody", {}, view.results.map((r) => el("tr", {},
         el("th", {scope: "row", text: String(r.round)}), el("td", {text: r.caller}),
         el("td" + (r.reached_17 ? ".end-exterminate" : ""), {text: r.total + (r.reached_17 ? " ≥ 17" : " < 17")}),
-        el("td.wrap", {text: given(r)}))))));
+        el("td.wrap", {}, given(r)))))));
   },
 
   editor(kind, value, onChange) {

@@ -97,10 +97,16 @@ function scoreboard(view, game) {
       return el("li" + (p === view.turn ? ".turn" : ""), {"aria-current": p === view.turn ? "true" : null,
         style: {borderColor: p === view.turn ? "" : colourOf(p)}},
       el("span.name", {}, swatch(p), " ", p, p === S.me ? el("span.me", {text: t("pad.me")}) : null,
-        view.winners.includes(p) ? el("span.crown", {text: " ★", title: t("pad.won")}) : null),
-      el("span.total", {text: game.total ? game.total(view, p) : String(view.scores[p])}),
+        view.winners.includes(p) ? el("span.crown", {text: " ★", role: "img", "aria-label": t("pad.won")}) : null),
+      totalOf(view, game, p, "span.total"),
       el("span.meter", {"aria-hidden": "true"}, el("span", {style: {width: (share * 100).toFixed(0) + "%", background: colourOf(p)}})));
     })));
+}
+
+/* A score; one of pictures (★ ✖) said in words. */
+function totalOf(view, game, p, spec) {
+  const said = game.totalSaid && game.totalSaid(view, p);
+  return el(spec, {text: game.total ? game.total(view, p) : String(view.scores[p]), role: said && "img", "aria-label": said});
 }
 
 function entry(view, game) {
@@ -138,8 +144,7 @@ function summary(view, game) {
   const wins = S.state.wins || {};
   return el("section.summary", {},
     el("h2", {text: t("summary.title")}),
-    el("ol", {}, ranked.map((p) => el("li", {}, swatch(p), el("b", {text: p}), " ",
-      game.total ? game.total(view, p) : String(view.scores[p]),
+    el("ol", {}, ranked.map((p) => el("li", {}, swatch(p), el("b", {text: p}), " ", totalOf(view, game, p, "span"),
       wins[p] ? el("small", {text: " · " + t("summary.wins", {n: wins[p]})}) : null))),
     el("div.row", {}, exportLinks(S.state.game_id)),
     S.auth ? el("div.row", {}, button(t("summary.rematch"), rematch, "primary big"),
@@ -355,7 +360,7 @@ function toggleMenu() {
   syncBack();
 }
 
-/* Closed with the keyboard in it (an item chosen), the menu gives it back to its button. */
+/* Closed with the keyboard in it, the menu gives it to its button. */
 function closeMenu() {
   const menu = document.getElementById("menu"), button = document.getElementById("menu-button");
   const had = menu.contains(document.activeElement);

@@ -58,11 +58,11 @@ function el(spec, attrs, ...children) {
   return node;
 }
 
-/* An icon of the page's sprite (Dalek faces). */
-function icon(name) {
+/* An icon of the page's sprite (Dalek faces), said as its label if given. */
+function icon(name, label) {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("class", "ic");
-  svg.setAttribute("aria-hidden", "true");
+  if (label) { svg.setAttribute("role", "img"); svg.setAttribute("aria-label", label); } else svg.setAttribute("aria-hidden", "true");
   const use = document.createElementNS("http://www.w3.org/2000/svg", "use");
   use.setAttribute("href", "#i-" + name);
   svg.append(use);
@@ -73,15 +73,14 @@ function button(label, onclick, cls, attrs) {
   return el("button" + (cls ? "." + cls.split(" ").join(".") : ""), Object.assign({type: "button", onclick}, attrs), label);
 }
 
-/* Draw again with f(), the keyboard's focus kept: the control that had it has it after. */
+/* Draw again with f(), the keyboard kept where it was. */
 function keepingFocus(f) {
   const back = focusMark(document.activeElement);
   f();
   if (!document.activeElement || document.activeElement === document.body) back();
 }
 
-/* A function that gives the keyboard back to ``had``, a control of the pad, or to its like
-   (the same words, kind and place among its likes) once the pad is drawn anew. */
+/* Gives the keyboard back to ``had`` or, drawn anew, its like (same words, kind, place). */
 function focusMark(had) {
   const area = document.getElementById("screen");
   const key = (e) => [e.tagName, e.getAttribute("aria-label") || e.textContent.trim(),
@@ -99,8 +98,7 @@ function focusMark(had) {
   };
 }
 
-/* A dialog over the pad: closed, it gives the keyboard back to what opened it (left in the
-   dialog where that was drawn anew meanwhile). */
+/* Closed, a dialog gives the keyboard back to what opened it, drawn anew or not. */
 function showDialog(dialog) {
   if (!dialog.open) {
     const back = focusMark(document.activeElement);
