@@ -20,7 +20,8 @@ balanced() measures the paper of the image it is given. A table's camera keeps a
 :class:`PaperBalance`: the gains of its last measurement, measured again only when a glance at
 the paper (the same median on every GLANCE-th pixel measured: a tenth of the cost) says its
 colour or lightness moved since, or the sheet did (the light changes far less often than the
-frames are read).
+frames are read), or that its colour crossed TINT (or lies too near it to tell): kept gains
+and fresh ones then decide alike whether there is a cast to take out.
 
 >>> from vision.sheet import layout
 >>> from vision.sheet_art import draw
@@ -53,6 +54,8 @@ GLANCE = 4  # the light is glanced at on every GLANCE-th pixel of those the pape
 COLOUR_MOVED = 0.02  # a channel's share of the paper's lightness moved this much: measure anew
 #                      (a 5 % cast moves it 0.04; dice and cards laid on the sheet, 0.0005)
 LIGHT_MOVED = 0.25  # or the paper's lightness by this share of itself
+NEAR_TINT = 0.01  # a glance whose most and least channels' ratio lies this near TINT is not
+#                   trusted to tell the side (a glance and a measurement differ by up to 0.002)
 
 
 class PaperBalance:
@@ -73,7 +76,8 @@ class PaperBalance:
         where the light or the sheet changed."""
         glance = _paper_colour(rectified, sheet, px_per_mm, STEP * GLANCE)
         kept = self._kept
-        if kept is None or kept[0] != (sheet, px_per_mm) or _moved(glance, kept[1]):
+        if (kept is None or kept[0] != (sheet, px_per_mm) or _moved(glance, kept[1])
+                or _across_tint(glance, corrected=kept[2] is not None)):
             self.measured += 1
             kept = self._kept = ((sheet, px_per_mm), glance,
                                  paper_gains(rectified, sheet, px_per_mm=px_per_mm))
@@ -134,6 +138,16 @@ def _moved(now: _Colour | None, then: _Colour | None) -> bool:
         return True
     return (float(np.abs(now.shares - then.shares).max()) > COLOUR_MOVED
             or abs(now.lightness - then.lightness) > LIGHT_MOVED * then.lightness)
+
+
+def _across_tint(now: _Colour | None, *, corrected: bool) -> bool:
+    """Whether the paper glanced at now may lie on the other side of TINT than at the
+    measurement kept (``corrected``: it was beyond it): a light drifting past the boundary
+    takes the gains from none to a full correction, though its colour moved only a little."""
+    if now is None:
+        return True
+    ratio = float(now.shares.max()) / max(float(now.shares.min()), 1e-6)
+    return abs(ratio - TINT) <= NEAR_TINT or (ratio > TINT) != corrected
 
 
 def _applied(rectified: NDArray[np.uint8], gains: NDArray[np.float32] | None

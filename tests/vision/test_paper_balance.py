@@ -107,3 +107,16 @@ def test_a_tables_balance_measures_the_paper_again_only_when_the_light_changes()
     assert balance.measured == 2
     assert np.array_equal(rectify(day[1], found, balance=balance), rectify(day[1], found))
     assert balance.measured == 3  # the lamp off again
+
+
+def test_a_light_drifting_past_the_tint_a_paper_may_have_is_balanced_as_fresh() -> None:
+    # a paper within TINT (1.3) of grey is left as it is, beyond it fully corrected: a blue
+    # light fading step by step (0.01 a frame, less than a glance calls a change of colour)
+    # was left uncorrected past the boundary while a fresh measurement corrected it (25 grey)
+    frame = render_still(21, game="dalek").image
+    found = calibrate(frame)
+    balance = PaperBalance()
+    for blue_cut in (1.28, 1.29, 1.30, 1.31, 1.32, 1.33):
+        dimmer = cast(frame, (1 / blue_cut, 1.0, 1.0))
+        kept = rectify(dimmer, found, balance=balance).astype(np.int16)
+        assert np.abs(kept - rectify(dimmer, found)).max() <= 1, blue_cut
