@@ -28,7 +28,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -183,10 +183,14 @@ class Journal:
     """The SQLite journal in file ``path``; a new one (with its folder, PIN and secret) is made
     if there is none. :meth:`existing` opens only one that is there."""
 
-    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+    def __init__(self, path: Path, *, read_only: bool = False,
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.path = path
         self.read_only = read_only
         """Opened only to read (see :func:`_reading`): every write is refused as ``read_only``."""
+        self.clock = clock
+        """When a line, a game or a change is journalled (UTC): what the table's clock says,
+        which need not only grow (a Pi has no clock of its own until it finds the time)."""
         self._local = threading.local()
         self._commits_lock = threading.Lock()
         self._commits_seen = 0
@@ -201,13 +205,23 @@ class Journal:
             path.parent.mkdir(parents=True, exist_ok=True)
             owners_only(path)
             schema = files("device").joinpath("schema.sql").read_text("utf-8")
-            self._connection().executescript(f"BEGIN IMMEDIATE; {schema}; COMMIT;")
+            self._connection().executescript(
+                f"BEGIN IMMEDIATE; {self._finals_before_end_seq()}{schema}; COMMIT;")
         except (sqlite3.Error, OSError) as err:
             self.close()
             raise journal_error(err, path) from err
         if self._never_made():
             self.new_pin()
             self.secret()
+
+    def _finals_before_end_seq(self) -> str:
+        """SQL that drops a ``finals`` table of a journal made before summaries were kept by
+        their end's line (``end_seq``): derived, they are made again from the games' lines."""
+        columns = {row[1] for row in self._connection().execute("PRAGMA table_info(finals)")}
+        return "DROP TABLE IF EXISTS finals; " if columns and "end_seq" not in columns else ""
+
+    def _now(self) -> str:
+        return self.clock().astimezone(UTC).isoformat(timespec="milliseconds")
 
     def _never_made(self) -> bool:
         """No table was ever made in this journal: no PIN, no change committed, and no count
@@ -323,11 +337,11 @@ class Journal:
         given; returns its id and the new version."""
         with self._transaction() as db:
             if abandoning is not None:
-                _abandon(db, abandoning)
+                _abandon(db, abandoning, self._now())
             cursor = db.execute("INSERT INTO games (header, started_at) VALUES (?, ?)",
-                                (json.dumps(header, ensure_ascii=False), _now()))
+                                (json.dumps(header, ensure_ascii=False), self._now()))
             game_id = int(cursor.lastrowid or 0)
-            return game_id, _change(db, game_id, "new-game")
+            return game_id, _change(db, game_id, "new-game", self._now())
 
     def append(self, game_id: int, lines: Sequence[dict[str, Any]], *, source: Source,
                winners: Sequence[str] | None = None) -> int:
@@ -339,7 +353,7 @@ class Journal:
         with self._transaction() as db:
             (last,) = db.execute("SELECT coalesce(max(seq), 0) FROM lines WHERE game_id = ?",
                                  (game_id,)).fetchone()
-            now = _now()
+            now = self._now()
             db.executemany(
                 "INSERT INTO lines (game_id, seq, line, source, at) VALUES (?, ?, ?, ?, ?)",
                 [(game_id, last + i, json.dumps(line, ensure_ascii=False), source, now)
@@ -350,14 +364,14 @@ class Journal:
             else:
                 db.execute("UPDATE games SET status = 'finished', ended_at = ?, winners = ?"
                            " WHERE id = ?", (now, json.dumps(list(winners)), game_id))
-            return _change(db, game_id, "lines")
+            return _change(db, game_id, "lines", now)
 
     def continue_as_new(self, game_id: int, record: Sequence[dict[str, Any]]) -> tuple[int, int]:
         """In one transaction: abandon game ``game_id`` and start a new one from ``record``
         (header and standing actions); returns the new game's id and the new version."""
         header, *actions = record
         with self._transaction() as db:
-            now = _now()
+            now = self._now()
             db.execute("UPDATE games SET status = 'abandoned', ended_at = ? WHERE id = ?",
                        (now, game_id))
             cursor = db.execute("INSERT INTO games (header, started_at) VALUES (?, ?)",
@@ -367,12 +381,12 @@ class Journal:
                 "INSERT INTO lines (game_id, seq, line, source, at) VALUES (?, ?, ?, ?, ?)",
                 [(new_id, seq, json.dumps(line, ensure_ascii=False), "phone", now)
                  for seq, line in enumerate(actions, start=1)])
-            return new_id, _change(db, new_id, "new-game")
+            return new_id, _change(db, new_id, "new-game", now)
 
     def abandon(self, game_id: int) -> int:
         """Mark game ``game_id`` abandoned (its lines stay); returns the new version."""
         with self._transaction() as db:
-            return _abandon(db, game_id)
+            return _abandon(db, game_id, self._now())
 
     def latest_game(self) -> StoredGame | None:
         """The most recent game that was not abandoned, with all its lines; None if none."""
@@ -424,43 +438,41 @@ class Journal:
 
     def history(self, status: Status = "finished") -> list[dict[str, Any]]:
         """Games of ``status`` (finished ones by default), newest first: id, game, players,
-        winners, started_at, ended_at."""
+        winners, started_at, ended_at, and last_seq: the number of its last line (0 with
+        none), which only grows (an undo is a line too), so a finished game's tells its end
+        from an end taken back and made again, whatever the clock said."""
         rows = self._connection().execute(
-            "SELECT id, header, winners, started_at, ended_at FROM games"
+            "SELECT id, header, winners, started_at, ended_at,"
+            " (SELECT coalesce(max(seq), 0) FROM lines WHERE game_id = games.id) FROM games"
             " WHERE status = ? ORDER BY id DESC", (status,)).fetchall()
         history = []
-        for game_id, header, winners, started, ended in rows:
+        for game_id, header, winners, started, ended, last_seq in rows:
             parsed = _loaded(header)
             if not isinstance(parsed, dict) or not {"game", "players"} <= parsed.keys():
                 continue  # garbled on disk: there is no game to show
             history.append({"id": game_id, "game": parsed["game"], "players": parsed["players"],
                             "winners": _loaded(winners or "[]") or [], "started_at": started,
-                            "ended_at": ended})
+                            "ended_at": ended, "last_seq": last_seq})
         return history
 
-    def finals(self) -> dict[int, Any]:
-        """The summaries kept of finished games (:meth:`keep_finals`) by game id, each the JSON
-        it was kept as (None where the disk garbled it); only those made of the end the game
-        has now (its ``ended_at``, to the millisecond of the line that ended it: a game taken
-        back by an undo is not finished, and one ended again has another end)."""
-        rows = self._connection().execute(
-            "SELECT finals.game_id, finals.final FROM finals JOIN games ON games.id ="
-            " finals.game_id WHERE games.status = 'finished'"
-            " AND games.ended_at = finals.ended_at").fetchall()
-        return {int(game_id): _loaded(text) for game_id, text in rows}
+    def finals(self) -> dict[tuple[int, int], Any]:
+        """The summaries kept of finished games (:meth:`keep_finals`) by game id and the
+        number of the line that ended it, each the JSON it was kept as (None where the disk
+        garbled it)."""
+        rows = self._connection().execute("SELECT game_id, end_seq, final FROM finals")
+        return {(int(game_id), int(end_seq)): _loaded(text) for game_id, end_seq, text in rows}
 
-    def keep_finals(self, finals: Sequence[tuple[int, str, dict[str, Any]]]) -> None:
-        """Keep summaries of finished games in one transaction, each ``(game_id, ended_at,
-        final)``: ``final`` made of the game's end at ``ended_at`` (:meth:`history`), in place
-        of any older one, kept only while the game still ends there. A card that cannot take
-        them (full, read-only) raises :class:`JournalError` and keeps the room kept for the
-        games' lines."""
+    def keep_finals(self, finals: Sequence[tuple[int, int, dict[str, Any]]]) -> None:
+        """Keep summaries of finished games in one transaction, each ``(game_id, end_seq,
+        final)``: ``final`` made of the game's end at its line ``end_seq`` (its ``last_seq``
+        in :meth:`history`), in place of any older one. A card that cannot take them (full,
+        read-only) raises :class:`JournalError` and keeps the room kept for the games'
+        lines."""
         with self._transaction(room=False) as db:
-            db.executemany("INSERT OR REPLACE INTO finals (game_id, ended_at, final)"
-                           " SELECT id, ended_at, ? FROM games"
-                           " WHERE id = ? AND status = 'finished' AND ended_at = ?",
-                           [(json.dumps(final, ensure_ascii=False), game_id, ended_at)
-                            for game_id, ended_at, final in finals])
+            db.executemany("INSERT OR REPLACE INTO finals (game_id, end_seq, final)"
+                           " VALUES (?, ?, ?)",
+                           [(game_id, end_seq, json.dumps(final, ensure_ascii=False))
+                            for game_id, end_seq, final in finals])
 
     def player_wins(self) -> dict[str, int]:
         """Each player's wins over all finished games (a shared win counts for each)."""
@@ -480,7 +492,7 @@ class Journal:
         with self._transaction() as db:
             db.execute("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key)"
                        " DO UPDATE SET value = excluded.value", (key, value))
-            return _change(db, None, change) if change else _version(db)
+            return _change(db, None, change, self._now()) if change else _version(db)
 
     def pin(self) -> str:
         """The table PIN (made with the table, or by :meth:`new_pin`)."""
@@ -556,21 +568,18 @@ def _reading(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
 
 
-def _abandon(db: sqlite3.Connection, game_id: int) -> int:
+def _abandon(db: sqlite3.Connection, game_id: int, now: str) -> int:
     db.execute("UPDATE games SET status = 'abandoned', ended_at = ? WHERE id = ?",
-               (_now(), game_id))
-    return _change(db, game_id, "abandon")
+               (now, game_id))
+    return _change(db, game_id, "abandon", now)
 
 
-def _change(db: sqlite3.Connection, game_id: int | None, what: str) -> int:
+def _change(db: sqlite3.Connection, game_id: int | None, what: str, now: str) -> int:
     cursor = db.execute("INSERT INTO changes (game_id, what, at) VALUES (?, ?, ?)",
-                        (game_id, what, _now()))
+                        (game_id, what, now))
     return int(cursor.lastrowid or 0)
 
 
 def _version(db: sqlite3.Connection) -> int:
     return int(db.execute("SELECT coalesce(max(version), 0) FROM changes").fetchone()[0])
 
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")

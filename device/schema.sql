@@ -22,13 +22,14 @@ CREATE TABLE IF NOT EXISTS lines (
 
 -- What the statistics take of each finished game (its kind, final scores, winners), kept at
 -- the first look after its end: derived, never the truth (its lines are). It stands for the
--- end it was made of (`ended_at`), and only while the game still ends there: a game taken back
--- by an undo is not finished, and one ended again has another end. One missing (a journal
--- older than this table, a salvaged one), garbled or of another end is made again by
--- replaying the game.
+-- end it was made of, told by the number of the line that ended it (lines are only added, an
+-- undo too: an end taken back and made again ends at a later line, whatever the clock said).
+-- One missing (a journal older than this table, a salvaged one; one kept by its ended_at
+-- before, dropped at the start), garbled or of another end is made again by replaying the
+-- game.
 CREATE TABLE IF NOT EXISTS finals (
     game_id     INTEGER PRIMARY KEY REFERENCES games (id),
-    ended_at    TEXT NOT NULL,                 -- games.ended_at of the end it sums up
+    end_seq     INTEGER NOT NULL,              -- lines.seq of the game's last line at its end
     final       TEXT NOT NULL                  -- JSON: {"game", "scores", "winners"}
 );
 

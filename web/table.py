@@ -54,7 +54,7 @@ class Table:
     _encoded: tuple[int, str] | None = field(default=None, repr=False)
     _stories: dict[tuple[int, str], tuple[int, Told]] = field(default_factory=dict,
                                                              repr=False)
-    _finals: dict[tuple[int, str], Final] = field(default_factory=dict, repr=False)
+    _finals: dict[tuple[int, int], Final] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _setting_up: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -84,19 +84,20 @@ class Table:
 
     def finals(self, history: Iterable[Mapping[str, Any]]) -> list[Final]:
         """The ends of the finished games ``history`` describes (:meth:`Journal.history`), in
-        its order, each remembered by its id and end (a game un-finished by an undo ends
-        anew): as the journal kept it, else replayed once and kept there (all in one
-        write); a game that does not replay is left out."""
+        its order, each remembered by its id and the number of its last line (a game
+        un-finished by an undo ends anew at a later line): as the journal kept it, else
+        replayed once and kept there (all in one write); a game that does not replay is left
+        out."""
         finals = []
-        kept: dict[int, Any] | None = None
-        made: list[tuple[int, str, dict[str, Any]]] = []
+        kept: dict[tuple[int, int], Any] | None = None
+        made: list[tuple[int, int, dict[str, Any]]] = []
         for meta in history:
-            key = (int(meta["id"]), str(meta["ended_at"]))
+            key = (int(meta["id"]), int(meta["last_seq"]))
             with self._lock:
                 known = self._finals.get(key)
             if known is None:
                 kept = self.journal.finals() if kept is None else kept
-                known = final_from_json(kept.get(key[0]))  # of the end it has now only
+                known = final_from_json(kept.get(key))
                 if known is None:  # missing, garbled or of another end
                     known = self._replayed_final(key[0])
                     if known is None:

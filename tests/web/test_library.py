@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import closing
+from datetime import UTC, datetime
 from pathlib import Path
 from random import Random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from device.journal import Journal
 from device.session import TableSession
 from engine.selfplay import HEADERS, random_lines
-from tests.web.conftest import make_app
+from tests.web.conftest import Phone, make_app
 from tests.web.test_api import JENNA_TURN, PETER_TURN
-
-if TYPE_CHECKING:
-    from tests.web.conftest import Phone
 
 
 def test_an_abandoned_game_is_taken_up_again_where_it_was(dalek: Phone) -> None:
@@ -178,13 +176,49 @@ def test_a_summary_missing_garbled_or_stale_is_made_again_from_the_games_lines(
     assert _stats_after_restart(
         journal.path, "DELETE FROM finals WHERE game_id = 1",
         "UPDATE finals SET final = '{\"game\": \"dal' WHERE game_id = 2",
-        "UPDATE finals SET ended_at = '2026-01-01T20:00:00.000+00:00',"  # of an earlier end
+        "UPDATE finals SET end_seq = end_seq - 1,"  # of an earlier end
         " final = json_set(final, '$.winners', json('[\"Ana\"]')) WHERE game_id = 3") == stats
     assert _stats_after_restart(journal.path, GARBLE_LINES) == stats  # all three kept again
 
 
+def test_a_journal_whose_summaries_were_kept_by_the_time_of_their_end_makes_them_again(
+        phone: Phone, journal: Journal) -> None:
+    stats = _finished_games(phone)
+    journal.close()
+    assert _stats_after_restart(
+        journal.path, "DROP TABLE finals",
+        "CREATE TABLE finals (game_id INTEGER PRIMARY KEY, ended_at TEXT NOT NULL,"
+        " final TEXT NOT NULL)",  # as an earlier version kept them, one of them wrong
+        "INSERT INTO finals SELECT id, ended_at, json_object('game', 'dalek', 'scores',"
+        " json_object('Ana', 9), 'winners', json_array('Ana')) FROM games WHERE id = 1") == stats
+    assert _stats_after_restart(journal.path, GARBLE_LINES) == stats  # kept again
+
+
 def test_a_summary_kept_before_an_end_was_taken_back_is_not_the_games_new_end(
         phone: Phone, journal: Journal) -> None:
+    _end_taken_back_and_made_again(phone, journal)
+
+
+def test_an_end_taken_back_and_made_again_is_told_apart_where_the_clock_stood_still(
+        tmp_path: Path) -> None:
+    # a Pi with no clock of its own may journal two ends in the same millisecond, or an
+    # earlier one once it finds the time: the end a summary was kept of is told by its line
+    still = datetime(2026, 12, 7, 20, 0, tzinfo=UTC)
+    journal = Journal(tmp_path / "table.db", clock=lambda: still)
+    session = TableSession(journal)
+    session.start()
+    try:
+        phone = Phone(make_app(session, journal).test_client())
+        assert phone.enter_pin(journal.pin()).status_code == 200
+        _end_taken_back_and_made_again(phone, journal)
+    finally:
+        session.stop()
+        journal.close()
+
+
+def _end_taken_back_and_made_again(phone: Phone, journal: Journal) -> None:
+    """A game's end whose summary is kept, taken back and made again with the same winner and
+    another score, and the statistics after a restart: of the new end."""
     # the same winner, another score: only the end it was kept of tells it from the new one
     phone.change("/api/game", {"header": {"game": "dalek", "players": ["Jenna", "Peter"],
                                           "target": 10}})
