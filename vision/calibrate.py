@@ -39,7 +39,6 @@ MIN_PX_PER_MM = 1.5  # the sheet must be seen at least this sharp (about 24 px p
 MAX_FIT_PX = 2.5  # a flat sheet's marker corners fit the homography this well (frame px)...
 MAX_FIT_SHARE = 0.035  # ...or this share of a marker's side (0.8 mm), in frames that show more
 DRIFT_PX = 3.0  # markers moved more than this (frame pixels): the camera was bumped
-UNSEEN = ("dark", "bright", "no-sheet")  # the reasons of a frame showing no sheet's marker
 _SEARCH_PX = 40  # drift() looks this far around each marker's stored place
 CAREFUL_WINDOW_PX = 10  # largest half side of the window detect(careful=True) refines a corner in
 CELL_PX = 8  # a marker's cells are read at this many pixels a side: at OpenCV's 4, its 0.13 of a

@@ -14,7 +14,8 @@ table without a calibration is calibrated from its first frames. A frame in whic
 cannot be found has the problem "sheet" (and why, in :attr:`SheetObserver.why`); its ordinary
 dice are still read, anywhere in the frame, as on a table without a sheet. Such a frame is
 looked at flipped back too (a camera that mirrors its picture) only where the picture changed
-since that look last found nothing. On a calibrated
+since that look last found nothing but a table (not where it was too dark or washed out to
+tell). On a calibrated
 table, a frame too dark (the light off, a hand over the lens) or washed out (glare) to show the
 markers has the problem "dark" or "bright", not "moved": nothing is read until it sees again.
 """
@@ -31,7 +32,6 @@ from numpy.typing import NDArray
 from vision.calibrate import (
     BRIGHT,
     DARK,
-    UNSEEN,
     Calibration,
     CalibrationError,
     Drift,
@@ -126,8 +126,9 @@ class SheetObserver:
             try:
                 self.calibration = calibrate(frame, flipped=flipped)
             except CalibrationError as err:
-                if flipped:
-                    self._bare = picture if err.reason in UNSEEN else None
+                if flipped:  # not kept too dark or washed out: a light coming up (or down)
+                    # moves little of such a picture, and may show the sheet
+                    self._bare = picture if err.reason == "no-sheet" else None
                 self.problem, self.why = "sheet", str(err)
                 return Observation(tuple(self.pips().read(frame)), width, height,
                                    problem="sheet", sheet=err.reason)

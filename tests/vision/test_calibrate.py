@@ -319,6 +319,24 @@ def test_a_table_without_a_sheet_is_looked_at_flipped_once_a_picture() -> None:
     assert observer.calibration.mirrored and observer.looked_flipped == 3
 
 
+def test_a_mirrored_sheet_too_dark_to_find_is_found_once_the_light_comes_up() -> None:
+    # the picture in which the flipped look found nothing was kept while too dark: a light
+    # coming up moved no pixel of it 20 grey (all of it dark), so the look was never tried
+    # again and the sheet, readable now, was never found
+    sheet = _mirrored(render_table(2003, game="dalek").image, 1)
+    observer = SheetObserver(None, threads=1)
+    assert observer.observe(_lit(sheet, 0.02)).problem == "sheet"
+    assert observer.why.startswith("The picture is too dark")
+    for _ in range(3):
+        observer.observe(_lit(sheet, 0.11))
+    assert observer.calibration is not None and observer.calibration.mirrored
+
+
+def _lit(frame: np.ndarray, light: float) -> np.ndarray:
+    """The frame in ``light`` times the light it was taken in."""
+    return np.clip(frame.astype(np.float32) * light, 0, 255).astype(np.uint8)
+
+
 def _through_a_lens(frame: np.ndarray, k1: float) -> np.ndarray:
     """The frame through a lens with radial distortion k1 (negative: barrel, a wide angle),
     its focal length ¾ of the frame's width."""
