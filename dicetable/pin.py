@@ -67,14 +67,15 @@ def _opened(path: Path, *, writing: bool) -> Journal:
 
 
 def _not_served_yet(state: Path) -> str:
-    """Why there is no host link: the table never said where it listens (started by an
-    earlier version of dicetable, which did not; or not started since). No port is guessed:
-    a link to another port than the table's would not work."""
+    """Why there is no host link: the table has not said where it listens (it is starting:
+    a serve holds the folder first and says so once it listens; started by an earlier
+    version of dicetable, which did not; or not started since). No port is guessed: a link
+    to another port than the table's would not work."""
     if is_serving(state):
-        return (f"the table serving {state} was started by an earlier version of dicetable, "
-                "which does not tell where it listens; restart it once (sudo systemctl "
-                "restart dicetable, or stop `dicetable serve` and run it again), then ask "
-                "again")
+        return (f"the table serving {state} is starting, or was started by an earlier "
+                "version of dicetable, which does not tell where it listens: wait a moment "
+                "and ask again; if it still says so, restart it once (sudo systemctl restart "
+                "dicetable, or stop `dicetable serve` and run it again), then ask again")
     return (f"the table in {state} has not been served by this version of dicetable yet, so "
             "where it listens is not known; `dicetable serve` (or sudo systemctl start "
             "dicetable) serves it and prints the host link, and `dicetable pin --link` gives "

@@ -64,11 +64,14 @@ def _link_of_a_table_left_by_an_earlier_version(state: Path, capsys: pytest.Capt
     return said.err
 
 
-def test_the_link_of_a_table_an_earlier_version_serves_says_to_restart_it_once(
+def test_the_link_of_a_table_starting_or_served_by_an_earlier_version_says_to_wait_first(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a serve holds the folder from its start, and says where it listens only once its
+    # camera, buttons and app started: a table starting was told to restart
     said = _link_of_a_table_left_by_an_earlier_version(tmp_path, capsys, serving=True)
-    assert "started by an earlier version of dicetable" in said
-    assert "restart it once (sudo systemctl restart dicetable" in said
+    assert "is starting, or was started by an earlier version of dicetable" in said
+    assert "wait a moment and ask again; if it still says so, restart it once (sudo " \
+           "systemctl restart dicetable" in said
 
 
 def test_the_link_of_a_table_not_served_since_an_update_says_to_serve_it(
@@ -76,6 +79,7 @@ def test_the_link_of_a_table_not_served_since_an_update_says_to_serve_it(
     said = _link_of_a_table_left_by_an_earlier_version(tmp_path, capsys, serving=False)
     assert "has not been served by this version of dicetable yet" in said
     assert "`dicetable serve` (or sudo systemctl start dicetable)" in said
+    assert not (tmp_path / "serving.lock").exists()  # no lock file made by asking
 
 
 def test_serve_and_pin_use_the_same_default_folder(tmp_path: Path) -> None:
