@@ -175,7 +175,8 @@ class Teacher:
         assert frame is not None
         finder = self._dice_finder()
         if profile is None:
-            profile = teach(lesson.kind, taken, finder=finder, source="taught on the score pad")
+            profile = teach(lesson.kind, taken, finder=finder,
+                            source="taught on the score pad").profile
         checked = check(frame, found, lesson.kind, profile, finder)
         with self._lock:
             if self._lesson is not lesson:

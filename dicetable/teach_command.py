@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from device.state_dir import add_state_argument, journal_path
@@ -53,12 +54,11 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None:
         print(f"{PROG}: say where to write the profile (--out PROFILE)", file=sys.stderr)
         return 2
-    left_out: list[tuple[TablePhoto, Labelled]] = []
     try:
         photos = load(args.source, args.split)
-        profile = teach(kind, photos, source=str(args.source), left_out=left_out)
+        profile, left_out = teach(kind, photos, source=str(args.source))
     except (DatasetError, ProfileError, ValueError) as err:
-        print("\n".join([*_left_out(left_out), f"{PROG}: {err}"]), file=sys.stderr)
+        print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     try:
         args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _left_out(items: list[tuple[TablePhoto, Labelled]]) -> list[str]:
+def _left_out(items: Iterable[tuple[TablePhoto, Labelled]]) -> list[str]:
     """A line for each die or card left out of teaching, lying off its photo's sheet."""
     return [f"  note {photo.file}: the {item.kind} labelled {item.face!r} lies off the sheet; "
             f"it is not taught" for photo, item in items]
@@ -107,7 +107,7 @@ def checked(kind: str, photos: list[TablePhoto]) -> str:
     mistaken: dict[tuple[str, str], int] = {}
     for i, photo in enumerate(photos):
         try:
-            others = teach(kind, photos[:i] + photos[i + 1:])
+            others = teach(kind, photos[:i] + photos[i + 1:]).profile
         except ValueError:  # the other photos hold none of this kind
             continue
         scored = tally([photo], others).get(kind)

@@ -41,7 +41,7 @@ def main() -> None:
             root = Path(tmp)
             count = args.scenes * (2 if game == "dalek" else 1)
             write(root, (("train", scene(game, SEED + i, i)) for i in range(count)))
-            profile = thin(teach(kind, load(root), source=f"rendered classic {game}"),
+            profile = thin(teach(kind, load(root), source=f"rendered classic {game}").profile,
                            args.per_face)
         path = args.out / f"profile-{kind}.npz"
         profile.save(path)

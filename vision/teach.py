@@ -4,7 +4,8 @@ A photo is read on its sheet as ``dicetable eval`` reads it (TablePhoto.on_sheet
 sheet, or labels what is read only on one): the sheet is found and the photo rectified first,
 so examples look as the dice and cards will at reading time; other photos, and those whose
 sheet cannot be found, are taken as they are. On a sheet, what is labelled off it (a draw pile
-beside the sheet) is not in the rectified photo: it is left out (``left_out``). Dice: each
+beside the sheet; more than OFF_SHEET_MM beyond its edge, as labels are rough) is not in the
+rectified photo: it is left out, and teach says which (:attr:`Taught.left_out`). Dice: each
 labelled die gives its top face cut out upright, at its side (from its corners, else from the
 die finder's die on it); the die finder's other candidates give the "none" examples (what this
 table shows that is not a die: card art, patterns, the sheet's print). Cards: each labelled
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -37,6 +39,15 @@ from vision.table_dataset import Labelled, TablePhoto
 
 NONE_PER_EXAMPLE = 3  # at most this many "none" examples per face example
 BOX_PER_SIDE = 1.44  # a labelled box without corners spans this many die sides
+OFF_SHEET_MM = 3.0  # a die or card labelled at most this far beyond the sheet's edge is on it
+
+
+class Taught(NamedTuple):
+    """A profile taught, and each die or card of its kind left out with its photo (labelled
+    off its photo's sheet)."""
+
+    profile: Profile
+    left_out: tuple[tuple[TablePhoto, Labelled], ...]
 
 
 @dataclass(frozen=True)
@@ -52,13 +63,13 @@ class _View:
 
 
 def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None = None,
-          seed: int = 0, source: str = "",
-          left_out: list[tuple[TablePhoto, Labelled]] | None = None) -> Profile:
-    """A profile of `kind` from every labelled photo; ValueError when they hold none of it,
-    DatasetError (naming the photo) when a photo of a sheet labels a card place it does not
-    have or a place twice (a card on the sheet labelled without a place that lies on none is
-    taught as any card). Each die or card of `kind` lying off its photo's sheet is left out,
-    and added to ``left_out`` with its photo."""
+          seed: int = 0, source: str = "") -> Taught:
+    """A profile of `kind` from every labelled photo; ValueError when they hold none of it
+    (saying how many lie off the sheet), DatasetError (naming the photo) when a photo of a
+    sheet labels a card place it does not have or a place twice (a card on the sheet labelled
+    without a place that lies on none is taught as any card). Each die or card of `kind`
+    lying off its photo's sheet is left out, and returned with its photo."""
+    left_out: list[tuple[TablePhoto, Labelled]] = []
     labels: list[str] = []
     patches: list[NDArray[np.uint8]] = []
     background: list[NDArray[np.uint8]] = []
@@ -67,8 +78,7 @@ def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None =
         finder = finder or DieFinder()
     for photo in photos:
         view = _view(photo)
-        if left_out is not None:
-            left_out += [(photo, item) for item in view.off_sheet if item.kind == kind]
+        left_out += [(photo, item) for item in view.off_sheet if item.kind == kind]
         if is_card(kind) and view.calibration is not None:
             place_labels(photo, kind, view.calibration)
         items = [(item, quad if item.corners else None) for item, quad in view.items
@@ -94,14 +104,16 @@ def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None =
                 background.append(crop_die(view.image, c.x, c.y, c.size,
                                            die_angle(grey, c.x, c.y, c.size), out=DIE_EXAMPLE))
     if not patches:
-        raise ValueError(f"the photos hold no labelled {kind}")
+        off = f" on their sheet ({len(left_out)} lie off it)" if left_out else ""
+        raise ValueError(f"the photos hold no labelled {kind}{off}")
     rng = np.random.default_rng(seed)
     keep = min(len(background), NONE_PER_EXAMPLE * len(patches))
     chosen = rng.choice(len(background), keep, replace=False) if keep else np.zeros(0, int)
     labels += [NOTHING] * len(chosen)
     patches += [background[int(i)] for i in chosen]
     side_mm = float(np.median(sides_mm)) if sides_mm else 0.0
-    return Profile(kind, tuple(labels), np.stack(patches), source, side_mm)
+    return Taught(Profile(kind, tuple(labels), np.stack(patches), source, side_mm),
+                  tuple(left_out))
 
 
 def _view(photo: TablePhoto) -> _View:
@@ -118,10 +130,12 @@ def _view(photo: TablePhoto) -> _View:
         return _View(image, [(i, i.quad()) for i in photo.items], None, None)
     flat = rectify(image, found)
     height, width = flat.shape[:2]
+    rough = OFF_SHEET_MM * PX_PER_MM
     on, off = [], []
     for item in photo.items:
         quad = found.to_sheet(item.quad()) * PX_PER_MM
-        if quad.min() >= 0 and quad[:, 0].max() <= width and quad[:, 1].max() <= height:
+        if quad.min() >= -rough and quad[:, 0].max() <= width + rough \
+                and quad[:, 1].max() <= height + rough:
             on.append((item, quad))
         else:
             off.append(item)

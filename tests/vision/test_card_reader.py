@@ -196,7 +196,7 @@ def _taught(folder: Path, game: str, style: str = "ink") -> CardReader:
         dice_faces=D6_FACES if game == "dicy" else None,
         faces=tuple(cards[(i * 16 + k) % len(cards)] for k in range(len(cards)))))
         for i in range(3)))
-    return CardReader(teach("dicy-card" if game == "dicy" else "17-card", load(folder)))
+    return CardReader(teach("dicy-card" if game == "dicy" else "17-card", load(folder)).profile)
 
 
 def test_a_card_whose_likeliest_outline_reads_clearly_is_cut_out_along_it_alone() -> None:

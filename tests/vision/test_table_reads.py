@@ -158,7 +158,7 @@ def test_dice_washed_out_by_glare_are_read_with_a_profile_taught_from_crisp_phot
     faces = ("H4", "H2", "D3", "D2", "DOC", "EXT")
     write(tmp_path, (("train", render_table(200900 + i, game="dalek", style="ink", dice=6,
                                             faces=faces)) for i in range(3)))
-    reader = DalekTableReader(teach("dalek", load_photos(tmp_path), finder=finder),
+    reader = DalekTableReader(teach("dalek", load_photos(tmp_path), finder=finder).profile,
                               finder=finder, threads=1)
     right = total = 0
     for seed in (200031, 200035):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,7 @@ from vision.sheet_seen import DalekObservation, DieSeen
 from vision.table_dataset import load as load_photos
 from vision.table_dataset import write
 from vision.table_reads import DalekTableReader, SeventeenTableReader
-from vision.table_scene import render_table
+from vision.table_scene import PlacedDie, render_still, render_table
 from vision.teach import teach
 
 
@@ -49,7 +50,8 @@ def pop_reader(tmp_path_factory: pytest.TempPathFactory, finder: DieFinder) -> D
     faces = ("H4", "H2", "D3", "D2", "DOC", "EXT")
     write(photos, (("train", render_table(900 + i, game="dalek", style="pop", dice=6,
                                           faces=faces)) for i in range(3)))
-    return DalekTableReader(teach("dalek", load_photos(photos), finder=finder), finder=finder)
+    taught = teach("dalek", load_photos(photos), finder=finder)
+    return DalekTableReader(taught.profile, finder=finder)
 
 
 def test_dice_of_an_unseen_art_read_after_three_photos(pop_reader: DalekTableReader) -> None:
@@ -98,7 +100,8 @@ def ink_reader(tmp_path_factory: pytest.TempPathFactory, finder: DieFinder) -> D
     faces = ("H4", "H2", "D3", "D2", "DOC", "EXT")
     write(photos, (("train", render_table(900 + i, game="dalek", style="ink", dice=6,
                                           faces=faces)) for i in range(3)))
-    return DalekTableReader(teach("dalek", load_photos(photos), finder=finder), finder=finder)
+    taught = teach("dalek", load_photos(photos), finder=finder)
+    return DalekTableReader(taught.profile, finder=finder)
 
 
 def test_dice_alike_but_for_small_dots_are_read_after_three_photos(
@@ -165,3 +168,22 @@ def test_observation_keys_ignore_positions_and_confidence() -> None:
     c = DalekObservation((DieSeen("H2", "to-roll", 10, 10, 0.9), DieSeen(None, "top", 5, 5, 0.2)))
     assert a.key() == b.key() != c.key()
     assert a.zone("top") == (None,) and not a.sure
+
+
+def test_a_die_labelled_a_little_beyond_the_sheets_edge_is_taught_one_beside_it_is_not(
+        tmp_path: Path, finder: DieFinder) -> None:
+    # labels are rough, and a die lies where it fell: one whose labelled corner lay even a
+    # pixel beyond the sheet was left out; its top face here reaches 1.4 mm past the edge
+    write(tmp_path, [("train", render_still(21, game="dalek", dice=(
+        PlacedDie("H4", 9.0, 120.0), PlacedDie("D3", 100.0, 120.0))))])
+    [photo] = load_photos(tmp_path)
+    edge = next(i for i in photo.items if i.face == "H4")
+    assert edge.corners is not None
+    beside = replace(edge, face="EXT", corners=tuple((x - 80.0, y) for x, y in edge.corners),
+                     bbox=(edge.bbox[0] - 80.0, edge.bbox[1], edge.bbox[2] - 80.0,
+                           edge.bbox[3]))  # a die labelled on the table, 80 px beside it
+    taught = teach("dalek", [replace(photo, items=(*photo.items, beside))], finder=finder)
+    assert taught.profile.counts()["H4"] == 1 and "EXT" not in taught.profile.counts()
+    assert [item.face for _, item in taught.left_out] == ["EXT"]
+    with pytest.raises(ValueError, match=r"no labelled dalek on their sheet \(1 lie off it\)"):
+        teach("dalek", [replace(photo, items=(beside,))], finder=finder)
