@@ -16,6 +16,9 @@ the camera can see of one die or card, and is what a teach profile learns:
 (24, 'odd/frozen')
 >>> sheet_game("d6"), READ_ON_SHEET["dicy"]
 ('dicy', ('dicy-card', 'd6'))
+>>> sheet_game("chess")
+Traceback (most recent call last):
+ValueError: unknown kind 'chess' (kinds: d6, dalek, dicy-card, 17-card)
 """
 
 from __future__ import annotations
@@ -65,8 +68,11 @@ def faces(kind: str) -> tuple[str, ...]:
 
 
 def sheet_game(kind: str) -> str:
-    """The game on whose sheet ``kind`` is read."""
-    return next(game for game, kinds in READ_ON_SHEET.items() if kind in kinds)
+    """The game on whose sheet ``kind`` is read (ValueError naming the kinds for another)."""
+    for game, kinds in READ_ON_SHEET.items():
+        if kind in kinds:
+            return game
+    raise ValueError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
 
 
 def is_card(kind: str) -> bool:
