@@ -4,11 +4,12 @@
 ``JOURNAL`` (its :class:`device.journal.Journal`: the PIN and the cookie secret live there).
 Optional: ``PUBLIC_URL`` (the address in the join QR code: a function giving it as each page
 is made and as open pages look again, :mod:`web.join`, or a fixed address; default: the
-address the phone used; made a function once, the table's :attr:`web.table.Table.public_url`,
-which a server that learns its port only later sets), ``MAX_STREAMS`` (live streams at once,
-default 40), ``SSE_HEARTBEAT_S`` (15) and ``SSE_MAX_S`` (300), ``NOTICES`` (what the host must
-be told, :class:`device.notice.Notice`), ``COMITUP_CONF`` (where the Pi's own Wi-Fi is set,
-default /etc/comitup.conf), and any Flask setting.
+address the phone used; kept as the table's :attr:`web.table.Table.public_url`, a fixed
+address made a function, which a server that learns its port only later sets),
+``MAX_STREAMS`` (live streams at once, default 40), ``SSE_HEARTBEAT_S`` (15) and
+``SSE_MAX_S`` (300), ``NOTICES`` (what the host must be told, :class:`device.notice.Notice`),
+``COMITUP_CONF`` (where the Pi's own Wi-Fi is set, default /etc/comitup.conf), and any Flask
+setting.
 """
 
 from __future__ import annotations

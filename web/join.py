@@ -20,9 +20,10 @@ from web.table import table
 
 def join_address() -> Callable[[], str]:
     """What gives the join code's address from now on (in a request, usable after it): the
-    table's :attr:`~web.table.Table.public_url`, else the address the phone used."""
+    table's :attr:`~web.table.Table.public_url`, where it has one, else the address the phone
+    used."""
     public, used = table().public_url, request.host_url
-    return lambda: public() or used
+    return public if public is not None else lambda: used
 
 
 @lru_cache(maxsize=8)

@@ -44,9 +44,10 @@ class Table:
     colours: ColourBook
     streams: StreamGate
     throttle: PinThrottle
-    public_url: Callable[[], str]
-    """The address in the join code, asked as each page is made and as open pages look again
-    (see :func:`public_url`); empty: the address the phone used (:func:`web.join.join_address`)."""
+    public_url: Callable[[], str] | None
+    """What gives the address in the join code, asked as each page is made and as open pages
+    look again (see :func:`public_url`); None: the address the phone used
+    (:func:`web.join.join_address`)."""
     notices: list[Notice] = field(default_factory=list)
     """What the host must be told since the start, until a phone with the PIN dismisses it."""
     trades: GrantTrades = field(default_factory=GrantTrades)
@@ -161,16 +162,14 @@ class Table:
         return text
 
 
-def public_url(given: str | Callable[[], str] | None) -> Callable[[], str]:
-    """The config's ``PUBLIC_URL`` as the function :attr:`Table.public_url` is: a function
-    as it is (``dicetable serve``'s finds the Pi's address again for each page), a fixed
-    address, or (None) none: the address the phone used (:func:`web.join.join_address`).
+def public_url(given: str | Callable[[], str] | None) -> Callable[[], str] | None:
+    """The config's ``PUBLIC_URL`` as :attr:`Table.public_url` is: a function as it is
+    (``dicetable serve``'s finds the Pi's address again for each page), a fixed address made
+    one, none (None) as it is.
 
-    >>> public_url("http://table.local:8017/")(), public_url(None)()
-    ('http://table.local:8017/', '')
+    >>> public_url("http://table.local:8017/")(), public_url(None)
+    ('http://table.local:8017/', None)
     """
-    if given is None:
-        return lambda: ""
     if isinstance(given, str):
         return lambda: given
     return given
