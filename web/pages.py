@@ -61,7 +61,6 @@ def _page(*, kiosk: bool) -> str:
         "games": list(facts),
         "palette": list(PALETTE),
         "heartbeat": current_app.config["SSE_HEARTBEAT_S"],
-        "url": url,
         "wifi_card": own_wifi() is not None,  # the host may print the card of the Pi's Wi-Fi
     }
     return render_template("pad.html", lang=lang, boot=boot, url=url, qr=join_qr(url), kiosk=kiosk)

@@ -68,8 +68,8 @@ def test_a_public_url_function_is_asked_again_for_each_page(app: object,
     addresses = iter(["http://10.41.0.1:8017/", "http://192.168.1.20:8017/"])
     table(configured).public_url = lambda: next(addresses)
     pages = [configured.test_client().get("/").get_data(as_text=True) for _ in range(2)]
-    assert [boot(page)["url"] for page in pages] == ["http://10.41.0.1:8017/",
-                                                     "http://192.168.1.20:8017/"]
+    assert "http://10.41.0.1:8017/" in pages[0] and "http://192.168.1.20:8017/" in pages[1]
+    assert "http://192.168.1.20:8017/" not in pages[0]
     assert qr_svg("http://192.168.1.20:8017/") in pages[1]
 
 
