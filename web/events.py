@@ -31,7 +31,9 @@ POLL_S = 0.25
 """How often a waiting stream looks whether the server is stopping (the session's wait cannot
 be woken from here), so that stopping waits at most this long for the streams."""
 JOIN_LOOK_S = 2.0
-"""How often a stream looks whether the table's address changed (a few microseconds each)."""
+"""How often a stream looks whether the table's address changed: each look, per open stream,
+asks the system which address its default route leaves by (5-11 µs measured here), and on the
+Pi's own hotspot, which has none, scans its interfaces too (up to 148 µs; a Pi is slower)."""
 
 
 def event(data: str, version: int) -> str:
