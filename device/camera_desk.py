@@ -59,10 +59,11 @@ class CameraDesk:
         self.note = note
         self.question = None
 
-    def passed(self) -> None:
-        """A read with nothing to tell: the last note no longer holds (a held roll's stays)."""
+    def passed(self, note: Note | None = None) -> None:
+        """A read with nothing new to tell: the last note gives way to ``note`` (what is still
+        so, or nothing; a held roll's note stays)."""
         if self.held is None:
-            self.note = None
+            self.note = note
 
     def show(self, seen: Seen) -> None:
         """``seen`` is the camera's latest read that stands."""

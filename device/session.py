@@ -37,7 +37,7 @@ from device.journal import Journal, Source, StoredGame
 from device.live import CameraStatus, Seen
 from device.notice import Notice
 from device.recorder import Recorder
-from device.table_reads import Apply, Ask, Decision, Hold, Note, reads_for
+from device.table_reads import Apply, Ask, Decision, Hold, Note, reads_for, still_told
 from engine import Game, IllegalAction, NameRules, RecordError
 from engine.errors import Refusal
 from engine.record import replay
@@ -521,7 +521,7 @@ class TableSession:
         desk = self._desk
         assert desk is not None and self._game is not None
         if decision is None or isinstance(decision, Apply):
-            desk.passed()
+            desk.passed(still_told(seen.observation))
         if isinstance(decision, Apply):
             played = self._play_seen(decision.line, seen)
             if played is not None and decision.then is not None:

@@ -1,8 +1,9 @@
 """The camera over a calibrated table: each settled frame rectified and read as its game's sheet.
 
 A :class:`SheetObserver` keeps the table's calibration. Each frame it is handed is first
-checked for the corner markers where the calibration saw them (a bumped camera: the
-observation's problem is "moved" and nothing is read until the table is calibrated again);
+checked for the corner markers where the calibration saw them (a bumped camera, a sheet taken
+away: the observation's problem is "moved" and the sheet is not read until the table is
+calibrated again; its ordinary dice are read anywhere in the frame, as without a sheet);
 then it is rectified where its markers lie in it (a camera trembling by a pixel or two), its
 paper's balance kept from frame to frame (vision.paper_balance.PaperBalance: measured anew when
 the light changes), and read by the reader of the sheet's game (vision.table_reads). The
@@ -146,7 +147,8 @@ class SheetObserver:
             self.problem = problem
             self.why = {"moved": "the camera or the sheet moved", "dark": "the picture is too "
                         "dark", "bright": "the picture is washed out"}[self.problem]
-            return Observation((), width, height, problem=self.problem)
+            lost = tuple(self.pips().read(frame)) if problem == "moved" else ()
+            return Observation(lost, width, height, problem=self.problem)
         self.problem, self.why = None, ""
         seen = self._reader(found.game).read(sheet, found.layout)
         return Observation(_dice(seen, found), width, height, table=seen,

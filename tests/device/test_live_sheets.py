@@ -25,6 +25,8 @@ from device.button_actions import ButtonActions
 from device.button_config import ButtonConfig
 from device.buttons import TableButtons
 from device.camera import open_source, pictures_in
+from device.demo_film import write_film as write_demo_film
+from device.demo_plan import Plan, PlannedDie, PlannedRest
 from device.journal import Journal
 from device.live import CameraStatus, LiveLoop, Seen
 from device.session import STOP_WAITS_S, TableSession
@@ -48,6 +50,7 @@ DALEKS = [(185.0, 78.0), (220.0, 78.0), (255.0, 78.0), (185.0, 100.0), (220.0, 1
 T = TypeVar("T")
 MOVED = {"key": "camera.moved", "params": {}}
 DALEK = {"game": "dalek", "players": ["Jenna", "Peter"]}
+DICY = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
 JENNA = ["H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC"]
 STOP_PIN = 17
 DICE_AREA = [(60.0, 105.0), (95.0, 105.0), (130.0, 105.0), (165.0, 105.0), (200.0, 105.0),
@@ -409,6 +412,30 @@ def test_a_camera_that_changes_its_picture_size_is_calibrated_again() -> None:
     seen = observer.observe(frame)
     assert seen.problem is None and len(seen.marks) == 4  # the Dalek dice read
     assert observer.calibration is not None and observer.calibration.frame_size == (1280, 720)
+
+
+def test_dicy_dice_on_a_bare_table_are_read_with_a_calibration_kept_from_a_sheet(
+        tmp_path: Path, state: Path) -> None:
+    """The demo's dice on a bare table, played with the calibration of a recording that showed
+    the Dicy sheet: the sheet is told lost, the dice are read as without one."""
+    kept = calibrate(render_table(5, game="dicy").image)
+    bare = tmp_path / "bare"
+    rolled = tuple(PlannedDie(v, x, y, 0.3 * i, i) for i, (v, (x, y)) in enumerate(zip(
+        [6, 6, 5, 2, 1, 1], [(300.0, 250.0), (480.0, 230.0), (660.0, 260.0), (840.0, 240.0),
+                             (400.0, 430.0), (620.0, 450.0)], strict=True)))
+    write_demo_film(Plan([DICY],
+                         [PlannedRest((), 1.0, None, hand=False), PlannedRest(rolled, 1.5, 0)]),
+                    bare, seed=5)
+    for session in table(state, DICY):
+        observer = SheetObserver(kept, threads=2)
+        loop = LiveLoop(lambda: open_source(str(bare), paced=False), observer, session)
+        loop.start()
+        assert loop.wait(timeout=120)
+        assert journal(session) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
+        camera = session.snapshot().camera
+        assert camera is not None and camera["note"] == {"key": "camera.moved_dice",
+                                                         "params": {}}
+        assert observer.calibration == kept  # the sheet's cards wait for it to be found again
 
 
 def test_a_sheet_taken_away_is_told_as_moved_not_as_too_dark() -> None:

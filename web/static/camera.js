@@ -21,7 +21,7 @@ function cameraPanel() {
   if (camera.unreadable) parts.push(el("p.muted", {text: t("camera.unreadable")}));
   if (camera.note) parts.push(el("p.camera-note", {text: noteText(camera.note)}));
   if (camera.note && ["camera.no_sheet", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key)) parts.push(sheetLinks(camera.note.params.game));
-  if (camera.note && ["camera.moved", "camera.no_sheet", "camera.far", "camera.small", "camera.skewed", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key) && S.auth) {
+  if (camera.note && ["camera.moved", "camera.moved_dice", "camera.no_sheet", "camera.far", "camera.small", "camera.skewed", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key) && S.auth) {
     parts.push(button(t("camera.recalibrate"), () => change("/api/camera/recalibrate", {}), "primary"));
   }
   if (camera.held) parts.push(el("p.camera-note", {text: t("camera.held", {player: camera.held.player})}));
