@@ -42,7 +42,11 @@ from numpy.typing import NDArray
 
 Image = NDArray[np.uint8]
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
-VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".webm", ".mjpeg", ".mjpg")
+VIDEO_SUFFIXES = (".mp4", ".m4v", ".avi", ".mkv", ".mov", ".webm", ".mjpeg", ".mjpg", ".ts",
+                  ".mts", ".m2ts", ".wmv", ".flv", ".3gp")  # as OpenCV plays them (an .mpg
+#                 tells OpenCV no frame count: VideoSource would hold its first frame)
+HEIC_SUFFIXES = (".heic", ".heif")  # an iPhone's photos, which OpenCV cannot read
+DEEPER = 2  # a folder's pictures are looked for this many folders down (DCIM/100CANON)
 DEFAULT_FPS = 15.0
 FULL_SIZE = (1280, 720)  # the frame the reader gets from a live camera
 MOTION_SIZE = (320, 180)  # the picamera2 stream for watching motion
@@ -126,6 +130,9 @@ def parse_source(spec: str) -> tuple[str, int | str | None]:
         return ("folder", spec)
     if path.suffix.lower() in VIDEO_SUFFIXES:
         return ("video", spec)
+    if not path.exists():
+        raise CameraError(f"there is no folder or file “{spec}”: check its name (or give "
+                          "picamera2, a camera number such as 0 or a /dev/video path)")
     raise CameraError(f"“{spec}” is no camera: give picamera2, a camera number such as 0, "
                       "a /dev/video path, a folder of pictures or a video file")
 
@@ -275,10 +282,7 @@ class FolderSource(_Recording):
         """List the folder's pictures (shown before: play from the newest)."""
         self._files, self._gone = pictures_in(self.folder), 0
         if not self._files:
-            inside = next((d.name for d in sorted(self.folder.iterdir(), key=name_order)
-                           if d.is_dir() and _holds_pictures(d)), None)
-            where = f"; they are in its folder {inside}: give that one" if inside else ""
-            raise CameraError(f"the folder {self.folder} holds no pictures{where}")
+            raise no_pictures(self.folder)
         self._play(len(self._files))
         self._looked = -math.inf
         self._fed = False
@@ -405,12 +409,39 @@ def _shown_in(marker: Path) -> list[str]:
         return []
 
 
-def _holds_pictures(folder: Path) -> bool:
-    """Whether ``folder`` holds a picture (False where it cannot be read)."""
+def no_pictures(folder: Path) -> CameraError:
+    """Why ``folder``, holding no pictures, is no camera: it holds HEIC photos, or its pictures
+    are in a folder inside it (up to DEEPER folders down: a camera card's DCIM/100CANON)."""
+    if any(path.suffix.lower() in HEIC_SUFFIXES for path in _inside(folder)):
+        return CameraError(f"the folder {folder} holds HEIC photos (as an iPhone takes them), "
+                           "which the table cannot read: save them as JPEG pictures")
+    inside = _pictures_below(folder, DEEPER)
+    where = f"; they are in its folder {inside.relative_to(folder).as_posix()}: give that one" \
+        if inside is not None else ""
+    return CameraError(f"the folder {folder} holds no pictures{where}")
+
+
+def _pictures_below(folder: Path, depth: int) -> Path | None:
+    """The first folder under ``folder``, ``depth`` folders down at most, holding a picture."""
+    if depth == 0:
+        return None
+    below = [d for d in sorted(_inside(folder), key=name_order)
+             if d.is_dir() and not d.name.startswith(".")]
+    for inner in below:
+        if any(map(_is_picture, _inside(inner))):
+            return inner
+    for inner in below:
+        if (deeper := _pictures_below(inner, depth - 1)) is not None:
+            return deeper
+    return None
+
+
+def _inside(folder: Path) -> list[Path]:
+    """What ``folder`` holds (nothing where it cannot be read)."""
     try:
-        return any(map(_is_picture, folder.iterdir()))
+        return list(folder.iterdir())
     except OSError:
-        return False
+        return []
 
 
 def _is_picture(path: Path) -> bool:

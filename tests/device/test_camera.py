@@ -369,6 +369,40 @@ def test_a_folder_whose_pictures_are_in_a_folder_inside_it_says_which(tmp_path: 
         FolderSource(tmp_path).open()
 
 
+def test_a_camera_card_whose_pictures_are_two_folders_down_says_where(tmp_path: Path) -> None:
+    card = tmp_path / "card"
+    (card / "DCIM" / "100CANON").mkdir(parents=True)
+    cv2.imwrite(str(card / "DCIM" / "100CANON" / "IMG_0001.JPG"), shade(10))
+    with pytest.raises(CameraError, match=r"holds no pictures; they are in its folder "
+                                          r"DCIM/100CANON: give that one"):
+        FolderSource(card).open()
+
+
+def test_a_folder_of_iphone_heic_photos_says_to_save_them_as_jpeg(tmp_path: Path) -> None:
+    for number in range(3):
+        (tmp_path / f"IMG_{number}.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic")
+    with pytest.raises(CameraError, match=r"holds HEIC photos \(as an iPhone takes them\), "
+                                          r"which the table cannot read: save them as JPEG"):
+        FolderSource(tmp_path).open()
+
+
+@pytest.mark.parametrize(("suffix", "fourcc"), [(".m4v", "mp4v"), (".ts", "mp4v"),
+                                                (".m2ts", "mp4v"), (".wmv", "WMV2"),
+                                                (".flv", "FLV1"), (".3gp", "mp4v")])
+def test_a_video_of_any_kind_opencv_plays_is_a_camera(tmp_path: Path, suffix: str,
+                                                      fourcc: str) -> None:
+    path = tmp_path / f"table{suffix}"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*fourcc), 25, (160, 120))
+    for value in (40, 40, 40, 200, 200, 200):
+        writer.write(shade(value, (160, 120)))
+    writer.release()
+    source = open_source(str(path), fps=25, paced=False, clock=FakeClock())
+    source.open()
+    values = [round(int(source.read().image[60, 80, 0]), -1) for _ in range(6)]
+    source.close()
+    assert values == [40, 40, 40, 200, 200, 200]
+
+
 def test_an_empty_or_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(CameraError, match="holds no pictures"):
         FolderSource(tmp_path).open()
@@ -422,7 +456,11 @@ def test_sources_are_named_by_what_the_host_types(folder: Path, tmp_path: Path) 
     assert parse_source(str(folder)) == ("folder", str(folder))
     assert parse_source("table.mp4") == ("video", "table.mp4")
     assert isinstance(open_source(str(folder)), FolderSource)
+    (tmp_path / "notes.txt").write_text("a note")
     with pytest.raises(CameraError, match="is no camera"):
+        parse_source(str(tmp_path / "notes.txt"))
+    with pytest.raises(CameraError, match=r"there is no folder or file “.*nothing-here”: "
+                                          r"check its name"):
         parse_source(str(tmp_path / "nothing-here"))
 
 

@@ -117,6 +117,16 @@ def test_serve_says_a_host_that_is_not_this_machine_in_words(
         "dicetable: cannot listen on 999.1.1.1: it is no address or name of this machine\n")
 
 
+def test_serve_says_a_camera_folder_mistyped_is_not_there(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "game-nihgt"
+    assert main(["serve", "--state", str(tmp_path / "state"), "--camera", str(folder),
+                 "--port", "0"]) == 2
+    assert capsys.readouterr().err.endswith(
+        f"dicetable: there is no folder or file “{folder}”: check its name (or give picamera2, "
+        "a camera number such as 0 or a /dev/video path)\n")
+
+
 def test_serve_refuses_a_video_that_is_not_there(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     video = tmp_path / "game-night.mp4"
