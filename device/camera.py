@@ -445,7 +445,10 @@ def _inside(folder: Path) -> list[Path]:
 
 
 def _is_picture(path: Path) -> bool:
-    return path.suffix.lower() in IMAGE_SUFFIXES and path.is_file()
+    """Whether ``path`` is a picture file; a name starting with a dot is none (a hidden file,
+    or the ``._IMG_1.JPG`` a Mac leaves beside each picture it copies to a USB stick)."""
+    return (not path.name.startswith(".") and path.suffix.lower() in IMAGE_SUFFIXES
+            and path.is_file())
 
 
 def pictures_in(folder: Path) -> list[Path]:

@@ -77,6 +77,21 @@ def test_numbers_in_picture_names_are_played_in_counting_order(tmp_path: Path) -
     assert 101 in [int(source.read().image[0, 0, 0]) for _ in range(12)]
 
 
+def test_hidden_files_and_a_macs_dot_underscore_files_are_no_pictures(folder: Path) -> None:
+    # a Mac copying pictures to a USB stick leaves ._NAME beside each (no picture: its
+    # resource fork); they sort first and were played, "could not be read", no game began
+    (folder / "._000.png").write_bytes(b"\x00\x05\x16\x07 Mac OS X resource fork")
+    cv2.imwrite(str(folder / ".hidden.png"), shade(250))
+    source = FolderSource(folder, fps=10, paced=False, clock=FakeClock())
+    source.open()
+    assert [int(source.read().image[0, 0, 0]) for _ in range(3)] == [10, 20, 30]
+    (folder / "._003.png").write_bytes(b"\x00\x05\x16\x07")  # copied in while it plays
+    cv2.imwrite(str(folder / ".004.png"), shade(250))
+    cv2.imwrite(str(folder / "005.png"), shade(50))
+    shown = [int(source.read().image[0, 0, 0]) for _ in range(12)]
+    assert set(shown) == {30, 50} and shown[-1] == 50
+
+
 def test_a_paced_folder_drops_the_frames_a_slow_reader_missed(folder: Path) -> None:
     clock = FakeClock()
     source = FolderSource(folder, fps=10, clock=clock)
