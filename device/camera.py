@@ -9,11 +9,12 @@ understands; the live loop (:mod:`device.live`) closes it and opens it again wit
   motion and the full one for reads; exposure, gain and white balance are fixed after warm-up.
 - ``0`` or ``/dev/video0``: a V4L2 camera through OpenCV.
 - a folder of image files, played in file-name order (numbers in names counted: ``frame9``
-  before ``frame10``) at ``fps``, the last frame held once it ends (demos, tests, recorded
-  tables); pictures put in it later (a camera or a program that saves its pictures there) are
-  played on in the same way, in order (saved faster than ``fps``: every few of them, see
-  :class:`FolderSource`); a video file the same way. A camera's folder or a video file once
-  shown starts from its newest picture when opened again (see :class:`ShownMemory`).
+  before ``frame10``) at ``fps`` (default 15), the last frame held once it ends (demos, tests,
+  recorded tables); pictures put in it later (a camera or a program that saves its pictures
+  there) are played on in the same way, in order (saved faster than ``fps``: every few of
+  them, see :class:`FolderSource`); a video file the same way, at its own frame rate unless
+  ``fps`` is given. A camera's folder or a video file once shown starts from its newest
+  picture when opened again (see :class:`ShownMemory`).
 
 A recorded source (folder or video) is *paced* by default: it plays in real time and the live
 loop drops frames it has no time for, as with a camera. Unpaced, it hands over every frame as
@@ -47,7 +48,8 @@ VIDEO_SUFFIXES = (".mp4", ".m4v", ".avi", ".mkv", ".mov", ".webm", ".mjpeg", ".m
 #                 tells OpenCV no frame count: VideoSource would hold its first frame)
 HEIC_SUFFIXES = (".heic", ".heif")  # an iPhone's photos, which OpenCV cannot read
 DEEPER = 2  # a folder's pictures are looked for this many folders down (DCIM/100CANON)
-DEFAULT_FPS = 15.0
+DEFAULT_FPS = 15.0  # a folder's pictures a second, and a video's whose file gives no sane rate
+VIDEO_RATES = (1.0, 120.0)  # the frame rates a video file's own is believed within
 FULL_SIZE = (1280, 720)  # the frame the reader gets from a live camera
 MOTION_SIZE = (320, 180)  # the picamera2 stream for watching motion
 WARM_UP_S = 2.0  # picamera2: seconds of automatic exposure before it is fixed
@@ -137,11 +139,12 @@ def parse_source(spec: str) -> tuple[str, int | str | None]:
                       "a /dev/video path, a folder of pictures or a video file")
 
 
-def open_source(spec: str, *, fps: float = DEFAULT_FPS, paced: bool = True, loop: bool = False,
+def open_source(spec: str, *, fps: float | None = None, paced: bool = True, loop: bool = False,
                 start: int = 0, speed: float = 1.0, clock: Clock | None = None,
                 memory: ShownMemory | None = None) -> FrameSource:
     """The source ``spec`` names (not opened yet); the other options are for recordings
-    (see :class:`Player`), ``memory`` for a folder or a video (see :class:`ShownMemory`)."""
+    (see :class:`Player`; ``fps`` None: 15 a second for a folder, a video's own rate),
+    ``memory`` for a folder or a video (see :class:`ShownMemory`)."""
     kind, target = parse_source(spec)
     clock = clock or RealClock()
     if kind == "picamera2":
@@ -219,7 +222,7 @@ class Player:
 class Playing(TypedDict, total=False):
     """How a recording is played (see :class:`Player`)."""
 
-    fps: float
+    fps: float | None
     paced: bool
     loop: bool
     start: int
@@ -229,19 +232,24 @@ class Playing(TypedDict, total=False):
 
 class _Recording:
     """What a folder and a video share: a description, a :class:`Player` and the
-    :class:`ShownMemory` of what was shown (None: always played from the start)."""
+    :class:`ShownMemory` of what was shown (None: always played from the start); ``fps``
+    None: DEFAULT_FPS, or what the recording itself says (see :meth:`_play`)."""
 
     def __init__(self, description: str, memory: ShownMemory | None = None, *,
-                 fps: float = DEFAULT_FPS, paced: bool = True, loop: bool = False,
+                 fps: float | None = None, paced: bool = True, loop: bool = False,
                  start: int = 0, speed: float = 1.0, clock: Clock | None = None) -> None:
         self.description = description
         self.paced = paced
         self._memory = memory
-        self._player = Player(fps=fps, paced=paced, loop=loop, start=start, speed=speed,
-                              clock=clock or RealClock())
+        self.fps = fps
+        self._player = Player(fps=fps or DEFAULT_FPS, paced=paced, loop=loop, start=start,
+                              speed=speed, clock=clock or RealClock())
 
-    def _play(self, count: int) -> None:
-        """Start playing ``count`` frames: from the last where they were shown before."""
+    def _play(self, count: int, own_fps: float | None = None) -> None:
+        """Start playing ``count`` frames: from the last where they were shown before; at
+        ``own_fps`` (the recording's own rate) where no rate was asked for."""
+        if self.fps is None and own_fps is not None:
+            self._player.fps = own_fps
         if self._memory is not None and self._memory.shown:
             self._player.first = count - 1
         self._player.start()
@@ -471,9 +479,9 @@ def name_order(path: Path) -> tuple[tuple[int, str], ...]:
 
 
 class VideoSource(_Recording):
-    """A video file played at ``fps`` (see :class:`Player`); decoded frame by frame. With a
-    ``memory``, it starts from its last frame once its frames were shown (see
-    :class:`ShownMemory`)."""
+    """A video file played at ``fps``, by default at its own frame rate (see :class:`Player`);
+    decoded frame by frame. With a ``memory``, it starts from its last frame once its frames
+    were shown (see :class:`ShownMemory`)."""
 
     def __init__(self, path: Path, memory: ShownMemory | None = None,
                  **playing: Unpack[Playing]) -> None:
@@ -494,7 +502,7 @@ class VideoSource(_Recording):
         self._capture = capture
         self._count = max(1, int(capture.get(cv2.CAP_PROP_FRAME_COUNT)))
         self._position = -1
-        self._play(self._count)
+        self._play(self._count, video_rate(capture))
 
     def read(self) -> Frame:
         """The next frame of the video."""
@@ -525,6 +533,13 @@ class VideoSource(_Recording):
         if self._capture is not None:
             self._capture.release()
             self._capture = None
+
+
+def video_rate(capture: cv2.VideoCapture) -> float | None:
+    """The frame rate a video file says it was recorded at, where it says one within
+    VIDEO_RATES (None: it says none, or an absurd one such as 90000)."""
+    rate = float(capture.get(cv2.CAP_PROP_FPS))
+    return rate if VIDEO_RATES[0] <= rate <= VIDEO_RATES[1] else None
 
 
 class OpenCvCamera:

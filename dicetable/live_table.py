@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from device import calibration_store
 from device.camera import (
-    DEFAULT_FPS,
     CameraError,
     FrameSource,
     ShownMemory,
@@ -138,7 +137,7 @@ def ensure_demo(folder: Path, out: TextIO = sys.stderr) -> Plan:
     return plan
 
 
-def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAULT_FPS,
+def camera_for(session: TableSession, *, source: str | None, fps: float | None = None,
                demo: Path | None = None, loop: bool = False, speed: float = 1.0,
                paced: bool = True, patience_s: float = 8.0, delay_s: float = 0.8,
                threads: int = 2, on_alive: Callable[[], None] | None = None,
@@ -146,7 +145,8 @@ def camera_for(session: TableSession, *, source: str | None, fps: float = DEFAUL
                state: Path | None = None) -> Camera | None:
     """The camera side for ``session`` (not started): a camera or recording named by
     ``source``, or the demo's film in ``demo`` with its scripted player; None for neither.
-    CameraError when ``source`` names no camera. ``on_alive``: the camera answered (see
+    CameraError when ``source`` names no camera. ``fps``: a recording's frames a second
+    (None: 15 for a folder, a video's own rate). ``on_alive``: the camera answered (see
     :class:`device.live.LiveLoop`); ``on_ended``: a recording played to its end; ``state``:
     the folder keeping the calibration and taught profiles (None: keep nothing)."""
     if source is None and demo is None:

@@ -80,7 +80,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "player (its frames in DIR, default STATE/demo, rendered if "
                              "missing)")
     parser.add_argument("--fps", type=rate(MAX_FPS), default=None,
-                        help=f"frames per second of a folder or video (default {DEFAULT_FPS:g})")
+                        help=f"frames per second of a folder (default {DEFAULT_FPS:g}) or a video "
+                             "(default: the video's own)")
     parser.add_argument("--loop", action="store_true",
                         help="play a folder, video or the demo again and again")
     parser.add_argument("--speed", type=rate(100), default=1.0,
@@ -96,7 +97,7 @@ class ServeSettings:
     port: int
     max_streams: int
     source: str | None
-    fps: float
+    fps: float | None  # None: a folder's default, a video's own rate
     buttons: ButtonConfig | None
 
 
@@ -116,8 +117,8 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
     where = config.where("camera")
     check_keys(camera_settings, CAMERA_KEYS, where)
     source = args.camera or (None if args.demo else camera_source(camera_settings, where))
-    fps = args.fps or number_in(camera_settings, "fps", float, DEFAULT_FPS, (0, MAX_FPS), where,
-                                above=True)
+    fps = args.fps or (number_in(camera_settings, "fps", float, DEFAULT_FPS, (0, MAX_FPS), where,
+                                 above=True) if "fps" in camera_settings else None)
     buttons = button_config(config.section("buttons"), config.where("buttons"))
     return ServeSettings(host, port, max_streams, source, fps, buttons)
 

@@ -586,3 +586,34 @@ def test_a_look_at_a_recording_played_from_its_start_or_in_a_loop_shows_in_the_n
     assert [source.read().number for _ in range(5)] == [0, 1, 2, 3, 4]
     showing = source.look_now()
     assert source.read().number == 5 >= showing
+
+
+@pytest.mark.parametrize("recorded", [30.0, 5.0])
+def test_a_video_plays_at_its_own_frame_rate_unless_one_is_given(tmp_path: Path,
+                                                                 recorded: float) -> None:
+    # a 30 fps video played at 15 by default ran at half speed, a 5 fps one three times fast
+    path = tmp_path / "game.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), recorded, (64, 48))
+    for value in range(10, 110, 10):
+        writer.write(shade(value))
+    writer.release()
+    clock = FakeClock()
+    own = open_source(str(path), clock=clock)
+    own.open()
+    frames = [own.read() for _ in range(10)]
+    own.close()
+    assert [f.number for f in frames] == list(range(10))
+    assert frames[-1].at - frames[0].at == pytest.approx(9 / recorded)
+    assert clock.t - 100.0 == pytest.approx(9 / recorded)  # in real time
+    given = open_source(str(path), fps=10, clock=FakeClock())  # serve --fps 10
+    given.open()
+    times = [given.read().at for _ in range(3)]
+    given.close()
+    assert times[2] - times[0] == pytest.approx(0.2)
+
+
+def test_a_folder_plays_15_pictures_a_second_unless_told(folder: Path) -> None:
+    source = open_source(str(folder), clock=FakeClock())
+    source.open()
+    frames = [source.read() for _ in range(3)]
+    assert frames[2].at - frames[0].at == pytest.approx(2 / 15)

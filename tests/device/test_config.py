@@ -85,6 +85,19 @@ def test_the_camera_is_a_number_or_a_name(tmp_path: Path, setting: str, source: 
     assert serve_settings(args).source == source
 
 
+@pytest.mark.parametrize(("setting", "option", "fps"), [
+    ("", [], None),  # none given: a folder's 15 a second, a video's own rate
+    ("fps = 5", [], 5.0),
+    ("fps = 5", ["--fps", "30"], 30.0),
+])
+def test_a_recordings_frame_rate_is_the_one_given_or_none(
+        tmp_path: Path, setting: str, option: list[str], fps: float | None) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(f"[camera]\n{setting}\n")
+    args = build_parser().parse_args(["serve", "--config", str(path), *option])
+    assert serve_settings(args).fps == fps
+
+
 def test_a_camera_that_is_neither_a_number_nor_a_name_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text("[camera]\nsource = true\n")
