@@ -27,6 +27,7 @@ same frames at the same times on every run (tests, the accelerated benchmark).
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -370,14 +371,19 @@ class ShownMemory:
     from its newest picture, and the video from its last frame, as the ones before were shown
     and played again they would be moves in a game that went on; a camera shows the table
     only as it lies now. ``marker`` (in the table's state folder) keeps it from one run to the
-    next, one source a line (a video and a folder shown in turn both remembered): written
-    once for each, when its first picture is shown (not before: a table that failed to
-    start plays a recording from its start)."""
+    next, one source a line (a video and a folder shown in turn both remembered) with what
+    tells its recording (:func:`recording_of`): a new recording put at the same path (a
+    folder's pictures recorded anew, a video saved over) is played from its start. Written
+    once for each, when its first picture is shown (not before: a table that failed to start
+    plays a recording from its start)."""
 
     def __init__(self, source: Path, marker: Path | None = None) -> None:
+        self._source = source
         self._name = str(source.resolve())
         self._marker = marker
-        self.shown = marker is not None and self._name in _shown_in(marker)
+        self.shown = marker is not None and any(
+            name == self._name and same_recording(source, recording)
+            for name, recording in _shown_in(marker))
 
     def show(self) -> None:
         """A picture was shown: note it (the marker written the first time)."""
@@ -386,9 +392,74 @@ class ShownMemory:
         self.shown = True
         if self._marker is None:
             return
-        shown = [name for name in _shown_in(self._marker) if name]
+        lines = [_shown_line(name, recording) for name, recording in _shown_in(self._marker)
+                 if name and name != self._name]
+        lines.append(_shown_line(self._name, recording_of(self._source)))
         with suppress(OSError):  # a card that cannot be written: a restart plays it again
-            self._marker.write_text("\n".join([*shown, self._name]) + "\n", encoding="utf-8")
+            self._marker.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+Recording = dict[str, str | int]
+
+
+def recording_of(source: Path) -> Recording | None:
+    """What tells the recording at ``source`` from another put there later: a video's size
+    and time of change; a folder's first picture, with its own (None: it cannot be seen)."""
+    try:
+        if source.is_dir():
+            first = pictures_in(source)[0]
+            stat = first.stat()
+            return {"first": first.name, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+        stat = source.stat()
+    except (CameraError, IndexError, OSError):
+        return None
+    return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+
+
+def same_recording(source: Path, recording: Recording | None) -> bool:
+    """Whether ``source`` holds the ``recording`` shown (None: one an older table noted by
+    its path alone, taken as the same). A folder's is the same while its first picture shown
+    is there unchanged, or, gone, where every picture now is named after it (a camera that
+    deletes its old pictures)."""
+    if recording is None:
+        return True
+    first = recording.get("first")
+    if not isinstance(first, str) or not source.is_dir():
+        return recording_of(source) == recording
+    try:
+        pictures = pictures_in(source)
+        stat = (source / first).stat()
+    except CameraError:
+        return False
+    except OSError:  # gone
+        return all(name_order(p) > name_order(Path(first)) for p in pictures)
+    return (stat.st_size, stat.st_mtime_ns) == (recording.get("size"), recording.get("mtime_ns"))
+
+
+def _shown_line(name: str, recording: Recording | None) -> str:
+    """One line of the marker: the source's path, and its recording where it is known."""
+    return json.dumps({"source": name, "recording": recording}, ensure_ascii=False)
+
+
+def _shown_in(marker: Path) -> list[tuple[str, Recording | None]]:
+    """The sources ``marker`` says were shown, with their recordings (none where it cannot be
+    read; a line of an older table, the path alone: no recording)."""
+    try:
+        lines = marker.read_text(encoding="utf-8").split("\n")  # (a path may hold other breaks)
+    except (OSError, UnicodeDecodeError):
+        return []
+    shown: list[tuple[str, Recording | None]] = []
+    for line in lines:
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            entry = None
+        if isinstance(entry, dict) and isinstance(entry.get("source"), str):
+            recording = entry.get("recording")
+            shown.append((entry["source"], recording if isinstance(recording, dict) else None))
+        elif line:
+            shown.append((line, None))
+    return shown
 
 
 def every_few(pictures: list[Path], most: int) -> list[Path]:
@@ -407,14 +478,6 @@ def every_few(pictures: list[Path], most: int) -> list[Path]:
         return pictures[-1:]
     last = len(pictures) - 1
     return [pictures[round(i * last / (most - 1))] for i in range(most)]
-
-
-def _shown_in(marker: Path) -> list[str]:
-    """The sources ``marker`` says were shown, one a line (none where it cannot be read)."""
-    try:
-        return marker.read_text(encoding="utf-8").split("\n")  # (a path may hold other breaks)
-    except (OSError, UnicodeDecodeError):
-        return []
 
 
 def no_pictures(folder: Path) -> CameraError:

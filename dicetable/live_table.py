@@ -173,6 +173,11 @@ def camera_for(session: TableSession, *, source: str | None, fps: float | None =
     memory = None  # the demo's film and what --loop plays are played from their start
     if kind in ("folder", "video") and demo is None and not loop:
         memory = ShownMemory(Path(source), None if state is None else state / FOLDER_CAMERA_FILE)
+        if memory.shown:
+            newest = "its newest picture" if kind == "folder" else "its last frame"
+            print(f"dicetable: {source} was shown before: playing on from {newest}; a new "
+                  "recording put in its place plays from its start", file=sys.stderr,
+                  flush=True)
 
     opens = 0
 

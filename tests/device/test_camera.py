@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 import tracemalloc
 from itertools import pairwise
@@ -23,6 +25,7 @@ from device.camera import (
     VideoSource,
     open_source,
     parse_source,
+    pictures_in,
 )
 from device.motion import Settler, Verdict
 
@@ -40,6 +43,11 @@ class FakeClock:
     def sleep(self, seconds: float) -> None:
         self.slept.append(seconds)
         self.t += max(0.0, seconds)
+
+
+def shown_in(marker: Path) -> list[str]:
+    """The sources the state's camera-folder.txt names."""
+    return [json.loads(line)["source"] for line in marker.read_text(encoding="utf-8").splitlines()]
 
 
 def shade(value: int, size: tuple[int, int] = (64, 48)) -> np.ndarray:
@@ -162,7 +170,7 @@ def test_a_cameras_folder_is_remembered_once_its_first_picture_is_shown(
     source.open()
     assert not marker.exists()  # opened, nothing shown: a table that stops now plays it again
     assert source.read().number == 0
-    assert marker.read_text(encoding="utf-8").splitlines() == [str(folder.resolve())]
+    assert shown_in(marker) == [str(folder.resolve())]
     marker.unlink()
     source.read()
     assert not marker.exists()  # written once, not for every picture (a card wears)
@@ -454,7 +462,7 @@ def test_a_video_shown_then_opened_again_or_anew_starts_from_its_last_frame(
     source.open()
     assert not marker.exists()
     assert [round(int(source.read().image[0, 0, 0]), -1) for _ in range(3)] == [40, 40, 120]
-    assert marker.read_text(encoding="utf-8").splitlines() == [str(video.resolve())]
+    assert shown_in(marker) == [str(video.resolve())]
     source.close()  # failed: the live loop opens it again
     source.open()
     assert [source.read().number for _ in range(2)] == [5, 5]
@@ -617,3 +625,70 @@ def test_a_folder_plays_15_pictures_a_second_unless_told(folder: Path) -> None:
     source.open()
     frames = [source.read() for _ in range(3)]
     assert frames[2].at - frames[0].at == pytest.approx(2 / 15)
+
+
+def later(pictures: list[Path], seconds: float = 60.0) -> None:
+    """Date ``pictures`` ``seconds`` later (recorded later; a file system's clock is coarse)."""
+    for picture in pictures:
+        stat = picture.stat()
+        os.utime(picture, ns=(stat.st_atime_ns, stat.st_mtime_ns + int(seconds * 1e9)))
+
+
+def test_a_new_recording_in_a_folder_shown_before_plays_from_its_start(
+        folder: Path, tmp_path: Path) -> None:
+    # the same folder's pictures recorded anew, named as before: it started from its newest
+    # picture and the whole game was lost
+    marker = tmp_path / "camera-folder.txt"
+    shown = FolderSource(folder, ShownMemory(folder, marker), fps=10, paced=False,
+                         clock=FakeClock())
+    shown.open()
+    assert shown.read().number == 0
+    for picture in pictures_in(folder):
+        picture.unlink()
+    for number, value in enumerate((60, 70, 80, 90)):
+        cv2.imwrite(str(folder / f"{number:03d}.png"), shade(value))
+    later(pictures_in(folder))
+    again = FolderSource(folder, ShownMemory(folder, marker), fps=10, paced=False,
+                         clock=FakeClock())
+    again.open()  # the table restarted
+    assert [int(again.read().image[0, 0, 0]) for _ in range(4)] == [60, 70, 80, 90]
+
+
+def test_a_cameras_folder_that_let_its_first_pictures_go_is_the_same_recording(
+        folder: Path, tmp_path: Path) -> None:
+    # a camera saving on and deleting its old pictures: the table restarted plays on from the
+    # newest, the pictures before it were shown
+    marker = tmp_path / "camera-folder.txt"
+    shown = FolderSource(folder, ShownMemory(folder, marker), fps=10, paced=False,
+                         clock=FakeClock())
+    shown.open()
+    assert shown.read().number == 0
+    (folder / "000.png").unlink()
+    cv2.imwrite(str(folder / "003.png"), shade(40))
+    again = FolderSource(folder, ShownMemory(folder, marker), fps=10, paced=False,
+                         clock=FakeClock())
+    again.open()
+    assert int(again.read().image[0, 0, 0]) == 40
+
+
+def test_a_video_saved_over_one_shown_before_plays_from_its_start(
+        video: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "camera-folder.txt"
+    shown = VideoSource(video, ShownMemory(video, marker), fps=10, paced=False,
+                        clock=FakeClock())
+    shown.open()
+    assert shown.read().number == 0
+    shown.close()
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 10, (64, 48))
+    for value in (80, 160, 240):  # the next game, recorded over it
+        writer.write(shade(value))
+    writer.release()
+    later([video])
+    again = VideoSource(video, ShownMemory(video, marker), fps=10, paced=False,
+                        clock=FakeClock())
+    again.open()
+    assert [round(int(again.read().image[0, 0, 0]), -1) for _ in range(3)] == [80, 160, 240]
+    unchanged = VideoSource(video, ShownMemory(video, marker), fps=10, paced=False,
+                            clock=FakeClock())
+    unchanged.open()  # the same recording, shown: from its last frame
+    assert unchanged.read().number == 2
