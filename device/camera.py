@@ -55,6 +55,8 @@ FULL_SIZE = (1280, 720)  # the frame the reader gets from a live camera
 MOTION_SIZE = (320, 180)  # the picamera2 stream for watching motion
 WARM_UP_S = 2.0  # picamera2: seconds of automatic exposure before it is fixed
 MAX_WAITING_S = 2.0  # a paced folder takes up at most this long (at its fps) of new pictures
+WRITING_S = 0.2  # a picture that cannot be read is looked at again after this, in case it is
+MAX_WRITING_S = 2.0  # still being written, as long as it keeps changing, for at most this long
 
 
 class CameraError(Exception):
@@ -283,7 +285,9 @@ class FolderSource(_Recording):
         self._files: list[Path] = []
         self._gone = 0  # pictures played and let go from the front of _files (a folder fed
         # all evening): the number of _files[0]
-        self._last: tuple[tuple[int, int, int, int], Image] | None = None
+        self._last: tuple[Identity, Image] | None = None
+        self._unreadable: Identity | None = None  # the picture last found unreadable, told once
+        self._clock = playing.get("clock") or RealClock()
         self._looked = -math.inf  # when (recorded time) it was last looked at for new ones
         self._fed = False  # pictures put in it were taken up since it was opened
 
@@ -297,29 +301,50 @@ class FolderSource(_Recording):
         self._fed = False
 
     def read(self) -> Frame:
-        """The next picture (a held or repeated file is decoded once)."""
+        """The next picture (a held or repeated file is decoded once). One that cannot be read
+        is waited for while it is being written, then told once (UnreadableFrame); tried again
+        unchanged (the last picture held), the last picture that could be read is held."""
         index, at = self._player.next(self._count())
         if index == self._count() - 1 and not self._player.loop and at - self._looked >= 1.0:
             self._looked = at
             self._take_up_new()
         path = self._files[index - self._gone]
+        identity = self._identity(path)
+        if self._last is not None and self._last[0] == identity:
+            return Frame(self._last[1], at, index)
+        if identity == self._unreadable and self._last is not None:
+            return Frame(self._last[1], at, index)
+        image, identity = self._written(path, identity)
+        if image is None:
+            self._unreadable = identity
+            raise UnreadableFrame(f"the picture {path.name} cannot be read")
+        self._last = (identity, image)
+        self._shown()
+        return Frame(image, at, index)
+
+    def _identity(self, path: Path) -> Identity:
+        """What tells the file at ``path`` from the same rewritten; CameraError when gone."""
         try:
             stat = path.stat()
         except OSError:
             raise CameraError(f"the picture {path.name} has gone from {self.folder}") from None
-        identity = (stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_size)  # rewritten: anew
-        if self._last is not None and self._last[0] == identity:
-            return Frame(self._last[1], at, index)
-        try:  # decoded from memory: cv2.imread greys what a picture cut short is missing
-            data = path.read_bytes()
-        except OSError:
-            raise UnreadableFrame(f"the picture {path.name} cannot be read") from None
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
-        if image is None:
-            raise UnreadableFrame(f"the picture {path.name} cannot be read")
-        self._last = (identity, np.asarray(image, np.uint8))
-        self._shown()
-        return Frame(self._last[1], at, index)
+        return (stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_size)
+
+    def _written(self, path: Path, identity: Identity) -> tuple[Image | None, Identity]:
+        """The picture at ``path`` decoded (None: it cannot be), read again while it changes
+        (a camera still writing it) for up to MAX_WRITING_S; and the identity of what was
+        read."""
+        waited = 0.0
+        while True:
+            image = _decoded(path)
+            if image is not None or waited >= MAX_WRITING_S:
+                return image, identity
+            self._clock.sleep(WRITING_S)
+            waited += WRITING_S
+            now = self._identity(path)
+            if now == identity:  # not being written: damaged
+                return None, identity
+            identity = now
 
     def close(self) -> None:
         """Nothing to free."""
@@ -460,6 +485,20 @@ def _shown_in(marker: Path) -> list[tuple[str, Recording | None]]:
         elif line:
             shown.append((line, None))
     return shown
+
+
+Identity = tuple[int, int, int, int]  # a file's device, inode, time of change and size
+
+
+def _decoded(path: Path) -> Image | None:
+    """The picture at ``path`` (None: it cannot be read or decoded). Decoded from memory:
+    cv2.imread greys what a picture cut short is missing."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    return None if image is None else np.asarray(image, np.uint8)
 
 
 def every_few(pictures: list[Path], most: int) -> list[Path]:

@@ -225,6 +225,56 @@ def test_a_picture_cut_short_is_unreadable_not_half_a_table(tmp_path: Path,
         source.read()
 
 
+def jpeg(value: int) -> bytes:
+    encoded, data = cv2.imencode(".jpg", shade(value, (320, 240)))
+    assert encoded
+    return bytes(data.tobytes())
+
+
+@pytest.mark.parametrize("broken", [b"", jpeg(200)[:len(jpeg(200)) // 2]], ids=["empty", "half"])
+def test_an_unreadable_last_picture_is_told_once_then_the_last_readable_one_is_held(
+        tmp_path: Path, broken: bytes) -> None:
+    # a copy that left the last picture empty or cut short: the same file was tried again and
+    # again, "could not be read" all along and no picture on the table
+    (tmp_path / "f0.jpg").write_bytes(jpeg(10))
+    (tmp_path / "f1.jpg").write_bytes(broken)
+    source = FolderSource(tmp_path, fps=10, clock=FakeClock())
+    source.open()
+    assert round(int(source.read().image[0, 0, 0]), -1) == 10
+    with pytest.raises(UnreadableFrame, match=r"f1\.jpg cannot be read"):
+        source.read()
+    held = [source.read() for _ in range(5)]
+    assert [round(int(f.image[0, 0, 0]), -1) for f in held] == [10] * 5
+    assert [f.number for f in held] == [1] * 5
+    (tmp_path / "f1.jpg").write_bytes(jpeg(200))  # written again, whole
+    assert round(int(source.read().image[0, 0, 0]), -1) == 200
+
+
+class WritingClock(FakeClock):
+    """A camera that finishes writing ``picture`` while the source waits."""
+
+    def __init__(self, picture: Path, data: bytes) -> None:
+        super().__init__()
+        self.picture, self.data = picture, data
+
+    def sleep(self, seconds: float) -> None:
+        super().sleep(seconds)
+        self.picture.write_bytes(self.data)
+
+
+@pytest.mark.parametrize("written", [0, 2], ids=["empty", "half"])
+def test_a_picture_still_being_written_is_waited_for_not_told_unreadable(
+        tmp_path: Path, written: int) -> None:
+    # a webcam tool rewriting latest.jpg every 0.5 s: caught while writing, it was
+    # "could not be read" most of the time
+    whole = jpeg(200)
+    (tmp_path / "latest.jpg").write_bytes(whole[:len(whole) * written // 4])
+    source = FolderSource(tmp_path, fps=10, paced=False,
+                          clock=WritingClock(tmp_path / "latest.jpg", whole))
+    source.open()
+    assert round(int(source.read().image[0, 0, 0]), -1) == 200
+
+
 def test_the_held_picture_rewritten_in_place_is_read_anew(folder: Path) -> None:
     # a camera that saves its pictures under one name, over the same file
     source = FolderSource(folder, fps=10, clock=FakeClock())
