@@ -183,6 +183,19 @@ def test_the_page_switches_catalogs(dalek: Phone) -> None:
     assert '<html lang="it">' in page and "Nuova partita" in page
 
 
+def boot_block(phone: Phone, lang: str) -> str:
+    """The JSON the page is drawn with, as the first load carries it."""
+    page = phone.client.get("/", headers={"Accept-Language": lang}).get_data(as_text=True)
+    found = re.search(r'<script id="boot" type="application/json">(.*?)</script>', page, re.S)
+    assert found is not None
+    return found.group(1)
+
+
+def test_the_first_loads_json_has_no_space_between_its_items(dalek: Phone) -> None:
+    outside_strings = re.sub(r'"(?:\\.|[^"\\])*"', '""', boot_block(dalek, "es"))
+    assert not re.search(r"\s", outside_strings)  # none after a comma or a colon
+
+
 # Every refusal the engine and the session raise has its template in every catalog ----------
 
 DICY_CARDS = [c.value for c in DicyCard]
