@@ -60,9 +60,11 @@ SERVER_ONLY = ("log.", "key.", "line.", "error.", "quoted", "value.", "app.", "m
 """Words only the server writes (the game's story, refusals, the host's notices, the
 manifest, the Wi-Fi card): not sent to the phone with the page."""
 
-LATER = ("camera.", "teach.")
-"""Words the phone loads when it first needs them, with the camera's script (the camera's
-panel and teach mode: ``/i18n/LANG/later.json``)."""
+LATER = ("camera.", "teach.", "setup.", "colour.", "seventeen.", "history.", "resume.",
+         "stats.", "rules.")
+"""Words the phone loads when it first needs them (``/i18n/LANG/later.json``), with the script
+of the screens that show them: the camera's panel and teach mode (camera.js), set-up with its
+colours and 17's options, the finished and abandoned games, statistics and rules (setup.js)."""
 
 ON_THE_PAGE = ("error.network", "error.network_unsure", "error.http500", "notice.dismiss",
                "camera.ask.pin", "camera.moment.out", "camera.moment.back")
@@ -79,7 +81,8 @@ def page_words(lang: str) -> dict[str, str]:
 
 
 def later_words(lang: str) -> dict[str, str]:
-    """The words of the camera's panel and teach mode, in ``lang`` (loaded with camera.js)."""
+    """The words of the screens drawn by the scripts loaded later (camera.js, setup.js), in
+    ``lang``."""
     return {k: v for k, v in ui(lang).items() if k.startswith(LATER) and k not in ON_THE_PAGE}
 
 

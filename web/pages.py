@@ -84,8 +84,8 @@ def rules(lang: str) -> Response:
 
 @bp.get("/i18n/<lang>/later.json")
 def words_later(lang: str) -> Response:
-    """The words of the camera's panel and teach mode in ``lang`` (loaded with
-    static/camera.js, when first needed)."""
+    """The words of the screens drawn later (the camera's panel and teach mode, set-up, the
+    games kept, statistics, rules) in ``lang``: loaded with static/camera.js or setup.js."""
     if lang not in LANGUAGES:
         abort(404)
     return jsonify(later_words(lang))

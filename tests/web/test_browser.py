@@ -18,6 +18,7 @@ from device.journal import Journal
 from device.state_dir import journal_path
 from engine.selfplay import random_lines
 from web.client import Phone
+from web.i18n import catalog
 
 if TYPE_CHECKING:
     from dicetable.child import ServedTable
@@ -357,6 +358,96 @@ def test_the_first_load_is_light_and_fits_a_small_phone(open_phone: Callable[...
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
     print(f"\nscore pad first load, bytes uncompressed: {weights}")
     assert max(weights.values()) <= PAGE_WEIGHT_LIMIT
+
+
+KEYS_SHOWN = """() => {
+  const KEY = /\\b(?:setup|colour|seventeen|history|resume|stats|rules|camera|teach)\\.[a-z_0-9]+/g;
+  window.keysShown = [];
+  window.blanks = 0;
+  const look = () => {
+    const labels = [...document.querySelectorAll("[aria-label], [title], [placeholder]")].map((e) =>
+      ["aria-label", "title", "placeholder"].map((a) => e.getAttribute(a) || "").join(" "));
+    window.keysShown.push(...([document.body.innerText, ...labels].join(" ").match(KEY) || []));
+    const main = document.getElementById("screen");
+    if (!main.hidden && !main.textContent.trim()) window.blanks += 1;
+  };
+  new MutationObserver(look).observe(document.body, {subtree: true, childList: true,
+    characterData: true, attributes: true});
+}"""
+"""Watches the page for catalog keys of the words loaded later, shown as text or labels, and for
+the screen drawn blank."""
+
+
+def held_until(page: Page, held: list[Route], count: int) -> None:
+    """Wait until ``count`` requests are held."""
+    for _ in range(200):
+        if len(held) >= count:
+            return
+        page.wait_for_timeout(25)
+    raise AssertionError(f"{len(held)} requests held, not {count}")
+
+
+def release(held: list[Route]) -> None:
+    while held:
+        held.pop().continue_()
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "it"])
+def test_a_screen_of_the_menu_opened_on_a_slow_connection_shows_its_words(
+        open_phone: Callable[..., Page], served: ServedTable, lang: str) -> None:
+    # setup.js and the words of the menu's screens come after the first load: the screen
+    # opens with both, and the pad stays as it was while they come
+    words = catalog(lang)["ui"]
+    page = open_phone(locale=lang)
+    pad = Pad(page)
+    pad.menu(words["menu.pin"])
+    page.fill("#pin-input", served.pin)
+    page.click("#pin-ok")
+    page.evaluate(KEYS_SHOWN)
+    held: list[Route] = []
+    page.route("**/static/setup.js", lambda route: held.append(route))
+    page.route("**/i18n/*/later.json", lambda route: held.append(route))
+    pad.menu(words["menu.new"])
+    held_until(page, held, 1)
+    page.wait_for_timeout(200)
+    expect(page.locator(".welcome h2")).to_have_text(words["pad.no_game"])
+    release(held)
+    expect(page.locator(".setup h2")).to_have_text(words["setup.title"])
+    expect(page.get_by_role("button", name=words["setup.add"])).to_be_visible()
+    page.locator(".player-row .swatch-button").first.click()
+    expect(page.locator(".palette button").first).to_have_attribute("aria-label", words["colour.0"])
+    pad.menu(words["menu.stats"])
+    expect(page.locator("#screen h2").first).to_have_text(words["stats.title"])
+    assert page.evaluate("[window.keysShown, window.blanks]") == [[], 0]
+    assert pad.errors == []
+
+
+def test_a_screen_of_the_menu_opened_as_the_language_switches_shows_the_new_ones_words(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    page = open_phone(locale="es")
+    pad = Pad(page)
+    page.evaluate(KEYS_SHOWN)
+    held: list[Route] = []
+    page.route("**/i18n/*/later.json", lambda route: held.append(route))
+    pad.menu("Estadísticas")
+    held_until(page, held, 1)  # the Spanish words, held as the phone switches to Italian
+    page.select_option("#lang", "it")
+    expect(page.locator(".welcome h2")).to_have_text(catalog("it")["ui"]["pad.no_game"])
+    release(held)
+    page.wait_for_timeout(300)  # the Italian ones: the screen waits for them, and says so
+    assert page.evaluate("[window.keysShown, window.blanks]") == [[], 0]
+    expect(page.locator("#screen")).to_have_text("Caricamento…")
+    held_until(page, held, 1)
+    release(held)
+    expect(page.locator("#screen h2").first).to_have_text("Statistiche")
+    page.select_option("#lang", "pt")  # on the screen: its words come with the page's
+    held_until(page, held, 1)
+    page.wait_for_timeout(200)
+    expect(page.locator("#screen h2").first).to_have_text("Statistiche")
+    release(held)
+    expect(page.locator("#screen h2").first).to_have_text("Estatísticas")
+    assert page.evaluate("[window.keysShown, window.blanks]") == [[], 0]
+    assert pad.errors == []
 
 
 def test_17_names_of_five_players_are_whole_on_a_small_phone(

@@ -191,6 +191,20 @@ def boot_block(phone: Phone, lang: str) -> str:
     return found.group(1)
 
 
+def test_the_first_load_carries_no_words_of_the_screens_of_the_menu(dalek: Phone) -> None:
+    # the phone's first load has a budget (test_browser): the words of the screens of the menu
+    # (set-up, games kept, statistics, rules) come later, with setup.js, as the camera's do
+    words = json.loads(boot_block(dalek, "es"))["ui"]
+    assert words["menu.new"] == "Nueva partida"
+    menu_screens = ("setup.", "colour.", "seventeen.", "history.", "resume.", "stats.", "rules.")
+    assert [key for key in words if key.startswith(menu_screens)] == []
+    later = dalek.client.get("/i18n/es/later.json").json
+    assert later is not None
+    assert {"setup.title", "colour.0", "seventeen.deck", "history.title", "resume.title",
+            "stats.title", "rules.title", "camera.title"} <= later.keys()
+    assert later["setup.title"] == catalog("es")["ui"]["setup.title"]
+
+
 def test_the_first_loads_json_has_no_space_between_its_items(dalek: Phone) -> None:
     outside_strings = re.sub(r'"(?:\\.|[^"\\])*"', '""', boot_block(dalek, "es"))
     assert not re.search(r"\s", outside_strings)  # none after a comma or a colon

@@ -22,14 +22,7 @@ function drawPad() {
   main.hidden = S.screen === "join";
   board.hidden = !(view && S.screen === "pad");
   main.className = "";
-  if (S.screen === "setup") {
-    const form = main.querySelector(".setup");
-    if (!form || form.dataset.drawn !== setupDrawn()) renderSetup(main);
-    return;
-  }
-  if (S.screen === "history") { renderHistory(main); return; }
-  if (S.screen === "abandoned") { renderAbandoned(main); return; }
-  if (S.screen === "stats") { renderStats(main); return; }
+  if (typeof menuScreen === "function" && menuScreen(main)) return;
   if (S.screen === "join") { renderJoin(); return; }
   if (!view) { main.replaceChildren(...[notices(), noGame(), buttonsPanel(view), cameraShown()].filter(Boolean)); return; }
   board.replaceChildren(scoreboard(view, game));
@@ -258,10 +251,10 @@ function cameraShown() {
   return null;
 }
 
-/* The screens of the menu live in setup.js, fetched when one is first opened. */
+/* The screens of the menu live in setup.js, fetched with their words when one is first opened. */
 function later(name) {
   return async (...args) => {
-    await loadScript("setup.js");
+    await Promise.all([loadScript("setup.js"), loadLater()]);
     return window[name](...args);
   };
 }

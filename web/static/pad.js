@@ -398,7 +398,8 @@ async function keepAwake() {
   }
 }
 
-/* The words loaded with camera.js (the camera's panel, teach mode), in the phone's language. */
+/* The words loaded with camera.js and setup.js (the camera's panel, teach mode, the screens of
+   the menu), in the phone's language. */
 function loadLater() {
   if (!S.later || S.later.lang !== S.lang) {
     const lang = S.lang;
@@ -469,13 +470,16 @@ async function lock() {
 /* The page in another language; a message up in the old one goes. If the words do not come,
    the page stays in its language and says why. */
 async function switchLanguage(lang) {
-  const response = await fetch("/i18n/" + lang + ".json").catch(() => null);
-  const words = response && response.ok ? await response.json().catch(() => null) : null;
+  const hadLater = S.laterLang === S.lang;  // the words loaded later come too, in the same go
+  const [words, laterWords] = await Promise.all([getJSON("/i18n/" + lang + ".json"),
+    hadLater ? getJSON(`/i18n/${lang}/later.json`) : null]).catch(() => [null, null]);
   if (!words) { render(); toast(t("error.network")); return; }
   document.getElementById("toast").hidden = true;
-  S.ui = words;
+  S.ui = Object.assign(words, laterWords);
   S.lang = lang;
-  S.later = S.laterLang = S.teachLang = null;  // the camera's words go with the others
+  S.later = hadLater ? {lang, done: Promise.resolve()} : null;
+  S.laterLang = hadLater ? lang : null;
+  S.teachLang = null;
   S.rules = null;
   document.documentElement.lang = lang;
   document.cookie = "lang=" + lang + "; path=/; max-age=31536000; SameSite=Strict";

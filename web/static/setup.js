@@ -3,6 +3,19 @@
    statistics and rules. */
 "use strict";
 
+/* The screen of the menu that is up, drawn in main; false when none is. Its words come with
+   this script; a phone that switched language as they came says so until they are in. */
+function menuScreen(main) {
+  const draw = {setup: redrawSetup, history: renderHistory, abandoned: renderAbandoned, stats: renderStats}[S.screen];
+  if (!draw) return false;
+  if (S.laterLang === S.lang) draw(main);
+  else {
+    main.replaceChildren(el("p.muted", {text: t("loading")}));
+    loadLater().then(render, () => {});  // else tried again at the next state
+  }
+  return true;
+}
+
 function freshSetup() {
   const header = S.state.header;
   const names = header ? header.players : JSON.parse(localStorage.getItem("players") || "[]");
@@ -39,6 +52,12 @@ async function setupScreen() {
     S.setup.roster = (await getJSON("/api/stats")).players;
     if (S.screen === "setup") keepingFocus(() => renderSetup(document.getElementById("screen")));  // a name may be being typed
   } catch (e) { /* set-up works without the roster */ }
+}
+
+/* The set-up form, drawn again only when what it shows changed (a name may be being typed). */
+function redrawSetup(main) {
+  const form = main.querySelector(".setup");
+  if (!form || form.dataset.drawn !== setupDrawn()) renderSetup(main);
 }
 
 function renderSetup(main) {
