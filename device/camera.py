@@ -2,7 +2,8 @@
 
 One interface for every source (:class:`FrameSource`): ``open()``, then ``read()`` frame after
 frame, then ``close()``. A source that fails raises :class:`CameraError` with words a host
-understands; the live loop (:mod:`device.live`) closes it and opens it again with backoff.
+understands, in each phone's language (:mod:`device.camera_errors`); the live loop
+(:mod:`device.live`) closes it and opens it again with backoff.
 
 - ``picamera2``: the Raspberry Pi camera (Debian package ``python3-picamera2``; the venv must see
   the system's packages). One configuration for the whole run: a small stream for watching
@@ -42,6 +43,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from device.camera_errors import CameraError as CameraError  # (given with the sources)
+from device.camera_errors import SourceEnded as SourceEnded
+from device.camera_errors import UnreadableFrame as UnreadableFrame
+
 Image = NDArray[np.uint8]
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 VIDEO_SUFFIXES = (".mp4", ".m4v", ".avi", ".mkv", ".mov", ".webm", ".mjpeg", ".mjpg", ".ts",
@@ -57,18 +62,6 @@ WARM_UP_S = 2.0  # picamera2: seconds of automatic exposure before it is fixed
 MAX_WAITING_S = 2.0  # a paced folder takes up at most this long (at its fps) of new pictures
 WRITING_S = 0.2  # a picture that cannot be read is looked at again after this, in case it is
 MAX_WRITING_S = 2.0  # still being written, as long as it keeps changing, for at most this long
-
-
-class CameraError(Exception):
-    """The camera cannot give a frame now; the message says why, for the host."""
-
-
-class UnreadableFrame(CameraError):
-    """One frame could not be read (a damaged file); the next one may be fine."""
-
-
-class SourceEnded(CameraError):
-    """An unpaced recording has no more frames (its last one was held long enough)."""
 
 
 @dataclass(frozen=True)
@@ -136,10 +129,8 @@ def parse_source(spec: str) -> tuple[str, int | str | None]:
     if path.suffix.lower() in VIDEO_SUFFIXES:
         return ("video", spec)
     if not path.exists():
-        raise CameraError(f"there is no folder or file “{spec}”: check its name (or give "
-                          "picamera2, a camera number such as 0 or a /dev/video path)")
-    raise CameraError(f"“{spec}” is no camera: give picamera2, a camera number such as 0, "
-                      "a /dev/video path, a folder of pictures or a video file")
+        raise CameraError("camera.why.no_path", path=spec)
+    raise CameraError("camera.why.not_camera", path=spec)
 
 
 def open_source(spec: str, *, fps: float | None = None, paced: bool = True, loop: bool = False,
@@ -174,7 +165,7 @@ class Player:
     def __init__(self, *, fps: float, paced: bool, loop: bool, clock: Clock, start: int = 0,
                  speed: float = 1.0, hold_s: float = 2.0) -> None:
         if not fps > 0 or not speed > 0:
-            raise CameraError("the frame rate and the speed must be above 0")
+            raise CameraError("camera.why.rate")
         self.fps, self.paced, self.loop, self.clock = fps, paced, loop, clock
         self.first, self.speed, self.hold_s = max(0, start), speed, hold_s
         self._began = 0.0
@@ -218,7 +209,7 @@ class Player:
         if self.loop:
             return number % count, at
         if not self.paced and (number - count + 1) / self.fps > self.hold_s:
-            raise SourceEnded("the recording has ended")
+            raise SourceEnded("camera.why.ended")
         return count - 1, at
 
 
@@ -317,7 +308,7 @@ class FolderSource(_Recording):
         image, identity = self._written(path, identity)
         if image is None:
             self._unreadable = identity
-            raise UnreadableFrame(f"the picture {path.name} cannot be read")
+            raise UnreadableFrame("camera.why.picture_unreadable", name=path.name)
         self._last = (identity, image)
         self._shown()
         return Frame(image, at, index)
@@ -327,7 +318,8 @@ class FolderSource(_Recording):
         try:
             stat = path.stat()
         except OSError:
-            raise CameraError(f"the picture {path.name} has gone from {self.folder}") from None
+            raise CameraError("camera.why.picture_gone", name=path.name,
+                              folder=self.folder) from None
         return (stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_size)
 
     def _written(self, path: Path, identity: Identity) -> tuple[Image | None, Identity]:
@@ -523,12 +515,12 @@ def no_pictures(folder: Path) -> CameraError:
     """Why ``folder``, holding no pictures, is no camera: it holds HEIC photos, or its pictures
     are in a folder inside it (up to DEEPER folders down: a camera card's DCIM/100CANON)."""
     if any(path.suffix.lower() in HEIC_SUFFIXES for path in _inside(folder)):
-        return CameraError(f"the folder {folder} holds HEIC photos (as an iPhone takes them), "
-                           "which the table cannot read: save them as JPEG pictures")
+        return CameraError("camera.why.heic", folder=folder)
     inside = _pictures_below(folder, DEEPER)
-    where = f"; they are in its folder {inside.relative_to(folder).as_posix()}: give that one" \
-        if inside is not None else ""
-    return CameraError(f"the folder {folder} holds no pictures{where}")
+    if inside is None:
+        return CameraError("camera.why.no_pictures", folder=folder)
+    return CameraError("camera.why.pictures_below", folder=folder,
+                       inside=inside.relative_to(folder).as_posix())
 
 
 def _pictures_below(folder: Path, depth: int) -> Path | None:
@@ -566,8 +558,11 @@ def pictures_in(folder: Path) -> list[Path]:
     be read."""
     try:
         return sorted(filter(_is_picture, folder.iterdir()), key=name_order)
+    except FileNotFoundError:
+        raise CameraError("camera.why.folder_gone", folder=folder) from None
     except OSError as err:
-        raise CameraError(f"the folder {folder} cannot be read ({err.strerror or err})") from None
+        raise CameraError("camera.why.folder_unreadable", folder=folder,
+                          detail=err.strerror or str(err)) from None
 
 
 def name_order(path: Path) -> tuple[tuple[int, str], ...]:
@@ -597,10 +592,10 @@ class VideoSource(_Recording):
     def open(self) -> None:
         """Open the file and count its frames (shown before: play from the last)."""
         if not self.path.is_file():
-            raise CameraError(f"there is no video file {self.path}")
+            raise CameraError("camera.why.no_video", path=self.path)
         capture = cv2.VideoCapture(str(self.path))
         if not capture.isOpened():
-            raise CameraError(f"the video {self.path} cannot be played")
+            raise CameraError("camera.why.video_unplayable", path=self.path)
         self._capture = capture
         self._count = max(1, int(capture.get(cv2.CAP_PROP_FRAME_COUNT)))
         self._position = -1
@@ -609,7 +604,7 @@ class VideoSource(_Recording):
     def read(self) -> Frame:
         """The next frame of the video."""
         if self._capture is None:
-            raise CameraError("the video is not open")
+            raise CameraError("camera.why.not_open")
         index, at = self._player.next(self._count)
         if index != self._position:
             if index < self._position:  # looping: back to the start
@@ -626,7 +621,7 @@ class VideoSource(_Recording):
                     break
                 self._last = np.asarray(image, np.uint8)
         if self._last is None:
-            raise UnreadableFrame(f"the video {self.path} has no readable frame")
+            raise UnreadableFrame("camera.why.video_no_frame", path=self.path)
         self._shown()
         return Frame(self._last, at, index)
 
@@ -658,14 +653,13 @@ class OpenCvCamera:
     def open(self) -> None:
         """Open the device and ask for 1280×720."""
         if isinstance(self.device, str) and not os.path.exists(self.device):
-            raise CameraError(f"{self.device} is not there: is the camera plugged in?")
+            raise CameraError("camera.why.device_missing", device=self.device)
         # OpenCV would warn on every try in its own words; CameraError says it in the host's.
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
         capture = cv2.VideoCapture(self.device, cv2.CAP_V4L2)
         if not capture.isOpened():
             capture.release()
-            raise CameraError(f"the camera {self.device} cannot be opened: is it plugged in, "
-                              "or used by another program?")
+            raise CameraError("camera.why.device_busy", device=self.device)
         capture.set(cv2.CAP_PROP_FRAME_WIDTH, FULL_SIZE[0])
         capture.set(cv2.CAP_PROP_FRAME_HEIGHT, FULL_SIZE[1])
         capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
@@ -674,10 +668,10 @@ class OpenCvCamera:
     def read(self) -> Frame:
         """The camera's next frame."""
         if self._capture is None:
-            raise CameraError("the camera is not open")
+            raise CameraError("camera.why.not_open")
         ok, image = self._capture.read()
         if not ok or image is None:
-            raise CameraError(f"the camera {self.device} stopped sending pictures")
+            raise CameraError("camera.why.device_stopped", device=self.device)
         self._number += 1
         return Frame(np.asarray(image, np.uint8), self._clock.now(), self._number)
 
@@ -719,13 +713,13 @@ class PicameraSource:
                                  "AnalogueGain": settled["AnalogueGain"],
                                  "ColourGains": settled["ColourGains"]})
         except (RuntimeError, OSError, KeyError, IndexError) as err:
-            raise CameraError(f"the Raspberry Pi camera cannot be started ({err})") from None
+            raise CameraError("camera.why.picamera_start", detail=str(err)) from None
         self._camera = camera
 
     def read(self) -> Frame:
         """Both streams of one capture."""
         if self._camera is None:
-            raise CameraError("the camera is not open")
+            raise CameraError("camera.why.not_open")
         try:
             request = self._camera.capture_request()
             try:
@@ -734,8 +728,7 @@ class PicameraSource:
             finally:
                 request.release()
         except (RuntimeError, OSError) as err:
-            raise CameraError(f"the Raspberry Pi camera stopped sending pictures ({err})"
-                              ) from None
+            raise CameraError("camera.why.picamera_stopped", detail=str(err)) from None
         self._number += 1
         grey = np.ascontiguousarray(lores[:MOTION_SIZE[1], :MOTION_SIZE[0]])
         return Frame(np.ascontiguousarray(image[:, :, :3]), self._clock.now(), self._number,
@@ -756,11 +749,8 @@ def _picamera2_class() -> Callable[[], Any]:
     try:
         from picamera2 import Picamera2  # type: ignore[import-not-found]
     except ImportError:
-        raise CameraError("picamera2 is not installed: on a Raspberry Pi, "
-                          "`sudo apt install python3-picamera2` and make the venv with "
-                          "--system-site-packages (see the README)") from None
+        raise CameraError("camera.why.picamera_missing") from None
     except Exception as err:  # its packages built for another numpy, say
-        raise CameraError(f"picamera2 is installed but cannot be loaded ({err}); Raspberry Pi "
-                          "OS 13 or later is needed (see the README)") from None
+        raise CameraError("camera.why.picamera_broken", detail=str(err)) from None
     factory: Callable[[], Any] = Picamera2
     return factory

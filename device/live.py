@@ -71,10 +71,11 @@ class Seen:
 
 @dataclass(frozen=True)
 class CameraStatus:
-    """How the camera is: its state and, when out or ended, why (for the host's log)."""
+    """How the camera is: its state and, when out or ended, why (its English for the host's
+    log, its key and values for the host's phone)."""
 
     state: CameraState
-    why: str | None = None
+    why: CameraError | None = None
     unreadable: bool = False  # a single frame could not be read (the camera goes on)
 
 
@@ -149,6 +150,7 @@ class LiveLoop:
         self._mailbox = _Mailbox(keep_every_frame=False)
         self._watcher: threading.Thread | None = None
         self._state: CameraState = "starting"
+        self._reason: tuple[str, object] | None = None  # the key and values of the last why told
         self._faulty = False  # the last picture taken up failed by a fault of the table's own
         self._look_again = threading.Event()
         self._looks = threading.Condition()
@@ -270,8 +272,10 @@ class LiveLoop:
         patience = self._stall_s  # how long to wait for the next frame before calling a stall
         while not self._stop.is_set():
             item, look = self._mailbox.take(timeout=patience)
+            if self._stop.is_set():  # (no stall to tell: the grabber was stopped)
+                return
             if item is None:  # stalled: leave the stuck grabber behind and open a new source
-                self._set_state("out", f"the camera sent no picture for {patience:g} s")
+                self._set_state("out", CameraError("camera.why.stalled", seconds=f"{patience:g}"))
                 self._start_grabber()
                 patience = min(patience * 2, MAX_PATIENCE_S)
                 settler.forget()
@@ -284,16 +288,16 @@ class LiveLoop:
             # After a failure the grabber pauses up to the longest backoff before trying again.
             patience = self._backoff_s[1] + self._stall_s if failed else self._stall_s
             if isinstance(item, SourceEnded):
-                self._set_state("ended", str(item))
+                self._set_state("ended", item)
                 return
             if isinstance(item, UnreadableFrame):
-                self._sink.camera_status(CameraStatus(self._state, str(item), unreadable=True))
+                self._sink.camera_status(CameraStatus(self._state, item, unreadable=True))
                 continue
             if isinstance(item, CameraError):
                 if self._state != "out":
                     settler.forget()
                 told = False
-                self._set_state("out", str(item))
+                self._set_state("out", item)
                 continue
             if not self._faulty:
                 self._set_state("ok")
@@ -323,7 +327,8 @@ class LiveLoop:
                                                 item.at, item.number, as_found=not stirred))
                     told = False
             except UnreadableImage as err:
-                self._sink.camera_status(CameraStatus(self._state, str(err), unreadable=True))
+                unusable = UnreadableFrame("camera.why.picture_unusable", detail=str(err))
+                self._sink.camera_status(CameraStatus(self._state, unusable, unreadable=True))
                 continue
             except Exception:  # a fault of the table's own must not stop the camera for good
                 self._fault()
@@ -339,11 +344,14 @@ class LiveLoop:
             _log.exception("dicetable: the table failed to take up a picture from the camera; "
                            "it goes on with the next")
         self._faulty = True
-        self._set_state("out", "the table failed to take up its last picture")
+        self._set_state("out", CameraError("camera.why.fault"))
 
-    def _set_state(self, state: CameraState, why: str | None = None) -> None:
-        if state != self._state:
-            self._state = state
+    def _set_state(self, state: CameraState, why: CameraError | None = None) -> None:
+        """Tell the sink of a new state, or of a new reason for it (the camera out another
+        way: the host sees what to mend now)."""
+        reason = None if why is None else (why.key, why.params)
+        if (state, reason) != (self._state, self._reason):
+            self._state, self._reason = state, reason
             self._sink.camera_status(CameraStatus(state, why))
 
 

@@ -169,7 +169,7 @@ def camera_for(session: TableSession, *, source: str | None, fps: float | None =
     open_source(source, fps=fps, paced=paced)  # names no camera: CameraError now, not later
     kind = parse_source(source)[0]
     if kind == "video" and not Path(source).is_file():
-        raise CameraError(f"there is no video {source}")  # (a camera unplugged is waited for)
+        raise CameraError("camera.why.no_video", path=source)  # (a camera unplugged is waited for)
     memory = None  # the demo's film and what --loop plays are played from their start
     if kind in ("folder", "video") and demo is None and not loop:
         memory = ShownMemory(Path(source), None if state is None else state / FOLDER_CAMERA_FILE)

@@ -175,7 +175,7 @@ class WedgedCamera:
             self.hung_at = time.monotonic()
             self._wedged.set()
             self._release.wait()
-            raise CameraError("let go")
+            raise CameraError("camera.why.stalled", seconds=round(time.monotonic() - self.hung_at))
         self._left -= 1
         time.sleep(1 / 30)
         image = np.full((48, 64, 3), 80 * (self._left % 2), np.uint8)

@@ -2,7 +2,9 @@
 
 Each catalog (``web/i18n/<lang>.json``) has ``ui`` (the page's own words, sent to the phone)
 and ``engine`` (every template of the engine's and the session's refusals, see
-``engine/errors.py``, translated). A message without a translation is shown in English.
+``engine/errors.py``, translated). A message without a translation is shown in English. The
+English of why the camera is out (``camera.why.…``) is written beside its keys, in
+:data:`device.camera_errors.WHY`, which the host's log prints too.
 
 >>> choose_language("it", "es-ES,es;q=0.9")
 'it'
@@ -24,6 +26,8 @@ from importlib import resources
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
+from device.camera_errors import WHY
+
 LANGUAGES = ("en", "es", "pt", "it")
 DEFAULT = "en"
 
@@ -33,6 +37,8 @@ def catalog(lang: str) -> Mapping[str, Mapping[str, str]]:
     """The catalog of ``lang`` (one of :data:`LANGUAGES`)."""
     source = resources.files("web") / "i18n" / f"{lang}.json"
     data: dict[str, dict[str, str]] = json.loads(source.read_text(encoding="utf-8"))
+    if lang == DEFAULT:
+        data["ui"].update(WHY)
     return data
 
 

@@ -145,4 +145,4 @@ def test_serve_refuses_a_video_that_is_not_there(
     video = tmp_path / "game-night.mp4"
     assert main(["serve", "--state", str(tmp_path / "state"), "--camera", str(video),
                  "--port", "0"]) == 2
-    assert capsys.readouterr().err.endswith(f"dicetable: there is no video {video}\n")
+    assert capsys.readouterr().err.endswith(f"dicetable: there is no video file {video}\n")

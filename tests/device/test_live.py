@@ -180,6 +180,30 @@ def test_a_camera_that_disappears_is_out_then_back(
         loop.stop()
 
 
+def test_a_camera_out_says_why_and_says_it_anew_when_the_reason_changes(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    folder = tmp_path / "iPhone photos"
+    folder.mkdir()
+    (folder / "IMG_0001.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic")
+    loop = LiveLoop(lambda: open_source(str(folder), fps=30), reader, table,
+                    backoff_s=(0.05, 0.2), stall_s=1.0)
+    loop.start()
+    try:
+        out = wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "out")
+        assert out.camera is not None
+        assert out.camera["why"] == {"key": "camera.why.heic", "params": {"folder": str(folder)}}
+        # The host saves them as JPEG pictures, into a folder inside it: now that is why.
+        (folder / "IMG_0001.HEIC").unlink()
+        film(folder / "DCIM" / "100APPLE", [PlannedRest((), 0.5, None, hand=False)])
+        below = wait_for(table, lambda s: s.camera is not None and s.camera["why"] is not None
+                         and s.camera["why"]["key"] == "camera.why.pictures_below")
+        assert below.camera is not None and below.camera["status"] == "out"
+        assert below.camera["why"]["params"] == {"folder": str(folder),
+                                                 "inside": "DCIM/100APPLE"}
+    finally:
+        loop.stop()
+
+
 def test_a_roll_and_a_reroll_saved_into_the_folder_between_two_looks_are_both_read(
         tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
     # A camera that saves its frames into the folder the table watches (serve --camera DIR,

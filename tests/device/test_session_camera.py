@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from device.camera import CameraError
 from device.camera_answers import AnswerRefused
 from device.journal import Journal
 from device.live import CameraStatus, Seen
@@ -192,8 +193,10 @@ def test_the_next_roll_seen_while_choices_are_owed_is_held_then_taken(
 
 
 def test_a_camera_that_goes_out_and_back_is_shown(table: TableSession) -> None:
-    table.camera_status(CameraStatus("out", "unplugged"))
+    table.camera_status(CameraStatus("out", CameraError("camera.why.device_busy", device=0)))
     assert table.snapshot().camera["status"] == "out"  # type: ignore[index]
+    assert table.snapshot().camera["why"] == {  # type: ignore[index]
+        "key": "camera.why.device_busy", "params": {"device": 0}}
     table.camera_status(CameraStatus("ok"))
     assert table.snapshot().camera["status"] == "ok"  # type: ignore[index]
 

@@ -46,16 +46,21 @@ def camera_table(tmp_path: Path) -> Iterator[ServedTable]:
         yield table
 
 
+def sign_in(page: Page, table: ServedTable) -> None:
+    """Sign the page's phone in with the table's PIN through the API."""
+    csrf = page.request.get(table.url + "/api/state").json()["csrf"]
+    response = page.request.post(table.url + "/auth/pin", data=json.dumps({"pin": table.pin}),
+                                 headers={"Content-Type": "application/json",
+                                          "X-CSRF-Token": csrf})
+    assert response.ok
+
+
 def start_game(page: Page, table: ServedTable, header: dict[str, object] = DICY) -> None:
     """Sign in with the PIN and set a game up through the API (the set-up screen is not what
     this test is about)."""
-    csrf = page.request.get(table.url + "/api/state").json()["csrf"]
-    headers = {"Content-Type": "application/json", "X-CSRF-Token": csrf}
-    response = page.request.post(table.url + "/auth/pin", headers=headers,
-                                 data=json.dumps({"pin": table.pin}))
-    assert response.ok
+    sign_in(page, table)
     state = page.request.get(table.url + "/api/state").json()
-    headers["X-CSRF-Token"] = state["csrf"]
+    headers = {"Content-Type": "application/json", "X-CSRF-Token": state["csrf"]}
     response = page.request.post(table.url + "/api/game", headers=headers, data=json.dumps(
         {"header": header, "base_version": state["state"]["version"]}))
     assert response.ok, response.text()
@@ -168,3 +173,38 @@ def test_a_corner_square_out_of_sight_links_the_sheet_to_print_at_actual_size(
         assert link.get_attribute("href") == "/print/17-letter.pdf?lang=pt"
         page.screenshot(path=str(tmp_path / "unseen.png"))
         context.close()
+
+
+def test_the_host_is_told_in_their_language_why_the_camera_is_out(browser: Browser,
+                                                                   tmp_path: Path) -> None:
+    # The camera is a folder of iPhone photos: the host's phone (the PIN) says why in Spanish,
+    # naming the folder; a watcher's says the camera is out, not where the host keeps photos.
+    folder = tmp_path / "fotos del iPhone"
+    folder.mkdir()
+    for n in (1, 2):
+        (folder / f"IMG_000{n}.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic")
+    with ServedTable(tmp_path / "state", args=["--camera", str(folder)]) as table:
+        phones = []
+        for host in (True, False):
+            context = browser.new_context(viewport={"width": 360, "height": 740},
+                                          locale="es-ES")
+            page = context.new_page()
+            page.goto(table.url + "/")
+            if host:
+                sign_in(page, table)
+                page.reload()
+            phones.append((context, page))
+        (_, host_page), (_, watcher) = phones
+        expect(host_page.locator("section.camera .camera-status.out")).to_have_text(
+            "La cámara no responde: mientras tanto, introducid los dados en el móvil. "
+            "Reintentando…", timeout=20_000)
+        expect(host_page.locator("section.camera .camera-why")).to_have_text(
+            f"la carpeta {folder} tiene fotos HEIC (como las hace un iPhone), que la mesa no "
+            "puede leer: guardadlas como imágenes JPEG")
+        assert host_page.locator(".camera-why").evaluate(
+            "(e) => getComputedStyle(e, '::first-letter').textTransform") == "uppercase"
+        expect(watcher.locator("section.camera .camera-status.out")).to_be_visible()
+        expect(watcher.locator(".camera-why")).to_have_count(0)
+        assert str(folder) not in watcher.locator("body").inner_text()
+        for context, _ in phones:
+            context.close()
