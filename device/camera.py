@@ -159,7 +159,8 @@ class Player:
     the loop's timing is the recording's at any speed. After the last frame it holds that
     frame, or starts again from frame 0 when looping; an unpaced recording ends once it has
     held its last frame ``hold_s`` seconds. Frames added after the end are played on from
-    :meth:`play_on`.
+    :meth:`play_on`. While :attr:`holding`, it shows the frame it showed last (or its first)
+    at ``fps`` on the clock, paced or not, and plays on from the frame after it, due from then.
     """
 
     def __init__(self, *, fps: float, paced: bool, loop: bool, clock: Clock, start: int = 0,
@@ -171,12 +172,16 @@ class Player:
         self._began = 0.0
         self._shown = 0
         self._behind = 0  # frame times spent holding the end before frames were added
+        self.holding = False
+        """Hold the frame shown (a recording waiting for a game to be set up)."""
+        self._number = self.first  # the number of the frame shown last
 
     def start(self) -> None:
         """Start playing from frame ``start``."""
         self._began = self.clock.now()
         self._shown = 0
         self._behind = 0
+        self._number = self.first
 
     def due(self) -> int:
         """The number of the frame due next (past the last: the last is held)."""
@@ -201,16 +206,22 @@ class Player:
         shown = self._slot()
         if self.paced:
             self.clock.sleep(self._began + shown / (self.fps * self.speed) - self.clock.now())
+        elif self.holding:
+            self.clock.sleep(1 / (self.fps * self.speed))
         self._shown = shown + 1
+        if self.holding:  # the frame after the held one is due next
+            self._behind = self.first + shown - self._number
         number = self.first + shown - self._behind
         at = self._began + shown / self.fps
         if number < count:
-            return number, at
-        if self.loop:
-            return number % count, at
-        if not self.paced and (number - count + 1) / self.fps > self.hold_s:
+            self._number = number
+        elif self.loop:
+            self._number = number % count
+        elif not self.paced and (number - count + 1) / self.fps > self.hold_s:
             raise SourceEnded("camera.why.ended")
-        return count - 1, at
+        else:
+            self._number = count - 1
+        return self._number, at
 
 
 class Playing(TypedDict, total=False):
@@ -247,6 +258,11 @@ class _Recording:
         if self._memory is not None and self._memory.shown:
             self._player.first = count - 1
         self._player.start()
+
+    def hold(self, holding: bool) -> None:
+        """Hold the frame shown (a recording waiting for a game to be set up), or play on
+        from the frame after it (see :class:`Player`)."""
+        self._player.holding = holding
 
     def _shown(self) -> None:
         """A frame is being shown (the memory notes it)."""

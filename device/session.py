@@ -130,6 +130,9 @@ class TableSession:
         by the camera's wiring)."""
         self.teacher: Teacher | None = None
         """Teach mode for this table's camera (set by the camera's wiring)."""
+        self.camera_replays = False
+        """The camera plays a recording (a folder of pictures or a video), which waits for a
+        game to be set up (:meth:`camera_plays`; set by the camera's wiring)."""
         self._recorder = None if recording is None else Recorder(
             recording, lambda game_id: self.record(game_id)[1:] if self.journal.game(
                 game_id) is not None else None)
@@ -218,6 +221,14 @@ class TableSession:
         the live loop; returns at once)."""
         with self._changed:
             self._stirred = True
+
+    def camera_plays(self) -> bool:
+        """Whether a recording the camera plays goes on now (any thread): while a game is
+        being played, or the camera is being taught; between games it waits, holding its
+        picture, so that no move of the recording is lost before the game is set up."""
+        view = self._snapshot.view
+        return (view is not None and not view["over"]) or (
+            self.teacher is not None and self.teacher.teaching)
 
     def camera_status(self, status: CameraStatus) -> None:
         """The camera's state changed, or a frame could not be read (from the live loop)."""
@@ -496,7 +507,9 @@ class TableSession:
         desk.show(seen)
         desk.unreadable = False
         game, game_id = self._game, self._game_id
-        if game is None or game_id is None:
+        if self.camera_replays and not self.camera_plays():
+            desk.tell(Note("camera.waits"))
+        elif game is None or game_id is None:
             desk.tell(Note("camera.no_game"))
         else:
             if desk.reads is None or desk.reads_game != game_id:

@@ -203,6 +203,12 @@ class Teacher:
         with self._lock:
             self._lesson = None
 
+    @property
+    def teaching(self) -> bool:
+        """Whether a lesson is going on (the camera's pictures are photos to teach)."""
+        with self._lock:
+            return self._lesson is not None
+
     def saved(self, kind: str) -> Path | None:
         """This table's saved profile of ``kind``, if there is one."""
         path = profile_path(self._state, kind)

@@ -211,9 +211,11 @@ def camera_for(session: TableSession, *, source: str | None, fps: float | None =
     if state is not None:
         session.teacher = Teacher(state, observer.use_profile, observer.pips)
         watch = ProfileWatch(session.teacher, session.teach_news)
+    session.camera_replays = kind in ("folder", "video")
     session.watch_camera()
     live = LiveLoop(fresh_source, observer,
-                    HostLog(session, on_ended=on_ended, only_game=only_game), on_alive=on_alive)
+                    HostLog(session, on_ended=on_ended, only_game=only_game), on_alive=on_alive,
+                    plays=session.camera_plays)
 
     def recalibrate() -> None:
         observer.recalibrate()

@@ -303,6 +303,16 @@ def test_pictures_put_in_the_folder_while_it_plays_are_all_played_in_order(
     assert shown == [30] * 8 + [40, 50, 50, 50]
 
 
+def test_a_held_recording_shows_its_picture_and_plays_on_from_the_next(folder: Path) -> None:
+    # serve --camera DIR waiting for a game to be set up, then playing it
+    source = FolderSource(folder, fps=10, clock=FakeClock())
+    source.open()
+    source.hold(True)
+    assert [int(source.read().image[0, 0, 0]) for _ in range(20)] == [10] * 20
+    source.hold(False)
+    assert [int(source.read().image[0, 0, 0]) for _ in range(3)] == [20, 30, 30]
+
+
 @pytest.mark.parametrize(("saved", "fps"), [(45, 10), (31, 15), (45, 15)])
 def test_pictures_saved_faster_than_the_folder_plays_take_as_long_to_play_as_to_save(
         folder: Path, saved: int, fps: float) -> None:

@@ -691,6 +691,34 @@ def test_a_folder_camera_at_a_restart_shows_the_table_as_it_lies_not_its_history
         restarted.stop()
 
 
+@pytest.mark.parametrize("kind", ["folder", "video"])
+def test_a_recording_waits_on_its_first_picture_until_a_game_is_set_up(
+        tmp_path: Path, state: Path, kind: str) -> None:
+    """serve --camera DIR (or a video file) with no game yet: the recording holds its first
+    picture, read for the phones with a note that it waits, and plays once the host has set
+    up the game, which gets the recording's roll (it was played before the game and lost)."""
+    camera = dicy_roll_film(tmp_path / "camera")
+    if kind == "video":
+        camera = as_video(camera, tmp_path / "table.avi")
+    session = TableSession(Journal(state / "table.db"))
+    session.start()
+    ended = threading.Event()
+    live = camera_for(session, source=str(camera), paced=False, state=state,
+                      on_ended=ended.set)
+    assert live is not None
+    live.start()
+    try:
+        note = wait_for(lambda: (session.snapshot().camera or {}).get("note"), timeout=20)
+        assert note == {"key": "camera.waits", "params": {}}
+        assert not ended.wait(1.0)  # held, not played to its end
+        session.new_game(DICY_HEADER, base_version=session.snapshot().version)
+        assert ended.wait(timeout=60)
+        assert journal(session) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
+    finally:
+        live.stop()
+        session.stop()
+
+
 def test_a_recording_is_played_from_its_start_after_a_serve_that_failed_to_start(
         tmp_path: Path, state: Path) -> None:
     """serve --camera DIR that stopped before its camera showed a picture (its port busy)
