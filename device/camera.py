@@ -29,6 +29,7 @@ same frames at the same times on every run (tests, the accelerated benchmark).
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import re
@@ -62,6 +63,9 @@ WARM_UP_S = 2.0  # picamera2: seconds of automatic exposure before it is fixed
 MAX_WAITING_S = 2.0  # a paced folder takes up at most this long (at its fps) of new pictures
 WRITING_S = 0.2  # a picture that cannot be read is looked at again after this, in case it is
 MAX_WRITING_S = 2.0  # still being written, as long as it keeps changing, for at most this long
+
+
+_log = logging.getLogger("dicetable")
 
 
 @dataclass(frozen=True)
@@ -297,12 +301,15 @@ class FolderSource(_Recording):
         self._clock = playing.get("clock") or RealClock()
         self._looked = -math.inf  # when (recorded time) it was last looked at for new ones
         self._fed = False  # pictures put in it were taken up since it was opened
+        self._listed: set[str] = set()  # the names of its pictures at the last look
+        self._told_left_out = False
 
     def open(self) -> None:
         """List the folder's pictures (shown before: play from the newest)."""
         self._files, self._gone = pictures_in(self.folder), 0
         if not self._files:
             raise no_pictures(self.folder)
+        self._listed = {p.name for p in self._files}
         self._play(len(self._files))
         self._looked = -math.inf
         self._fed = False
@@ -375,7 +382,12 @@ class FolderSource(_Recording):
     def _take_up_new(self) -> None:
         """The pictures put in the folder since its last one, named after it, are played
         after the ones still waiting (holding the last: next, due from now)."""
-        newer = [p for p in pictures_in(self.folder) if name_order(p) > name_order(self._files[-1])]
+        listed = pictures_in(self.folder)
+        last = name_order(self._files[-1])
+        newer = [p for p in listed if name_order(p) > last]
+        self._tell_left_out([p for p in listed if p.name not in self._listed
+                             and name_order(p) <= last])
+        self._listed = {p.name for p in listed}
         if not newer:
             return
         self._fed = True
@@ -392,6 +404,19 @@ class FolderSource(_Recording):
         if played > 0:
             del self._files[:played]
             self._gone += played
+
+    def _tell_left_out(self, older: list[Path]) -> None:
+        """Tell the host, once, of pictures put in the folder that are never played: named
+        before its newest picture shown, they come before it in name order."""
+        if not older or self._told_left_out:
+            return
+        self._told_left_out = True
+        more = f" and {len(older) - 1} more are" if len(older) > 1 else " is"
+        newest = self._files[-1].name
+        _log.warning("dicetable: %s%s named before %s, the newest picture shown: the table "
+                     "plays pictures in name order, so it leaves them out; keep the camera's "
+                     "pictures in a folder of their own, or name them to come after %s",
+                     older[0].name, more, newest, newest)
 
     def _count(self) -> int:
         """The number of pictures to play: those let go, and those listed."""

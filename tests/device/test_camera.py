@@ -303,6 +303,26 @@ def test_pictures_put_in_the_folder_while_it_plays_are_all_played_in_order(
     assert shown == [30] * 8 + [40, 50, 50, 50]
 
 
+def test_pictures_named_before_the_newest_shown_are_told_once_as_left_out(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    # a test picture in the folder, then the camera's IMG_n.JPG: all named before it
+    cv2.imwrite(str(tmp_path / "test.jpg"), shade(10))
+    source = FolderSource(tmp_path, fps=10, clock=FakeClock())
+    source.open()
+    assert int(source.read().image[0, 0, 0]) == 10
+    for number in range(1, 53):
+        cv2.imwrite(str(tmp_path / f"IMG_{number}.JPG"), shade(200))
+    assert {int(source.read().image[0, 0, 0]) for _ in range(12)} == {10}  # looked once a second
+    cv2.imwrite(str(tmp_path / "IMG_53.JPG"), shade(200))
+    cv2.imwrite(str(tmp_path / "zz.jpg"), shade(30))  # named after it: played
+    assert int([source.read() for _ in range(12)][-1].image[0, 0, 0]) == 30
+    told = [r.getMessage() for r in caplog.records if "named before" in r.getMessage()]
+    assert told == ["dicetable: IMG_1.JPG and 51 more are named before test.jpg, the newest "
+                    "picture shown: the table plays pictures in name order, so it leaves them "
+                    "out; keep the camera's pictures in a folder of their own, or name them to "
+                    "come after test.jpg"]
+
+
 def test_a_held_recording_shows_its_picture_and_plays_on_from_the_next(folder: Path) -> None:
     # serve --camera DIR waiting for a game to be set up, then playing it
     source = FolderSource(folder, fps=10, clock=FakeClock())
