@@ -383,8 +383,8 @@ def test_a_d6_photo_is_checked_by_the_cameras_own_dice_reader(tmp_path: Path) ->
     session = TableSession(Journal(state / "table.db"))
     session.start()
     try:
-        watch(session, film, state)
-        session.teach("start", "d6", base_version=session.snapshot().version)
+        watch(session, film, state, first=lambda: session.teach(
+            "start", "d6", base_version=session.snapshot().version))
         held = dice_readers()
         with pytest.raises(TeachRefusal, match="most dice in the dice box do not show 1"):
             session.teach("photo", base_version=session.snapshot().version)
