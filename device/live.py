@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -116,13 +117,21 @@ class _Mailbox:
             self._item, self._look = item, look
             self._ready.notify_all()
 
-    def take(self, timeout: float) -> tuple[Frame | CameraError | None, int]:
+    def take(self, timeout: float,
+             stop: threading.Event) -> tuple[Frame | CameraError | None, int]:
+        """The frame, or what went wrong, and the look it shows; None when none came within
+        ``timeout`` or ``stop`` was set (and :meth:`wake` called)."""
         with self._ready:
             if self._item is None:
-                self._ready.wait(timeout)
+                self._ready.wait_for(lambda: self._item is not None or stop.is_set(), timeout)
             item, self._item = self._item, None
             self._ready.notify_all()
             return item, self._look
+
+    def wake(self) -> None:
+        """Have a :meth:`take` waiting look at its ``stop`` again."""
+        with self._ready:
+            self._ready.notify_all()
 
 
 class LiveLoop:
@@ -155,6 +164,7 @@ class LiveLoop:
         self._generation = 0
         self._mailbox = _Mailbox(keep_every_frame=False)
         self._watcher: threading.Thread | None = None
+        self._grabbers: list[threading.Thread] = []  # the current one, and any left stuck
         self._state: CameraState = "starting"
         self._reason: tuple[str, object] | None = None  # the key and values of the last why told
         self._faulty = False  # the last picture taken up failed by a fault of the table's own
@@ -178,13 +188,20 @@ class LiveLoop:
         self._watcher.start()
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Stop both threads (a grabber stuck in its camera is left to end by itself); a
-        :meth:`look_now` waiting returns."""
+        """Stop both threads and wait for them, up to ``timeout`` seconds all told; a
+        :meth:`look_now` waiting returns. A picture being taken or decoded is waited for and
+        the camera closed: a thread left inside OpenCV or a camera's driver as the process
+        exits is ended by Python unwinding it, and C++ aborts the process ("terminate called
+        without an active exception"). A grabber stuck in its camera longer than that is left
+        to end by itself."""
         self._stop.set()
         with self._looks:
             self._looks.notify_all()
-        if self._watcher is not None:
-            self._watcher.join(timeout)
+        self._mailbox.wake()
+        deadline = time.monotonic() + timeout
+        for thread in [self._watcher, *self._grabbers]:  # the watcher starts no more grabbers
+            if thread is not None:
+                thread.join(max(0.0, deadline - time.monotonic()))
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until the watcher ends (a recording that ended, or :meth:`stop`); True if it
@@ -204,6 +221,7 @@ class LiveLoop:
                                                             self._mailbox),
                                    name=f"camera-grabber-{self._generation}", daemon=True)
         grabber.start()
+        self._grabbers = [*(g for g in self._grabbers if g.is_alive()), grabber]
 
     def _grab(self, source: FrameSource, generation: int, mailbox: _Mailbox) -> None:
         pause = self._backoff_s[0]
@@ -280,7 +298,7 @@ class LiveLoop:
         told = False  # the sink was told that something moved since the last read stood
         patience = self._stall_s  # how long to wait for the next frame before calling a stall
         while not self._stop.is_set():
-            item, look = self._mailbox.take(timeout=patience)
+            item, look = self._mailbox.take(patience, self._stop)
             if self._stop.is_set():  # (no stall to tell: the grabber was stopped)
                 return
             if item is None:  # stalled: leave the stuck grabber behind and open a new source

@@ -345,9 +345,59 @@ def test_a_camera_that_stalls_is_opened_again(
         wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "ok")
         assert len(opened) >= 2  # the stuck one was left and a new one opened
     finally:
+        release.set()  # (stop waits for a camera's read)
         loop.stop()
-        release.set()
 
+
+
+class SlowCamera:
+    """A camera whose every picture after the first takes ``slow_s`` seconds to come (a long
+    exposure in a dim room; a phone's 12 MP photo decoded on a Pi), then plays a folder."""
+
+    paced = True
+    description = "a slow camera"
+
+    def __init__(self, folder: Path, slow_s: float) -> None:
+        self._frames = open_source(str(folder), fps=30)
+        self._slow_s = slow_s
+        self._reads = 0
+        self.closed = False
+
+    def open(self) -> None:
+        self._frames.open()
+
+    def read(self) -> Frame:
+        self._reads += 1
+        if self._reads > 1:
+            time.sleep(self._slow_s)
+        return self._frames.read()
+
+    def close(self) -> None:
+        self._frames.close()
+        self.closed = True
+
+
+def test_a_stopped_loop_has_waited_for_the_pictures_being_taken_and_closed_its_cameras(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # serve stops while the camera is taking a picture (slower than the loop waits for one,
+    # so that another camera was opened meanwhile): stop returned with the pictures still
+    # being taken, and a grabber left in OpenCV's imdecode as the process exited was ended by
+    # Python by unwinding it: C++ aborted ("terminate called without an active exception",
+    # exit status 134, a failure to systemd)
+    folder = film(tmp_path / "frames", [PlannedRest((), 1.0, None, hand=False)])
+    cameras: list[SlowCamera] = []
+
+    def camera() -> SlowCamera:
+        cameras.append(SlowCamera(folder, slow_s=1.0))
+        return cameras[-1]
+
+    loop = LiveLoop(camera, reader, table, stall_s=0.3)
+    loop.start()
+    try:
+        wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "ok")
+    finally:
+        loop.stop()
+    assert cameras and [c.closed for c in cameras] == [True] * len(cameras)
 
 
 def test_a_look_asked_of_a_stopped_camera_is_answered_at_once(
