@@ -21,12 +21,13 @@ is only remembered; the first move is the first rest after something moved.
 
 Dicy Cards is read from its six dice and, on a calibrated table, its rows of cards: a card
 seen turned to frozen when the dice change names the card of the reroll. Its dice are read
-when the sheet is lost too (the camera bumped, the sheet taken away: still told, see
-still_told). Dalek Dice and 17 are read on their sheets only (vision.table_reads): Dalek dice
-rolled into "to roll" are a roll, the dice moved into the kept areas the keep (known once the
-rest is rolled again, the pool is empty, or the player stops: :meth:`TableReads.pending`); a
-17 card laid at the row's end is a play. A read the rules refuse becomes the question
-"correct"; a read with a die or card the camera is not sure of is told, never guessed.
+when the sheet was taken away too (still told, see still_told; a bumped camera, the sheet
+still in view, is told and nothing read). Dalek Dice and 17 are read on their sheets only
+(vision.table_reads): Dalek dice rolled into "to roll" are a roll, the dice moved into the
+kept areas the keep (known once the rest is rolled again, the pool is empty, or the player
+stops: :meth:`TableReads.pending`); a 17 card laid at the row's end is a play. A read the
+rules refuse becomes the question "correct"; a read with a die or card the camera is not sure
+of is told, never guessed.
 """
 
 from __future__ import annotations
@@ -49,7 +50,6 @@ from vision.sheet_seen import (
 
 DICY_DICE = 6
 SEEING = ("moved", "dark", "bright")  # a calibrated table's camera cannot see its sheet
-UNLIT = ("dark", "bright")  # nor anything on the table, for the light
 NUDGE_SIDES = 1.5  # a die that moved less than this many sides, alone, was nudged, not rolled
 KNOCKED_AT_MOST = 2  # this many dice moved, the others lying where they were: knocked, no roll
 SAME_PLACE_SIDES = 0.5  # a die within this many sides of one with its value did not move
@@ -165,8 +165,8 @@ class DicyReads:
         view = game.view()
         if view["over"]:
             return None
-        if seen.problem in UNLIT or (seen.table is not None
-                                     and not isinstance(seen.table, DicyObservation)):
+        if (seen.problem in SEEING and not _taken_away(seen)) or (
+                seen.table is not None and not isinstance(seen.table, DicyObservation)):
             return _sheet_note(seen, "dicy")  # (Dicy is read without a sheet, not on another's)
         if as_found and self._last is None:
             return None  # the dice lay there before the camera looked: no roll
@@ -469,10 +469,15 @@ def _play(card: PlaceSeen, view: dict[str, Any]) -> dict[str, Any]:
     return {"card": card.card, "face": "up"}
 
 
+def _taken_away(seen: Observation) -> bool:
+    """Whether the sheet was taken away (no marker of it in view): Dicy's dice are read."""
+    return seen.problem == "moved" and seen.sheet == "no-sheet"
+
+
 def still_told(seen: Observation) -> Note | None:
     """What the table is still told after a read with nothing else to tell: that the sheet is
-    lost ("moved": Dicy's dice are read without it, its cards not until it is found again)."""
-    return Note("camera.moved_dice") if seen.problem == "moved" else None
+    taken away (Dicy's dice are read without it, its cards not until it is found again)."""
+    return Note("camera.moved_dice") if _taken_away(seen) else None
 
 
 def _sheet_note(seen: Observation, game: str) -> Note:

@@ -234,6 +234,15 @@ def drift(frame: Image, calibration: Calibration, *, tolerance_px: float = DRIFT
                  (float(dx), float(dy)))
 
 
+def sheet_in_view(frame: Image, calibration: Calibration) -> bool:
+    """Whether any sheet's marker is in the frame, wherever it lies (a camera bumped: the sheet
+    still in view; a sheet taken away: none), looked for as the calibrated camera sees."""
+    grey = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame,
+                      np.uint8)
+    found = detect(_unmirror(grey) if calibration.mirrored else grey)
+    return any(identify([marker]) is not None for marker in found)
+
+
 def _detector(careful: bool = False) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX

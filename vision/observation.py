@@ -48,9 +48,10 @@ class Mark:
 class Observation:
     """The reads of one frame: the dice (values None where not sure), and the frame's size;
     on a calibrated table, the sheet's reads (table), their marks, and a problem with the
-    sheet ("moved": the camera was bumped or the sheet taken away, the dice read anywhere
-    in the frame; "dark", "bright": it cannot see the sheet for the light; "sheet": it
-    cannot be found, and ``sheet`` says why: a
+    sheet ("moved": the camera was bumped or the sheet taken away, nothing read; with
+    ``sheet`` "no-sheet", a Dicy sheet taken away, no sheet's marker in view, its dice read
+    anywhere in the frame; "dark", "bright": it cannot see the sheet for the light; "sheet":
+    it cannot be found, and ``sheet`` says why: a
     :class:`vision.calibrate.CalibrationError`'s reason, such as "far")."""
 
     dice: tuple[DieRead, ...]

@@ -2,8 +2,9 @@
 
 A :class:`SheetObserver` keeps the table's calibration. Each frame it is handed is first
 checked for the corner markers where the calibration saw them (a bumped camera, a sheet taken
-away: the observation's problem is "moved" and the sheet is not read until the table is
-calibrated again; its ordinary dice are read anywhere in the frame, as without a sheet);
+away: the observation's problem is "moved" and nothing is read until the table is calibrated
+again; but where a Dicy sheet was taken away, no sheet's marker left in the frame, its sheet is
+"no-sheet" and its ordinary dice are read anywhere in the frame, as without a sheet);
 then it is rectified where its markers lie in it (a camera trembling by a pixel or two), its
 paper's balance kept from frame to frame (vision.paper_balance.PaperBalance: measured anew when
 the light changes), and read by the reader of the sheet's game (vision.table_reads). The
@@ -39,7 +40,9 @@ from vision.calibrate import (
     calibrate,
     drift,
     rectify,
+    sheet_in_view,
 )
+from vision.components import READ_ON_SHEET
 from vision.dice import DieRead
 from vision.observation import Mark, Observation
 from vision.paper_balance import PaperBalance
@@ -147,8 +150,10 @@ class SheetObserver:
             self.problem = problem
             self.why = {"moved": "the camera or the sheet moved", "dark": "the picture is too "
                         "dark", "bright": "the picture is washed out"}[self.problem]
-            lost = tuple(self.pips().read(frame)) if problem == "moved" else ()
-            return Observation(lost, width, height, problem=self.problem)
+            if problem == "moved" and _taken_away(frame, found, markers):
+                return Observation(tuple(self.pips().read(frame)), width, height,
+                                   problem="moved", sheet="no-sheet")
+            return Observation((), width, height, problem=self.problem)
         self.problem, self.why = None, ""
         seen = self._reader(found.game).read(sheet, found.layout)
         return Observation(_dice(seen, found), width, height, table=seen,
@@ -204,6 +209,14 @@ def _same_picture(a: NDArray[np.uint8], b: NDArray[np.uint8]) -> bool:
     """Whether two small grey pictures (_small_grey) show the same: no pixel differs by more
     than SAME_GREY (a camera's noise; a die moved, a sheet laid or the light changed do)."""
     return a.shape == b.shape and int(cv2.absdiff(a, b).max()) <= SAME_GREY
+
+
+def _taken_away(frame: NDArray[np.uint8], found: Calibration, markers: Drift) -> bool:
+    """Whether a sheet whose game reads ordinary dice (Dicy Cards) was taken away: none of
+    its markers where they were, no sheet's marker anywhere in the frame. Its dice are then
+    read anywhere; a bumped camera still shows the sheet, whose art would read as dice."""
+    return ("d6" in READ_ON_SHEET[found.game] and markers.shift_px is None
+            and not sheet_in_view(frame, found))
 
 
 def _moved(seen: Drift) -> bool:

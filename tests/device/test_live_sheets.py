@@ -438,6 +438,30 @@ def test_dicy_dice_on_a_bare_table_are_read_with_a_calibration_kept_from_a_sheet
         assert observer.calibration == kept  # the sheet's cards wait for it to be found again
 
 
+@pytest.mark.parametrize("seed", [5, 7])
+def test_a_bumped_camera_over_a_dicy_sheet_is_told_moved_and_reads_no_dice(
+        tmp_path: Path, state: Path, seed: int) -> None:
+    """The camera bumped with the Dicy sheet and its cards still in view: the phones say the
+    camera moved (with the recalibrate button), and the sheet's art is read as no dice."""
+    frame = render_table(seed, game="dicy").image
+    shift = np.float32([[1, 0, 40], [0, 1, 25]])
+    bumped = cv2.warpAffine(frame, shift, (frame.shape[1], frame.shape[0]),
+                            borderMode=cv2.BORDER_REPLICATE)
+    folder = tmp_path / "bumped"
+    folder.mkdir()
+    for number in range(24):  # the sheet as calibrated, then the camera bumped
+        cv2.imwrite(str(folder / f"{number:05d}.jpg"), frame if number < 12 else bumped)
+    for session in table(state, DICY):
+        observer = SheetObserver(calibrate(frame), threads=2)
+        loop = LiveLoop(lambda: open_source(str(folder), paced=False), observer, session)
+        loop.start()
+        assert loop.wait(timeout=120)
+        camera = session.snapshot().camera
+        assert camera is not None and camera["note"] == MOVED
+        assert camera["seen"]["problem"] == "moved" and camera["seen"]["dice"] == []
+        assert journal(session) == []
+
+
 def test_a_sheet_taken_away_is_told_as_moved_not_as_too_dark() -> None:
     frame = render_table(5, game="dalek").image
     observer = SheetObserver(calibrate(frame), threads=1)
