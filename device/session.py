@@ -534,7 +534,7 @@ class TableSession:
         desk = self._desk
         assert desk is not None and self._game is not None
         if decision is None or isinstance(decision, Apply):
-            desk.passed(still_told(seen.observation))
+            desk.passed(still_told(seen.observation, self._game))
         if isinstance(decision, Apply):
             played = self._play_seen(decision.line, seen)
             if played is not None and decision.then is not None:

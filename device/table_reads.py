@@ -474,10 +474,14 @@ def _taken_away(seen: Observation) -> bool:
     return seen.problem == "moved" and seen.sheet == "no-sheet"
 
 
-def still_told(seen: Observation) -> Note | None:
+def still_told(seen: Observation, game: Game) -> Note | None:
     """What the table is still told after a read with nothing else to tell: that the sheet is
-    taken away (Dicy's dice are read without it, its cards not until it is found again)."""
-    return Note("camera.moved_dice") if _taken_away(seen) else None
+    taken away, in a Dicy game still in play (its dice are read without it, its cards not
+    until it is found again)."""
+    view = game.view()
+    if view["game"] == "dicy" and not view["over"] and _taken_away(seen):
+        return Note("camera.moved_dice")
+    return None
 
 
 def _sheet_note(seen: Observation, game: str) -> Note:

@@ -462,6 +462,20 @@ def test_a_bumped_camera_over_a_dicy_sheet_is_told_moved_and_reads_no_dice(
         assert journal(session) == []
 
 
+def test_dice_on_a_bare_table_are_not_read_for_a_dalek_sheet_taken_away(
+        tmp_path: Path) -> None:
+    """Dalek Dice reads no ordinary dice: a table calibrated on its sheet, the sheet taken away
+    and d6 dice thrown there, is told moved with no dice read (the pips reader is not run)."""
+    kept = calibrate(render_table(5, game="dalek").image)
+    bare = tmp_path / "bare"
+    rolled = tuple(PlannedDie(v, x, y, 0.3 * i, i) for i, (v, (x, y)) in enumerate(zip(
+        [6, 5, 2], [(300.0, 250.0), (480.0, 230.0), (660.0, 260.0)], strict=True)))
+    write_demo_film(Plan([DICY], [PlannedRest(rolled, 1.0, None, hand=False)]), bare, seed=5)
+    frame = cv2.imread(str(sorted(bare.glob("*.jpg"))[-1]))
+    seen = SheetObserver(kept, threads=1).observe(frame)
+    assert seen.problem == "moved" and seen.dice == ()
+
+
 def test_a_sheet_taken_away_is_told_as_moved_not_as_too_dark() -> None:
     frame = render_table(5, game="dalek").image
     observer = SheetObserver(calibrate(frame), threads=1)

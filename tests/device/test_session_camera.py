@@ -7,6 +7,7 @@ import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from random import Random
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from device.journal import Journal
 from device.live import CameraStatus, Seen
 from device.session import SessionError, StaleVersion, TableSession
 from dicetable.cli import main
+from engine.selfplay import random_lines
 from vision.dice import DieRead
 from vision.observation import Observation
 
@@ -102,6 +104,29 @@ def test_the_same_dice_seen_again_after_frames_the_camera_could_only_note_ask_no
     camera = table.snapshot().camera
     assert camera is not None and camera["ask"] is None
     assert journal_lines(state) == [("camera", {"roll": [6, 6, 5, 2, 1, 1]})]
+
+
+@pytest.mark.parametrize("header", [DICY, {"game": "dalek", "players": ["Ana", "Ben"]},
+                                    {"game": "17", "players": ["Ana", "Ben", "Cleo"]}])
+def test_a_sheet_taken_away_from_a_finished_game_tells_no_dice_read(
+        state: Path, header: dict[str, Any]) -> None:
+    """A finished game's table: a Dicy sheet taken away (the camera reads its dice anywhere)
+    tells nothing of dice read for a game still in play."""
+    session = TableSession(Journal(state / "table.db"))
+    session.start()
+    try:
+        session.watch_camera()
+        session.new_game(header, base_version=session.snapshot().version)
+        for line in random_lines(header, 2_000, Random(1)):
+            session.act(line, base_version=session.snapshot().version, source="phone")
+        assert session.snapshot().view["over"]
+        bare = np.full((600, 800, 3), 90, np.uint8)
+        session.camera_seen(Seen(Observation((), 800, 600, problem="moved", sheet="no-sheet"),
+                                 bare, b"\xff\xd8", 1.0, 1))
+        camera = session.snapshot().camera
+        assert camera is not None and camera["note"] is None
+    finally:
+        session.stop()
 
 
 def test_dice_lying_there_when_a_game_is_set_up_are_no_roll(state: Path) -> None:
