@@ -20,10 +20,12 @@ from web.table import table
 
 def join_address() -> Callable[[], str]:
     """What gives the join code's address from now on (in a request, usable after it): the
-    table's :attr:`~web.table.Table.public_url`, where it has one, else the address the phone
-    used."""
+    table's :attr:`~web.table.Table.public_url`, where it has one and it gives an address,
+    else the address the phone used."""
     public, used = table().public_url, request.host_url
-    return public if public is not None else lambda: used
+    if public is None:
+        return lambda: used
+    return lambda: public() or used
 
 
 @lru_cache(maxsize=8)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from device.journal import Journal
@@ -55,6 +57,19 @@ def test_the_public_url_wins_over_the_address_used(app: object, journal: Journal
                              "PUBLIC_URL": "http://table.local:8017/"})
     page = configured.test_client().get("/").get_data(as_text=True)
     assert "http://table.local:8017/" in page
+
+
+@pytest.mark.parametrize("given", ["", lambda: ""], ids=["empty", "a function giving none"])
+def test_an_empty_public_url_gives_the_address_the_phone_used(
+        app: object, journal: Journal, given: str | Callable[[], str]) -> None:
+    from web import create_app
+    from web.table import table
+
+    configured = create_app({"TABLE_SESSION": table(app).session,  # type: ignore[arg-type]
+                             "JOURNAL": journal, "PUBLIC_URL": given})
+    page = configured.test_client().get("/", base_url="http://192.168.1.20:8017"
+                                        ).get_data(as_text=True)
+    assert qr_svg("http://192.168.1.20:8017/") in page
 
 
 def test_a_public_url_function_is_asked_again_for_each_page(app: object,
