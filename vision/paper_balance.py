@@ -20,8 +20,9 @@ balanced() measures the paper of the image it is given. A table's camera keeps a
 :class:`PaperBalance`: the gains of its last measurement, measured again only when a glance at
 the paper (the same median on every GLANCE-th pixel measured: a tenth of the cost) says its
 colour or lightness moved since, or the sheet did (the light changes far less often than the
-frames are read), or that its colour crossed TINT (or lies too near it to tell): kept gains
-and fresh ones then decide alike whether there is a cast to take out.
+frames are read), or that its colour crossed TINT (the measurement moved as the glance moved
+since): kept gains and fresh ones then decide alike whether there is a cast to take out, and a
+light steady near TINT is measured once.
 
 >>> from vision.sheet import layout
 >>> from vision.sheet_art import draw
@@ -54,8 +55,6 @@ GLANCE = 4  # the light is glanced at on every GLANCE-th pixel of those the pape
 COLOUR_MOVED = 0.02  # a channel's share of the paper's lightness moved this much: measure anew
 #                      (a 5 % cast moves it 0.04; dice and cards laid on the sheet, 0.0005)
 LIGHT_MOVED = 0.25  # or the paper's lightness by this share of itself
-NEAR_TINT = 0.01  # a glance whose most and least channels' ratio lies this near TINT is not
-#                   trusted to tell the side (a glance and a measurement differ by up to 0.002)
 
 
 class PaperBalance:
@@ -67,8 +66,8 @@ class PaperBalance:
     def __init__(self) -> None:
         self.measured = 0
         """How many times the paper was measured."""
-        self._kept: tuple[tuple[Layout, float], _Colour | None, NDArray[np.float32] | None] \
-            | None = None
+        self._kept: tuple[tuple[Layout, float], _Colour | None, _Colour | None] | None = None
+        # the sheet and scale, the glance and the measurement of the paper last measured
 
     def balanced(self, rectified: NDArray[np.uint8], sheet: Layout, *,
                  px_per_mm: float = PX_PER_MM) -> NDArray[np.uint8]:
@@ -77,11 +76,11 @@ class PaperBalance:
         glance = _paper_colour(rectified, sheet, px_per_mm, STEP * GLANCE)
         kept = self._kept
         if (kept is None or kept[0] != (sheet, px_per_mm) or _moved(glance, kept[1])
-                or _across_tint(glance, corrected=kept[2] is not None)):
+                or _across_tint(glance, kept[1], kept[2])):
             self.measured += 1
             kept = self._kept = ((sheet, px_per_mm), glance,
-                                 paper_gains(rectified, sheet, px_per_mm=px_per_mm))
-        return _applied(rectified, kept[2])
+                                 _paper_colour(rectified, sheet, px_per_mm, STEP))
+        return _applied(rectified, _gains(kept[2]))
 
 
 def balanced(rectified: NDArray[np.uint8], sheet: Layout, *,
@@ -95,7 +94,11 @@ def paper_gains(rectified: NDArray[np.uint8], sheet: Layout, *,
                 px_per_mm: float = PX_PER_MM) -> NDArray[np.float32] | None:
     """The gains (B, G, R) that bring the sheet's paper to grey, or None where it lies within
     TINT of grey already (or cannot be judged: no colour, too dark, too little paper shown)."""
-    colour = _paper_colour(rectified, sheet, px_per_mm, STEP)
+    return _gains(_paper_colour(rectified, sheet, px_per_mm, STEP))
+
+
+def _gains(colour: _Colour | None) -> NDArray[np.float32] | None:
+    """The gains that bring a paper of ``colour`` to grey (see paper_gains)."""
     if colour is None:
         return None
     shares = colour.shares
@@ -140,14 +143,25 @@ def _moved(now: _Colour | None, then: _Colour | None) -> bool:
             or abs(now.lightness - then.lightness) > LIGHT_MOVED * then.lightness)
 
 
-def _across_tint(now: _Colour | None, *, corrected: bool) -> bool:
-    """Whether the paper glanced at now may lie on the other side of TINT than at the
-    measurement kept (``corrected``: it was beyond it): a light drifting past the boundary
-    takes the gains from none to a full correction, though its colour moved only a little."""
-    if now is None:
+def _across_tint(now: _Colour | None, then: _Colour | None, measured: _Colour | None
+                 ) -> bool:
+    """Whether the paper glanced at now may lie on the other side of TINT than the
+    measurement kept (``then``: the glance at it): a light drifting past the boundary takes
+    the gains from none to a full correction, though its colour moved only a little. The
+    paper now is the measurement moved as the glance moved since (a glance and a measurement
+    of one paper differ by up to 0.002, and by the same from frame to frame): a light steady
+    near TINT is measured once, one drifting past it when it crosses."""
+    if now is None or then is None:
         return True
-    ratio = float(now.shares.max()) / max(float(now.shares.min()), 1e-6)
-    return abs(ratio - TINT) <= NEAR_TINT or (ratio > TINT) != corrected
+    if measured is None:
+        return False  # nothing judged to take sides with (a glance that moved measures anew)
+    was = _ratio(measured)
+    return (was + _ratio(now) - _ratio(then) > TINT) != (was > TINT)
+
+
+def _ratio(colour: _Colour) -> float:
+    """The paper's most and least channels' ratio (1: grey)."""
+    return float(colour.shares.max()) / max(float(colour.shares.min()), 1e-6)
 
 
 def _applied(rectified: NDArray[np.uint8], gains: NDArray[np.float32] | None

@@ -120,3 +120,24 @@ def test_a_light_drifting_past_the_tint_a_paper_may_have_is_balanced_as_fresh() 
         dimmer = cast(frame, (1 / blue_cut, 1.0, 1.0))
         kept = rectify(dimmer, found, balance=balance).astype(np.int16)
         assert np.abs(kept - rectify(dimmer, found)).max() <= 1, blue_cut
+
+
+def test_a_light_steady_near_the_tint_a_paper_may_have_is_measured_once() -> None:
+    # a glance within 0.01 of TINT cannot tell the side: the paper was measured on every
+    # frame (31 of 31 at a blue cut of 1.305) while the light did not change at all
+    frame = render_still(21, game="dalek").image
+    found = calibrate(frame)
+    for blue_cut in (1.295, 1.305):
+        balance = PaperBalance()
+        steady = cast(frame, (1 / blue_cut, 1.0, 1.0))
+        fresh = rectify(steady, found).astype(np.int16)
+        for _ in range(10):
+            kept = rectify(steady, found, balance=balance)
+            assert np.abs(kept - fresh).max() <= 1, blue_cut
+        assert balance.measured == 1, blue_cut
+    balance = PaperBalance()
+    for blue_cut in np.arange(1.290, 1.3105, 0.001):  # and one drifting past it slowly
+        dimmer = cast(frame, (1 / blue_cut, 1.0, 1.0))
+        kept = rectify(dimmer, found, balance=balance).astype(np.int16)
+        assert np.abs(kept - rectify(dimmer, found)).max() <= 1, blue_cut
+    assert balance.measured <= 3
