@@ -553,30 +553,40 @@ def every_few(pictures: list[Path], most: int) -> list[Path]:
 
 
 def no_pictures(folder: Path) -> CameraError:
-    """Why ``folder``, holding no pictures, is no camera: it holds HEIC photos, or its pictures
-    are in a folder inside it (up to DEEPER folders down: a camera card's DCIM/100CANON)."""
-    if any(path.suffix.lower() in HEIC_SUFFIXES for path in _inside(folder)):
+    """Why ``folder``, holding no pictures, is no camera: its pictures are in a folder inside
+    it (up to DEEPER folders down: a camera card's DCIM/100CANON), or it holds HEIC photos, in
+    it or as far down (an iPhone's DCIM/100APPLE): that folder is named."""
+    if any(map(_is_heic, _inside(folder))):
         return CameraError("camera.why.heic", folder=folder)
-    inside = _pictures_below(folder, DEEPER)
-    if inside is None:
-        return CameraError("camera.why.no_pictures", folder=folder)
-    return CameraError("camera.why.pictures_below", folder=folder,
-                       inside=inside.relative_to(folder).as_posix())
+    inside = _below(folder, DEEPER, _is_picture)
+    if inside is not None:
+        return CameraError("camera.why.pictures_below", folder=folder,
+                           inside=inside.relative_to(folder).as_posix())
+    heic = _below(folder, DEEPER, _is_heic)
+    if heic is not None:
+        return CameraError("camera.why.heic", folder=heic)
+    return CameraError("camera.why.no_pictures", folder=folder)
 
 
-def _pictures_below(folder: Path, depth: int) -> Path | None:
-    """The first folder under ``folder``, ``depth`` folders down at most, holding a picture."""
+def _below(folder: Path, depth: int, holds: Callable[[Path], bool]) -> Path | None:
+    """The first folder under ``folder``, ``depth`` folders down at most, holding a file that
+    ``holds`` is true of."""
     if depth == 0:
         return None
     below = [d for d in sorted(_inside(folder), key=name_order)
              if d.is_dir() and not d.name.startswith(".")]
     for inner in below:
-        if any(map(_is_picture, _inside(inner))):
+        if any(map(holds, _inside(inner))):
             return inner
     for inner in below:
-        if (deeper := _pictures_below(inner, depth - 1)) is not None:
+        if (deeper := _below(inner, depth - 1, holds)) is not None:
             return deeper
     return None
+
+
+def _is_heic(path: Path) -> bool:
+    """Whether ``path`` is named as an HEIC photo (not a Mac's hidden ``._IMG_1.HEIC``)."""
+    return not path.name.startswith(".") and path.suffix.lower() in HEIC_SUFFIXES
 
 
 def _inside(folder: Path) -> list[Path]:

@@ -489,6 +489,17 @@ def test_a_folder_of_iphone_heic_photos_says_to_save_them_as_jpeg(tmp_path: Path
         FolderSource(tmp_path).open()
 
 
+def test_an_iphones_heic_photos_two_folders_down_say_to_save_them_as_jpeg(
+        tmp_path: Path) -> None:
+    photos = tmp_path / "iphone" / "DCIM" / "100APPLE"
+    photos.mkdir(parents=True)
+    (photos / "IMG_0001.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic")
+    with pytest.raises(CameraError) as raised:
+        FolderSource(tmp_path / "iphone").open()
+    assert raised.value.key == "camera.why.heic"
+    assert raised.value.params == {"folder": str(photos)}
+
+
 @pytest.mark.parametrize(("suffix", "fourcc"), [(".m4v", "mp4v"), (".ts", "mp4v"),
                                                 (".m2ts", "mp4v"), (".wmv", "WMV2"),
                                                 (".flv", "FLV1"), (".3gp", "mp4v")])
