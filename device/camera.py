@@ -316,8 +316,10 @@ class FolderSource(_Recording):
 
     def read(self) -> Frame:
         """The next picture (a held or repeated file is decoded once). One that cannot be read
-        is waited for while it is being written, then told once (UnreadableFrame); tried again
-        unchanged (the last picture held), the last picture that could be read is held."""
+        is waited for while it is being written, then told (UnreadableFrame); tried again
+        unchanged, the last picture that could be read is held: it is told once. The first
+        picture, with none read before it to hold, is told again at each read (not waited for
+        again) until it is written anew."""
         index, at = self._player.next(self._count())
         if index == self._count() - 1 and not self._player.loop and at - self._looked >= 1.0:
             self._looked = at
@@ -326,8 +328,10 @@ class FolderSource(_Recording):
         identity = self._identity(path)
         if self._last is not None and self._last[0] == identity:
             return Frame(self._last[1], at, index)
-        if identity == self._unreadable and self._last is not None:
-            return Frame(self._last[1], at, index)
+        if identity == self._unreadable:
+            if self._last is not None:
+                return Frame(self._last[1], at, index)
+            raise UnreadableFrame("camera.why.picture_unreadable", name=path.name)
         image, identity = self._written(path, identity)
         if image is None:
             self._unreadable = identity

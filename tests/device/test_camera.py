@@ -16,6 +16,7 @@ import pytest
 
 import device.camera
 from device.camera import (
+    WRITING_S,
     CameraError,
     FolderSource,
     PicameraSource,
@@ -247,6 +248,21 @@ def test_an_unreadable_last_picture_is_told_once_then_the_last_readable_one_is_h
     assert [round(int(f.image[0, 0, 0]), -1) for f in held] == [10] * 5
     assert [f.number for f in held] == [1] * 5
     (tmp_path / "f1.jpg").write_bytes(jpeg(200))  # written again, whole
+    assert round(int(source.read().image[0, 0, 0]), -1) == 200
+
+
+def test_an_unreadable_first_picture_is_told_at_each_read_but_waited_for_once(
+        tmp_path: Path) -> None:
+    # with no picture before it to hold, each read waited 0.2 s again for a damaged file
+    (tmp_path / "f0.jpg").write_bytes(b"")
+    clock = FakeClock()
+    source = FolderSource(tmp_path, fps=10, clock=clock)
+    source.open()
+    for _ in range(3):
+        with pytest.raises(UnreadableFrame, match=r"f0\.jpg cannot be read"):
+            source.read()
+    assert clock.slept.count(WRITING_S) == 1
+    (tmp_path / "f0.jpg").write_bytes(jpeg(200))  # written again, whole
     assert round(int(source.read().image[0, 0, 0]), -1) == 200
 
 
