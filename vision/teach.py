@@ -59,7 +59,7 @@ class _View:
     items: list[tuple[Labelled, NDArray[np.float64]]]
     px_per_mm: float | None
     calibration: Calibration | None
-    off_sheet: tuple[Labelled, ...] = ()  # labelled beyond the rectified sheet's edges
+    off_sheet: tuple[Labelled, ...] = ()  # labelled more than OFF_SHEET_MM beyond its edges
 
 
 def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None = None,
