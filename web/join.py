@@ -37,8 +37,8 @@ def join_qr(url: str) -> Markup:
 def join_event(url: str) -> str:
     """The stream's ``join`` event: the address and its QR code, as the page shows them.
 
-    >>> join_event("http://10.41.0.1:8017/").startswith('event: join\\ndata: {"url": "http')
+    >>> join_event("http://10.41.0.1:8017/").startswith('event: join\\ndata: {"url":"http')
     True
     """
-    data = json.dumps({"url": url, "qr": str(join_qr(url))})
+    data = json.dumps({"url": url, "qr": str(join_qr(url))}, separators=(",", ":"))
     return f"event: join\ndata: {data}\n\n"

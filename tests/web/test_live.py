@@ -127,6 +127,18 @@ def test_a_new_game_reaches_the_streams_with_its_colours(app: Flask, phone: Test
     assert '"colours":{"Jenna":5,"Peter":6}' in update
 
 
+def test_the_join_event_is_sent_without_spaces_as_the_state_is(app: Flask) -> None:
+    response = app.test_client().get("/events", base_url="http://192.168.1.20:8017",
+                                     buffered=False)
+    chunks = iter(stream_of(response))
+    next(chunks)
+    join = next(chunks).decode()
+    response.close()
+    assert join.startswith('event: join\ndata: {"url":"http://192.168.1.20:8017/","qr":"')
+    data = json.loads(join.split("data: ", 1)[1])
+    assert join == f"event: join\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
 def test_end_streams_stops_open_streams_and_refuses_new_ones(app: Flask) -> None:
     client = app.test_client()
     response = client.get("/events", buffered=False)
