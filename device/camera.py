@@ -163,8 +163,9 @@ class Player:
     the loop's timing is the recording's at any speed. After the last frame it holds that
     frame, or starts again from frame 0 when looping; an unpaced recording ends once it has
     held its last frame ``hold_s`` seconds. Frames added after the end are played on from
-    :meth:`play_on`. While :attr:`holding`, it shows the frame it showed last (or its first)
-    at ``fps`` on the clock, paced or not, and plays on from the frame after it, due from then.
+    :meth:`play_on`. While :attr:`holding`, it shows the frame it showed last (or its first,
+    or the one :meth:`hold_at` names) at ``fps`` on the clock, paced or not, and plays on from
+    the frame after it, due from then.
     """
 
     def __init__(self, *, fps: float, paced: bool, loop: bool, clock: Clock, start: int = 0,
@@ -179,6 +180,16 @@ class Player:
         self.holding = False
         """Hold the frame shown (a recording waiting for a game to be set up)."""
         self._number = self.first  # the number of the frame shown last
+
+    @property
+    def number(self) -> int:
+        """The number of the frame shown last (while holding: the frame held)."""
+        return self._number
+
+    def hold_at(self, number: int) -> None:
+        """While holding, hold frame ``number`` from now on, and play on from the frame after
+        it (a folder a camera saves into: its newest picture)."""
+        self._number = number
 
     def start(self) -> None:
         """Start playing from frame ``start``."""
@@ -285,9 +296,11 @@ class FolderSource(_Recording):
     one by one, they put the table ever further behind): the table then sees them at most
     about MAX_WAITING_S after they were saved, in as long as they took to save, as a camera at
     ``fps`` would (a rest of the dice in as many still pictures in a row, give or take one).
-    Unpaced, every picture is played. With a ``memory`` (a folder a camera saves into), it
-    starts from its newest picture once the folder's pictures were shown (see
-    :class:`ShownMemory`)."""
+    Unpaced, every picture is played. Held (waiting for a game to be set up), it looks once a
+    second too, and holds the newest of the pictures put in the folder, the table as it lies
+    now, letting the others go; a recording nothing is put into holds its picture. With a
+    ``memory`` (a folder a camera saves into), it starts from its newest picture once the
+    folder's pictures were shown (see :class:`ShownMemory`)."""
 
     def __init__(self, folder: Path, memory: ShownMemory | None = None,
                  **playing: Unpack[Playing]) -> None:
@@ -321,9 +334,11 @@ class FolderSource(_Recording):
         picture, with none read before it to hold, is told again at each read (not waited for
         again) until it is written anew."""
         index, at = self._player.next(self._count())
-        if index == self._count() - 1 and not self._player.loop and at - self._looked >= 1.0:
+        if ((index == self._count() - 1 or self._player.holding) and not self._player.loop
+                and at - self._looked >= 1.0):
             self._looked = at
             self._take_up_new()
+            index = self._player.number  # (held: the newest picture, where some were put in)
         path = self._files[index - self._gone]
         identity = self._identity(path)
         if self._last is not None and self._last[0] == identity:
@@ -385,7 +400,8 @@ class FolderSource(_Recording):
 
     def _take_up_new(self) -> None:
         """The pictures put in the folder since its last one, named after it, are played
-        after the ones still waiting (holding the last: next, due from now)."""
+        after the ones still waiting (holding the last: next, due from now); held, the newest
+        of them is held."""
         listed = pictures_in(self.folder)
         last = name_order(self._files[-1])
         newer = [p for p in listed if name_order(p) > last]
@@ -395,6 +411,9 @@ class FolderSource(_Recording):
         if not newer:
             return
         self._fed = True
+        if self._player.holding:
+            self._hold_newest(newer[-1])
+            return
         due = self._player.due()
         if due >= self._count():
             self._player.play_on(self._count())
@@ -408,6 +427,14 @@ class FolderSource(_Recording):
         if played > 0:
             del self._files[:played]
             self._gone += played
+
+    def _hold_newest(self, newest: Path) -> None:
+        """Held (waiting for a game to be set up) while a camera saves into the folder: hold
+        its ``newest`` picture, the table as it lies now, and let the others go (played once
+        the game is set up, they were the wait played through)."""
+        self._gone += len(self._files)
+        self._files = [newest]
+        self._player.hold_at(self._count() - 1)
 
     def _tell_left_out(self, older: list[Path]) -> None:
         """Tell the host, once, of pictures put in the folder that are never played: named

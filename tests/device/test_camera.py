@@ -349,6 +349,33 @@ def test_a_held_recording_shows_its_picture_and_plays_on_from_the_next(folder: P
     assert [int(source.read().image[0, 0, 0]) for _ in range(3)] == [20, 30, 30]
 
 
+@pytest.mark.parametrize("paced", [True, False])
+def test_a_folder_a_camera_saves_into_while_held_holds_its_newest_picture(
+        folder: Path, paced: bool) -> None:
+    # serve --camera DIR on a webcam tool's folder, the game set up late: the table held the
+    # picture it found, then played the wait through: the pictures found in the folder one by
+    # one (600 at 15 a second: 41.7 s behind), those saved while it waited as a 2 s time-lapse
+    clock = FakeClock()
+    source = FolderSource(folder, fps=10, paced=paced, clock=clock)
+    source.open()
+    source.hold(True)
+    assert [int(source.read().image[0, 0, 0]) for _ in range(5)] == [10] * 5
+    held = []
+    for number in range(3, 63):  # 30 s of a camera saving 2 pictures a second
+        cv2.imwrite(str(folder / f"{number:03d}.png"), shade(100 + number))
+        held += [int(source.read().image[0, 0, 0]) for _ in range(5)]
+    held += [int(source.read().image[0, 0, 0]) for _ in range(10)]  # looked once a second
+    assert held[-1] == 162  # the table as it lies now
+    assert all(a <= b for a, b in pairwise(held))  # never an older picture after a newer
+    source.hold(False)  # the game set up
+    after = [int(source.read().image[0, 0, 0]) for _ in range(3)]
+    assert after == [162] * 3  # not the wait played through
+    for number, value in enumerate((200, 210), start=63):  # the game's first pictures
+        cv2.imwrite(str(folder / f"{number:03d}.png"), shade(value))
+    shown = [int(source.read().image[0, 0, 0]) for _ in range(12)]
+    assert [v for i, v in enumerate(shown) if not i or v != shown[i - 1]] == [162, 200, 210]
+
+
 @pytest.mark.parametrize(("saved", "fps"), [(45, 10), (31, 15), (45, 15)])
 def test_pictures_saved_faster_than_the_folder_plays_take_as_long_to_play_as_to_save(
         folder: Path, saved: int, fps: float) -> None:
