@@ -71,12 +71,13 @@ _log = logging.getLogger("dicetable")
 @dataclass(frozen=True)
 class Frame:
     """One frame: the BGR image, its time in seconds (the source's clock) and its number;
-    ``grey`` is a small grey picture for watching motion when the source makes one itself."""
+    ``small`` is a small YUV picture (:func:`small_yuv`) for watching motion when the source
+    makes one itself."""
 
     image: Image
     at: float
     number: int
-    grey: Image | None = None
+    small: Image | None = None
 
 
 class FrameSource(Protocol):
@@ -764,9 +765,24 @@ class OpenCvCamera:
             self._capture = None
 
 
+def small_yuv(array: Image, size: tuple[int, int]) -> Image:
+    """The YUV picture (Y, U, V as its three channels) of a picamera2 YUV420 array of a stream
+    of ``size`` (width, height), at half that size, the colours' own: picamera2 gives
+    ``height`` rows of Y, then U and V, each ``height``/2 rows of half width, two to a row of
+    the array (whose rows may be padded past ``width``); full-range, as JPEG's (picamera2's
+    sYCC beside an RGB main stream), as :func:`device.motion.motion_picture` makes its own."""
+    width, height = size
+    half = (width // 2, height // 2)
+    luma = cv2.resize(array[:height, :width], half, interpolation=cv2.INTER_AREA)
+    chroma = array.reshape(array.shape[0] * 2, array.shape[1] // 2)[:, :half[0]]
+    u = chroma[2 * height:2 * height + half[1]]
+    v = chroma[2 * height + half[1]:2 * height + 2 * half[1]]
+    return np.asarray(cv2.merge((luma, u, v)), np.uint8)
+
+
 class PicameraSource:
     """The Raspberry Pi camera through picamera2: the full stream (BGR) for reads and a small
-    YUV stream whose Y plane watches motion; exposure, gain and white balance fixed once the
+    YUV stream that watches motion; exposure, gain and white balance fixed once the
     automatic ones have settled, so that the scene does not seem to move when they drift."""
 
     def __init__(self, *, factory: Callable[[], Any] | None = None,
@@ -812,9 +828,8 @@ class PicameraSource:
         except (RuntimeError, OSError) as err:
             raise CameraError("camera.why.picamera_stopped", detail=str(err)) from None
         self._number += 1
-        grey = np.ascontiguousarray(lores[:MOTION_SIZE[1], :MOTION_SIZE[0]])
         return Frame(np.ascontiguousarray(image[:, :, :3]), self._clock.now(), self._number,
-                     grey)
+                     small_yuv(lores, MOTION_SIZE))
 
     def close(self) -> None:
         """Stop and free the camera."""

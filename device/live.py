@@ -2,7 +2,7 @@
 
 Two threads. The *grabber* takes frames from the source as they come and leaves only the newest
 in a one-frame mailbox (a recording played unpaced waits instead, so that every frame is seen).
-The *watcher* takes frames from the mailbox, watches motion on a small grey picture
+The *watcher* takes frames from the mailbox, watches motion on a small colour picture
 (:mod:`device.motion`), reads a frame once the scene has been still for a while, and hands a
 read that stands to the sink (the session) as a :class:`Seen`. A slow read therefore drops
 frames and never queues them. A read of the table before anything moved in the camera's view
@@ -41,7 +41,7 @@ from device.camera import (
     UnreadableFrame,
     VideoSource,
 )
-from device.motion import Settler, StillnessWatch, Verdict, grey_picture
+from device.motion import Settler, StillnessWatch, Verdict, motion_picture
 from vision.errors import UnreadableImage
 from vision.observation import Observation, Observer, doubt_disagreements
 
@@ -328,7 +328,7 @@ class LiveLoop:
                 continue
             if not self._faulty:
                 self._set_state("ok")
-            moved = watch.moved(grey_picture(item.image, item.grey))
+            moved = watch.moved(motion_picture(item.image, item.small))
             stirred = stirred or moved
             if moved and not told:
                 self._sink.camera_moved()

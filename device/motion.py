@@ -1,12 +1,31 @@
 """Watching the table cheaply: is anything moving, and when does a read stand?
 
-:class:`StillnessWatch` compares a small grey picture of each frame with the previous one, and
-with the first one of the current rest (so that a slow slide is noticed too), in a signed type
-so that differences do not wrap, and brought to the same light row by row first (a flicker,
-even one a rolling shutter shows as bands across the picture, is no motion).
+:class:`StillnessWatch` compares a small picture of each frame with the previous one, and with
+the first one of the current rest (so that a slow slide is noticed too), in a signed type so
+that differences do not wrap, and brought to the same light row by row first (a flicker, even
+one a rolling shutter shows as bands across the picture, is no motion).
 A picture that differs only by a whole shift of up to ``SHAKE`` of a small pixel (a camera
 trembling on its arm, a pixel or two of its frame: found by phase correlation) is no motion
 either; a larger shift is (a bump).
+
+The picture is YUV (:func:`motion_picture`; on the Pi the camera's own small stream, its colour
+at its own half resolution), because a die may be as light as what it lies on and differ only
+in colour: a red die put down without a hand on the Dicy tray's grey (0.55) changed 18 to 56
+grey pixels in Blender frames, where more than 28.8 are needed, and 30 to 52 by colour.
+A small pixel moved when its grey (Y) changed by more than ``PIXEL_CHANGE``, as before, or
+either of its colour offsets (U and V from 128) by more than the same. Light that grows or
+fades by a share multiplies the colour offsets by that share, as it does the grey, so each
+row's gain of grey applies to them too; a colour cast over most of a row (a webcam's white
+balance settling) is taken out as the row's median change of colour for its grey. Where a
+row's light changed, a pixel near white in one of its colours may have lost light to
+saturation, and the others then seem to change colour: its colour is not compared there.
+Comparing blue, green and red each on its own was tried and dropped: a colour saturates on
+light paper or glare long before the grey does, and flicker bands then moved hundreds of
+pixels. On 24 table renders (Dicy, 17, Dalek) under flicker bands of 0, 5 and 10 %, plain and
+with noise and JPEG (288 pairs of frames of one scene), no pixel changed colour by more than
+12 (2 by more than 8). A white die on white paper has no colour to show: colour cannot help
+it. The colour costs 0.1 ms a frame here from the Pi's small stream (0.14 → 0.25 ms with
+bands), 0.2 ms from a 1280×720 frame (0.83 → 1.02 ms).
 :class:`Settler` decides when to read: once the scene has been still for ``settle_s``; a read
 stands when ``agree`` still frames in a row gave the same read, the last of them ``settle_s``
 into the rest; then nothing is read until something moves again.
@@ -32,10 +51,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 Image = NDArray[np.uint8]
-Picture = NDArray[np.float32]  # a small grey picture, signed for differences
+Picture = NDArray[np.float32]  # a small picture's planes (grey, colours), signed
+Grey = NDArray[np.float32]  # its grey (rows, columns)
+Mask = NDArray[np.bool_]  # pixels of a picture
 
-GREY_WIDTH = 160  # side of the small grey picture motion is watched on
-PIXEL_CHANGE = 12  # a small-picture pixel that changed by more than this (of 255) moved
+MOTION_WIDTH = 160  # side of the small colour picture motion is watched on
+PIXEL_CHANGE = 12  # a small-picture pixel whose grey or colour (U, V) changed by more moved
 MOVING_SHARE = 0.002  # the scene moves when more than this share of its pixels moved
 LIGHT_CHANGE = 0.2  # a change of a row's light up to this share is no motion
 WHITE = 230  # a small-picture pixel this bright may have lost its light to saturation …
@@ -46,16 +67,19 @@ AGREE = 2  # reads in a row that must agree
 MAX_READS = 8  # reads of one rest before disagreeing dice are called "not sure"
 
 
-def grey_picture(image: Image, grey: Image | None = None) -> Image:
-    """The small grey picture of a frame (``grey``: one the camera made itself), softened so
-    that a camera trembling by a fraction of a pixel does not move its sharp edges."""
-    source = grey if grey is not None else image
+def motion_picture(image: Image, small: Image | None = None) -> Image:
+    """The small YUV picture of a frame motion is watched on: its grey (Y, as cv2 greys) and
+    its colour (U and V, 128 for none, as JPEG's); ``small``: one the camera made itself.
+    Softened so that a camera trembling by a fraction of a pixel does not move its sharp
+    edges."""
+    source = small if small is not None else image
     height, width = source.shape[:2]
-    size = (GREY_WIDTH, max(1, round(height * GREY_WIDTH / width)))
-    small = cv2.resize(source, size, interpolation=cv2.INTER_AREA)
-    if small.ndim == 3:
-        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    return np.asarray(cv2.GaussianBlur(small, (3, 3), 0), np.uint8)
+    size = (MOTION_WIDTH, max(1, round(height * MOTION_WIDTH / width)))
+    picture = cv2.resize(source, size, interpolation=cv2.INTER_AREA)
+    if small is None:
+        _, v, u = cv2.split(cv2.cvtColor(picture, cv2.COLOR_BGR2YCrCb))
+        picture = cv2.merge((cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY), u, v))
+    return np.asarray(cv2.GaussianBlur(picture, (3, 3), 0), np.uint8)
 
 
 class StillnessWatch:
@@ -68,10 +92,10 @@ class StillnessWatch:
         self._previous: Picture | None = None
         self._rest: Picture | None = None
 
-    def moved(self, grey: Image) -> bool:
-        """Whether ``grey`` differs from the previous picture or from the rest's first one
-        (a first picture, or one of another size, starts a rest)."""
-        current = grey.astype(np.float32)
+    def moved(self, picture: Image) -> bool:
+        """Whether ``picture`` (YUV, or grey alone) differs from the previous picture or from
+        the rest's first one (a first picture, or one of another size, starts a rest)."""
+        current = _planes(np.atleast_3d(picture))
         if self._previous is None or self._previous.shape != current.shape:
             self._previous = self._rest = current
             return False
@@ -87,31 +111,77 @@ class StillnessWatch:
         SHAKE (the camera trembling) and brought to its light."""
         if not self._changed(a, b):
             return False
-        (dx, dy), _ = cv2.phaseCorrelate(b, a)
+        (dx, dy), _ = cv2.phaseCorrelate(b[0], a[0])
         if not max(abs(dx), abs(dy)) <= SHAKE:  # a bump, or no shift at all (NaN)
             return True
         shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
-        shaken = cv2.warpAffine(b, shift, (b.shape[1], b.shape[0]), flags=cv2.INTER_CUBIC,
-                                borderMode=cv2.BORDER_REPLICATE)
+        shaken = [cv2.warpAffine(plane, shift, (plane.shape[1], plane.shape[0]),
+                                 flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+                  for plane in b]
         return self._changed(a, np.asarray(shaken, np.float32))
 
     def _changed(self, a: Picture, b: Picture) -> bool:
-        """Whether ``a`` differs from ``b`` once ``b`` is brought to ``a``'s light row by row
-        (the camera's exposure changing, or mains flicker: a rolling shutter shows it as
-        bands across the picture that roll from frame to frame)."""
-        gains = row_gains(a, b)
-        brighter = a - np.minimum(b * gains, 255.0)  # white stays white
-        # … and in a row whose light changed, a pixel near white may have lost light to
-        # saturation: a may be brighter where b was near white, darker where a is
-        dimmer, lighter = gains < 1.0 - SATURATION_GAIN, gains > 1.0 + SATURATION_GAIN
-        changed = int(np.count_nonzero(
-            ((brighter > self.pixel_change) & ((b < WHITE) | ~dimmer))
-            | ((brighter < -self.pixel_change) & ((a < WHITE) | ~lighter))))
-        return changed > self.moving_share * a.size
+        """Whether ``a`` differs from ``b`` in grey or in colour once ``b`` is brought to
+        ``a``'s light row by row (the camera's exposure changing, or mains flicker: a rolling
+        shutter shows it as bands across the picture that roll from frame to frame)."""
+        gains = row_gains(a[0], b[0])
+        changed = _regreyed(a[0], b[0], gains, self.pixel_change)
+        most = self.moving_share * changed.size
+        count = np.count_nonzero(changed)
+        if len(a) == 3 and count <= most:
+            count += np.count_nonzero(_recoloured(a, b, gains, self.pixel_change) & ~changed)
+        return bool(count > most)
 
 
-def row_gains(a: Picture, b: Picture) -> Picture:
-    """The gain that brings each row of ``b`` to ``a``'s light: the median of the row's
+def _planes(picture: Image) -> Picture:
+    """A picture as planes of grey and, for a YUV one, of its colour offsets (U and V from
+    128), in a signed type."""
+    planes = np.moveaxis(picture, 2, 0).astype(np.float32, order="C")
+    planes[1:] -= 128.0
+    return planes
+
+
+def _regreyed(a: Grey, b: Grey, gains: Grey, pixel_change: float) -> Mask:
+    """Where grey ``a`` differs by more than ``pixel_change`` from ``b`` brought to its light,
+    except where a pixel near white may have lost light to saturation in a row whose light
+    changed: a may be brighter where b was near white, darker where a is."""
+    brighter = a - np.minimum(b * gains, 255.0)  # white stays white
+    dimmer, lighter = gains < 1.0 - SATURATION_GAIN, gains > 1.0 + SATURATION_GAIN
+    return np.asarray(((brighter > pixel_change) & ((b < WHITE) | ~dimmer))
+                      | ((brighter < -pixel_change) & ((a < WHITE) | ~lighter)))
+
+
+def _recoloured(a: Picture, b: Picture, gains: Grey, pixel_change: float) -> Mask:
+    """Where ``a``'s colour differs by more than ``pixel_change`` from ``b``'s brought to its
+    light (a colour's offsets grow and fade with the light, as its grey does), and from its
+    row's colour cast as well (a webcam's white balance settling: the median change of the
+    row's colour for its grey, which a die, a card or a hand over less than half a row leaves
+    be); except where a pixel near white in a row whose light changed may have lost light in
+    one of its colours (the others then seem to change colour)."""
+    change = a[1:] - b[1:] * gains
+    seen = np.abs(change) > pixel_change
+    if not seen.any():
+        return np.zeros(a.shape[1:], np.bool_)
+    light = a[0] + 1.0
+    middle = light.shape[1] // 2
+    cast = np.partition(change / light, middle, axis=2)[..., middle:middle + 1]
+    recoloured: Mask = (seen & (np.abs(change - cast * light) > pixel_change)).any(axis=0)
+    rows, columns = np.nonzero(recoloured)
+    saturated = (np.abs(gains[rows, 0] - 1.0) > SATURATION_GAIN) & (
+        (_brightest(a[:, rows, columns]) >= WHITE) | (_brightest(b[:, rows, columns]) >= WHITE))
+    recoloured[rows[saturated], columns[saturated]] = False
+    return recoloured
+
+
+def _brightest(picture: Picture) -> Grey:
+    """The brightest of each pixel's blue, green and red (JPEG's YUV turned back)."""
+    y, u, v = picture
+    return np.asarray(np.maximum(np.maximum(y + 1.772 * u, y + 1.402 * v),
+                                 y - 0.344 * u - 0.714 * v), np.float32)
+
+
+def row_gains(a: Grey, b: Grey) -> Grey:
+    """The gain that brings each row of grey ``b`` to ``a``'s light: the median of the row's
     ratios (a die, a card or a hand over less than half a row leaves it be), held within
     LIGHT_CHANGE (a hand over a whole row changes it by more than a light does)."""
     ratios = (a + 1.0) / (b + 1.0)

@@ -28,7 +28,7 @@ from device.camera import (
     parse_source,
     pictures_in,
 )
-from device.motion import Settler, Verdict
+from device.motion import Settler, Verdict, motion_picture
 
 
 class FakeClock:
@@ -636,10 +636,12 @@ def test_a_camera_number_that_does_not_open_says_so_in_words_only(
 
 
 class StandInPicamera2:
-    """The part of picamera2's Picamera2 the source uses, recording what it is told."""
+    """The part of picamera2's Picamera2 the source uses, recording what it is told; its
+    small stream's rows padded by ``pad`` bytes."""
 
-    def __init__(self) -> None:
+    def __init__(self, pad: int = 0) -> None:
         self.calls: list[tuple[str, Any]] = []
+        self.pad = pad
 
     def create_video_configuration(self, **streams: Any) -> dict[str, Any]:
         return streams
@@ -657,7 +659,7 @@ class StandInPicamera2:
         self.calls.append(("set_controls", controls))
 
     def capture_request(self) -> StandInRequest:
-        return StandInRequest()
+        return StandInRequest(self.pad)
 
     def stop(self) -> None:
         self.calls.append(("stop", None))
@@ -667,10 +669,27 @@ class StandInPicamera2:
 
 
 class StandInRequest:
+    """One capture of a table in colour: the main stream (BGR) and the small one as picamera2
+    gives YUV420 (full-range, its sYCC): 180 rows of Y, then U and V, each 90 rows of 160, two
+    to a row of the array, rows ``pad`` bytes longer than the picture."""
+
+    def __init__(self, pad: int = 0) -> None:
+        self.pad = pad
+        self.main = np.full((720, 1280, 3), (150, 160, 170), np.uint8)
+        self.main[200:320, 300:420] = (60, 90, 230)  # a red die
+        self.main[400:520, 800:920] = (200, 120, 40)  # a blue card
+
     def make_array(self, name: str) -> np.ndarray:
         if name == "main":
-            return np.full((720, 1280, 3), 7, np.uint8)
-        return np.full((270, 320), 99, np.uint8)  # YUV420: 180 rows of Y, then U and V
+            return self.main
+        small = cv2.resize(self.main, (320, 180), interpolation=cv2.INTER_AREA)
+        y, v, u = cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb))
+        lores = np.zeros((270, 320 + self.pad), np.uint8)
+        lores[:180, :320] = y
+        chroma = lores.reshape(540, -1)
+        chroma[360:450, :160] = cv2.resize(u, (160, 90), interpolation=cv2.INTER_AREA)
+        chroma[450:540, :160] = cv2.resize(v, (160, 90), interpolation=cv2.INTER_AREA)
+        return lores
 
     def release(self) -> None:
         pass
@@ -691,8 +710,22 @@ def test_the_pi_camera_gets_two_streams_and_fixed_exposure_after_warm_up() -> No
                                                 "ExposureTime": 8000, "AnalogueGain": 2.5,
                                                 "ColourGains": (1.8, 1.4)})
     assert frame.image.shape == (720, 1280, 3)
-    assert frame.grey is not None and frame.grey.shape == (180, 320)
+    assert frame.small is not None and frame.small.shape == (90, 160, 3)
     assert camera.calls[-2:] == [("stop", None), ("close", None)]
+
+
+@pytest.mark.parametrize("pad", [0, 64])
+def test_the_pi_cameras_small_stream_watches_motion_in_colour_as_the_frame_would(
+        pad: int) -> None:
+    # the small stream is YUV420: its colour, not only its Y plane, is what motion is
+    # watched on (a red die as light as the grey it lies on differs only in colour)
+    source = PicameraSource(factory=lambda: StandInPicamera2(pad), clock=FakeClock())
+    source.open()
+    frame = source.read()
+    source.close()
+    from_stream = motion_picture(frame.image, frame.small).astype(int)
+    assert from_stream.shape == (90, 160, 3)
+    assert np.abs(from_stream - motion_picture(frame.image).astype(int)).max() <= 2
 
 
 def test_without_picamera2_the_host_is_told_how_to_install_it() -> None:

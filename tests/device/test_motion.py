@@ -1,11 +1,11 @@
-"""Watching motion on small grey pictures, and settling: when to read, when a read stands."""
+"""Watching motion on small colour pictures, and settling: when to read, when a read stands."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from device.motion import Settler, StillnessWatch, Verdict, grey_picture
+from device.motion import Settler, StillnessWatch, Verdict, motion_picture
 from tests.device.cheap_camera import banded
 from vision.film import SKIN, FilmDie, Rest, film
 from vision.table_scene import PlacedDie, render_still, render_table
@@ -16,22 +16,22 @@ def table(seed: int = 0) -> np.ndarray:
     return rng.integers(60, 200, (720, 1280, 3), dtype=np.uint8)
 
 
-def test_the_grey_picture_is_small() -> None:
-    assert grey_picture(table()).shape == (90, 160)
-    assert grey_picture(table(), np.zeros((180, 320), np.uint8)).shape == (90, 160)
+def test_the_motion_picture_is_small_and_in_colour() -> None:
+    assert motion_picture(table()).shape == (90, 160, 3)
+    assert motion_picture(table(), np.zeros((180, 320), np.uint8)).shape == (90, 160)
 
 
 def test_sensor_noise_is_not_motion_but_a_die_landing_is() -> None:
     rng = np.random.default_rng(1)
     scene = table()
     watch = StillnessWatch()
-    assert watch.moved(grey_picture(scene)) is False  # the first picture starts a rest
+    assert watch.moved(motion_picture(scene)) is False  # the first picture starts a rest
     for _ in range(10):
         noisy = np.clip(scene + rng.normal(0, 4, scene.shape), 0, 255).astype(np.uint8)
-        assert watch.moved(grey_picture(noisy)) is False
+        assert watch.moved(motion_picture(noisy)) is False
     landed = scene.copy()
     landed[300:360, 600:660] = 250
-    assert watch.moved(grey_picture(landed)) is True
+    assert watch.moved(motion_picture(landed)) is True
 
 
 def test_differences_do_not_wrap_around() -> None:
@@ -102,20 +102,20 @@ def test_light_flickering_a_few_percent_is_not_motion() -> None:
     # or darker from one frame to the next
     scene = _sheet().astype(np.float32)
     watch = StillnessWatch()
-    watch.moved(grey_picture(scene.astype(np.uint8)))
+    watch.moved(motion_picture(scene.astype(np.uint8)))
     for gain in (1.08, 0.92, 1.05, 0.95, 1.08):
-        assert watch.moved(grey_picture(np.clip(scene * gain, 0, 255).astype(np.uint8))) is False
+        assert watch.moved(motion_picture(np.clip(scene * gain, 0, 255).astype(np.uint8))) is False
 
 
 def test_a_camera_trembling_by_half_a_pixel_is_not_motion() -> None:
     scene = _sheet()
     watch = StillnessWatch()
-    watch.moved(grey_picture(scene))
+    watch.moved(motion_picture(scene))
     for dx, dy in ((0.5, 0.0), (-0.5, 0.5), (0.0, -0.5), (0.5, 0.5)):
         shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
         shaken = cv2.warpAffine(scene, shift, (scene.shape[1], scene.shape[0]),
                                 borderMode=cv2.BORDER_REPLICATE)
-        assert watch.moved(grey_picture(shaken)) is False
+        assert watch.moved(motion_picture(shaken)) is False
 
 
 def _moved_by(scene: np.ndarray, dx: float, dy: float) -> np.ndarray:
@@ -128,15 +128,15 @@ def test_a_camera_shaking_by_a_pixel_either_way_is_not_motion_but_a_die_or_a_bum
     # a camera on an arm that trembles: each frame a pixel or none off its place, either way
     scene = _sheet()
     watch = StillnessWatch()
-    watch.moved(grey_picture(scene))
+    watch.moved(motion_picture(scene))
     for dx, dy in ((1, 1), (-1, -1), (1, -1), (0, 1), (-1, 0), (1, 1), (-1, 1)):
-        assert watch.moved(grey_picture(_moved_by(scene, dx, dy))) is False
+        assert watch.moved(motion_picture(_moved_by(scene, dx, dy))) is False
     rolled = _moved_by(scene, 1, -1)
     rolled[400:440, 600:640] = 245  # a die lands, the camera still trembling
-    assert watch.moved(grey_picture(rolled)) is True
-    assert watch.moved(grey_picture(_moved_by(scene, -1, 1))) is True  # … and is picked up
-    assert watch.moved(grey_picture(_moved_by(scene, -1, 0))) is False
-    assert watch.moved(grey_picture(_moved_by(scene, 5, 3))) is True  # a bump
+    assert watch.moved(motion_picture(rolled)) is True
+    assert watch.moved(motion_picture(_moved_by(scene, -1, 1))) is True  # … and is picked up
+    assert watch.moved(motion_picture(_moved_by(scene, -1, 0))) is False
+    assert watch.moved(motion_picture(_moved_by(scene, 5, 3))) is True  # a bump
 
 
 def test_rolling_flicker_bands_are_no_motion() -> None:
@@ -146,17 +146,17 @@ def test_rolling_flicker_bands_are_no_motion() -> None:
     for scene, amplitude in ((_sheet(), 0.05), (_sheet(), 0.10),
                              (render_still(11, game="dicy", dice=DICE).image, 0.10)):
         watch = StillnessWatch()
-        watch.moved(grey_picture(banded(scene, amplitude, 0)))
-        assert [watch.moved(grey_picture(banded(scene, amplitude, n)))
+        watch.moved(motion_picture(banded(scene, amplitude, 0)))
+        assert [watch.moved(motion_picture(banded(scene, amplitude, n)))
                 for n in range(1, 10)] == [False] * 9
 
 
 def test_a_camera_trembling_under_rolling_flicker_bands_is_not_motion() -> None:
     scene = _sheet()
     watch = StillnessWatch()
-    watch.moved(grey_picture(scene))
+    watch.moved(motion_picture(scene))
     for n, (dx, dy) in enumerate(((1, 1), (-1, -1), (1, -1), (0, 1), (-1, 0), (1, 1))):
-        assert watch.moved(grey_picture(banded(_moved_by(scene, dx, dy), 0.05, n))) is False
+        assert watch.moved(motion_picture(banded(_moved_by(scene, dx, dy), 0.05, n))) is False
 
 
 DICE = (PlacedDie("3", 150, 100), PlacedDie("5", 180, 120))
@@ -193,8 +193,8 @@ def test_a_die_a_card_or_a_hand_is_seen_through_rolling_flicker_bands() -> None:
             seen = []
             for before, after in changes.values():
                 watch = StillnessWatch()
-                watch.moved(grey_picture(banded(before, amplitude, frame)))
-                seen.append(watch.moved(grey_picture(banded(after, amplitude, frame + 1))))
+                watch.moved(motion_picture(banded(before, amplitude, frame)))
+                seen.append(watch.moved(motion_picture(banded(after, amplitude, frame + 1))))
             assert dict(zip(changes, seen, strict=True)) == dict.fromkeys(changes, True)
 
 
@@ -205,5 +205,42 @@ def test_a_pale_die_laid_on_paper_the_camera_shows_white_is_motion_in_steady_lig
     laid = paper.copy()
     laid[300:364, 600:664] = 236  # a pale die, its top no darker than 236
     watch = StillnessWatch()
-    watch.moved(grey_picture(paper))
-    assert watch.moved(grey_picture(laid)) is True
+    watch.moved(motion_picture(paper))
+    assert watch.moved(motion_picture(laid)) is True
+
+
+TRAY_GREY = 140  # the Dicy sheet's grey tray (0.55) as a camera shows it
+RED_AS_THE_TRAY = (70, 110, 232)  # a red die (BGR) as light as the tray: its grey is 142
+
+
+def _tray(die: tuple[int, int, int] | None = None) -> np.ndarray:
+    """A grey table, a little uneven, with a die of colour ``die`` lying on it."""
+    rng = np.random.default_rng(3)
+    grain = rng.normal(0, 3, (720, 1280, 1))
+    table = np.clip(TRAY_GREY + grain, 0, 255) * np.ones(3)
+    if die is not None:
+        table[330:378, 620:668] = die
+    return table.astype(np.uint8)
+
+
+def test_a_die_as_light_as_the_table_under_it_is_seen_by_its_colour() -> None:
+    # a red die put down without a hand on a grey of its own lightness changes no grey pixel
+    # by more than 2: only its colour shows it came
+    tray, laid = _tray(), _tray(RED_AS_THE_TRAY)
+    for amplitude in (0.0, 0.05, 0.10):
+        watch = StillnessWatch()
+        watch.moved(motion_picture(banded(tray, amplitude, 0)))
+        assert watch.moved(motion_picture(banded(laid, amplitude, 1))) is True
+        assert [watch.moved(motion_picture(banded(laid, amplitude, n)))
+                for n in range(2, 6)] == [False] * 4  # then it lies still
+
+
+def test_a_webcams_white_balance_settling_is_not_motion() -> None:
+    # a USB camera's automatic white balance turns every colour a little bluer or redder
+    # from frame to frame, a light colour more than a dark one
+    scene = render_still(11, game="dicy", dice=DICE).image.astype(np.float32)
+    watch = StillnessWatch()
+    watch.moved(motion_picture(scene.astype(np.uint8)))
+    for blue, red in ((1.04, 0.97), (1.08, 0.94), (1.12, 0.9), (1.06, 0.95), (0.95, 1.06)):
+        cast = np.clip(scene * np.array([blue, 1.0, red], np.float32), 0, 255)
+        assert watch.moved(motion_picture(cast.astype(np.uint8))) is False
