@@ -44,15 +44,16 @@ def test_differences_do_not_wrap_around() -> None:
 
 
 def test_a_slow_slide_is_seen_against_the_start_of_the_rest() -> None:
+    table = np.full((720, 1280, 3), 100, np.uint8)
+
+    def die_at(x: int) -> np.ndarray:
+        frame = table.copy()
+        frame[340:380, 600 + x:640 + x] = 230  # a die's top at the table's usual scale
+        return frame
+
     watch = StillnessWatch()
-    base = np.full((90, 160), 100, np.uint8)
-    base[40:50, 20:30] = 250
-    watch.moved(base)
-    moved = []
-    for step in range(1, 12):
-        frame = base.copy()
-        frame[40:50, 20 + step:30 + step] = 250  # a die creeping one small pixel a frame
-        moved.append(watch.moved(frame))
+    watch.moved(motion_picture(die_at(0)))
+    moved = [watch.moved(motion_picture(die_at(step))) for step in range(1, 12)]  # 1 px a frame
     assert moved[0] is False  # one step alone is too small to see …
     assert any(moved)  # … but the rest's start sees the die has gone
 
@@ -181,8 +182,9 @@ def test_a_die_a_card_or_a_hand_is_seen_through_rolling_flicker_bands() -> None:
     changes = {
         "a die added": (dicy, render_still(7, game="dicy",
                                            dice=(*DICE, PlacedDie("6", 120, 60, look=3))).image),
-        "a die moved": (dicy, render_still(7, game="dicy",
-                                           dice=(DICE[0], PlacedDie("5", 188, 120))).image),
+        "a die moved by its side": (dicy, render_still(7, game="dicy",
+                                                       dice=(DICE[0], PlacedDie("5", 196, 120))
+                                                       ).image),
         "a card turned": (seventeen, render_still(5, game="17", cards={"row-1": "back"}).image),
         "a hand coming in": (hand[0][0], hand[1][0]),
         "an arm across half the sheet": (dicy, _arm_across(dicy, 0.5)),
@@ -207,6 +209,21 @@ def test_a_pale_die_laid_on_paper_the_camera_shows_white_is_motion_in_steady_lig
     watch = StillnessWatch()
     watch.moved(motion_picture(paper))
     assert watch.moved(motion_picture(laid)) is True
+
+
+def test_a_die_put_down_without_a_hand_is_seen_on_the_sheets_grey_and_on_its_paper() -> None:
+    # A die is about the watch's resolution: on a card place's grey (the Dicy tray's) a white
+    # die showing six changed fewer pixels than MOVING_SHARE in most renders, its pips
+    # darkening its top in the small picture, but a patch of them changed a lot.
+    for seed in range(6):
+        empty = render_still(seed, game="17").image
+        for where in ((195.0, 80.5), (150.0, 175.0)):  # an empty card place, the paper
+            laid = render_still(seed, game="17", dice=(PlacedDie("6", *where, look=3),)).image
+            for amplitude in (0.0, 0.05, 0.10):
+                watch = StillnessWatch()
+                watch.moved(motion_picture(banded(empty, amplitude, 0)))
+                assert watch.moved(motion_picture(banded(laid, amplitude, 1))) is True, seed
+                assert watch.moved(motion_picture(banded(laid, amplitude, 2))) is False, seed
 
 
 TRAY_GREY = 140  # the Dicy sheet's grey tray (0.55) as a camera shows it
