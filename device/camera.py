@@ -191,6 +191,7 @@ class Player:
         """While holding, hold frame ``number`` from now on, and play on from the frame after
         it (a folder a camera saves into: its newest picture)."""
         self._number = number
+        self._behind = self.first + self._shown - 1 - number  # as :meth:`next` holds it
 
     def start(self) -> None:
         """Start playing from frame ``start``."""

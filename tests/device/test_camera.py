@@ -376,6 +376,28 @@ def test_a_folder_a_camera_saves_into_while_held_holds_its_newest_picture(
     assert [v for i, v in enumerate(shown) if not i or v != shown[i - 1]] == [162, 200, 210]
 
 
+@pytest.mark.parametrize("paced", [True, False])
+def test_a_game_set_up_right_after_a_held_folder_took_up_its_newest_picture_plays_on(
+        folder: Path, paced: bool) -> None:
+    # the grabber died with an IndexError when the game was set up on the read right after
+    # the once-a-second look took up the newest picture: it played on from the old held one
+    source = FolderSource(folder, fps=10, paced=paced, clock=FakeClock())
+    source.open()
+    source.hold(True)
+    assert [int(source.read().image[0, 0, 0]) for _ in range(3)] == [10] * 3
+    for number in range(3, 7):
+        cv2.imwrite(str(folder / f"{number:03d}.png"), shade(100 + number))
+    held = [int(source.read().image[0, 0, 0])]
+    while held[-1] != 106 and len(held) < 20:  # until the look takes up the newest picture
+        held.append(int(source.read().image[0, 0, 0]))
+    assert held[-1] == 106
+    source.hold(False)  # the game set up on the very next read
+    assert [int(source.read().image[0, 0, 0]) for _ in range(2)] == [106, 106]
+    cv2.imwrite(str(folder / "007.png"), shade(200))
+    shown = [int(source.read().image[0, 0, 0]) for _ in range(12)]
+    assert 200 in shown
+
+
 @pytest.mark.parametrize(("saved", "fps"), [(45, 10), (31, 15), (45, 15)])
 def test_pictures_saved_faster_than_the_folder_plays_take_as_long_to_play_as_to_save(
         folder: Path, saved: int, fps: float) -> None:
