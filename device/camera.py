@@ -281,9 +281,11 @@ class _Recording:
         from the frame after it (see :class:`Player`)."""
         self._player.holding = holding
 
-    def _shown(self) -> None:
-        """A frame is being shown (the memory notes it)."""
-        if self._memory is not None:
+    def _shown(self, fed: bool = False) -> None:
+        """A frame is being shown (the memory notes it): not one held while the table waits
+        for a game, played from it once the game is set up, unless ``fed`` (a camera saves
+        into the folder: held, it shows the table as it lies now)."""
+        if self._memory is not None and (fed or not self._player.holding):
             self._memory.show()
 
 
@@ -354,7 +356,7 @@ class FolderSource(_Recording):
             self._unreadable = identity
             raise UnreadableFrame("camera.why.picture_unreadable", name=path.name)
         self._last = (identity, image)
-        self._shown()
+        self._shown(self._fed)
         return Frame(image, at, index)
 
     def _identity(self, path: Path) -> Identity:
@@ -465,8 +467,9 @@ class ShownMemory:
     next, one source a line (a video and a folder shown in turn both remembered) with what
     tells its recording (:func:`recording_of`): a new recording put at the same path (a
     folder's pictures recorded anew, a video saved over) is played from its start. Written
-    once for each, when its first picture is shown (not before: a table that failed to start
-    plays a recording from its start)."""
+    once for each, when its first picture is played (not before: a table that failed to start,
+    or was stopped while it held its first picture waiting for a game, plays a recording from
+    its start)."""
 
     def __init__(self, source: Path, marker: Path | None = None) -> None:
         self._source = source

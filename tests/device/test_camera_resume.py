@@ -25,7 +25,11 @@ def record(path: Path, values: tuple[int, ...]) -> None:
 
 
 def show(session: TableSession, video: Path, state: Path) -> None:
-    """Serve --camera VIDEO until its first frame was shown (noted in the state)."""
+    """Serve --camera VIDEO with a game set up until its first frame was shown (noted in the
+    state: a recording held while the table waits for a game is not)."""
+    if session.snapshot().view is None:
+        session.new_game({"game": "dalek", "players": ["Jenna", "Peter"]},
+                         base_version=session.snapshot().version)
     camera = camera_for(session, source=str(video), state=state)
     assert camera is not None
     camera.start()

@@ -757,6 +757,35 @@ def test_a_recording_waits_on_its_first_picture_until_a_game_is_set_up(
         session.stop()
 
 
+@pytest.mark.parametrize("kind", ["folder", "video"])
+def test_a_recording_that_waited_for_a_game_through_a_restart_is_played_from_its_start(
+        tmp_path: Path, state: Path, kind: str) -> None:
+    """serve --camera DIR (or a video file) waiting for a game, restarted before one was set
+    up (Ctrl-C, a power cut): nothing was played, so the next serve plays the recording from
+    its first picture once the game is set up (it started from its newest, the roll lost)."""
+    camera = dicy_roll_film(tmp_path / "camera")
+    if kind == "video":
+        camera = as_video(camera, tmp_path / "table.avi")
+    for run in ("first", "restarted"):
+        session = TableSession(Journal(state / "table.db"))
+        session.start()
+        ended = threading.Event()
+        live = camera_for(session, source=str(camera), paced=False, state=state,
+                          on_ended=ended.set)
+        assert live is not None
+        live.start()
+        try:
+            note = wait_for(lambda: (session.snapshot().camera or {}).get("note"), timeout=20)
+            assert note == {"key": "camera.waits", "params": {}}
+            if run == "restarted":
+                session.new_game(DICY_HEADER, base_version=session.snapshot().version)
+                assert ended.wait(timeout=60)
+                assert journal(session) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
+        finally:
+            live.stop()
+            session.stop()
+
+
 def test_a_recording_is_played_from_its_start_after_a_serve_that_failed_to_start(
         tmp_path: Path, state: Path) -> None:
     """serve --camera DIR that stopped before its camera showed a picture (its port busy)
