@@ -497,7 +497,8 @@ class TableSession:
             desk.unreadable = True
         else:
             desk.status = status
-        self._publish_camera()
+        if self._camera_json() != self._snapshot.camera:  # (told again: the phones know it)
+            self._publish_camera()
 
     def _camera_seen(self, seen: Seen) -> None:
         desk = self._desk

@@ -161,6 +161,29 @@ def test_an_unreadable_frame_is_told_and_the_game_goes_on(
     assert journal_lines(table) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
 
 
+def test_an_unreadable_first_picture_held_is_told_to_the_phones_once(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # a recording waiting for a game on a first picture that cannot be read: each read told
+    # it again, and every phone got the same state 15 times a second
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    (folder / "f0.jpg").write_bytes(b"")
+    cv2.imwrite(str(folder / "f1.jpg"), np.full((72, 128, 3), 100, np.uint8))
+    loop = LiveLoop(lambda: open_source(str(folder), paced=False), reader, table,
+                    plays=lambda: False)
+    loop.start()
+    try:
+        wait_for(table, lambda s: s.camera is not None and s.camera["unreadable"] is True)
+        time.sleep(0.3)
+        before = table.snapshot().live
+        time.sleep(1.0)
+        assert table.snapshot().live == before
+        camera = table.snapshot().camera
+        assert camera is not None and camera["unreadable"] is True
+    finally:
+        loop.stop()
+
+
 def test_a_camera_that_disappears_is_out_then_back(
         tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
     folder = film(tmp_path / "frames", [PlannedRest(dice([6, 6, 5, 2, 1, 1]), 1.0, 0,
