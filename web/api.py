@@ -159,6 +159,15 @@ def camera_picture() -> Response:
     return Response(found[1], mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
+@bp.get("/camera/why")
+@require_pin
+def camera_why() -> Response:
+    """Why the camera is out or ended, with its values (the folder or device it names), for
+    the host alone: the state every phone gets has only its key."""
+    camera = table().session.snapshot().camera or {}
+    return jsonify({"why": camera.get("why")})
+
+
 @bp.post("/camera/answer")
 @require_pin
 def camera_answer() -> Response:

@@ -142,6 +142,10 @@ class Table:
             data["colours"] = self.colours.colours_for(players)
         view = data.get("view") or {}
         data["wins"] = self.session.player_wins() if view.get("over") else None
+        why = (data.get("camera") or {}).get("why")
+        if why is not None:  # its values (a folder, a device, the system's words) are the
+            # host's alone: GET /api/camera/why
+            data["camera"] = {**data["camera"], "why": {"key": why["key"]}}
         ask = (data.get("camera") or {}).get("ask")
         if ask is not None and ask.get("reason") is not None:
             data["camera"] = {**data["camera"],

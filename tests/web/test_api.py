@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import json
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from device.live import Seen
+from device.camera_errors import CameraError
+from device.live import CameraStatus, Seen
 from device.session import TableSession
 from vision.observation import Observation
 from vision.sheet_seen import PlaceSeen, SeventeenObservation
@@ -393,3 +397,27 @@ def test_a_deeply_nested_body_is_a_400_everywhere(dalek: Phone) -> None:
     assert response.status_code == 400
     assert response.json["error"].startswith("a die must be one of")  # type: ignore[index]
     assert dalek.state() == before
+
+
+def test_why_the_camera_is_out_names_the_hosts_folder_only_to_the_host(
+        phone: Phone, watcher: Phone, table_session: TableSession) -> None:
+    # an unauthenticated GET /api/state (or the page, or the live stream) showed the folder
+    # the host keeps their photos in, though the pad hid it from a phone without the PIN
+    folder = "/home/pi/Private photos"
+    table_session.watch_camera()
+    table_session.camera_status(CameraStatus("out", CameraError("camera.why.heic",
+                                                                folder=folder)))
+    deadline = time.monotonic() + 5
+    while watcher.state()["camera"]["status"] != "out" and time.monotonic() < deadline:
+        time.sleep(0.02)
+    stream = watcher.client.get("/events", buffered=False)
+    seen = [watcher.client.get("/").get_data(as_text=True),
+            json.dumps(watcher.client.get("/api/state").json),
+            next(iter(cast(Iterable[bytes], stream.response))).decode()]
+    stream.close()
+    assert all('"why"' in text for text in seen[1:])  # (it is told, without its values)
+    assert not [text for text in seen if "Private photos" in text]
+    assert watcher.state()["camera"]["why"] == {"key": "camera.why.heic"}
+    assert watcher.client.get("/api/camera/why").status_code == 401
+    assert phone.client.get("/api/camera/why").json == {
+        "why": {"key": "camera.why.heic", "params": {"folder": folder}}}

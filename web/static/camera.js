@@ -16,10 +16,12 @@ function cameraPanel() {
   if (!camera) return null;
   const teach = teachReady(camera) ? camera.teach : null;
   if (teach && teach.lesson) return el("section.camera", {"aria-label": t("teach.title")}, teachPanel(teach.lesson, camera));
+  if (camera.status !== "out") S.cameraWhy = null;  // (out again: asked again)
   const parts = [el("p.camera-status." + camera.status, {role: "status"},
     el("span.dot", {"aria-hidden": "true"}), t("camera." + camera.status))];
   // Why it is out, for the host to mend (it may name a folder the host gave the table).
-  if (camera.status === "out" && camera.why && S.auth) parts.push(el("p.camera-why", {text: t(camera.why.key, camera.why.params)}));
+  const why = camera.status === "out" && camera.why && S.auth ? whyText(camera.why.key) : null;
+  if (why) parts.push(el("p.camera-why", {text: why}));
   if (camera.unreadable) parts.push(el("p.muted", {text: t("camera.unreadable")}));
   if (camera.note) parts.push(el("p.camera-note", {text: noteText(camera.note)}));
   if (camera.note && ["camera.no_sheet", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key)) parts.push(sheetLinks(camera.note.params.game));
@@ -31,6 +33,21 @@ function cameraPanel() {
   if (camera.seen) parts.push(picture(camera));
   if (teach && !(S.state.view && !S.state.view.over)) parts.push(teachEntry(teach));
   return el("section.camera", {"aria-label": t("camera.title")}, parts);
+}
+
+/* Why the camera is out, with the folder or device it names: the host's alone, fetched
+   (the state every phone gets has only its key) when it goes out, or out for a new reason. */
+function whyText(key) {
+  const known = S.cameraWhy;
+  if (known && known.key === key) return known.params ? t(key, known.params) : null;
+  S.cameraWhy = {key, params: null};
+  getJSON("/api/camera/why").then((data) => {
+    if (data.why && S.cameraWhy && S.cameraWhy.key === data.why.key) {
+      S.cameraWhy = data.why;
+      render();
+    }
+  }).catch(() => { S.cameraWhy = null; });
+  return null;
 }
 
 function noteText(note) {

@@ -26,6 +26,7 @@ const S = {
   drawLater: false,
   seen: Date.now(),
   stream: null,
+  cameraWhy: null,          // why the camera is out, with its values: {key, params} (the host's)
 };
 
 /* Words: t(KEY, {n: 1}) takes KEY + ".one" when n is 1 and the catalog has it. */
