@@ -63,6 +63,8 @@ WARM_UP_S = 2.0  # picamera2: seconds of automatic exposure before it is fixed
 MAX_WAITING_S = 2.0  # a paced folder takes up at most this long (at its fps) of new pictures
 WRITING_S = 0.2  # a picture that cannot be read is looked at again after this, in case it is
 MAX_WRITING_S = 2.0  # still being written, as long as it keeps changing, for at most this long
+LIST_EVERY = 5  # held, a folder whose time of change stands is listed at every 5th look only
+#                 (the time of a FAT or exFAT card's folder moves by 2 s: a change may not move it)
 
 
 _log = logging.getLogger("dicetable")
@@ -301,7 +303,8 @@ class FolderSource(_Recording):
     about MAX_WAITING_S after they were saved, in as long as they took to save, as a camera at
     ``fps`` would (a rest of the dice in as many still pictures in a row, give or take one).
     Unpaced, every picture is played. Held (waiting for a game to be set up), it looks once a
-    second too, and holds the newest of the pictures put in the folder, the table as it lies
+    second too (listing the folder only when its time of change moved, and at every
+    LIST_EVERY-th look), and holds the newest of the pictures put in the folder, the table as it lies
     now, letting the others go; a recording nothing is put into holds its picture. With a
     ``memory`` (a folder a camera saves into), it starts from its newest picture once the
     folder's pictures were shown (see :class:`ShownMemory`)."""
@@ -319,10 +322,13 @@ class FolderSource(_Recording):
         self._looked = -math.inf  # when (recorded time) it was last looked at for new ones
         self._fed = False  # pictures put in it were taken up since it was opened
         self._listed: set[str] = set()  # the names of its pictures at the last look
+        self._listed_at: int | None = None  # the folder's time of change then (ns)
+        self._unlisted = 0  # looks since, held, that did not list it
         self._told_left_out = False
 
     def open(self) -> None:
         """List the folder's pictures (shown before: play from the newest)."""
+        self._listed_at, self._unlisted = self._changed_at(), 0
         self._files, self._gone = pictures_in(self.folder), 0
         if not self._files:
             raise no_pictures(self.folder)
@@ -341,7 +347,8 @@ class FolderSource(_Recording):
         if ((index == self._count() - 1 or self._player.holding) and not self._player.loop
                 and at - self._looked >= 1.0):
             self._looked = at
-            self._take_up_new()
+            if not self._player.holding or self._may_hold_new():
+                self._take_up_new()
             index = self._player.number  # (held: the newest picture, where some were put in)
         path = self._files[index - self._gone]
         identity = self._identity(path)
@@ -406,6 +413,7 @@ class FolderSource(_Recording):
         """The pictures put in the folder since its last one, named after it, are played
         after the ones still waiting (holding the last: next, due from now); held, the newest
         of them is held."""
+        self._listed_at, self._unlisted = self._changed_at(), 0
         listed = pictures_in(self.folder)
         last = name_order(self._files[-1])
         newer = [p for p in listed if name_order(p) > last]
@@ -431,6 +439,21 @@ class FolderSource(_Recording):
         if played > 0:
             del self._files[:played]
             self._gone += played
+
+    def _may_hold_new(self) -> bool:
+        """Held, whether a look may find pictures put in the folder since it was listed (a
+        folder of thousands takes long to list, once a second all the wait): its time of
+        change moved, or it was not listed for LIST_EVERY looks."""
+        self._unlisted += 1
+        changed = self._changed_at()
+        return changed is None or changed != self._listed_at or self._unlisted >= LIST_EVERY
+
+    def _changed_at(self) -> int | None:
+        """The folder's time of change in ns (None: it cannot be seen; a listing says why)."""
+        try:
+            return self.folder.stat().st_mtime_ns
+        except OSError:
+            return None
 
     def _hold_newest(self, newest: Path) -> None:
         """Held (waiting for a game to be set up) while a camera saves into the folder: hold

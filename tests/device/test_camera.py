@@ -398,6 +398,25 @@ def test_a_game_set_up_right_after_a_held_folder_took_up_its_newest_picture_play
     assert 200 in shown
 
 
+def test_a_held_folder_is_listed_again_only_when_it_changed_or_every_few_seconds(
+        folder: Path) -> None:
+    # held all the wait, a folder of thousands of pictures was listed once a second (20,000:
+    # 0.2 s a look here, seconds on a Pi); a FAT card's folder keeps its time of change
+    # through a picture saved within its 2 s: the picture is still taken up within 5 s
+    source = FolderSource(folder, fps=10, clock=FakeClock())
+    source.open()
+    source.hold(True)
+    assert {int(source.read().image[0, 0, 0]) for _ in range(5)} == {10}  # looked at once
+    stamp = folder.stat().st_mtime_ns
+    cv2.imwrite(str(folder / "003.png"), shade(40))
+    os.utime(folder, ns=(stamp, stamp))  # (its time of change as a FAT card keeps it)
+    assert {int(source.read().image[0, 0, 0]) for _ in range(25)} == {10}  # 2 looks, unlisted
+    held = [int(source.read().image[0, 0, 0]) for _ in range(20)]
+    assert held[-1] == 40  # listed at the 5th look
+    cv2.imwrite(str(folder / "004.png"), shade(50))  # its time of change moves
+    assert [int(source.read().image[0, 0, 0]) for _ in range(11)][-1] == 50  # the next look
+
+
 @pytest.mark.parametrize(("saved", "fps"), [(45, 10), (31, 15), (45, 15)])
 def test_pictures_saved_faster_than_the_folder_plays_take_as_long_to_play_as_to_save(
         folder: Path, saved: int, fps: float) -> None:
