@@ -199,10 +199,12 @@ def test_the_host_is_told_in_their_language_why_the_camera_is_out(browser: Brows
             "La cámara no responde: mientras tanto, introducid los dados en el móvil. "
             "Reintentando…", timeout=20_000)
         expect(host_page.locator("section.camera .camera-why")).to_have_text(
-            f"la carpeta {folder} tiene fotos HEIC (como las hace un iPhone), que la mesa no "
+            f"La carpeta {folder} tiene fotos HEIC (como las hace un iPhone), que la mesa no "
             "puede leer: guardadlas como imágenes JPEG")
+        # a capital for a reason's first letter, not the first of a path it starts with
+        # ('/Dev/video0 is not there', '«/Home/pi/fotos»'): the style made one of any
         assert host_page.locator(".camera-why").evaluate(
-            "(e) => getComputedStyle(e, '::first-letter').textTransform") == "uppercase"
+            "(e) => getComputedStyle(e, '::first-letter').textTransform") == "none"
         expect(watcher.locator("section.camera .camera-status.out")).to_be_visible()
         expect(watcher.locator(".camera-why")).to_have_count(0)
         assert str(folder) not in watcher.locator("body").inner_text()

@@ -39,7 +39,7 @@ function cameraPanel() {
    (the state every phone gets has only its key) when it goes out, or out for a new reason. */
 function whyText(key) {
   const known = S.cameraWhy;
-  if (known && known.key === key) return known.params ? t(key, known.params) : null;
+  if (known && known.key === key) return known.params ? sentence(t(key, known.params)) : null;
   S.cameraWhy = {key, params: null};
   getJSON("/api/camera/why").then((data) => {
     if (data.why && S.cameraWhy && S.cameraWhy.key === data.why.key) {
