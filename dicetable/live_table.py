@@ -84,6 +84,7 @@ class HostLog:
         self._on_ended = on_ended
         self._only_game = only_game
         self._was = "starting"
+        self._why: tuple[str, dict[str, object]] | None = None  # the reason told with it
         self._told_unreadable = False
 
     def camera_seen(self, seen: Seen) -> None:
@@ -106,13 +107,15 @@ class HostLog:
         return table.view is None or table.header == self._only_game
 
     def camera_status(self, status: CameraStatus) -> None:
-        """Hand the news on, and log a change of state or a skipped picture."""
+        """Hand the news on, and log a change of state or of why it is out, or a skipped
+        picture."""
         if status.unreadable:
             if not self._told_unreadable:
                 print(f"dicetable: skipping a picture from the camera: {status.why}",
                       file=self._out, flush=True)
                 self._told_unreadable = True
-        elif status.state != self._was:
+        elif status.state != self._was or (status.state == "out"
+                                           and self._reason(status) != self._why):
             if status.state == "out":
                 print(f"dicetable: the camera is out ({status.why}); trying again",
                       file=self._out, flush=True)
@@ -122,8 +125,14 @@ class HostLog:
                 print("dicetable: the recording has ended", file=self._out, flush=True)
                 if self._on_ended is not None:
                     self._on_ended()
-            self._was = status.state
+            self._was, self._why = status.state, self._reason(status)
         self._session.camera_status(status)
+
+    @staticmethod
+    def _reason(status: CameraStatus) -> tuple[str, dict[str, object]] | None:
+        """Why the camera is in its state: the message's key and values (None: no why)."""
+        why = status.why
+        return None if why is None else (why.key, dict(why.params))
 
 
 def ensure_demo(folder: Path, out: TextIO = sys.stderr) -> Plan:

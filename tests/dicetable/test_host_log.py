@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -117,3 +118,32 @@ def test_a_fault_of_the_tables_own_is_told_once_and_the_camera_reads_on(
     assert table.snapshot().view["actions"] == 1  # type: ignore[index]  # the roll, read on
     told = [r for r in caplog.records if "failed to take up a picture" in r.getMessage()]
     assert len(told) == 1 and told[0].exc_info is not None
+
+
+def test_the_camera_out_for_another_reason_is_told_again(tmp_path: Path,
+                                                          table: TableSession) -> None:
+    # a folder camera taken away, then put back empty: the log said only that it was gone
+    folder = tmp_path / "frames"
+    write_film(Plan([DICY], [PlannedRest((), 1.0, None, hand=False)]), folder, seed=5)
+    said = io.StringIO()
+    loop = LiveLoop(lambda: open_source(str(folder), fps=30), DiceObserver(DiceReader(threads=1)),
+                    HostLog(table, out=said), backoff_s=(0.05, 0.2))
+
+    def until(happened: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + 10
+        while not happened() and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    loop.start()
+    try:
+        until(lambda: (table.snapshot().camera or {}).get("status") == "ok")
+        folder.rename(tmp_path / "taken away")
+        until(lambda: "is not there any more" in said.getvalue())
+        folder.mkdir()
+        until(lambda: "holds no pictures" in said.getvalue())
+    finally:
+        loop.stop()
+    outs = [line for line in said.getvalue().splitlines() if "the camera is out" in line]
+    assert outs[-1] == (f"dicetable: the camera is out (the folder {folder} holds no "
+                        "pictures); trying again"), said.getvalue()
+    assert len(outs) == len(set(outs))  # each told once
