@@ -304,8 +304,8 @@ class FolderSource(_Recording):
     ``fps`` would (a rest of the dice in as many still pictures in a row, give or take one).
     Unpaced, every picture is played. Held (waiting for a game to be set up), it looks once a
     second too (listing the folder only when its time of change moved, and at every
-    LIST_EVERY-th look), and holds the newest of the pictures put in the folder, the table as it lies
-    now, letting the others go; a recording nothing is put into holds its picture. With a
+    LIST_EVERY-th look), and holds the newest of the pictures put in the folder, the table as it
+    lies now, letting the others go; a recording nothing is put into holds its picture. With a
     ``memory`` (a folder a camera saves into), it starts from its newest picture once the
     folder's pictures were shown (see :class:`ShownMemory`)."""
 

@@ -775,7 +775,8 @@ def test_a_recording_that_waited_for_a_game_through_a_restart_is_played_from_its
         assert live is not None
         live.start()
         try:
-            note = wait_for(lambda: (session.snapshot().camera or {}).get("note"), timeout=20)
+            note = wait_for(lambda table=session: (table.snapshot().camera or {}).get("note"),
+                            timeout=20)
             assert note == {"key": "camera.waits", "params": {}}
             if run == "restarted":
                 session.new_game(DICY_HEADER, base_version=session.snapshot().version)
