@@ -13,12 +13,15 @@ at its own half resolution), because a die may be as light as what it lies on an
 in colour: a red die put down without a hand on the Dicy tray's grey (0.55) changed 18 to 56
 grey pixels in Blender frames, where more than 28.8 are needed, and 30 to 52 by colour.
 A small pixel moved when its grey (Y) changed by more than ``PIXEL_CHANGE``, as before, or
-either of its colour offsets (U and V from 128) by more than the same. Light that grows or
-fades by a share multiplies the colour offsets by that share, as it does the grey, so each
-row's gain of grey applies to them too; a colour cast over most of a row (a webcam's white
-balance settling) is taken out as the row's median change of colour for its grey. Where a
-row's light changed, a pixel near white in one of its colours may have lost light to
-saturation, and the others then seem to change colour: its colour is not compared there.
+either of its colour offsets (U and V from 128) by more than the same. The colour is averaged
+over ``COLOUR_SOFTENING`` small pixels, about a die's top: the Pi's stream gives it at its own
+160×90, not averaged as a frame's is over 8×8 pixels, and a sensor's colour noise at high gain
+(a dim room: σ 8 in U and V, 6 in grey) moved the scene every frame; now up to σ 12 it does not.
+Light that grows or fades by a share multiplies the colour offsets by that share, as it does
+the grey, so each row's gain of grey applies to them too; a colour cast over most of a row (a
+webcam's white balance settling) is taken out as the row's median change of colour for its
+grey. Where a row's light changed, a pixel near white in one of its colours may have lost light
+to saturation, and the others then seem to change colour: its colour is not compared there.
 Comparing blue, green and red each on its own was tried and dropped: a colour saturates on
 light paper or glare long before the grey does, and flicker bands then moved hundreds of
 pixels. On 24 table renders (Dicy, 17, Dalek) under flicker bands of 0, 5 and 10 %, plain and
@@ -66,6 +69,7 @@ Grey = NDArray[np.float32]  # its grey (rows, columns)
 Mask = NDArray[np.bool_]  # pixels of a picture
 
 MOTION_WIDTH = 160  # side of the small colour picture motion is watched on
+COLOUR_SOFTENING = (5, 5)  # the colour is averaged over this many small pixels (about a die)
 PIXEL_CHANGE = 12  # a small-picture pixel whose grey or colour (U, V) changed by more moved
 MOVING_SHARE = 0.002  # the scene moves when more than this share of its pixels moved …
 DIE_PIXELS = 5  # … or a patch of this many changed by twice PIXEL_CHANGE (a die)
@@ -82,7 +86,7 @@ def motion_picture(image: Image, small: Image | None = None) -> Image:
     """The small YUV picture of a frame motion is watched on: its grey (Y, as cv2 greys) and
     its colour (U and V, 128 for none, as JPEG's); ``small``: one the camera made itself.
     Softened so that a camera trembling by a fraction of a pixel does not move its sharp
-    edges."""
+    edges; its colour over ``COLOUR_SOFTENING``, so that a sensor's colour noise is no motion."""
     source = small if small is not None else image
     height, width = source.shape[:2]
     size = (MOTION_WIDTH, max(1, round(height * MOTION_WIDTH / width)))
@@ -90,7 +94,12 @@ def motion_picture(image: Image, small: Image | None = None) -> Image:
     if small is None:
         _, v, u = cv2.split(cv2.cvtColor(picture, cv2.COLOR_BGR2YCrCb))
         picture = cv2.merge((cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY), u, v))
-    return np.asarray(cv2.GaussianBlur(picture, (3, 3), 0), np.uint8)
+    if picture.ndim == 2:
+        return np.asarray(cv2.GaussianBlur(picture, (3, 3), 0), np.uint8)
+    grey, u, v = cv2.split(picture)
+    return np.asarray(cv2.merge((cv2.GaussianBlur(grey, (3, 3), 0),
+                                 cv2.blur(u, COLOUR_SOFTENING), cv2.blur(v, COLOUR_SOFTENING))),
+                      np.uint8)
 
 
 class StillnessWatch:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from device.camera import small_yuv
 from device.motion import Settler, StillnessWatch, Verdict, motion_picture
 from tests.device.cheap_camera import banded
 from vision.film import SKIN, FilmDie, Rest, film
@@ -261,3 +262,32 @@ def test_a_webcams_white_balance_settling_is_not_motion() -> None:
     for blue, red in ((1.04, 0.97), (1.08, 0.94), (1.12, 0.9), (1.06, 0.95), (0.95, 1.06)):
         cast = np.clip(scene * np.array([blue, 1.0, red], np.float32), 0, 255)
         assert watch.moved(motion_picture(cast.astype(np.uint8))) is False
+
+
+def _pi_small_stream(scene: np.ndarray, rng: np.random.Generator, *, grey_noise: float,
+                     colour_noise: float) -> np.ndarray:
+    """The small YUV picture of ``scene`` as the Pi's camera streams it (YUV420 of 320×180,
+    through :func:`small_yuv`), its grey and colour as noisy as a sensor's at high gain."""
+    small = cv2.resize(scene, (320, 180), interpolation=cv2.INTER_AREA)
+    y, v, u = cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb))
+    lores = np.zeros((270, 320), np.uint8)
+    lores[:180] = np.clip(y + rng.normal(0, grey_noise, y.shape), 0, 255)
+    chroma = lores.reshape(540, 160)
+    for rows, plane in ((slice(360, 450), u), (slice(450, 540), v)):
+        half = cv2.resize(plane, (160, 90), interpolation=cv2.INTER_AREA)
+        chroma[rows] = np.clip(half + rng.normal(0, colour_noise, half.shape), 0, 255)
+    return small_yuv(lores, (320, 180))
+
+
+def test_the_pi_streams_colour_noise_in_a_dim_room_is_not_motion_but_a_die_by_colour_is() -> None:
+    # the Pi's small stream gives colour at its own 160×90, where a frame's is the average of
+    # 8×8 pixels: at high gain its colour is far noisier than any frame's
+    rng = np.random.default_rng(1)
+    tray, laid = _tray(), _tray(RED_AS_THE_TRAY)
+    for colour_noise in (8.0, 10.0):
+        watch = StillnessWatch()
+        moved = [watch.moved(motion_picture(tray, _pi_small_stream(
+            tray, rng, grey_noise=6.0, colour_noise=colour_noise))) for _ in range(30)]
+        assert moved == [False] * 30, colour_noise
+        assert watch.moved(motion_picture(laid, _pi_small_stream(
+            laid, rng, grey_noise=6.0, colour_noise=colour_noise))) is True
