@@ -8,7 +8,9 @@ over, everyone's wins so far). A new game and its colours reach the phones toget
 
 from __future__ import annotations
 
+import hashlib
 import json
+import secrets
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import suppress
@@ -52,6 +54,7 @@ class Table:
     """What the host must be told since the start, until a phone with the PIN dismisses it."""
     trades: GrantTrades = field(default_factory=GrantTrades)
     """The first score pad's shared token traded for phones' own grants (web.auth)."""
+    _why_salt: bytes = field(default_factory=lambda: secrets.token_bytes(16), repr=False)
     _encoded: tuple[int, str] | None = field(default=None, repr=False)
     _stories: dict[tuple[int, str], tuple[int, Told]] = field(default_factory=dict,
                                                              repr=False)
@@ -144,8 +147,9 @@ class Table:
         data["wins"] = self.session.player_wins() if view.get("over") else None
         why = (data.get("camera") or {}).get("why")
         if why is not None:  # its values (a folder, a device, the system's words) are the
-            # host's alone: GET /api/camera/why
-            data["camera"] = {**data["camera"], "why": {"key": why["key"]}}
+            # host's alone: GET /api/camera/why; their digest says when to ask again
+            data["camera"] = {**data["camera"],
+                              "why": {"key": why["key"], "values": self._why_digest(why)}}
         ask = (data.get("camera") or {}).get("ask")
         if ask is not None and ask.get("reason") is not None:
             data["camera"] = {**data["camera"],
@@ -154,6 +158,12 @@ class Table:
         if buttons is not None and buttons.get("reason") is not None:
             data["buttons"] = {**buttons, "reason": engine_texts(buttons["reason"])}
         return data
+
+    def _why_digest(self, why: Mapping[str, Any]) -> str:
+        """A short digest of why the camera is out, values and all, that changes with them
+        and, keyed by this run's secret, does not tell them."""
+        text = json.dumps(why, sort_keys=True, ensure_ascii=False).encode()
+        return hashlib.blake2s(text, key=self._why_salt, digest_size=6).hexdigest()
 
     def encoded(self, snapshot: Snapshot) -> str:
         """:meth:`payload` as JSON text, computed once per snapshot for all the streams."""

@@ -417,7 +417,33 @@ def test_why_the_camera_is_out_names_the_hosts_folder_only_to_the_host(
     stream.close()
     assert all('"why"' in text for text in seen[1:])  # (it is told, without its values)
     assert not [text for text in seen if "Private photos" in text]
-    assert watcher.state()["camera"]["why"] == {"key": "camera.why.heic"}
+    assert watcher.state()["camera"]["why"]["key"] == "camera.why.heic"
     assert watcher.client.get("/api/camera/why").status_code == 401
     assert phone.client.get("/api/camera/why").json == {
         "why": {"key": "camera.why.heic", "params": {"folder": folder}}}
+
+
+def test_the_state_tells_when_why_the_camera_is_out_says_new_values_for_the_same_reason(
+        phone: Phone, table_session: TableSession) -> None:
+    # the pad kept the words it fetched for the reason's key: the picture 00002.jpg gone, then
+    # 00003.jpg, it went on naming 00002.jpg
+    table_session.watch_camera()
+
+    def out_because(name: str) -> dict[str, Any]:
+        table_session.camera_status(CameraStatus("out", CameraError(
+            "camera.why.picture_gone", name=name, folder="/home/pi/fotos")))
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            why = phone.state()["camera"]["why"]
+            if why is not None and phone.client.get("/api/camera/why").json[
+                    "why"]["params"]["name"] == name:
+                return cast(dict[str, Any], why)
+            time.sleep(0.02)
+        raise AssertionError(name)
+
+    first, again, second = (out_because("00002.jpg"), out_because("00002.jpg"),
+                            out_because("00003.jpg"))
+    assert first["key"] == second["key"] == "camera.why.picture_gone"
+    assert first == again  # the same words: nothing to ask again
+    assert second["values"] != first["values"]  # new words: the pad asks for them
+    assert "0000" not in json.dumps(second) and "fotos" not in json.dumps(second)

@@ -20,7 +20,7 @@ function cameraPanel() {
   const parts = [el("p.camera-status." + camera.status, {role: "status"},
     el("span.dot", {"aria-hidden": "true"}), t("camera." + camera.status))];
   // Why it is out, for the host to mend (it may name a folder the host gave the table).
-  const why = camera.status === "out" && camera.why && S.auth ? whyText(camera.why.key) : null;
+  const why = camera.status === "out" && camera.why && S.auth ? whyText(camera.why) : null;
   if (why) parts.push(el("p.camera-why", {text: why}));
   if (camera.unreadable) parts.push(el("p.muted", {text: t("camera.unreadable")}));
   if (camera.note) parts.push(el("p.camera-note", {text: noteText(camera.note)}));
@@ -36,14 +36,18 @@ function cameraPanel() {
 }
 
 /* Why the camera is out, with the folder or device it names: the host's alone, fetched
-   (the state every phone gets has only its key) when it goes out, or out for a new reason. */
-function whyText(key) {
+   (the state every phone gets has only its key, and a digest of its values) when it goes out,
+   or out for a new reason or with new values. */
+function whyText(why) {
   const known = S.cameraWhy;
-  if (known && known.key === key) return known.params ? sentence(t(key, known.params)) : null;
-  S.cameraWhy = {key, params: null};
+  if (known && known.key === why.key && known.values === why.values) {
+    return known.params ? sentence(t(why.key, known.params)) : null;
+  }
+  const asked = {key: why.key, values: why.values, params: null};
+  S.cameraWhy = asked;
   getJSON("/api/camera/why").then((data) => {
-    if (data.why && S.cameraWhy && S.cameraWhy.key === data.why.key) {
-      S.cameraWhy = data.why;
+    if (data.why && S.cameraWhy === asked && asked.key === data.why.key) {
+      asked.params = data.why.params;
       render();
     }
   }).catch(() => { S.cameraWhy = null; });
