@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from device.demo_film import write_film
 from device.demo_plan import Plan, PlannedDie, PlannedRest
 from dicetable.child import ServedTable
+from dicetable.cli import main
 from vision.calibrate import calibrate
 from vision.table_film import SheetRest
 from vision.table_film import write_film as write_sheet_film
@@ -210,3 +211,32 @@ def test_the_host_is_told_in_their_language_why_the_camera_is_out(browser: Brows
         assert str(folder) not in watcher.locator("body").inner_text()
         for context, _ in phones:
             context.close()
+
+
+def test_a_host_whose_pin_was_renewed_is_asked_for_it_when_the_camera_is_out_anew(
+        browser: Browser, tmp_path: Path) -> None:
+    # `dicetable pin --new` while the camera is out: the host's phone, asking why it is out for
+    # a new reason, got "not signed in" and forgot its ask, to ask again at every update
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    (folder / "IMG_0001.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic")
+    with ServedTable(tmp_path / "state", args=["--camera", str(folder)]) as table:
+        context = browser.new_context(viewport={"width": 360, "height": 740})
+        page = context.new_page()
+        page.goto(table.url + "/")
+        sign_in(page, table)
+        page.reload()
+        expect(page.locator("section.camera .camera-why")).to_contain_text("HEIC",
+                                                                          timeout=20_000)
+        asks: list[str] = []
+        page.on("request", lambda request: asks.append(request.url)
+                if request.url.endswith("/api/camera/why") else None)
+        assert main(["pin", "--new", "--state", str(table.state)]) == 0
+        inner = folder / "DCIM" / "100APPLE"
+        inner.mkdir(parents=True)
+        cv2.imwrite(str(inner / "IMG_0002.JPG"), np.full((48, 64, 3), 128, np.uint8))
+        (folder / "IMG_0001.HEIC").unlink()  # saved as JPEG: out for another reason
+        expect(page.locator("#pin-dialog")).to_be_visible(timeout=20_000)
+        page.wait_for_timeout(2_000)
+        assert len(asks) == 1  # asked once, then the PIN: not again at every update
+        context.close()

@@ -37,20 +37,24 @@ function cameraPanel() {
 
 /* Why the camera is out, with the folder or device it names: the host's alone, fetched
    (the state every phone gets has only its key, and a digest of its values) when it goes out,
-   or out for a new reason or with new values. */
+   or out for a new reason or with new values; asked once more a second after a failed answer,
+   and the PIN asked for where the table no longer knows this phone (a new PIN). */
 function whyText(why) {
   const known = S.cameraWhy;
-  if (known && known.key === why.key && known.values === why.values) {
-    return known.params ? sentence(t(why.key, known.params)) : null;
-  }
-  const asked = {key: why.key, values: why.values, params: null};
+  const same = known && known.key === why.key && known.values === why.values;
+  if (same && !known.again) return known.params ? sentence(t(why.key, known.params)) : null;
+  const asked = {key: why.key, values: why.values, params: null, again: false, tries: same ? known.tries + 1 : 1};
   S.cameraWhy = asked;
   getJSON("/api/camera/why").then((data) => {
     if (data.why && S.cameraWhy === asked && asked.key === data.why.key) {
       asked.params = data.why.params;
       render();
     }
-  }).catch(() => { S.cameraWhy = null; });
+  }).catch((err) => {
+    if (S.cameraWhy !== asked) return;
+    if (err.message === "401") { S.cameraWhy = null; S.auth = false; askPin(); return; }
+    if (asked.tries < 2) setTimeout(() => { if (S.cameraWhy === asked) { asked.again = true; render(); } }, 1000);
+  });
   return null;
 }
 
