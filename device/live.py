@@ -297,13 +297,21 @@ class LiveLoop:
         stirred = False  # something moved in view since the first frame
         told = False  # the sink was told that something moved since the last read stood
         patience = self._stall_s  # how long to wait for the next frame before calling a stall
+        unopened: CameraError | None = None  # why the camera could not be opened after a stall
         while not self._stop.is_set():
             item, look = self._mailbox.take(patience, self._stop)
             if self._stop.is_set():  # (no stall to tell: the grabber was stopped)
                 return
             if item is None:  # stalled: leave the stuck grabber behind and open a new source
-                self._set_state("out", CameraError("camera.why.stalled", seconds=f"{patience:g}"))
-                self._start_grabber()
+                if unopened is None:
+                    self._set_state("out", CameraError("camera.why.stalled",
+                                                       seconds=f"{patience:g}"))
+                try:
+                    self._start_grabber()
+                    unopened = None
+                except CameraError as err:  # gone meanwhile (a USB stick pulled): said, and
+                    self._set_state("out", err)  # tried again at the next stall
+                    unopened = err
                 patience = min(patience * 2, MAX_PATIENCE_S)
                 settler.forget()
                 told = False

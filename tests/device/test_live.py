@@ -332,14 +332,17 @@ class HangingCamera:
     paced = True
     description = "a camera that hangs"
 
-    def __init__(self, folder: Path, hang: threading.Event, release: threading.Event) -> None:
+    def __init__(self, folder: Path, hang: threading.Event, release: threading.Event,
+                 reading: threading.Event | None = None) -> None:
         self._frames = open_source(str(folder), fps=30)
-        self._hang, self._release = hang, release
+        self._hang, self._release, self._reading = hang, release, reading
 
     def open(self) -> None:
         self._frames.open()
 
     def read(self) -> Frame:
+        if self._reading is not None:
+            self._reading.set()
         if self._hang.is_set():
             self._release.wait()
         return self._frames.read()
@@ -371,6 +374,33 @@ def test_a_camera_that_stalls_is_opened_again(
         release.set()  # (stop waits for a camera's read)
         loop.stop()
 
+
+
+def test_a_camera_whose_folder_went_while_a_read_hung_is_told_out_and_comes_back(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # a USB stick pulled while a read hung on it: the camera opened again after the stall was
+    # no folder, and the watcher ended on it (the phones said "out" for good, and not why)
+    folder = film(tmp_path / "frames", [PlannedRest(dice([6, 6, 5, 2, 1, 1]), 1.0, 0,
+                                                    hand=False)])
+    hang, release, reading = threading.Event(), threading.Event(), threading.Event()
+    hang.set()
+
+    def camera() -> HangingCamera:
+        return HangingCamera(folder, hang, release, reading)  # (no folder: CameraError)
+
+    loop = LiveLoop(camera, reader, table, stall_s=0.3)
+    loop.start()
+    try:
+        assert reading.wait(10.0)  # the first camera opened, its first read hangs
+        folder.rename(tmp_path / "away")
+        wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "out"
+                 and (s.camera.get("why") or {}).get("key") == "camera.why.no_path")
+        (tmp_path / "away").rename(folder)
+        hang.clear()
+        wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "ok")
+    finally:
+        release.set()
+        loop.stop()
 
 
 class SlowCamera:
