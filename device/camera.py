@@ -15,7 +15,8 @@ understands, in each phone's language (:mod:`device.camera_errors`); the live lo
   there) are played on in the same way, in order (saved faster than ``fps``: every few of
   them, see :class:`FolderSource`); a video file the same way, at its own frame rate unless
   ``fps`` is given. A camera's folder or a video file once shown starts from its newest
-  picture when opened again (see :class:`ShownMemory`).
+  picture when opened again, unless a new recording was put in its place (see
+  :class:`ShownMemory`).
 
 A recorded source (folder or video) is *paced* by default: it plays in real time and the live
 loop drops frames it has no time for, as with a camera. Unpaced, it hands over every frame as

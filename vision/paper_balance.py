@@ -60,8 +60,9 @@ LIGHT_MOVED = 0.25  # or the paper's lightness by this share of itself
 class PaperBalance:
     """One camera's paper balance from frame to frame (a table's: vision.sheet_observer): the
     paper is measured as balanced() measures it, then again only when a glance at it says the
-    light changed (its colour or lightness moved) or the sheet or scale did. The gains of one
-    table never reach another's images."""
+    light changed (its colour or lightness moved, or moved it across TINT, where the gains
+    start or stop) or the sheet or scale did. The gains of one table never reach another's
+    images."""
 
     def __init__(self) -> None:
         self.measured = 0

@@ -408,7 +408,7 @@ def test_a_screen_of_the_menu_opened_on_a_slow_connection_shows_its_words(
     page.route("**/static/setup.js", lambda route: held.append(route))
     page.route("**/i18n/*/later.json", lambda route: held.append(route))
     pad.menu(words["menu.new"])
-    held_until(page, held, 1)
+    held_until(page, held, 2)  # both: one let through before the other is held would hang it
     page.wait_for_timeout(200)
     expect(page.locator(".welcome h2")).to_have_text(words["pad.no_game"])
     release(held)
