@@ -418,9 +418,10 @@ class FolderSource(_Recording):
         listed = pictures_in(self.folder)
         last = name_order(self._files[-1])
         newer = [p for p in listed if name_order(p) > last]
-        self._tell_left_out([p for p in listed if p.name not in self._listed
-                             and name_order(p) <= last])
-        self._listed = {p.name for p in listed}
+        if not self._told_left_out:  # (told once: the names no longer matter)
+            self._tell_left_out([p for p in listed if p.name not in self._listed
+                                 and name_order(p) <= last])
+            self._listed = {p.name for p in listed}
         if not newer:
             return
         self._fed = True

@@ -86,6 +86,7 @@ def page_words(lang: str) -> dict[str, str]:
             if k in ON_THE_PAGE or not k.startswith((*SERVER_ONLY, *LATER))}
 
 
+@cache
 def later_words(lang: str) -> dict[str, str]:
     """The words of the screens drawn by the scripts loaded later (camera.js, setup.js), in
     ``lang``."""

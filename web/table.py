@@ -179,13 +179,12 @@ class Table:
 def public_url(given: str | Callable[[], str] | None) -> Callable[[], str] | None:
     """The config's ``PUBLIC_URL`` as :attr:`Table.public_url` is: a function as it is
     (``dicetable serve``'s finds the Pi's address again for each page), a fixed address made
-    one, none (None or "") None.
+    one, or None (an empty address, as a function giving none, falls back to the address the
+    phone used: :func:`web.join.join_address`).
 
-    >>> public_url("http://table.local:8017/")(), public_url(None), public_url("")
-    ('http://table.local:8017/', None, None)
+    >>> public_url("http://table.local:8017/")(), public_url(None)
+    ('http://table.local:8017/', None)
     """
-    if given == "":
-        return None
     if isinstance(given, str):
         return lambda: given
     return given
