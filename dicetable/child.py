@@ -102,18 +102,20 @@ class ServedTable:
                    "--host", "127.0.0.1", "--port", str(self.port),
                    "--max-streams", str(self.max_streams), *self.args]
         env = {**os.environ, **self.env}
+        # (a function run between fork and exec may deadlock in a process with threads, as a
+        # test's with a browser: only where there is a limit to set)
+        limit = self._limit if self.file_size_limit is not None else None
         if self.log is None:
-            self._process = start_serving(command, env=env, preexec_fn=self._limit)
+            self._process = start_serving(command, env=env, preexec_fn=limit)
         else:
             with self.log.open("ab") as output:
                 self._process = start_serving(command, output=output, env=env,
-                                              preexec_fn=self._limit)
+                                              preexec_fn=limit)
         return self
 
     def _limit(self) -> None:
-        if self.file_size_limit is not None:
-            resource.setrlimit(resource.RLIMIT_FSIZE,
-                               (self.file_size_limit, self.file_size_limit))
+        assert self.file_size_limit is not None
+        resource.setrlimit(resource.RLIMIT_FSIZE, (self.file_size_limit, self.file_size_limit))
 
     def stop(self, *, kill: bool = False) -> None:
         """Stop the process: SIGTERM (a clean stop) or SIGKILL (a power cut)."""
