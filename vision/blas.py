@@ -4,6 +4,8 @@ The readers' products (embeddings against taught examples) are small: OpenBLAS's
 threads only wait for a core there, which on a busy machine (onnxruntime's threads, other
 processes, a Pi's few cores) costs tens of milliseconds a product, where one thread takes a
 fraction of one. threadpoolctl sets OpenBLAS's threads for the span of a ``with`` block.
+A reader's principal axes are built on one thread too (vision.neighbours): OpenBLAS's threads
+share out a sum's terms, so that another number of threads rounds it otherwise.
 
 >>> import numpy as np
 >>> from threadpoolctl import threadpool_info

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.blas import one_thread
+
 MARGIN = 0.02  # a face's similarity must beat the next face's by this much
 BACKGROUND_MARGIN = 0.055  # and the background's by this much
 SHRINK = 0.2  # the spread within examples' views is whitened, shrunk this much to the identity
@@ -57,13 +59,14 @@ class Neighbours:
         index = np.array([self.names.index(x) for x in labels], np.int64)
         order = np.argsort(index, kind="stable")  # each label's examples side by side
         vectors = np.asarray(vectors, np.float32)
-        self.projection = _principal_axes(vectors, dims) \
-            if dims is not None and vectors.shape[1] > dims else None
-        if groups is not None:
-            self.projection = _whitened(vectors, self.projection, groups, shrink)
-        # the examples as columns (each label's side by side): a product with queries' rows
-        # reads them in order, twice as fast as through a transposed view
-        self._examples = np.ascontiguousarray(self._project(vectors)[order].T)
+        with one_thread():  # the same sums whatever OpenBLAS's threads (they share them out)
+            self.projection = _principal_axes(vectors, dims) \
+                if dims is not None and vectors.shape[1] > dims else None
+            if groups is not None:
+                self.projection = _whitened(vectors, self.projection, groups, shrink)
+            # the examples as columns (each label's side by side): a product with queries'
+            # rows reads them in order, twice as fast as through a transposed view
+            self._examples = np.ascontiguousarray(self._project(vectors)[order].T)
         self.bounds = np.searchsorted(index[order], np.arange(len(self.names) + 1))
         self.background = background
         self.margin, self.background_margin = margin, background_margin
@@ -137,15 +140,22 @@ def _whitened(vectors: NDArray[np.float32], projection: NDArray[np.float32] | No
 
 
 def _principal_axes(vectors: NDArray[np.float32], dims: int) -> NDArray[np.float32]:
-    """The `dims` principal axes (D × dims) of the vectors, about zero: by subspace iteration
-    (only products of matrices, which stay fast where a full eigendecomposition would not)."""
+    """The `dims` principal axes (D × dims) of the vectors, about zero, the longest first: by
+    subspace iteration (only products of matrices, which stay fast where a full
+    eigendecomposition would not). Each axis points the way a fixed direction leans (an
+    eigenvector's sign is the rounding's choice: the same examples summed in another order
+    gave 13 of 128 axes the other way; their largest components cannot choose, as a die's
+    quarter turns make them tie in pairs). Reads do not depend on it, comparing axes does.
+    """
     x = np.asarray(vectors, np.float32)
     scatter = x.T @ x
     basis = np.random.default_rng(0).standard_normal((x.shape[1], dims + 16)).astype(np.float32)
     for _ in range(4):
         basis = _orthonormal(np.asarray(scatter @ basis, np.float32))
     _, turn = np.linalg.eigh(basis.T @ scatter @ basis)  # ascending
-    return np.ascontiguousarray(basis @ turn[:, ::-1][:, :dims], np.float32)
+    axes = basis @ turn[:, ::-1][:, :dims]
+    leaning = np.random.default_rng(1).standard_normal(x.shape[1]) @ axes
+    return np.ascontiguousarray(axes * np.where(leaning < 0, -1, 1), np.float32)
 
 
 def _orthonormal(m: NDArray[np.float32]) -> NDArray[np.float32]:
