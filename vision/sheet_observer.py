@@ -113,9 +113,12 @@ class SheetObserver:
         self._again = True
 
     def use_profile(self, profile: Profile) -> None:
-        """Read ``profile``'s kind with it from the next frame on (a profile just taught)."""
+        """Read ``profile``'s kind with it from the next frame on (a profile just taught): the
+        readers of the games that read that kind are made anew, the others kept."""
         self._profiles = {**self._profiles, profile.kind: profile}
-        self._readers = {}
+        held = self._readers.copy()  # (at once: the camera's thread may add one meanwhile)
+        self._readers = {game: reader for game, reader in held.items()
+                         if profile.kind not in READ_ON_SHEET[game]}
 
     def observe(self, image: NDArray[np.uint8]) -> Observation:
         """The reads of one frame (UnreadableImage when it is no picture)."""

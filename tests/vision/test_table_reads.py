@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 from pathlib import Path
 
@@ -16,9 +17,16 @@ from vision.components import READ_ON_SHEET
 from vision.dice_finder import DieFinder
 from vision.profile import Profile, default
 from vision.sheet import PX_PER_MM
+from vision.sheet_observer import SheetObserver
 from vision.table_dataset import load as load_photos
 from vision.table_dataset import write
-from vision.table_reads import DalekTableReader, DicyTableReader, SheetReader, sheet_reader
+from vision.table_reads import (
+    DalekTableReader,
+    DicyTableReader,
+    SeventeenTableReader,
+    SheetReader,
+    sheet_reader,
+)
 from vision.table_scene import PlacedDie, render_still, render_table
 from vision.teach import teach
 
@@ -201,6 +209,29 @@ def test_a_sheet_is_read_for_its_kinds_each_with_the_profile_given(game: str) ->
     scores there and a labelled photo is read on its sheet for), each with its own profile."""
     given = {kind: _own(kind) for kind in READ_ON_SHEET[game]}
     assert _read_with(sheet_reader(game, given, threads=1)) == given
+
+
+def test_a_profile_taught_has_only_the_readers_of_its_game_made_anew() -> None:
+    """A 17 profile just taught is read with from the next frame on, and the Dalek and Dicy
+    sheets keep their readers: every game's reader was dropped and made again at its next
+    frame (a Dalek reader half a second here, about 20 times that on a Pi)."""
+    observer = SheetObserver(None, threads=1)
+    games = ("dalek", "dicy", "17")
+    observer.ready(games)
+    before = _sheet_readers()
+    taught = _own("17-card")
+    observer.use_profile(taught)
+    observer.ready(games)
+    made = [r for r in _sheet_readers() if not any(r is held for held in before)]
+    assert len(before) == 3 and len(made) == 1
+    assert isinstance(made[0], SeventeenTableReader) and made[0].cards.profile is taught
+
+
+def _sheet_readers() -> list[SheetReader]:
+    """The sheets' readers held in this process."""
+    gc.collect()
+    return [held for held in gc.get_objects()
+            if isinstance(held, DalekTableReader | DicyTableReader | SeventeenTableReader)]
 
 
 def _own(kind: str) -> Profile:
