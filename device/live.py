@@ -14,7 +14,9 @@ pictures only once a second.
 
 A source that fails, vanishes or stalls is closed and opened again with a growing pause (the
 sink hears the camera is out, then that it is back); an unreadable frame is skipped and told.
-The sink's methods are called from the watcher thread and must only hand things on.
+The sink hears each piece of news once (the camera out again for the same reason, or the next
+unreadable frame before a read stood, is not told again), and its methods are called from the
+watcher thread and must only hand things on.
 """
 
 from __future__ import annotations
@@ -88,7 +90,8 @@ class LiveSink(Protocol):
         """A read stands."""
 
     def camera_status(self, status: CameraStatus) -> None:
-        """The camera's state changed (or one frame was unreadable)."""
+        """The camera's state changed, or why it is out did; or frames cannot be read (told
+        once until a read stands again)."""
 
     def camera_moved(self) -> None:
         """Something moved in view since the last read stood: its read follows once the
@@ -167,6 +170,7 @@ class LiveLoop:
         self._grabbers: list[threading.Thread] = []  # the current one, and any left stuck
         self._state: CameraState = "starting"
         self._reason: tuple[str, object] | None = None  # the key and values of the last why told
+        self._skipping = False  # a picture that cannot be read was told since the last read
         self._faulty = False  # the last picture taken up failed by a fault of the table's own
         self._look_again = threading.Event()
         self._looks = threading.Condition()
@@ -326,7 +330,7 @@ class LiveLoop:
                 self._set_state("ended", item)
                 return
             if isinstance(item, UnreadableFrame):
-                self._sink.camera_status(CameraStatus(self._state, item, unreadable=True))
+                self._skip(item)
                 continue
             if isinstance(item, CameraError):
                 if self._state != "out":
@@ -360,10 +364,9 @@ class LiveLoop:
                 if verdict is not Verdict.AGAIN:
                     self._sink.camera_seen(Seen(observation, item.image, _jpeg(item.image),
                                                 item.at, item.number, as_found=not stirred))
-                    told = False
+                    told = self._skipping = False
             except UnreadableImage as err:
-                unusable = UnreadableFrame("camera.why.picture_unusable", detail=str(err))
-                self._sink.camera_status(CameraStatus(self._state, unusable, unreadable=True))
+                self._skip(UnreadableFrame("camera.why.picture_unusable", detail=str(err)))
                 continue
             except Exception:  # a fault of the table's own must not stop the camera for good
                 self._fault()
@@ -381,9 +384,18 @@ class LiveLoop:
         self._faulty = True
         self._set_state("out", CameraError("camera.why.fault"))
 
+    def _skip(self, why: UnreadableFrame) -> None:
+        """Tell the sink of a picture that cannot be read, the first of a run only: the next
+        once a read has stood again (a held picture is read again and again; the phones show
+        that pictures are skipped, the host's log names the first)."""
+        if not self._skipping:
+            self._skipping = True
+            self._sink.camera_status(CameraStatus(self._state, why, unreadable=True))
+
     def _set_state(self, state: CameraState, why: CameraError | None = None) -> None:
         """Tell the sink of a new state, or of a new reason for it (the camera out another
-        way: the host sees what to mend now)."""
+        way, or with other values: the host sees what to mend now); the same again is not
+        told."""
         reason = None if why is None else (why.key, why.params)
         if (state, reason) != (self._state, self._reason):
             self._state, self._reason = state, reason

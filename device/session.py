@@ -497,9 +497,7 @@ class TableSession:
             desk.unreadable = True
         else:
             desk.status = status
-        camera = self._camera_json()
-        if camera != self._snapshot.camera:  # (told again: the phones know it)
-            self._publish_camera(camera)
+        self._publish_camera()
 
     def _camera_seen(self, seen: Seen) -> None:
         desk = self._desk
@@ -704,13 +702,11 @@ class TableSession:
             self._changed.notify_all()
         return snapshot
 
-    def _publish_camera(self, camera: dict[str, Any] | None = None) -> Snapshot:
-        """Publish news of the camera alone (the game did not change); ``camera``: its part
-        of the state, when made already."""
+    def _publish_camera(self) -> Snapshot:
+        """Publish news of the camera alone (the game did not change)."""
         assert self._desk is not None
         self._live += 1
-        snapshot = replace(self._snapshot, live=self._live,
-                           camera=camera if camera is not None else self._camera_json())
+        snapshot = replace(self._snapshot, live=self._live, camera=self._camera_json())
         with self._changed:
             self._snapshot = snapshot
             self._changed.notify_all()

@@ -71,10 +71,10 @@ class Camera:
 
 class HostLog:
     """Hands the loop's news to the session, and tells the host when the camera goes out
-    or comes back, and when it skips a picture it cannot read (the first of a run; the next
-    once a read has stood again). With ``only_game`` (the demo's header), reads reach the
-    session only while the table is free or plays that game: the demo's film never rolls
-    into a game a person set up."""
+    (and why, each new reason), comes back or ends, and when it skips a picture it cannot
+    read (the loop tells each once: the first picture of a run). With ``only_game`` (the
+    demo's header), reads reach the session only while the table is free or plays that game:
+    the demo's film never rolls into a game a person set up."""
 
     def __init__(self, session: TableSession, out: TextIO = sys.stderr,
                  on_ended: Callable[[], None] | None = None,
@@ -84,12 +84,9 @@ class HostLog:
         self._on_ended = on_ended
         self._only_game = only_game
         self._was = "starting"
-        self._why: tuple[str, dict[str, object]] | None = None  # the reason told with it
-        self._told_unreadable = False
 
     def camera_seen(self, seen: Seen) -> None:
         """Hand a read on."""
-        self._told_unreadable = False
         if self._reads_the_game():
             self._session.camera_seen(seen)
 
@@ -107,15 +104,11 @@ class HostLog:
         return table.view is None or table.header == self._only_game
 
     def camera_status(self, status: CameraStatus) -> None:
-        """Hand the news on, and log a change of state or of why it is out, or a skipped
-        picture."""
+        """Log the news and hand it on."""
         if status.unreadable:
-            if not self._told_unreadable:
-                print(f"dicetable: skipping a picture from the camera: {status.why}",
-                      file=self._out, flush=True)
-                self._told_unreadable = True
-        elif status.state != self._was or (status.state == "out"
-                                           and self._reason(status) != self._why):
+            print(f"dicetable: skipping a picture from the camera: {status.why}",
+                  file=self._out, flush=True)
+        else:
             if status.state == "out":
                 print(f"dicetable: the camera is out ({status.why}); trying again",
                       file=self._out, flush=True)
@@ -125,14 +118,8 @@ class HostLog:
                 print("dicetable: the recording has ended", file=self._out, flush=True)
                 if self._on_ended is not None:
                     self._on_ended()
-            self._was, self._why = status.state, self._reason(status)
+            self._was = status.state
         self._session.camera_status(status)
-
-    @staticmethod
-    def _reason(status: CameraStatus) -> tuple[str, dict[str, object]] | None:
-        """Why the camera is in its state: the message's key and values (None: no why)."""
-        why = status.why
-        return None if why is None else (why.key, dict(why.params))
 
 
 def ensure_demo(folder: Path, out: TextIO = sys.stderr) -> Plan:

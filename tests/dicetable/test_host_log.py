@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from device.camera import open_source
+from device.camera import CameraError, Frame, open_source
 from device.demo_film import write_film
 from device.demo_plan import Plan, PlannedDie, PlannedRest
 from device.journal import Journal
@@ -147,3 +148,42 @@ def test_the_camera_out_for_another_reason_is_told_again(tmp_path: Path,
     assert outs[-1] == (f"dicetable: the camera is out (the folder {folder} holds no "
                         "pictures); trying again"), said.getvalue()
     assert len(outs) == len(set(outs))  # each told once
+
+
+class SilentCamera:
+    """A camera whose reads hang until ``release`` is set (a driver that stopped answering)."""
+
+    paced = True
+    description = "a camera that sends nothing"
+
+    def __init__(self, release: threading.Event) -> None:
+        self._release = release
+
+    def open(self) -> None:
+        """Nothing to open."""
+
+    def read(self) -> Frame:
+        """Never a frame: it hangs until let go, then fails."""
+        self._release.wait()
+        raise CameraError("camera.why.not_open")
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+def test_a_camera_that_stalls_again_is_told_with_each_wait_once(
+        tmp_path: Path, table: TableSession) -> None:
+    # the loop alone drops news told already: a stall waited longer has new values, told once
+    said, release = io.StringIO(), threading.Event()
+    loop = LiveLoop(lambda: SilentCamera(release), DiceObserver(DiceReader(threads=1)),
+                    HostLog(table, out=said), stall_s=0.1)
+    loop.start()
+    deadline = time.monotonic() + 10
+    while "0.8 s" not in said.getvalue() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    release.set()
+    loop.stop()
+    outs = [line for line in said.getvalue().splitlines() if "no picture" in line]
+    assert outs[:4] == [f"dicetable: the camera is out (the camera sent no picture for {s} s); "
+                        "trying again" for s in ("0.1", "0.2", "0.4", "0.8")], said.getvalue()
+    assert len(outs) == len(set(outs))
