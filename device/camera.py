@@ -88,6 +88,9 @@ class FrameSource(Protocol):
 
     description: str
     paced: bool
+    plays_recording: bool
+    """A recording (a folder of pictures or a video), which waits for a game to be set up,
+    holding its picture (see ``waits`` of :func:`open_source`); a camera does not wait."""
 
     def open(self) -> None:
         """Start the source (CameraError when it cannot)."""
@@ -143,10 +146,13 @@ def parse_source(spec: str) -> tuple[str, int | str | None]:
 
 def open_source(spec: str, *, fps: float | None = None, paced: bool = True, loop: bool = False,
                 start: int = 0, speed: float = 1.0, clock: Clock | None = None,
-                memory: ShownMemory | None = None) -> FrameSource:
+                memory: ShownMemory | None = None,
+                waits: Callable[[], bool] | None = None) -> FrameSource:
     """The source ``spec`` names (not opened yet); the other options are for recordings
     (see :class:`Player`; ``fps`` None: 15 a second for a folder, a video's own rate),
-    ``memory`` for a folder or a video (see :class:`ShownMemory`)."""
+    ``memory`` for a folder or a video (see :class:`ShownMemory`), ``waits`` whether a
+    recording waits now, asked at each read (the table waits for a game: it holds the picture
+    it shows, and the table reads that picture as any other; None: it never waits)."""
     kind, target = parse_source(spec)
     clock = clock or RealClock()
     if kind == "picamera2":
@@ -156,9 +162,9 @@ def open_source(spec: str, *, fps: float | None = None, paced: bool = True, loop
         return OpenCvCamera(target)
     if kind == "folder":
         return FolderSource(Path(str(target)), memory, fps=fps, paced=paced, loop=loop,
-                            start=start, speed=speed, clock=clock)
+                            start=start, speed=speed, clock=clock, waits=waits)
     return VideoSource(Path(str(target)), memory, fps=fps, paced=paced, loop=loop,
-                       start=start, speed=speed, clock=clock)
+                       start=start, speed=speed, clock=clock, waits=waits)
 
 
 class Player:
@@ -253,18 +259,24 @@ class Playing(TypedDict, total=False):
     start: int
     speed: float
     clock: Clock | None
+    waits: Callable[[], bool] | None
 
 
 class _Recording:
     """What a folder and a video share: a description, a :class:`Player` and the
     :class:`ShownMemory` of what was shown (None: always played from the start); ``fps``
-    None: DEFAULT_FPS, or what the recording itself says (see :meth:`_play`)."""
+    None: DEFAULT_FPS, or what the recording itself says (see :meth:`_play`); ``waits``
+    (see :func:`open_source`)."""
+
+    plays_recording = True
 
     def __init__(self, description: str, memory: ShownMemory | None = None, *,
                  fps: float | None = None, paced: bool = True, loop: bool = False,
-                 start: int = 0, speed: float = 1.0, clock: Clock | None = None) -> None:
+                 start: int = 0, speed: float = 1.0, clock: Clock | None = None,
+                 waits: Callable[[], bool] | None = None) -> None:
         self.description = description
         self.paced = paced
+        self._waits = waits
         self._memory = memory
         self.fps = fps
         self._player = Player(fps=fps or DEFAULT_FPS, paced=paced, loop=loop, start=start,
@@ -283,6 +295,13 @@ class _Recording:
         """Hold the frame shown (a recording waiting for a game to be set up), or play on
         from the frame after it (see :class:`Player`)."""
         self._player.holding = holding
+
+    def _next(self, count: int) -> tuple[int, float]:
+        """The index of the frame to show next of ``count`` and its recorded time, held while
+        the recording waits (see :meth:`Player.next`)."""
+        if self._waits is not None:
+            self.hold(self._waits())
+        return self._player.next(count)
 
     def _shown(self, fed: bool = False) -> None:
         """A frame is being shown (the memory notes it): not one held while the table waits
@@ -344,7 +363,7 @@ class FolderSource(_Recording):
         unchanged, the last picture that could be read is held: it is told once. The first
         picture, with none read before it to hold, is told again at each read (not waited for
         again) until it is written anew."""
-        index, at = self._player.next(self._count())
+        index, at = self._next(self._count())
         if ((index == self._count() - 1 or self._player.holding) and not self._player.loop
                 and at - self._looked >= 1.0):
             self._looked = at
@@ -717,7 +736,7 @@ class VideoSource(_Recording):
         """The next frame of the video."""
         if self._capture is None:
             raise CameraError("camera.why.not_open")
-        index, at = self._player.next(self._count)
+        index, at = self._next(self._count)
         if index != self._position:
             if index < self._position:  # looping: back to the start
                 self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
@@ -758,6 +777,7 @@ class OpenCvCamera:
         self.device = device
         self.description = f"the camera {device}"
         self.paced = True
+        self.plays_recording = False
         self._clock = clock or RealClock()
         self._capture: cv2.VideoCapture | None = None
         self._number = 0
@@ -818,6 +838,7 @@ class PicameraSource:
                  clock: Clock | None = None) -> None:
         self.description = "the Raspberry Pi camera"
         self.paced = True
+        self.plays_recording = False
         self._factory = factory
         self._clock = clock or RealClock()
         self._camera: Any = None

@@ -36,7 +36,9 @@ class Held:
 class CameraDesk:
     """What the session knows of the camera (worker thread only)."""
 
-    def __init__(self) -> None:
+    def __init__(self, plays_recording: bool) -> None:
+        self.plays_recording = plays_recording
+        """The camera plays a recording (:attr:`device.camera.FrameSource.plays_recording`)."""
         self.status = CameraStatus("starting")
         self.seen: Seen | None = None
         self.pictures = 0

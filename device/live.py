@@ -41,7 +41,6 @@ from device.camera import (
     RealClock,
     SourceEnded,
     UnreadableFrame,
-    VideoSource,
 )
 from device.motion import Settler, StillnessWatch, Verdict, motion_picture
 from vision.errors import UnreadableImage
@@ -144,18 +143,13 @@ class LiveLoop:
     reads a frame; ``clock`` paces pauses (fake in tests); ``on_alive`` is called on the
     watcher's thread whenever the camera answered (a frame, or an error the loop deals with):
     the watchdog's sign of life, which stops when the camera or the watcher hangs.
-    ``plays`` says whether a recording (a folder or a video) plays on now (None: always);
-    while it does not, the recording holds the picture it shows (it waits for a game to be
-    set up), and the loop reads that picture as any other. A live camera always plays.
     """
 
     def __init__(self, open_source: Callable[[], FrameSource], observer: Observer,
                  sink: LiveSink, *, clock: Clock | None = None, settle_s: float = 0.3,
                  stall_s: float = STALL_S, backoff_s: tuple[float, float] = BACKOFF_S,
-                 on_alive: Callable[[], None] | None = None,
-                 plays: Callable[[], bool] | None = None) -> None:
+                 on_alive: Callable[[], None] | None = None) -> None:
         self._open_source = open_source
-        self._plays = plays
         self._observer = observer
         self._sink = sink
         self._clock = clock or RealClock()
@@ -242,9 +236,6 @@ class LiveLoop:
                     if look > looked and isinstance(source, FolderSource):
                         showing = source.look_now()  # the look shows from that frame on
                     looked = look
-                    if self._plays is not None and isinstance(source, (FolderSource,
-                                                                       VideoSource)):
-                        source.hold(not self._plays())
                     item: Frame | CameraError = source.read()
                     pause = self._backoff_s[0]
                 except (UnreadableFrame, SourceEnded) as err:

@@ -130,9 +130,6 @@ class TableSession:
         by the camera's wiring)."""
         self.teacher: Teacher | None = None
         """Teach mode for this table's camera (set by the camera's wiring)."""
-        self.camera_replays = False
-        """The camera plays a recording (a folder of pictures or a video), which waits for a
-        game to be set up (:meth:`camera_plays`; set by the camera's wiring)."""
         self._recorder = None if recording is None else Recorder(
             recording, lambda game_id: self.record(game_id)[1:] if self.journal.game(
                 game_id) is not None else None)
@@ -205,9 +202,10 @@ class TableSession:
 
     # The camera: news from the live loop's thread, answers from the phones.
 
-    def watch_camera(self) -> None:
-        """The table has a camera: its part of the state is shown from now on."""
-        self._run(self._watch_camera)
+    def watch_camera(self, *, plays_recording: bool = False) -> None:
+        """The table has a camera (``plays_recording``: it plays a recording, which waits
+        for a game, see :meth:`recording_waits`): its part of the state is shown from now on."""
+        self._run(lambda: self._watch_camera(plays_recording))
 
     def camera_seen(self, seen: Seen) -> None:
         """A read of the camera that stands (from the live loop; waits until it is taken)."""
@@ -222,12 +220,12 @@ class TableSession:
         with self._changed:
             self._stirred = True
 
-    def camera_plays(self) -> bool:
-        """Whether a recording the camera plays goes on now (any thread): while a game is
-        being played, or the camera is being taught; between games it waits, holding its
-        picture, so that no move of the recording is lost before the game is set up."""
+    def recording_waits(self) -> bool:
+        """Whether a recording the camera plays waits now, holding its picture (any thread):
+        between games, so that no move of the recording is lost before the game is set up,
+        unless the camera is being taught."""
         view = self._snapshot.view
-        return (view is not None and not view["over"]) or (
+        return (view is None or view["over"]) and not (
             self.teacher is not None and self.teacher.teaching)
 
     def camera_status(self, status: CameraStatus) -> None:
@@ -485,8 +483,8 @@ class TableSession:
             raise SessionError("the game is over; its result is kept under Finished games")
         return self._publish(self.journal.abandon(self._game_id), None, None)
 
-    def _watch_camera(self) -> None:
-        self._desk = CameraDesk()
+    def _watch_camera(self, plays_recording: bool) -> None:
+        self._desk = CameraDesk(plays_recording)
         self._publish_camera()
 
     def _camera_status(self, status: CameraStatus) -> None:
@@ -507,7 +505,7 @@ class TableSession:
         desk.show(seen)
         desk.unreadable = False
         game, game_id = self._game, self._game_id
-        if self.camera_replays and not self.camera_plays():
+        if desk.plays_recording and self.recording_waits():
             desk.tell(Note("camera.waits"))
         elif game is None or game_id is None:
             desk.tell(Note("camera.no_game"))

@@ -97,6 +97,7 @@ class _Stamped:
     def __init__(self, source: FrameSource, handed: dict[int, float]) -> None:
         self._source, self._handed = source, handed
         self.description, self.paced = source.description, source.paced
+        self.plays_recording = source.plays_recording
 
     def open(self) -> None:
         self._source.open()

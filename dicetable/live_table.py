@@ -162,12 +162,12 @@ def camera_for(session: TableSession, *, source: str | None, fps: float | None =
                                 delay_s=delay_s / speed)
         only_game = plan.record[0]
     assert source is not None
-    open_source(source, fps=fps, paced=paced)  # names no camera: CameraError now, not later
+    named = open_source(source, fps=fps, paced=paced)  # names no camera: CameraError now
     kind = parse_source(source)[0]
     if kind == "video" and not Path(source).is_file():
         raise CameraError("camera.why.no_video", path=source)  # (a camera unplugged is waited for)
     memory = None  # the demo's film and what --loop plays are played from their start
-    if kind in ("folder", "video") and demo is None and not loop:
+    if named.plays_recording and demo is None and not loop:
         memory = ShownMemory(Path(source), None if state is None else state / FOLDER_CAMERA_FILE)
         if memory.shown:
             newest = "its newest picture" if kind == "folder" else "its last frame"
@@ -184,7 +184,7 @@ def camera_for(session: TableSession, *, source: str | None, fps: float | None =
             at = _demo_start(plan, session) if demo is not None else 0
         opens += 1
         return open_source(str(source), fps=fps, paced=paced, loop=loop, start=at,
-                           speed=speed, memory=memory)
+                           speed=speed, memory=memory, waits=session.recording_waits)
 
     def keep(found: Calibration) -> None:
         if state is None:
@@ -207,11 +207,9 @@ def camera_for(session: TableSession, *, source: str | None, fps: float | None =
     if state is not None:
         session.teacher = Teacher(state, observer.use_profile, observer.pips)
         watch = ProfileWatch(session.teacher, session.teach_news)
-    session.camera_replays = kind in ("folder", "video")
-    session.watch_camera()
+    session.watch_camera(plays_recording=named.plays_recording)
     live = LiveLoop(fresh_source, observer,
-                    HostLog(session, on_ended=on_ended, only_game=only_game), on_alive=on_alive,
-                    plays=session.camera_plays)
+                    HostLog(session, on_ended=on_ended, only_game=only_game), on_alive=on_alive)
 
     def recalibrate() -> None:
         observer.recalibrate()

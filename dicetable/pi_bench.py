@@ -158,6 +158,7 @@ class WedgedCamera:
     again hangs at once."""
 
     paced = True
+    plays_recording = False
     description = "a camera that hangs"
 
     def __init__(self, frames: int, release: threading.Event, wedged: threading.Event) -> None:

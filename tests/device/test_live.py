@@ -169,8 +169,8 @@ def test_an_unreadable_first_picture_held_is_told_to_the_phones_once(
     folder.mkdir()
     (folder / "f0.jpg").write_bytes(b"")
     cv2.imwrite(str(folder / "f1.jpg"), np.full((72, 128, 3), 100, np.uint8))
-    loop = LiveLoop(lambda: open_source(str(folder), paced=False), reader, table,
-                    plays=lambda: False)
+    loop = LiveLoop(lambda: open_source(str(folder), paced=False, waits=lambda: True), reader,
+                    table)
     loop.start()
     try:
         wait_for(table, lambda s: s.camera is not None and s.camera["unreadable"] is True)
@@ -330,6 +330,7 @@ class HangingCamera:
     then plays a folder."""
 
     paced = True
+    plays_recording = False
     description = "a camera that hangs"
 
     def __init__(self, folder: Path, hang: threading.Event, release: threading.Event,
@@ -408,6 +409,7 @@ class SlowCamera:
     exposure in a dim room; a phone's 12 MP photo decoded on a Pi), then plays a folder."""
 
     paced = True
+    plays_recording = False
     description = "a slow camera"
 
     def __init__(self, folder: Path, slow_s: float) -> None:

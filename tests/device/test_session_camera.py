@@ -18,10 +18,12 @@ from device.camera_answers import AnswerRefused
 from device.journal import Journal
 from device.live import CameraStatus, Seen
 from device.session import SessionError, StaleVersion, TableSession
+from device.teacher import Teacher
 from dicetable.cli import main
 from engine.selfplay import random_lines
 from vision.dice import DieRead
 from vision.observation import Observation
+from vision.sheet_observer import SheetObserver
 
 DICY = {"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}
 PLACES = [(100.0, 100.0), (300.0, 100.0), (500.0, 100.0), (100.0, 300.0), (300.0, 300.0),
@@ -324,5 +326,29 @@ def test_a_dicy_reroll_that_lands_on_the_same_values_is_asked_about(tmp_path: Pa
         camera = session.snapshot().camera
         assert camera is not None and camera["ask"] is not None
         assert camera["ask"]["kind"] == "freeze"
+    finally:
+        session.stop()
+
+
+@pytest.mark.parametrize("plays_recording", [True, False])
+def test_a_recording_waits_between_games_and_plays_while_the_camera_is_taught(
+        state: Path, plays_recording: bool) -> None:
+    """A recording holds its picture until a game is set up, said to the phones; taught, it
+    plays. A live camera's read between games tells only that no game is set up."""
+    session = TableSession(Journal(state / "table.db"))
+    session.start()
+    try:
+        session.teacher = Teacher(state, lambda profile: None, SheetObserver(None).pips)
+        session.watch_camera(plays_recording=plays_recording)
+        session.camera_seen(seen([6, 6, 5, 2, 1, 1]))
+        note = session.snapshot().camera["note"]  # type: ignore[index]
+        assert note["key"] == ("camera.waits" if plays_recording else "camera.no_game")
+        assert session.recording_waits()
+        session.teach("start", "dalek", base_version=session.snapshot().version)
+        assert not session.recording_waits()
+        session.teach("cancel", base_version=session.snapshot().version)
+        assert session.recording_waits()
+        session.new_game(DICY, base_version=session.snapshot().version)
+        assert not session.recording_waits()
     finally:
         session.stop()

@@ -154,6 +154,7 @@ class SilentCamera:
     """A camera whose reads hang until ``release`` is set (a driver that stopped answering)."""
 
     paced = True
+    plays_recording = False
     description = "a camera that sends nothing"
 
     def __init__(self, release: threading.Event) -> None:
