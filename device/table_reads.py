@@ -165,7 +165,7 @@ class DicyReads:
         view = game.view()
         if view["over"]:
             return None
-        if (seen.problem in SEEING and not _taken_away(seen)) or (
+        if (seen.problem in SEEING and not seen.sheet_taken_away) or (
                 seen.table is not None and not isinstance(seen.table, DicyObservation)):
             return _sheet_note(seen, "dicy")  # (Dicy is read without a sheet, not on another's)
         if as_found and self._last is None:
@@ -469,17 +469,12 @@ def _play(card: PlaceSeen, view: dict[str, Any]) -> dict[str, Any]:
     return {"card": card.card, "face": "up"}
 
 
-def _taken_away(seen: Observation) -> bool:
-    """Whether the sheet was taken away (no marker of it in view): Dicy's dice are read."""
-    return seen.problem == "moved" and seen.sheet == "no-sheet"
-
-
 def still_told(seen: Observation, game: Game) -> Note | None:
     """What the table is still told after a read with nothing else to tell: that the sheet is
     taken away, in a Dicy game still in play (its dice are read without it, its cards not
     until it is found again)."""
     view = game.view()
-    if view["game"] == "dicy" and not view["over"] and _taken_away(seen):
+    if view["game"] == "dicy" and not view["over"] and seen.sheet_taken_away:
         return Note("camera.moved_dice")
     return None
 

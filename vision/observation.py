@@ -70,6 +70,18 @@ class Observation:
             return dice
         return (dice, None if self.table is None else self.table.key(), self.problem)
 
+    @property
+    def sheet_taken_away(self) -> bool:
+        """Whether a Dicy sheet was taken away (no sheet's marker in view): its dice are read
+        anywhere in the frame, its cards not until it is back.
+
+        >>> Observation((), 640, 480, problem="moved", sheet="no-sheet").sheet_taken_away
+        True
+        >>> Observation((), 640, 480, problem="moved").sheet_taken_away  # a bumped camera
+        False
+        """
+        return self.problem == "moved" and self.sheet == "no-sheet"
+
     def values(self) -> list[int] | None:
         """The dice values when every die is sure, else None."""
         if any(d.value is None for d in self.dice):
