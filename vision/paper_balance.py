@@ -67,8 +67,7 @@ class PaperBalance:
     def __init__(self) -> None:
         self.measured = 0
         """How many times the paper was measured."""
-        self._kept: tuple[tuple[Layout, float], _Colour | None, _Colour | None] | None = None
-        # the sheet and scale, the glance and the measurement of the paper last measured
+        self._kept: _Measured | None = None
 
     def balanced(self, rectified: NDArray[np.uint8], sheet: Layout, *,
                  px_per_mm: float = PX_PER_MM) -> NDArray[np.uint8]:
@@ -76,12 +75,13 @@ class PaperBalance:
         where the light or the sheet changed."""
         glance = _paper_colour(rectified, sheet, px_per_mm, STEP * GLANCE)
         kept = self._kept
-        if (kept is None or kept[0] != (sheet, px_per_mm) or _moved(glance, kept[1])
-                or _across_tint(glance, kept[1], kept[2])):
+        if (kept is None or (kept.sheet, kept.px_per_mm) != (sheet, px_per_mm)
+                or _moved(glance, kept.glance)
+                or _across_tint(glance, kept.glance, kept.paper)):
             self.measured += 1
-            kept = self._kept = ((sheet, px_per_mm), glance,
-                                 _paper_colour(rectified, sheet, px_per_mm, STEP))
-        return _applied(rectified, _gains(kept[2]))
+            kept = self._kept = _Measured(sheet, px_per_mm, glance,
+                                          _paper_colour(rectified, sheet, px_per_mm, STEP))
+        return _applied(rectified, _gains(kept.paper))
 
 
 def balanced(rectified: NDArray[np.uint8], sheet: Layout, *,
@@ -114,6 +114,15 @@ class _Colour(NamedTuple):
 
     shares: NDArray[np.float32]
     lightness: float
+
+
+class _Measured(NamedTuple):
+    """The paper last measured: its sheet and scale, the glance at it and the measurement."""
+
+    sheet: Layout
+    px_per_mm: float
+    glance: _Colour | None
+    paper: _Colour | None
 
 
 def _paper_colour(rectified: NDArray[np.uint8], sheet: Layout, px_per_mm: float, step: int
