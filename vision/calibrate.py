@@ -196,18 +196,24 @@ def calibrate(frame: Image, *, flipped: bool = True) -> Calibration:
 
 def rectify(frame: Image, calibration: Calibration, *, px_per_mm: float = PX_PER_MM,
             balance: PaperBalance | None = None) -> Image:
-    """The frame warped onto the sheet: px_per_mm pixels per millimetre, top-left at (0, 0),
-    its colour balanced on the sheet's paper (vision.paper_balance: a camera's cast taken out,
-    so that the readers and teaching see the colours of the cards and dice in any light):
-    measured on this frame, or by a camera's ``balance`` kept from frame to frame."""
-    scale = np.diag([px_per_mm, px_per_mm, 1.0])
-    size = calibration.layout.pixel_size(px_per_mm)
-    flat = np.asarray(cv2.warpPerspective(frame, scale @ calibration.matrix(), size,
-                                          flags=cv2.INTER_LINEAR,
-                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)
+    """The frame warped onto the sheet (warp()), its colour balanced on the sheet's paper
+    (vision.paper_balance: a camera's cast taken out, so that the readers and teaching see the
+    colours of the cards and dice in any light): measured on this frame, or by a camera's
+    ``balance`` kept from frame to frame."""
+    flat = warp(frame, calibration, px_per_mm=px_per_mm)
     if balance is not None:
         return balance.balanced(flat, calibration.layout, px_per_mm=px_per_mm)
     return balanced(flat, calibration.layout, px_per_mm=px_per_mm)
+
+
+def warp(frame: Image, calibration: Calibration, *, px_per_mm: float = PX_PER_MM) -> Image:
+    """The frame warped onto the sheet: px_per_mm pixels per millimetre, top-left at (0, 0),
+    its colour as the camera gave it."""
+    scale = np.diag([px_per_mm, px_per_mm, 1.0])
+    size = calibration.layout.pixel_size(px_per_mm)
+    return np.asarray(cv2.warpPerspective(frame, scale @ calibration.matrix(), size,
+                                          flags=cv2.INTER_LINEAR,
+                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
 
 def drift(frame: Image, calibration: Calibration, *, tolerance_px: float = DRIFT_PX) -> Drift:

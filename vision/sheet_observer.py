@@ -5,11 +5,13 @@ checked for the corner markers where the calibration saw them (a bumped camera, 
 away: the observation's problem is "moved" and nothing is read until the table is calibrated
 again; but where a Dicy sheet was taken away, no sheet's marker left in the frame, its sheet is
 "no-sheet" and its ordinary dice are read anywhere in the frame, as without a sheet);
-then it is rectified where its markers lie in it (a camera trembling by a pixel or two), its
-paper's balance kept from frame to frame (vision.paper_balance.PaperBalance: measured anew when
-the light changes), and read by the reader of the sheet's game (vision.table_reads). The
-observation carries the game's reads, the ordinary dice of Dicy Cards in frame pixels (for the
-dice reads every game shares) and a mark for each die and card for the phones' picture.
+then it is warped onto the sheet where its markers lie in it (a camera trembling by a pixel or
+two); a frame that can be read (not too dark, washed out or moved: see below) has its paper's
+balance kept from frame to frame (vision.paper_balance.PaperBalance: measured anew when the
+light changes; a frame thrown away is not looked at for it, and leaves it as it was) and is
+read by the reader of the sheet's game (vision.table_reads). The observation carries the
+game's reads, the ordinary dice of Dicy Cards in frame pixels (for the dice reads every game
+shares) and a mark for each die and card for the phones' picture.
 
 recalibrate() asks for the next frame to be calibrated anew (a one-tap recalibration); a
 table without a calibration is calibrated from its first frames. A frame in which the sheet
@@ -39,8 +41,8 @@ from vision.calibrate import (
     Drift,
     calibrate,
     drift,
-    rectify,
     sheet_in_view,
+    warp,
 )
 from vision.components import READ_ON_SHEET
 from vision.dice import DieRead
@@ -147,8 +149,8 @@ class SheetObserver:
         assert self.calibration is not None
         markers = drift(frame, self.calibration)
         found = self.calibration.shifted(markers.offset)  # where the sheet lies in this frame
-        sheet = rectify(frame, found, balance=self.balance)
-        problem = _seeing(frame, sheet, markers)
+        flat = warp(frame, found)
+        problem = _seeing(frame, flat, markers)
         if problem:
             self.problem = problem
             self.why = {"moved": "the camera or the sheet moved", "dark": "the picture is too "
@@ -158,6 +160,7 @@ class SheetObserver:
                                    problem="moved", sheet="no-sheet")
             return Observation((), width, height, problem=self.problem)
         self.problem, self.why = None, ""
+        sheet = self.balance.balanced(flat, found.layout)
         seen = self._reader(found.game).read(sheet, found.layout)
         return Observation(_dice(seen, found), width, height, table=seen,
                            marks=_marks(seen, found))
@@ -170,12 +173,12 @@ class SheetObserver:
 
 def _seeing(frame: NDArray[np.uint8], sheet: NDArray[np.uint8], markers: Drift
             ) -> str | None:
-    """Why the calibrated sheet cannot be read in ``frame`` (``sheet``: it rectified;
-    ``markers``: where they were found): "dark" where the frame and the sheet's paper are dark
-    (its markers may be lost in it), "bright" where the frame is washed out, "moved" where the
-    markers are not where they were, "dark" where they are but the paper is too dim for the
-    dice; else None. A dark cloth about a lit sheet is no problem, and a table where the sheet
-    was taken away is "moved", not "dark"."""
+    """Why the calibrated sheet cannot be read in ``frame`` (``sheet``: it warped, its colour
+    as the camera gave it; ``markers``: where they were found): "dark" where the frame and the
+    sheet's paper are dark (its markers may be lost in it), "bright" where the frame is washed
+    out, "moved" where the markers are not where they were, "dark" where they are but the
+    paper is too dim for the dice; else None. A dark cloth about a lit sheet is no problem,
+    and a table where the sheet was taken away is "moved", not "dark"."""
     light, dim = _light(frame), _paper(sheet) < SHEET_DARK
     if light == "dark" and dim:
         return "dark"

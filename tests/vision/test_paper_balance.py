@@ -4,6 +4,7 @@ in the light it was made for is read exactly as before."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.calibrate import calibrate, rectify
@@ -141,3 +142,22 @@ def test_a_light_steady_near_the_tint_a_paper_may_have_is_measured_once() -> Non
         kept = rectify(dimmer, found, balance=balance).astype(np.int16)
         assert np.abs(kept - rectify(dimmer, found)).max() <= 1, blue_cut
     assert balance.measured <= 3
+
+
+def test_a_frame_thrown_away_leaves_the_tables_balance_as_it_was() -> None:
+    # the paper was looked at (glance and measurement: 1.6-2.1 ms) on frames then thrown
+    # away as too dark, washed out or moved, and the next frame read measured it again
+    lamp = cast(render_table(2000, game="dicy").image, WARM)
+    observer = SheetObserver(calibrate(lamp), threads=1)
+    first = observer.observe(lamp)
+    assert first.problem is None and observer.balance.measured == 1
+    bumped = cv2.warpAffine(lamp, np.float32([[1, 0, 40], [0, 1, 25]]),
+                            (lamp.shape[1], lamp.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+    thrown = {"dark": (lamp * 0.08).astype(np.uint8),
+              "bright": np.clip(lamp.astype(np.int16) + 235, 0, 255).astype(np.uint8),
+              "moved": bumped}
+    for problem, frame in thrown.items():
+        assert observer.observe(frame).problem == problem
+        assert observer.balance.measured == 1, problem
+        assert observer.observe(lamp).table == first.table, problem
+        assert observer.balance.measured == 1, problem
