@@ -161,14 +161,11 @@ def calibrate(frame: Image, *, flipped: bool = True) -> Calibration:
     showing none of a sheet's markers is looked at again flipped back, as a camera that
     mirrors its picture delivers the sheet (its markers do not read mirrored), unless
     ``flipped`` is False (that look found nothing in this very picture already)."""
-    grey = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame,
-                      np.uint8)
-    found = detect(grey)
+    grey, found = _look(frame)
     mirrored = False
-    if flipped and all(identify([i]) is None for i in found):
-        unmirrored = _unmirror(grey)
-        found_back = detect(unmirrored)
-        if any(identify([i]) is not None for i in found_back):
+    if flipped and not _shows_a_sheet(found):
+        unmirrored, found_back = _look(grey, mirrored=True)
+        if _shows_a_sheet(found_back):
             grey, found, mirrored = unmirrored, found_back, True
     sheet = _likeliest_sheet(found)
     if sheet is None or len([i for i in found if identify([i]) == sheet]) < 4:
@@ -243,9 +240,22 @@ def drift(frame: Image, calibration: Calibration, *, tolerance_px: float = DRIFT
 def sheet_in_view(frame: Image, calibration: Calibration) -> bool:
     """Whether any sheet's marker is in the frame, wherever it lies (a camera bumped: the sheet
     still in view; a sheet taken away: none), looked for as the calibrated camera sees."""
+    return _shows_a_sheet(_look(frame, mirrored=calibration.mirrored)[1])
+
+
+def _look(frame: Image, *, mirrored: bool = False
+          ) -> tuple[Image, dict[int, NDArray[np.float32]]]:
+    """The frame in grey as its markers are looked for (flipped back for a camera that
+    mirrors its picture), and the markers found in it."""
     grey = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame,
                       np.uint8)
-    found = detect(_unmirror(grey) if calibration.mirrored else grey)
+    if mirrored:
+        grey = _unmirror(grey)
+    return grey, detect(grey)
+
+
+def _shows_a_sheet(found: dict[int, NDArray[np.float32]]) -> bool:
+    """Whether any of the markers found is a dicetable sheet's."""
     return any(identify([marker]) is not None for marker in found)
 
 
