@@ -83,8 +83,8 @@ MAX_READS = 8  # reads of one rest before disagreeing dice are called "not sure"
 
 
 def motion_picture(image: Image, small: Image | None = None) -> Image:
-    """The small YUV picture of a frame motion is watched on: its grey (Y, as cv2 greys) and
-    its colour (U and V, 128 for none, as JPEG's); ``small``: one the camera made itself.
+    """The small YUV picture of a frame motion is watched on: its grey (Y) and its colour (U
+    and V, 128 for none), as JPEG's; ``small``: one the camera made itself.
     Softened so that a camera trembling by a fraction of a pixel does not move its sharp
     edges; its colour over ``COLOUR_SOFTENING``, so that a sensor's colour noise is no motion."""
     source = small if small is not None else image
@@ -92,8 +92,8 @@ def motion_picture(image: Image, small: Image | None = None) -> Image:
     size = (MOTION_WIDTH, max(1, round(height * MOTION_WIDTH / width)))
     picture = cv2.resize(source, size, interpolation=cv2.INTER_AREA)
     if small is None:
-        _, v, u = cv2.split(cv2.cvtColor(picture, cv2.COLOR_BGR2YCrCb))
-        picture = cv2.merge((cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY), u, v))
+        grey, v, u = cv2.split(cv2.cvtColor(picture, cv2.COLOR_BGR2YCrCb))
+        picture = cv2.merge((grey, u, v))
     if picture.ndim == 2:
         return np.asarray(cv2.GaussianBlur(picture, (3, 3), 0), np.uint8)
     grey, u, v = cv2.split(picture)
