@@ -20,11 +20,12 @@ from vision.table_dataset import Labelled, TablePhoto
 
 @dataclass(frozen=True)
 class PlaceLabels:
-    """Each labelled card place's face (EMPTY for an empty one), and the cards labelled
-    without a place that lie on none."""
+    """Each labelled card place's face (EMPTY for an empty one), the cards labelled without
+    a place that lie on none, and each other card's place."""
 
     faces: dict[str, str]
     off_places: tuple[Labelled, ...]
+    placed: dict[Labelled, str]
 
 
 def place_labels(photo: TablePhoto, kind: str, found: Calibration) -> PlaceLabels:
@@ -43,7 +44,8 @@ def place_labels(photo: TablePhoto, kind: str, found: Calibration) -> PlaceLabel
             raise DatasetError(f"{photo.file}: place {name} is labelled twice "
                                f"({faces[name]!r} and {face!r})")
         faces[name] = face
-    return PlaceLabels(faces, tuple(i for name, i in named if name is None))
+    return PlaceLabels(faces, tuple(i for name, i in named if name is None),
+                       {i: name for name, i in named if name is not None})
 
 
 def place_of(item: Labelled, found: Calibration) -> str | None:

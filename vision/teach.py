@@ -31,7 +31,7 @@ from vision.card_outline import outlines
 from vision.components import NOTHING, is_card
 from vision.dice_finder import DieFinder
 from vision.features import DIE_EXAMPLE, crop_cards, crop_die, die_angle
-from vision.labelled_places import place_labels, place_of
+from vision.labelled_places import place_labels
 from vision.locate import Candidate
 from vision.profile import Profile
 from vision.sheet import PX_PER_MM
@@ -79,12 +79,13 @@ def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None =
     for photo in photos:
         view = _view(photo)
         left_out += [(photo, item) for item in view.off_sheet if item.kind == kind]
+        placed: dict[Labelled, str] = {}
         if is_card(kind) and view.calibration is not None:
-            place_labels(photo, kind, view.calibration)
+            placed = place_labels(photo, kind, view.calibration).placed
         items = [(item, quad if item.corners else None) for item, quad in view.items
                  if item.kind == kind]
         if is_card(kind):
-            for item, face in _cards(view, items):
+            for item, face in _cards(view, items, placed):
                 labels.append(item.face)
                 patches.append(face)
             continue
@@ -142,18 +143,18 @@ def _view(photo: TablePhoto) -> _View:
     return _View(flat, on, PX_PER_MM, found, tuple(off))
 
 
-def _cards(view: _View, items: list[tuple[Labelled, NDArray[np.float64] | None]]
-           ) -> list[tuple[Labelled, NDArray[np.uint8]]]:
-    """Each labelled card cut out as the reader will cut it: in a card place of a sheet along
-    the outline found there (the one nearest its corners, when they are known), elsewhere
-    along its corners (or its box)."""
+def _cards(view: _View, items: list[tuple[Labelled, NDArray[np.float64] | None]],
+           placed: dict[Labelled, str]) -> list[tuple[Labelled, NDArray[np.uint8]]]:
+    """Each labelled card cut out as the reader will cut it: in a card place of a sheet (its
+    place in ``placed``) along the outline found there (the one nearest its corners, when
+    they are known), elsewhere along its corners (or its box)."""
     if not items:
         return []
     soft = np.asarray(cv2.GaussianBlur(view.image, (0, 0), 0.8), np.uint8)
     quads = []
     for item, quad in items:
         found = None
-        place = place_of(item, view.calibration) if view.calibration is not None else None
+        place = placed.get(item)
         if view.calibration is not None and place is not None:
             sheet = view.calibration.layout
             found = outlines(view.image, (sheet.zone(place),), sheet.card, PX_PER_MM)[0]
