@@ -4,7 +4,8 @@ The sheet lies landscape on the table. Its four ArUco markers (OpenCV's 4×4 dic
 at the corners; their ids tell which game and paper the sheet is for, so a camera frame alone
 says which layout it shows. Zones are rectangles on the sheet: the areas of Dalek Dice, the
 card places of Dicy Cards and of 17 (each place a little larger than the card it holds, with
-a mid-grey fill that any card stands out against), and the dice area of Dicy Cards.
+a mid-grey fill that any card stands out against), and the dice area of Dicy Cards (printed
+as a grey tray, vision.sheet_art: white dice are as light as the paper).
 
 A rectified frame (vision.calibrate) shows the sheet at PX_PER_MM pixels per millimetre, x to
 the right and y down from the sheet's top-left corner.

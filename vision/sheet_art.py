@@ -24,6 +24,14 @@ LANGUAGES = ("en", "es", "pt", "it")
 PLACE_GREY = 0.55  # fill of a card place (0 black .. 1 white)
 LINE_GREY = 0.45
 TEXT_GREY = 0.35
+TRAY_GREY = 0.55
+"""Fill of Dicy Cards' dice area, a tray as dice trays are felt: the top of a white die is as
+light as the paper, and on white paper under a lamp a camera saw little else of it than its
+pips (the dice reader finds dice by their bodies); on the tray dice of every colour stand out.
+A black-and-white printer prints it as it prints the card places."""
+TRAY_TEXT_GREY = 0.1  # the tray's label: dark, to read plainly on the grey
+TRAYS = ("dice",)  # the areas printed as trays (Dalek's areas stay white: its dice are read
+#                    there as they are)
 CLEAR_MM = MARGIN_MM + MARKER_MM + 2.0
 """A player's label keeps this far from the paper's side: clear of the corner markers."""
 HINT_MM, HINT_BASELINE_MM = 2.1, 4.3
@@ -99,8 +107,11 @@ def shapes(sheet: Layout, lang: str = "en") -> list[Shape]:
         if zone.kind == "place":
             out.append(Box(zone.x, zone.y, zone.w, zone.h, fill=PLACE_GREY))
         else:
-            out.append(Box(zone.x, zone.y, zone.w, zone.h, line=LINE_GREY, width=0.5))
-            out.append(Text(zone.x + 2, zone.y + size + 1.5, size, _WORDS[zone.name][lang]))
+            tray = zone.name in TRAYS
+            out.append(Box(zone.x, zone.y, zone.w, zone.h, fill=TRAY_GREY if tray else None,
+                           line=LINE_GREY, width=0.5))
+            out.append(Text(zone.x + 2, zone.y + size + 1.5, size, _WORDS[zone.name][lang],
+                            grey=TRAY_TEXT_GREY if tray else TEXT_GREY))
     if sheet.game == "dicy":
         for player in range(1, 5):
             row = sorted((z for z in sheet.places() if z.name.startswith(f"p{player}-")),

@@ -10,6 +10,7 @@ import numpy as np
 from vision.calibrate import calibrate, rectify
 from vision.components import EMPTY
 from vision.paper_balance import PaperBalance, balanced
+from vision.sheet import PX_PER_MM
 from vision.sheet_observer import SheetObserver
 from vision.sheet_seen import DalekObservation, DicyObservation
 from vision.table_scene import PlacedDie, render_still, render_table
@@ -161,3 +162,25 @@ def test_a_frame_thrown_away_leaves_the_tables_balance_as_it_was() -> None:
         assert observer.balance.measured == 1, problem
         assert observer.observe(lamp).table == first.table, problem
         assert observer.balance.measured == 1, problem
+
+
+def test_the_dicy_sheets_grey_tray_comes_out_grey_under_a_warm_light_its_dice_read() -> None:
+    """The Dicy dice area is printed as a grey tray, not left as paper: under a warm light the
+    balance, judged on the paper alone, brings paper and tray back to grey, the tray as much
+    darker than the paper as it is printed, and the white dice on it are all read."""
+    scene = render_table(2003, game="dicy")
+    frame = cast(scene.image, WARM)
+    found = calibrate(frame)
+    flat = rectify(frame, found).astype(np.float32)
+    k = PX_PER_MM
+    area = found.layout.zone("dice")
+    tray = np.median(flat[round((area.y + 8) * k):round((area.y + area.h - 1) * k),
+                          round((area.x + 1) * k):round((area.x + area.w - 1) * k)], (0, 1))
+    paper = np.median(flat[round(40 * k):round(170 * k), round(9 * k):round(27 * k)], (0, 1))
+    for colour in (tray, paper):
+        assert colour.max() - colour.min() < 12, colour
+    assert 0.45 < tray.mean() / paper.mean() < 0.7
+    table = _read(frame)
+    assert isinstance(table, DicyObservation)
+    assert sorted(d.face or "?" for d in table.dice) == sorted(
+        i.face for i in scene.items if i.kind == "d6")
