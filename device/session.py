@@ -53,7 +53,7 @@ CHANGES_KEPT = 64  # how many of the last changes the session knows the makers o
 STOP_WAITS_S = 3.0
 """The longest a stop waits for the camera's read of a table that moved (the dice the player
 just set aside): the rest's stillness and its reads, on a Raspberry Pi too."""
-TEACH_STEPS = ("start", "photo", "next", "check", "save", "cancel")  # what `teach` takes
+TEACH_STEPS = ("start", "photo", "undo", "next", "check", "save", "cancel")  # what `teach` takes
 
 
 class SessionError(Refusal, ValueError):
@@ -258,19 +258,22 @@ class TableSession:
         """Calibrate the table anew from the camera's next still frame (one tap on a phone)."""
         return self._run(lambda: self._recalibrate(base_version))
 
-    def teach(self, do: str, kind: str | None = None, *, base_version: int) -> Snapshot:
+    def teach(self, do: str, kind: str | None = None, *, base_version: int,
+              pictures: bool = False) -> Snapshot:
         """One step of teach mode (:class:`device.teacher.Teacher`): ``start`` teaching
-        ``kind``, take a ``photo`` of the step asked for, go on to the ``next`` step,
-        ``check`` on a fresh photo, ``save`` or ``cancel``. Photos are the camera's last
-        frame; a refused step changes nothing. A photo and the check are worked out on the
-        calling thread, not the worker: the table's other changes go on meanwhile."""
+        ``kind``, take a ``photo`` of the step asked for (``pictures``: of d6 dice with
+        pictures, kept though their pips look like another number), ``undo`` the step's last
+        photo, go on to the ``next`` step, ``check`` on a fresh photo, ``save`` or ``cancel``.
+        Photos are the camera's last frame; a refused step changes nothing (a doubted d6
+        photo is held for ``pictures``). A photo and the check are worked out on the calling
+        thread, not the worker: the table's other changes go on meanwhile."""
         if do not in TEACH_STEPS:
             raise ValueError(f"no teach step {do!r}: one of {', '.join(TEACH_STEPS)}")
         if do not in ("photo", "check"):
             return self._run(lambda: self._teach(do, kind, base_version))
         teacher, frame, number = self._run(lambda: self._teach_frame(base_version))
         if do == "photo":
-            teacher.photo(frame, number)
+            teacher.photo(frame, number, pictures=pictures)
         else:
             teacher.check(frame, number)
         return self._run(self._publish_camera)
@@ -599,6 +602,8 @@ class TableSession:
             if self._game is not None and not self._game.over:
                 raise SessionError("a game is being played; finish or abandon it first")
             teacher.start(kind or "")
+        elif do == "undo":
+            teacher.undo()
         elif do == "next":
             teacher.next()
         elif do == "save":

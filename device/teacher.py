@@ -6,7 +6,10 @@ camera's last settled frame), keeps the photos as a labelled teach set in ``STAT
 (``dicetable teach KIND --from`` reads the same folder), teaches a profile from them, checks it
 on a fresh photo, and only on "save" keeps it in ``STATE/profiles`` and hands it to the live
 reader. What it refuses is a :class:`TeachRefusal`, a message for the players; a refused step
-changes nothing.
+changes nothing, but for a d6 photo whose dice look like another number by their pips
+(:class:`DoubtedPhoto`): it is held, and kept as labelled when the players say their dice have
+pictures (``photo(..., pictures=True)``). A photo kept by mistake is taken back with
+:meth:`Teacher.undo` while its step is being taken.
 
 Photos and the check take a while (finding dice, teaching, reading): they are worked out on
 the caller's thread, outside the teacher's lock, and kept only if the lesson is still where
@@ -70,9 +73,36 @@ class TeachRefusal(Refusal, ValueError):
     """A teach step that cannot be taken now, and why (the players' words)."""
 
 
+class DoubtedPhoto(TeachRefusal):
+    """A d6 photo refused because most of its dice look like another number by their pips
+    (``looks``; None: no one number): dice laid showing another face, or dice with pictures,
+    which the players may keep as ``face`` (the lesson holds the photo meanwhile)."""
+
+    def __init__(self, face: str, looks: str | None, items: list[Labelled]) -> None:
+        if looks is None:
+            super().__init__("most dice in the dice box do not show {face}: lay them all "
+                             "showing {face} and take the photo again", face=face)
+        else:
+            super().__init__("most of these dice look like {looks}, not {face}: lay them all "
+                             "showing {face} and take the photo again", looks=looks, face=face)
+        self.face, self.looks, self.items = face, looks, items
+
+
 def profile_path(state: Path, kind: str) -> Path:
     """Where a table's taught profile of ``kind`` is kept."""
     return state / PROFILES / f"profile-{kind}.npz"
+
+
+@dataclass(frozen=True)
+class _Held:
+    """A doubted photo held for the players' answer: where the lesson stood, its picture."""
+
+    at: tuple[int, int]
+    number: int
+    frame: Image
+    found: Calibration
+    flat: Image
+    items: list[Labelled]
 
 
 @dataclass
@@ -86,6 +116,7 @@ class _Lesson:
     before: Image | None = None  # ... and that of the step before
     checked: Checked | None = None
     profile: Profile | None = None
+    held: _Held | None = None  # the last doubted photo
 
     @property
     def at(self) -> tuple[int, int]:
@@ -124,8 +155,11 @@ class Teacher:
             self._lesson = _Lesson(kind, plan, photos=[0] * len(plan))
             self._used = -1
 
-    def photo(self, frame: Image | None, number: int) -> None:
-        """The camera's last frame (its picture ``number``) as a photo of the step."""
+    def photo(self, frame: Image | None, number: int, *, pictures: bool = False) -> None:
+        """The camera's last frame (its picture ``number``) as a photo of the step. With
+        ``pictures`` (the players' dice have pictures, which their pips' reader may read as
+        another number) the photo doubted at this step is kept as labelled, or, none held,
+        the frame is taken without asking its pips."""
         with self._lock:
             lesson = self._going()
             at = lesson.at
@@ -136,15 +170,37 @@ class Teacher:
                                           "on to the next", "these cards have {n} photos "
                                           "already: go on to the next"), n=PHOTOS)
             step, before = lesson.plan[lesson.step], lesson.before
-        found, flat = self._sheet(frame, number, lesson.kind)
-        assert frame is not None
-        items = self._items(lesson.kind, frame, found, flat, step, before)
+            held = lesson.held if pictures and lesson.held and lesson.held.at == at else None
+        if held is None:
+            found, flat = self._sheet(frame, number, lesson.kind)
+            assert frame is not None
+            try:
+                items = self._items(lesson.kind, frame, found, flat, step, before, pictures)
+            except DoubtedPhoto as doubt:
+                with self._lock:
+                    if self._lesson is lesson and lesson.at == at:
+                        lesson.held = _Held(at, number, frame, found, flat, doubt.items)
+                raise
+            held = _Held(at, number, frame, found, flat, items)
         with self._lock:
-            self._same(lesson, at, number)
-            lesson.taken.append(self._keep(lesson, frame, found, items))
-            lesson.last = flat
-            self._used = number
+            self._same(lesson, at, held.number)
+            lesson.taken.append(self._keep(lesson, held.frame, held.found, held.items))
+            lesson.last = held.flat
+            lesson.held = None
+            self._used = held.number
             lesson.photos[lesson.step] += 1
+
+    def undo(self) -> None:
+        """Take back the last photo of the step being taken (one kept by mistake)."""
+        with self._lock:
+            lesson = self._going()
+            if lesson.step >= len(lesson.plan) or not lesson.photos[lesson.step]:
+                raise TeachRefusal("this step has no photo to take back")
+            photo = lesson.taken.pop()
+            folder = self._state / TEACH / lesson.kind
+            write_photos(folder, lesson.taken)
+            photo.path.unlink(missing_ok=True)
+            lesson.photos[lesson.step] -= 1
 
     def next(self) -> None:
         """On to the next step (or the check), once this one has a photo (d6: a face may be
@@ -293,10 +349,10 @@ class Teacher:
         return found, rectify(frame, found)
 
     def _items(self, kind: str, frame: Image, found: Calibration, flat: Image, step: Step,
-               before: Image | None) -> list[Labelled]:
+               before: Image | None, pictures: bool) -> list[Labelled]:
         """The labelled dice or cards of a photo of ``step`` (refused: none, d6 dice mostly
-        showing another number by their pips, a place with no card, a card left from the step
-        before)."""
+        showing another number by their pips unless they have ``pictures``, a place with no
+        card, a card left from the step before)."""
         if not is_card(kind):
             (_, face), = step
             dice = dice_in_box(frame, found, kind, face, self._dice_finder())
@@ -305,9 +361,10 @@ class Teacher:
                                    "and take the photo again" if BOX[kind] == "to-roll" else
                                    "no die was found in the dice box: lay the dice there and "
                                    "take the photo again")
-            if kind == "d6" and shown_otherwise(frame, dice, face, self._pips()):
-                raise TeachRefusal("most dice in the dice box do not show {face}: lay them all "
-                                   "showing {face} and take the photo again", face=face)
+            otherwise = None if kind != "d6" or pictures else \
+                shown_otherwise(frame, dice, face, self._pips())
+            if otherwise is not None:
+                raise DoubtedPhoto(face, otherwise.looks, dice)
             return dice
         cards, missing = cards_in_places(flat, found, kind, step)
         if missing:

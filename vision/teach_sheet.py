@@ -8,9 +8,10 @@ photo the sheet is found and the frame rectified; the dice in the box are found 
 finder, the cards in their places by their outlines, and become labelled items of a teach set
 (:mod:`vision.table_dataset`), so that :func:`vision.teach.teach` learns from them as from any
 labelled folder. A d6 photo whose dice are mostly read by their pips as another number than
-the step's face (:func:`shown_otherwise`) is of another face, or of dice as thrown. The check
-reads a fresh photo with the new profile (:func:`check_plan`: dice one of each face in a row
-in the box from left to right; cards each in its named place).
+the step's face (:func:`shown_otherwise`) is of another face, of dice as thrown, or of dice
+with pictures (which the pips' reader may read as another number: the players say which). The
+check reads a fresh photo with the new profile (:func:`check_plan`: dice one of each face in
+a row in the box from left to right; cards each in its named place).
 
 >>> [len(s) for s in steps("dicy-card")], [len(s) for s in steps("17-card")], len(steps("d6"))
 ([5, 5, 5, 5, 4], [5, 5, 5], 6)
@@ -22,6 +23,7 @@ in the box from left to right; cards each in its named place).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -52,7 +54,8 @@ DIE_MM = 16.0  # a die's side on the sheet, for its label's outline
 APART_MM = 0.8 * DIE_MM  # two dice's centres lie farther apart than this (a likelier one wins)
 SAME_LOOK = 6.0  # a place whose mean grey difference is under this shows the same card
 OTHER_FACE = 0.75  # a d6 photo whose dice this share of (or more) are read by their pips as
-# another number shows another face (dice with pictures, rarely read by pips: 4 of 6 at most)
+# another number shows another face, or dice with pictures (on the Dicy sheet's grey tray a
+# picture of a 1 was read as a 6 on 3 to 5 of 6 dice): the players are asked which
 Step = tuple[tuple[str, str], ...]  # (place or box, face) laid for one photo
 
 _CARD_PLACES = {"dicy-card": tuple(f"p1-{i}" for i in range(1, BATCH + 1)),
@@ -135,18 +138,30 @@ def dice_in_box(frame: NDArray[np.uint8], found: Calibration, kind: str, face: s
     return dice
 
 
+@dataclass(frozen=True)
+class Otherwise:
+    """d6 dice laid for a face that mostly show another number by their pips: ``looks``, the
+    number half of them or more are read as (None: no one number, as dice thrown show)."""
+
+    looks: str | None
+
+
 def shown_otherwise(frame: NDArray[np.uint8], dice: Sequence[Labelled], face: str,
-                    pips: DiceReader) -> bool:
+                    pips: DiceReader) -> Otherwise | None:
     """Whether d6 dice labelled ``face`` (dice_in_box's, frame pixels) mostly show another
     number: OTHER_FACE of them or more read surely by their pips as another value, each by
-    the likeliest read whose centre lies in its box."""
+    the likeliest read whose centre lies in its box; and which number they look like."""
     reads = pips.read(frame)
-    other = 0
+    others: Counter[str] = Counter()
     for die in dice:
         x0, y0, x1, y1 = die.bbox
         seen = next((r.value for r in reads if x0 <= r.x <= x1 and y0 <= r.y <= y1), None)
-        other += seen is not None and str(seen) != face
-    return bool(dice) and other >= OTHER_FACE * len(dice)
+        if seen is not None and str(seen) != face:
+            others[str(seen)] += 1
+    if not dice or others.total() < OTHER_FACE * len(dice):
+        return None
+    looks, n = others.most_common(1)[0]
+    return Otherwise(looks if 2 * n >= len(dice) else None)
 
 
 def cards_in_places(flat: NDArray[np.uint8], found: Calibration, kind: str, step: Step

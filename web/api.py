@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, send_file
 
 from device.session import TEACH_STEPS, Snapshot
+from device.teacher import DoubtedPhoto
 from engine import IllegalAction
 from engine.dicy import draw_interglacial
 from engine.game import REFUSED_LATER
@@ -191,10 +192,13 @@ def camera_recalibrate() -> Response:
 
 @bp.post("/camera/teach")
 @require_pin
-def camera_teach() -> Response:
+def camera_teach() -> Response | tuple[Response, int]:
     """``{"do": step, "kind": k, "base_version": n}``: one step of teach mode
-    (device/teacher.py): ``start`` (with ``kind``, e.g. ``dalek``), ``photo``, ``next``,
-    ``check``, ``save`` or ``cancel``; a refused step changes nothing."""
+    (device/teacher.py): ``start`` (with ``kind``, e.g. ``dalek``), ``photo`` (with
+    ``"pictures": true``: d6 dice with pictures), ``undo``, ``next``, ``check``, ``save`` or
+    ``cancel``; a refused step changes nothing. A d6 photo whose dice look like another
+    number is refused with ``refused``: ``{"face", "looks"}`` (the photo is held: the same
+    step with ``pictures`` keeps it)."""
     body = request_body()
     do = body.get("do")
     if do not in TEACH_STEPS:
@@ -202,7 +206,12 @@ def camera_teach() -> Response:
     kind = body.get("kind")
     if do == "start" and not isinstance(kind, str):
         raise ApiError(400, "error.field.kind")
-    return changed(table().session.teach(do, kind, base_version=version_of(body)))
+    try:
+        return changed(table().session.teach(do, kind, base_version=version_of(body),
+                                             pictures=body.get("pictures") is True))
+    except DoubtedPhoto as doubt:
+        return refusal(400, engine_text(language(), doubt),
+                       refused={"face": doubt.face, "looks": doubt.looks})
 
 
 @bp.get("/camera/profile-<kind>.npz")

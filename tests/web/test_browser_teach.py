@@ -109,12 +109,12 @@ def cards_table(tmp_path: Path) -> Iterator[ServedTable]:
 
 
 def held_film(frames: Path, rests: list[SheetRest], game: str, seconds: float, *,
-              seed: int = 43) -> Path:
-    """A folder camera's frames (a new art): each rest held ``seconds`` (the first at least
-    6 s: the phone signs in; the last 60 s)."""
+              seed: int = 43, style: str = "pop") -> Path:
+    """A folder camera's frames (a new art by default): each rest held ``seconds`` (the first
+    at least 6 s: the phone signs in; the last 60 s)."""
     frames.mkdir()
     number, still = 0, 0
-    for image, held in film(rests, game=game, seed=seed, style="pop"):
+    for image, held in film(rests, game=game, seed=seed, style=style):
         first = frames / f"{number:05d}.jpg"
         cv2.imwrite(str(first), image)
         last = still == len(rests) - 1
@@ -241,5 +241,60 @@ def test_the_pad_walks_a_phone_through_teaching_dicy_cards(browser: Browser,
             "another game's sheet: lay the 17 sheet" if "17" in kind else "No die was found")
         phones.look(kind.split()[1])
         camera.get_by_role("button", name="Stop teaching").click()
+    assert phones.errors == []
+    phones.close()
+
+
+DICE_AREA = [(60.0 + 35.0 * i, 105.0) for i in range(6)]  # the Dicy sheet's dice box
+
+
+@pytest.fixture
+def fives_table(tmp_path: Path) -> Iterator[ServedTable]:
+    """The camera sees the Dicy sheet with six dice showing 5 in its dice box."""
+    frames = held_film(tmp_path / "frames", [SheetRest(dice(["5"] * 6, DICE_AREA, 0))], "dicy",
+                       HOLD, style="classic")
+    with ServedTable(tmp_path / "state", args=["--camera", str(frames)]) as table:
+        yield table
+
+
+def test_a_d6_photo_whose_dice_look_like_another_number_is_asked_about(
+        browser: Browser, fives_table: ServedTable, tmp_path: Path) -> None:
+    """Dice showing 5 laid for the 1 step: the phone says what the camera saw and offers two
+    ways on; "my dice have pictures" keeps the photo as ones, and a wrong tap is taken back.
+    Every language's phone shows the question whole."""
+    phones = Phones(browser, fives_table, tmp_path)
+    phones.join("es", "pt", "it")
+    page = phones.pages["en"]
+    camera = page.locator("section.camera")
+    phones.open_entry("en")
+    camera.get_by_role("button", name="Teach dice 1–6 (a logo, pictures)").click()
+    for lang, other in phones.pages.items():  # each phone asks, in its own words
+        other.locator("section.camera").locator(".teach .row button.primary").click()
+        expect(other.locator(".teach-doubt")).to_be_visible(timeout=PHOTO_MS)
+        expect(other.locator(".teach-doubt button")).to_have_count(2)
+        assert other.locator(".teach-doubt").get_attribute("role") == "alert", lang
+    phones.look("d6-doubt")
+    doubt = camera.locator(".teach-doubt")
+    expect(doubt).to_contain_text("Most of these dice look like 5, not 1: lay them all "
+                                  "showing 1 and take the photo again")
+    expect(phones.pages["es"].locator(".teach-doubt")).to_contain_text(
+        "La mayoría de estos dados parecen un 5, no un 1")
+    doubt.get_by_role("button", name="Take the photo again").click()  # the same dice: asked
+    expect(page.locator(".busy")).to_have_count(0, timeout=PHOTO_MS)
+    expect(doubt).to_be_visible()
+    expect(camera).to_contain_text("Photos of this face: 0 of at most 3")
+    doubt.get_by_role("button", name="My dice have pictures: teach them as 1").click()
+    expect(page.locator(".toast")).to_contain_text("Photo kept: your dice taught as 1",
+                                                   timeout=PHOTO_MS)
+    expect(camera).to_contain_text("Photos of this face: 1 of at most 3")
+    expect(doubt).to_have_count(0)
+    labels = json.loads((fives_table.state / "teach" / "d6" / "labels.json").read_text())
+    assert [[str(d["value"]) for d in p["dice"]] for p in labels["images"]] == [["1"] * 6]
+    phones.look("d6-kept")
+    camera.get_by_role("button", name="Take back the last photo").click()
+    expect(page.locator(".toast")).to_contain_text("The last photo was taken back")
+    expect(camera).to_contain_text("Photos of this face: 0 of at most 3")
+    labels = json.loads((fives_table.state / "teach" / "d6" / "labels.json").read_text())
+    assert labels["images"] == []
     assert phones.errors == []
     phones.close()

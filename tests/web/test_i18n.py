@@ -440,8 +440,8 @@ def camera_refusals(session: TableSession) -> Iterator[Callable[[], object]]:
 
 def teach_refusals(state: Path) -> Iterator[Callable[[], object]]:
     """Every step of teach mode refused: no camera, no lesson, no frame, no sheet, another
-    game's sheet, no die in the box, d6 dice showing another face, the same frame twice, too
-    many photos, out of order."""
+    game's sheet, no die in the box, d6 dice showing another face or thrown, the same frame
+    twice, too many photos, out of order, no photo to take back."""
     from device.teacher import Teacher
     from vision.table_scene import PlacedDie, render_still
 
@@ -489,6 +489,10 @@ def teach_refusals(state: Path) -> Iterator[Callable[[], object]]:
         fives = tuple(PlacedDie("5", 60.0 + 35 * i, 105.0, 0.3, i) for i in range(6))
         show(render_still(1, game="dicy", dice=fives).image)
         yield teach("photo")  # the dice show 5, not 1
+        thrown = tuple(PlacedDie(str(n + 1), 60.0 + 35 * n, 105.0, 0.3, n) for n in range(6))
+        show(render_still(1, game="dicy", dice=thrown).image)
+        yield teach("photo")  # the dice show every number but 1
+        yield teach("undo")  # no photo to take back
         for _ in range(5):
             session.teach("next", base_version=session.snapshot().version)
         yield teach("next")  # no face taught at all

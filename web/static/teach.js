@@ -3,13 +3,42 @@
    checked on a fresh photo before it is saved. */
 "use strict";
 
-const teachStep = (what, extra) => change("/api/camera/teach", Object.assign({do: what}, extra));
+const teachStep = (what, extra, options) => change("/api/camera/teach", Object.assign({do: what}, extra), options);
+
+/* A photo of the step (pictures: of d6 dice with pictures, kept though their pips look like
+   another number). A d6 photo whose dice look like another number is asked about (S.teachDoubt,
+   for the step and photo it was taken at); a photo kept as pictures is said, and can be taken
+   back. */
+async function teachPhoto(lesson, pictures) {
+  const at = {step: lesson.step, photos: lesson.photos[lesson.step]};
+  S.teachDoubt = null;
+  const taken = await teachStep("photo", pictures ? {pictures: true} : {}, {refused: (data) => {
+    S.teachDoubt = Object.assign({error: data.error}, at, data.refused);
+    render();
+  }});
+  if (taken && pictures) toast(t("teach.kept_pictures", {face: faceName(lesson.kind, lesson.steps[at.step][0].face)}), "ok");
+}
+
+/* The step's last photo taken back (one kept by mistake). */
+async function teachUndo() {
+  if (await teachStep("undo")) toast(t("teach.undone"), "ok");
+}
+
+/* What the camera saw in a d6 photo refused for looking like another number, and the two ways
+   on: lay the dice again and take another photo, or keep this one (dice with pictures). */
+function teachDoubtBox(lesson, doubt) {
+  return el("div.refused.teach-doubt", {role: "alert"},
+    el("p", {text: sentence(doubt.error)}),
+    el("div.row.wrap", {},
+      button(t("teach.doubt_again"), () => teachPhoto(lesson, false), "primary"),
+      button(t("teach.doubt_pictures", {face: faceName(lesson.kind, doubt.face)}), () => teachPhoto(lesson, true))));
+}
 
 /* The way into teach mode (a phone with the PIN, no game being played): the dice and cards of
    the game on the table first, the other games' behind a chooser; and the taught profiles to
    download. */
 function teachEntry(teach) {
-  const start = (kind) => button(t("teach.start." + kind), () => teachStep("start", {kind}));
+  const start = (kind) => button(t("teach.start." + kind), () => { S.teachDoubt = null; teachStep("start", {kind}); });
   const mine = teach.game ? teach.kinds.filter((k) => teach.games[k] === teach.game) : teach.kinds;
   const others = teach.kinds.filter((k) => !mine.includes(k));
   const saved = teach.saved.map((kind) => el("a", {href: `/api/camera/profile-${kind}.npz`, download: "", text: t("teach.download." + kind)}));
@@ -55,9 +84,15 @@ function teachTaking(lesson) {
   parts.push(el("p", {text: t(photos, {n, most: lesson.most})}));
   const next = lesson.step === steps.length - 1 ? "teach.to_check"
     : lesson.optional && n === 0 ? "teach.skip" : lesson.cards ? "teach.next_cards" : "teach.next";
+  const doubt = S.teachDoubt;
+  if (doubt && doubt.step === lesson.step && doubt.photos === n) {
+    parts.push(teachDoubtBox(lesson, doubt));
+    return parts;
+  }
   parts.push(el("div.row.wrap", {},
-    button(t("teach.take"), () => teachStep("photo"), most ? "" : "primary", {disabled: most}),
+    button(t("teach.take"), () => teachPhoto(lesson, false), most ? "" : "primary", {disabled: most}),
     button(t(next), () => teachStep("next"), most ? "primary" : "", {disabled: n === 0 && !lesson.optional})));
+  if (n > 0) parts.push(button(t("teach.undo"), teachUndo, "small"));
   return parts;
 }
 
