@@ -1,11 +1,19 @@
-"""numpy's matrix products on one thread while a frame is read.
+"""numpy's matrix products on one thread, for the whole process.
 
 The readers' products (embeddings against taught examples) are small: OpenBLAS's worker
 threads only wait for a core there, which on a busy machine (onnxruntime's threads, other
 processes, a Pi's few cores) costs tens of milliseconds a product, where one thread takes a
-fraction of one. threadpoolctl sets OpenBLAS's threads for the span of a ``with`` block.
-A reader's principal axes are built on one thread too (vision.neighbours): OpenBLAS's threads
-share out a sum's terms, so that another number of threads rounds it otherwise.
+fraction of one. A reader's principal axes are built on one thread too (vision.neighbours):
+OpenBLAS's threads share out a sum's terms, so that another number of threads rounds it
+otherwise. Nothing else in the process makes products large enough to want more threads
+(onnxruntime has threads of its own).
+
+OpenBLAS's threads are the process's, not a thread's, and readers read and are built on
+several threads (the camera's frames, the Dicy dice beside the cards, a reader built for a
+teach check on the session's thread): a block that set one thread and restored the threads it
+found on leaving restored them while another thread's block was still inside (a reader's axes
+built partly on two threads, 3e-4 off), and threadpoolctl lets one thread at a time set them.
+So a block sets one thread and leaves it so.
 
 >>> import numpy as np
 >>> from threadpoolctl import threadpool_info
@@ -17,16 +25,18 @@ share out a sum's terms, so that another number of threads rounds it otherwise.
 from __future__ import annotations
 
 import functools
-from contextlib import AbstractContextManager
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 
-def one_thread() -> AbstractContextManager[Any]:
-    """A context in which numpy's BLAS runs on one thread (restored on leaving it)."""
-    limit: AbstractContextManager[Any] = _controller().limit(limits=1, user_api="blas")
-    return limit
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """A block in which numpy's BLAS runs on one thread: set for the process on entering it
+    (again: a caller of threadpoolctl may have set it otherwise since) and left so."""
+    _controller().limit(limits=1, user_api="blas")
+    yield
 
 
 @functools.cache

@@ -88,8 +88,7 @@ class DicyTableReader:
 
     def read(self, rectified: Image, sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> DicyObservation:
-        # numpy's BLAS on one thread for both (set here, before the second thread starts:
-        # vision.blas's limit is the process's, restored when both are done)
+        # numpy's BLAS on one thread for both (the process's setting: vision.blas)
         with one_thread():
             if self._beside is None:
                 dice = self._dice(rectified, sheet, px_per_mm)
