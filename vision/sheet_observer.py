@@ -100,7 +100,7 @@ class SheetObserver:
         self.pips()
         wanted = {*games, *([self.calibration.game] if self.calibration is not None else [])}
         for game in sorted(wanted):
-            self._reader(game)
+            self.reader(game)
 
     def pips(self) -> DiceReader:
         """The reader of ordinary dice by their pips, loaded at its first use and then kept
@@ -161,11 +161,13 @@ class SheetObserver:
             return Observation((), width, height, problem=self.problem)
         self.problem, self.why = None, ""
         sheet = self.balance.balanced(flat, found.layout)
-        seen = self._reader(found.game).read(sheet, found.layout)
+        seen = self.reader(found.game).read(sheet, found.layout)
         return Observation(_dice(seen, found), width, height, table=seen,
                            marks=_marks(seen, found))
 
-    def _reader(self, game: str) -> SheetReader:
+    def reader(self, game: str) -> SheetReader:
+        """The reader of ``game``'s sheet, with the profiles given and taught: made at its
+        first use and kept until a profile it reads with is taught."""
         if game not in self._readers:
             self._readers[game] = sheet_reader(game, self._profiles, threads=self._threads)
         return self._readers[game]

@@ -174,7 +174,10 @@ class SilentCamera:
 
 def test_a_camera_that_stalls_again_is_told_with_each_wait_once(
         tmp_path: Path, table: TableSession) -> None:
-    # the loop alone drops news told already: a stall waited longer has new values, told once
+    """A camera that stalls longer and longer is told to the host at each wait, each once.
+    It guards behaviour the host had before the loop alone dropped news told already (the
+    host's log compared its news itself then): that the log now prints each stall the loop
+    sends, and that the loop sends a stall waited longer, with its new seconds, once."""
     said, release = io.StringIO(), threading.Event()
     loop = LiveLoop(lambda: SilentCamera(release), DiceObserver(DiceReader(threads=1)),
                     HostLog(table, out=said), stall_s=0.1)

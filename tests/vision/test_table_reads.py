@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import threading
 from pathlib import Path
 
@@ -248,21 +247,13 @@ def test_a_profile_taught_has_only_the_readers_of_its_game_made_anew() -> None:
     frame (a Dalek reader half a second here, about 20 times that on a Pi)."""
     observer = SheetObserver(None, threads=1)
     games = ("dalek", "dicy", "17")
-    observer.ready(games)
-    before = _sheet_readers()
+    before = {game: observer.reader(game) for game in games}
     taught = _own("17-card")
     observer.use_profile(taught)
-    observer.ready(games)
-    made = [r for r in _sheet_readers() if not any(r is held for held in before)]
-    assert len(before) == 3 and len(made) == 1
-    assert isinstance(made[0], SeventeenTableReader) and made[0].cards.profile is taught
-
-
-def _sheet_readers() -> list[SheetReader]:
-    """The sheets' readers held in this process."""
-    gc.collect()
-    return [held for held in gc.get_objects()
-            if isinstance(held, DalekTableReader | DicyTableReader | SeventeenTableReader)]
+    after = {game: observer.reader(game) for game in games}
+    assert [game for game in games if after[game] is not before[game]] == ["17"]
+    seventeen = after["17"]
+    assert isinstance(seventeen, SeventeenTableReader) and seventeen.cards.profile is taught
 
 
 def _own(kind: str) -> Profile:
