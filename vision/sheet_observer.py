@@ -82,6 +82,7 @@ class SheetObserver:
         self._on_calibrated = on_calibrated
         self._again = calibration is None
         self._readers: dict[str, SheetReader] = {}
+        self._readers_lock = threading.Lock()  # a profile is taught on the session's thread
         self._pips: DiceReader | None = None
         self._pips_lock = threading.Lock()  # asked for on other threads too (a teach check)
         self.looked_flipped = 0
@@ -117,10 +118,10 @@ class SheetObserver:
     def use_profile(self, profile: Profile) -> None:
         """Read ``profile``'s kind with it from the next frame on (a profile just taught): the
         readers of the games that read that kind are made anew, the others kept."""
-        self._profiles = {**self._profiles, profile.kind: profile}
-        held = self._readers.copy()  # (at once: the camera's thread may add one meanwhile)
-        self._readers = {game: reader for game, reader in held.items()
-                         if profile.kind not in READ_ON_SHEET[game]}
+        with self._readers_lock:
+            self._profiles = {**self._profiles, profile.kind: profile}
+            self._readers = {game: reader for game, reader in self._readers.items()
+                             if profile.kind not in READ_ON_SHEET[game]}
 
     def observe(self, image: NDArray[np.uint8]) -> Observation:
         """The reads of one frame (UnreadableImage when it is no picture)."""
@@ -167,10 +168,17 @@ class SheetObserver:
 
     def reader(self, game: str) -> SheetReader:
         """The reader of ``game``'s sheet, with the profiles given and taught: made at its
-        first use and kept until a profile it reads with is taught."""
-        if game not in self._readers:
-            self._readers[game] = sheet_reader(game, self._profiles, threads=self._threads)
-        return self._readers[game]
+        first use and kept until a profile it reads with is taught (one taught while it was
+        being made: it reads this time, and is made anew at the next)."""
+        with self._readers_lock:
+            reader, profiles = self._readers.get(game), self._profiles
+        if reader is None:  # made unlocked: a Dalek reader takes 10 s on a Pi
+            reader = sheet_reader(game, profiles, threads=self._threads)
+            with self._readers_lock:
+                if all(self._profiles.get(kind) is profiles.get(kind)
+                       for kind in READ_ON_SHEET[game]):
+                    self._readers[game] = reader
+        return reader
 
 
 def _seeing(frame: NDArray[np.uint8], sheet: NDArray[np.uint8], markers: Drift

@@ -256,6 +256,57 @@ def test_a_profile_taught_has_only_the_readers_of_its_game_made_anew() -> None:
     assert isinstance(seventeen, SeventeenTableReader) and seventeen.cards.profile is taught
 
 
+class _Pausing(dict[str, Profile]):
+    """Profiles whose look-ups wait until ``go`` is set, telling ``looked`` first: a reader
+    being built with them (half a second here, about 10 s on a Pi)."""
+
+    def __init__(self, profiles: dict[str, Profile], looked: threading.Event,
+                 go: threading.Event) -> None:
+        super().__init__(profiles)
+        self._looked, self._go = looked, go
+
+    def get(self, kind: str,  # type: ignore[override]
+            default: Profile | None = None) -> Profile | None:
+        self._looked.set()
+        self._go.wait(timeout=10)
+        return super().get(kind, default)
+
+
+def test_a_profile_taught_while_its_games_reader_is_being_built_is_read_with() -> None:
+    """A 17 profile taught while the camera's thread builds the 17 sheet's reader with the
+    profiles before it: that reader was kept, and the profile taught went unused until the
+    next teach or restart. It is made anew with the profile taught."""
+    built, after, taught = _built_while_taught("17", "17-card")
+    assert after is not built
+    assert isinstance(after, SeventeenTableReader) and after.cards.profile is taught
+
+
+def test_a_reader_built_while_another_games_profile_is_taught_is_kept() -> None:
+    """A Dalek sheet's reader being built while a 17 profile is taught is kept (made again,
+    it would cost the camera's frames about 10 s on a Pi)."""
+    built, after, _ = _built_while_taught("dalek", "17-card")
+    assert after is built
+
+
+def _built_while_taught(game: str, kind: str) -> tuple[SheetReader, SheetReader, Profile]:
+    """The reader of ``game`` built on the camera's thread while a profile of ``kind`` is
+    taught, the observer's reader of it afterwards, and the profile taught."""
+    looked, go = threading.Event(), threading.Event()
+    observer = SheetObserver(None, threads=1,
+                             profiles=_Pausing({"dalek": _own("dalek")}, looked, go))
+    built: list[SheetReader] = []
+    camera = threading.Thread(target=lambda: built.append(observer.reader(game)))
+    camera.start()
+    try:
+        assert looked.wait(timeout=10)
+        taught = _own(kind)
+        observer.use_profile(taught)
+    finally:
+        go.set()
+        camera.join()
+    return built[0], observer.reader(game), taught
+
+
 def _own(kind: str) -> Profile:
     """A table's own profile of ``kind``: the shipped one's examples (d6, which has none
     shipped: the Dalek dice's patches, labelled 1..6)."""
