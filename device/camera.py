@@ -66,6 +66,8 @@ WRITING_S = 0.2  # a picture that cannot be read is looked at again after this, 
 MAX_WRITING_S = 2.0  # still being written, as long as it keeps changing, for at most this long
 LIST_EVERY = 5  # held, a folder whose time of change stands is listed at every 5th look only
 #                 (the time of a FAT or exFAT card's folder moves by 2 s: a change may not move it)
+KEPT_TIME_S = 10.0  # a picture whose time of change is this much older than the look before it
+#                     was copied in keeping it (cp -p, a file manager), not saved by a camera
 
 
 _log = logging.getLogger("dicetable")
@@ -325,7 +327,10 @@ class FolderSource(_Recording):
     Unpaced, every picture is played. Held (waiting for a game to be set up), it looks once a
     second too (listing the folder only when its time of change moved, and at every
     LIST_EVERY-th look), and holds the newest of the pictures put in the folder, the table as it
-    lies now, letting the others go; a recording nothing is put into holds its picture. With a
+    lies now, letting the others go; a recording nothing is put into holds its picture, and so
+    does a recording copied in meanwhile (more pictures at a look than it plays in the time, or
+    with times of change older than the look before them: see :meth:`_copied`), played from
+    the picture held on once the game is set up. With a
     ``memory`` (a folder a camera saves into), it starts from its newest picture once the
     folder's pictures were shown (see :class:`ShownMemory`)."""
 
@@ -343,13 +348,14 @@ class FolderSource(_Recording):
         self._fed = False  # pictures put in it were taken up since it was opened
         self._listed: set[str] = set()  # the names of its pictures at the last look
         self._listed_at: int | None = None  # the folder's time of change then (ns)
+        self._listed_when = (0.0, 0.0)  # when it was listed: the clock's time, the wall's
+        self._copied_in = False  # held, a recording was copied into it (see _copied)
         self._unlisted = 0  # looks since, held, that did not list it
         self._told_left_out = False
 
     def open(self) -> None:
         """List the folder's pictures (shown before: play from the newest)."""
-        self._listed_at, self._unlisted = self._changed_at(), 0
-        self._files, self._gone = pictures_in(self.folder), 0
+        self._files, self._gone = self._list(), 0
         if not self._files:
             raise no_pictures(self.folder)
         self._listed = {p.name for p in self._files}
@@ -433,8 +439,8 @@ class FolderSource(_Recording):
         """The pictures put in the folder since its last one, named after it, are played
         after the ones still waiting (holding the last: next, due from now); held, the newest
         of them is held."""
-        self._listed_at, self._unlisted = self._changed_at(), 0
-        listed = pictures_in(self.folder)
+        listed_when = self._listed_when
+        listed = self._list()
         last = name_order(self._files[-1])
         newer = [p for p in listed if name_order(p) > last]
         if not self._told_left_out:  # (told once: the names no longer matter)
@@ -442,6 +448,10 @@ class FolderSource(_Recording):
                                  and name_order(p) <= last])
             self._listed = {p.name for p in listed}
         if not newer:
+            return
+        if self._player.holding and (self._copied_in or self._copied(newer, listed_when)):
+            self._copied_in = True  # (the rest of the copy may come slower)
+            self._files += newer  # played after the picture held once the game is set up
             return
         self._fed = True
         if self._player.holding:
@@ -460,6 +470,32 @@ class FolderSource(_Recording):
         if played > 0:
             del self._files[:played]
             self._gone += played
+
+    def _list(self) -> list[Path]:
+        """The folder's pictures (see :func:`pictures_in`), noting when they were listed."""
+        self._listed_at, self._unlisted = self._changed_at(), 0
+        self._listed_when = (self._clock.now(), time.time())
+        return pictures_in(self.folder)
+
+    def _copied(self, newer: list[Path], listed_when: tuple[float, float]) -> bool:
+        """Held, whether the pictures ``newer``, put in the folder since it was listed at
+        ``listed_when``, are a recording copied in rather than a camera's: more of them came
+        than the folder plays in that time (a camera saves one at a time, at its pace), or
+        the first has a time of change older than that listing (the copy kept it)."""
+        if len(newer) > self._player.fps * (self._clock.now() - listed_when[0]) + 1:
+            return True
+        try:
+            changed = newer[0].stat().st_mtime
+        except OSError:
+            return False
+        return changed < listed_when[1] - KEPT_TIME_S
+
+    def hold(self, holding: bool) -> None:
+        """As :meth:`_Recording.hold`; a recording copied in while held is forgotten once the
+        game is set up (played from the picture held on)."""
+        super().hold(holding)
+        if not holding:
+            self._copied_in = False
 
     def _may_hold_new(self) -> bool:
         """Held, whether a look may find pictures put in the folder since it was listed (a

@@ -377,6 +377,28 @@ def test_a_folder_a_camera_saves_into_while_held_holds_its_newest_picture(
 
 
 @pytest.mark.parametrize("paced", [True, False])
+def test_a_recording_copied_slowly_keeping_its_times_while_held_plays_from_the_held_picture(
+        folder: Path, paced: bool) -> None:
+    # a file manager (or cp -p) copying a recording into the folder while the table waits for
+    # a game: a picture a look, no faster than a camera, but each changed an hour before it
+    # came; held as a camera's newest, the game set up played from the recording's end
+    source = FolderSource(folder, fps=10, paced=paced, clock=FakeClock())
+    source.open()
+    source.hold(True)
+    hour_ago = os.stat(folder / "000.png").st_mtime - 3600
+    held = []
+    for number in range(3, 8):
+        cv2.imwrite(str(folder / f"{number:03d}.png"), shade(100 + number))
+        os.utime(folder / f"{number:03d}.png", (hour_ago, hour_ago))
+        held += [int(source.read().image[0, 0, 0]) for _ in range(10)]
+    assert set(held) == {10}  # the picture held, the copy waiting behind it
+    source.hold(False)  # the game set up
+    shown = [int(source.read().image[0, 0, 0]) for _ in range(12)]
+    assert [v for i, v in enumerate(shown) if not i or v != shown[i - 1]] == [
+        20, 30, 103, 104, 105, 106, 107]
+
+
+@pytest.mark.parametrize("paced", [True, False])
 def test_a_game_set_up_right_after_a_held_folder_took_up_its_newest_picture_plays_on(
         folder: Path, paced: bool) -> None:
     # the grabber died with an IndexError when the game was set up on the read right after
