@@ -64,7 +64,7 @@ WARM_UP_S = 2.0  # picamera2: seconds of automatic exposure before it is fixed
 MAX_WAITING_S = 2.0  # a paced folder takes up at most this long (at its fps) of new pictures
 WRITING_S = 0.2  # a picture that cannot be read is looked at again after this, in case it is
 MAX_WRITING_S = 2.0  # still being written, as long as it keeps changing, for at most this long
-LIST_EVERY = 5  # held, a folder whose time of change stands is listed at every 5th look only
+LIST_EVERY = 5  # a folder whose time of change stands is listed at every 5th look only
 #                 (the time of a FAT or exFAT card's folder moves by 2 s: a change may not move it)
 KEPT_TIME_S = 10.0  # a picture whose time of change is this much older than the look before it
 #                     was copied in keeping it (cp -p, a file manager), not saved by a camera
@@ -316,8 +316,9 @@ class _Recording:
 class FolderSource(_Recording):
     """A folder of image files played in file-name order (see :class:`Player`). While it holds
     its last picture, pictures put in the folder since (a camera or a program that saves its
-    pictures there), named after it, are looked for once a second and played on from the
-    first of them, in order: each may be a moment of play (a rest of the dice).
+    pictures there), named after it, are looked for once a second (the folder listed only when
+    its time of change moved, and at every LIST_EVERY-th look) and played on from the first of
+    them, in order: each may be a moment of play (a rest of the dice).
     Paced, one the loop has no time for is dropped as a camera's frame would be; and of more
     new pictures at a look than it plays in MAX_WAITING_S, as many as it plays in that time
     are played, spread evenly over them, the newest kept (saved faster than ``fps`` and played
@@ -325,8 +326,7 @@ class FolderSource(_Recording):
     about MAX_WAITING_S after they were saved, in as long as they took to save, as a camera at
     ``fps`` would (a rest of the dice in as many still pictures in a row, give or take one).
     Unpaced, every picture is played. Held (waiting for a game to be set up), it looks once a
-    second too (listing the folder only when its time of change moved, and at every
-    LIST_EVERY-th look), and holds the newest of the pictures put in the folder, the table as it
+    second too, and holds the newest of the pictures put in the folder, the table as it
     lies now, letting the others go; a recording nothing is put into holds its picture, and so
     does a recording copied in meanwhile (more pictures at a look than it plays in the time, or
     with times of change older than the look before them: see :meth:`_copied`), played from
@@ -373,7 +373,7 @@ class FolderSource(_Recording):
         if ((index == self._count() - 1 or self._player.holding) and not self._player.loop
                 and at - self._looked >= 1.0):
             self._looked = at
-            if not self._player.holding or self._may_hold_new():
+            if self._may_have_new():
                 self._take_up_new()
             index = self._player.number  # (held: the newest picture, where some were put in)
         path = self._files[index - self._gone]
@@ -497,10 +497,11 @@ class FolderSource(_Recording):
         if not holding:
             self._copied_in = False
 
-    def _may_hold_new(self) -> bool:
-        """Held, whether a look may find pictures put in the folder since it was listed (a
-        folder of thousands takes long to list, once a second all the wait): its time of
-        change moved, or it was not listed for LIST_EVERY looks."""
+    def _may_have_new(self) -> bool:
+        """Whether a look may find pictures put in the folder since it was listed (a folder
+        of thousands takes long to list, once a second all the wait for a game, or all the
+        game at its last picture): its time of change moved, or it was not listed for
+        LIST_EVERY looks."""
         self._unlisted += 1
         changed = self._changed_at()
         return changed is None or changed != self._listed_at or self._unlisted >= LIST_EVERY

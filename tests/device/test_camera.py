@@ -439,6 +439,24 @@ def test_a_held_folder_is_listed_again_only_when_it_changed_or_every_few_seconds
     assert [int(source.read().image[0, 0, 0]) for _ in range(11)][-1] == 50  # the next look
 
 
+def test_a_folder_played_at_its_last_picture_is_listed_again_only_when_it_changed(
+        folder: Path) -> None:
+    # a recording played to its last picture in a game was listed once a second all the game
+    # (20,000 pictures: 0.2 s a look here, seconds on a Pi); a FAT card's folder, whose time
+    # of change stands through a picture saved within its 2 s, is still listed every 5 s
+    source = FolderSource(folder, fps=10, clock=FakeClock())
+    source.open()
+    assert [int(source.read().image[0, 0, 0]) for _ in range(5)][-1] == 30  # the last, looked at
+    stamp = folder.stat().st_mtime_ns
+    cv2.imwrite(str(folder / "003.png"), shade(40))
+    os.utime(folder, ns=(stamp, stamp))  # (its time of change as a FAT card keeps it)
+    assert {int(source.read().image[0, 0, 0]) for _ in range(25)} == {30}  # 2 looks, unlisted
+    shown = [int(source.read().image[0, 0, 0]) for _ in range(20)]
+    assert shown[-1] == 40  # listed at the 5th look
+    cv2.imwrite(str(folder / "004.png"), shade(50))  # its time of change moves
+    assert [int(source.read().image[0, 0, 0]) for _ in range(11)][-1] == 50  # the next look
+
+
 @pytest.mark.parametrize(("saved", "fps"), [(45, 10), (31, 15), (45, 15)])
 def test_pictures_saved_faster_than_the_folder_plays_take_as_long_to_play_as_to_save(
         folder: Path, saved: int, fps: float) -> None:
