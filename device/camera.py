@@ -55,6 +55,11 @@ VIDEO_SUFFIXES = (".mp4", ".m4v", ".avi", ".mkv", ".mov", ".webm", ".mjpeg", ".m
                   ".mts", ".m2ts", ".wmv", ".flv", ".3gp")  # as OpenCV plays them (an .mpg
 #                 tells OpenCV no frame count: VideoSource would hold its first frame)
 HEIC_SUFFIXES = (".heic", ".heif")  # an iPhone's photos, which OpenCV cannot read
+RAW_SUFFIXES = (".cr2", ".cr3", ".crw", ".nef", ".nrw", ".dng", ".arw", ".srf", ".sr2", ".orf",
+                ".rw2", ".raf", ".pef", ".srw", ".rwl", ".3fr", ".erf", ".kdc", ".mrw", ".x3f",
+                ".raw")  # a camera's RAW photos (Canon, Nikon, Adobe, Sony, …): nor these
+UNREADABLE_PHOTOS = {"camera.why.heic": HEIC_SUFFIXES, "camera.why.raw": RAW_SUFFIXES}
+"""The reason told of a folder of photos OpenCV cannot read, and their suffixes."""
 DEEPER = 2  # a folder's pictures are looked for this many folders down (DCIM/100CANON)
 DEFAULT_FPS = 15.0  # a folder's pictures a second, and a video's whose file gives no sane rate
 VIDEO_RATES = (1.0, 120.0)  # the frame rates a video file's own is believed within
@@ -671,17 +676,18 @@ def every_few(pictures: list[Path], most: int) -> list[Path]:
 
 def no_pictures(folder: Path) -> CameraError:
     """Why ``folder``, holding no pictures, is no camera: its pictures are in a folder inside
-    it (up to DEEPER folders down: a camera card's DCIM/100CANON), or it holds HEIC photos, in
-    it or as far down (an iPhone's DCIM/100APPLE): that folder is named."""
-    if any(map(_is_heic, _inside(folder))):
-        return CameraError("camera.why.heic", folder=folder)
+    it (up to DEEPER folders down: a camera card's DCIM/100CANON), or it holds photos the
+    table cannot read (:data:`UNREADABLE_PHOTOS`: HEIC, RAW), in it or as far down (an
+    iPhone's DCIM/100APPLE): that folder is named."""
+    if (why := _unreadable_photos(folder)) is not None:
+        return CameraError(why, folder=folder)
     inside = _below(folder, DEEPER, _is_picture)
     if inside is not None:
         return CameraError("camera.why.pictures_below", folder=folder,
                            inside=inside.relative_to(folder).as_posix())
-    heic = _below(folder, DEEPER, _is_heic)
-    if heic is not None:
-        return CameraError("camera.why.heic", folder=heic)
+    photos = _below(folder, DEEPER, lambda path: _unreadable_photo(path) is not None)
+    if photos is not None and (why := _unreadable_photos(photos)) is not None:
+        return CameraError(why, folder=photos)
     return CameraError("camera.why.no_pictures", folder=folder)
 
 
@@ -701,9 +707,17 @@ def _below(folder: Path, depth: int, holds: Callable[[Path], bool]) -> Path | No
     return None
 
 
-def _is_heic(path: Path) -> bool:
-    """Whether ``path`` is named as an HEIC photo (not a Mac's hidden ``._IMG_1.HEIC``)."""
-    return not path.name.startswith(".") and path.suffix.lower() in HEIC_SUFFIXES
+def _unreadable_photos(folder: Path) -> str | None:
+    """The reason told of the photos in ``folder`` that the table cannot read (None: none)."""
+    return min(filter(None, map(_unreadable_photo, _inside(folder))), default=None)
+
+
+def _unreadable_photo(path: Path) -> str | None:
+    """The reason told of the photo the table cannot read that ``path`` is named as (None: it
+    is named as none, or hidden: a Mac's ``._IMG_1.HEIC``)."""
+    suffix = path.suffix.lower()
+    return None if path.name.startswith(".") else next(
+        (why for why, suffixes in UNREADABLE_PHOTOS.items() if suffix in suffixes), None)
 
 
 def _inside(folder: Path) -> list[Path]:

@@ -25,6 +25,8 @@ WHY: dict[str, str] = {
     "camera.why.ended": "the recording has ended",
     "camera.why.heic": "the folder {folder} holds HEIC photos (as an iPhone takes them), which "
                        "the table cannot read: save them as JPEG pictures",
+    "camera.why.raw": "the folder {folder} holds RAW photos (as a camera saves them "
+                      "unprocessed), which the table cannot read: save them as JPEG pictures",
     "camera.why.no_pictures": "the folder {folder} holds no pictures",
     "camera.why.pictures_below": "the folder {folder} holds no pictures; they are in its "
                                  "folder {inside}: give that one",

@@ -624,6 +624,24 @@ def test_an_iphones_heic_photos_two_folders_down_say_to_save_them_as_jpeg(
     assert raised.value.params == {"folder": str(photos)}
 
 
+@pytest.mark.parametrize("name", ["IMG_0001.CR2", "DSC_0001.NEF", "PXL_0001.dng", "DSC01.ARW"])
+def test_a_folder_of_raw_photos_says_to_save_them_as_jpeg(tmp_path: Path, name: str) -> None:
+    # a camera's RAW photos, which OpenCV cannot read: the folder "holds no pictures"
+    (tmp_path / name).write_bytes(b"II*\x00raw")
+    (tmp_path / f"._{name}").write_bytes(b"")  # (a Mac's)
+    with pytest.raises(CameraError, match=r"holds RAW photos \(as a camera saves them "
+                                          r"unprocessed\), which the table cannot read: save "
+                                          r"them as JPEG pictures"):
+        FolderSource(tmp_path).open()
+    card = tmp_path / "card" / "DCIM" / "100CANON"
+    card.mkdir(parents=True)
+    (card / name).write_bytes(b"II*\x00raw")
+    with pytest.raises(CameraError) as raised:
+        FolderSource(tmp_path / "card").open()
+    assert raised.value.key == "camera.why.raw"
+    assert raised.value.params == {"folder": str(card)}
+
+
 @pytest.mark.parametrize(("suffix", "fourcc"), [(".m4v", "mp4v"), (".ts", "mp4v"),
                                                 (".m2ts", "mp4v"), (".wmv", "WMV2"),
                                                 (".flv", "FLV1"), (".3gp", "mp4v")])
