@@ -34,6 +34,7 @@ import logging
 import math
 import os
 import re
+import sys
 import time
 from collections.abc import Callable
 from contextlib import suppress
@@ -52,8 +53,10 @@ from device.camera_errors import UnreadableFrame as UnreadableFrame
 Image = NDArray[np.uint8]
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 VIDEO_SUFFIXES = (".mp4", ".m4v", ".avi", ".mkv", ".mov", ".webm", ".mjpeg", ".mjpg", ".ts",
-                  ".mts", ".m2ts", ".wmv", ".flv", ".3gp")  # as OpenCV plays them (an .mpg
-#                 tells OpenCV no frame count: VideoSource would hold its first frame)
+                  ".mts", ".m2ts", ".wmv", ".flv", ".3gp", ".mpg", ".mpeg", ".m2v",
+                  ".vob")  # as OpenCV plays them (played to their end, whatever frame count
+#                 they tell: an .mpg joined from two tells the first's, an .m2v none)
+UNTOLD = sys.maxsize  # the frames of a video whose end was not read yet, to its player
 HEIC_SUFFIXES = (".heic", ".heif")  # an iPhone's photos, which OpenCV cannot read
 RAW_SUFFIXES = (".cr2", ".cr3", ".crw", ".nef", ".nrw", ".dng", ".arw", ".srf", ".sr2", ".orf",
                 ".rw2", ".raf", ".pef", ".srw", ".rwl", ".3fr", ".erf", ".kdc", ".mrw", ".x3f",
@@ -759,7 +762,8 @@ def name_order(path: Path) -> tuple[tuple[int, str], ...]:
 
 class VideoSource(_Recording):
     """A video file played at ``fps``, by default at its own frame rate (see :class:`Player`);
-    decoded frame by frame. With a ``memory``, it starts from its last frame once its frames
+    decoded frame by frame, to its end, whatever frame count the file tells (none, or fewer
+    or more than it holds). With a ``memory``, it starts from its last frame once its frames
     were shown (see :class:`ShownMemory`)."""
 
     def __init__(self, path: Path, memory: ShownMemory | None = None,
@@ -767,45 +771,65 @@ class VideoSource(_Recording):
         super().__init__(f"the video {path}", memory, **playing)
         self.path = path
         self._capture: cv2.VideoCapture | None = None
-        self._count = 0
+        self._frames: int | None = None  # how many it holds, once its end was read
         self._position = -1
         self._last: Image | None = None
 
     def open(self) -> None:
-        """Open the file and count its frames (shown before: play from the last)."""
+        """Open the file (shown before: play from its last frame, read on to it from the one
+        the file's frame count names: an .mpg's is a guess)."""
         if not self.path.is_file():
             raise CameraError("camera.why.no_video", path=self.path)
         capture = cv2.VideoCapture(str(self.path))
         if not capture.isOpened():
             raise CameraError("camera.why.video_unplayable", path=self.path)
         self._capture = capture
-        self._count = max(1, int(capture.get(cv2.CAP_PROP_FRAME_COUNT)))
-        self._position = -1
-        self._play(self._count, video_rate(capture))
+        self._frames, self._position, self._last = None, -1, None
+        told = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
+        if self._memory is not None and self._memory.shown:
+            if told > 1:
+                self._seek(told - 1)
+            self._read_to(UNTOLD)
+        self._play(self._frames or max(1, told), video_rate(capture))
 
     def read(self) -> Frame:
         """The next frame of the video."""
         if self._capture is None:
             raise CameraError("camera.why.not_open")
-        index, at = self._next(self._count)
+        index, at = self._next(self._frames or UNTOLD)
         if index != self._position:
             if index < self._position:  # looping: back to the start
                 self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
                 self._position = -1
             elif self._position < 0 < index:  # starting further on: straight there
-                self._capture.set(cv2.CAP_PROP_POS_FRAMES, index)
-                self._position = index - 1
-            while self._position < index:
-                ok, image = self._capture.read()
-                self._position += 1
-                if not ok:  # fewer frames than the file said: hold the last one
-                    self._count = max(1, self._position)
-                    break
-                self._last = np.asarray(image, np.uint8)
+                self._seek(index)
+            index = self._read_to(index)
         if self._last is None:
             raise UnreadableFrame("camera.why.video_no_frame", path=self.path)
         self._shown()
         return Frame(self._last, at, index)
+
+    def _seek(self, index: int) -> None:
+        """Go to frame ``index``, or the nearest before it the file can go to (an .mpg's key
+        frame): the frames from there to it are read."""
+        assert self._capture is not None
+        self._capture.set(cv2.CAP_PROP_POS_FRAMES, index)
+        landed = int(self._capture.get(cv2.CAP_PROP_POS_FRAMES))
+        self._position = min(index, max(0, landed)) - 1
+
+    def _read_to(self, index: int) -> int:
+        """Decode the frames up to frame ``index``, or to the end (then noted: its last frame
+        is held); the number of the frame decoded last."""
+        assert self._capture is not None
+        while self._position < index:
+            ok, image = self._capture.read()
+            if not ok:
+                self._frames = max(1, self._position + 1)
+                self._position = self._frames - 1
+                break
+            self._position += 1
+            self._last = np.asarray(image, np.uint8)
+        return self._position
 
     def close(self) -> None:
         """Release the file."""

@@ -659,6 +659,48 @@ def test_a_video_of_any_kind_opencv_plays_is_a_camera(tmp_path: Path, suffix: st
     assert values == [40, 40, 40, 200, 200, 200]
 
 
+def write_video(path: Path, fourcc: str, values: list[int]) -> Path:
+    """A video at 25 frames a second of one frame of each shade in ``values``."""
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*fourcc), 25, (160, 120))
+    for value in values:
+        writer.write(shade(value, (160, 120)))
+    writer.release()
+    return path
+
+
+def played(spec: str, memory: ShownMemory | None = None) -> list[int]:
+    """The shades of the frames of the video ``spec`` played unpaced until it ends, each once."""
+    source = open_source(spec, paced=False, clock=FakeClock(), memory=memory)
+    source.open()
+    values: list[int] = []
+    with pytest.raises(SourceEnded):
+        while True:
+            values.append(round(int(source.read().image[60, 80, 0]), -1))
+    source.close()
+    return [v for i, v in enumerate(values) if not i or v != values[i - 1]]
+
+
+@pytest.mark.parametrize(("name", "fourcc"), [("table.mpg", "PIM1"), ("table.mpeg", "mpg2"),
+                                              ("table.m2v", "mpg2"), ("table.mjpeg", "MJPG")])
+def test_a_video_that_tells_no_frame_count_or_a_wrong_one_plays_to_its_end(
+        tmp_path: Path, name: str, fourcc: str) -> None:
+    # an .mpg was refused ("no camera"); an .m2v or .mjpeg tells OpenCV no frame count and
+    # held its first frame; an .mpg joined from two recordings tells the first's and held its
+    # last frame
+    shades = [40] * 30 + [120] * 27 + [200] * 3
+    path = write_video(tmp_path / name, fourcc, shades)
+    assert played(str(path)) == [40, 120, 200]
+    assert played(str(path), ShownMemory(path, tmp_path / "shown.txt")) == [40, 120, 200]
+    shown = ShownMemory(path, tmp_path / "shown.txt")
+    assert shown.shown  # opened again: from its last frame, counted where untold
+    assert played(str(path), shown) == [200]
+    if name.endswith(".mpg"):
+        second = write_video(tmp_path / "second.mpg", fourcc, [80] * 30 + [160] * 30)
+        joined = tmp_path / "joined.mpg"  # (cat first.mpg second.mpg > joined.mpg)
+        joined.write_bytes(path.read_bytes() + second.read_bytes())
+        assert played(str(joined)) == [40, 120, 200, 80, 160]
+
+
 def test_an_empty_or_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(CameraError, match="holds no pictures"):
         FolderSource(tmp_path).open()
