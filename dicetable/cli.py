@@ -5,30 +5,37 @@ from __future__ import annotations
 import argparse
 import os
 import pwd
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 
 from device.state_dir import StateFolderIsAFile
-from dicetable import (
-    backup,
-    bench,
-    calibrate_command,
-    demo,
-    eval_command,
-    kiosk,
-    pin,
-    render_command,
-    replay,
-    serve,
-    teach_command,
-)
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
                 Callable[[argparse.Namespace], int]]
 
 
 def _commands() -> list[Command]:
+    # imported here, once stop signals are taken (see main): they take a second here to load,
+    # seconds on a Pi
+    from dicetable import (
+        backup,
+        bench,
+        calibrate_command,
+        demo,
+        eval_command,
+        kiosk,
+        pin,
+        render_command,
+        replay,
+        serve,
+        teach_command,
+    )
+
     return [
         ("replay", "rebuild a game from its record (JSON Lines) and print its state",
          replay.configure, replay.run),
@@ -72,17 +79,87 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Stopped(KeyboardInterrupt):
+    """A stop signal (SIGTERM, SIGINT) came before the command took it itself."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class EarlyStop:
+    """SIGTERM and SIGINT while a command loads and starts (systemd stopping the table as it
+    starts, Ctrl-C): noted while its modules load (raised inside a compiled module's loading,
+    it comes out as an ImportError with a traceback), raised as :class:`Stopped` once they
+    are (:meth:`now`), until the command takes the signals itself (serve, once its table
+    opens); one more while stopping is let be."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self._raising = False
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        if self.signum is not None:
+            return
+        self.signum = signum
+        if self._raising:
+            raise Stopped(signum)
+
+    def now(self) -> None:
+        """The modules are loaded: a stop noted is raised, and one to come at once."""
+        self._raising = True
+        if self.signum is not None:
+            raise Stopped(self.signum)
+
+
+@contextmanager
+def early_stop() -> Iterator[EarlyStop]:
+    """An :class:`EarlyStop` taking SIGTERM and SIGINT while inside (in the main thread; the
+    handlers before are put back after)."""
+    stop = EarlyStop()
+    if threading.current_thread() is not threading.main_thread():
+        stop.now()
+        yield stop
+        return
+    before = {signum: signal.signal(signum, stop) for signum in (signal.SIGTERM,
+                                                                  signal.SIGINT)}
+    try:
+        yield stop
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+
+
+def stopped_status(err: KeyboardInterrupt, command: str | None) -> int:
+    """The exit status of a command stopped by ``err``: a table served is stopped by design
+    (0, as when it stops once started); another command stopped by Ctrl-C 130, by SIGTERM 143,
+    as the shell counts a signal."""
+    if command == "serve":
+        return 0
+    return 128 + (err.signum if isinstance(err, Stopped) else signal.SIGINT)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``dicetable`` with ``argv`` (default: the command line); returns the exit status."""
-    args, unknown = build_parser().parse_known_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    with early_stop() as stop:
+        try:
+            parser = build_parser()  # (loads the commands' modules)
+            stop.now()
+            return _run(parser, words)
+        except KeyboardInterrupt as err:  # stopped on purpose, so no traceback
+            print("dicetable: stopped", file=sys.stderr)
+            return stopped_status(err, next((w for w in words if not w.startswith("-")), None))
+
+
+def _run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
+    """Parse ``argv`` and run its command; returns the exit status."""
+    args, unknown = parser.parse_known_args(argv)
     if unknown:  # said with the command's own usage, not the list of commands
         args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         status: int = args.run(args)
         sys.stdout.flush()
-    except KeyboardInterrupt:  # Ctrl-C: stopped on purpose, so no traceback
-        print("dicetable: stopped", file=sys.stderr)
-        return 130
     except StateFolderIsAFile as err:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2

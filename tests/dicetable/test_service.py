@@ -153,3 +153,23 @@ def _let_signals_in() -> None:
     """Python runs a signal's handler in the main thread between instructions."""
     for _ in range(50):
         time.sleep(0.01)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_table_stopped_while_its_modules_load_stops_cleanly(tmp_path: Path,
+                                                              signum: int) -> None:
+    # systemd stopping the table in its first seconds (its modules take 1 s to load here,
+    # seconds on a Pi): SIGTERM killed it, Ctrl-C ended it with a traceback (or an ImportError
+    # from a compiled module it interrupted)
+    serve = subprocess.Popen([sys.executable, "-m", "dicetable", "serve", "--state",
+                              str(tmp_path), "--host", "127.0.0.1", "--port", str(free_port())],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    maps = Path(f"/proc/{serve.pid}/maps")
+    deadline = time.monotonic() + 20
+    while "numpy" not in maps.read_text() and time.monotonic() < deadline:  # loading
+        time.sleep(0.005)
+    serve.send_signal(signum)
+    _, errors = serve.communicate(timeout=30)
+    assert serve.returncode == 0, errors
+    assert errors == "dicetable: stopped\n"
+    assert not (tmp_path / "table.db").exists()  # stopped before the table was opened
