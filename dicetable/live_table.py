@@ -76,11 +76,11 @@ class HostLog:
     demo's header), reads reach the session only while the table is free or plays that game:
     the demo's film never rolls into a game a person set up."""
 
-    def __init__(self, session: TableSession, out: TextIO = sys.stderr,
+    def __init__(self, session: TableSession, out: TextIO | None = None,
                  on_ended: Callable[[], None] | None = None,
                  only_game: dict[str, Any] | None = None) -> None:
         self._session = session
-        self._out = out
+        self._out = out or sys.stderr  # (as it is now: a test's capture)
         self._on_ended = on_ended
         self._only_game = only_game
         self._was = "starting"
@@ -122,12 +122,13 @@ class HostLog:
         self._session.camera_status(status)
 
 
-def ensure_demo(folder: Path, out: TextIO = sys.stderr) -> Plan:
-    """The demo's film in ``folder``, rendered first when it is missing (seeded)."""
+def ensure_demo(folder: Path, out: TextIO | None = None) -> Plan:
+    """The demo's film in ``folder``, rendered first when it is missing (seeded); said on
+    ``out`` (default: the standard error as it is then)."""
     plan = read_plan(folder)
     if plan is None:
         print(f"dicetable: rendering the demo game into {folder} (once; about a minute)",
-              file=out, flush=True)
+              file=out or sys.stderr, flush=True)
         plan = plan_game(DEMO_SEED)
         write_film(plan, folder, seed=DEMO_SEED)
     return plan

@@ -26,9 +26,11 @@ POWER_OFF = ("systemctl", "poweroff")
 
 
 def open_buttons(config: ButtonConfig | None, session: TableSession, *,
-                 on_shutdown: Callable[[], None], out: TextIO = sys.stderr
+                 on_shutdown: Callable[[], None], out: TextIO | None = None
                  ) -> TableButtons | None:
-    """The table's buttons (not started), or None (switched off, or no GPIO: said once)."""
+    """The table's buttons (not started), or None (switched off, or no GPIO: said once on
+    ``out``, default the standard error as it is then)."""
+    out = out or sys.stderr
     if config is None:
         return None
     voice = Voice() if config.voice else None
