@@ -358,6 +358,7 @@ class FolderSource(_Recording):
         self._listed_at: int | None = None  # the folder's time of change then (ns)
         self._listed_when = (0.0, 0.0)  # when it was listed: the clock's time, the wall's
         self._copied_in = False  # held, a recording was copied into it (see _copied)
+        self._found_new = False  # the last look found pictures put in it
         self._unlisted = 0  # looks since, held, that did not list it
         self._told_left_out = False
 
@@ -380,7 +381,7 @@ class FolderSource(_Recording):
         index, at = self._next(self._count())
         if ((index == self._count() - 1 or self._player.holding) and not self._player.loop
                 and at - self._looked >= 1.0):
-            self._looked = at
+            self._looked, self._found_new = at, False
             if self._may_have_new():
                 self._take_up_new()
             index = self._player.number  # (held: the newest picture, where some were put in)
@@ -457,6 +458,7 @@ class FolderSource(_Recording):
             self._listed = {p.name for p in listed}
         if not newer:
             return
+        self._found_new = True
         if self._player.holding and (self._copied_in or self._copied(newer, listed_when)):
             self._copied_in = True  # (the rest of the copy may come slower)
             self._files += newer  # played after the picture held once the game is set up
@@ -490,7 +492,7 @@ class FolderSource(_Recording):
         ``listed_when``, are a recording copied in rather than a camera's: more of them came
         than the folder plays in that time (a camera saves one at a time, at its pace), or
         the first has a time of change older than that listing (the copy kept it)."""
-        if len(newer) > self._player.fps * (self._clock.now() - listed_when[0]) + 1:
+        if len(newer) > self._player.fps * (self._clock.now() - listed_when[0]) + 2:
             return True
         try:
             changed = newer[0].stat().st_mtime
@@ -499,11 +501,24 @@ class FolderSource(_Recording):
         return changed < listed_when[1] - KEPT_TIME_S
 
     def hold(self, holding: bool) -> None:
-        """As :meth:`_Recording.hold`; a recording copied in while held is forgotten once the
-        game is set up (played from the picture held on)."""
-        super().hold(holding)
-        if not holding:
+        """As :meth:`_Recording.hold`. Once the game is set up, pictures taken for a recording
+        copied in while held are played from the picture held on; but where the last look
+        still found some, the newest changed just now, they are a camera's, saving faster
+        than the folder plays (a copy is over by then): its newest is shown, the wait let go,
+        as for a camera saving slower."""
+        if not holding and self._copied_in:
             self._copied_in = False
+            if self._found_new and self._player.holding and self._saved_now(self._files[-1]):
+                self._fed = True
+                self._hold_newest(self._files[-1])
+        super().hold(holding)
+
+    def _saved_now(self, picture: Path) -> bool:
+        """Whether ``picture`` was changed within KEPT_TIME_S (not copied keeping its time)."""
+        try:
+            return picture.stat().st_mtime >= time.time() - KEPT_TIME_S
+        except OSError:
+            return False
 
     def _may_have_new(self) -> bool:
         """Whether a look may find pictures put in the folder since it was listed (a folder

@@ -399,6 +399,25 @@ def test_a_recording_copied_slowly_keeping_its_times_while_held_plays_from_the_h
 
 
 @pytest.mark.parametrize("paced", [True, False])
+def test_a_camera_saving_faster_than_a_held_folder_plays_shows_its_newest_once_the_game_is_set(
+        folder: Path, paced: bool) -> None:
+    # 30 pictures a second into a folder played at 10 while the table waits: as many at once
+    # as a recording copied in, but still coming when the game is set up: a camera's
+    source = FolderSource(folder, fps=10, paced=paced, clock=FakeClock())
+    source.open()
+    source.hold(True)
+    number = 3
+    for _ in range(5):
+        for _ in range(30):
+            cv2.imwrite(str(folder / f"{number:03d}.png"), shade(number))
+            number += 1
+        for _ in range(10):  # a look a second
+            source.read()
+    source.hold(False)  # the game set up
+    assert [int(source.read().image[0, 0, 0]) for _ in range(3)] == [152] * 3  # the newest
+
+
+@pytest.mark.parametrize("paced", [True, False])
 def test_a_game_set_up_right_after_a_held_folder_took_up_its_newest_picture_plays_on(
         folder: Path, paced: bool) -> None:
     # the grabber died with an IndexError when the game was set up on the read right after
