@@ -359,7 +359,7 @@ class FolderSource(_Recording):
         self._listed_when = (0.0, 0.0)  # when it was listed: the clock's time, the wall's
         self._copied_in = False  # held, a recording was copied into it (see _copied)
         self._found_new = False  # the last look found pictures put in it
-        self._unlisted = 0  # looks since, held, that did not list it
+        self._unlisted = 0  # looks since that did not list it
         self._told_left_out = False
 
     def open(self) -> None:
@@ -447,7 +447,7 @@ class FolderSource(_Recording):
     def _take_up_new(self) -> None:
         """The pictures put in the folder since its last one, named after it, are played
         after the ones still waiting (holding the last: next, due from now); held, the newest
-        of them is held."""
+        of them is held, or, a recording copied in, they wait behind the picture held."""
         listed_when = self._listed_when
         listed = self._list()
         last = name_order(self._files[-1])
