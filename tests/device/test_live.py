@@ -279,9 +279,9 @@ def test_a_recording_copied_into_the_folder_while_no_game_is_set_up_plays_from_i
         shutil.copyfile(frame, camera / frame.name)
     session = TableSession(Journal(tmp_path / "state" / "table.db"))
     session.start()
-    session.watch_camera()
-    loop = LiveLoop(lambda: open_source(str(camera), fps=plan.fps), reader, session,
-                    plays=session.camera_plays)
+    session.watch_camera(plays_recording=True)
+    loop = LiveLoop(lambda: open_source(str(camera), fps=plan.fps,
+                                        waits=session.recording_waits), reader, session)
     loop.start()
     try:
         wait_for(session, lambda s: s.camera is not None and s.camera["picture"] == 1)
