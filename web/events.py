@@ -3,7 +3,8 @@
 A stream starts with the current state (so a phone that slept or lost Wi-Fi catches up on
 reconnecting), then sends every new version, and a ``beat`` event as heartbeat when nothing
 happens. It also gives the table's join code (:mod:`web.join`) in a ``join`` event, at its
-start and whenever the address changes (looked at every :data:`JOIN_LOOK_S`). It ends after
+start and whenever the address changes (looked at every :data:`web.table.JOIN_LOOK_S`, one
+look for all the streams). It ends after
 ``SSE_MAX_S`` seconds (the browser reconnects by itself), when the phone goes away (or opens a
 newer stream: :mod:`web.streams`), when more than :data:`web.server.STREAM_BACKLOG` bytes wait
 for a phone that does not read, or when the server stops (:func:`web.server.end_streams`), so
@@ -19,10 +20,10 @@ from collections.abc import Callable, Iterator
 from flask import Blueprint, Response, current_app, request
 
 from web.errors import ApiError
-from web.join import join_address, join_event
+from web.join import join_event, streamed_join_url
 from web.server import BACKLOG_KEY, STREAM_BACKLOG
 from web.streams import Ticket
-from web.table import Table, table
+from web.table import JOIN_LOOK_S, Table, table
 
 bp = Blueprint("events", __name__)
 
@@ -30,10 +31,6 @@ RETRY_MS = 2000
 POLL_S = 0.25
 """How often a waiting stream looks whether the server is stopping (the session's wait cannot
 be woken from here), so that stopping waits at most this long for the streams."""
-JOIN_LOOK_S = 2.0
-"""How often a stream looks whether the table's address changed: each look, per open stream,
-asks the system which address its default route leaves by (5-11 µs measured here), and on the
-Pi's own hotspot, which has none, scans its interfaces too (up to 148 µs; a Pi is slower)."""
 
 
 def event(data: str, version: int) -> str:
@@ -55,7 +52,7 @@ def events() -> Response:
     phone = _Phone(ticket, request.environ.get("waitress.client_disconnected"),
                    request.environ.get(BACKLOG_KEY))
     stream = _stream(current, phone, float(current_app.config["SSE_HEARTBEAT_S"]),
-                     float(current_app.config["SSE_MAX_S"]), join_address())
+                     float(current_app.config["SSE_MAX_S"]), request.host_url)
     response = Response(stream, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
     response.call_on_close(lambda: current.streams.leave(ticket))
@@ -79,12 +76,13 @@ class _Phone:
 
 
 def _stream(current: Table, phone: _Phone, heartbeat: float, lifetime: float,
-            address: Callable[[], str]) -> Iterator[str]:
+            used: str) -> Iterator[str]:
+    """The stream's events; ``used``: the address the phone used, for its join code."""
     with current.session.subscribe() as updates:
         snapshot = current.session.snapshot()
         sent = snapshot.live
         yield f"retry: {RETRY_MS}\n" + event(current.encoded(snapshot), snapshot.version)
-        shown = address()
+        shown = streamed_join_url(current, used)
         yield join_event(shown)
         started = last = looked = time.monotonic()
         while time.monotonic() - started < lifetime and not current.streams.closed:
@@ -93,7 +91,7 @@ def _stream(current: Table, phone: _Phone, heartbeat: float, lifetime: float,
                 return
             now = time.monotonic()
             if now - looked >= JOIN_LOOK_S:
-                looked, url = now, address()
+                looked, url = now, streamed_join_url(current, used)
                 if url != shown:
                     shown, last = url, now
                     yield join_event(shown)

@@ -8,24 +8,26 @@ TV's kiosk page, never reloaded, shows the code that works now.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from functools import lru_cache
 
 from flask import request
 from markupsafe import Markup
 
 from web.qr import qr_svg
-from web.table import table
+from web.table import Table, table
 
 
-def join_address() -> Callable[[], str]:
-    """What gives the join code's address from now on (in a request, usable after it): the
-    table's :attr:`~web.table.Table.public_url`, where it has one and it gives an address,
-    else the address the phone used."""
-    public, used = table().public_url, request.host_url
-    if public is None:
-        return lambda: used
-    return lambda: public() or used
+def join_url() -> str:
+    """The join code's address for the page being made: the table's public address, asked
+    now, where it gives one, else the address the phone used."""
+    return table().public_address() or request.host_url
+
+
+def streamed_join_url(current: Table, used: str) -> str:
+    """The join code's address for an open live stream: the table's public address as all the
+    streams share it (:meth:`~web.table.Table.shared_public_address`), where it gives one,
+    else ``used``, the address the phone used."""
+    return current.shared_public_address() or used
 
 
 @lru_cache(maxsize=8)

@@ -25,7 +25,7 @@ from web.colours import PALETTE
 from web.errors import language
 from web.games import setup_facts
 from web.i18n import LANGUAGES, catalog, later_words, page_words
-from web.join import join_address, join_qr
+from web.join import join_qr, join_url
 from web.printables import own_wifi
 from web.table import table
 
@@ -47,7 +47,7 @@ def kiosk() -> str:
 
 def _page(*, kiosk: bool) -> str:
     lang = language()
-    url = join_address()()
+    url = join_url()
     facts = setup_facts()
     boot = {
         "lang": lang,

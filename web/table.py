@@ -27,6 +27,7 @@ from engine import Game, RecordError
 from web.colours import ColourBook
 from web.grant_trades import GrantTrades
 from web.log import Entry, Told, tell_on
+from web.shared_look import SharedLook
 from web.stats import Final, final_from_json, final_of
 from web.streams import StreamGate
 from web.throttle import PinThrottle
@@ -35,6 +36,11 @@ from web.wording import engine_texts
 EXTENSION = "dicetable"
 STORIES_KEPT = 8
 """Stories kept at once (the game in progress, in each language the phones read)."""
+JOIN_LOOK_S = 2.0
+"""How often the open live streams look whether the table's address changed: a look asks the
+system which address its default route leaves by (5-11 µs measured here), and on the Pi's own
+hotspot, which has none, scans its interfaces too (up to 148 µs; a Pi is slower), so one look
+serves them all (:meth:`Table.shared_public_address`)."""
 
 
 @dataclass
@@ -49,11 +55,12 @@ class Table:
     public_url: Callable[[], str] | None
     """What gives the address in the join code, asked as each page is made and as open pages
     look again (see :func:`public_url`); None: the address the phone used
-    (:func:`web.join.join_address`)."""
+    (:mod:`web.join`)."""
     notices: list[Notice] = field(default_factory=list)
     """What the host must be told since the start, until a phone with the PIN dismisses it."""
     trades: GrantTrades = field(default_factory=GrantTrades)
     """The first score pad's shared token traded for phones' own grants (web.auth)."""
+    _public_look: SharedLook[str | None] = field(init=False, repr=False)
     _why_salt: bytes = field(default_factory=lambda: secrets.token_bytes(16), repr=False)
     _encoded: tuple[int, str] | None = field(default=None, repr=False)
     _stories: dict[tuple[int, str], tuple[int, Told]] = field(default_factory=dict,
@@ -61,6 +68,18 @@ class Table:
     _finals: dict[tuple[int, int], Final] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _setting_up: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __post_init__(self) -> None:
+        self._public_look = SharedLook(self.public_address, every=JOIN_LOOK_S)
+
+    def public_address(self) -> str | None:
+        """The address :attr:`public_url` gives now; None without one, or for ``""``."""
+        return (self.public_url() if self.public_url is not None else None) or None
+
+    def shared_public_address(self) -> str | None:
+        """:meth:`public_address` as the open live streams look at it: asked at most once per
+        :data:`JOIN_LOOK_S` for them all."""
+        return self._public_look()
 
     def host_notices(self) -> list[Notice]:
         """What the host must be told: the notices since the start, and that the card filled
@@ -180,7 +199,7 @@ def public_url(given: str | Callable[[], str] | None) -> Callable[[], str] | Non
     """The config's ``PUBLIC_URL`` as :attr:`Table.public_url` is: a function as it is
     (``dicetable serve``'s finds the Pi's address again for each page), a fixed address made
     one, or None (an empty address, as a function giving none, falls back to the address the
-    phone used: :func:`web.join.join_address`).
+    phone used: :mod:`web.join`).
 
     >>> public_url("http://table.local:8017/")(), public_url(None)
     ('http://table.local:8017/', None)
