@@ -80,11 +80,12 @@ class CameraDesk:
     def to_json(self) -> dict[str, Any]:
         """The ``camera`` part of the state (language-neutral: a refusal goes as its template
         and params, why the camera is out as its message key and values, which the score pad
-        translates)."""
-        seen, why = self.seen, self.status.why
+        translates; a stall's why also says since when, :attr:`CameraStatus.since`)."""
+        seen, why, since = self.seen, self.status.why, self.status.since
         return {
             "status": self.status.state,
-            "why": None if why is None else {"key": why.key, "params": why.params},
+            "why": None if why is None else {"key": why.key, "params": why.params,
+                                             **({} if since is None else {"since": since})},
             "unreadable": self.unreadable,
             "picture": self.pictures if seen is not None else None,
             "seen": None if seen is None else {

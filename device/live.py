@@ -80,6 +80,9 @@ class CameraStatus:
     state: CameraState
     why: CameraError | None = None
     unreadable: bool = False  # a single frame could not be read (the camera goes on)
+    since: float | None = None
+    """Out because no picture came: when the camera was last heard from (on
+    :func:`time.monotonic`), so that the host's phone counts how long it has been silent."""
 
 
 class LiveSink(Protocol):
@@ -293,14 +296,17 @@ class LiveLoop:
         told = False  # the sink was told that something moved since the last read stood
         patience = self._stall_s  # how long to wait for the next frame before calling a stall
         unopened: CameraError | None = None  # why the camera could not be opened after a stall
+        heard = time.monotonic()  # when the camera last answered
+        stall: CameraError | None = None  # told at the first stall, the same until it answers
         while not self._stop.is_set():
             item, look = self._mailbox.take(patience, self._stop)
             if self._stop.is_set():  # (no stall to tell: the grabber was stopped)
                 return
             if item is None:  # stalled: leave the stuck grabber behind and open a new source
-                if unopened is None:
-                    self._set_state("out", CameraError("camera.why.stalled",
-                                                       seconds=f"{patience:g}"))
+                if stall is None:
+                    stall = CameraError("camera.why.stalled", seconds=f"{patience:g}")
+                if unopened is None:  # (the phones count on from when it last answered)
+                    self._set_state("out", stall, since=heard)
                 try:
                     self._start_grabber()
                     unopened = None
@@ -311,6 +317,7 @@ class LiveLoop:
                 settler.forget()
                 told = False
                 continue
+            heard, stall = time.monotonic(), None
             if self._on_alive is not None:
                 self._on_alive()
             failed = isinstance(item, CameraError) and not isinstance(
@@ -383,14 +390,15 @@ class LiveLoop:
             self._skipping = True
             self._sink.camera_status(CameraStatus(self._state, why, unreadable=True))
 
-    def _set_state(self, state: CameraState, why: CameraError | None = None) -> None:
+    def _set_state(self, state: CameraState, why: CameraError | None = None, *,
+                   since: float | None = None) -> None:
         """Tell the sink of a new state, or of a new reason for it (the camera out another
         way, or with other values: the host sees what to mend now); the same again is not
-        told."""
+        told; ``since``: see :attr:`CameraStatus.since`."""
         reason = None if why is None else (why.key, why.params)
         if (state, reason) != (self._state, self._reason):
             self._state, self._reason = state, reason
-            self._sink.camera_status(CameraStatus(state, why))
+            self._sink.camera_status(CameraStatus(state, why, since=since))
 
 
 def _jpeg(image: NDArray[np.uint8]) -> bytes:

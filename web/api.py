@@ -7,6 +7,7 @@ them: a malformed one is a 400 and changes nothing.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from random import Random
 from typing import Any
@@ -164,9 +165,15 @@ def camera_picture() -> Response:
 @require_pin
 def camera_why() -> Response:
     """Why the camera is out or ended, with its values (the folder or device it names), for
-    the host alone: the state every phone gets has only its key."""
-    camera = table().session.snapshot().camera or {}
-    return jsonify({"why": camera.get("why")})
+    the host alone: the state every phone gets has only its key. A camera out because no
+    picture came says for how long as of now (``silent_s``, its ``seconds`` too): the pad counts
+    on from it, without asking again."""
+    why = (table().session.snapshot().camera or {}).get("why")
+    if why is None or why.get("since") is None:
+        return jsonify({"why": why})
+    silent = max(0, round(time.monotonic() - why["since"]))
+    return jsonify({"why": {"key": why["key"], "params": {**why["params"], "seconds": silent},
+                            "silent_s": silent}})
 
 
 @bp.post("/camera/answer")

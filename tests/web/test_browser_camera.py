@@ -4,6 +4,9 @@ in Chromium; a roll on the table arrives on the phone, and a question is answere
 from __future__ import annotations
 
 import json
+import re
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,13 +15,22 @@ import numpy as np
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
+from device.camera import Frame
+from device.camera_errors import CameraError
 from device.demo_film import write_film
 from device.demo_plan import Plan, PlannedDie, PlannedRest
-from dicetable.child import ServedTable
+from device.journal import Journal
+from device.live import LiveLoop
+from device.session import TableSession
+from dicetable.child import ServedTable, free_port
 from dicetable.cli import main
 from vision.calibrate import calibrate
+from vision.observation import DiceObserver
+from vision.reader import DiceReader
 from vision.table_film import SheetRest
 from vision.table_film import write_film as write_sheet_film
+from web import create_app
+from web.server import create_server, end_streams
 
 pytestmark = pytest.mark.browser
 
@@ -240,3 +252,71 @@ def test_a_host_whose_pin_was_renewed_is_asked_for_it_when_the_camera_is_out_ane
         page.wait_for_timeout(2_000)
         assert len(asks) == 1  # asked once, then the PIN: not again at every update
         context.close()
+
+
+class SilentCamera:
+    """A camera that opens and then sends no picture until ``released`` (a hung driver)."""
+
+    paced = True
+    description = "a silent camera"
+
+    def __init__(self, released: threading.Event) -> None:
+        self._released = released
+
+    def open(self) -> None:
+        """Opened (it says nothing of the hang to come)."""
+
+    def read(self) -> Frame:
+        """Waits until released, then says it is not open."""
+        self._released.wait()
+        raise CameraError("camera.why.not_open")
+
+    def close(self) -> None:
+        """Nothing to free."""
+
+
+def test_the_host_sees_how_long_the_camera_has_sent_no_picture_counted_on_the_pad(
+        browser: Browser, tmp_path: Path) -> None:
+    # The seconds were the loop's latest patience, told at each stall: 5 s, then "10 s" at
+    # 15 s, "20 s" at 35 s, and "120 s" from 275 s on for good
+    session = TableSession(Journal(tmp_path / "state" / "table.db"))
+    session.start()
+    session.watch_camera()
+    app = create_app({"JOURNAL": session.journal, "TABLE_SESSION": session})
+    server = create_server(app, host="127.0.0.1", port=free_port())
+    threading.Thread(target=server.run, daemon=True).start()
+    released = threading.Event()
+    loop = LiveLoop(lambda: SilentCamera(released), DiceObserver(DiceReader(threads=1)),
+                    session, stall_s=0.5)
+    url = f"http://127.0.0.1:{server.effective_port}"
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        asks: list[str] = []
+        page.on("request", lambda request: asks.append(request.url)
+                if request.url.endswith("/api/camera/why") else None)
+        page.goto(url + "/")
+        csrf = page.request.get(url + "/api/state").json()["csrf"]
+        assert page.request.post(url + "/auth/pin", data=json.dumps({"pin": session.journal.pin()}),
+                                 headers={"Content-Type": "application/json",
+                                          "X-CSRF-Token": csrf}).ok
+        page.reload()
+        started = time.monotonic()
+        loop.start()
+        why = page.locator("section.camera .camera-why")
+        expect(why).to_contain_text("The camera sent no picture for ")
+        for wait_s in (3.0, 5.0):
+            page.wait_for_timeout(1000 * (wait_s - (time.monotonic() - started)))
+            shown = int(re.fullmatch(r"The camera sent no picture for (\d+) s",
+                                     why.inner_text())[1])  # type: ignore[index]
+            silent = time.monotonic() - started
+            assert silent - 1.5 <= shown <= silent, (shown, silent)
+        assert len(asks) == 1  # counted on the pad, not asked again
+        page.screenshot(path=str(tmp_path / "silent.png"))
+    finally:
+        context.close()
+        released.set()
+        loop.stop()
+        end_streams(app)
+        server.close()
+        session.stop()

@@ -38,16 +38,18 @@ function cameraPanel() {
 /* Why the camera is out, with the folder or device it names: the host's alone, fetched
    (the state every phone gets has only its key, and a digest of its values) when it goes out,
    or out for a new reason or with new values; asked once more a second after a failed answer,
-   and the PIN asked for where the table no longer knows this phone (a new PIN). */
+   and the PIN asked for where the table no longer knows this phone (a new PIN). A camera
+   silent for some seconds (a stall) is counted on here each second from the answer. */
 function whyText(why) {
   const known = S.cameraWhy;
   const same = known && known.key === why.key && known.values === why.values;
-  if (same && !known.again) return known.params ? sentence(t(why.key, known.params)) : null;
+  if (same && !known.again) return known.params ? whyWords(known) : null;
   const asked = {key: why.key, values: why.values, params: null, again: false, tries: same ? known.tries + 1 : 1};
   S.cameraWhy = asked;
   getJSON("/api/camera/why").then((data) => {
     if (data.why && S.cameraWhy === asked && asked.key === data.why.key) {
       asked.params = data.why.params;
+      if (typeof data.why.silent_s === "number") asked.silentFrom = performance.now() - data.why.silent_s * 1000;
       render();
     }
   }).catch((err) => {
@@ -56,6 +58,23 @@ function whyText(why) {
     if (asked.tries < 2) setTimeout(() => { if (S.cameraWhy === asked) { asked.again = true; render(); } }, 1000);
   });
   return null;
+}
+
+/* The words of a known reason, the seconds of a silent camera counted to now; while they
+   are shown, they are counted on each second. */
+function whyWords(known) {
+  if (known.silentFrom === undefined) return sentence(t(known.key, known.params));
+  if (!S.whyTicker) S.whyTicker = setInterval(countSilence, 1000);
+  const seconds = Math.floor((performance.now() - known.silentFrom) / 1000);
+  return sentence(t(known.key, Object.assign({}, known.params, {seconds})));
+}
+
+function countSilence() {
+  const shown = document.querySelector(".camera-why");
+  const known = S.cameraWhy;
+  if (shown && known && known.params && known.silentFrom !== undefined) { shown.textContent = whyWords(known); return; }
+  clearInterval(S.whyTicker);
+  S.whyTicker = null;
 }
 
 function noteText(note) {
