@@ -243,12 +243,7 @@ function refusedBox(e) {
 
 /* The camera's part of the page: camera.js, fetched once the table has a camera. */
 function cameraShown() {
-  if (!S.state.camera) return null;
-  if (typeof cameraPanel === "function" && S.laterLang === S.lang) return cameraPanel();
-  loadScript("camera.js").then(loadLater).then(() => {  // else tried again at the next state
-    if (S.laterLang === S.lang) render();
-  }, () => {});
-  return null;
+  return S.state.camera && laterIn(self.cameraPanel, () => loadScript("camera.js")) ? cameraPanel() : null;
 }
 
 /* The screens of the menu live in setup.js, fetched with their words when one is first opened. */

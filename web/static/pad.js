@@ -399,17 +399,23 @@ async function keepAwake() {
   }
 }
 
-/* The words loaded with camera.js and setup.js (the camera's panel, teach mode, the screens of
-   the menu), in the phone's language. */
-function loadLater() {
-  if (!S.later || S.later.lang !== S.lang) {
-    const lang = S.lang;
+/* The words of camera.js and setup.js (camera, teach mode, menu screens) in the phone's
+   language or lang. */
+function loadLater(lang = S.lang) {
+  if (!S.later || S.later.lang !== lang) {
     const done = getJSON(`/i18n/${lang}/later.json`).then((words) => {
       if (S.lang === lang) { Object.assign(S.ui, words); S.laterLang = lang; }
+      return words;
     }, (e) => { S.later = null; throw e; });
     S.later = {lang, done};
   }
   return S.later.done;
+}
+
+/* True if they are in (and ready), else fetched with load() and drawn. */
+function laterIn(ready = 1, load) {
+  if (ready && S.laterLang === S.lang) return true;
+  Promise.all([load && load(), loadLater()]).then(() => S.laterLang === S.lang && render(), () => {});
 }
 
 /* Scripts only some screens need, fetched when first opened (again, if that failed), with the
@@ -472,13 +478,13 @@ async function lock() {
    the page stays in its language and says why. */
 async function switchLanguage(lang) {
   const hadLater = S.laterLang === S.lang;  // the words loaded later come too, in the same go
-  const [words, laterWords] = await Promise.all([getJSON("/i18n/" + lang + ".json"),
-    hadLater ? getJSON(`/i18n/${lang}/later.json`) : null]).catch(() => [null, null]);
+  const [words, laterWords] = await Promise.all([getJSON(`/i18n/${lang}.json`),
+    hadLater && loadLater(lang)]).catch(() => []);
   if (!words) { render(); toast(t("error.network")); return; }
   document.getElementById("toast").hidden = true;
   S.ui = Object.assign(words, laterWords);
   S.lang = lang;
-  S.later = hadLater ? {lang, done: Promise.resolve()} : null;
+  if (!hadLater) S.later = null;
   S.laterLang = hadLater ? lang : null;
   S.teachLang = null;
   S.rules = null;

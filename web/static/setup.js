@@ -8,11 +8,8 @@
 function menuScreen(main) {
   const draw = {setup: redrawSetup, history: renderHistory, abandoned: renderAbandoned, stats: renderStats}[S.screen];
   if (!draw) return false;
-  if (S.laterLang === S.lang) draw(main);
-  else {
-    main.replaceChildren(el("p.muted", {text: t("loading")}));
-    loadLater().then(render, () => {});  // else tried again at the next state
-  }
+  if (laterIn()) draw(main);
+  else main.replaceChildren(el("p.muted", {text: t("loading")}));
   return true;
 }
 
