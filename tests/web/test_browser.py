@@ -896,6 +896,27 @@ def test_the_pad_is_played_with_the_keyboard_alone(open_phone: Callable[..., Pag
     expect(page.locator("#menu")).to_be_hidden()
 
 
+def test_a_screen_opened_from_the_menu_takes_the_keyboard_and_gives_it_back_closed(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    # It stayed on the Menu button: a screen reader said nothing of the screen opened, and the
+    # keyboard had to go through the bar to reach it
+    pad = Pad(open_phone())
+    pad.enter_pin(served.pin)
+    page = pad.page
+    for item, heading in [("Finished games", "Finished games"), ("Statistics", "Statistics"),
+                          ("Join code (QR)", "Scan this code with a phone to join the table"),
+                          ("Resume a game", "Abandoned games"), ("New game", "New game")]:
+        page.focus("#menu-button")
+        page.keyboard.press("Enter")
+        page.locator("#menu").get_by_role("button", name=item, exact=True).focus()
+        page.keyboard.press("Enter")
+        expect(page.get_by_role("heading", name=heading, exact=True)).to_be_focused()
+        page.keyboard.press("Tab")  # on into the screen
+        assert page.evaluate("document.activeElement.closest('#screen, #join') !== null")
+        page.get_by_role("button", name="Cancel" if item == "New game" else "Back").click()
+        expect(page.locator("#menu-button")).to_be_focused()
+
+
 def test_the_bars_controls_are_named_in_the_phones_language(
         open_phone: Callable[..., Page]) -> None:
     page = open_phone(locale="es")

@@ -23,7 +23,6 @@ function drawPad() {
   board.hidden = !(view && S.screen === "pad");
   main.className = "";
   if (typeof menuScreen === "function" && menuScreen(main)) return;
-  if (S.screen === "join") { renderJoin(); return; }
   if (!view) { main.replaceChildren(...[notices(), noGame(), buttonsPanel(view), cameraShown()].filter(Boolean)); return; }
   board.replaceChildren(scoreboard(view, game));
   main.className = "pad";
@@ -246,7 +245,8 @@ function cameraShown() {
   return S.state.camera && laterIn(self.cameraPanel, () => loadScript("camera.js")) ? cameraPanel() : null;
 }
 
-/* The screens of the menu live in setup.js, fetched with their words when one is first opened. */
+/* The screens of the menu (and the join code's) live in setup.js, fetched with their words
+   when one is first opened. */
 function later(name) {
   return async (...args) => {
     await Promise.all([loadScript("setup.js"), loadLater()]);
@@ -258,6 +258,7 @@ const openHistory = later("historyScreen");
 const openAbandoned = later("abandonedScreen");
 const openStats = later("statsScreen");
 const openRules = later("rulesScreen");
+const openJoin = later("joinScreen");
 
 function rematch() {
   return change("/api/game", {header: S.state.header, colours: S.state.colours});
@@ -265,14 +266,6 @@ function rematch() {
 
 async function abandonGame() {
   if (window.confirm(t("menu.abandon_confirm"))) await change("/api/abandon", {});
-}
-
-/* The join code: drawn by the server (the QR), with a title and the way back around it. */
-function renderJoin() {
-  const join = document.getElementById("join");
-  for (const old of join.querySelectorAll(".drawn")) old.remove();
-  join.prepend(el("h2.drawn", {text: t("join.title")}));
-  join.append(el("div.drawn", {}, back()));
 }
 
 /* The join code the table gives now ({url, qr}: its address and QR code, drawn by the server),
@@ -330,7 +323,7 @@ function renderMenu() {
       localStorage.setItem("sound", S.sound ? "on" : "off");
       cue("moment");
     })),
-    button(t("menu.join"), go("join")),
+    button(t("menu.join"), then(openJoin)),
     S.auth && boot.wifi_card ? el("a.button", {href: "/print/wifi-card.pdf?lang=" + S.lang, target: "_blank",
       rel: "noopener", text: t("menu.wifi_card"), onclick: closeMenu}) : null,
     S.auth ? button(t("menu.lock"), then(lock)) : null,
