@@ -3,7 +3,8 @@
 A reason is a message key of the score pad's catalogs (``camera.why.…``, ``web/i18n``) and its
 values, as a :class:`device.notice.Notice` is; :data:`WHY` holds its English, the one source of
 the English words: ``str()`` of the error (the host's log), and the score pad's English
-(``web.i18n`` takes it from here), while the other catalogs translate the key. A path among
+(``web.i18n`` takes it from here, the system's own words, ``({detail})``, left for a line of
+their own), while the other catalogs translate the key. A path among
 the values is the one the host gave the table; the pad shows it only to a phone with the PIN.
 
 >>> err = CameraError("camera.why.device_busy", device=0)

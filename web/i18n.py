@@ -37,8 +37,9 @@ def catalog(lang: str) -> Mapping[str, Mapping[str, str]]:
     """The catalog of ``lang`` (one of :data:`LANGUAGES`)."""
     source = resources.files("web") / "i18n" / f"{lang}.json"
     data: dict[str, dict[str, str]] = json.loads(source.read_text(encoding="utf-8"))
-    if lang == DEFAULT:
-        data["ui"].update(WHY)
+    if lang == DEFAULT:  # the system's own words ({detail}, in English whatever the phone's
+        # language) go on a line of their own on the pad, the host's log keeps them in
+        data["ui"].update({key: words.replace(" ({detail})", "") for key, words in WHY.items()})
     return data
 
 

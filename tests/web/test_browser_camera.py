@@ -320,3 +320,27 @@ def test_the_host_sees_how_long_the_camera_has_sent_no_picture_counted_on_the_pa
         end_streams(app)
         server.close()
         session.stop()
+
+
+def test_the_systems_own_words_are_on_a_line_of_their_own_named_as_such(
+        browser: Browser, tmp_path: Path) -> None:
+    # The OS's words ("Not a directory") stood in English inside the Spanish sentence
+    folder = tmp_path / "fotos"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "IMG_0001.JPG"), np.full((48, 64, 3), 128, np.uint8))
+    with ServedTable(tmp_path / "state", args=["--camera", str(folder)]) as table:
+        context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")
+        page = context.new_page()
+        page.goto(table.url + "/")
+        sign_in(page, table)
+        page.reload()
+        expect(page.locator("section.camera .camera-status")).to_be_visible(timeout=20_000)
+        (folder / "IMG_0001.JPG").unlink()
+        folder.rmdir()
+        folder.write_bytes(b"")  # a file where the folder was: it cannot be listed
+        expect(page.locator("section.camera .camera-why")).to_have_text(
+            f"No se puede leer la carpeta {folder}", timeout=20_000)
+        expect(page.locator("section.camera .camera-detail")).to_have_text(
+            "En palabras del propio sistema: Not a directory")
+        page.screenshot(path=str(tmp_path / "system-words.png"))
+        context.close()

@@ -22,6 +22,8 @@ function cameraPanel() {
   // Why it is out, for the host to mend (it may name a folder the host gave the table).
   const why = camera.status === "out" && camera.why && S.auth ? whyText(camera.why) : null;
   if (why) parts.push(el("p.camera-why", {text: why}));
+  const detail = why && S.cameraWhy.params.detail;  // the system's own words, in its language
+  if (detail) parts.push(el("p.camera-detail.muted", {text: t("camera.system_words", {detail})}));
   if (camera.unreadable) parts.push(el("p.muted", {text: t("camera.unreadable")}));
   if (camera.note) parts.push(el("p.camera-note", {text: noteText(camera.note)}));
   if (camera.note && ["camera.no_sheet", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key)) parts.push(sheetLinks(camera.note.params.game));
