@@ -119,11 +119,15 @@ def test_the_camera_part_of_the_page_comes_even_when_its_first_fetch_fails(
             route.continue_()
 
     page.route("**/static/camera.js", first_fails)
-    page.goto(camera_table.url + "/")
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    with page.expect_response("**/later.json"):  # its words in, not the script
+        page.goto(camera_table.url + "/")
     start_game(page, camera_table)
     expect(page.locator("section.camera")).to_contain_text("The camera saw 6 6 5 2 1 1",
                                                            timeout=20_000)
     assert len(fetches) == 2
+    assert errors == []
     context.close()
 
 

@@ -413,7 +413,7 @@ function loadLater(lang = S.lang) {
 }
 
 /* True if they are in (and ready), else fetched with load() and drawn. */
-function laterIn(ready = 1, load) {
+function laterIn(ready, load) {
   if (ready && S.laterLang === S.lang) return true;
   Promise.all([load && load(), loadLater()]).then(() => S.laterLang === S.lang && render(), () => {});
 }

@@ -16,7 +16,7 @@ function menuScreen(main) {
     keyboardIn = "pad";
     return false;
   }
-  if (laterIn()) draw(main);
+  if (laterIn(true)) draw(main);
   else main.replaceChildren(el("p.muted", {text: t("loading")}));
   const heading = document.querySelector(`#${S.screen === "join" ? "join" : "screen"} h2`);
   if (heading) {
