@@ -112,8 +112,9 @@ class _Lesson:
     step: int = 0  # the step being taken; len(plan): the check
     photos: list[int] = field(default_factory=list)  # photos taken of each step
     taken: list[TablePhoto] = field(default_factory=list)
-    last: Image | None = None  # the rectified last photo (cards: a card left unchanged)
-    before: Image | None = None  # ... and that of the step before
+    flats: list[Image] = field(default_factory=list)  # this step's photos rectified
+    before: Image | None = None  # the last photo of the step before, rectified (cards: a card
+    # left unchanged)
     checked: Checked | None = None
     profile: Profile | None = None
     held: _Held | None = None  # the last doubted photo
@@ -185,7 +186,7 @@ class Teacher:
         with self._lock:
             self._same(lesson, at, held.number)
             lesson.taken.append(self._keep(lesson, held.frame, held.found, held.items))
-            lesson.last = held.flat
+            lesson.flats.append(held.flat)
             lesson.held = None
             self._used = held.number
             lesson.photos[lesson.step] += 1
@@ -200,6 +201,7 @@ class Teacher:
             folder = self._state / TEACH / lesson.kind
             write_photos(folder, lesson.taken)
             photo.path.unlink(missing_ok=True)
+            lesson.flats.pop()
             lesson.photos[lesson.step] -= 1
 
     def next(self) -> None:
@@ -214,8 +216,9 @@ class Teacher:
                                           "take a photo of these cards first"))
             if lesson.step == len(lesson.plan) - 1 and not lesson.taken:
                 raise TeachRefusal("take a photo of at least one face first")
-            if lesson.photos[lesson.step]:
-                lesson.before = lesson.last
+            if lesson.flats:
+                lesson.before = lesson.flats[-1]
+            lesson.flats = []
             lesson.step += 1
 
     def check(self, frame: Image | None, number: int) -> None:

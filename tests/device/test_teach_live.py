@@ -463,3 +463,32 @@ def test_a_d6_face_may_be_left_to_its_pips_but_not_all(tmp_path: Path) -> None:
         assert not (table.state / "profiles").exists()
     finally:
         table.session.stop()
+
+
+def test_a_card_photo_taken_back_is_not_the_last_photo_the_next_step_is_told_from(
+        tmp_path: Path) -> None:
+    """Dicy cards: step 1's photo, then step 2's cards photographed by mistake while step 1 is
+    being taken, taken back. The next step is told from step 1's photo: its cards left lying
+    are refused, step 2's cards are taken (step 2's cards were refused as unchanged, step 1's
+    taken as step 2's)."""
+    table = Table(tmp_path, "dicy", "pop")
+    try:
+        lesson = table.teach("start", "dicy-card")["lesson"]
+        steps = [{s["place"]: s["face"] for s in step} for step in lesson["steps"]]
+        table.show(SheetRest(cards=steps[0]), 70)
+        table.teach("photo")
+        table.show(SheetRest(cards=steps[1]), 80)
+        assert table.teach("photo")["lesson"]["photos"][0] == 2
+        assert table.teach("undo")["lesson"]["photos"][0] == 1
+        table.teach("next")
+        table.show(SheetRest(cards=steps[0]), 70)
+        with pytest.raises(TeachRefusal, match="has not changed since the last step"):
+            table.teach("photo")
+        table.show(SheetRest(cards=steps[1]), 80)
+        assert table.teach("photo")["lesson"]["photos"][:2] == [1, 1]
+        labels = json.loads((table.state / "teach" / "dicy-card" / "labels.json").read_text())
+        assert [sorted(i["face"] for i in p["items"]) for p in labels["images"]] == [
+            sorted(s.values()) for s in steps[:2]]
+    finally:
+        table.session.stop()
+
