@@ -197,9 +197,9 @@ class Teacher:
             lesson = self._going()
             if lesson.step >= len(lesson.plan) or not lesson.photos[lesson.step]:
                 raise TeachRefusal("this step has no photo to take back")
-            photo = lesson.taken.pop()
             folder = self._state / TEACH / lesson.kind
-            write_photos(folder, lesson.taken)
+            write_photos(folder, lesson.taken[:-1])  # a failed write leaves the photo kept
+            photo = lesson.taken.pop()
             photo.path.unlink(missing_ok=True)
             lesson.flats.pop()
             lesson.photos[lesson.step] -= 1

@@ -492,3 +492,26 @@ def test_a_card_photo_taken_back_is_not_the_last_photo_the_next_step_is_told_fro
     finally:
         table.session.stop()
 
+
+def test_a_photo_taken_back_whose_labels_cannot_be_written_stays_kept(tmp_path: Path) -> None:
+    """Taking back a photo rewrites the teach set's labels.json: a write that fails leaves
+    the photo kept, in the lesson and on disk, and it is taken back once the write works
+    (the photo was dropped from the lesson first: the step's count and the set no longer
+    agreed, and the next try failed on a photo no longer there)."""
+    table = Table(tmp_path, "dicy", "classic")
+    try:
+        table.teach("start", "d6")
+        table.show(SheetRest(dice(["1"] * 6, DICE_AREA)), 65)
+        table.teach("photo")
+        folder = table.state / "teach" / "d6"
+        (folder / "labels.json").unlink()
+        (folder / "labels.json").mkdir()  # cannot be written
+        with pytest.raises(OSError):
+            table.teach("undo")
+        assert (folder / "images" / "000.jpg").is_file()
+        (folder / "labels.json").rmdir()
+        assert table.teach("undo")["lesson"]["photos"] == [0] * 6
+        labels = json.loads((folder / "labels.json").read_text())
+        assert labels["images"] == [] and not (folder / "images" / "000.jpg").exists()
+    finally:
+        table.session.stop()
