@@ -265,15 +265,22 @@ class TableSession:
         pictures, kept though their pips look like another number), ``undo`` the step's last
         photo, go on to the ``next`` step, ``check`` on a fresh photo, ``save`` or ``cancel``.
         Photos are the camera's last frame; a refused step changes nothing (a doubted d6
-        photo is held for ``pictures``). A photo and the check are worked out on the calling
-        thread, not the worker: the table's other changes go on meanwhile."""
+        photo is held for ``pictures``, its question published to every phone). A photo and
+        the check are worked out on the calling thread, not the worker: the table's other
+        changes go on meanwhile."""
         if do not in TEACH_STEPS:
             raise ValueError(f"no teach step {do!r}: one of {', '.join(TEACH_STEPS)}")
         if do not in ("photo", "check"):
             return self._run(lambda: self._teach(do, kind, base_version))
-        teacher, frame, number = self._run(lambda: self._teach_frame(base_version))
+        teacher, seen, number = self._run(lambda: self._teach_frame(base_version))
+        frame = None if seen is None else seen.frame
         if do == "photo":
-            teacher.photo(frame, number, pictures=pictures)
+            try:
+                teacher.photo(frame, number, pictures=pictures,
+                              shown=b"" if seen is None else seen.picture)
+            except Refusal:  # a doubted photo is held: its question goes to every phone
+                self._run(self._publish_camera)
+                raise
         else:
             teacher.check(frame, number)
         return self._run(self._publish_camera)
@@ -285,6 +292,10 @@ class TableSession:
     def taught_profile(self, kind: str) -> Path | None:
         """The file of this table's taught profile of ``kind``, if it has one (any thread)."""
         return None if self.teacher is None else self.teacher.saved(kind)
+
+    def teach_doubted_picture(self) -> bytes | None:
+        """The JPEG of the doubted teach photo held for the players' answer (any thread)."""
+        return None if self.teacher is None else self.teacher.doubted_picture()
 
     def camera_picture(self) -> tuple[int, bytes] | None:
         """The number and JPEG of the picture of the camera's last read (any thread)."""
@@ -612,13 +623,13 @@ class TableSession:
             teacher.cancel()
         return self._publish_camera()
 
-    def _teach_frame(self, base_version: int) -> tuple[Teacher, Any, int]:
-        """The teacher, and the camera's last frame and its picture's number."""
+    def _teach_frame(self, base_version: int) -> tuple[Teacher, Seen | None, int]:
+        """The teacher, and the camera's last read and its picture's number."""
         self._check_version(base_version)
         teacher, desk = self.teacher, self._desk
         if desk is None or teacher is None:
             raise SessionError("this table has no camera to teach")
-        return teacher, None if desk.seen is None else desk.seen.frame, desk.pictures
+        return teacher, desk.seen, desk.pictures
 
     def _set_hints(self, on: bool, base_version: int) -> Snapshot:
         self._check_version(base_version)

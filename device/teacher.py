@@ -7,9 +7,10 @@ camera's last settled frame), keeps the photos as a labelled teach set in ``STAT
 on a fresh photo, and only on "save" keeps it in ``STATE/profiles`` and hands it to the live
 reader. What it refuses is a :class:`TeachRefusal`, a message for the players; a refused step
 changes nothing, but for a d6 photo whose dice look like another number by their pips
-(:class:`DoubtedPhoto`): it is held, and kept as labelled when the players say their dice have
-pictures (``photo(..., pictures=True)``). A photo kept by mistake is taken back with
-:meth:`Teacher.undo` while its step is being taken.
+(:class:`DoubtedPhoto`): it is held, its question is in the lesson's state for every phone
+(``doubt``), and it is kept as labelled when the players say their dice have pictures
+(``photo(..., pictures=True)``); the lesson moving on drops it. A photo kept by mistake is
+taken back with :meth:`Teacher.undo` while its step is being taken.
 
 Photos and the check take a while (finding dice, teaching, reading): they are worked out on
 the caller's thread, outside the teacher's lock, and kept only if the lesson is still where
@@ -32,6 +33,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from device.camera_desk import refusal_json
 from engine import Refusal
 from vision.calibrate import Calibration, CalibrationError, rectify
 from vision.components import is_card
@@ -94,8 +96,8 @@ def profile_path(state: Path, kind: str) -> Path:
 
 
 @dataclass(frozen=True)
-class _Held:
-    """A doubted photo held for the players' answer: where the lesson stood, its picture."""
+class _Photo:
+    """A photo of a step worked out: where the lesson stood, its picture, what it shows."""
 
     at: tuple[int, int]
     number: int
@@ -103,6 +105,16 @@ class _Held:
     found: Calibration
     flat: Image
     items: list[Labelled]
+
+
+@dataclass(frozen=True)
+class _Held:
+    """A doubted photo held for the players' answer: the photo, the question, and the JPEG
+    the phones were shown of it."""
+
+    photo: _Photo
+    doubt: DoubtedPhoto
+    shown: bytes
 
 
 @dataclass
@@ -156,11 +168,13 @@ class Teacher:
             self._lesson = _Lesson(kind, plan, photos=[0] * len(plan))
             self._used = -1
 
-    def photo(self, frame: Image | None, number: int, *, pictures: bool = False) -> None:
-        """The camera's last frame (its picture ``number``) as a photo of the step. With
-        ``pictures`` (the players' dice have pictures, which their pips' reader may read as
-        another number) the photo doubted at this step is kept as labelled, or, none held,
-        the frame is taken without asking its pips."""
+    def photo(self, frame: Image | None, number: int, *, pictures: bool = False,
+              shown: bytes = b"") -> None:
+        """The camera's last frame (its picture ``number``, ``shown`` to the phones as that
+        JPEG) as a photo of the step. With ``pictures`` (the players' dice have pictures,
+        which their pips' reader may read as another number) the photo doubted at this step
+        is kept as labelled; none held (another phone's photo, undo or next came first), it
+        is refused: the lesson moved on meanwhile."""
         with self._lock:
             lesson = self._going()
             at = lesson.at
@@ -171,24 +185,30 @@ class Teacher:
                                           "on to the next", "these cards have {n} photos "
                                           "already: go on to the next"), n=PHOTOS)
             step, before = lesson.plan[lesson.step], lesson.before
-            held = lesson.held if pictures and lesson.held and lesson.held.at == at else None
-        if held is None:
+            doubted = _held(lesson)
+            if pictures and doubted is None:
+                raise TeachRefusal(MEANWHILE)
+        if pictures:
+            assert doubted is not None
+            photo = doubted.photo
+        else:
             found, flat = self._sheet(frame, number, lesson.kind)
             assert frame is not None
             try:
-                items = self._items(lesson.kind, frame, found, flat, step, before, pictures)
+                items = self._items(lesson.kind, frame, found, flat, step, before)
             except DoubtedPhoto as doubt:
                 with self._lock:
                     if self._lesson is lesson and lesson.at == at:
-                        lesson.held = _Held(at, number, frame, found, flat, doubt.items)
+                        lesson.held = _Held(_Photo(at, number, frame, found, flat, doubt.items),
+                                            doubt, shown)
                 raise
-            held = _Held(at, number, frame, found, flat, items)
+            photo = _Photo(at, number, frame, found, flat, items)
         with self._lock:
-            self._same(lesson, at, held.number)
-            lesson.taken.append(self._keep(lesson, held.frame, held.found, held.items))
-            lesson.flats.append(held.flat)
+            self._same(lesson, at, photo.number)
+            lesson.taken.append(self._keep(lesson, photo.frame, photo.found, photo.items))
+            lesson.flats.append(photo.flat)
             lesson.held = None
-            self._used = held.number
+            self._used = photo.number
             lesson.photos[lesson.step] += 1
 
     def undo(self) -> None:
@@ -202,6 +222,7 @@ class Teacher:
             photo = lesson.taken.pop()
             photo.path.unlink(missing_ok=True)
             lesson.flats.pop()
+            lesson.held = None
             lesson.photos[lesson.step] -= 1
 
     def next(self) -> None:
@@ -218,7 +239,7 @@ class Teacher:
                 raise TeachRefusal("take a photo of at least one face first")
             if lesson.flats:
                 lesson.before = lesson.flats[-1]
-            lesson.flats = []
+            lesson.flats, lesson.held = [], None
             lesson.step += 1
 
     def check(self, frame: Image | None, number: int) -> None:
@@ -261,6 +282,12 @@ class Teacher:
         """Stop teaching; the table keeps the profile it had."""
         with self._lock:
             self._lesson = None
+
+    def doubted_picture(self) -> bytes | None:
+        """The JPEG of the doubted photo held for the players' answer, if one is."""
+        with self._lock:
+            held = None if self._lesson is None else _held(self._lesson)
+        return None if held is None else held.shown or None
 
     @property
     def teaching(self) -> bool:
@@ -307,13 +334,17 @@ class Teacher:
             lesson = self._lesson
             if lesson is None:
                 return out
-            checked = lesson.checked
+            checked, held = lesson.checked, _held(lesson)
             out["lesson"] = {
                 "kind": lesson.kind, "game": GAME[lesson.kind], "cards": is_card(lesson.kind),
                 "optional": lesson.kind in OPTIONAL,
                 "steps": [[{"place": p, "face": f} for p, f in s] for s in lesson.plan],
                 "step": lesson.step, "photos": list(lesson.photos), "most": PHOTOS,
                 "check": [{"place": p, "face": f} for p, f in check_plan(lesson.kind)],
+                "doubt": None if held is None else {
+                    "face": held.doubt.face, "looks": held.doubt.looks,
+                    "picture": held.photo.number if held.shown else None,
+                    "reason": refusal_json(held.doubt)},
                 "checked": None if checked is None else {
                     "found": checked.found, "right": checked.right,
                     "reads": [{"place": p, "face": f, "read": r} for p, f, r in checked.pairs]}}
@@ -352,10 +383,10 @@ class Teacher:
         return found, rectify(frame, found)
 
     def _items(self, kind: str, frame: Image, found: Calibration, flat: Image, step: Step,
-               before: Image | None, pictures: bool) -> list[Labelled]:
+               before: Image | None) -> list[Labelled]:
         """The labelled dice or cards of a photo of ``step`` (refused: none, d6 dice mostly
-        showing another number by their pips unless they have ``pictures``, a place with no
-        card, a card left from the step before)."""
+        showing another number by their pips, a place with no card, a card left from the
+        step before)."""
         if not is_card(kind):
             (_, face), = step
             dice = dice_in_box(frame, found, kind, face, self._dice_finder())
@@ -364,7 +395,7 @@ class Teacher:
                                    "and take the photo again" if BOX[kind] == "to-roll" else
                                    "no die was found in the dice box: lay the dice there and "
                                    "take the photo again")
-            otherwise = None if kind != "d6" or pictures else \
+            otherwise = None if kind != "d6" else \
                 shown_otherwise(frame, dice, face, self._pips())
             if otherwise is not None:
                 raise DoubtedPhoto(face, otherwise.looks, dice)
@@ -407,6 +438,12 @@ class Teacher:
                 continue
             out[kind] = (stat.st_mtime_ns, stat.st_size)
         return out
+
+
+def _held(lesson: _Lesson) -> _Held | None:
+    """The doubted photo held for where the lesson stands, if one is."""
+    held = lesson.held
+    return held if held is not None and held.photo.at == lesson.at else None
 
 
 def where(place: str) -> Refusal:

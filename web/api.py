@@ -204,8 +204,9 @@ def camera_teach() -> Response | tuple[Response, int]:
     (device/teacher.py): ``start`` (with ``kind``, e.g. ``dalek``), ``photo`` (with
     ``"pictures": true``: d6 dice with pictures), ``undo``, ``next``, ``check``, ``save`` or
     ``cancel``; a refused step changes nothing. A d6 photo whose dice look like another
-    number is refused with ``refused``: ``{"face", "looks"}`` (the photo is held: the same
-    step with ``pictures`` keeps it)."""
+    number is refused with ``refused``: ``{"face", "looks"}``, and the state, whose lesson
+    asks every phone about it (``doubt``): the photo is held, the same step with
+    ``pictures`` keeps it; with none held, ``pictures`` is refused."""
     body = request_body()
     do = body.get("do")
     if do not in TEACH_STEPS:
@@ -218,7 +219,17 @@ def camera_teach() -> Response | tuple[Response, int]:
                                              pictures=body.get("pictures") is True))
     except DoubtedPhoto as doubt:
         return refusal(400, engine_text(language(), doubt),
-                       refused={"face": doubt.face, "looks": doubt.looks})
+                       refused={"face": doubt.face, "looks": doubt.looks},
+                       state=table().payload(table().session.snapshot()))
+
+
+@bp.get("/camera/doubted.jpg")
+def camera_doubted() -> Response:
+    """The picture of the teach photo the phones are asked about (JPEG); 404 when none is."""
+    found = table().session.teach_doubted_picture()
+    if found is None:
+        raise ApiError(404, "error.no_picture")
+    return Response(found, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
 @bp.get("/camera/profile-<kind>.npz")

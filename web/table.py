@@ -173,6 +173,11 @@ class Table:
         if ask is not None and ask.get("reason") is not None:
             data["camera"] = {**data["camera"],
                               "ask": {**ask, "reason": engine_texts(ask["reason"])}}
+        lesson = ((data.get("camera") or {}).get("teach") or {}).get("lesson")
+        if lesson is not None and lesson.get("doubt") is not None:
+            doubt = {**lesson["doubt"], "reason": engine_texts(lesson["doubt"]["reason"])}
+            teach = {**data["camera"]["teach"], "lesson": {**lesson, "doubt": doubt}}
+            data["camera"] = {**data["camera"], "teach": teach}
         buttons = data.get("buttons")
         if buttons is not None and buttons.get("reason") is not None:
             data["buttons"] = {**buttons, "reason": engine_texts(buttons["reason"])}

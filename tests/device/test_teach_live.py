@@ -515,3 +515,50 @@ def test_a_photo_taken_back_whose_labels_cannot_be_written_stays_kept(tmp_path: 
         assert labels["images"] == [] and not (folder / "images" / "000.jpg").exists()
     finally:
         table.session.stop()
+
+
+def test_the_question_of_a_doubted_photo_is_the_lessons_and_goes_when_it_moves_on(
+        tmp_path: Path) -> None:
+    """A doubted d6 photo's question is in the lesson's state for every phone; another
+    phone's photo and its undo drop it, and a phone still showing it that answers "my dice
+    have pictures" is told the lesson moved on (the camera's frame then, dice showing 4, was
+    kept as ones unchecked). A doubted photo taken back is not asked about again."""
+    table = Table(tmp_path, "dicy", "classic")
+    labels = table.state / "teach" / "d6" / "labels.json"
+
+    def doubt() -> dict[str, Any] | None:
+        camera = table.session.snapshot().camera
+        assert camera is not None
+        return camera["teach"]["lesson"]["doubt"]  # type: ignore[no-any-return]
+
+    try:
+        table.teach("start", "d6")
+        table.show(SheetRest(dice(["5"] * 6, DICE_AREA)), 65)
+        with pytest.raises(DoubtedPhoto):
+            table.teach("photo")  # phone A
+        asked = doubt()
+        assert asked is not None and (asked["face"], asked["looks"]) == ("1", "5")
+        assert asked["reason"]["template"].startswith("most of these dice look like")
+        assert table.teacher.doubted_picture() == table.session.camera_picture()[1]  # type: ignore[index]
+        table.show(SheetRest(dice(["1"] * 6, DICE_AREA, 10)), 65)
+        assert table.teach("photo")["lesson"]["doubt"] is None  # phone B
+        assert table.teach("undo")["lesson"]["photos"] == [0] * 6
+        table.show(SheetRest(dice(["4"] * 6, DICE_AREA, 30)), 65)
+        with pytest.raises(TeachRefusal, match="another phone changed the teaching meanwhile"):
+            table.teach("photo", pictures=True)  # phone A's answer
+        assert json.loads(labels.read_text())["images"] == []
+        table.show(SheetRest(dice(["1"] * 6, DICE_AREA, 40)), 65)
+        table.teach("photo")
+        table.show(SheetRest(dice(["5"] * 6, DICE_AREA, 50)), 65)
+        with pytest.raises(DoubtedPhoto):
+            table.teach("photo")  # the step's second photo doubted; its first taken back
+        assert table.teach("undo")["lesson"]["doubt"] is None
+        assert table.teacher.doubted_picture() is None
+        table.show(SheetRest(dice(["1"] * 6, DICE_AREA, 60)), 65)
+        assert table.teach("photo")["lesson"]["doubt"] is None
+        with pytest.raises(TeachRefusal, match="another phone changed the teaching meanwhile"):
+            table.teach("photo", pictures=True)
+        kept = json.loads(labels.read_text())["images"]
+        assert [[str(d["value"]) for d in p["dice"]] for p in kept] == [["1"] * 6]
+    finally:
+        table.session.stop()

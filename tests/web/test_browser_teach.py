@@ -260,25 +260,34 @@ def fives_table(tmp_path: Path) -> Iterator[ServedTable]:
 def test_a_d6_photo_whose_dice_look_like_another_number_is_asked_about(
         browser: Browser, fives_table: ServedTable, tmp_path: Path) -> None:
     """Dice showing 5 laid for the 1 step: the phone says what the camera saw and offers two
-    ways on; "my dice have pictures" keeps the photo as ones, and a wrong tap is taken back.
-    Every language's phone shows the question whole."""
+    ways on; every phone, and one reloaded, asks the same in its own words, under the photo
+    asked about; "my dice have pictures" keeps the photo as ones, the question goes from
+    every phone, and a wrong tap is taken back."""
     phones = Phones(browser, fives_table, tmp_path)
     phones.join("es", "pt", "it")
     page = phones.pages["en"]
     camera = page.locator("section.camera")
     phones.open_entry("en")
     camera.get_by_role("button", name="Teach dice 1–6 (a logo, pictures)").click()
+    camera.get_by_role("button", name="Take photo").click()
+    expect(camera.locator(".teach-doubt")).to_be_visible(timeout=PHOTO_MS)
+    phones.pages["es"].reload()  # the question is the table's: a reloaded phone asks it too
     for lang, other in phones.pages.items():  # each phone asks, in its own words
-        other.locator("section.camera").locator(".teach .row button.primary").click()
         expect(other.locator(".teach-doubt")).to_be_visible(timeout=PHOTO_MS)
         expect(other.locator(".teach-doubt button")).to_have_count(2)
         assert other.locator(".teach-doubt").get_attribute("role") == "alert", lang
+        shown = other.locator("section.camera figure img")
+        expect(shown).to_have_attribute("src", re.compile(r"/api/camera/doubted\.jpg\?n=\d+$"))
+        expect(shown).to_have_js_property("complete", True)
+        assert shown.evaluate("(img) => img.naturalWidth") > 0, lang
     phones.look("d6-doubt")
     doubt = camera.locator(".teach-doubt")
     expect(doubt).to_contain_text("Most of these dice look like 5, not 1: lay them all "
                                   "showing 1 and take the photo again")
     expect(phones.pages["es"].locator(".teach-doubt")).to_contain_text(
         "La mayoría de estos dados parecen un 5, no un 1")
+    expect(phones.pages["es"].locator("section.camera figcaption")).to_have_text(
+        "La foto que tomó la cámara")
     doubt.get_by_role("button", name="Take the photo again").click()  # the same dice: asked
     expect(page.locator(".busy")).to_have_count(0, timeout=PHOTO_MS)
     expect(doubt).to_be_visible()
@@ -287,13 +296,17 @@ def test_a_d6_photo_whose_dice_look_like_another_number_is_asked_about(
     expect(page.locator(".toast")).to_contain_text("Photo kept: your dice taught as 1",
                                                    timeout=PHOTO_MS)
     expect(camera).to_contain_text("Photos of this face: 1 of at most 3")
-    expect(doubt).to_have_count(0)
+    for other in phones.pages.values():  # the question has gone from every phone
+        expect(other.locator(".teach-doubt")).to_have_count(0)
+        expect(other.locator("section.camera figure img")).to_have_attribute(
+            "src", re.compile(r"/api/camera/picture\.jpg"))
     labels = json.loads((fives_table.state / "teach" / "d6" / "labels.json").read_text())
     assert [[str(d["value"]) for d in p["dice"]] for p in labels["images"]] == [["1"] * 6]
     phones.look("d6-kept")
     camera.get_by_role("button", name="Take back the last photo").click()
     expect(page.locator(".toast")).to_contain_text("The last photo was taken back")
     expect(camera).to_contain_text("Photos of this face: 0 of at most 3")
+    expect(camera.locator(".teach-doubt")).to_have_count(0)
     labels = json.loads((fives_table.state / "teach" / "d6" / "labels.json").read_text())
     assert labels["images"] == []
     assert phones.errors == []

@@ -6,17 +6,13 @@
 const teachStep = (what, extra, options) => change("/api/camera/teach", Object.assign({do: what}, extra), options);
 
 /* A photo of the step (pictures: of d6 dice with pictures, kept though their pips look like
-   another number). A d6 photo whose dice look like another number is asked about (S.teachDoubt,
-   for the step and photo it was taken at); a photo kept as pictures is said, and can be taken
-   back. */
+   another number). A d6 photo whose dice look like another number is asked about on every
+   phone (the lesson's doubt, in the state the refusal brings); a photo kept as pictures is
+   said, and can be taken back. */
 async function teachPhoto(lesson, pictures) {
-  const at = {step: lesson.step, photos: lesson.photos[lesson.step]};
-  S.teachDoubt = null;
-  const taken = await teachStep("photo", pictures ? {pictures: true} : {}, {refused: (data) => {
-    S.teachDoubt = Object.assign({error: data.error}, at, data.refused);
-    render();
-  }});
-  if (taken && pictures) toast(t("teach.kept_pictures", {face: faceName(lesson.kind, lesson.steps[at.step][0].face)}), "ok");
+  const face = lesson.steps[lesson.step][0].face;
+  const taken = await teachStep("photo", pictures ? {pictures: true} : {}, {refused: (data) => apply(data.state)});
+  if (taken && pictures) toast(t("teach.kept_pictures", {face: faceName(lesson.kind, face)}), "ok");
 }
 
 /* The step's last photo taken back (one kept by mistake). */
@@ -28,7 +24,7 @@ async function teachUndo() {
    on: lay the dice again and take another photo, or keep this one (dice with pictures). */
 function teachDoubtBox(lesson, doubt) {
   return el("div.refused.teach-doubt", {role: "alert"},
-    el("p", {text: sentence(doubt.error)}),
+    el("p", {text: sentence(doubt.reason[S.lang] || doubt.reason.en)}),
     el("div.row.wrap", {},
       button(t("teach.doubt_again"), () => teachPhoto(lesson, false), "primary"),
       button(t("teach.doubt_pictures", {face: faceName(lesson.kind, doubt.face)}), () => teachPhoto(lesson, true))));
@@ -38,7 +34,7 @@ function teachDoubtBox(lesson, doubt) {
    the game on the table first, the other games' behind a chooser; and the taught profiles to
    download. */
 function teachEntry(teach) {
-  const start = (kind) => button(t("teach.start." + kind), () => { S.teachDoubt = null; teachStep("start", {kind}); });
+  const start = (kind) => button(t("teach.start." + kind), () => teachStep("start", {kind}));
   const mine = teach.game ? teach.kinds.filter((k) => teach.games[k] === teach.game) : teach.kinds;
   const others = teach.kinds.filter((k) => !mine.includes(k));
   const saved = teach.saved.map((kind) => el("a", {href: `/api/camera/profile-${kind}.npz`, download: "", text: t("teach.download." + kind)}));
@@ -53,16 +49,18 @@ function teachEntry(teach) {
 }
 
 /* The lesson going on: what to lay and its photos, then the check, then save; and what the
-   camera sees now. */
+   camera sees now (the photo asked about, while one is). */
 function teachPanel(lesson, camera) {
   const parts = [el("h3", {text: t("teach.heading." + lesson.kind)})];
   if (lesson.step < lesson.steps.length) parts.push(...teachTaking(lesson));
   else parts.push(...teachChecking(lesson));
   parts.push(button(t("teach.cancel"), () => teachStep("cancel"), "small"));
-  if (camera.seen) {
-    parts.push(el("figure.seen", {}, el("div.frame", {},
-      el("img", {src: "/api/camera/picture.jpg?n=" + camera.picture, alt: t("teach.picture_alt")})),
-      el("figcaption", {text: t("teach.picture_alt")})));
+  const doubted = lesson.doubt && lesson.doubt.picture !== null;
+  if (doubted || camera.seen) {
+    const [src, words] = doubted ? ["/api/camera/doubted.jpg?n=" + lesson.doubt.picture, t("teach.doubted_alt")]
+      : ["/api/camera/picture.jpg?n=" + camera.picture, t("teach.picture_alt")];
+    parts.push(el("figure.seen", {}, el("div.frame", {}, el("img", {src, alt: words})),
+      el("figcaption", {text: words})));
   }
   return el("div.teach", {}, parts);
 }
@@ -84,9 +82,8 @@ function teachTaking(lesson) {
   parts.push(el("p", {text: t(photos, {n, most: lesson.most})}));
   const next = lesson.step === steps.length - 1 ? "teach.to_check"
     : lesson.optional && n === 0 ? "teach.skip" : lesson.cards ? "teach.next_cards" : "teach.next";
-  const doubt = S.teachDoubt;
-  if (doubt && doubt.step === lesson.step && doubt.photos === n) {
-    parts.push(teachDoubtBox(lesson, doubt));
+  if (lesson.doubt) {
+    parts.push(teachDoubtBox(lesson, lesson.doubt));
     return parts;
   }
   parts.push(el("div.row.wrap", {},
