@@ -24,6 +24,7 @@ function drawPad() {
   main.className = "";
   if (typeof menuScreen === "function" && menuScreen(main)) return;
   if (!view) { main.replaceChildren(...[notices(), noGame(), buttonsPanel(view), cameraShown()].filter(Boolean)); return; }
+  board.setAttribute("aria-label", t("board.scores"));  // a landmark: the page's every part is in one
   board.replaceChildren(scoreboard(view, game));
   main.className = "pad";
   const playing = !view.over;
@@ -83,7 +84,7 @@ function scoreboard(view, game) {
     who.map((w) => [swatch(w), " "]), turnWords(view));
   return el("div.board-in", {},
     el("div.board-top", {}, turn, el("span.status", {text: game.status(view) + " · " + t(view.game === "17" ? "c17.target" : "target", {n: target})})),
-    el("ol.scores" + (view.game === "17" ? ".tokens" : ""), {"aria-label": t("board.scores")}, view.players.map((p) => {
+    el("ol.scores" + (view.game === "17" ? ".tokens" : ""), {}, view.players.map((p) => {
       const score = game.progress ? game.progress(view, p) : view.scores[p];
       const share = Math.max(0, Math.min(1, score / target));
       return el("li" + (p === view.turn ? ".turn" : ""), {"aria-current": p === view.turn ? "true" : null,
@@ -103,7 +104,8 @@ function totalOf(view, game, p, spec) {
 
 function entry(view, game) {
   const parts = game.entry(view) || [];
-  return el("section.entry", {"aria-label": t("entry.title")},
+  return el("section.entry", {"aria-labelledby": "entry-title"},
+    el("h2.sr", {id: "entry-title", text: t("entry.title")}),  // its questions' headings (h3) come under one
     parts,
     el("div.row.undo", {}, button(t("entry.undo"), undo, "quiet", {disabled: !view.actions})));
 }
