@@ -2,7 +2,9 @@
 
 Each entry says who did what and what came of it ("Ana scored Two pairs (5 5 4 4) for 18;
 Ben must freeze a card"); an entry that ends a turn or a round also carries a ``moment``, the
-few words every phone shows big ("Exterminate! 16", "12 < 17 → Cleo ★, Ana ✖"). The game is
+few words every phone shows big ("Exterminate! 16", "12 < 17 → Cleo ★, Ana ✖"). Where these
+show pictures (17's tokens, ★ and ✖), the entry also carries them in words for a screen reader
+(``said``, ``moment_said``: "… → Cleo: 1 victory token, Ana: 1 penalty token"). The game is
 replayed from its header, and only what the table may see is told: the public record's lines
 and the public views.
 
@@ -37,7 +39,8 @@ View = dict[str, Any]
 
 def game_log(game: Game, lang: str) -> list[Entry]:
     """One entry per standing action of ``game``: ``player`` (who acted, or None), ``text``
-    and ``moment`` (None, or the words to show big)."""
+    and ``moment`` (None, or the words to show big); with ``said`` and ``moment_said`` where
+    those show pictures (the same in words)."""
     return tell_on(game, lang, None).entries
 
 
@@ -172,11 +175,16 @@ def _seventeen(lang: str, line: dict[str, Any], before: View, after: View) -> En
         moment = text(lang, "moment.seventeen", name=caller)
     else:
         said = text(lang, "log.revealed", what=", ".join(_card17(lang, c) for c in value))
-    for result in _new_results(before, after):
-        summary = round_summary(lang, result)
+    results = _new_results(before, after)
+    if not results:
+        return _entry(player, said, moment)
+    in_words = said
+    for result in results:
+        summary, summary_in_words = round_summary(lang, result), round_said(lang, result)
         said += "; " + summary
+        in_words += "; " + summary_in_words
         moment = summary
-    return _entry(player, said, moment)
+    return {**_entry(player, said, moment), "said": in_words, "moment_said": summary_in_words}
 
 
 def _card17(lang: str, card: str) -> str:
@@ -186,13 +194,38 @@ def _card17(lang: str, card: str) -> str:
 def round_summary(lang: str, result: dict[str, Any]) -> str:
     """A scored 17 round in a few words: "12 < 17 → Cleo ★, Ana ✖" (each player's tokens
     of the round together, in the order given)."""
-    sign = "≥" if result["reached_17"] else "<"
-    marks: dict[str, str] = {}
-    for given in result["given"]:
-        marks[given["player"]] = marks.get(given["player"], "") + (
-            "★" if given["token"] == "victory" else "✖")
+    marks = {player: "".join(("★" if token == "victory" else "✖") * n for token, n in kinds.items())
+             for player, kinds in _tokens_given(result).items()}
     tokens = ", ".join(f"{player} {mark}" for player, mark in marks.items())
+    return _round(lang, result, tokens)
+
+
+def round_said(lang: str, result: dict[str, Any]) -> str:
+    """:func:`round_summary` in words, as a screen reader says it: "12 < 17 → Cleo: 1 victory
+    token, Ana: 1 penalty token"."""
+    tokens = ", ".join(f"{player}: " + _tokens_in_words(lang, token, n)
+                       for player, kinds in _tokens_given(result).items()
+                       for token, n in kinds.items())
+    return _round(lang, result, tokens)
+
+
+def _round(lang: str, result: dict[str, Any], tokens: str) -> str:
+    sign = "≥" if result["reached_17"] else "<"
     return text(lang, "log.round", total=result["total"], sign=sign, tokens=tokens)
+
+
+def _tokens_given(result: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """How many tokens of each kind each player was given in a round, in the order given."""
+    given: dict[str, dict[str, int]] = {}
+    for token in result["given"]:
+        kinds = given.setdefault(token["player"], {})
+        kinds[token["token"]] = kinds.get(token["token"], 0) + 1
+    return given
+
+
+def _tokens_in_words(lang: str, token: str, n: int) -> str:
+    key = f"c17.{token}_n"
+    return text(lang, key + ".one" if n == 1 else key, n=n)
 
 
 _TELLERS: dict[str, Callable[[str, dict[str, Any], View, View], Entry]] = {

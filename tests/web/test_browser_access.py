@@ -604,3 +604,43 @@ def test_tokens_a_crown_and_a_dalek_turns_end_shown_as_pictures_are_said_in_word
         page = pages[lang]
         shows(page, view["version"])
         expect(page.locator(".grid").get_by_role("img", name=exterminate)).to_have_count(1)
+
+
+SAID = """e => {  // the text a screen reader reads: all but what is hidden from it
+    const walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    let said = "";
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        if (!n.parentElement.closest('[aria-hidden=true]')) said += n.data;
+    }
+    return said.trim();
+}"""
+
+
+def test_17s_tokens_in_the_story_and_the_moment_shown_big_are_said_in_words(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    # a screen reader said "7 < 17 → Ana heavy multiplication x, Cleo black star" of a round
+    # scored, in the story and in the moment shown big
+    phone = host(served)
+    tokens = {"en": "Ana: 1 penalty token, Cleo: 1 victory token",
+              "es": "Ana: 1 ficha de penalización, Cleo: 1 ficha de victoria",
+              "it": "Ana: 1 penalità, Cleo: 1 gettone vittoria",
+              "pt": "Ana: 1 ficha de penalização, Cleo: 1 ficha de vitória"}
+    header = {"game": "17", "players": ["Ana", "Ben", "Cleo"], "first": "Ana", "target": 1}
+    plays = [{"play": {"card": "3d", "face": "down"}}, {"play": {"face": "down"}},
+             {"play": {"card": "reverse", "face": "up"}}, {"call": ["Ana"]}]
+    before = play(phone, header, plays)
+    pages = {lang: open_phone(locale=lang) for lang in tokens}
+    for page in pages.values():
+        shows(page, before["version"])
+        page.wait_for_function("v => S.record && S.record.version >= v", arg=before["version"])
+    status, body = phone.post("/api/action", {"line": {"reveal": ["4"]},
+                                              "base_version": before["version"]})
+    assert status == 200, body
+    for lang, words in tokens.items():
+        page = pages[lang]
+        newest = page.locator(".story li").first
+        expect(newest).to_contain_text("7 < 17 → Ana ✖, Cleo ★")  # seen as it was
+        assert newest.evaluate(SAID).endswith(f"7 < 17 → {words}"), lang
+        moment = page.locator("#moment")
+        expect(moment).to_contain_text("7 < 17 → Ana ✖, Cleo ★")
+        assert moment.evaluate(SAID) == f"7 < 17 → {words}", lang

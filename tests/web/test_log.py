@@ -68,6 +68,24 @@ def test_a_hidden_card_is_told_only_once_17_is_called() -> None:
     assert log[3]["moment"] == "5 < 17 → Ana ✖✖, Ben ★, Cleo ★"
 
 
+def test_17s_tokens_told_as_pictures_are_also_told_in_words_for_a_screen_reader() -> None:
+    # a screen reader said "Ana heavy multiplication x heavy multiplication x, Ben black star"
+    header = {"game": "17", "players": ["Ana", "Ben", "Cleo"], "first": "Ana"}
+    plays = [{"play": {"card": "5d", "face": "down"}}, {"play": {"card": "trap", "face": "down"}},
+             {"play": {"card": "x2", "face": "up"}}, {"call": ["Ben", "Ana"]}]
+    tokens = {"en": "Ana: 2 penalty tokens, Ben: 1 victory token, Cleo: 1 victory token",
+              "es": ("Ana: 2 fichas de penalización, Ben: 1 ficha de victoria, "
+                     "Cleo: 1 ficha de victoria"),
+              "it": "Ana: 2 penalità, Ben: 1 gettone vittoria, Cleo: 1 gettone vittoria",
+              "pt": ("Ana: 2 fichas de penalização, Ben: 1 ficha de vitória, "
+                     "Cleo: 1 ficha de vitória")}
+    for lang, words in tokens.items():
+        log = told(header, plays, lang)
+        assert log[3]["moment_said"] == f"5 < 17 → {words}"
+        assert log[3]["said"] == log[3]["text"].replace("Ana ✖✖, Ben ★, Cleo ★", words)
+        assert "said" not in log[2] and "moment_said" not in log[2], "no pictures, said as shown"
+
+
 def test_a_story_told_on_is_the_story_told_whole() -> None:
     """After each action, after an undo, and in 17 when a call turns a face-down card over
     (the earlier entries change: it is told anew)."""

@@ -129,7 +129,7 @@ function storyBox(view) {
   return el("section.story", {"aria-label": t("story.title")},
     el("h2", {text: t("story.title")}),
     el("ol", {reversed: true}, log.slice(-4).reverse().map((e) => el("li", {},
-      e.player ? swatch(e.player) : null, " ", e.text))));
+      e.player ? swatch(e.player) : null, " ", shownSaid(e.text, e.said)))));
 }
 
 function summary(view, game) {

@@ -59,6 +59,11 @@ function el(spec, attrs, ...children) {
   return node;
 }
 
+/* Words shown with pictures (17's ★ ✖), said as the server put them in words where it did. */
+function shownSaid(text, said) {
+  return said ? [el("span", {"aria-hidden": "true", text}), el("span.sr", {text: said})] : [text];
+}
+
 /* An icon of the page's sprite (Dalek faces), said as its label if given. */
 function icon(name, label) {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
@@ -352,15 +357,15 @@ async function loadRecord() {
     S.record = data;
     correctionStillStands(data);
     if (old && old.game_id === data.game_id && data.log.length > old.log.length) {
-      for (const entry of data.log.slice(old.log.length)) if (entry.moment) showMoment(entry.moment);
+      for (const entry of data.log.slice(old.log.length)) if (entry.moment) showMoment(entry.moment, entry.moment_said);
     }
     if (S.screen === "pad") drawWhenFree();
   } catch (e) { /* shown again on the next change */ }
 }
 
-function showMoment(words) {
+function showMoment(words, said) {
   const box = document.getElementById("moment");
-  box.textContent = words;
+  box.replaceChildren(...shownSaid(words, said));
   box.hidden = false;
   cue("moment");
   clearTimeout(showMoment.timer);
