@@ -24,6 +24,7 @@ from web import api, auth, events, exports, library, pages, printables
 from web.colours import ColourBook
 from web.errors import register_handlers
 from web.headers import add_security_headers
+from web.minified import serve_minified
 from web.session_cookie import ClockTolerantSessions
 from web.streams import StreamGate
 from web.table import EXTENSION, Table, public_url
@@ -67,6 +68,7 @@ def create_app(config: Mapping[str, Any]) -> Flask:
         public_url=public_url(app.config["PUBLIC_URL"]),
         notices=list(app.config["NOTICES"]),
     )
+    serve_minified(app)
     register_handlers(app)
     add_security_headers(app)
     auth.protect_posts(app)
