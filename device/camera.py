@@ -74,8 +74,6 @@ WRITING_S = 0.2  # a picture that cannot be read is looked at again after this, 
 MAX_WRITING_S = 2.0  # still being written, as long as it keeps changing, for at most this long
 LIST_EVERY = 5  # a folder whose time of change stands is listed at every 5th look only
 #                 (the time of a FAT or exFAT card's folder moves by 2 s: a change may not move it)
-KEPT_TIME_S = 10.0  # a picture whose time of change is this much older than the look before it
-#                     was copied in keeping it (cp -p, a file manager), not saved by a camera
 
 
 _log = logging.getLogger("dicetable")
@@ -335,10 +333,7 @@ class FolderSource(_Recording):
     ``fps`` would (a rest of the dice in as many still pictures in a row, give or take one).
     Unpaced, every picture is played. Held (waiting for a game to be set up), it looks once a
     second too, and holds the newest of the pictures put in the folder, the table as it
-    lies now, letting the others go; a recording nothing is put into holds its picture, and so
-    does a recording copied in meanwhile (more pictures at a look than it plays in the time, or
-    with times of change older than the look before them: see :meth:`_copied`), played from
-    the picture held on once the game is set up. With a
+    lies now, letting the others go; a recording nothing is put into holds its picture. With a
     ``memory`` (a folder a camera saves into), it starts from its newest picture once the
     folder's pictures were shown (see :class:`ShownMemory`)."""
 
@@ -356,15 +351,13 @@ class FolderSource(_Recording):
         self._fed = False  # pictures put in it were taken up since it was opened
         self._listed: set[str] = set()  # the names of its pictures at the last look
         self._listed_at: int | None = None  # the folder's time of change then (ns)
-        self._listed_when = (0.0, 0.0)  # when it was listed: the clock's time, the wall's
-        self._copied_in = False  # held, a recording was copied into it (see _copied)
-        self._found_new = False  # the last look found pictures put in it
         self._unlisted = 0  # looks since that did not list it
         self._told_left_out = False
 
     def open(self) -> None:
         """List the folder's pictures (shown before: play from the newest)."""
-        self._files, self._gone = self._list(), 0
+        self._listed_at, self._unlisted = self._changed_at(), 0
+        self._files, self._gone = pictures_in(self.folder), 0
         if not self._files:
             raise no_pictures(self.folder)
         self._listed = {p.name for p in self._files}
@@ -381,7 +374,7 @@ class FolderSource(_Recording):
         index, at = self._next(self._count())
         if ((index == self._count() - 1 or self._player.holding) and not self._player.loop
                 and at - self._looked >= 1.0):
-            self._looked, self._found_new = at, False
+            self._looked = at
             if self._may_have_new():
                 self._take_up_new()
             index = self._player.number  # (held: the newest picture, where some were put in)
@@ -447,9 +440,9 @@ class FolderSource(_Recording):
     def _take_up_new(self) -> None:
         """The pictures put in the folder since its last one, named after it, are played
         after the ones still waiting (holding the last: next, due from now); held, the newest
-        of them is held, or, a recording copied in, they wait behind the picture held."""
-        listed_when = self._listed_when
-        listed = self._list()
+        of them is held."""
+        self._listed_at, self._unlisted = self._changed_at(), 0
+        listed = pictures_in(self.folder)
         last = name_order(self._files[-1])
         newer = [p for p in listed if name_order(p) > last]
         if not self._told_left_out:  # (told once: the names no longer matter)
@@ -457,11 +450,6 @@ class FolderSource(_Recording):
                                  and name_order(p) <= last])
             self._listed = {p.name for p in listed}
         if not newer:
-            return
-        self._found_new = True
-        if self._player.holding and (self._copied_in or self._copied(newer, listed_when)):
-            self._copied_in = True  # (the rest of the copy may come slower)
-            self._files += newer  # played after the picture held once the game is set up
             return
         self._fed = True
         if self._player.holding:
@@ -480,45 +468,6 @@ class FolderSource(_Recording):
         if played > 0:
             del self._files[:played]
             self._gone += played
-
-    def _list(self) -> list[Path]:
-        """The folder's pictures (see :func:`pictures_in`), noting when they were listed."""
-        self._listed_at, self._unlisted = self._changed_at(), 0
-        self._listed_when = (self._clock.now(), time.time())
-        return pictures_in(self.folder)
-
-    def _copied(self, newer: list[Path], listed_when: tuple[float, float]) -> bool:
-        """Held, whether the pictures ``newer``, put in the folder since it was listed at
-        ``listed_when``, are a recording copied in rather than a camera's: more of them came
-        than the folder plays in that time (a camera saves one at a time, at its pace), or
-        the first has a time of change older than that listing (the copy kept it)."""
-        if len(newer) > self._player.fps * (self._clock.now() - listed_when[0]) + 2:
-            return True
-        try:
-            changed = newer[0].stat().st_mtime
-        except OSError:
-            return False
-        return changed < listed_when[1] - KEPT_TIME_S
-
-    def hold(self, holding: bool) -> None:
-        """As :meth:`_Recording.hold`. Once the game is set up, pictures taken for a recording
-        copied in while held are played from the picture held on; but where the last look
-        still found some, the newest changed just now, they are a camera's, saving faster
-        than the folder plays (a copy is over by then): its newest is shown, the wait let go,
-        as for a camera saving slower."""
-        if not holding and self._copied_in:
-            self._copied_in = False
-            if self._found_new and self._player.holding and self._saved_now(self._files[-1]):
-                self._fed = True
-                self._hold_newest(self._files[-1])
-        super().hold(holding)
-
-    def _saved_now(self, picture: Path) -> bool:
-        """Whether ``picture`` was changed within KEPT_TIME_S (not copied keeping its time)."""
-        try:
-            return picture.stat().st_mtime >= time.time() - KEPT_TIME_S
-        except OSError:
-            return False
 
     def _may_have_new(self) -> bool:
         """Whether a look may find pictures put in the folder since it was listed (a folder

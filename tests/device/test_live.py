@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
 import threading
 import time
@@ -260,41 +259,6 @@ def test_a_roll_and_a_reroll_saved_into_the_folder_between_two_looks_are_both_re
         loop.stop()
     assert journal_lines(table) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
     assert question["kind"] == "freeze" and sorted(question["dice"]) == [2, 3, 4, 5, 6, 6]
-
-
-def test_a_recording_copied_into_the_folder_while_no_game_is_set_up_plays_from_its_start(
-        tmp_path: Path, reader: DiceObserver) -> None:
-    # serve --camera DIR on an empty folder, a recording copied into it while the table waits
-    # for a game (30 pictures a second, their times of change the copy's): the table held its
-    # newest picture, as a camera's, and the game set up played from there: the roll was lost
-    rolled = dice([6, 6, 5, 2, 1, 1])
-    plan = Plan([DICY], [PlannedRest((), 0.6, None, hand=False), PlannedRest(rolled, 2.0, 0)],
-                fps=10.0)
-    saved = tmp_path / "saved"
-    write_film(plan, saved, seed=5)
-    frames = sorted(saved.glob("*.jpg"))
-    camera = tmp_path / "camera"
-    camera.mkdir()
-    for frame in frames[:3]:  # the copy's first pictures, there when the table looks
-        shutil.copyfile(frame, camera / frame.name)
-    session = TableSession(Journal(tmp_path / "state" / "table.db"))
-    session.start()
-    session.watch_camera(plays_recording=True)
-    loop = LiveLoop(lambda: open_source(str(camera), fps=plan.fps,
-                                        waits=session.recording_waits), reader, session)
-    loop.start()
-    try:
-        wait_for(session, lambda s: s.camera is not None and s.camera["picture"] == 1)
-        for frame in frames[3:]:  # the rest of the copy
-            shutil.copyfile(frame, camera / frame.name)
-            time.sleep(1 / 30)
-        time.sleep(2.0)  # looked at (once a second) while no game is set up
-        session.new_game(DICY, base_version=session.snapshot().version)
-        wait_for(session, lambda s: bool(journal_lines(session)), timeout=15.0)
-    finally:
-        loop.stop()
-        session.stop()
-    assert journal_lines(session) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
 
 
 def test_a_folder_fed_faster_than_it_plays_keeps_up_and_sees_every_rest(
