@@ -74,6 +74,7 @@ WRITING_S = 0.2  # a picture that cannot be read is looked at again after this, 
 MAX_WRITING_S = 2.0  # still being written, as long as it keeps changing, for at most this long
 LIST_EVERY = 5  # a folder whose time of change stands is listed at every 5th look only
 #                 (the time of a FAT or exFAT card's folder moves by 2 s: a change may not move it)
+COPIED_PER_S = 100.0  # pictures a second that no camera saves into a folder (a webcam: 30 to 60)
 
 
 _log = logging.getLogger("dicetable")
@@ -333,7 +334,9 @@ class FolderSource(_Recording):
     ``fps`` would (a rest of the dice in as many still pictures in a row, give or take one).
     Unpaced, every picture is played. Held (waiting for a game to be set up), it looks once a
     second too, and holds the newest of the pictures put in the folder, the table as it
-    lies now, letting the others go; a recording nothing is put into holds its picture. With a
+    lies now, letting the others go; a recording nothing is put into holds its picture (put in
+    faster than a camera saves them, the host is told once: a recording is put in before the
+    table starts). With a
     ``memory`` (a folder a camera saves into), it starts from its newest picture once the
     folder's pictures were shown (see :class:`ShownMemory`)."""
 
@@ -351,13 +354,14 @@ class FolderSource(_Recording):
         self._fed = False  # pictures put in it were taken up since it was opened
         self._listed: set[str] = set()  # the names of its pictures at the last look
         self._listed_at: int | None = None  # the folder's time of change then (ns)
+        self._listed_when = 0.0  # when (on its clock) it was listed last
         self._unlisted = 0  # looks since that did not list it
         self._told_left_out = False
+        self._told_copied = False
 
     def open(self) -> None:
         """List the folder's pictures (shown before: play from the newest)."""
-        self._listed_at, self._unlisted = self._changed_at(), 0
-        self._files, self._gone = pictures_in(self.folder), 0
+        self._files, self._gone = self._list(), 0
         if not self._files:
             raise no_pictures(self.folder)
         self._listed = {p.name for p in self._files}
@@ -441,8 +445,8 @@ class FolderSource(_Recording):
         """The pictures put in the folder since its last one, named after it, are played
         after the ones still waiting (holding the last: next, due from now); held, the newest
         of them is held."""
-        self._listed_at, self._unlisted = self._changed_at(), 0
-        listed = pictures_in(self.folder)
+        listed_when = self._listed_when
+        listed = self._list()
         last = name_order(self._files[-1])
         newer = [p for p in listed if name_order(p) > last]
         if not self._told_left_out:  # (told once: the names no longer matter)
@@ -453,6 +457,7 @@ class FolderSource(_Recording):
             return
         self._fed = True
         if self._player.holding:
+            self._tell_copied(len(newer), self._clock.now() - listed_when)
             self._hold_newest(newer[-1])
             return
         due = self._player.due()
@@ -468,6 +473,12 @@ class FolderSource(_Recording):
         if played > 0:
             del self._files[:played]
             self._gone += played
+
+    def _list(self) -> list[Path]:
+        """The folder's pictures (see :func:`pictures_in`), noting when they were listed."""
+        self._listed_at, self._unlisted = self._changed_at(), 0
+        self._listed_when = self._clock.now()
+        return pictures_in(self.folder)
 
     def _may_have_new(self) -> bool:
         """Whether a look may find pictures put in the folder since it was listed (a folder
@@ -505,6 +516,21 @@ class FolderSource(_Recording):
                      "plays pictures in name order, so it leaves them out; keep the camera's "
                      "pictures in a folder of their own, or name them to come after %s",
                      older[0].name, more, newest, newest)
+
+    def _tell_copied(self, count: int, seconds: float) -> None:
+        """Tell the host, once, of ``count`` pictures put in the folder in ``seconds`` while
+        it waits for a game, faster than a camera saves them (more than COPIED_PER_S a second,
+        and than 3 s of pictures at its fps): a recording copied in, whose newest is held as a
+        camera's, the rest never played."""
+        seconds = max(seconds, 1.0)
+        if count <= max(COPIED_PER_S, 3 * self._player.fps) * seconds or self._told_copied:
+            return
+        self._told_copied = True
+        _log.warning("dicetable: %d pictures arrived in %s within %.0f s while the table waited "
+                     "for a game, faster than a camera saves them: pictures that arrive while "
+                     "the table runs are taken as a camera's, its newest held and the others "
+                     "not played; to play a recording from its start, put it in the folder "
+                     "before starting the table", count, self.folder, seconds)
 
     def _count(self) -> int:
         """The number of pictures to play: those let go, and those listed."""

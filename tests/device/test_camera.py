@@ -423,6 +423,30 @@ def test_a_camera_saving_faster_than_a_held_folder_plays_shows_its_newest_once_t
     assert [int(source.read().image[0, 0, 0]) for _ in range(3)] == [152] * 3  # the newest
 
 
+@pytest.mark.parametrize(("per_look", "told"), [(60, 0), (300, 1)])
+def test_pictures_put_in_a_held_folder_faster_than_a_camera_saves_them_are_told_once(
+        folder: Path, caplog: pytest.LogCaptureFixture, per_look: int, told: int) -> None:
+    # a recording copied into the folder while the table waits for a game (300 pictures in a
+    # second) is taken as a camera's, its newest held: the host is told to put it in first;
+    # a camera saving 60 pictures a second is no copy
+    source = FolderSource(folder, fps=10, clock=FakeClock())
+    source.open()
+    source.hold(True)
+    number = 3
+    for _ in range(2):
+        for _ in range(per_look):
+            cv2.imwrite(str(folder / f"{number:03d}.png"), shade(number % 256))
+            number += 1
+        held = [int(source.read().image[0, 0, 0]) for _ in range(10)]  # looked once a second
+        assert held[-1] == (number - 1) % 256
+    messages = [r.getMessage() for r in caplog.records if "faster than a camera" in r.getMessage()]
+    assert messages == [
+        f"dicetable: 300 pictures arrived in {folder} within 1 s while the table waited for a "
+        "game, faster than a camera saves them: pictures that arrive while the table runs are "
+        "taken as a camera's, its newest held and the others not played; to play a recording "
+        "from its start, put it in the folder before starting the table"][:told]
+
+
 @pytest.mark.parametrize("paced", [True, False])
 def test_a_game_set_up_right_after_a_held_folder_took_up_its_newest_picture_plays_on(
         folder: Path, paced: bool) -> None:
