@@ -73,7 +73,8 @@ MAX_WAITING_S = 2.0  # a paced folder takes up at most this long (at its fps) of
 WRITING_S = 0.2  # a picture that cannot be read is looked at again after this, in case it is
 MAX_WRITING_S = 2.0  # still being written, as long as it keeps changing, for at most this long
 LIST_EVERY = 5  # a folder whose time of change stands is listed at every 5th look only
-#                 (the time of a FAT or exFAT card's folder moves by 2 s: a change may not move it)
+COARSE_TIME_NS = 2_000_000_000  # a FAT or exFAT card's times move by 2 s: a folder changed
+#                                 within that of its listing may change again, its time the same
 COPIED_PER_S = 100.0  # pictures a second that no camera saves into a folder (a webcam: 30 to 60)
 
 
@@ -324,8 +325,9 @@ class FolderSource(_Recording):
     """A folder of image files played in file-name order (see :class:`Player`). While it holds
     its last picture, pictures put in the folder since (a camera or a program that saves its
     pictures there), named after it, are looked for once a second (the folder listed only when
-    its time of change moved, and at every LIST_EVERY-th look) and played on from the first of
-    them, in order: each may be a moment of play (a rest of the dice).
+    its time of change moved, or was within COARSE_TIME_NS of the last listing, and at every
+    LIST_EVERY-th look) and played on from the first of them, in order: each may be a moment
+    of play (a rest of the dice).
     Paced, one the loop has no time for is dropped as a camera's frame would be; and of more
     new pictures at a look than it plays in MAX_WAITING_S, as many as it plays in that time
     are played, spread evenly over them, the newest kept (saved faster than ``fps`` and played
@@ -354,6 +356,7 @@ class FolderSource(_Recording):
         self._fed = False  # pictures put in it were taken up since it was opened
         self._listed: set[str] = set()  # the names of its pictures at the last look
         self._listed_at: int | None = None  # the folder's time of change then (ns)
+        self._listed_ns = 0  # when (wall time, ns) it was listed last
         self._listed_when = 0.0  # when (on its clock) it was listed last
         self._unlisted = 0  # looks since that did not list it
         self._told_left_out = False
@@ -477,17 +480,19 @@ class FolderSource(_Recording):
     def _list(self) -> list[Path]:
         """The folder's pictures (see :func:`pictures_in`), noting when they were listed."""
         self._listed_at, self._unlisted = self._changed_at(), 0
-        self._listed_when = self._clock.now()
+        self._listed_when, self._listed_ns = self._clock.now(), time.time_ns()
         return pictures_in(self.folder)
 
     def _may_have_new(self) -> bool:
         """Whether a look may find pictures put in the folder since it was listed (a folder
         of thousands takes long to list, once a second all the wait for a game, or all the
-        game at its last picture): its time of change moved, or it was not listed for
-        LIST_EVERY looks."""
+        game at its last picture): its time of change moved, or was within COARSE_TIME_NS
+        of the last listing (a FAT card's: a picture saved since may not have moved it), or
+        it was not listed for LIST_EVERY looks."""
         self._unlisted += 1
         changed = self._changed_at()
-        return changed is None or changed != self._listed_at or self._unlisted >= LIST_EVERY
+        return (changed is None or changed != self._listed_at
+                or changed > self._listed_ns - COARSE_TIME_NS or self._unlisted >= LIST_EVERY)
 
     def _changed_at(self) -> int | None:
         """The folder's time of change in ns (None: it cannot be seen; a listing says why)."""
