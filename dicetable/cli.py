@@ -17,6 +17,7 @@ from device.state_dir import StateFolderIsAFile
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
                 Callable[[argparse.Namespace], int]]
+Handler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
 
 
 def _commands() -> list[Command]:
@@ -92,37 +93,55 @@ class EarlyStop:
     starts, Ctrl-C): noted while its modules load (raised inside a compiled module's loading,
     it comes out as an ImportError with a traceback), raised as :class:`Stopped` once they
     are (:meth:`now`), until the command takes the signals itself (serve, once its table
-    opens); one more while stopping is let be."""
+    opens); one more while they load is let be, one after the stop is raised acts as it would
+    by default (a second Ctrl-C ends a command slow to stop)."""
 
     def __init__(self) -> None:
         self.signum: int | None = None
         self._raising = False
+        self._taken: tuple[int, ...] = ()
+
+    def take(self) -> dict[int, Handler]:
+        """Take SIGTERM and SIGINT (in the main thread), but leave one ignored so (a command
+        started in the background by a script, ``dicetable eval … &``, is not stopped by
+        Ctrl-C); returns the handlers of those taken, as they were."""
+        before: dict[int, Handler] = {
+            signum: signal.signal(signum, self) for signum in (signal.SIGTERM, signal.SIGINT)
+            if signal.getsignal(signum) is not signal.SIG_IGN}
+        self._taken = tuple(before)
+        return before
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
         if self.signum is not None:
             return
         self.signum = signum
         if self._raising:
-            raise Stopped(signum)
+            self._stop(signum)
 
     def now(self) -> None:
         """The modules are loaded: a stop noted is raised, and one to come at once."""
         self._raising = True
         if self.signum is not None:
-            raise Stopped(self.signum)
+            self._stop(self.signum)
+
+    def _stop(self, signum: int) -> None:
+        """Raise :class:`Stopped` by ``signum``; a signal taken acts as by default from now
+        on."""
+        for taken in self._taken:
+            signal.signal(taken, signal.SIG_DFL)
+        raise Stopped(signum)
 
 
 @contextmanager
 def early_stop() -> Iterator[EarlyStop]:
-    """An :class:`EarlyStop` taking SIGTERM and SIGINT while inside (in the main thread; the
-    handlers before are put back after)."""
+    """An :class:`EarlyStop` taking SIGTERM and SIGINT while inside (in the main thread, where
+    not ignored; the handlers before are put back after)."""
     stop = EarlyStop()
     if threading.current_thread() is not threading.main_thread():
         stop.now()
         yield stop
         return
-    before = {signum: signal.signal(signum, stop) for signum in (signal.SIGTERM,
-                                                                  signal.SIGINT)}
+    before = stop.take()
     try:
         yield stop
     finally:

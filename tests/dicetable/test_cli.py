@@ -178,6 +178,54 @@ def test_ctrl_c_stops_a_command_with_a_word_not_a_traceback(tmp_path: Path) -> N
     assert errors == "dicetable: stopped\n"
 
 
+def test_a_command_started_with_ctrl_c_ignored_is_not_stopped_by_it(tmp_path: Path) -> None:
+    # `dicetable demo &` in a script: the shell starts it with Ctrl-C ignored, so that Ctrl-C
+    # at the terminal stops the script, not the job it left running; the command took Ctrl-C
+    # back and stopped (130)
+    demo = subprocess.Popen([sys.executable, "-m", "dicetable", "demo", "--state", str(tmp_path)],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "demo" / "00000.jpg").exists():  # it is rendering the frames
+        assert demo.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    demo.send_signal(signal.SIGINT)
+    time.sleep(1.0)
+    assert demo.poll() is None  # still rendering
+    demo.send_signal(signal.SIGTERM)  # (a stop it does take)
+    _, errors = demo.communicate(timeout=30)
+    assert demo.returncode == 143
+    assert errors == "dicetable: stopped\n"
+
+
+def test_a_second_ctrl_c_ends_a_command_slow_to_stop(tmp_path: Path) -> None:
+    # eval, teach or calibrate stopped by Ctrl-C while a slow step winds down: every Ctrl-C
+    # after the first was let be, and the host had to kill it
+    command = tmp_path / "slow_to_stop.py"
+    command.write_text(
+        "import time\n"
+        "from dicetable.cli import early_stop\n"
+        "with early_stop() as stop:\n"
+        "    stop.now()\n"
+        "    try:\n"
+        "        print('working', flush=True)\n"
+        "        time.sleep(60)\n"
+        "    except KeyboardInterrupt:\n"
+        "        print('stopping', flush=True)\n"
+        "        time.sleep(60)  # a slow stop\n", encoding="utf-8")
+    slow = subprocess.Popen([sys.executable, str(command)], stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert slow.stdout is not None
+    assert slow.stdout.readline() == "working\n"
+    slow.send_signal(signal.SIGINT)
+    assert slow.stdout.readline() == "stopping\n"
+    slow.send_signal(signal.SIGINT)
+    slow.communicate(timeout=10)
+    assert slow.returncode == -signal.SIGINT  # ended by it
+
+
 def test_the_kiosk_started_as_root_says_whom_to_run_it_as(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(os, "geteuid", lambda: 0)
