@@ -772,20 +772,22 @@ class VideoSource(_Recording):
 
     def open(self) -> None:
         """Open the file (shown before: play from its last frame, read on to it from the one
-        the file's frame count names: an .mpg's is a guess)."""
+        the file's frame count names: an .mpg's is a guess; one that names a frame past the
+        end, a recording cut short, from the first)."""
         if not self.path.is_file():
             raise CameraError("camera.why.no_video", path=self.path)
-        capture = cv2.VideoCapture(str(self.path))
-        if not capture.isOpened():
-            raise CameraError("camera.why.video_unplayable", path=self.path)
-        self._capture = capture
-        self._frames, self._position, self._last = None, -1, None
-        told = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
+        self._frames, self._last = None, None
+        self._rewind()
+        assert self._capture is not None
+        told = int(self._capture.get(cv2.CAP_PROP_FRAME_COUNT))
         if self._memory is not None and self._memory.shown:
             if told > 1:
                 self._seek(told - 1)
             self._read_to(UNTOLD)
-        self._play(self._frames or max(1, told), video_rate(capture))
+            if self._last is None:  # (no frame from there: the count names more than it holds)
+                self._rewind()
+                self._read_to(UNTOLD)
+        self._play(self._frames or max(1, told), video_rate(self._capture))
 
     def read(self) -> Frame:
         """The next frame of the video."""
@@ -794,8 +796,7 @@ class VideoSource(_Recording):
         index, at = self._next(self._frames or UNTOLD)
         if index != self._position:
             if index < self._position:  # looping: back to the start
-                self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
-                self._position = -1
+                self._rewind()
             elif self._position < 0 < index:  # starting further on: straight there
                 self._seek(index)
             index = self._read_to(index)
@@ -803,6 +804,15 @@ class VideoSource(_Recording):
             raise UnreadableFrame("camera.why.video_no_frame", path=self.path)
         self._shown()
         return Frame(self._last, at, index)
+
+    def _rewind(self) -> None:
+        """Open the file anew, before its first frame (a raw .mjpeg asked to go back to its
+        first frame says it did, and reads on)."""
+        capture = cv2.VideoCapture(str(self.path))
+        if not capture.isOpened():
+            raise CameraError("camera.why.video_unplayable", path=self.path)
+        self.close()
+        self._capture, self._position = capture, -1
 
     def _seek(self, index: int) -> None:
         """Go to frame ``index``, or the nearest before it the file can go to (an .mpg's key

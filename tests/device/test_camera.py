@@ -769,6 +769,34 @@ def test_a_video_that_tells_no_frame_count_or_a_wrong_one_plays_to_its_end(
         assert played(str(joined)) == [40, 120, 200, 80, 160]
 
 
+@pytest.mark.parametrize("name", ["table.mjpeg", "table.avi"])
+def test_a_video_played_in_a_loop_starts_again_after_its_last_frame(
+        tmp_path: Path, name: str) -> None:
+    # serve --camera table.mjpeg --loop held its last frame for good: a raw .mjpeg asked to
+    # go back to its first frame says it did, and reads on (at its end: nothing more)
+    path = write_video(tmp_path / name, "MJPG", [40] * 5 + [120] * 5 + [200] * 5)
+    source = open_source(str(path), paced=False, loop=True, clock=FakeClock())
+    source.open()
+    values = [round(int(source.read().image[60, 80, 0]), -1) for _ in range(40)]
+    source.close()
+    assert [v for i, v in enumerate(values) if not i or v != values[i - 1]][:6] == [
+        40, 120, 200, 40, 120, 200]
+
+
+def test_a_video_cut_short_and_shown_before_starts_from_its_last_frame(tmp_path: Path) -> None:
+    # a recording cut short by a power cut tells more frames than it holds: opened again once
+    # shown, it found no frame where its count ended and said it had none, at every try
+    whole = write_video(tmp_path / "whole.avi", "MJPG", [i * 10 for i in range(1, 21)])
+    cut = tmp_path / "table.avi"
+    cut.write_bytes(whole.read_bytes()[:whole.stat().st_size * 6 // 10])
+    from_start = played(str(cut))
+    assert 1 < len(from_start) < 20  # (cut short)
+    memory = ShownMemory(cut, tmp_path / "shown.txt")
+    memory.show()
+    assert played(str(cut), memory) == from_start[-1:]
+    assert played(str(cut), memory) == from_start[-1:]  # and again
+
+
 def test_an_empty_or_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(CameraError, match="holds no pictures"):
         FolderSource(tmp_path).open()
