@@ -479,6 +479,24 @@ def test_the_join_code_has_its_title_and_a_way_back(open_phone: Callable[..., Pa
     expect(join.get_by_role("heading")).to_have_count(1)
 
 
+@pytest.mark.parametrize("lost", ["static/setup.js", "i18n/*/later.json", "static/later.css"])
+def test_the_join_code_shows_when_the_screens_of_the_menu_do_not_come(
+        open_phone: Callable[..., Page], lost: str) -> None:
+    # It came with setup.js and the later words: one not fetched, the Menu's "Join code (QR)"
+    # showed nothing and said nothing
+    pad = Pad(open_phone())
+    pad.page.route("**/" + lost, lambda route: route.abort())
+    pad.menu("Join code (QR)")
+    join = pad.page.locator("#join")
+    expect(join.get_by_role("heading")).to_have_text(
+        "Scan this code with a phone to join the table")
+    expect(join.locator("svg")).to_be_visible()
+    join.get_by_role("button", name="Back").click()
+    expect(join).to_be_hidden()
+    pad.menu("Statistics")  # a screen that needs them says why it does not open
+    expect(pad.page.locator("#toast")).to_have_text("The table cannot be reached. Check the Wi-Fi.")
+
+
 def test_the_kiosk_shows_the_end_of_an_eight_player_game_beside_a_whole_join_code(
         browser: Browser, served: ServedTable) -> None:
     host = Phone(served.url)

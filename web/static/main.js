@@ -18,11 +18,15 @@ function drawPad() {
   renderLanguages();
   const main = document.getElementById("screen");
   const board = document.getElementById("board");
-  document.getElementById("join").hidden = S.screen !== "join";
-  main.hidden = S.screen === "join";
+  const join = S.screen === "join";
+  document.getElementById("join").hidden = !join;
+  main.hidden = join;
   board.hidden = !(view && S.screen === "pad");
   main.className = "";
-  if (typeof menuScreen === "function" && menuScreen(main)) return;
+  if (join) renderJoin();
+  const screen = join || typeof menuScreen === "function" && menuScreen(main);
+  headingTakesKeyboard();
+  if (screen) return;
   if (!view) { main.replaceChildren(...[notices(), noGame(), buttonsPanel(view), cameraShown()].filter(Boolean)); return; }
   board.setAttribute("aria-label", t("board.scores"));  // a landmark: the page's every part is in one
   board.replaceChildren(scoreboard(view, game));
@@ -247,11 +251,22 @@ function cameraShown() {
   return S.state.camera && laterIn(self.cameraPanel, () => loadScript("camera.js")) ? cameraPanel() : null;
 }
 
-/* The screens of the menu (and the join code's) live in setup.js, fetched with their words
-   when one is first opened. */
+/* Opened from the menu, a screen takes the keyboard to its heading; closed, gives it to the menu's button. */
+let keyboardIn = "pad";  // the screen whose heading has it
+function headingTakesKeyboard() {
+  const heading = document.querySelector(S.screen === "join" ? "#join h2" : "#screen h2");
+  if (S.screen === "pad") { if (keyboardIn !== "pad") document.getElementById("menu-button").focus(); }
+  else if (!heading) return;
+  else { heading.tabIndex = -1; if (keyboardIn !== S.screen) heading.focus(); }  // (drawn again, it keeps it: keepingFocus)
+  keyboardIn = S.screen;
+}
+
+/* The screens of the menu live in setup.js, fetched with their words when one is first opened. */
 function later(name) {
   return async (...args) => {
-    await Promise.all([loadScript("setup.js"), loadLater()]);
+    try {
+      await Promise.all([loadScript("setup.js"), loadLater()]);
+    } catch (e) { toast(t("error.network")); return; }
     return window[name](...args);
   };
 }
@@ -260,7 +275,6 @@ const openHistory = later("historyScreen");
 const openAbandoned = later("abandonedScreen");
 const openStats = later("statsScreen");
 const openRules = later("rulesScreen");
-const openJoin = later("joinScreen");
 
 function rematch() {
   return change("/api/game", {header: S.state.header, colours: S.state.colours});
@@ -268,6 +282,14 @@ function rematch() {
 
 async function abandonGame() {
   if (window.confirm(t("menu.abandon_confirm"))) await change("/api/abandon", {});
+}
+
+/* The join code: drawn by the server (the QR), with a title and the way back around it. */
+function renderJoin() {
+  const join = document.getElementById("join");
+  for (const old of join.querySelectorAll(".drawn")) old.remove();
+  join.prepend(el("h2.drawn", {text: t("join.title")}));
+  join.append(el("div.drawn", {}, back()));
 }
 
 /* The join code the table gives now ({url, qr}: its address and QR code, drawn by the server),
@@ -325,7 +347,7 @@ function renderMenu() {
       localStorage.setItem("sound", S.sound ? "on" : "off");
       cue("moment");
     })),
-    button(t("menu.join"), then(openJoin)),
+    button(t("menu.join"), go("join")),
     S.auth && boot.wifi_card ? el("a.button", {href: "/print/wifi-card.pdf?lang=" + S.lang, target: "_blank",
       rel: "noopener", text: t("menu.wifi_card"), onclick: closeMenu}) : null,
     S.auth ? button(t("menu.lock"), then(lock)) : null,

@@ -3,41 +3,14 @@
    statistics and rules. */
 "use strict";
 
-/* The screen of the menu that is up, drawn in main (the join code's, beside it); false when
-   none is. Its words come with this script; a phone that switched language as they came says
-   so until they are in. Opened, a screen takes the keyboard to its heading (as a dialog
-   does); closed, it gives it back to the menu's button. */
-let keyboardIn = "pad";  // the screen whose heading was given the keyboard
+/* The screen of the menu that is up, drawn in main; false when none is. Its words come with
+   this script; a phone that switched language as they came says so until they are in. */
 function menuScreen(main) {
-  const draw = {setup: redrawSetup, history: renderHistory, abandoned: renderAbandoned, stats: renderStats,
-    join: renderJoin}[S.screen];
-  if (!draw) {
-    if (keyboardIn !== "pad") document.getElementById("menu-button").focus();
-    keyboardIn = "pad";
-    return false;
-  }
+  const draw = {setup: redrawSetup, history: renderHistory, abandoned: renderAbandoned, stats: renderStats}[S.screen];
+  if (!draw) return false;
   if (laterIn(true)) draw(main);
   else main.replaceChildren(el("p.muted", {text: t("loading")}));
-  const heading = document.querySelector(`#${S.screen === "join" ? "join" : "screen"} h2`);
-  if (heading) {
-    heading.tabIndex = -1;  // (drawn again, it keeps the keyboard: keepingFocus)
-    if (keyboardIn !== S.screen) heading.focus();
-    keyboardIn = S.screen;
-  }
   return true;
-}
-
-/* The join code: drawn by the server (the QR), with a title and the way back around it. */
-function joinScreen() {
-  S.screen = "join";
-  render();
-}
-
-function renderJoin() {
-  const join = document.getElementById("join");
-  for (const old of join.querySelectorAll(".drawn")) old.remove();
-  join.prepend(el("h2.drawn", {text: t("join.title")}));
-  join.append(el("div.drawn", {}, back()));
 }
 
 function freshSetup() {
