@@ -497,6 +497,25 @@ def test_the_join_code_shows_when_the_screens_of_the_menu_do_not_come(
     expect(pad.page.locator("#toast")).to_have_text("The table cannot be reached. Check the Wi-Fi.")
 
 
+def test_the_join_codes_heading_keeps_the_keyboard_as_the_game_changes(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    # Its heading was drawn anew at each state the table sent, and the keyboard fell off it
+    page = open_phone()
+    page.focus("#menu-button")
+    page.keyboard.press("Enter")
+    page.locator("#menu").get_by_role("button", name="Join code (QR)", exact=True).focus()
+    page.keyboard.press("Enter")
+    heading = page.locator("#join").get_by_role("heading")
+    expect(heading).to_be_focused()
+    host = Phone(served.url)
+    host.enter_pin(served.pin)
+    status, body = host.post("/api/game", {"header": {"game": "dalek", "players": ["Ana", "Bo"]},
+                                           "base_version": 0})
+    assert status == 200, body
+    page.wait_for_function("S.state.view !== null")  # the pad drawn again, under the join code
+    expect(heading).to_be_focused()
+
+
 def test_the_kiosk_shows_the_end_of_an_eight_player_game_beside_a_whole_join_code(
         browser: Browser, served: ServedTable) -> None:
     host = Phone(served.url)

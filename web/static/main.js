@@ -284,12 +284,12 @@ async function abandonGame() {
   if (window.confirm(t("menu.abandon_confirm"))) await change("/api/abandon", {});
 }
 
-/* The join code: drawn by the server (the QR), with a title and the way back around it. */
+/* The join code (the QR, drawn by the server) and its title and way back, made once. */
 function renderJoin() {
   const join = document.getElementById("join");
-  for (const old of join.querySelectorAll(".drawn")) old.remove();
-  join.prepend(el("h2.drawn", {text: t("join.title")}));
-  join.append(el("div.drawn", {}, back()));
+  if (!join.querySelector("h2")) { join.prepend(el("h2")); join.append(back()); }
+  join.querySelector("h2").textContent = t("join.title");
+  join.querySelector("button").textContent = t("back");
 }
 
 /* The join code the table gives now ({url, qr}: its address and QR code, drawn by the server),
