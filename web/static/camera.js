@@ -51,7 +51,9 @@ function whyText(why) {
   getJSON("/api/camera/why").then((data) => {
     if (data.why && S.cameraWhy === asked && asked.key === data.why.key) {
       asked.params = data.why.params;
-      if (typeof data.why.silent_s === "number") asked.silentFrom = performance.now() - data.why.silent_s * 1000;
+      // (the phone's clock of the day: its clock of the page stops while it sleeps; the seconds
+      // are counted from its own now, whatever the table's clock says)
+      if (typeof data.why.silent_s === "number") asked.silentFrom = Date.now() - data.why.silent_s * 1000;
       render();
     }
   }).catch((err) => {
@@ -67,7 +69,7 @@ function whyText(why) {
 function whyWords(known) {
   if (known.silentFrom === undefined) return sentence(t(known.key, known.params));
   if (!S.whyTicker) S.whyTicker = setInterval(countSilence, 1000);
-  const seconds = Math.floor((performance.now() - known.silentFrom) / 1000);
+  const seconds = Math.floor((Date.now() - known.silentFrom) / 1000);
   return sentence(t(known.key, Object.assign({}, known.params, {seconds})));
 }
 
