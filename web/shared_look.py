@@ -6,6 +6,8 @@ asked of the system once per period for all of them, not once per stream.
 >>> look = SharedLook(lambda: asked.append(1) or len(asked), every=60.0)
 >>> look(), look(), len(asked)
 (1, 1, 1)
+>>> look.fresh(), look(), len(asked)
+(2, 2, 2)
 """
 
 from __future__ import annotations
@@ -34,4 +36,10 @@ class SharedLook(Generic[T]):
             now = time.monotonic()
             if self._found is None or now - self._found[0] >= self._every:
                 self._found = (now, self._find())
+            return self._found[1]
+
+    def fresh(self) -> T:
+        """An answer found now, which the others then share as one found by them."""
+        with self._lock:
+            self._found = (time.monotonic(), self._find())
             return self._found[1]

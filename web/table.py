@@ -70,10 +70,15 @@ class Table:
     _setting_up: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
-        self._public_look = SharedLook(self.public_address, every=JOIN_LOOK_S)
+        self._public_look = SharedLook(self._asked_public_address, every=JOIN_LOOK_S)
 
     def public_address(self) -> str | None:
-        """The address :attr:`public_url` gives now; None without one, or for ``""``."""
+        """The address :attr:`public_url` gives now; None without one, or for ``""``. The open
+        live streams' next look is this answer (a page's stream starts with what it shows)."""
+        return self._public_look.fresh()
+
+    def _asked_public_address(self) -> str | None:
+        """The address :attr:`public_url` gives, asked of it now."""
         return (self.public_url() if self.public_url is not None else None) or None
 
     def shared_public_address(self) -> str | None:

@@ -189,3 +189,32 @@ def test_open_streams_share_one_look_at_the_address_every_2_s(table_session: Tab
     assert all(urls[-1] == "http://192.168.1.23:8017/" for urls in shown)  # each looked again
     gaps = [later - earlier for earlier, later in itertools.pairwise(asked)]
     assert gaps and min(gaps) >= JOIN_LOOK_S, (len(asked), gaps)
+
+
+def test_a_stream_opened_by_a_page_starts_with_the_address_the_page_shows(
+        table_session: TableSession, journal: Journal) -> None:
+    # The page looked at the address anew, but the stream it opened first sent the streams'
+    # shared look, up to 2 s old: a page loaded as the Pi moved to the house's Wi-Fi showed
+    # the new code, then the old one for 2 to 4 s
+    moved: list[bool] = []
+
+    def address() -> str:
+        """The Pi's hotspot, then the house's Wi-Fi."""
+        return "http://192.168.1.23:8017/" if moved else "http://10.41.0.1:8017/"
+
+    app = create_app({"TABLE_SESSION": table_session, "JOURNAL": journal,
+                      "PUBLIC_URL": address, "SSE_MAX_S": LONG_S})
+    client = app.test_client()
+
+    def first_join() -> str:
+        response = client.get("/events", buffered=False)
+        chunks = iter(stream_of(response))
+        next(chunks)
+        join = next(chunks).decode()
+        response.close()
+        return str(json.loads(join.split("data: ", 1)[1])["url"])
+
+    assert first_join() == "http://10.41.0.1:8017/"  # the streams' look, kept 2 s
+    moved.append(True)
+    assert "http://192.168.1.23:8017/" in client.get("/").get_data(as_text=True)
+    assert first_join() == "http://192.168.1.23:8017/"
