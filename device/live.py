@@ -81,7 +81,7 @@ class CameraStatus:
     why: CameraError | None = None
     unreadable: bool = False  # a single frame could not be read (the camera goes on)
     since: float | None = None
-    """Out because no picture came: when the camera was last heard from (on
+    """Out because no picture came: when the camera last sent one (its failures are none; on
     :func:`time.monotonic`), so that the host's phone counts how long it has been silent."""
 
 
@@ -296,7 +296,7 @@ class LiveLoop:
         told = False  # the sink was told that something moved since the last read stood
         patience = self._stall_s  # how long to wait for the next frame before calling a stall
         unopened: CameraError | None = None  # why the camera could not be opened after a stall
-        heard = time.monotonic()  # when the camera last answered
+        heard = time.monotonic()  # when the camera last sent a picture (a failure is none)
         stall: CameraError | None = None  # told at the first stall, the same until it answers
         while not self._stop.is_set():
             item, look = self._mailbox.take(patience, self._stop)
@@ -305,7 +305,7 @@ class LiveLoop:
             if item is None:  # stalled: leave the stuck grabber behind and open a new source
                 if stall is None:
                     stall = CameraError("camera.why.stalled", seconds=f"{patience:g}")
-                if unopened is None:  # (the phones count on from when it last answered)
+                if unopened is None:  # (the phones count on from its last picture)
                     self._set_state("out", stall, since=heard)
                 try:
                     self._start_grabber()
@@ -317,7 +317,7 @@ class LiveLoop:
                 settler.forget()
                 told = False
                 continue
-            heard, stall = time.monotonic(), None
+            stall = None
             if self._on_alive is not None:
                 self._on_alive()
             failed = isinstance(item, CameraError) and not isinstance(
@@ -336,6 +336,7 @@ class LiveLoop:
                 told = False
                 self._set_state("out", item)
                 continue
+            heard = time.monotonic()
             if not self._faulty:
                 self._set_state("ok")
             moved = watch.moved(motion_picture(item.image, item.small))

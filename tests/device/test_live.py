@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from device.camera import Frame, open_source
+from device.camera_errors import CameraError
 from device.demo_film import write_film
 from device.demo_plan import Plan, PlannedDie, PlannedRest
 from device.journal import Journal
@@ -399,6 +400,61 @@ def test_a_camera_whose_folder_went_while_a_read_hung_is_told_out_and_comes_back
         (tmp_path / "away").rename(folder)
         hang.clear()
         wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "ok")
+    finally:
+        release.set()
+        loop.stop()
+
+
+class FailingCamera:
+    """A camera that sends plain grey pictures while ``going`` is "pictures", then fails at each
+    read while it is "failing", then hangs until ``release`` is set (a driver going bad)."""
+
+    paced = True
+    plays_recording = False
+    description = "a camera going bad"
+
+    def __init__(self, going: list[str], release: threading.Event) -> None:
+        self._going = going
+        self._release = release
+        self._number = 0
+
+    def open(self) -> None:
+        """Opened (it says nothing of what is to come)."""
+
+    def read(self) -> Frame:
+        """A picture, a failure or a hang, as ``going`` says."""
+        time.sleep(1 / 30)
+        if self._going[-1] == "silent":
+            self._release.wait()
+        if self._going[-1] != "pictures":
+            raise CameraError("camera.why.not_open")
+        self._number += 1
+        return Frame(np.full((240, 320, 3), 128, np.uint8), self._number / 30, self._number)
+
+    def close(self) -> None:
+        """Nothing to free."""
+
+
+def test_a_camera_that_failed_then_went_silent_is_counted_from_its_last_picture(
+        table: TableSession, reader: DiceObserver) -> None:
+    # Its failures were taken for pictures: a camera failing for 10 minutes, then sending
+    # nothing, was said to have sent no picture for 5 s
+    going, release = ["pictures"], threading.Event()
+    loop = LiveLoop(lambda: FailingCamera(going, release), reader, table,
+                    backoff_s=(0.05, 0.1), stall_s=0.5)
+    loop.start()
+    try:
+        wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "ok")
+        going.append("failing")
+        last_picture = time.monotonic()
+        wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "out")
+        time.sleep(1.5)
+        going.append("silent")
+        stalled = wait_for(table, lambda s: s.camera is not None and s.camera["why"] is not None
+                           and s.camera["why"]["key"] == "camera.why.stalled")
+        assert stalled.camera is not None
+        assert stalled.camera["why"]["since"] <= last_picture + 0.2, \
+            stalled.camera["why"]["since"] - last_picture
     finally:
         release.set()
         loop.stop()
