@@ -310,12 +310,12 @@ def test_the_host_sees_how_long_the_camera_has_sent_no_picture_counted_on_the_pa
         loop.start()
         why = page.locator("section.camera .camera-why")
         expect(why).to_contain_text("The camera sent no picture for ")
-        for wait_s in (3.0, 5.0):
-            page.wait_for_timeout(1000 * (wait_s - (time.monotonic() - started)))
+        for wait_s in (3.0, 5.0):  # (on 2 loaded cores the first shown may come after 3 s)
+            page.wait_for_timeout(max(0.0, 1000 * (wait_s - (time.monotonic() - started))))
             shown = int(re.fullmatch(r"The camera sent no picture for (\d+) s",
                                      why.inner_text())[1])  # type: ignore[index]
             silent = time.monotonic() - started
-            assert silent - 1.5 <= shown <= silent, (shown, silent)
+            assert silent - 2.5 <= shown <= silent + 0.5, (shown, silent)  # (told rounded)
         assert len(asks) == 1  # counted on the pad, not asked again
         # The phone sleeps a minute: its clock of the day goes on, its clock of the page does
         # not tick (Android, iOS, macOS, Linux): the minute was left out of the count
