@@ -174,7 +174,8 @@ class Teacher:
         JPEG) as a photo of the step. With ``pictures`` (the players' dice have pictures,
         which their pips' reader may read as another number) the photo doubted at this step
         is kept as labelled; none held (another phone's photo, undo or next came first), it
-        is refused: the lesson moved on meanwhile."""
+        is refused: the lesson moved on meanwhile. A photo doubted while the lesson moved on
+        is refused so too (its question is asked on no phone)."""
         with self._lock:
             lesson = self._going()
             at = lesson.at
@@ -198,9 +199,10 @@ class Teacher:
                 items = self._items(lesson.kind, frame, found, flat, step, before)
             except DoubtedPhoto as doubt:
                 with self._lock:
-                    if self._lesson is lesson and lesson.at == at:
-                        lesson.held = _Held(_Photo(at, number, frame, found, flat, doubt.items),
-                                            doubt, shown)
+                    if self._lesson is not lesson or lesson.at != at:  # no question to ask
+                        raise TeachRefusal(MEANWHILE) from None
+                    lesson.held = _Held(_Photo(at, number, frame, found, flat, doubt.items),
+                                        doubt, shown)
                 raise
             photo = _Photo(at, number, frame, found, flat, items)
         with self._lock:

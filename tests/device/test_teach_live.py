@@ -562,3 +562,39 @@ def test_the_question_of_a_doubted_photo_is_the_lessons_and_goes_when_it_moves_o
         assert [[str(d["value"]) for d in p["dice"]] for p in kept] == [["1"] * 6]
     finally:
         table.session.stop()
+
+
+def test_a_photo_doubted_while_another_phone_took_a_photo_back_says_the_lesson_moved_on(
+        tmp_path: Path) -> None:
+    """A d6 photo is being checked when another phone takes the step's last photo back: its
+    question is not the lesson's (not asked on any phone), so the phone that took it is told
+    the lesson moved on, not asked about dice it is never shown."""
+    table = Table(tmp_path, "dicy", "classic")
+    undone: list[dict[str, Any]] = []
+
+    def pips() -> DiceReader:  # the photo is being checked: another phone's undo comes now
+        if not undone:
+            other = threading.Thread(target=lambda: undone.append(table.teach("undo")))
+            other.start()
+            other.join()
+        return table.observer.pips()
+
+    table.teacher = Teacher(table.state, table.observer.use_profile, pips)
+    table.session.teacher = table.teacher
+    try:
+        table.teach("start", "d6")
+        table.show(SheetRest(dice(["1"] * 6, DICE_AREA)), 65)
+        undone.append({})  # this photo is checked with no undo meanwhile
+        assert table.teach("photo")["lesson"]["photos"] == [1, 0, 0, 0, 0, 0]
+        undone.clear()
+        table.show(SheetRest(dice(["5"] * 6, DICE_AREA, 10)), 65)
+        with pytest.raises(TeachRefusal, match="another phone changed the teaching "
+                           "meanwhile") as refused:
+            table.teach("photo")
+        assert not isinstance(refused.value, DoubtedPhoto)
+        assert undone[0]["lesson"]["photos"] == [0] * 6
+        camera = table.session.snapshot().camera
+        assert camera is not None and camera["teach"]["lesson"]["doubt"] is None
+        assert table.teacher.doubted_picture() is None
+    finally:
+        table.session.stop()
