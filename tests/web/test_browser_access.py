@@ -644,3 +644,26 @@ def test_17s_tokens_in_the_story_and_the_moment_shown_big_are_said_in_words(
         moment = page.locator("#moment")
         expect(moment).to_contain_text("7 < 17 → Ana ✖, Cleo ★")
         assert moment.evaluate(SAID) == f"7 < 17 → {words}", lang
+
+
+def test_17s_tokens_taken_back_by_undo_are_said_in_words_in_its_toast(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    # the toast (role=alert) said "Undone: … 7 < 17 → Ana heavy multiplication x, Cleo black
+    # star" of a scored round taken back, as did the list of actions of its entry
+    header = {"game": "17", "players": ["Ana", "Ben", "Cleo"], "first": "Ana", "target": 3}
+    plays = [{"play": {"card": "3d", "face": "down"}}, {"play": {"face": "down"}},
+             {"play": {"card": "reverse", "face": "up"}}, {"call": ["Ana"]},
+             {"reveal": ["4"]}]
+    view = play(host(served), header, plays)
+    page = with_pin(open_phone(), served)
+    shows(page, view["version"])
+    page.wait_for_function("v => S.record && S.record.version >= v", arg=view["version"])
+    page.locator("details.actions summary").click()  # the actions list says them too
+    entry = page.locator("details.actions ol.lines li").last
+    expect(entry).to_contain_text("7 < 17 → Ana ✖, Cleo ★")  # seen as it was
+    assert "7 < 17 → Ana: 1 penalty token, Cleo: 1 victory token" in entry.evaluate(SAID)
+    page.get_by_role("button", name="Undo", exact=True).click()
+    toast = page.locator("#toast")
+    expect(toast).to_contain_text("Undone: ")
+    assert toast.evaluate(SAID).endswith(
+        "7 < 17 → Ana: 1 penalty token, Cleo: 1 victory token"), toast.inner_text()

@@ -160,7 +160,7 @@ function actionsList(view, game) {
   const log = S.record && S.record.game_id === S.state.game_id ? S.record.log : null;
   if (!log) { details.append(el("p.muted", {text: t("loading")})); return details; }
   details.append(el("ol.lines", {}, log.map((entry, i) => el("li", {},
-    el("span", {text: entry.text}),
+    el("span", {}, shownSaid(entry.text, entry.said)),
     S.auth && !S.editing ? button(t("actions.edit"), () => startCorrection(i), "small") : null,
     S.editing && S.editing.index === i ? corrector(game) : null))));
   return details;
@@ -232,12 +232,12 @@ async function sendCorrection(dropFrom) {
 /* A correction made a later action illegal: fix that one in turn, or drop it and what follows. */
 function refusedBox(e) {
   const r = e.refused;
-  const later = S.record.log.slice(r.index).map((entry) => entry.text);
+  const later = S.record.log.slice(r.index);
   return el("div.refused", {role: "alert"},
     el("p", {text: sentence(r.error)}),
     el("p", {text: t("actions.refused_later", {n: r.index + 1})}),
     el("details", {}, el("summary", {text: t("actions.would_drop", {n: later.length})}),
-      el("ol", {start: r.index + 1}, later.map((text) => el("li", {text})))),
+      el("ol", {start: r.index + 1}, later.map((entry) => el("li", {}, shownSaid(entry.text, entry.said))))),
     el("div.row", {},
       button(t("actions.fix_next", {n: r.index + 1}), () => {
         const chain = [...e.chain, {index: e.index, line: {[e.kind]: e.value}}];

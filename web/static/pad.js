@@ -208,7 +208,7 @@ function act(line) {
 async function undo() {
   const log = S.record && S.record.game_id === S.state.game_id ? S.record.log : [];
   const last = log[log.length - 1];
-  if (await act({undo: {}})) toast(last ? t("undo.done", {what: last.text}) : t("undo.done_plain"), "ok");
+  if (await act({undo: {}})) toast(last ? t("undo.done", {what: last.said || last.text}) : t("undo.done_plain"), "ok");
 }
 
 async function getJSON(url, timeoutMs) {
