@@ -202,11 +202,18 @@ def round_summary(lang: str, result: dict[str, Any]) -> str:
 
 def round_said(lang: str, result: dict[str, Any]) -> str:
     """:func:`round_summary` in words, as a screen reader says it: "12 < 17 → Cleo: 1 victory
-    token, Ana: 1 penalty token"."""
-    tokens = ", ".join(f"{player}: " + _tokens_in_words(lang, token, n)
-                       for player, kinds in _tokens_given(result).items()
-                       for token, n in kinds.items())
+    token, Ana: 1 penalty token" (each player named once: "Ana: 1 penalty token and 1 victory
+    token")."""
+    tokens = ", ".join(f"{player}: " + _kinds_in_words(lang, kinds)
+                       for player, kinds in _tokens_given(result).items())
     return _round(lang, result, tokens)
+
+
+def _kinds_in_words(lang: str, kinds: dict[str, int]) -> str:
+    """One player's tokens of a round in words, both kinds joined: "1 penalty token and 1
+    victory token"."""
+    first, *then = (_tokens_in_words(lang, token, n) for token, n in kinds.items())
+    return text(lang, "c17.tokens_and", first=first, then=then[0]) if then else first
 
 
 def _round(lang: str, result: dict[str, Any], tokens: str) -> str:

@@ -97,3 +97,20 @@ def test_a_story_told_on_is_the_story_told_whole() -> None:
         game = game.play_json(line)
         told = tell_on(game, "es", told)
         assert told.entries == game_log(game, "es")
+
+
+def test_a_player_given_both_kinds_of_token_in_a_round_is_named_once() -> None:
+    # a screen reader said "Ana: 2 penalty tokens, Ana: 1 victory token"
+    header = {"game": "17", "players": ["Ana", "Ben", "Cleo"], "first": "Ana", "target": 4}
+    plays = [{"play": {"face": "down"}}, {"play": {"face": "down"}}, {"call": ["Ana"]},
+             {"reveal": ["trap", "3"]}]
+    tokens = {"en": "Ana: 2 penalty tokens and 1 victory token, Ben: 1 victory token",
+              "es": ("Ana: 2 fichas de penalización y 1 ficha de victoria, "
+                     "Ben: 1 ficha de victoria"),
+              "it": "Ana: 2 penalità e 1 gettone vittoria, Ben: 1 gettone vittoria",
+              "pt": ("Ana: 2 fichas de penalização e 1 ficha de vitória, "
+                     "Ben: 1 ficha de vitória")}
+    for lang, words in tokens.items():
+        log = told(header, plays, lang)
+        assert log[-1]["moment"] == "3 < 17 → Ana ✖✖★, Ben ★"
+        assert log[-1]["moment_said"] == f"3 < 17 → {words}"
