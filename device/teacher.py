@@ -124,7 +124,7 @@ class _Lesson:
     step: int = 0  # the step being taken; len(plan): the check
     photos: list[int] = field(default_factory=list)  # photos taken of each step
     taken: list[TablePhoto] = field(default_factory=list)
-    flats: list[Image] = field(default_factory=list)  # this step's photos rectified
+    flats: list[Image] = field(default_factory=list)  # this step's photos rectified (cards)
     before: Image | None = None  # the last photo of the step before, rectified (cards: a card
     # left unchanged)
     checked: Checked | None = None
@@ -208,7 +208,8 @@ class Teacher:
         with self._lock:
             self._same(lesson, at, photo.number)
             lesson.taken.append(self._keep(lesson, photo.frame, photo.found, photo.items))
-            lesson.flats.append(photo.flat)
+            if is_card(lesson.kind):  # dice are told from their step before by no picture
+                lesson.flats.append(photo.flat)
             lesson.held = None
             self._used = photo.number
             lesson.photos[lesson.step] += 1
@@ -223,7 +224,8 @@ class Teacher:
             write_photos(folder, lesson.taken[:-1])  # a failed write leaves the photo kept
             photo = lesson.taken.pop()
             photo.path.unlink(missing_ok=True)
-            lesson.flats.pop()
+            if is_card(lesson.kind):
+                lesson.flats.pop()
             lesson.held = None
             lesson.photos[lesson.step] -= 1
 

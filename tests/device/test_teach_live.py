@@ -10,6 +10,7 @@ import json
 import shutil
 import sqlite3
 import threading
+import tracemalloc
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -596,5 +597,30 @@ def test_a_photo_doubted_while_another_phone_took_a_photo_back_says_the_lesson_m
         camera = table.session.snapshot().camera
         assert camera is not None and camera["teach"]["lesson"]["doubt"] is None
         assert table.teacher.doubted_picture() is None
+    finally:
+        table.session.stop()
+
+
+def test_d6_photos_kept_hold_no_rectified_sheet(tmp_path: Path) -> None:
+    """Each d6 photo kept held the sheet rectified (1.7 MB at 3 px/mm), which only a card step
+    is told from the step before by: a step's photos held 5 MB more than they need."""
+    table = Table(tmp_path, "dicy", "classic")
+    try:
+        table.teach("start", "d6")
+        table.show(SheetRest(dice(["1"] * 6, DICE_AREA)), 65)
+        table.teach("photo")  # the readers made, the camera's pictures going
+        tracemalloc.start()
+        try:
+            table.show(SheetRest(dice(["1"] * 6, DICE_AREA, 10)), 65)
+            gc.collect()
+            before = tracemalloc.get_traced_memory()[0]
+            table.teach("photo")
+            table.show(SheetRest(dice(["1"] * 6, DICE_AREA, 20)), 65)
+            assert table.teach("photo")["lesson"]["photos"] == [3, 0, 0, 0, 0, 0]
+            gc.collect()
+            grown = tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+        assert grown < 1_000_000, grown  # two rectified sheets: 3.4 MB
     finally:
         table.session.stop()
