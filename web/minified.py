@@ -3,7 +3,8 @@ renamed (rJSmin, rCSSmin), while the files in ``web/static`` stay as written.
 
 A file is minified at its first request and kept for the process, again only once it changes
 on disk; its ETag is the minified text's digest, its Last-Modified the file's, and it is
-revalidated (``no-cache``) as the static route does. Other static files are served as they are.
+revalidated (``no-cache``) as the static route does. Other static files, and a script or style
+not in UTF-8, are served as they are.
 """
 
 from __future__ import annotations
@@ -49,7 +50,12 @@ class MinifiedStatic:
         path = safe_join(self._folder, filename)
         if path is None or not os.path.isfile(path):
             abort(404)
-        minified = self._minified(Path(path), minify)
+        try:
+            minified = self._minified(Path(path), minify)
+        except UnicodeDecodeError:  # not UTF-8: not minified
+            return current_app.send_static_file(filename)
+        except OSError:  # removed meanwhile
+            abort(404)
         return send_file(io.BytesIO(minified.body), download_name=filename, etag=minified.etag,
                          last_modified=minified.modified, conditional=True,
                          max_age=current_app.get_send_file_max_age(filename))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -62,3 +64,42 @@ def test_a_script_changed_on_disk_is_served_as_it_is_now(tmp_path: Path) -> None
     assert before.get_data(as_text=True) == "const one=1;"
     assert after.get_data(as_text=True) == "const two=2;"
     assert before.headers["ETag"] != after.headers["ETag"]
+
+
+def static_client(folder: Path) -> FlaskClient:
+    """A client of an app serving ``folder``'s scripts and styles minified."""
+    app = Flask(__name__, static_folder=str(folder), static_url_path="/static")
+    serve_minified(app)
+    return app.test_client()
+
+
+def test_a_script_not_in_utf_8_is_served_as_written(tmp_path: Path) -> None:
+    # it was answered 500: the minifier reads a script as UTF-8
+    written = "/* café */\nconst name = 'café';\n".encode("latin-1")
+    (tmp_path / "a.js").write_bytes(written)
+    served = static_client(tmp_path).get("/static/a.js")
+    assert served.status_code == 200 and served.get_data() == written
+
+
+def test_a_script_removed_while_it_is_asked_for_is_not_there(tmp_path: Path) -> None:
+    # a script removed after the route saw it was there was answered 500
+    client = static_client(tmp_path)
+    script = tmp_path / "a.js"
+    stop = threading.Event()
+
+    def come_and_go() -> None:
+        while not stop.is_set():
+            script.write_text("const a = 1;\n")
+            script.unlink()
+
+    other = threading.Thread(target=come_and_go)
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # the threads take turns often: the file goes mid-request
+    other.start()
+    try:
+        answers = {client.get("/static/a.js").status_code for _ in range(2000)}
+    finally:
+        stop.set()
+        other.join()
+        sys.setswitchinterval(switch)
+    assert answers <= {200, 404}, answers
