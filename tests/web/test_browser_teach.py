@@ -280,6 +280,9 @@ def test_a_d6_photo_whose_dice_look_like_another_number_is_asked_about(
         expect(shown).to_have_attribute("src", re.compile(r"/api/camera/doubted\.jpg\?n=\d+$"))
         expect(shown).to_have_js_property("complete", True)
         assert shown.evaluate("(img) => img.naturalWidth") > 0, lang
+        said = other.locator("section.camera figure").aria_snapshot()
+        words = other.locator("section.camera figcaption").inner_text()
+        assert said.count(words) == 1, said  # the photo's words said once, not twice
     phones.look("d6-doubt")
     doubt = camera.locator(".teach-doubt")
     expect(doubt).to_contain_text("Most of these dice look like 5, not 1: lay them all "

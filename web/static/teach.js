@@ -64,8 +64,8 @@ function teachPanel(lesson, camera) {
   if (doubted || camera.seen) {
     const [src, words] = doubted ? ["/api/camera/doubted.jpg?n=" + lesson.doubt.picture, t("teach.doubted_alt")]
       : ["/api/camera/picture.jpg?n=" + camera.picture, t("teach.picture_alt")];
-    parts.push(el("figure.seen", {}, el("div.frame", {}, el("img", {src, alt: words})),
-      el("figcaption", {text: words})));
+    parts.push(el("figure.seen", {}, el("div.frame", {}, el("img", {src, alt: ""})),
+      el("figcaption", {text: words})));  // said once: the caption names the picture
   }
   return el("div.teach", {}, parts);
 }
