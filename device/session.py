@@ -22,6 +22,7 @@ device.session.StaleVersion: the table changed meanwhile (version 2, not 1)
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 from collections.abc import Callable, Iterator
@@ -46,6 +47,8 @@ from vision.sheet_seen import DalekObservation, DicyObservation, SeventeenObserv
 
 if TYPE_CHECKING:  # onnxruntime loads only for a table with a camera
     from device.teacher import Teacher
+
+_log = logging.getLogger("dicetable")
 
 T = TypeVar("T")
 HINTS_SETTING = "hints"
@@ -278,12 +281,22 @@ class TableSession:
             try:
                 teacher.photo(frame, number, pictures=pictures,
                               shown=b"" if seen is None else seen.picture)
-            except Refusal:  # a doubted photo is held: its question goes to every phone
-                self._run(self._publish_camera)
+            except Refusal as refused:
+                from device.teacher import DoubtedPhoto  # loaded with the teacher
+                if isinstance(refused, DoubtedPhoto):  # held: its question goes to every phone
+                    self._publish_doubt()
                 raise
         else:
             teacher.check(frame, number)
         return self._run(self._publish_camera)
+
+    def _publish_doubt(self) -> None:
+        """Show every phone the doubted teach photo's question; a failure is logged, the
+        refusal still told to the phone that took it."""
+        try:
+            self._run(self._publish_camera)
+        except Exception:
+            _log.exception("the doubted teach photo's question was not shown to the phones")
 
     def teach_news(self) -> None:
         """The taught profiles changed from outside (``dicetable teach --import``): show it."""

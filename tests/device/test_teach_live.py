@@ -624,3 +624,23 @@ def test_d6_photos_kept_hold_no_rectified_sheet(tmp_path: Path) -> None:
         assert grown < 1_000_000, grown  # two rectified sheets: 3.4 MB
     finally:
         table.session.stop()
+
+
+def test_a_photo_refused_for_no_doubt_sends_the_phones_nothing(tmp_path: Path) -> None:
+    """A photo refused (no die in the box) changes nothing: no news goes to every phone; a
+    doubted photo's question does."""
+    table = Table(tmp_path, "dicy", "classic")
+    try:
+        table.teach("start", "d6")
+        table.show(SheetRest(), 65)
+        live = table.session.snapshot().live
+        with pytest.raises(TeachRefusal, match="no die was found in the dice box"):
+            table.teach("photo")
+        assert table.session.snapshot().live == live
+        table.show(SheetRest(dice(["5"] * 6, DICE_AREA)), 65)
+        live = table.session.snapshot().live
+        with pytest.raises(DoubtedPhoto):
+            table.teach("photo")
+        assert table.session.snapshot().live == live + 1
+    finally:
+        table.session.stop()
