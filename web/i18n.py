@@ -52,7 +52,10 @@ def choose_language(chosen: str | None, accept: str | None) -> str:
 
 
 def text(lang: str, key: str, **params: object) -> str:
-    """The page's message ``key`` in ``lang`` (English if it has none), with ``params``."""
+    """The page's message ``key`` in ``lang`` (English if it has none), with ``params``; with
+    ``n`` 1, its ``key.one`` where there is one (as the pad's ``t`` does)."""
+    if params.get("n") == 1 and f"{key}.one" in catalog(DEFAULT)["ui"]:
+        key = f"{key}.one"
     template = catalog(lang)["ui"].get(key) or catalog(DEFAULT)["ui"][key]
     return fill(template, params) or fill(catalog(DEFAULT)["ui"][key], params) or key
 

@@ -212,7 +212,7 @@ def round_said(lang: str, result: dict[str, Any]) -> str:
 def _kinds_in_words(lang: str, kinds: dict[str, int]) -> str:
     """One player's tokens of a round in words, both kinds joined: "1 penalty token and 1
     victory token"."""
-    first, *then = (_tokens_in_words(lang, token, n) for token, n in kinds.items())
+    first, *then = (text(lang, f"c17.{token}_n", n=n) for token, n in kinds.items())
     return text(lang, "c17.tokens_and", first=first, then=then[0]) if then else first
 
 
@@ -228,11 +228,6 @@ def _tokens_given(result: dict[str, Any]) -> dict[str, dict[str, int]]:
         kinds = given.setdefault(token["player"], {})
         kinds[token["token"]] = kinds.get(token["token"], 0) + 1
     return given
-
-
-def _tokens_in_words(lang: str, token: str, n: int) -> str:
-    key = f"c17.{token}_n"
-    return text(lang, key + ".one" if n == 1 else key, n=n)
 
 
 _TELLERS: dict[str, Callable[[str, dict[str, Any], View, View], Entry]] = {
