@@ -928,6 +928,21 @@ def test_the_pad_is_played_with_the_keyboard_alone(open_phone: Callable[..., Pag
     expect(page.locator("#menu")).to_be_hidden()
 
 
+def test_the_join_codes_heading_shows_it_has_the_keyboard_without_the_later_styles(
+        open_phone: Callable[..., Page]) -> None:
+    # Its focus ring was in later.css, which the join code's screen (drawn by main.js) does
+    # not load: the keyboard on its heading showed nowhere
+    page = open_phone()
+    page.route("**/static/later.css", lambda route: route.abort())
+    page.focus("#menu-button")
+    page.keyboard.press("Enter")
+    page.locator("#menu").get_by_role("button", name="Join code (QR)", exact=True).focus()
+    page.keyboard.press("Enter")
+    heading = page.locator("#join").get_by_role("heading")
+    expect(heading).to_be_focused()
+    assert heading.evaluate("(h) => getComputedStyle(h).outlineStyle") == "solid"
+
+
 def test_a_screen_opened_from_the_menu_takes_the_keyboard_and_gives_it_back_closed(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
     # It stayed on the Menu button: a screen reader said nothing of the screen opened, and the
