@@ -43,6 +43,13 @@ hotspot, which has none, scans its interfaces too (up to 148 µs; a Pi is slower
 serves them all (:meth:`Table.shared_public_address`)."""
 
 
+def _reason_told(part: Mapping[str, Any]) -> dict[str, Any]:
+    """``part`` with its engine reason, if it has one, in every language the phones read."""
+    if part.get("reason") is None:
+        return dict(part)
+    return {**part, "reason": engine_texts(part["reason"])}
+
+
 @dataclass
 class Table:
     """The session and journal the app was built around, and the app's helpers."""
@@ -169,23 +176,21 @@ class Table:
             data["colours"] = self.colours.colours_for(players)
         view = data.get("view") or {}
         data["wins"] = self.session.player_wins() if view.get("over") else None
-        why = (data.get("camera") or {}).get("why")
-        if why is not None:  # its values (a folder, a device, the system's words) are the
-            # host's alone: GET /api/camera/why; their digest says when to ask again
-            data["camera"] = {**data["camera"],
-                              "why": {"key": why["key"], "values": self._why_digest(why)}}
-        ask = (data.get("camera") or {}).get("ask")
-        if ask is not None and ask.get("reason") is not None:
-            data["camera"] = {**data["camera"],
-                              "ask": {**ask, "reason": engine_texts(ask["reason"])}}
-        lesson = ((data.get("camera") or {}).get("teach") or {}).get("lesson")
-        if lesson is not None and lesson.get("doubt") is not None:
-            doubt = {**lesson["doubt"], "reason": engine_texts(lesson["doubt"]["reason"])}
-            teach = {**data["camera"]["teach"], "lesson": {**lesson, "doubt": doubt}}
-            data["camera"] = {**data["camera"], "teach": teach}
-        buttons = data.get("buttons")
-        if buttons is not None and buttons.get("reason") is not None:
-            data["buttons"] = {**buttons, "reason": engine_texts(buttons["reason"])}
+        camera = data.get("camera")
+        if camera is not None:
+            camera = data["camera"] = dict(camera)
+            why = camera.get("why")
+            if why is not None:  # its values (a folder, a device, the system's words) are the
+                # host's alone: GET /api/camera/why; their digest says when to ask again
+                camera["why"] = {"key": why["key"], "values": self._why_digest(why)}
+            if camera.get("ask") is not None:
+                camera["ask"] = _reason_told(camera["ask"])
+            lesson = (camera.get("teach") or {}).get("lesson")
+            if lesson is not None and lesson.get("doubt") is not None:
+                camera["teach"] = {**camera["teach"],
+                                   "lesson": {**lesson, "doubt": _reason_told(lesson["doubt"])}}
+        if data.get("buttons") is not None:
+            data["buttons"] = _reason_told(data["buttons"])
         return data
 
     def _why_digest(self, why: Mapping[str, Any]) -> str:
