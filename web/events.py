@@ -3,8 +3,8 @@
 A stream starts with the current state (so a phone that slept or lost Wi-Fi catches up on
 reconnecting), then sends every new version, and a ``beat`` event as heartbeat when nothing
 happens. It also gives the table's join code (:mod:`web.join`) in a ``join`` event, at its
-start and whenever the address changes (looked at every :data:`web.table.JOIN_LOOK_S`, one
-look for all the streams). It ends after
+start and whenever the address changes (looked at as the stream wakes; asked again at most
+every :data:`web.table.JOIN_LOOK_S`, one look for all the streams). It ends after
 ``SSE_MAX_S`` seconds (the browser reconnects by itself), when the phone goes away (or opens a
 newer stream: :mod:`web.streams`), when more than :data:`web.server.STREAM_BACKLOG` bytes wait
 for a phone that does not read, or when the server stops (:func:`web.server.end_streams`), so
@@ -23,7 +23,7 @@ from web.errors import ApiError
 from web.join import join_event, streamed_join_url
 from web.server import BACKLOG_KEY, STREAM_BACKLOG
 from web.streams import Ticket
-from web.table import JOIN_LOOK_S, Table, table
+from web.table import Table, table
 
 bp = Blueprint("events", __name__)
 
@@ -84,17 +84,16 @@ def _stream(current: Table, phone: _Phone, heartbeat: float, lifetime: float,
         yield f"retry: {RETRY_MS}\n" + event(current.encoded(snapshot), snapshot.version)
         shown = streamed_join_url(current, used)
         yield join_event(shown)
-        started = last = looked = time.monotonic()
+        started = last = time.monotonic()
         while time.monotonic() - started < lifetime and not current.streams.closed:
             update = updates.get(timeout=min(POLL_S, heartbeat))
             if phone.gone():
                 return
             now = time.monotonic()
-            if now - looked >= JOIN_LOOK_S:
-                looked, url = now, streamed_join_url(current, used)
-                if url != shown:
-                    shown, last = url, now
-                    yield join_event(shown)
+            url = streamed_join_url(current, used)
+            if url != shown:
+                shown, last = url, now
+                yield join_event(shown)
             if update is not None and update.live > sent:
                 sent = update.live
                 last = now

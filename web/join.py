@@ -19,8 +19,9 @@ from web.table import Table, table
 
 def join_url() -> str:
     """The join code's address for the page being made: the table's public address, asked
-    now, where it gives one, else the address the phone used."""
-    return table().public_address() or request.host_url
+    now (and shared with the open streams from now on), where it gives one, else the address
+    the phone used."""
+    return table().renew_public_address() or request.host_url
 
 
 def streamed_join_url(current: Table, used: str) -> str:

@@ -12,6 +12,7 @@ import hashlib
 import json
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -27,7 +28,6 @@ from engine import Game, RecordError
 from web.colours import ColourBook
 from web.grant_trades import GrantTrades
 from web.log import Entry, Told, tell_on
-from web.shared_look import SharedLook
 from web.stats import Final, final_from_json, final_of
 from web.streams import StreamGate
 from web.throttle import PinThrottle
@@ -67,7 +67,9 @@ class Table:
     """What the host must be told since the start, until a phone with the PIN dismisses it."""
     trades: GrantTrades = field(default_factory=GrantTrades)
     """The first score pad's shared token traded for phones' own grants (web.auth)."""
-    _public_look: SharedLook[str | None] = field(init=False, repr=False)
+    _address: tuple[float, str | None] | None = field(default=None, repr=False)
+    """The address last asked of :attr:`public_url`, and when (``time.monotonic``)."""
+    _address_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _why_salt: bytes = field(default_factory=lambda: secrets.token_bytes(16), repr=False)
     _encoded: tuple[int, str] | None = field(default=None, repr=False)
     _stories: dict[tuple[int, str], tuple[int, Told]] = field(default_factory=dict,
@@ -76,22 +78,27 @@ class Table:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _setting_up: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def __post_init__(self) -> None:
-        self._public_look = SharedLook(self._asked_public_address, every=JOIN_LOOK_S)
-
-    def public_address(self) -> str | None:
-        """The address :attr:`public_url` gives now; None without one, or for ``""``. The open
-        live streams' next look is this answer (a page's stream starts with what it shows)."""
-        return self._public_look.fresh()
-
-    def _asked_public_address(self) -> str | None:
-        """The address :attr:`public_url` gives, asked of it now."""
-        return (self.public_url() if self.public_url is not None else None) or None
+    def renew_public_address(self) -> str | None:
+        """The address :attr:`public_url` gives, asked now (None without one, or for ``""``),
+        and the open live streams' answer from now on (a page's stream starts with what it
+        shows)."""
+        with self._address_lock:
+            return self._asked_public_address()
 
     def shared_public_address(self) -> str | None:
-        """:meth:`public_address` as the open live streams look at it: asked at most once per
-        :data:`JOIN_LOOK_S` for them all."""
-        return self._public_look()
+        """The address as the open live streams look at it: asked again only once the answer
+        is :data:`JOIN_LOOK_S` old, by one stream for them all."""
+        with self._address_lock:
+            if self._address is None or time.monotonic() - self._address[0] >= JOIN_LOOK_S:
+                return self._asked_public_address()
+            return self._address[1]
+
+    def _asked_public_address(self) -> str | None:
+        """The address :attr:`public_url` gives, asked of it now and kept for the streams
+        (with :attr:`_address_lock` held)."""
+        address = (self.public_url() if self.public_url is not None else None) or None
+        self._address = (time.monotonic(), address)
+        return address
 
     def host_notices(self) -> list[Notice]:
         """What the host must be told: the notices since the start, and that the card filled

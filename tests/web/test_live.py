@@ -218,3 +218,32 @@ def test_a_stream_opened_by_a_page_starts_with_the_address_the_page_shows(
     moved.append(True)
     assert "http://192.168.1.23:8017/" in client.get("/").get_data(as_text=True)
     assert first_join() == "http://192.168.1.23:8017/"
+
+
+def test_an_open_stream_shows_a_new_address_within_one_look_of_the_streams(
+        table_session: TableSession, journal: Journal) -> None:
+    # The stream looked at the streams' shared answer every 2 s, which was itself found again
+    # every 2 s: an answer renewed by a page just after the stream looked was seen 2 s on,
+    # still old, and the new address only 4 s after the stream's look
+    moved: list[bool] = []
+
+    def address() -> str:
+        """The Pi's hotspot, then the house's Wi-Fi."""
+        return "http://192.168.1.23:8017/" if moved else "http://10.41.0.1:8017/"
+
+    app = create_app({"TABLE_SESSION": table_session, "JOURNAL": journal, "PUBLIC_URL": address,
+                      "SSE_HEARTBEAT_S": 0.5, "SSE_MAX_S": 3 * JOIN_LOOK_S})
+    client = app.test_client()
+    response = client.get("/events", buffered=False)
+    chunks = iter(stream_of(response))
+    assert b"event: state" in next(chunks)
+    assert b"10.41.0.1" in next(chunks)  # the join code; the stream looked
+    assert next(chunks).startswith(b"event: beat")  # half a second on
+    assert "http://10.41.0.1:8017/" in client.get("/").get_data(as_text=True)  # renewed
+    moved.append(True)
+    at = time.monotonic()
+    seen = next((time.monotonic() for chunk in chunks if b"192.168.1.23" in chunk), None)
+    response.close()
+    assert seen is not None
+    assert seen - at < JOIN_LOOK_S + 1.0, seen - at
+
