@@ -166,14 +166,14 @@ def camera_picture() -> Response:
 def camera_why() -> Response:
     """Why the camera is out or ended, with its values (the folder or device it names), for
     the host alone: the state every phone gets has only its key. A camera out because no
-    picture came says for how long as of now (``silent_s``, its ``seconds`` too): the pad counts
-    on from it, without asking again."""
+    picture came also says for how long as of now (``silent_s``): the pad counts on from it,
+    without asking again (its ``seconds``, the wait that found it silent, are the host's
+    log's)."""
     why = (table().session.snapshot().camera or {}).get("why")
     if why is None or why.get("since") is None:
         return jsonify({"why": why})
-    silent = max(0, round(time.monotonic() - why["since"]))
-    return jsonify({"why": {"key": why["key"], "params": {**why["params"], "seconds": silent},
-                            "silent_s": silent}})
+    return jsonify({"why": {"key": why["key"], "params": why["params"],
+                            "silent_s": max(0, round(time.monotonic() - why["since"]))}})
 
 
 @bp.post("/camera/answer")
@@ -203,10 +203,10 @@ def camera_teach() -> Response | tuple[Response, int]:
     """``{"do": step, "kind": k, "base_version": n}``: one step of teach mode
     (device/teacher.py): ``start`` (with ``kind``, e.g. ``dalek``), ``photo`` (with
     ``"pictures": true``: d6 dice with pictures), ``undo``, ``next``, ``check``, ``save`` or
-    ``cancel``; a refused step changes nothing. A d6 photo whose dice look like another
-    number is refused with ``refused``: ``{"face", "looks"}``, and the state, whose lesson
-    asks every phone about it (``doubt``): the photo is held, the same step with
-    ``pictures`` keeps it; with none held, ``pictures`` is refused."""
+    ``cancel``; a refused step changes nothing, but for a d6 photo whose dice look like
+    another number: refused with ``refused``: ``{"face", "looks"}``, and the state, whose
+    lesson asks every phone about it (``doubt``), the photo is held; the same step with
+    ``pictures`` keeps it (with none held, ``pictures`` is refused)."""
     body = request_body()
     do = body.get("do")
     if do not in TEACH_STEPS:

@@ -423,6 +423,22 @@ def test_why_the_camera_is_out_names_the_hosts_folder_only_to_the_host(
         "why": {"key": "camera.why.heic", "params": {"folder": folder}}}
 
 
+def test_a_silent_cameras_why_tells_the_seconds_as_of_now_once_and_the_logs_wait_as_is(
+        phone: Phone, table_session: TableSession) -> None:
+    # its params' seconds were overwritten with the silence as of now, given again beside them
+    # as silent_s: the wait that found it silent, the host's log's, was not told as it is
+    table_session.watch_camera()
+    table_session.camera_status(CameraStatus("out", CameraError("camera.why.stalled",
+                                                                seconds="5"),
+                                             since=time.monotonic() - 12))
+    deadline = time.monotonic() + 5
+    while phone.state()["camera"]["status"] != "out" and time.monotonic() < deadline:
+        time.sleep(0.02)
+    why = phone.client.get("/api/camera/why").json["why"]
+    assert why["params"] == {"seconds": "5"}
+    assert 12 <= why["silent_s"] <= 14
+
+
 def test_the_state_tells_when_why_the_camera_is_out_says_new_values_for_the_same_reason(
         phone: Phone, table_session: TableSession) -> None:
     # the pad kept the words it fetched for the reason's key: the picture 00002.jpg gone, then
