@@ -4,7 +4,8 @@ Each catalog (``web/i18n/<lang>.json``) has ``ui`` (the page's own words, sent t
 and ``engine`` (every template of the engine's and the session's refusals, see
 ``engine/errors.py``, translated). A message without a translation is shown in English. The
 English of why the camera is out (``camera.why.…``) is written beside its keys, in
-:data:`device.camera_errors.WHY`, which the host's log prints too.
+:data:`device.camera_errors.WHY`, which the host's log prints too; the pad's is that less
+`` ({detail})``, the system's own words, which the pad shows on a line of their own.
 
 >>> choose_language("it", "es-ES,es;q=0.9")
 'it'
