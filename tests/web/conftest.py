@@ -4,7 +4,9 @@ the app around them, and phones (Flask test clients) that know the CSRF token.""
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +18,22 @@ from werkzeug.test import TestResponse
 
 from device.journal import Journal
 from device.session import TableSession
-from dicetable.child import ServedTable
+from dicetable.child import ServedTable, free_port
 from web import create_app
+from web.server import create_server, end_streams
+
+
+@contextmanager
+def served_here(app: Flask) -> Iterator[str]:
+    """``app`` served by waitress in a thread of this process on a free port, given as its
+    address (``http://127.0.0.1:PORT``); its streams ended and the server closed after."""
+    server = create_server(app, host="127.0.0.1", port=free_port())
+    threading.Thread(target=server.run, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        end_streams(app)
+        server.close()
 
 
 class Phone:

@@ -10,6 +10,7 @@ import sqlite3
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
+from functools import partial
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,10 +19,9 @@ from flask import Flask
 
 from device.journal import Journal
 from device.session import TableSession
-from dicetable.child import free_port
+from tests.web.conftest import served_here
 from web import create_app
 from web.auth import host_link, host_token
-from web.server import create_server, end_streams
 from web.table import table
 from web.throttle import PinThrottle
 
@@ -155,14 +155,12 @@ def test_first_requests_sent_at_once_by_a_phone_signed_in_before_the_update_get_
     session = TableSession(journal)
     session.start()
     app = create_app({"TABLE_SESSION": session, "JOURNAL": journal})
-    server = create_server(app, host="127.0.0.1", port=free_port())
-    threading.Thread(target=server.run, daemon=True).start()
     cookies = [earlier_cookie(app, earlier_grant, csrf) for csrf in ("ana's", "ben's")]
     at_once = threading.Barrier(2 * SENT_AT_ONCE)
 
-    def first_request(cookie: str) -> tuple[bool, str]:
+    def first_request(url: str, cookie: str) -> tuple[bool, str]:
         """Whether the phone may change the game, and the grant its cookie now holds."""
-        connection = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=30)
+        connection = http.client.HTTPConnection(url.removeprefix("http://"), timeout=30)
         at_once.wait()
         connection.request("GET", "/api/state", headers={"Cookie": f"dicetable={cookie}"})
         answer = connection.getresponse()
@@ -174,17 +172,15 @@ def test_first_requests_sent_at_once_by_a_phone_signed_in_before_the_update_get_
         return auth, grant
 
     try:
-        with ThreadPoolExecutor(2 * SENT_AT_ONCE) as phones:
-            answers = list(phones.map(first_request, [c for c in cookies
-                                                     for _ in range(SENT_AT_ONCE)]))
+        with served_here(app) as url, ThreadPoolExecutor(2 * SENT_AT_ONCE) as phones:
+            answers = list(phones.map(partial(first_request, url),
+                                      [c for c in cookies for _ in range(SENT_AT_ONCE)]))
         assert all(auth for auth, _ in answers)
         ana, ben = {g for _, g in answers[:SENT_AT_ONCE]}, {g for _, g in answers[SENT_AT_ONCE:]}
         assert len(ana) == len(ben) == 1 and ana != ben  # one grant each, of its own
         with closing(sqlite3.connect(journal.path)) as db:
             assert {grant for (grant,) in db.execute("SELECT id FROM grants")} == ana | ben
     finally:
-        end_streams(app)
-        server.close()
         session.stop()
 
 

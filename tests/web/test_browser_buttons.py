@@ -5,9 +5,9 @@ kiosk page for a TV."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -20,9 +20,9 @@ from device.button_config import ButtonConfig
 from device.buttons import TableButtons
 from device.journal import Journal
 from device.session import TableSession
-from dicetable.child import free_port
+from tests.web.conftest import served_here
 from web.app import create_app
-from web.server import create_server, end_streams
+from web.server import end_streams
 
 pytestmark = pytest.mark.browser
 
@@ -40,9 +40,8 @@ class PiTable:
         self.session = TableSession(Journal(state / "table.db"))
         self.session.start()
         self.app = create_app({"JOURNAL": self.session.journal, "TABLE_SESSION": self.session})
-        self.server = create_server(self.app, host="127.0.0.1", port=free_port())
-        threading.Thread(target=self.server.run, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.effective_port}"
+        self._serving = ExitStack()
+        self.url = self._serving.enter_context(served_here(self.app))
         self.factory = MockFactory(revision="d04170")
         self.buttons = TableButtons(ButtonConfig(stop=STOP, shout=SHOUT, hold_s=HOLD_S),
                                     ButtonActions(self.session, seated=False),
@@ -63,7 +62,7 @@ class PiTable:
         self.buttons.stop()
         end_streams(self.app)
         time.sleep(0.5)
-        self.server.close()
+        self._serving.close()
         self.session.stop()
 
 

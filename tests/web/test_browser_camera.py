@@ -22,15 +22,15 @@ from device.demo_plan import Plan, PlannedDie, PlannedRest
 from device.journal import Journal
 from device.live import LiveLoop
 from device.session import TableSession
-from dicetable.child import ServedTable, free_port
+from dicetable.child import ServedTable
 from dicetable.cli import main
+from tests.web.conftest import served_here
 from vision.calibrate import calibrate
 from vision.observation import DiceObserver
 from vision.reader import DiceReader
 from vision.table_film import SheetRest
 from vision.table_film import write_film as write_sheet_film
 from web import create_app
-from web.server import create_server, end_streams
 
 pytestmark = pytest.mark.browser
 
@@ -287,56 +287,53 @@ def test_the_host_sees_how_long_the_camera_has_sent_no_picture_counted_on_the_pa
     session.start()
     session.watch_camera()
     app = create_app({"JOURNAL": session.journal, "TABLE_SESSION": session})
-    server = create_server(app, host="127.0.0.1", port=free_port())
-    threading.Thread(target=server.run, daemon=True).start()
     released = threading.Event()
     loop = LiveLoop(lambda: SilentCamera(released), DiceObserver(DiceReader(threads=1)),
                     session, stall_s=0.5)
-    url = f"http://127.0.0.1:{server.effective_port}"
-    context = browser.new_context(viewport={"width": 360, "height": 740})
-    try:
-        page = context.new_page()
-        page.clock.install()  # the phone's clocks, to put it to sleep below; time flows
-        asks: list[str] = []
-        page.on("request", lambda request: asks.append(request.url)
-                if request.url.endswith("/api/camera/why") else None)
-        page.goto(url + "/")
-        csrf = page.request.get(url + "/api/state").json()["csrf"]
-        assert page.request.post(url + "/auth/pin", data=json.dumps({"pin": session.journal.pin()}),
-                                 headers={"Content-Type": "application/json",
-                                          "X-CSRF-Token": csrf}).ok
-        page.reload()
-        started = time.monotonic()
-        loop.start()
-        why = page.locator("section.camera .camera-why")
-        expect(why).to_contain_text("The camera sent no picture for ")
-        for wait_s in (3.0, 5.0):  # (on 2 loaded cores the first shown may come after 3 s)
-            page.wait_for_timeout(max(0.0, 1000 * (wait_s - (time.monotonic() - started))))
+    with served_here(app) as url:
+        context = browser.new_context(viewport={"width": 360, "height": 740})
+        try:
+            page = context.new_page()
+            page.clock.install()  # the phone's clocks, to put it to sleep below; time flows
+            asks: list[str] = []
+            page.on("request", lambda request: asks.append(request.url)
+                    if request.url.endswith("/api/camera/why") else None)
+            page.goto(url + "/")
+            csrf = page.request.get(url + "/api/state").json()["csrf"]
+            assert page.request.post(url + "/auth/pin",
+                                     data=json.dumps({"pin": session.journal.pin()}),
+                                     headers={"Content-Type": "application/json",
+                                              "X-CSRF-Token": csrf}).ok
+            page.reload()
+            started = time.monotonic()
+            loop.start()
+            why = page.locator("section.camera .camera-why")
+            expect(why).to_contain_text("The camera sent no picture for ")
+            for wait_s in (3.0, 5.0):  # (on 2 loaded cores the first shown may come after 3 s)
+                page.wait_for_timeout(max(0.0, 1000 * (wait_s - (time.monotonic() - started))))
+                shown = int(re.fullmatch(r"The camera sent no picture for (\d+) s",
+                                         why.inner_text())[1])  # type: ignore[index]
+                silent = time.monotonic() - started
+                assert silent - 2.5 <= shown <= silent + 0.5, (shown, silent)  # (told rounded)
+            assert len(asks) == 1  # counted on the pad, not asked again
+            # The phone sleeps a minute: its clock of the day goes on, its clock of the page
+            # does not tick (Android, iOS, macOS, Linux): the minute was left out of the count
+            awake = page.evaluate("[Date.now(), performance.now()]")
+            page.clock.set_system_time(awake[0] / 1000 + 60)
+            page.wait_for_timeout(1500)
             shown = int(re.fullmatch(r"The camera sent no picture for (\d+) s",
                                      why.inner_text())[1])  # type: ignore[index]
-            silent = time.monotonic() - started
+            now = page.evaluate("[Date.now(), performance.now()]")
+            slept_s = (now[0] - awake[0] - (now[1] - awake[1])) / 1000
+            assert abs(slept_s - 60) < 1, slept_s
+            silent = time.monotonic() - started + slept_s
             assert silent - 2.5 <= shown <= silent + 0.5, (shown, silent)  # (told rounded)
-        assert len(asks) == 1  # counted on the pad, not asked again
-        # The phone sleeps a minute: its clock of the day goes on, its clock of the page does
-        # not tick (Android, iOS, macOS, Linux): the minute was left out of the count
-        awake = page.evaluate("[Date.now(), performance.now()]")
-        page.clock.set_system_time(awake[0] / 1000 + 60)
-        page.wait_for_timeout(1500)
-        shown = int(re.fullmatch(r"The camera sent no picture for (\d+) s",
-                                 why.inner_text())[1])  # type: ignore[index]
-        now = page.evaluate("[Date.now(), performance.now()]")
-        slept_s = (now[0] - awake[0] - (now[1] - awake[1])) / 1000
-        assert abs(slept_s - 60) < 1, slept_s
-        silent = time.monotonic() - started + slept_s
-        assert silent - 2.5 <= shown <= silent + 0.5, (shown, silent)  # (told rounded)
-        page.screenshot(path=str(tmp_path / "silent.png"))
-    finally:
-        context.close()
-        released.set()
-        loop.stop()
-        end_streams(app)
-        server.close()
-        session.stop()
+            page.screenshot(path=str(tmp_path / "silent.png"))
+        finally:
+            context.close()
+            released.set()
+            loop.stop()
+            session.stop()
 
 
 def test_the_systems_own_words_are_on_a_line_of_their_own_named_as_such(

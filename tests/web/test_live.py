@@ -18,11 +18,12 @@ from werkzeug.test import TestResponse
 from device.journal import Journal
 from device.session import TableSession
 from dicetable import attacks
-from dicetable.child import ServedTable, free_port
+from dicetable.child import ServedTable
+from tests.web.conftest import served_here
 from web import create_app
 from web.client import EventStream, Phone
 from web.events import POLL_S, event
-from web.server import create_server, end_streams
+from web.server import end_streams
 from web.table import JOIN_LOOK_S
 
 if TYPE_CHECKING:
@@ -174,18 +175,12 @@ def test_open_streams_share_one_look_at_the_address_every_2_s(table_session: Tab
 
     app = create_app({"TABLE_SESSION": table_session, "JOURNAL": journal,
                       "PUBLIC_URL": address, "SSE_MAX_S": JOIN_LOOK_S + 1.0})
-    server = create_server(app, host="127.0.0.1", port=free_port())
-    threading.Thread(target=server.run, daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{server.effective_port}/events"
-        streams = [EventStream(url, timeout=10) for _ in range(6)]
+    with served_here(app) as url:
+        streams = [EventStream(f"{url}/events", timeout=10) for _ in range(6)]
         shown = [[json.loads(data)["url"] for kind, data in stream.events() if kind == "join"]
                  for stream in streams]
         for stream in streams:
             stream.close()
-    finally:
-        end_streams(app)
-        server.close()
     assert all(urls[-1] == "http://192.168.1.23:8017/" for urls in shown)  # each looked again
     gaps = [later - earlier for earlier, later in itertools.pairwise(asked)]
     assert gaps and min(gaps) >= JOIN_LOOK_S, (len(asked), gaps)
