@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,10 +19,8 @@ from werkzeug.test import TestResponse
 
 from device.hotspot import hotspot
 from device.journal import Journal
-from dicetable.child import free_port
-from tests.web.conftest import PHONE, Phone
+from tests.web.conftest import PHONE, Phone, served_here
 from vision.sheet import GAMES
-from web.server import create_server, end_streams
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -123,28 +120,25 @@ def test_a_pi_without_its_own_wifi_has_no_card_and_says_so(
 def open_pad(app: Flask, journal: Journal, browser: Browser) -> Iterator[Callable[..., Page]]:
     """Opens the score pad of the fixtures' table (served by waitress in this process) on a new
     phone (360 px wide, or as ``options`` say), that entered the PIN or not, its menu open."""
-    server = create_server(app, host="127.0.0.1", port=free_port())
-    threading.Thread(target=server.run, daemon=True).start()
-    contexts: list[BrowserContext] = []
+    with served_here(app) as address:
+        contexts: list[BrowserContext] = []
 
-    def open_page(pin: bool, **options: Any) -> Page:
-        contexts.append(browser.new_context(**{**PHONE, **options}))
-        page = contexts[-1].new_page()
-        page.goto(f"http://127.0.0.1:{server.effective_port}/")
-        if pin:
-            page.evaluate("askPin()")
-            page.fill("#pin-input", journal.pin())
-            page.click("#pin-ok")
-            expect(page.locator("#pin-dialog")).to_be_hidden()
-        page.click("#menu-button")
-        expect(page.locator("#menu")).to_be_visible()
-        return page
+        def open_page(pin: bool, **options: Any) -> Page:
+            contexts.append(browser.new_context(**{**PHONE, **options}))
+            page = contexts[-1].new_page()
+            page.goto(f"{address}/")
+            if pin:
+                page.evaluate("askPin()")
+                page.fill("#pin-input", journal.pin())
+                page.click("#pin-ok")
+                expect(page.locator("#pin-dialog")).to_be_hidden()
+            page.click("#menu-button")
+            expect(page.locator("#menu")).to_be_visible()
+            return page
 
-    yield open_page
-    for context in contexts:
-        context.close()
-    end_streams(app)
-    server.close()
+        yield open_page
+        for context in contexts:
+            context.close()
 
 
 @pytest.mark.browser
