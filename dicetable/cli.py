@@ -14,10 +14,10 @@ from pathlib import Path
 from types import FrameType
 
 from device.state_dir import StateFolderIsAFile
+from dicetable.stop_signals import Handler, take_stop_signals
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
                 Callable[[argparse.Namespace], int]]
-Handler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
 
 
 def _commands() -> list[Command]:
@@ -105,9 +105,7 @@ class EarlyStop:
         """Take SIGTERM and SIGINT (in the main thread), but leave one ignored so (a command
         started in the background by a script, ``dicetable eval … &``, is not stopped by
         Ctrl-C); returns the handlers of those taken, as they were."""
-        before: dict[int, Handler] = {
-            signum: signal.signal(signum, self) for signum in (signal.SIGTERM, signal.SIGINT)
-            if signal.getsignal(signum) is not signal.SIG_IGN}
+        before = take_stop_signals(self)
         self._taken = tuple(before)
         return before
 

@@ -21,6 +21,7 @@ from device.buttons import NoButtons, TableButtons
 from device.notify import Notifier, Watchdog, watchdog_interval
 from device.session import TableSession
 from device.voice import Voice
+from dicetable.stop_signals import take_stop_signals
 
 POWER_OFF = ("systemctl", "poweroff")
 
@@ -86,9 +87,10 @@ class StopSignals:
         """True once the table closes (by a signal, or set by the caller as it begins to)."""
 
     def install(self) -> None:
-        """Take SIGTERM and SIGINT (in the main thread)."""
-        signal.signal(signal.SIGTERM, self._on_signal)
-        signal.signal(signal.SIGINT, self._on_signal)
+        """Take SIGTERM and SIGINT (in the main thread), but leave one ignored so (a table
+        started in the background by a script, ``dicetable serve &``, is not stopped by
+        Ctrl-C)."""
+        take_stop_signals(self._on_signal)
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
         if self.closing:

@@ -127,6 +127,29 @@ def test_a_second_stop_signal_lets_the_table_finish_closing(
     assert "dicetable: already stopping; the game is being saved" in capsys.readouterr().err
 
 
+def test_a_table_started_with_ctrl_c_ignored_is_not_stopped_by_it() -> None:
+    # `dicetable serve &` from a script: the terminal's Ctrl-C stops the script, not the table
+    # it left running (the table took SIGINT whatever it was); SIGTERM still stops it
+    ended: list[str] = []
+    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        StopSignals(before=lambda: ended.append("streams")).install()
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            _let_signals_in()
+        except KeyboardInterrupt:
+            pytest.fail("an ignored Ctrl-C stopped the table")
+        assert ended == []
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGTERM)
+            _let_signals_in()
+    finally:
+        signal.signal(signal.SIGTERM, before[0])
+        signal.signal(signal.SIGINT, before[1])
+    assert ended == ["streams"]
+
+
 def test_a_table_stopped_while_it_starts_closes_and_says_the_game_is_saved(
         tmp_path: Path) -> None:
     # The first `dicetable serve --demo` on a state renders the demo (about a minute) before
