@@ -56,6 +56,7 @@ VIDEO_SUFFIXES = (".mp4", ".m4v", ".avi", ".mkv", ".mov", ".webm", ".mjpeg", ".m
                   ".mts", ".m2ts", ".wmv", ".flv", ".3gp", ".mpg", ".mpeg", ".m2v",
                   ".vob")  # as OpenCV plays them (played to their end, whatever frame count
 #                 they tell: an .mpg joined from two tells the first's, an .m2v none)
+SKIP_TOLD = 25  # frames skipped between two signs that a video going to its last frame is alive
 UNTOLD = sys.maxsize  # the frames of a video whose end was not read yet, to its player
 HEIC_SUFFIXES = (".heic", ".heif")  # an iPhone's photos, which OpenCV cannot read
 RAW_SUFFIXES = (".cr2", ".cr3", ".crw", ".nef", ".nrw", ".dng", ".arw", ".srf", ".sr2", ".orf",
@@ -553,26 +554,43 @@ class ShownMemory:
     folder's pictures recorded anew, a video saved over) is played from its start. Written
     once for each, when its first picture is played (not before: a table that failed to start,
     or was stopped while it held its first picture waiting for a game, plays a recording from
-    its start)."""
+    its start). A video's line also keeps how many frames it holds, once its end was read
+    (:attr:`frames`): opened again, it goes straight to its last frame."""
 
     def __init__(self, source: Path, marker: Path | None = None) -> None:
         self._source = source
         self._name = str(source.resolve())
         self._marker = marker
-        self.shown = marker is not None and any(
-            name == self._name and same_recording(source, recording)
-            for name, recording in _shown_in(marker))
+        same = [frames for name, recording, frames in
+                (_shown_in(marker) if marker is not None else [])
+                if name == self._name and same_recording(source, recording)]
+        self.shown = bool(same)
+        self.frames: int | None = same[0] if same else None
+        """How many frames the video holds, where its end was read (None: not yet)."""
 
     def show(self) -> None:
         """A picture was shown: note it (the marker written the first time)."""
         if self.shown:
             return
         self.shown = True
+        self._write()
+
+    def count(self, frames: int) -> None:
+        """The video's end was read: it holds ``frames`` (noted in the marker once shown)."""
+        if frames == self.frames:
+            return
+        self.frames = frames
+        if self.shown:
+            self._write()
+
+    def _write(self) -> None:
+        """Write this source's line to the marker, the other sources' kept."""
         if self._marker is None:
             return
-        lines = [_shown_line(name, recording) for name, recording in _shown_in(self._marker)
+        lines = [_shown_line(name, recording, frames)
+                 for name, recording, frames in _shown_in(self._marker)
                  if name and name != self._name]
-        lines.append(_shown_line(self._name, recording_of(self._source)))
+        lines.append(_shown_line(self._name, recording_of(self._source), self.frames))
         with suppress(OSError):  # a card that cannot be written: a restart plays it again
             self._marker.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -614,29 +632,34 @@ def same_recording(source: Path, recording: Recording | None) -> bool:
     return (stat.st_size, stat.st_mtime_ns) == (recording.get("size"), recording.get("mtime_ns"))
 
 
-def _shown_line(name: str, recording: Recording | None) -> str:
-    """One line of the marker: the source's path, and its recording where it is known."""
-    return json.dumps({"source": name, "recording": recording}, ensure_ascii=False)
+def _shown_line(name: str, recording: Recording | None, frames: int | None = None) -> str:
+    """One line of the marker: the source's path, its recording where it is known, and a
+    video's frames where they were counted."""
+    entry: dict[str, object] = {"source": name, "recording": recording}
+    if frames is not None:
+        entry["frames"] = frames
+    return json.dumps(entry, ensure_ascii=False)
 
 
-def _shown_in(marker: Path) -> list[tuple[str, Recording | None]]:
-    """The sources ``marker`` says were shown, with their recordings (none where it cannot be
-    read; a line of an older table, the path alone: no recording)."""
+def _shown_in(marker: Path) -> list[tuple[str, Recording | None, int | None]]:
+    """The sources ``marker`` says were shown, with their recordings and a video's frames
+    (none where it cannot be read; a line of an older table, the path alone: no recording)."""
     try:
         lines = marker.read_text(encoding="utf-8").split("\n")  # (a path may hold other breaks)
     except (OSError, UnicodeDecodeError):
         return []
-    shown: list[tuple[str, Recording | None]] = []
+    shown: list[tuple[str, Recording | None, int | None]] = []
     for line in lines:
         try:
             entry = json.loads(line)
         except ValueError:
             entry = None
         if isinstance(entry, dict) and isinstance(entry.get("source"), str):
-            recording = entry.get("recording")
-            shown.append((entry["source"], recording if isinstance(recording, dict) else None))
+            recording, frames = entry.get("recording"), entry.get("frames")
+            shown.append((entry["source"], recording if isinstance(recording, dict) else None,
+                          frames if isinstance(frames, int) and frames > 0 else None))
         elif line:
-            shown.append((line, None))
+            shown.append((line, None, None))
     return shown
 
 
@@ -759,35 +782,57 @@ class VideoSource(_Recording):
     """A video file played at ``fps``, by default at its own frame rate (see :class:`Player`);
     decoded frame by frame, to its end, whatever frame count the file tells (none, or fewer
     or more than it holds). With a ``memory``, it starts from its last frame once its frames
-    were shown (see :class:`ShownMemory`)."""
+    were shown (see :class:`ShownMemory`). ``on_skip`` is called every SKIP_TOLD frames
+    skipped on the way to that frame (the live loop's sign that the video is not stuck)."""
 
     def __init__(self, path: Path, memory: ShownMemory | None = None,
                  **playing: Unpack[Playing]) -> None:
         super().__init__(f"the video {path}", memory, **playing)
         self.path = path
+        self.on_skip: Callable[[], None] | None = None
         self._capture: cv2.VideoCapture | None = None
         self._frames: int | None = None  # how many it holds, once its end was read
         self._position = -1
         self._last: Image | None = None
 
     def open(self) -> None:
-        """Open the file (shown before: play from its last frame, read on to it from the one
-        the file's frame count names: an .mpg's is a guess; one that names a frame past the
-        end, a recording cut short, from the first)."""
+        """Open the file (shown before: play from its last frame; counted before, gone
+        straight to it, else read on to it from the one the file's frame count names: an
+        .mpg's is a guess; one that names a frame past the end, a recording cut short, from
+        the first)."""
         if not self.path.is_file():
             raise CameraError("camera.why.no_video", path=self.path)
         self._frames, self._last = None, None
         self._rewind()
         assert self._capture is not None
-        told = int(self._capture.get(cv2.CAP_PROP_FRAME_COUNT))
         if self._memory is not None and self._memory.shown:
-            if told > 1:
-                self._seek(told - 1)
-            self._read_to(UNTOLD)
-            if self._last is None:  # (no frame from there: the count names more than it holds)
-                self._rewind()
+            self._go_to_end(self._memory.frames)
+        self._play(self._frames or 1, video_rate(self._capture))
+
+    def _go_to_end(self, counted: int | None) -> None:
+        """Read the video's last frame: frame ``counted`` - 1 where its frames were counted
+        before, else the frame found last reading on from the one its frame count names."""
+        assert self._capture is not None
+        if counted is not None:
+            self._seek(counted - 1)
+            if self._read_to(counted - 1) == counted - 1 and self._last is not None:
+                if not self._capture.grab():  # the end (an .mpg's seek may land before it)
+                    self._frames = counted
+                    return
+                ok, image = self._capture.retrieve()
+                self._position += 1
+                if ok:
+                    self._last = np.asarray(image, np.uint8)
                 self._read_to(UNTOLD)
-        self._play(self._frames or max(1, told), video_rate(self._capture))
+                return
+            self._rewind()
+        told = int(self._capture.get(cv2.CAP_PROP_FRAME_COUNT))
+        if told > 1:
+            self._seek(told - 1)
+        self._read_to(UNTOLD)
+        if self._last is None:  # (no frame from there: the count names more than it holds)
+            self._rewind()
+            self._read_to(UNTOLD)
 
     def read(self) -> Frame:
         """The next frame of the video."""
@@ -816,11 +861,23 @@ class VideoSource(_Recording):
 
     def _seek(self, index: int) -> None:
         """Go to frame ``index``, or the nearest before it the file can go to (an .mpg's key
-        frame): the frames from there to it are read."""
+        frame): the frames from there to it are read. One that cannot go there (a raw .mjpeg
+        says it is at its first frame, and lands elsewhere) is opened anew and skips its
+        frames up to it, each taken but not decoded into a picture (a third of a read's
+        time)."""
         assert self._capture is not None
+        if index <= 0:
+            return
         self._capture.set(cv2.CAP_PROP_POS_FRAMES, index)
         landed = int(self._capture.get(cv2.CAP_PROP_POS_FRAMES))
-        self._position = min(index, max(0, landed)) - 1
+        if 0 < landed <= index:
+            self._position = landed - 1
+            return
+        self._rewind()
+        while self._position < index - 1 and self._capture.grab():
+            self._position += 1
+            if self.on_skip is not None and self._position % SKIP_TOLD == 0:
+                self.on_skip()
 
     def _read_to(self, index: int) -> int:
         """Decode the frames up to frame ``index``, or to the end (then noted: its last frame
@@ -831,6 +888,8 @@ class VideoSource(_Recording):
             if not ok:
                 self._frames = max(1, self._position + 1)
                 self._position = self._frames - 1
+                if self._memory is not None:
+                    self._memory.count(self._frames)
                 break
             self._position += 1
             self._last = np.asarray(image, np.uint8)

@@ -41,6 +41,7 @@ from device.camera import (
     RealClock,
     SourceEnded,
     UnreadableFrame,
+    VideoSource,
 )
 from device.motion import Settler, StillnessWatch, Verdict, motion_picture
 from vision.errors import UnreadableImage
@@ -100,6 +101,13 @@ class LiveSink(Protocol):
         table is still (returns at once)."""
 
 
+class _Busy:
+    """What a :class:`_Mailbox` gives when the camera said it is busy rather than a frame."""
+
+
+BUSY = _Busy()
+
+
 class _Mailbox:
     """The newest frame (or, keeping every frame, one frame at a time) between the threads,
     with the number of the last look asked of the camera that the frame shows (see
@@ -109,6 +117,7 @@ class _Mailbox:
         self._keep = keep_every_frame
         self._item: Frame | CameraError | None = None
         self._look = 0
+        self._busy = False  # the camera said it is busy (not stuck) since the last take
         self._ready = threading.Condition()
         self.dropped = 0
 
@@ -122,14 +131,27 @@ class _Mailbox:
             self._item, self._look = item, look
             self._ready.notify_all()
 
+    def busy(self) -> None:
+        """The camera is working towards its next frame (a video going to its last frame):
+        a :meth:`take` waiting returns BUSY."""
+        with self._ready:
+            self._busy = True
+            self._ready.notify_all()
+
     def take(self, timeout: float,
-             stop: threading.Event) -> tuple[Frame | CameraError | None, int]:
-        """The frame, or what went wrong, and the look it shows; None when none came within
-        ``timeout`` or ``stop`` was set (and :meth:`wake` called)."""
+             stop: threading.Event) -> tuple[Frame | CameraError | _Busy | None, int]:
+        """The frame, or what went wrong, and the look it shows; BUSY when the camera said
+        it is busy instead; None when none came within ``timeout`` or ``stop`` was set (and
+        :meth:`wake` called)."""
         with self._ready:
             if self._item is None:
-                self._ready.wait_for(lambda: self._item is not None or stop.is_set(), timeout)
+                self._ready.wait_for(lambda: self._item is not None or self._busy
+                                     or stop.is_set(), timeout)
+            if self._item is None and self._busy:
+                self._busy = False
+                return BUSY, self._look
             item, self._item = self._item, None
+            self._busy = False
             self._ready.notify_all()
             return item, self._look
 
@@ -218,6 +240,8 @@ class LiveLoop:
         self._generation += 1
         source = self._open_source()
         self._mailbox = _Mailbox(keep_every_frame=not source.paced)
+        if isinstance(source, VideoSource):  # (going to its last frame takes long)
+            source.on_skip = self._mailbox.busy
         grabber = threading.Thread(target=self._grab, args=(source, self._generation,
                                                             self._mailbox),
                                    name=f"camera-grabber-{self._generation}", daemon=True)
@@ -320,6 +344,8 @@ class LiveLoop:
             stall = None
             if self._on_alive is not None:
                 self._on_alive()
+            if isinstance(item, _Busy):  # (no picture yet, but not stuck)
+                continue
             failed = isinstance(item, CameraError) and not isinstance(
                 item, (UnreadableFrame, SourceEnded))
             # After a failure the grabber pauses up to the longest backoff before trying again.

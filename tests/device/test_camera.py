@@ -783,6 +783,23 @@ def test_a_video_played_in_a_loop_starts_again_after_its_last_frame(
         40, 120, 200, 40, 120, 200]
 
 
+def test_a_raw_mjpeg_shown_before_is_opened_again_at_its_last_frame_counted(
+        tmp_path: Path) -> None:
+    # a raw .mjpeg tells no frame count: opened again once shown, it was decoded from its
+    # first frame to its end each time (a minute of 720p: 3.6 s here, ~72 s on a Pi)
+    path = write_video(tmp_path / "table.mjpeg", "MJPG", [40] * 20 + [120] * 19 + [200])
+    marker = tmp_path / "camera-folder.txt"
+    assert played(str(path), ShownMemory(path, marker)) == [40, 120, 200]
+    assert [json.loads(line).get("frames") for line in marker.read_text().splitlines()] == [40]
+    again = ShownMemory(path, marker)
+    assert again.frames == 40
+    source = open_source(str(path), paced=False, clock=FakeClock(), memory=again)
+    source.open()
+    frame = source.read()
+    source.close()
+    assert (frame.number, round(int(frame.image[60, 80, 0]), -1)) == (39, 200)
+
+
 def test_a_video_cut_short_and_shown_before_starts_from_its_last_frame(tmp_path: Path) -> None:
     # a recording cut short by a power cut tells more frames than it holds: opened again once
     # shown, it found no frame where its count ended and said it had none, at every try

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
-from device.camera import Frame, open_source
+from device.camera import Frame, FrameSource, ShownMemory, SourceEnded, open_source
 from device.camera_errors import CameraError
 from device.demo_film import write_film
 from device.demo_plan import Plan, PlannedDie, PlannedRest
@@ -376,6 +376,39 @@ def test_a_camera_that_stalls_is_opened_again(
         release.set()  # (stop waits for a camera's read)
         loop.stop()
 
+
+
+def test_a_raw_mjpeg_shown_before_is_not_taken_for_a_stalled_camera_as_it_opens(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # opened again once shown, a raw .mjpeg (no frame count) was read from its first frame to
+    # its end inside open(), silent all along: longer than the stall, it was left and opened
+    # anew, over and over (1 minute of 720p with a 1 s stall: opened 4 times, up after 11.6 s)
+    path = tmp_path / "table.mjpeg"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 25, (1280, 720))
+    rows = np.linspace(0, 255, 720, dtype=np.uint8)[:, None, None]
+    for _ in range(500):  # (0.7 s to read here)
+        writer.write(np.broadcast_to(rows, (720, 1280, 3)).copy())
+    writer.release()
+    marker = tmp_path / "camera-folder.txt"
+    first = open_source(str(path), paced=False, memory=ShownMemory(path, marker))
+    first.open()
+    with pytest.raises(SourceEnded):
+        while True:
+            first.read()
+    first.close()
+    opened: list[float] = []
+
+    def camera() -> FrameSource:
+        opened.append(time.monotonic())
+        return open_source(str(path), paced=False, memory=ShownMemory(path, marker))
+
+    loop = LiveLoop(camera, reader, table, stall_s=0.3)
+    loop.start()
+    try:
+        assert loop.wait(timeout=30)  # its last frame, and the end
+    finally:
+        loop.stop()
+    assert len(opened) == 1
 
 
 def test_a_camera_whose_folder_went_while_a_read_hung_is_told_out_and_comes_back(
