@@ -40,7 +40,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypedDict, Unpack
+from typing import Any, Protocol, TypedDict, TypeVar, Unpack
 
 import cv2
 import numpy as np
@@ -702,35 +702,43 @@ def no_pictures(folder: Path) -> CameraError:
     iPhone's DCIM/100APPLE): that folder is named."""
     if (why := _unreadable_photos(folder)) is not None:
         return CameraError(why, folder=folder)
-    inside = _below(folder, DEEPER, _is_picture)
-    if inside is not None:
+    if (pictures := _below(folder, DEEPER, _first_picture)) is not None:
         return CameraError("camera.why.pictures_below", folder=folder,
-                           inside=inside.relative_to(folder).as_posix())
-    photos = _below(folder, DEEPER, lambda path: _unreadable_photo(path) is not None)
-    if photos is not None and (why := _unreadable_photos(photos)) is not None:
-        return CameraError(why, folder=photos)
+                           inside=pictures[0].relative_to(folder).as_posix())
+    if (photos := _below(folder, DEEPER, _unreadable_photos)) is not None:
+        return CameraError(photos[1], folder=photos[0])
     return CameraError("camera.why.no_pictures", folder=folder)
 
 
-def _below(folder: Path, depth: int, holds: Callable[[Path], bool]) -> Path | None:
-    """The first folder under ``folder``, ``depth`` folders down at most, holding a file that
-    ``holds`` is true of."""
+T = TypeVar("T")
+
+
+def _below(folder: Path, depth: int, find: Callable[[Path], T | None]) -> tuple[Path, T] | None:
+    """The first folder under ``folder``, ``depth`` folders down at most, of which ``find``
+    finds something, with what it found."""
     if depth == 0:
         return None
     below = [d for d in sorted(_inside(folder), key=name_order)
              if d.is_dir() and not d.name.startswith(".")]
     for inner in below:
-        if any(map(holds, _inside(inner))):
-            return inner
+        if (found := find(inner)) is not None:
+            return inner, found
     for inner in below:
-        if (deeper := _below(inner, depth - 1, holds)) is not None:
+        if (deeper := _below(inner, depth - 1, find)) is not None:
             return deeper
     return None
 
 
+def _first_picture(folder: Path) -> Path | None:
+    """A picture file in ``folder`` (None: none)."""
+    return next(filter(_is_picture, _inside(folder)), None)
+
+
 def _unreadable_photos(folder: Path) -> str | None:
-    """The reason told of the photos in ``folder`` that the table cannot read (None: none)."""
-    return min(filter(None, map(_unreadable_photo, _inside(folder))), default=None)
+    """The reason told of the photos in ``folder`` that the table cannot read: that of the
+    kind most of them are (a tie: the kind first in UNREADABLE_PHOTOS); None: none."""
+    found = [why for why in map(_unreadable_photo, _inside(folder)) if why is not None]
+    return max(UNREADABLE_PHOTOS, key=found.count) if found else None
 
 
 def _unreadable_photo(path: Path) -> str | None:

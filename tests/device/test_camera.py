@@ -710,6 +710,16 @@ def test_a_folder_of_raw_photos_says_to_save_them_as_jpeg(tmp_path: Path, name: 
     assert raised.value.params == {"folder": str(card)}
 
 
+def test_a_folder_of_raw_photos_with_a_heic_one_says_raw(tmp_path: Path) -> None:
+    # the reason was the least key by its letters: "heic" before "raw", whatever most were
+    for number in range(1, 4):
+        (tmp_path / f"IMG_{number}.DNG").write_bytes(b"II*\x00raw")
+    (tmp_path / "IMG_9.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic")
+    with pytest.raises(CameraError) as raised:
+        FolderSource(tmp_path).open()
+    assert raised.value.key == "camera.why.raw"
+
+
 @pytest.mark.parametrize(("suffix", "fourcc"), [(".m4v", "mp4v"), (".ts", "mp4v"),
                                                 (".m2ts", "mp4v"), (".wmv", "WMV2"),
                                                 (".flv", "FLV1"), (".3gp", "mp4v")])
