@@ -356,7 +356,7 @@ class FolderSource(_Recording):
         self._looked = -math.inf  # when (recorded time) it was last looked at for new ones
         self._fed = False  # pictures put in it were taken up since it was opened
         self._listed: set[str] = set()  # the names of its pictures at the last look
-        self._listed_at: int | None = None  # the folder's time of change then (ns)
+        self._listed_changed_at: int | None = None  # the folder's time of change then (ns)
         self._listed_ns = 0  # when (wall time, ns) it was listed last
         self._listed_when = 0.0  # when (on its clock) it was listed last
         self._unlisted = 0  # looks since that did not list it
@@ -480,7 +480,7 @@ class FolderSource(_Recording):
 
     def _list(self) -> list[Path]:
         """The folder's pictures (see :func:`pictures_in`), noting when they were listed."""
-        self._listed_at, self._unlisted = self._changed_at(), 0
+        self._listed_changed_at, self._unlisted = self._changed_at(), 0
         self._listed_when, self._listed_ns = self._clock.now(), time.time_ns()
         return pictures_in(self.folder)
 
@@ -492,7 +492,7 @@ class FolderSource(_Recording):
         it was not listed for LIST_EVERY looks."""
         self._unlisted += 1
         changed = self._changed_at()
-        return (changed is None or changed != self._listed_at
+        return (changed is None or changed != self._listed_changed_at
                 or changed > self._listed_ns - COARSE_TIME_NS or self._unlisted >= LIST_EVERY)
 
     def _changed_at(self) -> int | None:

@@ -24,7 +24,7 @@ LANGUAGES = ("en", "es", "pt", "it")
 PLACE_GREY = 0.55  # fill of a card place (0 black .. 1 white)
 LINE_GREY = 0.45
 TEXT_GREY = 0.35
-TRAY_GREY = 0.55
+TRAY_GREY = PLACE_GREY
 """Fill of Dicy Cards' dice area, a tray as dice trays are felt: the top of a white die is as
 light as the paper, and on white paper under a lamp a camera saw little else of it than its
 pips (the dice reader finds dice by their bodies); on the tray dice of every colour stand out.
