@@ -421,10 +421,13 @@ class LiveLoop:
                    since: float | None = None) -> None:
         """Tell the sink of a new state, or of a new reason for it (the camera out another
         way, or with other values: the host sees what to mend now); the same again is not
-        told; ``since``: see :attr:`CameraStatus.since`."""
+        told; ``since``: see :attr:`CameraStatus.since`. A camera out ends a run of pictures
+        that cannot be read: the first once it is back is told."""
         reason = None if why is None else (why.key, why.params)
         if (state, reason) != (self._state, self._reason):
             self._state, self._reason = state, reason
+            if state == "out":
+                self._skipping = False
             self._sink.camera_status(CameraStatus(state, why, since=since))
 
 

@@ -68,6 +68,34 @@ def test_pictures_the_camera_cannot_read_are_told_once_until_it_reads_again(
     assert table.snapshot().camera["unreadable"] is True  # type: ignore[index]
 
 
+def test_a_picture_the_camera_cannot_read_after_it_came_back_is_told_again(
+        tmp_path: Path, table: TableSession) -> None:
+    # the first picture that could not be read after the camera went out and came back was
+    # not told: the run of skipped pictures told before it went out went on
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    (folder / "00001.jpg").write_bytes(b"\xff\xd8 a damaged picture")
+    said = io.StringIO()
+    loop = LiveLoop(lambda: open_source(str(folder)), DiceObserver(DiceReader(threads=1)),
+                    HostLog(table, out=said), backoff_s=(0.05, 0.1))
+    loop.start()
+    try:
+        _wait_until(lambda: "cannot be read" in said.getvalue())
+        folder.rename(tmp_path / "away")
+        _wait_until(lambda: table.snapshot().camera["status"] == "out")  # type: ignore[index]
+        (tmp_path / "away").rename(folder)
+        _wait_until(lambda: said.getvalue().count("cannot be read") == 2)
+    finally:
+        loop.stop()
+
+
+def _wait_until(check: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "not within the time"
+        time.sleep(0.02)
+
+
 def test_a_calibration_the_card_cannot_keep_is_told_and_the_table_reads_on(
         tmp_path: Path, table: TableSession, capsys: pytest.CaptureFixture[str]) -> None:
     state = tmp_path / "state"
