@@ -13,30 +13,27 @@ several threads (the camera's frames, the Dicy dice beside the cards, a reader b
 teach check on the session's thread): a block that set one thread and restored the threads it
 found on leaving restored them while another thread's block was still inside (a reader's axes
 built partly on two threads, 3e-4 off), and threadpoolctl lets one thread at a time set them.
-So a block sets one thread and leaves it so.
+So the process is set to one thread, by each reader as it is built (vision.neighbours: every
+reader's products are its neighbours'), and left so.
 
 >>> import numpy as np
 >>> from threadpoolctl import threadpool_info
->>> with one_thread():
-...     {p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"}
+>>> one_thread()
+>>> {p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"}
 {1}
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 
-@contextmanager
-def one_thread() -> Iterator[None]:
-    """A block in which numpy's BLAS runs on one thread: set for the process on entering it
-    (again: a caller of threadpoolctl may have set it otherwise since) and left so."""
+def one_thread() -> None:
+    """Set numpy's BLAS to one thread for the process (again where it was: a caller of
+    threadpoolctl may have set it otherwise since)."""
     _controller().limit(limits=1, user_api="blas")
-    yield
 
 
 @functools.cache

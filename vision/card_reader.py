@@ -45,7 +45,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision import card_edges
-from vision.blas import one_thread
 from vision.card_looks import CardLooks
 from vision.card_outline import Outlines, others_of, outlines_of
 from vision.components import EMPTY
@@ -167,13 +166,7 @@ class CardReader:
     def read_places(self, rectified: NDArray[np.uint8], places: tuple[Zone, ...],
                     card_mm: tuple[float, float], *, px_per_mm: float = PX_PER_MM
                     ) -> tuple[CardRead, ...]:
-        """The card in each of these places (numpy's BLAS on one thread meanwhile: the
-        products are small, see vision.blas)."""
-        with one_thread():
-            return self._read_places(rectified, places, card_mm, px_per_mm)
-
-    def _read_places(self, rectified: NDArray[np.uint8], places: tuple[Zone, ...],
-                     card_mm: tuple[float, float], px_per_mm: float) -> tuple[CardRead, ...]:
+        """The card in each of these places."""
         smooth, soft = self._softened(rectified, places, px_per_mm)
         found = outlines_of(smooth, places, card_mm, px_per_mm)
         # place → its card's outline, similarities, cut-out; and the places read clearly

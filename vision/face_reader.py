@@ -40,7 +40,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.alike_faces import FaceLooks
-from vision.blas import one_thread
 from vision.components import NOTHING, faces
 from vision.dice import DieRead
 from vision.dice_finder import DieFinder
@@ -153,10 +152,9 @@ class FaceReader:
             found = [c for c, no in zip(found, none, strict=True) if not no]
         sheet = self._on_sheet(side)
         found = self.finder.centred(image, found, side, sheet=sheet)
-        with one_thread():
-            reads = self._read_all(image, found)
-            if sheet:
-                reads = self._checked(image, reads, side)
+        reads = self._read_all(image, found)
+        if sheet:
+            reads = self._checked(image, reads, side)
         if self.pips is not None:
             reads = self._with_pips(image, reads)
         if area is not None:

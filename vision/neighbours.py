@@ -59,14 +59,15 @@ class Neighbours:
         index = np.array([self.names.index(x) for x in labels], np.int64)
         order = np.argsort(index, kind="stable")  # each label's examples side by side
         vectors = np.asarray(vectors, np.float32)
-        with one_thread():  # the same sums whatever OpenBLAS's threads (they share them out)
-            self.projection = _principal_axes(vectors, dims) \
-                if dims is not None and vectors.shape[1] > dims else None
-            if groups is not None:
-                self.projection = _whitened(vectors, self.projection, groups, shrink)
-            # the examples as columns (each label's side by side): a product with queries'
-            # rows reads them in order, twice as fast as through a transposed view
-            self._examples = np.ascontiguousarray(self._project(vectors)[order].T)
+        one_thread()  # the same sums whatever OpenBLAS's threads (they share them out), and
+        # small products after (see vision.blas)
+        self.projection = _principal_axes(vectors, dims) \
+            if dims is not None and vectors.shape[1] > dims else None
+        if groups is not None:
+            self.projection = _whitened(vectors, self.projection, groups, shrink)
+        # the examples as columns (each label's side by side): a product with queries' rows
+        # reads them in order, twice as fast as through a transposed view
+        self._examples = np.ascontiguousarray(self._project(vectors)[order].T)
         self.bounds = np.searchsorted(index[order], np.arange(len(self.names) + 1))
         self.background = background
         self.margin, self.background_margin = margin, background_margin

@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.blas import one_thread
 from vision.card_print_scale import CardSize
 from vision.card_reader import CardRead, CardReader
 from vision.components import EMPTY, PLAIN_BACK, READ_ON_SHEET
@@ -88,15 +87,13 @@ class DicyTableReader:
 
     def read(self, rectified: Image, sheet: Layout, *,
              px_per_mm: float = PX_PER_MM) -> DicyObservation:
-        # numpy's BLAS on one thread for both (the process's setting: vision.blas)
-        with one_thread():
-            if self._beside is None:
-                dice = self._dice(rectified, sheet, px_per_mm)
-                cards = self.card_size.read(rectified, sheet, px_per_mm=px_per_mm)
-            else:
-                later = self._beside.submit(self._dice, rectified, sheet, px_per_mm)
-                cards = self.card_size.read(rectified, sheet, px_per_mm=px_per_mm)
-                dice = later.result()
+        if self._beside is None:
+            dice = self._dice(rectified, sheet, px_per_mm)
+            cards = self.card_size.read(rectified, sheet, px_per_mm=px_per_mm)
+        else:
+            later = self._beside.submit(self._dice, rectified, sheet, px_per_mm)
+            cards = self.card_size.read(rectified, sheet, px_per_mm=px_per_mm)
+            dice = later.result()
         return DicyObservation(tuple(_place(r) for r in cards), dice)
 
     def new_sheet(self) -> None:

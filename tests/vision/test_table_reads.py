@@ -11,7 +11,6 @@ import pytest
 from numpy.typing import NDArray
 from threadpoolctl import threadpool_info, threadpool_limits  # type: ignore[import-untyped]
 
-from vision.blas import one_thread
 from vision.calibrate import calibrate, rectify
 from vision.components import READ_ON_SHEET
 from vision.dice_finder import DieFinder
@@ -40,7 +39,7 @@ def _blas_threads() -> list[int]:
 def test_dicy_dice_are_read_beside_the_cards_as_on_one_thread() -> None:
     """With two threads the dice are read on a second thread while the cards are read: the
     same reads as one thread gives, and numpy's BLAS is on one thread afterwards (the
-    process's setting, vision.blas: not restored by the second thread under the first)."""
+    process's setting, vision.blas, made as the readers were built)."""
     beside, alone = DicyTableReader(threads=2), DicyTableReader(threads=1)
     for seed in (200005, 200006):
         scene = render_table(seed, game="dicy")
@@ -95,36 +94,6 @@ def test_a_dalek_reader_built_with_any_number_of_blas_threads_has_the_same_axes_
     assert axes[0] is not None and axes[1] is not None
     assert np.abs(axes[0] - axes[1]).max() < 1e-5
     assert reads[0] == reads[1] and sum(len(seen.dice) for seen in reads[0]) >= 10
-
-
-def test_numpys_blas_is_on_one_thread_in_a_block_while_another_threads_block_is_left(
-        ) -> None:
-    """The camera's thread leaves its block (a frame read) while a reader is built in a
-    block on another thread (a teach check on the session's thread): the camera's block
-    restored OpenBLAS's threads, the process's, under the builder (its reader's axes built
-    partly on two threads, 3e-4 off those built alone)."""
-    inside: list[list[int]] = []
-    camera_in, builder_in, camera_out = (threading.Event() for _ in range(3))
-
-    def camera() -> None:
-        with one_thread():
-            camera_in.set()
-            builder_in.wait()
-        camera_out.set()
-
-    def builder() -> None:
-        camera_in.wait()
-        with one_thread():
-            builder_in.set()
-            camera_out.wait()
-            inside.append(_blas_threads())
-
-    threads = [threading.Thread(target=camera), threading.Thread(target=builder)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert inside == [[1] * len(_blas_threads())]
 
 
 def test_a_die_across_the_dice_areas_line_is_read_whole_or_not_at_all() -> None:
