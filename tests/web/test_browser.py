@@ -569,7 +569,10 @@ def test_a_17_round_with_a_hidden_card_and_a_reveal(open_phone: Callable[..., Pa
 
     ana.tap("4")
     ana.button("Reveal")
-    expect(ben.page.locator("#moment")).to_have_text("12 < 17 → Ana ✖, Cleo ★")
+    moment = ben.page.locator("#moment")  # shown in signs, said in words
+    expect(moment.locator("[aria-hidden=true]")).to_have_text("12 < 17 → Ana ✖, Cleo ★")
+    expect(moment.locator(".sr")).to_have_text(
+        "12 < 17 → Ana: 1 penalty token, Cleo: 1 victory token")
     expect(ben.page.locator(".grid tbody tr")).to_have_count(1)
     expect(ben.page.locator(".grid tbody td").nth(1)).to_have_text("12 < 17")
     expect(ben.page.locator(".scores li", has_text="Cleo").locator(".total")).to_have_text("★1 ✖0")
