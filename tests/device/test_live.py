@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
-from device.camera import Frame, FrameSource, ShownMemory, SourceEnded, open_source
+from device.camera import Frame, FrameSource, ShownMemory, open_source
 from device.camera_errors import CameraError
 from device.demo_film import write_film
 from device.demo_plan import Plan, PlannedDie, PlannedRest
@@ -378,37 +378,58 @@ def test_a_camera_that_stalls_is_opened_again(
 
 
 
-def test_a_raw_mjpeg_shown_before_is_not_taken_for_a_stalled_camera_as_it_opens(
-        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
-    # opened again once shown, a raw .mjpeg (no frame count) was read from its first frame to
-    # its end inside open(), silent all along: longer than the stall, it was left and opened
-    # anew, over and over (1 minute of 720p with a 1 s stall: opened 4 times, up after 11.6 s)
-    path = tmp_path / "table.mjpeg"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 25, (1280, 720))
+RAW_MJPEG_FRAMES = 1000  # (720p: 1.5 s to skip here unloaded, 0.04 s between two busy signs)
+SKIP_STALL_S = 0.6  # far over SKIP_TOLD frames skipped, far under them all
+
+
+def raw_mjpeg(path: Path) -> Path:
+    """A raw .mjpeg of RAW_MJPEG_FRAMES 720p frames (its JPEGs one after another, as a
+    camera streams them): it tells no frame count, nor can it seek."""
     rows = np.linspace(0, 255, 720, dtype=np.uint8)[:, None, None]
-    for _ in range(500):  # (0.7 s to read here)
-        writer.write(np.broadcast_to(rows, (720, 1280, 3)).copy())
-    writer.release()
-    marker = tmp_path / "camera-folder.txt"
-    first = open_source(str(path), paced=False, memory=ShownMemory(path, marker))
-    first.open()
-    with pytest.raises(SourceEnded):
-        while True:
-            first.read()
-    first.close()
-    opened: list[float] = []
+    ok, jpeg = cv2.imencode(".jpg", np.broadcast_to(rows, (720, 1280, 3)).copy())
+    assert ok
+    path.write_bytes(jpeg.tobytes() * RAW_MJPEG_FRAMES)
+    return path
+
+
+def opened_to_its_end(path: Path, marker: Path, table: TableSession,
+                      reader: DiceObserver) -> tuple[int, int]:
+    """How often the live loop opened the video ``path`` played to its end, and how often
+    the camera answered (a frame, the end, or that it is busy)."""
+    opened, alive = [0], [0]
 
     def camera() -> FrameSource:
-        opened.append(time.monotonic())
+        opened[0] += 1
         return open_source(str(path), paced=False, memory=ShownMemory(path, marker))
 
-    loop = LiveLoop(camera, reader, table, stall_s=0.3)
+    def answered() -> None:
+        alive[0] += 1
+
+    loop = LiveLoop(camera, reader, table, stall_s=SKIP_STALL_S, on_alive=answered)
     loop.start()
     try:
         assert loop.wait(timeout=30)  # its last frame, and the end
     finally:
         loop.stop()
-    assert len(opened) == 1
+    return opened[0], alive[0]
+
+
+# Opened again once shown, a raw .mjpeg (no frame count) went to its last frame inside open(),
+# silent all along: longer than the stall, it was left and opened anew, over and over (1 minute
+# of 720p with a 1 s stall: opened 4 times, up after 11.6 s). It tells the loop it is busy every
+# SKIP_TOLD frames (more than the frame and the end: 40 signs, some taken as one under load).
+
+def test_a_raw_mjpeg_shown_before_is_not_taken_for_a_stalled_camera_as_it_opens(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # its frames counted: skipped to its last frame (grab)
+    path = raw_mjpeg(tmp_path / "table.mjpeg")
+    marker = tmp_path / "camera-folder.txt"
+    memory = ShownMemory(path, marker)
+    memory.show()
+    memory.count(RAW_MJPEG_FRAMES)
+    opened, alive = opened_to_its_end(path, marker, table, reader)
+    assert opened == 1
+    assert alive >= 2 + 5
 
 
 def test_a_camera_whose_folder_went_while_a_read_hung_is_told_out_and_comes_back(
