@@ -823,7 +823,7 @@ class VideoSource(_Recording):
         assert self._capture is not None
         if counted is not None:
             self._seek(counted - 1)
-            if self._read_to(counted - 1) == counted - 1 and self._last is not None:
+            if self._read_to(counted - 1, telling=True) == counted - 1 and self._last is not None:
                 if not self._capture.grab():  # the end (an .mpg's seek may land before it)
                     self._frames = counted
                     return
@@ -831,16 +831,16 @@ class VideoSource(_Recording):
                 self._position += 1
                 if ok:
                     self._last = np.asarray(image, np.uint8)
-                self._read_to(UNTOLD)
+                self._read_to(UNTOLD, telling=True)
                 return
             self._rewind()
         told = int(self._capture.get(cv2.CAP_PROP_FRAME_COUNT))
         if told > 1:
             self._seek(told - 1)
-        self._read_to(UNTOLD)
+        self._read_to(UNTOLD, telling=True)
         if self._last is None:  # (no frame from there: the count names more than it holds)
             self._rewind()
-            self._read_to(UNTOLD)
+            self._read_to(UNTOLD, telling=True)
 
     def read(self) -> Frame:
         """The next frame of the video."""
@@ -884,12 +884,18 @@ class VideoSource(_Recording):
         self._rewind()
         while self._position < index - 1 and self._capture.grab():
             self._position += 1
-            if self.on_skip is not None and self._position % SKIP_TOLD == 0:
-                self.on_skip()
+            self._tell_skipping()
 
-    def _read_to(self, index: int) -> int:
+    def _tell_skipping(self) -> None:
+        """Call ``on_skip`` once every SKIP_TOLD frames gone past on the way to the last."""
+        if self.on_skip is not None and self._position % SKIP_TOLD == 0:
+            self.on_skip()
+
+    def _read_to(self, index: int, *, telling: bool = False) -> int:
         """Decode the frames up to frame ``index``, or to the end (then noted: its last frame
-        is held); the number of the frame decoded last."""
+        is held); the number of the frame decoded last. ``telling``: on the way to the last
+        frame, ``on_skip`` is told (each frame is decoded: none is known to be the last
+        before the next is missing, and a frame only grabbed cannot be had after that)."""
         assert self._capture is not None
         while self._position < index:
             ok, image = self._capture.read()
@@ -901,6 +907,8 @@ class VideoSource(_Recording):
                 break
             self._position += 1
             self._last = np.asarray(image, np.uint8)
+            if telling:
+                self._tell_skipping()
         return self._position
 
     def close(self) -> None:

@@ -16,7 +16,13 @@ import cv2
 import numpy as np
 import pytest
 
-from device.camera import Frame, FrameSource, ShownMemory, open_source
+from device.camera import (
+    Frame,
+    FrameSource,
+    ShownMemory,
+    open_source,
+    recording_of,
+)
 from device.camera_errors import CameraError
 from device.demo_film import write_film
 from device.demo_plan import Plan, PlannedDie, PlannedRest
@@ -427,6 +433,36 @@ def test_a_raw_mjpeg_shown_before_is_not_taken_for_a_stalled_camera_as_it_opens(
     memory = ShownMemory(path, marker)
     memory.show()
     memory.count(RAW_MJPEG_FRAMES)
+    opened, alive = opened_to_its_end(path, marker, table, reader)
+    assert opened == 1
+    assert alive >= 2 + 5
+
+
+def test_a_raw_mjpeg_shown_but_stopped_before_its_end_is_not_taken_for_a_stalled_camera(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # a demo stopped with Ctrl-C: its end never read, so its frames never counted, it is
+    # read from its first frame to its end
+    path = raw_mjpeg(tmp_path / "table.mjpeg")
+    marker = tmp_path / "camera-folder.txt"
+    first = open_source(str(path), paced=False, memory=ShownMemory(path, marker))
+    first.open()
+    for _ in range(5):
+        first.read()
+    first.close()
+    assert ShownMemory(path, marker).shown
+    opened, alive = opened_to_its_end(path, marker, table, reader)
+    assert opened == 1
+    assert alive >= 2 + 5
+
+
+def test_a_raw_mjpeg_on_a_line_written_before_frames_were_kept_is_not_taken_for_stalled(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # camera-folder.txt as tables wrote it before a video's frames were kept on its line
+    path = raw_mjpeg(tmp_path / "table.mjpeg")
+    marker = tmp_path / "camera-folder.txt"
+    marker.write_text(json.dumps({"source": str(path.resolve()),
+                                  "recording": recording_of(path)}) + "\n", encoding="utf-8")
+    assert ShownMemory(path, marker).shown
     opened, alive = opened_to_its_end(path, marker, table, reader)
     assert opened == 1
     assert alive >= 2 + 5
