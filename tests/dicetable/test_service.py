@@ -18,6 +18,19 @@ from dicetable.child import ServedTable, free_port, start_serving
 from dicetable.service import PowerOff, StopSignals
 
 
+def started_from_a_terminal(command: list[str]) -> subprocess.Popen[str]:
+    """``command`` started as from a terminal, where Ctrl-C stops it: this test process may
+    itself ignore SIGINT (run in the background, as `make test &`), which a child inherits; a
+    handler of its own is set back to the default in the child as it starts (no function run
+    between fork and exec, which may deadlock beside a browser's threads)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True)
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def test_serve_tells_systemd_it_is_ready_alive_and_stopping(tmp_path: Path) -> None:
     address = str(tmp_path / "notify")
     manager = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -154,9 +167,9 @@ def test_a_table_stopped_while_it_starts_closes_and_says_the_game_is_saved(
         tmp_path: Path) -> None:
     # The first `dicetable serve --demo` on a state renders the demo (about a minute) before
     # it serves: Ctrl-C then closes the table as it does once serving, without a traceback.
-    serve = subprocess.Popen([sys.executable, "-m", "dicetable", "serve", "--demo", "--state",
-                              str(tmp_path), "--host", "127.0.0.1", "--port", str(free_port())],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    serve = started_from_a_terminal([sys.executable, "-m", "dicetable", "serve", "--demo",
+                                     "--state", str(tmp_path), "--host", "127.0.0.1", "--port",
+                                     str(free_port())])
     assert serve.stderr is not None
     said = ""
     for line in serve.stderr:
@@ -184,9 +197,9 @@ def test_a_table_stopped_while_its_modules_load_stops_cleanly(tmp_path: Path,
     # systemd stopping the table in its first seconds (its modules take 1 s to load here,
     # seconds on a Pi): SIGTERM killed it, Ctrl-C ended it with a traceback (or an ImportError
     # from a compiled module it interrupted)
-    serve = subprocess.Popen([sys.executable, "-m", "dicetable", "serve", "--state",
-                              str(tmp_path), "--host", "127.0.0.1", "--port", str(free_port())],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    serve = started_from_a_terminal([sys.executable, "-m", "dicetable", "serve", "--state",
+                                     str(tmp_path), "--host", "127.0.0.1", "--port",
+                                     str(free_port())])
     maps = Path(f"/proc/{serve.pid}/maps")
     deadline = time.monotonic() + 20
     while "numpy" not in maps.read_text() and time.monotonic() < deadline:  # loading
