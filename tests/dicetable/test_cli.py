@@ -18,6 +18,7 @@ import pytest
 
 from dicetable.bench import SUITES
 from dicetable.cli import main
+from tests.dicetable.terminal import started_from_a_terminal
 
 ROOT = Path(__file__).parents[2]
 RECORDS = ROOT / "tests" / "engine" / "records"
@@ -165,9 +166,8 @@ def test_ctrl_c_stops_a_command_with_a_word_not_a_traceback(tmp_path: Path) -> N
     script = Path(sys.executable).with_name("dicetable")
     # Ctrl-C as a terminal's foreground job takes it (a job started in the background, as
     # this test may be, ignores it, and so would the command).
-    demo = subprocess.Popen([str(script), "demo", "--state", str(tmp_path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    demo = started_from_a_terminal([str(script), "demo", "--state", str(tmp_path)],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while not (tmp_path / "demo" / "00000.jpg").exists():  # it is rendering the frames
         assert demo.poll() is None and time.monotonic() < deadline
@@ -182,10 +182,9 @@ def test_a_command_started_with_ctrl_c_ignored_is_not_stopped_by_it(tmp_path: Pa
     # `dicetable demo &` in a script: the shell starts it with Ctrl-C ignored, so that Ctrl-C
     # at the terminal stops the script, not the job it left running; the command took Ctrl-C
     # back and stopped (130)
-    demo = subprocess.Popen([sys.executable, "-m", "dicetable", "demo", "--state", str(tmp_path)],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    demo = started_from_a_terminal(
+        [sys.executable, "-m", "dicetable", "demo", "--state", str(tmp_path)],
+        ctrl_c_ignored=True, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while not (tmp_path / "demo" / "00000.jpg").exists():  # it is rendering the frames
         assert demo.poll() is None and time.monotonic() < deadline
@@ -214,9 +213,8 @@ def test_a_second_ctrl_c_ends_a_command_slow_to_stop(tmp_path: Path) -> None:
         "    except KeyboardInterrupt:\n"
         "        print('stopping', flush=True)\n"
         "        time.sleep(60)  # a slow stop\n", encoding="utf-8")
-    slow = subprocess.Popen([sys.executable, str(command)], stdout=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)},
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    slow = started_from_a_terminal([sys.executable, str(command)], stdout=subprocess.PIPE,
+                                   env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert slow.stdout is not None
     assert slow.stdout.readline() == "working\n"
     slow.send_signal(signal.SIGINT)

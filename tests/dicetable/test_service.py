@@ -16,19 +16,7 @@ import pytest
 from device.journal import PIN_DIGITS
 from dicetable.child import ServedTable, free_port, start_serving
 from dicetable.service import PowerOff, StopSignals
-
-
-def started_from_a_terminal(command: list[str]) -> subprocess.Popen[str]:
-    """``command`` started as from a terminal, where Ctrl-C stops it: this test process may
-    itself ignore SIGINT (run in the background, as `make test &`), which a child inherits; a
-    handler of its own is set back to the default in the child as it starts (no function run
-    between fork and exec, which may deadlock beside a browser's threads)."""
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                text=True)
-    finally:
-        signal.signal(signal.SIGINT, before)
+from tests.dicetable.terminal import started_from_a_terminal
 
 
 def test_serve_tells_systemd_it_is_ready_alive_and_stopping(tmp_path: Path) -> None:
@@ -169,7 +157,8 @@ def test_a_table_stopped_while_it_starts_closes_and_says_the_game_is_saved(
     # it serves: Ctrl-C then closes the table as it does once serving, without a traceback.
     serve = started_from_a_terminal([sys.executable, "-m", "dicetable", "serve", "--demo",
                                      "--state", str(tmp_path), "--host", "127.0.0.1", "--port",
-                                     str(free_port())])
+                                     str(free_port())], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE)
     assert serve.stderr is not None
     said = ""
     for line in serve.stderr:
@@ -199,7 +188,8 @@ def test_a_table_stopped_while_its_modules_load_stops_cleanly(tmp_path: Path,
     # from a compiled module it interrupted)
     serve = started_from_a_terminal([sys.executable, "-m", "dicetable", "serve", "--state",
                                      str(tmp_path), "--host", "127.0.0.1", "--port",
-                                     str(free_port())])
+                                     str(free_port())], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE)
     maps = Path(f"/proc/{serve.pid}/maps")
     deadline = time.monotonic() + 20
     while "numpy" not in maps.read_text() and time.monotonic() < deadline:  # loading
