@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from device.journal import Journal
 from device.state_dir import journal_path
@@ -492,16 +492,23 @@ def test_the_join_code_has_its_title_and_a_way_back(open_phone: Callable[..., Pa
             "The table cannot be reached. Check the Wi-Fi.")
 
 
-def test_the_join_codes_heading_keeps_the_keyboard_as_the_game_changes(
-        open_phone: Callable[..., Page], served: ServedTable) -> None:
-    # Its heading was drawn anew at each state the table sent, and the keyboard fell off it
-    page = open_phone()
+def join_code_by_keyboard(page: Page) -> Locator:
+    """The join code's screen opened from the menu by the keyboard: its heading, which has
+    the keyboard."""
     page.focus("#menu-button")
     page.keyboard.press("Enter")
     page.locator("#menu").get_by_role("button", name="Join code (QR)", exact=True).focus()
     page.keyboard.press("Enter")
     heading = page.locator("#join").get_by_role("heading")
     expect(heading).to_be_focused()
+    return heading
+
+
+def test_the_join_codes_heading_keeps_the_keyboard_as_the_game_changes(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    # Its heading was drawn anew at each state the table sent, and the keyboard fell off it
+    page = open_phone()
+    heading = join_code_by_keyboard(page)
     host = Phone(served.url)
     host.enter_pin(served.pin)
     status, body = host.post("/api/game", {"header": {"game": "dalek", "players": ["Ana", "Bo"]},
@@ -937,12 +944,7 @@ def test_the_join_codes_heading_shows_it_has_the_keyboard_without_the_later_styl
     # not load: the keyboard on its heading showed nowhere
     page = open_phone()
     page.route("**/static/later.css", lambda route: route.abort())
-    page.focus("#menu-button")
-    page.keyboard.press("Enter")
-    page.locator("#menu").get_by_role("button", name="Join code (QR)", exact=True).focus()
-    page.keyboard.press("Enter")
-    heading = page.locator("#join").get_by_role("heading")
-    expect(heading).to_be_focused()
+    heading = join_code_by_keyboard(page)
     assert heading.evaluate("(h) => getComputedStyle(h).outlineStyle") == "solid"
 
 
