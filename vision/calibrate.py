@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.errors import VisionError
-from vision.paper_balance import PaperBalance, balanced
+from vision.paper_balance import balanced
 from vision.sheet import CORNERS, DICTIONARY, MARKER_MM, PX_PER_MM, Layout, identify, layout
 from vision.sheet_art import PAPER_NAMES
 
@@ -191,15 +191,12 @@ def calibrate(frame: Image, *, flipped: bool = True) -> Calibration:
                              for c in corners), mirrored)
 
 
-def rectify(frame: Image, calibration: Calibration, *, px_per_mm: float = PX_PER_MM,
-            balance: PaperBalance | None = None) -> Image:
+def rectify(frame: Image, calibration: Calibration, *, px_per_mm: float = PX_PER_MM) -> Image:
     """The frame warped onto the sheet (warp()), its colour balanced on the sheet's paper
-    (vision.paper_balance: a camera's cast taken out, so that the readers and teaching see the
-    colours of the cards and dice in any light): measured on this frame, or by a camera's
-    ``balance`` kept from frame to frame."""
+    measured on this frame (vision.paper_balance: a camera's cast taken out, so that the
+    readers and teaching see the colours of the cards and dice in any light; a camera keeps its
+    balance from frame to frame, vision.paper_balance.PaperBalance)."""
     flat = warp(frame, calibration, px_per_mm=px_per_mm)
-    if balance is not None:
-        return balance.balanced(flat, calibration.layout, px_per_mm=px_per_mm)
     return balanced(flat, calibration.layout, px_per_mm=px_per_mm)
 
 

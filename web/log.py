@@ -213,7 +213,7 @@ def _kinds_in_words(lang: str, kinds: dict[str, int]) -> str:
     """One player's tokens of a round in words, both kinds joined: "1 penalty token and 1
     victory token"."""
     first, *then = (text(lang, f"c17.{token}_n", n=n) for token, n in kinds.items())
-    return text(lang, "c17.tokens_and", first=first, then=then[0]) if then else first
+    return text(lang, "log.tokens_and", first=first, then=then[0]) if then else first
 
 
 def _round(lang: str, result: dict[str, Any], tokens: str) -> str:
