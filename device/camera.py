@@ -49,6 +49,7 @@ from numpy.typing import NDArray
 from device.camera_errors import CameraError as CameraError  # (given with the sources)
 from device.camera_errors import SourceEnded as SourceEnded
 from device.camera_errors import UnreadableFrame as UnreadableFrame
+from device.jpeg_stream import JpegStream, decoded, is_jpeg_stream
 
 Image = NDArray[np.uint8]
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
@@ -111,6 +112,32 @@ class FrameSource(Protocol):
 
     def close(self) -> None:
         """Stop the source and free it (safe to call twice)."""
+
+
+class Capture(Protocol):
+    """A video file's frames as :class:`VideoSource` reads them: a ``cv2.VideoCapture``, or
+    a :class:`device.jpeg_stream.JpegStream` (a raw .mjpeg)."""
+
+    def isOpened(self) -> bool:
+        """Whether the file could be opened."""
+
+    def get(self, prop: int, /) -> float:
+        """A property (CAP_PROP_POS_FRAMES, CAP_PROP_FRAME_COUNT, CAP_PROP_FPS)."""
+
+    def set(self, prop: int, value: float, /) -> bool:
+        """Set a property (CAP_PROP_POS_FRAMES: the frame read next)."""
+
+    def grab(self) -> bool:
+        """Go past the next frame (False: none)."""
+
+    def retrieve(self) -> tuple[bool, Any]:
+        """The frame gone past last, decoded."""
+
+    def read(self) -> tuple[bool, Any]:
+        """The next frame, decoded (False: none)."""
+
+    def release(self) -> None:
+        """Close the file."""
 
 
 class Clock(Protocol):
@@ -670,11 +697,9 @@ def _decoded(path: Path) -> Image | None:
     """The picture at ``path`` (None: it cannot be read or decoded). Decoded from memory:
     cv2.imread greys what a picture cut short is missing."""
     try:
-        data = path.read_bytes()
+        return decoded(path.read_bytes())
     except OSError:
         return None
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
-    return None if image is None else np.asarray(image, np.uint8)
 
 
 def every_few(pictures: list[Path], most: int) -> list[Path]:
@@ -789,16 +814,18 @@ def name_order(path: Path) -> tuple[tuple[int, str], ...]:
 class VideoSource(_Recording):
     """A video file played at ``fps``, by default at its own frame rate (see :class:`Player`);
     decoded frame by frame, to its end, whatever frame count the file tells (none, or fewer
-    or more than it holds). With a ``memory``, it starts from its last frame once its frames
-    were shown (see :class:`ShownMemory`). ``on_skip`` is called every SKIP_TOLD frames
-    skipped on the way to that frame (the live loop's sign that the video is not stuck)."""
+    or more than it holds); a raw .mjpeg's frames are found by their JPEG markers, and only
+    those shown are decoded (:mod:`device.jpeg_stream`). With a ``memory``, it starts from its
+    last frame once its frames were shown (see :class:`ShownMemory`). ``on_skip`` is called
+    every SKIP_TOLD frames skipped or found on the way to that frame (the live loop's sign
+    that the video is not stuck)."""
 
     def __init__(self, path: Path, memory: ShownMemory | None = None,
                  **playing: Unpack[Playing]) -> None:
         super().__init__(f"the video {path}", memory, **playing)
         self.path = path
         self.on_skip: Callable[[], None] | None = None
-        self._capture: cv2.VideoCapture | None = None
+        self._capture: Capture | None = None
         self._frames: int | None = None  # how many it holds, once its end was read
         self._position = -1
         self._last: Image | None = None
@@ -859,9 +886,10 @@ class VideoSource(_Recording):
         return Frame(self._last, at, index)
 
     def _rewind(self) -> None:
-        """Open the file anew, before its first frame (a raw .mjpeg asked to go back to its
-        first frame says it did, and reads on)."""
-        capture = cv2.VideoCapture(str(self.path))
+        """Open the file anew, before its first frame (an .m2v asked to go back to its first
+        frame says it did, and reads on); a raw .mjpeg as a :class:`JpegStream`."""
+        capture: Capture = (JpegStream(self.path, self._tell_skipping)
+                            if is_jpeg_stream(self.path) else cv2.VideoCapture(str(self.path)))
         if not capture.isOpened():
             raise CameraError("camera.why.video_unplayable", path=self.path)
         self.close()
@@ -869,10 +897,10 @@ class VideoSource(_Recording):
 
     def _seek(self, index: int) -> None:
         """Go to frame ``index``, or the nearest before it the file can go to (an .mpg's key
-        frame): the frames from there to it are read. One that cannot go there (a raw .mjpeg
-        says it is at its first frame, and lands elsewhere) is opened anew and skips its
-        frames up to it, each taken but not made a picture (grab: 0.45 to 0.8 of a read's
-        time here, the JPEG still decoded)."""
+        frame): the frames from there to it are read. One that cannot go there (an .m2v says
+        it is at its first frame, and lands elsewhere) is opened anew and skips its frames up
+        to it, each taken but not made a picture (grab: less than a read's time, the frame
+        still decoded)."""
         assert self._capture is not None
         if index <= 0:
             return
@@ -884,11 +912,12 @@ class VideoSource(_Recording):
         self._rewind()
         while self._position < index - 1 and self._capture.grab():
             self._position += 1
-            self._tell_skipping()
+            self._tell_skipping(self._position)
 
-    def _tell_skipping(self) -> None:
-        """Call ``on_skip`` once every SKIP_TOLD frames gone past on the way to the last."""
-        if self.on_skip is not None and self._position % SKIP_TOLD == 0:
+    def _tell_skipping(self, number: int) -> None:
+        """Call ``on_skip`` once every SKIP_TOLD frames gone past on the way to the last (at
+        frame ``number``)."""
+        if self.on_skip is not None and number % SKIP_TOLD == 0:
             self.on_skip()
 
     def _read_to(self, index: int, *, telling: bool = False) -> int:
@@ -908,7 +937,7 @@ class VideoSource(_Recording):
             self._position += 1
             self._last = np.asarray(image, np.uint8)
             if telling:
-                self._tell_skipping()
+                self._tell_skipping(self._position)
         return self._position
 
     def close(self) -> None:
@@ -918,7 +947,7 @@ class VideoSource(_Recording):
             self._capture = None
 
 
-def video_rate(capture: cv2.VideoCapture) -> float | None:
+def video_rate(capture: Capture) -> float | None:
     """The frame rate a video file says it was recorded at, where it says one within
     VIDEO_RATES (None: it says none, or an absurd one such as 90000)."""
     rate = float(capture.get(cv2.CAP_PROP_FPS))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 import tracemalloc
 from itertools import pairwise
 from pathlib import Path
@@ -808,6 +809,76 @@ def test_a_raw_mjpeg_shown_before_is_opened_again_at_its_last_frame_counted(
     frame = source.read()
     source.close()
     assert (frame.number, round(int(frame.image[60, 80, 0]), -1)) == (39, 200)
+
+
+@pytest.mark.parametrize("counted", [False, True])
+def test_a_raw_mjpeg_shown_before_goes_to_its_last_frame_decoding_that_frame_alone(
+        tmp_path: Path, counted: bool) -> None:
+    # each open decoded its frames one by one up to its last (500 frames of 720p: 2.3 to
+    # 2.8 s here, ~50 s on a Pi); its JPEGs are found by their markers, a scan of its bytes,
+    # and the last alone is decoded: 300 frames took 270 to 440 decodes' time, now 3 to 6
+    jpeg = cv2.imencode(".jpg", shade(120, (1920, 1080)))[1].tobytes()  # (small, scanned fast)
+    path = tmp_path / "table.mjpeg"
+    path.write_bytes(jpeg * 300)
+    decoding = []
+    for _ in range(5):
+        began = time.perf_counter()
+        cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        decoding.append(time.perf_counter() - began)
+    opening = []
+    for attempt in range(3):
+        marker = tmp_path / f"shown{attempt}.txt"
+        memory = ShownMemory(path, marker)
+        memory.show()
+        if counted:
+            memory.count(300)
+        source = VideoSource(path, ShownMemory(path, marker), paced=False, clock=FakeClock())
+        began = time.perf_counter()
+        source.open()
+        opening.append(time.perf_counter() - began)
+        assert source.read().number == 299
+        source.close()
+    assert min(opening) < 30 * sorted(decoding)[2], (min(opening), sorted(decoding)[2])
+
+
+def exif_jpeg(value: int) -> bytes:
+    """A JPEG of shade ``value`` holding an EXIF thumbnail (a JPEG of its own, of another
+    shade) in its APP1, as a camera's photos do."""
+    picture = cv2.imencode(".jpg", shade(value, (160, 120)))[1].tobytes()
+    thumbnail = cv2.imencode(".jpg", shade(255 - value, (16, 12)))[1].tobytes()
+    exif = b"Exif\x00\x00II*\x00\x08\x00\x00\x00\x00\x00\x00\x00\x00\x00" + thumbnail
+    return picture[:2] + b"\xff\xe1" + (len(exif) + 2).to_bytes(2, "big") + exif + picture[2:]
+
+
+def test_a_raw_mjpeg_of_photos_with_thumbnails_plays_each_photo_once(tmp_path: Path) -> None:
+    # its frames are found by their JPEG markers: a thumbnail's own are inside its photo's
+    # APP1, and bytes between two photos (a stream's part headers) or a last photo cut short
+    # are no frames, as OpenCV plays it
+    path = tmp_path / "table.mjpeg"
+    path.write_bytes(exif_jpeg(40) * 5 + b"\r\n--frame\r\n" + exif_jpeg(120) * 5
+                     + exif_jpeg(200)[:300])
+    marker = tmp_path / "camera-folder.txt"
+    assert played(str(path), ShownMemory(path, marker)) == [40, 120]
+    again = ShownMemory(path, marker)
+    assert again.frames == 10
+    source = open_source(str(path), paced=False, clock=FakeClock(), memory=again)
+    source.open()
+    frame = source.read()
+    source.close()
+    assert (frame.number, round(int(frame.image[60, 80, 0]), -1)) == (9, 120)
+
+
+def test_a_raw_mjpeg_plays_on_past_frames_that_cannot_be_decoded(tmp_path: Path) -> None:
+    # it ended at the first such frame: one whose segments are no segments is passed over,
+    # one without its size (no SOF) shows the frame before it
+    jpeg = cv2.imencode(".jpg", shade(40, (160, 120)))[1].tobytes()
+    sof = jpeg.index(b"\xff\xc0")
+    no_size = jpeg[:sof] + jpeg[sof + 2 + int.from_bytes(jpeg[sof + 2:sof + 4], "big"):]
+    bad_length = jpeg[:sof] + b"\xff\xc0\x00\x01" + jpeg[sof + 4:]
+    after = cv2.imencode(".jpg", shade(120, (160, 120)))[1].tobytes()
+    path = tmp_path / "table.mjpeg"
+    path.write_bytes(jpeg + no_size + bad_length + after)
+    assert played(str(path)) == [40, 120]
 
 
 def test_a_video_cut_short_and_shown_before_starts_from_its_last_frame(tmp_path: Path) -> None:

@@ -1,0 +1,202 @@
+"""A raw .mjpeg: JPEG pictures one after another, as a camera streams them, with no container
+that counts them or says where each is. Its frames are found by their JPEG markers, reading the
+file a chunk at a time (counting them, or going to one, costs a scan of its bytes, not a
+decode of each frame), and only a frame shown is decoded.
+
+:class:`JpegStream` is read with the calls :class:`device.camera.VideoSource` makes of a
+``cv2.VideoCapture``, which decodes every frame on the way to one: shown before, 500 frames
+of 720p (58 MB) went to their last in 2.3 to 2.8 s here (about 50 s on a Raspberry Pi), and
+3000 in 12 to 30 s; found by their markers, in 0.14 to 0.22 s and 0.8 to 0.9 s.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Image = NDArray[np.uint8]
+SOI = b"\xff\xd8\xff"  # a JPEG's start, and the marker after it
+EOI = b"\xff\xd9"  # a JPEG's end (entropy-coded data holds none: an FF there is followed by
+#                    00 or a restart marker)
+SOS = 0xDA  # the start of a JPEG's scan: its entropy-coded data follows
+STANDALONE = frozenset({0x01, *range(0xD0, 0xD8)})  # markers with no length after them
+NOT_IN_HEADERS = frozenset({0x00, 0xD8})  # an FF followed by these is no segment
+BROKEN = -1  # (of a JPEG whose segments are not segments: no frame)
+CHUNK = 1 << 20  # bytes read at a time
+RATE = 25.0  # frames a second of a raw .mjpeg, which tells none: FFmpeg's, as OpenCV said
+
+
+def is_jpeg_stream(path: Path) -> bool:
+    """Whether the file at ``path`` starts as a JPEG does (a raw .mjpeg, whatever its name)."""
+    try:
+        with path.open("rb") as file:
+            return file.read(len(SOI)) == SOI
+    except OSError:
+        return False
+
+
+def decoded(data: bytes) -> Image | None:
+    """The picture a file's bytes hold (None: none can be decoded)."""
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    return None if image is None else np.asarray(image, np.uint8)
+
+
+class _Bytes:
+    """A file's bytes from ``start`` on, read a chunk at a time as they are asked for, always
+    further on; those before the place last asked for are let go."""
+
+    def __init__(self, fd: int, start: int) -> None:
+        self._fd = fd
+        self._base = start  # the file's offset of _data[0]
+        self._data = bytearray()
+
+    def take(self, at: int, count: int) -> bytes:
+        """The ``count`` bytes from offset ``at`` (fewer where the file ends first)."""
+        while at + count > self._base + len(self._data):
+            if not self._more(at):
+                break
+        return bytes(self._data[at - self._base:at - self._base + count])
+
+    def find(self, wanted: bytes, at: int) -> int | None:
+        """The offset of ``wanted`` first found from ``at`` on (None: the file ends first)."""
+        while (found := self._data.find(wanted, at - self._base)) < 0:
+            at = max(at, self._base + len(self._data) - len(wanted) + 1)
+            if not self._more(at):
+                return None
+        return self._base + found
+
+    def _more(self, keep: int) -> bool:
+        """Let go of the bytes before offset ``keep`` and read the next chunk (False: none)."""
+        if keep > self._base:
+            del self._data[:keep - self._base]
+            self._base = keep
+        chunk = os.pread(self._fd, CHUNK, self._base + len(self._data))
+        self._data += chunk
+        return bool(chunk)
+
+
+class JpegStream:
+    """The frames of the raw .mjpeg at ``path``, found as they are asked for (each JPEG from
+    its SOI to its EOI; bytes between two are passed over, and a last one cut short is no
+    frame, as FFmpeg has them). ``found`` is told the number of each frame found while going
+    to a frame further on or counting them (skipping), not while reading on."""
+
+    def __init__(self, path: Path, found: Callable[[int], None] | None = None) -> None:
+        try:
+            self._fd: int | None = os.open(path, os.O_RDONLY)
+        except OSError:
+            self._fd = None
+        self._found = found
+        self._frames: list[tuple[int, int]] = []  # each frame's first byte and the one after
+        self._after = 0  # where the next frame is looked for
+        self._bytes: _Bytes | None = None
+        self._position = 0  # the frame read next
+        self._image: Image | None = None  # the frame decoded last
+
+    def isOpened(self) -> bool:  # (named as cv2.VideoCapture's)
+        """Whether the file could be opened."""
+        return self._fd is not None
+
+    def get(self, prop: int) -> float:
+        """The frame read next (CAP_PROP_POS_FRAMES), the frames it holds (CAP_PROP_FRAME_COUNT:
+        all found), or its rate (CAP_PROP_FPS); 0 for anything else."""
+        if prop == cv2.CAP_PROP_POS_FRAMES:
+            return float(self._position)
+        if prop == cv2.CAP_PROP_FRAME_COUNT:
+            self._find(-1, self._found)
+            return float(len(self._frames))
+        return RATE if prop == cv2.CAP_PROP_FPS else 0.0
+
+    def set(self, prop: int, value: float) -> bool:
+        """Read frame ``value`` next (CAP_PROP_POS_FRAMES; past the last: after the last)."""
+        if prop != cv2.CAP_PROP_POS_FRAMES:
+            return False
+        wanted = max(0, int(value))
+        self._position = wanted if self._find(wanted, self._found) else len(self._frames)
+        return True
+
+    def grab(self) -> bool:
+        """Go past the next frame, not decoded (False: there is none)."""
+        if not self._find(self._position, None):
+            return False
+        self._position += 1
+        return True
+
+    def retrieve(self) -> tuple[bool, Image | None]:
+        """The frame gone past last, decoded (one that cannot be: the frame decoded before it,
+        as FFmpeg leaves it out)."""
+        if self._fd is None or self._position == 0:
+            return False, None
+        start, end = self._frames[self._position - 1]
+        image = decoded(os.pread(self._fd, end - start, start))
+        self._image = self._image if image is None else image
+        return self._image is not None, self._image
+
+    def read(self) -> tuple[bool, Image | None]:
+        """The next frame, decoded (False: there is none)."""
+        return self.retrieve() if self.grab() else (False, None)
+
+    def release(self) -> None:
+        """Close the file."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def _find(self, number: int, found: Callable[[int], None] | None) -> bool:
+        """Find the frames up to frame ``number`` (-1: all), telling ``found`` each; whether
+        that frame is there."""
+        while number < 0 or len(self._frames) <= number:
+            if self._fd is None:
+                return False
+            if self._bytes is None:
+                self._bytes = _Bytes(self._fd, self._after)
+            start = self._bytes.find(SOI, self._after)
+            end = None if start is None else self._end(self._bytes, start)
+            if start is None or end is None:  # the end (looked for again from there later)
+                self._bytes = None
+                return number < 0
+            if end == BROKEN:  # (looked for again from its SOI on: the bytes read let go)
+                self._after, self._bytes = start + 2, None
+                continue
+            self._frames.append((start, end))
+            self._after = end
+            if found is not None:
+                found(len(self._frames) - 1)
+        return True
+
+    @staticmethod
+    def _end(data: _Bytes, start: int) -> int | None:
+        """The offset after the EOI of the JPEG whose SOI is at ``start``: its segments gone
+        past by their lengths up to its scan (an EXIF thumbnail, a JPEG of its own, is inside
+        one), then the first EOI; None where the file ends before it, BROKEN where a segment
+        is none."""
+        at = start + 2
+        while True:
+            segment = data.take(at, 4)  # its marker, and its length where it has one
+            if len(segment) < 2:
+                return None
+            marker = segment[1]
+            if segment[0] != 0xFF or marker in NOT_IN_HEADERS:
+                return BROKEN
+            if marker == 0xFF:  # a fill byte
+                at += 1
+                continue
+            if marker in STANDALONE:
+                at += 2
+                continue
+            if marker == EOI[1]:  # (tables alone: a frame that will not decode)
+                return at + 2
+            if len(segment) < 4:
+                return None
+            length = segment[2] << 8 | segment[3]
+            if length < 2:
+                return BROKEN
+            if marker == SOS:
+                end = data.find(EOI, at + 2 + length)
+                return None if end is None else end + 2
+            at += 2 + length
