@@ -845,19 +845,13 @@ class VideoSource(_Recording):
         self._play(self._frames or 1, video_rate(self._capture))
 
     def _go_to_end(self, counted: int | None) -> None:
-        """Read the video's last frame: frame ``counted`` - 1 where its frames were counted
-        before, else the frame found last reading on from the one its frame count names."""
+        """Read the video's last frame: the frame found last reading on from frame
+        ``counted`` - 1 where its frames were counted before (an .mpg's seek may land before
+        it), else from the one its frame count names."""
         assert self._capture is not None
         if counted is not None:
             self._seek(counted - 1)
             if self._read_to(counted - 1, telling=True) == counted - 1 and self._last is not None:
-                if not self._capture.grab():  # the end (an .mpg's seek may land before it)
-                    self._frames = counted
-                    return
-                ok, image = self._capture.retrieve()
-                self._position += 1
-                if ok:
-                    self._last = np.asarray(image, np.uint8)
                 self._read_to(UNTOLD, telling=True)
                 return
             self._rewind()
