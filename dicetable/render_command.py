@@ -22,18 +22,24 @@ PROG = "dicetable render"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=GAMES, required=True)
+    parser.add_argument("--game", choices=GAMES, required=True,
+                        help="the game whose sheet the frames show")
     parser.add_argument("--style", choices=[*STYLES, "pictures"], default="classic",
-                        help="the components' art (pictures: d6 dice with pictures for pips)")
+                        help="the components' art (pictures: d6 dice with pictures for pips; "
+                             "default classic)")
     parser.add_argument("--count", type=whole_number(1, 1_000_000), default=100,
-                        help="frames to render")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first frame")
-    parser.add_argument("--split", default="test", help="the split the frames are labelled")
-    parser.add_argument("--paper", choices=sorted(PAPERS), default="a4")
+                        help="frames to render (default 100)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the first frame, the next ones counting on (default 0)")
+    parser.add_argument("--split", default="test",
+                        help="the split the frames are labelled (default test)")
+    parser.add_argument("--paper", choices=sorted(PAPERS), default="a4",
+                        help="the paper of the sheet (default a4)")
     parser.add_argument("--dice", type=int, help="dice per frame (default: Dalek 1-10, Dicy 6)")
     parser.add_argument("--teach", action="store_true",
                         help="photos for teach mode: every face once in each photo")
-    parser.add_argument("--out", type=Path, required=True, metavar="DIR")
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR",
+                        help="where to write the frames and their labels.json")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 import os
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from dicetable.bench import SUITES
-from dicetable.cli import main
+from dicetable.cli import build_parser, main
 from tests.dicetable.terminal import started_from_a_terminal
 
 ROOT = Path(__file__).parents[2]
@@ -105,6 +106,22 @@ def test_the_console_script_explains_its_commands() -> None:
     done = subprocess.run([str(script), "--help"], capture_output=True, text=True, check=True)
     for command in ("replay", "pin", "bench"):
         assert command in done.stdout
+
+
+def test_every_option_of_every_command_says_what_it_is_and_its_default() -> None:
+    commands = next(action for action in build_parser()._actions
+                    if isinstance(action, argparse._SubParsersAction))
+    unexplained = []
+    for name, command in commands.choices.items():
+        for option in command._actions:
+            if isinstance(option, argparse._HelpAction):
+                continue
+            words = option.help or ""
+            has_default = option.default is not None \
+                and not isinstance(option, argparse._StoreTrueAction)
+            if not words or (has_default and "default" not in words):
+                unexplained.append(f"{name} {'/'.join(option.option_strings) or option.dest}")
+    assert unexplained == []
 
 
 def test_one_bad_record_among_several_still_prints_the_good_ones(
