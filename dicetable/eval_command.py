@@ -62,13 +62,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the split to score: a split of labels.json or a train/val/test "
                              "folder, or 'all' (default: test when there is one, else all)")
     parser.add_argument("--json", action="store_true",
-                        help="print only a JSON object on stdout: dice_total, dice_correct, "
-                             "dice_wrong_value, dice_missed, false_dice, images_total, "
-                             "images_exact, confusion (rows: labelled 1..6; columns: read "
-                             "1..6, missed), latency_ms {median, p95}, accuracy, "
-                             "accuracy_wilson95, false_dice_rate, by_size (the same by die "
-                             "size in pixels: min, max, dice, dice_correct, dice_wrong_value, "
-                             "dice_missed, false_dice, accuracy), images_skipped with reasons")
+                        help="print only a JSON object on stdout: dataset, format, split, "
+                             "dice_total, dice_correct, dice_wrong_value, dice_missed, "
+                             "false_dice, images_total, images_exact, confusion (rows: labelled "
+                             "1..6; columns: read 1..6, missed), latency_ms {median, p95}, "
+                             "accuracy, accuracy_wilson95, false_dice_rate, by_size (the same "
+                             "by die size in pixels: min, max, dice, dice_correct, "
+                             "dice_wrong_value, dice_missed, false_dice, accuracy), "
+                             "images_skipped (how many) and skipped [{file, line, reason}], "
+                             "images_failed [{file, dice, correct, wrong_value, missed, "
+                             "false_dice}]; for a set with items: dataset, split, photos, "
+                             "skipped and notes (lines of text), read_ms_median, kinds [{kind, "
+                             "total, right, wrong, not_sure, missed, false, right_rate, "
+                             "wrong_rate, confusion {rows, columns, counts}}]")
     parser.add_argument("--save-failures", type=Path, metavar="DIR",
                         help="write each image not read exactly, with the reads drawn on it, "
                              "into DIR (and, for a set of d6 dice, confusion.png)")

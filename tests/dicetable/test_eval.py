@@ -16,6 +16,7 @@ import cv2
 import pytest
 
 from dicetable import eval_command
+from tests.dicetable.help_text import option_help, unnamed
 from vision.reader import CLASSIFIER, LOCATOR, MODELS
 from vision.render import RenderedDie, render_scene
 
@@ -90,6 +91,11 @@ def test_json_report_on_a_rendered_set(rendered: tuple[Path, list[Rendered]],
     out, err = capsys.readouterr()
     report = json.loads(out)
     assert set(report) >= KEYS
+    said = option_help("eval", "--json")
+    assert unnamed(report, said) == []
+    assert unnamed([*report["latency_ms"], *report["by_size"][0],
+                    *(key for image in report["images_failed"] for key in image)],
+                   said) == []
     assert report["split"] == "test"  # the default when there is a test split
     assert report["images_total"] == 3
     assert report["dice_total"] == _dice_in(images, "test")

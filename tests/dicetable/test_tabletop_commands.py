@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from dicetable.cli import main
+from tests.dicetable.help_text import option_help, unnamed
 from vision.reader import LOCATOR, MODELS
 
 
@@ -78,7 +79,10 @@ def test_eval_of_a_table_set_reads_with_the_models_it_is_given(
     assert main(["render", "--game", game, "--count", "2", "--seed", "900", "--out",
                  str(photos)]) == 0
     assert main(["eval", str(photos), "--json"]) == 0
-    shipped = json.loads(capsys.readouterr().out.splitlines()[-1])["kinds"]
+    report = json.loads(capsys.readouterr().out.splitlines()[-1])
+    shipped = report["kinds"]
+    said = option_help("eval", "--json")
+    assert unnamed([*report, *shipped[0], *shipped[0]["confusion"]], said) == []
     shutil.copytree(MODELS, run)
     assert main(["eval", str(photos), "--json", "--models", str(run)]) == 0
     assert json.loads(capsys.readouterr().out.splitlines()[-1])["kinds"] == shipped
