@@ -60,7 +60,7 @@ install-pi:
 bench: setup
 	$(BIN)/dicetable bench
 
-# Every screen of each game at 390x844 and on a landscape tablet, in all four languages:
+# Every screen of each game at 320x568, 390x844 and on a landscape tablet, in all four languages:
 # screenshots/SIZE/LANG/NN-screen.png, for a reviewer to look at.
 screenshots: setup chromium
 	rm -rf screenshots

@@ -1,5 +1,6 @@
-"""``make screenshots``: every screen of each game, at 390×844 and on a tablet in landscape,
-in all four languages, as PNG files for a reviewer (``screenshots/SIZE/LANG/NN-screen.png``).
+"""``make screenshots``: every screen of each game, at 320×568, 390×844 and on a tablet in
+landscape, in all four languages, as PNG files for a reviewer
+(``screenshots/SIZE/LANG/NN-screen.png``).
 
     python -m tests.web.screenshots [FOLDER] [--lang en ...] [--size phone ...] [--dark]
 """
