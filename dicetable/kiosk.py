@@ -18,7 +18,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--url", default=DEFAULT_URL,
                         help=f"the table's kiosk page (default {DEFAULT_URL})")
     parser.add_argument("--browser", default=None,
-                        help="the browser to run (default: chromium)")
+                        help="the browser to run (default: chromium, else chromium-browser)")
 
 
 def browser_command(browser: str, url: str) -> list[str]:

@@ -188,3 +188,16 @@ def test_the_installer_refuses_options_it_cannot_use_before_writing_anything(
                           capture_output=True, text=True, check=False, timeout=60)
     assert done.returncode == 1 and says in done.stderr
     assert list(root.iterdir()) == []
+
+
+def test_the_installers_help_is_its_whole_heading_with_every_option() -> None:
+    heading = []
+    for line in INSTALL.read_text(encoding="utf-8").splitlines()[1:]:
+        if not line.startswith("#"):
+            break
+        heading.append(re.sub(r"^# ?", "", line))
+    done = subprocess.run([str(INSTALL), "--help"], capture_output=True, text=True, check=True,
+                          timeout=60)
+    assert done.stdout.splitlines() == heading
+    taken = re.findall(r"^\s+(--[a-z-]+)\)", INSTALL.read_text(encoding="utf-8"), re.MULTILINE)
+    assert taken and [option for option in taken if option not in done.stdout] == []
