@@ -58,7 +58,8 @@ def _commands() -> list[Command]:
          kiosk.configure, kiosk.run),
         ("calibrate", "print the table sheet, or find it in a camera frame and keep it",
          calibrate_command.configure, calibrate_command.run),
-        ("teach", "teach the reader your own dice or cards from labelled photos",
+        ("teach", "teach the reader your own dice or cards from labelled photos, or take "
+                  "up a profile taught elsewhere",
          teach_command.configure, teach_command.run),
         ("render", "render labelled table scenes of a game (for tests and teaching)",
          render_command.configure, render_command.run),
