@@ -28,8 +28,8 @@ def default_state_dir() -> Path:
 def add_state_argument(parser: argparse.ArgumentParser) -> None:
     """Add ``--state DIR`` to a command."""
     parser.add_argument("--state", type=Path, default=None, metavar="DIR",
-                        help="the table's state folder (default: $DICETABLE_STATE or "
-                             "~/.local/state/dicetable)")
+                        help="the table's state folder (default: $DICETABLE_STATE, else "
+                             "$XDG_STATE_HOME/dicetable or ~/.local/state/dicetable)")
 
 
 class StateFolderIsAFile(Exception):
