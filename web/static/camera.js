@@ -40,7 +40,7 @@ function cameraPanel() {
 /* Why the camera is out, with the folder or device it names: the host's alone, fetched
    (the state every phone gets has only its key, and a digest of its values) when it goes out,
    or out for a new reason or with new values; asked once more a second after a failed answer,
-   and the PIN asked for where the table no longer knows this phone (a new PIN). A camera
+   and not while the PIN is asked for (getJSON: the table no longer knows this phone). A camera
    silent for some seconds (a stall) is counted on here each second from the answer. */
 function whyText(why) {
   const known = S.cameraWhy;
@@ -58,7 +58,7 @@ function whyText(why) {
     }
   }).catch((err) => {
     if (S.cameraWhy !== asked) return;
-    if (err.message === "401") { S.cameraWhy = null; S.auth = false; askPin(); return; }
+    if (!S.auth) { S.cameraWhy = null; return; }  // asked anew once the PIN is entered
     if (asked.tries < 2) setTimeout(() => { if (S.cameraWhy === asked) { asked.again = true; render(); } }, 1000);
   });
   return null;

@@ -183,7 +183,7 @@ async function send(url, body, options) {
       return data;
     }
     if (response.status === 409 && data.state) apply(data.state);
-    if (response.status === 401) { S.auth = false; askPin(); }
+    if (response.status === 401) signedOut();
     if (response.status === 403 && !url.startsWith("/auth/")) refresh();
     if (options && options.refused && data.refused) { options.refused(data); return null; }
     toast(data.error || t("error.http500"));
@@ -211,9 +211,12 @@ async function undo() {
   if (await act({undo: {}})) toast(last ? t("undo.done", {what: last.said || last.text}) : t("undo.done_plain"), "ok");
 }
 
+/* One GET's answer; throws on a refusal (its status as the message) or no answer. A 401 asks
+   for the PIN, as a POST's does (send). */
 async function getJSON(url, timeoutMs) {
   const response = await fetch(url, {credentials: "same-origin", cache: "no-store",
     signal: timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined});
+  if (response.status === 401) signedOut();
   if (!response.ok) throw new Error(String(response.status));
   return response.json();
 }
@@ -444,6 +447,14 @@ function cameraMoments(old, now) {
 }
 
 /* The PIN */
+
+/* The table no longer knows this phone (logged out on another copy of it, a new PIN, a grant
+   expired): the PIN is asked. */
+function signedOut() {
+  S.auth = false;
+  askPin();
+}
+
 function askPin() {
   const dialog = document.getElementById("pin-dialog");
   document.getElementById("pin-label").textContent = t("pin.ask");
