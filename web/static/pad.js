@@ -165,7 +165,8 @@ async function post(url, body, options) {
   }
 }
 
-/* One POST: its answer applied, a refusal told; null unless taken. Never throws. */
+/* One POST: its answer applied, a refusal told (with the table's state where it brings it: a
+   stale change, a doubted teach photo); null unless taken. Never throws. */
 async function send(url, body, options) {
   try {
     const response = await fetch(url, {
@@ -182,7 +183,7 @@ async function send(url, body, options) {
       if (data.state) apply(data.state);
       return data;
     }
-    if (response.status === 409 && data.state) apply(data.state);
+    if (data.state) apply(data.state);  // the table's as it refused, whatever the status
     if (response.status === 401) signedOut();
     if (response.status === 403 && !url.startsWith("/auth/")) refresh();
     if (options && options.refused && data.refused) { options.refused(data); return null; }

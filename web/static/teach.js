@@ -12,7 +12,6 @@ const teachStep = (what, extra, options) => change("/api/camera/teach", Object.a
 async function teachPhoto(lesson, pictures) {
   const face = lesson.steps[lesson.step][0].face;
   const refused = (data) => {
-    apply(data.state);
     const teach = data.state && data.state.camera && data.state.camera.teach;
     if (!(teach && teach.lesson && teach.lesson.doubt)) toast(data.error || t("error.http500"));
   };
