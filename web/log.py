@@ -180,7 +180,7 @@ def _seventeen(lang: str, line: dict[str, Any], before: View, after: View) -> En
         return _entry(player, said, moment)
     in_words = said
     for result in results:
-        summary, summary_in_words = round_summary(lang, result), round_said(lang, result)
+        summary, summary_in_words = round_told(lang, result)
         said += "; " + summary
         in_words += "; " + summary_in_words
         moment = summary
@@ -191,22 +191,21 @@ def _card17(lang: str, card: str) -> str:
     return text(lang, f"c17.{card}")
 
 
-def round_summary(lang: str, result: dict[str, Any]) -> str:
-    """A scored 17 round in a few words: "12 < 17 → Cleo ★, Ana ✖" (each player's tokens
-    of the round together, in the order given)."""
-    marks = {player: "".join(("★" if token == "victory" else "✖") * n for token, n in kinds.items())
-             for player, kinds in _tokens_given(result).items()}
-    tokens = ", ".join(f"{player} {mark}" for player, mark in marks.items())
-    return _round(lang, result, tokens)
+def round_told(lang: str, result: dict[str, Any]) -> tuple[str, str]:
+    """A scored 17 round in a few words, as shown and as a screen reader says it: "12 < 17 →
+    Cleo ★, Ana ✖" and "12 < 17 → Cleo: 1 victory token, Ana: 1 penalty token" (each player's
+    tokens of the round together, in the order given, each player named once: "Ana: 1 penalty
+    token and 1 victory token")."""
+    given = _tokens_given(result)
+    shown = ", ".join(f"{player} {_marks(kinds)}" for player, kinds in given.items())
+    said = ", ".join(f"{player}: " + _kinds_in_words(lang, kinds)
+                     for player, kinds in given.items())
+    return _round(lang, result, shown), _round(lang, result, said)
 
 
-def round_said(lang: str, result: dict[str, Any]) -> str:
-    """:func:`round_summary` in words, as a screen reader says it: "12 < 17 → Cleo: 1 victory
-    token, Ana: 1 penalty token" (each player named once: "Ana: 1 penalty token and 1 victory
-    token")."""
-    tokens = ", ".join(f"{player}: " + _kinds_in_words(lang, kinds)
-                       for player, kinds in _tokens_given(result).items())
-    return _round(lang, result, tokens)
+def _marks(kinds: dict[str, int]) -> str:
+    """One player's tokens of a round as signs: "★✖✖"."""
+    return "".join(("★" if token == "victory" else "✖") * n for token, n in kinds.items())
 
 
 def _kinds_in_words(lang: str, kinds: dict[str, int]) -> str:
