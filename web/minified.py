@@ -27,12 +27,17 @@ MINIFIERS: dict[str, Callable[[str], str]] = {".js": rjsmin.jsmin, ".css": rcssm
 
 @dataclass(frozen=True)
 class Minified:
-    """A file's minified text, and the file's size and time of change it was made from."""
+    """A file's minified text and its digest, and the file's time of change (in ns) and size
+    it was made from (``stamp``)."""
 
     body: bytes
     etag: str
     stamp: tuple[int, int]
-    modified: float
+
+    @property
+    def modified(self) -> float:
+        """The file's time of change, in seconds (its Last-Modified)."""
+        return self.stamp[0] / 1e9
 
 
 class MinifiedStatic:
@@ -67,8 +72,7 @@ class MinifiedStatic:
             made = self._made.get(str(path))
             if made is None or made.stamp != stamp:
                 body = minify(path.read_text(encoding="utf-8")).encode()
-                made = Minified(body, hashlib.sha256(body).hexdigest()[:32], stamp,
-                                status.st_mtime)
+                made = Minified(body, hashlib.sha256(body).hexdigest()[:32], stamp)
                 self._made[str(path)] = made
             return made
 
