@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from flask import Blueprint, Response, current_app, request
 
 from web.errors import ApiError
-from web.join import join_event, streamed_join_url
+from web.join import join_event
 from web.server import BACKLOG_KEY, STREAM_BACKLOG
 from web.streams import Ticket
 from web.table import Table, table
@@ -77,12 +77,13 @@ class _Phone:
 
 def _stream(current: Table, phone: _Phone, heartbeat: float, lifetime: float,
             used: str) -> Iterator[str]:
-    """The stream's events; ``used``: the address the phone used, for its join code."""
+    """The stream's events; its join code's address is the table's public address as all the
+    streams share it, where it gives one, else ``used``, the address the phone used."""
     with current.session.subscribe() as updates:
         snapshot = current.session.snapshot()
         sent = snapshot.live
         yield f"retry: {RETRY_MS}\n" + event(current.encoded(snapshot), snapshot.version)
-        shown = streamed_join_url(current, used)
+        shown = current.shared_public_address() or used
         yield join_event(shown)
         started = last = time.monotonic()
         while time.monotonic() - started < lifetime and not current.streams.closed:
@@ -90,7 +91,7 @@ def _stream(current: Table, phone: _Phone, heartbeat: float, lifetime: float,
             if phone.gone():
                 return
             now = time.monotonic()
-            url = streamed_join_url(current, used)
+            url = current.shared_public_address() or used
             if url != shown:
                 shown, last = url, now
                 yield join_event(shown)

@@ -14,7 +14,7 @@ from flask import request
 from markupsafe import Markup
 
 from web.qr import qr_svg
-from web.table import Table, table
+from web.table import table
 
 
 def join_url() -> str:
@@ -22,13 +22,6 @@ def join_url() -> str:
     now (and shared with the open streams from now on), where it gives one, else the address
     the phone used."""
     return table().renew_public_address() or request.host_url
-
-
-def streamed_join_url(current: Table, used: str) -> str:
-    """The join code's address for an open live stream: the table's public address as all the
-    streams share it (:meth:`~web.table.Table.shared_public_address`), where it gives one,
-    else ``used``, the address the phone used."""
-    return current.shared_public_address() or used
 
 
 @lru_cache(maxsize=8)
