@@ -1049,3 +1049,31 @@ def test_a_name_being_typed_keeps_its_place_when_the_roster_arrives(
     ana.page.keyboard.type("a")  # no tap between: the keyboard stays with the name
     expect(ana.page.locator(".player-row input").first).to_have_value("Ana")
     expect(ana.page.locator(".player-row input").first).to_be_focused()
+
+
+def test_a_phone_logged_out_on_a_copy_of_it_watches_and_is_asked_for_the_pin_as_it_changes(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    # Asked for the PIN and told no, the phone went on showing the entry it could not use
+    jenna = Pad(open_phone())
+    jenna.enter_pin(served.pin)
+    jenna.new_game("Dalek Dice", ["Jenna", "Peter"])
+    copy = open_phone().context  # another phone with the same cookie, logged out
+    copy.add_cookies([{"name": c["name"], "value": c["value"], "url": served.url}
+                      for c in jenna.page.context.cookies()])
+    csrf = copy.request.get(served.url + "/api/state").json()["csrf"]
+    assert copy.request.post(served.url + "/auth/logout", data="{}", headers={
+        "Content-Type": "application/json", "X-CSRF-Token": csrf}).ok  # every copy's grant
+    jenna.menu("Finished games")  # anyone may watch: no PIN asked
+    expect(jenna.page.locator(".history")).to_contain_text("No finished games yet.")
+    jenna.menu("Score pad")
+    jenna.roll("H4", "H4", "H4", "H2", "H2", "D3", "D3", "D3", "D2", "DOC")
+    expect(jenna.page.locator("#pin-dialog")).to_be_visible()
+    jenna.page.click("#pin-cancel")
+    expect(jenna.page.locator(".watch")).to_contain_text("Enter PIN")
+    expect(jenna.page.locator(".entry")).to_have_count(0)
+    jenna.page.get_by_role("button", name="Enter PIN", exact=True).click()
+    jenna.page.fill("#pin-input", served.pin)
+    jenna.page.click("#pin-ok")
+    jenna.button("Roll 10 dice")  # the dice chosen before are still there
+    jenna.expect_area("Rolled")
+    assert jenna.errors == []

@@ -450,9 +450,10 @@ function cameraMoments(old, now) {
 /* The PIN */
 
 /* The table no longer knows this phone (logged out on another copy of it, a new PIN, a grant
-   expired): the PIN is asked. */
+   expired): it is drawn as watching, and the PIN is asked. */
 function signedOut() {
   S.auth = false;
+  render();
   askPin();
 }
 
