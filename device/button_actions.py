@@ -94,7 +94,8 @@ class ButtonActions:
         waits for the camera's read of the dice set aside (or is queued behind a stop that
         waits)."""
         view = self._session.snapshot().view
-        if view is not None and view["game"] != "dalek" and not view["over"]:
+        # once such a game ended too: the engine's refusal names the record's actions
+        if view is not None and view["game"] != "dalek":
             self._refuse([STOP], ButtonRefusal(
                 "the stop button ends a turn of Dalek Dice; this game has no use for it"))
             return

@@ -250,6 +250,19 @@ def test_a_stop_with_no_turn_to_stop_is_refused_visibly(table: Table) -> None:
     assert True in [state.state for state in table.pin(BUZZER).states]
 
 
+def test_a_stop_after_a_game_of_17_ended_says_the_game_has_no_use_for_it(table: Table) -> None:
+    over = table.play({"game": "17", "players": ["Ana", "Ben", "Cleo"], "target": 1},
+                      [{"play": {"face": "down"}}, {"play": {"card": "4", "face": "up"}},
+                       {"call": ["Cleo"]}, {"reveal": ["trap"]}])
+    assert over.view is not None and over.view["over"]
+    table.tap(STOP)  # out of habit, as the results show
+    refused = table.wait(news("refused"))
+    assert refused.version == over.version and refused.buttons is not None
+    assert refused.buttons["reason"] == {
+        "template": "the stop button ends a turn of Dalek Dice; this game has no use for it",
+        "params": {}}
+
+
 def test_a_shout_in_dicy_cards_is_refused(table: Table) -> None:
     table.play({"game": "dicy", "players": ["Ana", "Ben"], "mode": "glacial"}, [])
     table.tap(SHOUT)
