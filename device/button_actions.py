@@ -37,6 +37,10 @@ _log = logging.getLogger("dicetable")
 
 PIN_SHOWN_S = 60.0
 """How long the phones show the PIN after stop and a shout were held together."""
+NOT_TAKEN = ("the table could not take this press; press again, or use the phone; if it "
+             "happens again, tell the host")
+"""What the phones say of a press the table failed to take (a fault of its own: its memory
+card full, say); the fault itself goes to the host's log."""
 
 
 class ButtonRefusal(Refusal):
@@ -114,16 +118,9 @@ class ButtonActions:
         self._stops.shutdown(wait=True, cancel_futures=True)
 
     def _stop(self, going: threading.Event) -> None:
-        """Play a stop on the stops' thread: a failure of the table's own goes to the host's
-        log, and the players hear that the stop was not taken."""
+        """Play a stop on the stops' thread."""
         try:
             self._act({"stop": {}}, [STOP], waiting=going.set)
-        except Exception:
-            _log.exception("dicetable: the table failed to take a press of stop")
-            with suppress(SessionError, RuntimeError):  # the table is shutting down
-                self._refuse([STOP], ButtonRefusal(
-                    "the table could not take this stop; stop again, or on the phone; if it "
-                    "happens again, tell the host"))
         finally:
             going.set()
 
@@ -195,7 +192,9 @@ class ButtonActions:
     def _act(self, line: dict[str, Any], keys: list[Key], *, quiet: bool = False,
              waiting: Callable[[], None] | None = None) -> None:
         """Play ``line`` as the buttons' action on the table as it is now; a refusal is shown
-        (or raised, when ``quiet``). ``waiting``: see :meth:`TableSession.act`."""
+        (or raised, when ``quiet``). A failure of the table's own goes to the host's log, and
+        the players hear that the press was not taken (the buttons go on). ``waiting``: see
+        :meth:`TableSession.act`."""
         try:
             while True:  # a phone changed the table at that moment: the press is for the new
                 try:
@@ -208,6 +207,11 @@ class ButtonActions:
             if quiet and isinstance(err, IllegalAction):
                 raise
             self._refuse(keys, err)
+            return
+        except Exception:
+            _log.exception("dicetable: the table failed to take a press of %s", keys[0].button)
+            with suppress(SessionError, RuntimeError):  # the table is shutting down
+                self._refuse(keys, ButtonRefusal(NOT_TAKEN))
             return
         self.feedback.accepted(keys)
 

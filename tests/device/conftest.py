@@ -9,6 +9,7 @@ import pytest
 
 from device.journal import Journal
 from device.session import TableSession
+from tests.device.small_card import mounted_card
 
 
 @pytest.fixture
@@ -22,3 +23,10 @@ def session(journal_path: Path) -> Iterator[TableSession]:
     table.start()
     yield table
     table.stop()
+
+
+@pytest.fixture
+def small_card(tmp_path: Path) -> Iterator[Path]:
+    """A memory card of 32 MB (a tmpfs: skipped where root cannot mount one)."""
+    with mounted_card(tmp_path / "card") as card:
+        yield card

@@ -3,6 +3,7 @@ simultaneous and held presses, refused presses, and presses while the session is
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 import time
@@ -16,8 +17,10 @@ from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 from device.button_actions import ButtonActions
 from device.button_config import ButtonConfig
 from device.buttons import NoButtons, TableButtons
+from device.journal import Journal
 from device.session import Snapshot, TableSession
 from device.voice import Voice
+from tests.device.small_card import fill
 
 PI5 = "d04170"
 STOP, SHOUT, BUZZER, STOP_LED = 17, 27, 26, 5
@@ -237,6 +240,39 @@ def test_the_player_who_just_played_is_refused_and_the_others_call(seated: Table
     called = seated.wait(lambda snap: snap.view is not None and bool(snap.view["results"]))
     assert called.view is not None and called.view["results"][-1]["callers"] == ["Ben"]
     assert True in [state.state for state in seated.pin(BUZZER).states], "the buzzer buzzed"
+
+
+def test_a_call_the_full_memory_card_cannot_keep_is_told_and_the_buttons_go_on(
+        small_card: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Ben calls 17 as the card has filled up: the phones say the press was not taken, the
+    buzzer buzzes and the host's log says why; once the host freed room, Cleo's call is
+    played (the call raised on the buttons' thread and ended it: nothing was told, and no
+    press was read again)."""
+    journal = Journal(small_card / "state" / "table.db")
+    session = TableSession(journal)
+    session.start()
+    seated = Table(session, ButtonConfig(stop=STOP, shout=None, seats=SEATS, buzzer=BUZZER,
+                                         hold_s=HOLD_S))
+    try:
+        before = seated.play(SEVENTEEN, [{"play": {"card": "3d", "face": "up"}}])
+        fill(small_card)
+        seated.tap(SEATS[1])
+        refused = seated.wait(news("refused"))
+        assert refused.version == before.version and refused.buttons is not None
+        assert refused.buttons["reason"]["template"] == (
+            "the table could not take this press; press again, or use the phone; if it "
+            "happens again, tell the host")
+        assert True in [state.state for state in seated.pin(BUZZER).states]
+        assert "is full" in caplog.text
+        assert [r.levelno for r in caplog.records] == [logging.ERROR]
+        (small_card / "photos.bin").unlink()
+        seated.tap(SEATS[2])
+        seated.wait(lambda snap: snap.version > before.version)
+        assert sources(journal.path)[-1] == ('{"call": ["Cleo"]}', "button")
+    finally:
+        seated.buttons.stop()
+        session.stop()
+        journal.close()
 
 
 def test_a_stop_with_no_turn_to_stop_is_refused_visibly(table: Table) -> None:

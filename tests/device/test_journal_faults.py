@@ -14,7 +14,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import closing, contextmanager, suppress
+from contextlib import closing, contextmanager
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -29,6 +29,7 @@ from device.state_dir import journal_path
 from dicetable.child import ServedTable, free_port
 from dicetable.cli import main
 from engine.selfplay import random_game, random_lines
+from tests.device.small_card import fill
 from web.app import create_app
 from web.client import Phone
 
@@ -240,35 +241,12 @@ def test_a_full_disk_refuses_the_change_clearly_and_keeps_every_acknowledged_one
     assert "is full" in log.read_text()
 
 
-@pytest.fixture
-def small_card(tmp_path: Path) -> Iterator[Path]:
-    """A memory card of 32 MB: a tmpfs that root mounts."""
-    if os.geteuid() != 0:
-        pytest.skip("a small card is a tmpfs: root mounts one")
-    card = tmp_path / "card"
-    card.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(card)],
-                      check=False).returncode != 0:
-        pytest.skip("no tmpfs can be mounted here")
-    try:
-        yield card
-    finally:  # lazily: a connection a session's thread still holds lets go with it
-        subprocess.run(["umount", "--lazy", str(card)], check=False)
-
-
-def _fill(card: Path) -> None:
-    with suppress(OSError), (card / "photos.bin").open("wb") as filler:
-        while True:
-            filler.write(bytes(1 << 16))
-            filler.flush()
-
-
 def test_a_table_on_a_card_that_filled_up_starts_and_goes_on(small_card: Path) -> None:
     state = small_card / "state"
     with ServedTable(state) as table:
         phone, version = start_game(table)
         post(phone, LINES[:3], version)
-    _fill(small_card)  # something else filled the card since
+    fill(small_card)  # something else filled the card since
     with ServedTable(state) as table:
         body = state_of(table)
         assert body["notices"] == [
@@ -285,7 +263,7 @@ def test_a_move_refused_as_the_card_fills_goes_in_when_tried_again(small_card: P
     state = small_card / "state"
     with ServedTable(state) as table:
         phone, version = start_game(table)
-        _fill(small_card)
+        fill(small_card)
         status, body = phone.post("/api/action", {"line": LINES[0], "base_version": version})
         assert status == 503
         assert body["error"] == ("The table's memory card was full. The table used the room "
@@ -438,7 +416,7 @@ def test_the_camera_filling_the_card_is_told_to_the_host_too(small_card: Path) -
     session.start()
     try:
         snapshot = session.new_game(HEADER, base_version=0)
-        _fill(small_card)
+        fill(small_card)
         with pytest.raises(JournalError, match="let go"):
             session.act(LINES[0], base_version=snapshot.version, source="camera")
         app = create_app({"TABLE_SESSION": session, "JOURNAL": journal, "TESTING": True})
@@ -462,7 +440,7 @@ def test_the_statistics_on_a_full_card_keep_the_room_kept_for_the_games(
     session = TableSession(journal)
     session.start()
     try:
-        _fill(small_card)
+        fill(small_card)
         app = create_app({"TABLE_SESSION": session, "JOURNAL": journal, "TESTING": True})
         stats = app.test_client().get("/api/stats").json
         assert stats is not None and stats["games"]["dalek"]["played"] == 1

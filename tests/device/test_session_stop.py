@@ -275,8 +275,8 @@ def test_a_stop_the_table_fails_to_take_is_logged_and_told_and_the_buttons_go_on
             button_news(session, "exterminate")
         assert refused.buttons is not None and refused.buttons["button"] == "stop"
         assert refused.buttons["reason"]["template"] == (
-            "the table could not take this stop; stop again, or on the phone; if it happens "
-            "again, tell the host")
+            "the table could not take this press; press again, or use the phone; if it "
+            "happens again, tell the host")
         assert journal(state) == [("camera", {"roll": JENNA})]
         logged = [r for r in caplog.records if r.levelno >= logging.ERROR]
         assert len(logged) == 1 and logged[0].exc_info is not None
