@@ -125,7 +125,8 @@ def number_in(settings: Mapping[str, Any], key: str, kind: type[N], default: N,
     low, high = bounds
     if not (low < value if above else low <= value) or not value <= high:
         span = f"above {low:g} and at most {high:g}" if above else f"from {low:g} to {high:g}"
-        raise ConfigError(f"{where}: “{key}” must be {span}, not {as_written(value)}")
+        raise ConfigError(f"{where}: “{key}” must be {span}, "
+                          f"not {as_written(settings.get(key, value))}")
     return value
 
 
@@ -134,13 +135,16 @@ def as_written(value: Any) -> str:
 
     >>> as_written(True), as_written([22, "a"]), as_written({"pin": 4}), as_written(float("nan"))
     ('true', '[22, "a"]', '{ pin = 4 }', 'nan')
+    >>> as_written(17.0), as_written(0.05), as_written(1e20)  # not 17, as a whole number is
+    ('17.0', '0.05', '1e+20')
     """
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         return f"“{value}”"
     if isinstance(value, float):
-        return f"{value:g}"
+        written = f"{value:g}"
+        return f"{written}.0" if written.lstrip("-").isdigit() else written
     if isinstance(value, list):
         return "[" + ", ".join(_inner(item) for item in value) + "]"
     if isinstance(value, dict):

@@ -43,6 +43,10 @@ def test_a_table_with_a_shout_button_per_seat_and_lights() -> None:
                   "to 27, BCM numbering)"),
     ({"seats": [22, 40]}, "“seats” is GPIO 40, which a Raspberry Pi 4 or 5 does not have"),
     ({"stop": "GPIO17"}, "“stop” must be a whole number, not “GPIO17”"),
+    ({"stop": 17.0}, "“stop” must be a whole number, not 17.0"),  # (not "not 17")
+    ({"seats": [22, 23.0]}, "“seats” must be a list of GPIO numbers, one per seat, such as "
+                            "[22, 23, 24], not [22, 23.0]"),
+    ({"stop": 17, "bounce_ms": 0.0}, "“bounce_ms” must be from 1 to 200, not 0.0"),
     ({"stop": 17, "buzzer": 17}, "GPIO 17 is given twice (stop and buzzer)"),
     ({"shout": 27, "seats": [22, 23]}, "give either “shout” (one shout button for the table) "
                                        "or “seats” (one per seat), not both"),
