@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
+from gpiozero import Button  # type: ignore[import-untyped]
+from gpiozero.pins.mock import MockFactory, MockPin  # type: ignore[import-untyped]
 
 from device.button_actions import ButtonActions
 from device.button_config import ButtonConfig
@@ -377,3 +378,26 @@ def test_a_machine_without_gpio_has_no_buttons(session: TableSession) -> None:
     actions = ButtonActions(session, seated=False)
     with pytest.raises(NoButtons, match="no GPIO"):
         TableButtons(ButtonConfig(), actions)
+
+
+class PinError(Exception):
+    """lgpio's own error, a plain Exception: what it raises for a pin it cannot claim."""
+
+
+class HeldShoutPin(MockPin):  # type: ignore[misc]
+    """A Pi whose GPIO 27 another program holds (a shutdown overlay, a fan, a second table
+    served from another state folder): claiming it fails as lgpio does."""
+
+    def __init__(self, factory: MockFactory, info: Any) -> None:
+        if info.name == f"GPIO{SHOUT}":
+            raise PinError("'GPIO busy'")
+        super().__init__(factory, info)
+
+
+def test_a_pin_another_program_holds_leaves_the_table_without_buttons(
+        session: TableSession) -> None:
+    factory = MockFactory(revision=PI5, pin_class=HeldShoutPin)
+    with pytest.raises(NoButtons, match="GPIO busy"):  # the table starts without them
+        TableButtons(ButtonConfig(stop=STOP, shout=SHOUT), ButtonActions(session, seated=False),
+                     factory=factory)
+    Button(STOP, pin_factory=factory).close()  # the stop button's pin was let go
