@@ -17,7 +17,8 @@ How presses are read:
   held alone, it shuts the table down (when ``shutdown`` is on).
 - Stop and a shout held together (stop first) show the table PIN on the phones; neither
   counts as a press. A shout pressed while stop is down that is let go before the PIN shows
-  counts as a shout, and the stop as a stop: two players pressed at once.
+  counts as a shout, and the stop as a stop: two players pressed at once (held on alone, it
+  shuts the table down).
 
 Without GPIO (any machine but a Pi), or with a pin it cannot claim (another program holds
 it), :class:`TableButtons` raises :class:`NoButtons`.
@@ -245,6 +246,10 @@ class PressReader:
         in_chord = key in self._chord
         pin_shown = self._pin_shown
         self._chord.discard(key)
+        if self._chord == {STOP} and not pin_shown:  # the shouts counted: stop is alone again
+            self._chord.clear()
+            if STOP in self._held:  # and was held long enough meanwhile
+                self._actions.hold_stop()
         if not self._chord:
             self._pin_shown = False
         withheld = self._withheld.pop(key, None)

@@ -340,6 +340,21 @@ def test_holding_stop_shuts_down_and_no_stop_is_played(table: Table) -> None:
     assert last.version == before.version, "the held stop ended no turn"
 
 
+def test_holding_stop_through_a_shout_let_go_meanwhile_shuts_down(table: Table) -> None:
+    before = table.play(DALEK, KEPT)
+    table.press(STOP)  # the host holds stop to power off...
+    table.clock.advance(0.2)
+    table.tap(SHOUT)  # ...as a player shouts
+    table.wait(news("exterminate"))
+    table.wait(news("shutdown"))  # (the press did nothing at all: no hold, and no stop)
+    table.release(STOP)
+    table.tap(SHOUT)  # a later press: once its news is in, the stop's letting go was read
+    last = table.wait(lambda snap: snap.buttons is not None and snap.buttons["n"] == 3)
+    assert last.buttons is not None and last.buttons["kind"] == "exterminate"
+    assert len(table.shutdowns) == 1
+    assert last.version == before.version, "the held stop ended no turn"
+
+
 def test_holding_stop_and_a_shout_shows_the_pin_for_a_minute(table: Table) -> None:
     before = table.play(DALEK, KEPT)
     table.press(STOP)
