@@ -393,7 +393,7 @@ class Teacher:
         step before)."""
         if not is_card(kind):
             (_, face), = step
-            dice = dice_in_box(frame, found, kind, face, self._dice_finder())
+            dice = dice_in_box(flat, found, kind, face, self._dice_finder())
             if not dice:
                 raise TeachRefusal("no die was found in the box to roll: lay the dice there "
                                    "and take the photo again" if BOX[kind] == "to-roll" else

@@ -115,11 +115,11 @@ def sheet_of(frame: NDArray[np.uint8], kind: str) -> Calibration | None:
     return found if found.game == GAME[kind] else None
 
 
-def dice_in_box(frame: NDArray[np.uint8], found: Calibration, kind: str, face: str,
+def dice_in_box(flat: NDArray[np.uint8], found: Calibration, kind: str, face: str,
                 finder: DieFinder) -> list[Labelled]:
-    """The dice the finder sees in ``kind``'s box, labelled ``face`` (frame pixels; what the
-    sheet's own print explains, or a likelier die overlaps, is no die)."""
-    flat = rectify(frame, found)
+    """The dice the finder sees in ``kind``'s box of a frame rectified (``rectify(frame,
+    found)``), labelled ``face`` (frame pixels; what the sheet's own print explains, or a
+    likelier die overlaps, is no die)."""
     box = found.layout.zone(BOX[kind])
     printed = SheetPrint(found.layout, PX_PER_MM)
     dice: list[Labelled] = []
