@@ -255,13 +255,12 @@ class Teacher:
                 raise TeachRefusal(_words(lesson.kind, "take the photos of every face first",
                                           "take the photos of every card first"))
             profile, taken = lesson.profile, list(lesson.taken)
-        found, _ = self._sheet(frame, number, lesson.kind)
-        assert frame is not None
+        found, flat = self._sheet(frame, number, lesson.kind)
         finder = self._dice_finder()
         if profile is None:
             profile = teach(lesson.kind, taken, finder=finder,
                             source="taught on the score pad").profile
-        checked = check(frame, found, lesson.kind, profile, finder)
+        checked = check(flat, found, lesson.kind, profile, finder)
         with self._lock:
             if self._lesson is not lesson:
                 raise TeachRefusal(MEANWHILE)

@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibrate import Calibration, calibrate, rectify
+from vision.calibrate import Calibration, calibrate
 from vision.card_outline import outlines
 from vision.card_reader import CardReader
 from vision.components import DICY_CARDS, PLAIN_BACK, dicy_face, faces, is_card, sheet_game
@@ -196,12 +196,11 @@ def same_card(before: NDArray[np.uint8], now: NDArray[np.uint8], sheet: Layout,
     return float(np.mean(np.abs(a - b))) < SAME_LOOK
 
 
-def check(frame: NDArray[np.uint8], found: Calibration, kind: str, profile: Profile,
+def check(flat: NDArray[np.uint8], found: Calibration, kind: str, profile: Profile,
           finder: DieFinder) -> Checked:
-    """The check photo read with ``profile`` against :func:`check_plan`: dice in the box
-    from left to right, each against the face of its place (a missing or extra die reads as
-    None); cards place by place."""
-    flat = rectify(frame, found)
+    """The check photo (rectified: ``rectify(frame, found)``) read with ``profile`` against
+    :func:`check_plan`: dice in the box from left to right, each against the face of its
+    place (a missing or extra die reads as None); cards place by place."""
     plan = check_plan(kind)
     if is_card(kind):
         sheet = found.layout
