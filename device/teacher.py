@@ -97,24 +97,31 @@ def profile_path(state: Path, kind: str) -> Path:
 
 @dataclass(frozen=True)
 class _Photo:
-    """A photo of a step worked out: where the lesson stood, its picture, what it shows."""
+    """A photo of a step worked out: where the lesson stood, its picture, what it shows, and
+    for cards the sheet rectified (the next step is told from it; None for dice)."""
 
     at: tuple[int, int]
     number: int
     frame: Image
     found: Calibration
-    flat: Image
+    flat: Image | None
     items: list[Labelled]
 
 
 @dataclass(frozen=True)
 class _Held:
-    """A doubted photo held for the players' answer: the photo, the question, and the JPEG
-    the phones were shown of it."""
+    """A doubted photo held for the players' answer: the photo, the step's face and what its
+    dice look like by their pips (the question), and the JPEG the phones were shown of it."""
 
     photo: _Photo
-    doubt: DoubtedPhoto
+    face: str
+    looks: str | None
     shown: bytes
+
+    def question(self) -> DoubtedPhoto:
+        """The question the phones are asked about it, in the players' words (made anew, not
+        the refusal raised: that keeps the frames it went through)."""
+        return DoubtedPhoto(self.face, self.looks, self.photo.items)
 
 
 @dataclass
@@ -198,17 +205,20 @@ class Teacher:
             try:
                 items = self._items(lesson.kind, frame, found, flat, step, before)
             except DoubtedPhoto as doubt:
+                held = _Held(_Photo(at, number, frame, found, None, doubt.items), doubt.face,
+                             doubt.looks, shown)
                 with self._lock:
                     if self._lesson is not lesson or lesson.at != at:  # no question to ask
                         raise TeachRefusal(MEANWHILE) from None
-                    lesson.held = _Held(_Photo(at, number, frame, found, flat, doubt.items),
-                                        doubt, shown)
-                raise
-            photo = _Photo(at, number, frame, found, flat, items)
+                    lesson.held = held
+                raise held.question() from None
+            # dice are told from their step before by no picture
+            photo = _Photo(at, number, frame, found, flat if is_card(lesson.kind) else None,
+                           items)
         with self._lock:
             self._same(lesson, at, photo.number)
             lesson.taken.append(self._keep(lesson, photo.frame, photo.found, photo.items))
-            if is_card(lesson.kind):  # dice are told from their step before by no picture
+            if photo.flat is not None:
                 lesson.flats.append(photo.flat)
             lesson.held = None
             self._used = photo.number
@@ -345,9 +355,9 @@ class Teacher:
                 "step": lesson.step, "photos": list(lesson.photos), "most": PHOTOS,
                 "check": [{"place": p, "face": f} for p, f in check_plan(lesson.kind)],
                 "doubt": None if held is None else {
-                    "face": held.doubt.face, "looks": held.doubt.looks,
+                    "face": held.face, "looks": held.looks,
                     "picture": held.photo.number if held.shown else None,
-                    "reason": refusal_json(held.doubt)},
+                    "reason": refusal_json(held.question())},
                 "checked": None if checked is None else {
                     "found": checked.found, "right": checked.right,
                     "reads": [{"place": p, "face": f, "read": r} for p, f, r in checked.pairs]}}

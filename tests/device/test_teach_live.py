@@ -644,3 +644,33 @@ def test_a_photo_refused_for_no_doubt_sends_the_phones_nothing(tmp_path: Path) -
         assert table.session.snapshot().live == live + 1
     finally:
         table.session.stop()
+
+
+def test_a_doubted_photo_holds_only_what_is_read_while_its_question_stands(
+        tmp_path: Path) -> None:
+    """A doubted d6 photo is held until the players answer; it held the sheet rectified too
+    (1.7 MB at 3 px/mm), read by nothing once the dice were found, twice over: in the photo,
+    and in the frames of the refusal held as the question (its traceback kept the locals of
+    the code that raised it). The camera's frame, written if the photo is kept, is all it
+    needs beside the question."""
+    table = Table(tmp_path, "dicy", "classic")
+    try:
+        table.teach("start", "d6")
+        table.show(SheetRest(dice(["5"] * 6, DICE_AREA)), 65)
+        with pytest.raises(DoubtedPhoto):
+            table.teach("photo")  # the readers made
+        table.show(SheetRest(dice(["5"] * 6, DICE_AREA, 10)), 65)  # the frame the camera holds
+        tracemalloc.start()
+        try:
+            gc.collect()
+            before = tracemalloc.get_traced_memory()[0]
+            with pytest.raises(DoubtedPhoto):
+                table.teach("photo")
+            gc.collect()
+            grown = tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+        assert table.teacher.doubted_picture() is not None  # the question stands
+        assert grown < 1_000_000, grown  # the sheet rectified: 1.7 MB
+    finally:
+        table.session.stop()
