@@ -80,14 +80,14 @@ class DoubtedPhoto(TeachRefusal):
     (``looks``; None: no one number): dice laid showing another face, or dice with pictures,
     which the players may keep as ``face`` (the lesson holds the photo meanwhile)."""
 
-    def __init__(self, face: str, looks: str | None, items: list[Labelled]) -> None:
+    def __init__(self, face: str, looks: str | None) -> None:
         if looks is None:
             super().__init__("most dice in the dice box do not show {face}: lay them all "
                              "showing {face} and take the photo again", face=face)
         else:
             super().__init__("most of these dice look like {looks}, not {face}: lay them all "
                              "showing {face} and take the photo again", looks=looks, face=face)
-        self.face, self.looks, self.items = face, looks, items
+        self.face, self.looks = face, looks
 
 
 def profile_path(state: Path, kind: str) -> Path:
@@ -121,7 +121,7 @@ class _Held:
     def question(self) -> DoubtedPhoto:
         """The question the phones are asked about it, in the players' words (made anew, not
         the refusal raised: that keeps the frames it went through)."""
-        return DoubtedPhoto(self.face, self.looks, self.photo.items)
+        return DoubtedPhoto(self.face, self.looks)
 
 
 @dataclass
@@ -202,19 +202,17 @@ class Teacher:
         else:
             found, flat = self._sheet(frame, number, lesson.kind)
             assert frame is not None
-            try:
-                items = self._items(lesson.kind, frame, found, flat, step, before)
-            except DoubtedPhoto as doubt:
-                held = _Held(_Photo(at, number, frame, found, None, doubt.items), doubt.face,
-                             doubt.looks, shown)
-                with self._lock:
-                    if self._lesson is not lesson or lesson.at != at:  # no question to ask
-                        raise TeachRefusal(MEANWHILE) from None
-                    lesson.held = held
-                raise held.question() from None
+            items = self._items(lesson.kind, found, flat, step, before)
             # dice are told from their step before by no picture
             photo = _Photo(at, number, frame, found, flat if is_card(lesson.kind) else None,
                            items)
+            held = self._doubted(lesson.kind, photo, step, shown)
+            if held is not None:
+                with self._lock:
+                    if self._lesson is not lesson or lesson.at != at:  # no question to ask
+                        raise TeachRefusal(MEANWHILE)
+                    lesson.held = held
+                raise held.question()
         with self._lock:
             self._same(lesson, at, photo.number)
             lesson.taken.append(self._keep(lesson, photo.frame, photo.found, photo.items))
@@ -395,11 +393,10 @@ class Teacher:
                                game=TITLES[GAME[kind]])
         return found, rectify(frame, found)
 
-    def _items(self, kind: str, frame: Image, found: Calibration, flat: Image, step: Step,
+    def _items(self, kind: str, found: Calibration, flat: Image, step: Step,
                before: Image | None) -> list[Labelled]:
-        """The labelled dice or cards of a photo of ``step`` (refused: none, d6 dice mostly
-        showing another number by their pips, a place with no card, a card left from the
-        step before)."""
+        """The labelled dice or cards of a photo of ``step`` (refused: none, a place with no
+        card, a card left from the step before)."""
         if not is_card(kind):
             (_, face), = step
             dice = dice_in_box(flat, found, kind, face, self._dice_finder())
@@ -408,10 +405,6 @@ class Teacher:
                                    "and take the photo again" if BOX[kind] == "to-roll" else
                                    "no die was found in the dice box: lay the dice there and "
                                    "take the photo again")
-            otherwise = None if kind != "d6" else \
-                shown_otherwise(frame, dice, face, self._pips())
-            if otherwise is not None:
-                raise DoubtedPhoto(face, otherwise.looks, dice)
             return dice
         cards, missing = cards_in_places(flat, found, kind, step)
         if missing:
@@ -424,6 +417,15 @@ class Teacher:
                                        "step: lay the card the score pad names there",
                                        place=where(place))
         return cards
+
+    def _doubted(self, kind: str, photo: _Photo, step: Step, shown: bytes) -> _Held | None:
+        """A d6 photo whose dice mostly show another number than the step's by their pips,
+        to hold with its question (None: they show it, or no d6)."""
+        if kind != "d6":
+            return None
+        (_, face), = step
+        otherwise = shown_otherwise(photo.frame, photo.items, face, self._pips())
+        return None if otherwise is None else _Held(photo, face, otherwise.looks, shown)
 
     def _dice_finder(self) -> DieFinder:
         with self._finder_lock:
