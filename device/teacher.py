@@ -97,10 +97,9 @@ def profile_path(state: Path, kind: str) -> Path:
 
 @dataclass(frozen=True)
 class _Photo:
-    """A photo of a step worked out: where the lesson stood, its picture, what it shows, and
-    for cards the sheet rectified (the next step is told from it; None for dice)."""
+    """A photo of a step worked out: its picture, what it shows, and for cards the sheet
+    rectified (the next step is told from it; None for dice)."""
 
-    at: tuple[int, int]
     number: int
     frame: Image
     found: Calibration
@@ -136,12 +135,19 @@ class _Lesson:
     # left unchanged)
     checked: Checked | None = None
     profile: Profile | None = None
-    held: _Held | None = None  # the last doubted photo
+    held: _Held | None = None  # the last photo doubted where the lesson stands
 
     @property
     def at(self) -> tuple[int, int]:
         """Where the lesson stands: the step and its photos."""
         return self.step, self.photos[self.step] if self.step < len(self.plan) else 0
+
+    def move(self, *, photos: int = 0, steps: int = 0) -> None:
+        """Count this step's photos up or down, or go on ``steps``: the doubted photo held,
+        asked about where the lesson stood, is dropped."""
+        self.photos[self.step] += photos
+        self.step += steps
+        self.held = None
 
 
 class Teacher:
@@ -193,7 +199,7 @@ class Teacher:
                                           "on to the next", "these cards have {n} photos "
                                           "already: go on to the next"), n=PHOTOS)
             step, before = lesson.plan[lesson.step], lesson.before
-            doubted = _held(lesson)
+            doubted = lesson.held
             if pictures and doubted is None:
                 raise TeachRefusal(MEANWHILE)
         if pictures:
@@ -204,8 +210,7 @@ class Teacher:
             assert frame is not None
             items = self._items(lesson.kind, found, flat, step, before)
             # dice are told from their step before by no picture
-            photo = _Photo(at, number, frame, found, flat if is_card(lesson.kind) else None,
-                           items)
+            photo = _Photo(number, frame, found, flat if is_card(lesson.kind) else None, items)
             held = self._doubted(lesson.kind, photo, step, shown)
             if held is not None:
                 with self._lock:
@@ -218,9 +223,8 @@ class Teacher:
             lesson.taken.append(self._keep(lesson, photo.frame, photo.found, photo.items))
             if photo.flat is not None:
                 lesson.flats.append(photo.flat)
-            lesson.held = None
             self._used = photo.number
-            lesson.photos[lesson.step] += 1
+            lesson.move(photos=1)
 
     def undo(self) -> None:
         """Take back the last photo of the step being taken (one kept by mistake)."""
@@ -234,8 +238,7 @@ class Teacher:
             photo.path.unlink(missing_ok=True)
             if is_card(lesson.kind):
                 lesson.flats.pop()
-            lesson.held = None
-            lesson.photos[lesson.step] -= 1
+            lesson.move(photos=-1)
 
     def next(self) -> None:
         """On to the next step (or the check), once this one has a photo (d6: a face may be
@@ -251,8 +254,8 @@ class Teacher:
                 raise TeachRefusal("take a photo of at least one face first")
             if lesson.flats:
                 lesson.before = lesson.flats[-1]
-            lesson.flats, lesson.held = [], None
-            lesson.step += 1
+            lesson.flats = []
+            lesson.move(steps=1)
 
     def check(self, frame: Image | None, number: int) -> None:
         """Teach a profile from the photos and read the check photo (the last frame, picture
@@ -297,7 +300,7 @@ class Teacher:
     def doubted_picture(self) -> bytes | None:
         """The JPEG of the doubted photo held for the players' answer, if one is."""
         with self._lock:
-            held = None if self._lesson is None else _held(self._lesson)
+            held = None if self._lesson is None else self._lesson.held
         return None if held is None else held.shown or None
 
     @property
@@ -345,7 +348,7 @@ class Teacher:
             lesson = self._lesson
             if lesson is None:
                 return out
-            checked, held = lesson.checked, _held(lesson)
+            checked, held = lesson.checked, lesson.held
             out["lesson"] = {
                 "kind": lesson.kind, "game": GAME[lesson.kind], "cards": is_card(lesson.kind),
                 "optional": lesson.kind in OPTIONAL,
@@ -453,12 +456,6 @@ class Teacher:
                 continue
             out[kind] = (stat.st_mtime_ns, stat.st_size)
         return out
-
-
-def _held(lesson: _Lesson) -> _Held | None:
-    """The doubted photo held for where the lesson stands, if one is."""
-    held = lesson.held
-    return held if held is not None and held.photo.at == lesson.at else None
 
 
 def where(place: str) -> Refusal:

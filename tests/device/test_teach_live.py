@@ -674,3 +674,52 @@ def test_a_doubted_photo_holds_only_what_is_read_while_its_question_stands(
         assert grown < 1_000_000, grown  # the sheet rectified: 1.7 MB
     finally:
         table.session.stop()
+
+
+def test_the_phones_are_asked_about_the_last_photo_doubted_where_the_lesson_stands(
+        tmp_path: Path) -> None:
+    """The doubted photo held goes by one rule, the lesson moving on (a photo kept, one taken
+    back, the next step); a new doubted photo is asked about in its stead, and a photo refused
+    for anything else leaves the question as it was: each time, the question and the picture
+    the phones are shown are those of the photo an answer would keep."""
+    table = Table(tmp_path, "dicy", "classic")
+
+    def asked() -> tuple[dict[str, Any] | None, bytes | None]:
+        camera = table.session.snapshot().camera
+        assert camera is not None
+        return camera["teach"]["lesson"]["doubt"], table.session.teach_doubted_picture()
+
+    def doubted(laid: str, first: int) -> tuple[int, bytes]:
+        table.show(SheetRest(dice([laid] * 6, DICE_AREA, first)), 65)
+        picture = table.session.camera_picture()
+        assert picture is not None
+        with pytest.raises(DoubtedPhoto):
+            table.teach("photo")
+        return picture
+
+    try:
+        table.teach("start", "d6")
+        first = doubted("5", 0)
+        second = doubted("3", 10)  # another phone's photo, doubted too: asked about now
+        doubt, picture = asked()
+        assert doubt is not None and (doubt["face"], doubt["looks"]) == ("1", "3")
+        assert (doubt["picture"], picture) == second and second[1] != first[1]
+        table.show(SheetRest(), 65)
+        with pytest.raises(TeachRefusal, match="no die was found"):
+            table.teach("photo")
+        assert asked() == (doubt, picture)  # a photo refused for no doubt changes nothing
+        table.teach("next")
+        assert asked() == (None, None)
+        with pytest.raises(TeachRefusal, match="another phone changed the teaching meanwhile"):
+            table.teach("photo", pictures=True)
+        third = doubted("5", 20)  # step 2's
+        assert asked()[1] == third[1]
+        table.show(SheetRest(dice(["2"] * 6, DICE_AREA, 30)), 65)
+        table.teach("photo")
+        assert asked() == (None, None)
+        table.teach("undo")  # where the third was doubted again: not asked about again
+        assert asked() == (None, None)
+        labels = json.loads((table.state / "teach" / "d6" / "labels.json").read_text())
+        assert labels["images"] == []
+    finally:
+        table.session.stop()
