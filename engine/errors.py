@@ -75,6 +75,30 @@ in (control characters past ASCII's first 32, Unicode's line and paragraph break
 marks): shown as ``\\uXXXX``."""
 
 
+CONTROLLED = re.compile(f"[\x00-\x1f]|{UNSHOWN.pattern}")
+"""What a word quoted in a refusal shows escaped: ASCII's first 32 (which JSON escapes), and
+the characters above."""
+
+
+def shown_words(words: str) -> str:
+    """Words that were not understood, as a refusal quotes them (the score pad, in the phone's
+    quotes): a character that would break or turn round the text escaped, cut short past
+    SHOWN_CHARS.
+
+    >>> print(shown_words("A\\nna\\u202e"), len(shown_words("x" * 500)))
+    A\\u000ana\\u202e 80
+    """
+    return _cut(CONTROLLED.sub(_escaped, words))
+
+
+def _escaped(char: re.Match[str]) -> str:
+    return f"\\u{ord(char[0]):04x}"
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 1] + "…"
+
+
 class Shown:
     """A value that was not understood, as it was written (JSON text, a character that would
     break or turn round the text escaped), cut short past SHOWN_CHARS.
@@ -93,8 +117,7 @@ class Shown:
             text = json.dumps(self.value, ensure_ascii=False)
         except (TypeError, ValueError):
             text = repr(self.value)
-        text = UNSHOWN.sub(lambda char: f"\\u{ord(char[0]):04x}", text)
-        return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 1] + "…"
+        return _cut(UNSHOWN.sub(_escaped, text))
 
 
 class Action:

@@ -16,13 +16,12 @@ engine.errors.IllegalAction: a name neither starts nor ends with a space: " Ben 
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from enum import Enum
 from typing import Any
 
 from engine.checks import same_name
-from engine.errors import UNSHOWN, IllegalAction, Shown
+from engine.errors import CONTROLLED, IllegalAction, Shown
 from engine.rules import Rules
 
 MAX_NAME_LENGTH = 24
@@ -64,13 +63,9 @@ def header_players(value: object, game: Rules[Any, Any], names: NameRules) -> tu
     return given
 
 
-_CONTROLLED = re.compile(f"[\x00-\x1f]|{UNSHOWN.pattern}")
-"""What a name may not hold: a control character, a line or paragraph break, a reordering mark
-(what a refusal shows escaped, and ASCII's first 32)."""
-
 def _check_names(names: tuple[str, ...]) -> None:
     """What every name is: something shown, without control characters."""
-    controlled = [n for n in names if _CONTROLLED.search(n)]
+    controlled = [n for n in names if CONTROLLED.search(n)]  # what a refusal shows escaped
     if controlled:
         raise IllegalAction("a name cannot hold line breaks or other control characters: "
                             "{name}", name=Shown(controlled[0]))

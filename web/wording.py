@@ -31,7 +31,7 @@ from typing import Any
 from device.notice import Notice
 from engine.dalek import Face as DalekFace
 from engine.dicy_cards import Card as DicyCard
-from engine.errors import Action, Key, Many, Refusal, Shown
+from engine.errors import Action, Key, Many, Refusal, Shown, shown_words
 from engine.seventeen import Face as SeventeenFace
 from engine.seventeen_cards import Card as SeventeenCard
 from web.i18n import LANGUAGES, engine_template, fill, text, ui
@@ -197,10 +197,10 @@ def _many_text(lang: str, values: Many) -> str:
 
 
 def _shown_text(lang: str, value: object) -> str:
-    """A bad input: words and whole numbers as written (words in quotes), anything else is
-    "something else" (a player never typed it)."""
+    """A bad input: words and whole numbers as written (words in quotes; escaped and cut short
+    as the engine shows them), anything else is "something else" (a player never typed it)."""
     if isinstance(value, str):
-        return text(lang, "quoted", text=value)
+        return text(lang, "quoted", text=shown_words(value))
     if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
+        return shown_words(str(value))
     return text(lang, "value.other")

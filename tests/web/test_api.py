@@ -463,3 +463,31 @@ def test_the_state_tells_when_why_the_camera_is_out_says_new_values_for_the_same
     assert first == again  # the same words: nothing to ask again
     assert second["values"] != first["values"]  # new words: the pad asks for them
     assert "0000" not in json.dumps(second) and "fotos" not in json.dumps(second)
+
+
+def test_a_word_not_understood_is_quoted_cut_short_and_escaped_in_every_language(
+        dalek: Phone) -> None:
+    # the word was quoted whole (a 15 KB die gave a 15 KB refusal, a die of 4000 digits one
+    # of 4 KB) and as it came: a mark that turns the text round, or a line break, went into
+    # the phone's message
+    before = dalek.state()
+    many_digits = dalek.client.post("/api/action", data=f'{{"line": {{"roll": [{"9" * 4000}]}}, '
+                                    f'"base_version": {before["version"]}}}', headers={
+                                        "X-CSRF-Token": dalek.csrf,
+                                        "Content-Type": "application/json"})
+    assert many_digits.status_code == 400
+    assert many_digits.json["error"].endswith(f"not {'9' * 79}…")  # type: ignore[index]
+    quotes = {"en": "“”", "es": "«»", "it": "«»", "pt": "“”"}
+    for lang, (left, right) in quotes.items():
+        long = dalek.post("/api/action", {"line": {"roll": ["x" * 15_000]},
+                                          "base_version": before["version"]},
+                          **{"Accept-Language": lang})
+        assert long.status_code == 400
+        assert long.json["error"].endswith(f"{left}{'x' * 79}…{right}")  # type: ignore[index]
+        marked = dalek.post("/api/action", {"line": {"roll": ["\u202eAna\n"]},
+                                            "base_version": before["version"]},
+                            **{"Accept-Language": lang})
+        assert marked.status_code == 400
+        assert marked.json["error"].endswith(  # type: ignore[index]
+            f"{left}\\u202eAna\\u000a{right}")
+    assert dalek.state() == before
