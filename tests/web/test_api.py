@@ -225,9 +225,30 @@ def test_hints_can_be_switched_off(dalek: Phone) -> None:
 
 
 def test_a_bad_header_is_refused_with_the_reason(phone: Phone) -> None:
-    response = phone.change("/api/game", {"header": {"game": "chess", "players": ["A", "B"]}})
+    response = phone.change("/api/game", {"header": {"game": "dalek", "players": ["Ana"]}})
     assert response.status_code == 400
-    assert "unknown game “chess”" in response.json["error"]  # type: ignore[index]
+    assert response.json == {"error": "Dalek Dice is for 2 to 8 players, not 1"}
+
+
+def test_a_header_without_its_game_or_of_a_game_not_played_here_is_refused_in_words(
+        phone: Phone) -> None:
+    # the engine's words for a record file went to the phone: "a record starts with its
+    # header: the game and its players, such as something else" (the example header, shown
+    # as any input that is no word), and the games by their ids ("dalek" (Dalek Dice), ...)
+    set_up = ("A new game needs its set-up (the game and its players); nothing was changed.",
+              "Una partida nueva necesita su preparación (el juego y sus jugadores); no se ha "
+              "cambiado nada.")
+    unknown = ("This table does not know that game; nothing was changed.",
+               "Esta mesa no conoce ese juego; no se ha cambiado nada.")
+    for header, (english, spanish) in [({"players": ["Ana", "Ben"]}, set_up),
+                                       ({"game": "dalek"}, set_up),
+                                       ({"game": "chess", "players": ["Ana", "Ben"]}, unknown),
+                                       ({"game": 17, "players": ["Ana", "Ben"]}, unknown)]:
+        for lang, message in [("en", english), ("es", spanish)]:
+            response = phone.post("/api/game", {"header": header, "base_version": 0},
+                                  **{"Accept-Language": lang})
+            assert (response.status_code, response.json) == (400, {"error": message}), header
+    assert phone.state()["view"] is None
 
 
 def test_bad_posts_get_a_400_and_change_nothing(dalek: Phone) -> None:
