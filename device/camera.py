@@ -16,7 +16,8 @@ understands, in each phone's language (:mod:`device.camera_errors`); the live lo
   them, see :class:`FolderSource`); a video file the same way, at its own frame rate unless
   ``fps`` is given. A camera's folder or a video file once shown starts from its newest
   picture when opened again, unless a new recording was put in its place (see
-  :class:`ShownMemory`).
+  :class:`ShownMemory`). A picture is read as a viewer shows it, one past
+  FRAME_PIXELS shrunk to fit them (a phone's 48 MP photo; see vision.picture_file).
 
 A recorded source (folder or video) is *paced* by default: it plays in real time and the live
 loop drops frames it has no time for, as with a camera. Unpaced, it hands over every frame as
@@ -49,7 +50,9 @@ from numpy.typing import NDArray
 from device.camera_errors import CameraError as CameraError  # (given with the sources)
 from device.camera_errors import SourceEnded as SourceEnded
 from device.camera_errors import UnreadableFrame as UnreadableFrame
-from device.jpeg_stream import JpegStream, decoded, is_jpeg_stream
+from device.jpeg_stream import JpegStream, is_jpeg_stream
+from vision.image_size import MAX_PIXELS
+from vision.picture_file import FRAME_PIXELS, PictureError, read_picture
 
 Image = NDArray[np.uint8]
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
@@ -378,7 +381,8 @@ class FolderSource(_Recording):
         self._gone = 0  # pictures played and let go from the front of _files (a folder fed
         # all evening): the number of _files[0]
         self._last: tuple[Identity, Image] | None = None
-        self._unreadable: Identity | None = None  # the picture last found unreadable, told once
+        self._unreadable: tuple[Identity, UnreadableFrame] | None = None  # the picture last
+        # found unreadable and why, told once
         self._clock = playing.get("clock") or RealClock()
         self._looked = -math.inf  # when (recorded time) it was last looked at for new ones
         self._fed = False  # pictures put in it were taken up since it was opened
@@ -417,14 +421,14 @@ class FolderSource(_Recording):
         identity = self._identity(path)
         if self._last is not None and self._last[0] == identity:
             return Frame(self._last[1], at, index)
-        if identity == self._unreadable:
+        if self._unreadable is not None and identity == self._unreadable[0]:
             if self._last is not None:
                 return Frame(self._last[1], at, index)
-            raise UnreadableFrame("camera.why.picture_unreadable", name=path.name)
+            raise self._unreadable[1]
         image, identity = self._written(path, identity)
-        if image is None:
-            self._unreadable = identity
-            raise UnreadableFrame("camera.why.picture_unreadable", name=path.name)
+        if isinstance(image, PictureError):
+            self._unreadable = (identity, _unreadable(path, image))
+            raise self._unreadable[1]
         self._last = (identity, image)
         self._shown(self._fed)
         return Frame(image, at, index)
@@ -438,20 +442,20 @@ class FolderSource(_Recording):
                               folder=self.folder) from None
         return (stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_size)
 
-    def _written(self, path: Path, identity: Identity) -> tuple[Image | None, Identity]:
-        """The picture at ``path`` decoded (None: it cannot be), read again while it changes
+    def _written(self, path: Path, identity: Identity) -> tuple[Image | PictureError, Identity]:
+        """The picture at ``path`` decoded (or why it cannot be), read again while it changes
         (a camera still writing it) for up to MAX_WRITING_S; and the identity of what was
         read."""
         waited = 0.0
         while True:
             image = _decoded(path)
-            if image is not None or waited >= MAX_WRITING_S:
+            if not isinstance(image, PictureError) or waited >= MAX_WRITING_S:
                 return image, identity
             self._clock.sleep(WRITING_S)
             waited += WRITING_S
             now = self._identity(path)
             if now == identity:  # not being written: damaged
-                return None, identity
+                return image, identity
             identity = now
 
     def close(self) -> None:
@@ -693,13 +697,22 @@ def _shown_in(marker: Path) -> list[tuple[str, Recording | None, int | None]]:
 Identity = tuple[int, int, int, int]  # a file's device, inode, time of change and size
 
 
-def _decoded(path: Path) -> Image | None:
-    """The picture at ``path`` (None: it cannot be read or decoded). Decoded from memory:
-    cv2.imread greys what a picture cut short is missing."""
+def _decoded(path: Path) -> Image | PictureError:
+    """The picture at ``path`` as a camera's frame (see vision.picture_file: shrunk to
+    FRAME_PIXELS), or why it cannot be read."""
     try:
-        return decoded(path.read_bytes())
-    except OSError:
-        return None
+        return read_picture(path, fit=FRAME_PIXELS)
+    except PictureError as err:
+        return err
+
+
+def _unreadable(path: Path, why: PictureError) -> UnreadableFrame:
+    """What the host and the phones are told of a picture that cannot be read."""
+    if why.size is not None:
+        return UnreadableFrame("camera.why.picture_too_large", name=path.name,
+                               width=why.size[0], height=why.size[1],
+                               most=MAX_PIXELS // 1_000_000)
+    return UnreadableFrame("camera.why.picture_unreadable", name=path.name)
 
 
 def every_few(pictures: list[Path], most: int) -> list[Path]:

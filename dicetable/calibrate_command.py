@@ -12,13 +12,11 @@ import argparse
 import sys
 from pathlib import Path
 
-import cv2
-import numpy as np
-
 from device import calibration_store
 from device.printed_sheet import write
 from device.state_dir import add_state_argument, default_state_dir
 from vision.calibrate import CalibrationError, calibrate
+from vision.picture_file import FRAME_PIXELS, PictureError, read_picture
 from vision.sheet import GAMES, PAPERS, layout
 from vision.sheet_art import LANGUAGES, PAPER_NAMES
 
@@ -59,12 +57,13 @@ def run(args: argparse.Namespace) -> int:
     if not args.image.is_file():
         print(f"{PROG}: there is no picture {args.image}", file=sys.stderr)
         return 2
-    frame = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
-    if frame is None:
-        print(f"{PROG}: {args.image} is not a readable image", file=sys.stderr)
+    try:
+        frame = read_picture(args.image, fit=FRAME_PIXELS)  # as a folder camera's frames are
+    except PictureError as err:
+        print(f"{PROG}: the picture {args.image} {err}", file=sys.stderr)
         return 2
     try:
-        found = calibrate(np.asarray(frame, np.uint8))
+        found = calibrate(frame)
     except CalibrationError as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 1

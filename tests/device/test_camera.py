@@ -1188,3 +1188,37 @@ def test_a_video_saved_over_one_shown_before_plays_from_its_start(
                             clock=FakeClock())
     unchanged.open()  # the same recording, shown: from its last frame
     assert unchanged.read().number == 2
+
+
+def test_a_phones_48_mp_photo_is_read_at_a_cameras_size_as_it_looks(tmp_path: Path) -> None:
+    # a phone saving into the camera's folder at 48 MP: each frame was decoded whole (144 MB),
+    # and the live loop held over 700 MB (the table's bar: 250 MB; a Pi has 1 to 4 GB)
+    photo = np.zeros((6000, 8000, 3), np.uint8)
+    photo[:, :, 0] = np.arange(8000, dtype=np.uint32)[None, :] * 255 // 8000
+    photo[:, :, 1] = np.arange(6000, dtype=np.uint32)[:, None] * 255 // 6000
+    assert cv2.imwrite(str(tmp_path / "IMG_0001.jpg"), photo)
+    source = FolderSource(tmp_path, fps=10, paced=False, clock=FakeClock())
+    source.open()
+    tracemalloc.start()
+    try:
+        image = source.read().image
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert image.shape == (1500, 2000, 3)
+    shown = cv2.resize(photo, (2000, 1500), interpolation=cv2.INTER_AREA)
+    assert np.abs(image.astype(int) - shown).mean() < 2
+    assert peak < 20_000_000
+
+
+def test_a_picture_too_large_to_read_is_told_so_and_the_next_is_played(tmp_path: Path) -> None:
+    # a 0.2 MB PNG of 56 megapixels decodes to 168 MB (one of 20000×20000 to 1.2 GB): it was
+    # decoded whole as a frame, past what a Pi holds
+    assert cv2.imwrite(str(tmp_path / "f0.png"), np.zeros((7000, 8000, 3), np.uint8))
+    assert cv2.imwrite(str(tmp_path / "f1.png"), shade(90))
+    source = FolderSource(tmp_path, fps=10, paced=False, clock=FakeClock())
+    source.open()
+    with pytest.raises(UnreadableFrame, match=r"the picture f0\.png is too large to read "
+                                              r"\(8000×7000 pixels; at most 50 megapixels\)"):
+        source.read()
+    assert int(source.read().image[0, 0, 0]) == 90

@@ -157,3 +157,27 @@ def test_calibrate_print_names_the_paper_and_how_to_get_the_other(
     assert main(["calibrate", "--print", "--paper", "letter", "--out", str(tmp_path)]) == 0
     said = capsys.readouterr().out
     assert "on US Letter paper" in said and "--paper a4" in said and "--paper letter" not in said
+
+
+def test_calibrate_refuses_a_frame_cut_short_or_too_large_naming_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a frame cut short was read with its missing half grey and the sheet blamed ("cannot be
+    # seen"); a 0.2 MB PNG of 56 megapixels was decoded whole (168 MB)
+    assert main(["calibrate", "--print", "--out", str(tmp_path)]) == 0
+    sheet = cv2.imread(str(tmp_path / "dicetable-dalek-a4-en.png"))
+    frame = cv2.copyMakeBorder(cv2.resize(sheet, None, fx=0.25, fy=0.25,
+                                          interpolation=cv2.INTER_AREA),
+                               30, 30, 30, 30, cv2.BORDER_CONSTANT, value=(80, 100, 120))
+    data = cv2.imencode(".jpg", frame)[1].tobytes()
+    (tmp_path / "cut short.jpg").write_bytes(data[:len(data) // 2])
+    state = tmp_path / "state"
+    assert main(["calibrate", "--image", str(tmp_path / "cut short.jpg"), "--state",
+                 str(state)]) == 2
+    assert (f"the picture {tmp_path / 'cut short.jpg'} is not a readable image (empty, cut "
+            "short or not an image format)") in capsys.readouterr().err
+    assert cv2.imwrite(str(tmp_path / "huge.png"), np.zeros((7000, 8000, 3), np.uint8))
+    assert main(["calibrate", "--image", str(tmp_path / "huge.png"), "--state",
+                 str(state)]) == 2
+    assert (f"the picture {tmp_path / 'huge.png'} is too large to read (8000×7000 pixels; "
+            "at most 50 megapixels)") in capsys.readouterr().err
+    assert not (state / "calibration.json").exists()

@@ -1,0 +1,70 @@
+"""A picture file as a viewer shows it, for the table's camera pictures (a folder of pictures,
+``dicetable calibrate --image``): decoded from its bytes, so that a picture cut short is
+refused (cv2.imread fills what is missing with grey), turned as its orientation tag says, and
+never past :data:`MAX_PIXELS` (a small file can decode to gigabytes).
+
+A picture past ``fit`` pixels is read shrunk by 2, 4 or 8 until it fits: a phone's 48 MP photo
+is 144 MB a frame (the table's live loop then held over 700 MB; a Pi has 1 to 4 GB and the
+table's bar is 250 MB). A JPEG is shrunk by its decoder, which never holds it whole.
+
+>>> shrink_of((8000, 6000), FRAME_PIXELS), shrink_of((4000, 3000), FRAME_PIXELS)
+(4, 2)
+>>> shrink_of((1280, 720), FRAME_PIXELS), shrink_of((40000, 30000), FRAME_PIXELS)
+(1, 8)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.image_size import MAX_PIXELS, image_size
+
+FRAME_PIXELS = 4_000_000
+"""The most pixels a camera's picture is read at (a 12 MP photo is read at 3 MP, 2000×1500)."""
+
+_SHRUNK = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+           8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+class PictureError(Exception):
+    """Why a picture file cannot be read, in plain words; ``size`` is (width, height) for one
+    too large to read, else None."""
+
+    def __init__(self, reason: str, size: tuple[int, int] | None = None) -> None:
+        super().__init__(reason)
+        self.size = size
+
+
+def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
+    """The picture at ``path`` as BGR, turned as shown, shrunk to ``fit`` pixels if given;
+    raises :class:`PictureError`."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise PictureError(f"cannot be read: {err.strerror or err}") from None
+    size = image_size(data)
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        raise PictureError(f"is too large to read ({size[0]}×{size[1]} pixels; at most "
+                           f"{MAX_PIXELS // 1_000_000} megapixels)", size)
+    shrink = 1 if fit is None or size is None else shrink_of(size, fit)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), _SHRUNK[shrink]) if data else None
+    if image is None:
+        raise PictureError("is not a readable image (empty, cut short or not an image "
+                           "format)")
+    height, width = image.shape[:2]
+    if fit is not None and size is None and (more := shrink_of((width, height), fit)) > 1:
+        image = cv2.resize(image, (width // more, height // more), interpolation=cv2.INTER_AREA)
+    return np.asarray(image, np.uint8)
+
+
+def shrink_of(size: tuple[int, int], fit: int) -> int:
+    """By how much (1, 2, 4 or 8) a picture of ``size`` is shrunk to fit ``fit`` pixels (8 at
+    most)."""
+    for shrink in (1, 2, 4):
+        if (size[0] // shrink) * (size[1] // shrink) <= fit:
+            return shrink
+    return 8
