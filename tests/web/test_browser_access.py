@@ -540,6 +540,29 @@ def test_a_dialog_opened_from_the_menu_gives_the_keyboard_back_to_the_menu_butto
         expect(menu).to_be_focused()
 
 
+def test_the_pin_asked_of_a_phone_logged_out_elsewhere_cancelled_gives_the_keyboard_to_enter_pin(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    # the phone is drawn as watching as the PIN is asked: the Undo pressed was gone, and the
+    # dialog cancelled left the keyboard on the page's body
+    phone = host(served)
+    view = play(phone, {"game": "dalek", "players": ["Ana", "Ben"]}, [{"roll": DALEK_ROLL}])
+    page = with_pin(open_phone(), served)
+    shows(page, view["version"])
+    copy = open_phone().context  # another phone with the same cookie, logged out
+    copy.add_cookies([{"name": c["name"], "value": c["value"], "url": served.url}
+                      for c in page.context.cookies()])
+    csrf = copy.request.get(served.url + "/api/state").json()["csrf"]
+    assert copy.request.post(served.url + "/auth/logout", data="{}", headers={
+        "Content-Type": "application/json", "X-CSRF-Token": csrf}).ok
+    page.get_by_role("button", name="Undo", exact=True).focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#pin-dialog")).to_have_attribute("open", "")
+    page.keyboard.press("Escape")
+    expect(page.locator("#pin-dialog")).not_to_have_attribute("open", "")
+    enter_pin = page.locator(".watch").get_by_role("button", name="Enter PIN", exact=True)
+    expect(enter_pin).to_be_focused()
+
+
 
 def test_a_cards_text_closed_gives_the_keyboard_back_to_the_card_drawn_again_meanwhile(
         open_phone: Callable[..., Page], served: ServedTable) -> None:

@@ -64,7 +64,7 @@ function notices() {
 function noGame() {
   return el("section.panel.welcome", {},
     el("h2", {text: t("pad.no_game")}),
-    S.auth ? button(t("menu.new"), openSetup, "primary big") : button(t("menu.pin"), askPin, "primary big"),
+    S.auth ? button(t("menu.new"), openSetup, "primary big") : button(t("menu.pin"), askPin, "primary big ask-pin"),
     el("div.row", {}, button(t("menu.rules"), () => openRules(), ""), button(t("menu.stats"), openStats, "")));
 }
 
@@ -115,7 +115,7 @@ function entry(view, game) {
 }
 
 function watchOnly() {
-  return el("p.watch", {}, t("pad.watching"), " ", button(t("menu.pin"), askPin));
+  return el("p.watch", {}, t("pad.watching"), " ", button(t("menu.pin"), askPin, "ask-pin"));
 }
 
 function hintsBox(view, game) {

@@ -450,10 +450,14 @@ function cameraMoments(old, now) {
 /* The PIN */
 
 /* The table no longer knows this phone (logged out on another copy of it, a new PIN, a grant
-   expired): it is drawn as watching, and the PIN is asked. */
+   expired): it is drawn as watching, and the PIN is asked. The control used, gone with the
+   drawing, leaves the keyboard to the page's Enter PIN, where the dialog gives it back. */
 function signedOut() {
   S.auth = false;
   render();
+  const lost = !document.activeElement || document.activeElement === document.body;
+  const enterPin = document.querySelector("#screen .ask-pin");
+  if (lost && enterPin) enterPin.focus({preventScroll: true});
   askPin();
 }
 
