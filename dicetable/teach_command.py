@@ -44,12 +44,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the profile file to write (.npz; with --from)")
     add_state_argument(parser)
     parser.add_argument("--split", metavar="NAME",
-                        help="teach only from this split of labels.json (default: every photo)")
+                        help="teach only from this split of labels.json (with --from; "
+                             "default: every photo)")
 
 
 def run(args: argparse.Namespace) -> int:
     kind = args.kind
     if args.profile is not None:
+        for option, given in (("--out", args.out), ("--split", args.split)):
+            if given is not None:
+                print(f"{PROG}: {option} is for teaching from photos (--from DIR), not with "
+                      "--import: an imported profile is kept in the table's state folder "
+                      "(--state DIR)", file=sys.stderr)
+                return 2
         return _import(kind, args.profile, args.state)
     if args.out is None:
         print(f"{PROG}: say where to write the profile (--out PROFILE)", file=sys.stderr)

@@ -124,6 +124,24 @@ def test_a_profile_taught_elsewhere_is_imported_into_the_state_folder(
     assert "is not a teach profile" in capsys.readouterr().err
 
 
+def test_teach_refuses_to_import_with_options_of_teaching_from_photos(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # --out was taken and passed over: the profile was kept in the state folder, and no file
+    # written where --out said
+    from dicetable.live_table import taught_profiles
+    from vision.profile import default
+
+    shared, state, out = tmp_path / "dalek.npz", tmp_path / "state", tmp_path / "copy.npz"
+    default("dalek").save(shared)
+    for option in (["--out", str(out)], ["--split", "test"]):
+        assert main(["teach", "dalek", "--import", str(shared), "--state", str(state),
+                     *option]) == 2
+        assert capsys.readouterr().err == (
+            f"dicetable teach: {option[0]} is for teaching from photos (--from DIR), not with "
+            "--import: an imported profile is kept in the table's state folder (--state DIR)\n")
+    assert taught_profiles(state) == {} and not out.exists()
+
+
 def test_a_damaged_taught_profile_is_said_and_the_shipped_look_read_instead(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from dicetable.live_table import taught_profiles
