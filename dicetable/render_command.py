@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from dicetable.options import whole_number
+from engine import dalek, dicy
 from vision.art import STYLES
 from vision.components import D6_FACES, DALEK_FACES, faces
 from vision.sheet import GAMES, PAPERS
@@ -19,6 +20,8 @@ from vision.table_dataset import write
 from vision.table_scene import TableScene, render_table
 
 PROG = "dicetable render"
+GAME_DICE = {"dalek": dalek.DICE, "dicy": dicy.DICE, "17": 0}
+"""The dice each game is played with: the most a frame of it shows."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -35,7 +38,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the split the frames are labelled (default test)")
     parser.add_argument("--paper", choices=sorted(PAPERS), default="a4",
                         help="the paper of the sheet (default a4)")
-    parser.add_argument("--dice", type=int, help="dice per frame (default: Dalek 1-10, Dicy 6)")
+    parser.add_argument("--dice", type=whole_number(1, max(GAME_DICE.values())),
+                        help="dice per frame, up to the game's own (Dalek 10, Dicy 6; default: "
+                             "Dalek 1-10, Dicy 6)")
     parser.add_argument("--teach", action="store_true",
                         help="photos for teach mode: every face once in each photo")
     parser.add_argument("--out", type=Path, required=True, metavar="DIR",
@@ -43,6 +48,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    most = GAME_DICE[args.game]
+    if args.dice is not None and args.dice > most:
+        said = (f"at most {most} dice, as the game has: give --dice 1 to {most}" if most
+                else "no dice, as the game has none: leave out --dice")
+        print(f"{PROG}: a {args.game} frame shows {said}", file=sys.stderr)
+        return 2
     try:
         n = write(args.out, ((args.split, _scene(args, i)) for i in range(args.count)))
     except OSError as err:

@@ -167,6 +167,32 @@ def test_render_into_a_place_it_cannot_write_says_so(tmp_path: Path,
     assert capsys.readouterr().err.startswith(f"dicetable render: cannot write into {afile}: ")
 
 
+@pytest.mark.parametrize("dice", ["-1", "0", "11", "1000000"])
+def test_render_refuses_a_count_of_dice_no_game_is_played_with(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], dice: str) -> None:
+    # taken: -1 and 0 rendered frames without dice, 1000000 as many as the sheet had room for
+    with pytest.raises(SystemExit) as stopped:
+        main(["render", "--game", "dalek", "--count", "1", "--dice", dice, "--out",
+              str(tmp_path)])
+    assert stopped.value.code == 2
+    assert f"argument --dice: “{dice}” is not a whole number from 1 to 10" in (
+        capsys.readouterr().err)
+    assert not (tmp_path / "labels.json").exists()
+
+
+@pytest.mark.parametrize(("game", "dice", "said"), [
+    ("dicy", "7", "a dicy frame shows at most 6 dice, as the game has: give --dice 1 to 6"),
+    ("17", "1", "a 17 frame shows no dice, as the game has none: leave out --dice")])
+def test_render_refuses_more_dice_than_the_game_has(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str, dice: str,
+        said: str) -> None:
+    # taken: Dicy frames showed as many as the dice zone had room for (7 or 8 of 12), 17's none
+    assert main(["render", "--game", game, "--count", "1", "--dice", dice, "--out",
+                 str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"dicetable render: {said}\n"
+    assert not (tmp_path / "labels.json").exists()
+
+
 def test_calibrate_print_names_the_paper_and_how_to_get_the_other(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["calibrate", "--print", "--game", "17", "--out", str(tmp_path)]) == 0
