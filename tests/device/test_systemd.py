@@ -201,3 +201,14 @@ def test_the_installers_help_is_its_whole_heading_with_every_option() -> None:
     assert done.stdout.splitlines() == heading
     taken = re.findall(r"^\s+(--[a-z-]+)\)", INSTALL.read_text(encoding="utf-8"), re.MULTILINE)
     assert taken and [option for option in taken if option not in done.stdout] == []
+
+
+def test_every_readme_section_the_pi_files_send_a_reader_to_is_a_heading_of_it() -> None:
+    # config.toml sent the owner to "The config file", a paragraph of "Commands"
+    folder = UNIT.parent
+    readme = (folder.parent / "README.md").read_text(encoding="utf-8")
+    headings = set(re.findall(r"^#+ (.+)$", readme, re.MULTILINE))
+    sent = {(path.name, name) for path in folder.iterdir() if path.is_file()
+            for name in re.findall(r'README, "([^"]+)"', path.read_text(encoding="utf-8"))}
+    assert {name for _, name in sent} >= {"On the Pi", "The config file"}
+    assert [(file, name) for file, name in sorted(sent) if name not in headings] == []
