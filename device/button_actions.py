@@ -140,6 +140,11 @@ class ButtonActions:
         else:
             self._refuse(keys, ButtonRefusal("the shout button has no part in Dicy Cards"))
 
+    @property
+    def powers_off(self) -> bool:
+        """Whether stop held alone shuts the table down (else a held stop is a stop)."""
+        return self._on_shutdown is not None
+
     def hold_stop(self) -> None:
         """Stop was held alone: shut the table down (when that is on)."""
         if self._on_shutdown is None:

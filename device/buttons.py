@@ -14,7 +14,7 @@ How presses are read:
 - A shout counts on its press; shouts within ``together_s`` of the first become one shout
   with every caller (one ``call`` in 17).
 - Stop counts when it is let go, unless it was held (``hold_time``, gpiozero's ``when_held``):
-  held alone, it shuts the table down (when ``shutdown`` is on).
+  held alone, it shuts the table down. With ``shutdown`` off, a held stop counts as a press.
 - Stop and a shout held together (stop first) show the table PIN on the phones; neither
   counts as a press. A shout pressed while stop is down that is let go before the PIN shows
   counts as a shout, and the stop as a stop: two players pressed at once (held on alone, it
@@ -255,7 +255,8 @@ class PressReader:
         withheld = self._withheld.pop(key, None)
         if withheld is not None and not pin_shown:
             bisect.insort(self._shouts, withheld, key=lambda edge: edge.at)
-        if key == STOP and not held and not (in_chord and pin_shown):
+        if key == STOP and not (held and self._actions.powers_off) \
+                and not (in_chord and pin_shown):
             self._actions.stop()
 
     def _was_held(self, key: Key) -> None:

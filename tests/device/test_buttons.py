@@ -58,10 +58,13 @@ class Table:
         self.clock = FakeClock()
         self.shutdowns: list[float] = []
         self.actions = ButtonActions(session, seated=bool(config.seats), voice=voice,
-                                     on_shutdown=lambda: self.shutdowns.append(self.clock()))
+                                     on_shutdown=self.shut_down if config.shutdown else None)
         self.buttons = TableButtons(config, self.actions, factory=self.factory,
                                     clock=self.clock)
         self.buttons.start()
+
+    def shut_down(self) -> None:
+        self.shutdowns.append(self.clock())
 
     def pin(self, number: int) -> Any:
         return self.factory.pin(number)
@@ -338,6 +341,23 @@ def test_holding_stop_shuts_down_and_no_stop_is_played(table: Table) -> None:
     last = table.wait(news("exterminate"))
     assert len(table.shutdowns) == 1
     assert last.version == before.version, "the held stop ended no turn"
+
+
+def test_holding_stop_with_shutdown_off_is_a_stop(session: TableSession,
+                                                   journal_path: Path) -> None:
+    table = Table(session, ButtonConfig(stop=STOP, shout=SHOUT, hold_s=HOLD_S, shutdown=False))
+    try:
+        before = table.play(DALEK, KEPT)
+        table.press(STOP)  # a player leans on stop past hold_s to end the turn
+        table.clock.advance(HOLD_S + 0.1)
+        time.sleep(HOLD_S + 0.5)  # gpiozero's hold timer runs on real time
+        table.release(STOP)
+        after = table.wait(lambda snap: snap.version > before.version)
+        assert after.view is not None and after.view["turn"] == "Ben"
+        assert sources(journal_path)[-1] == ('{"stop": {}}', "button")
+        assert table.shutdowns == []
+    finally:
+        table.buttons.stop()
 
 
 def test_holding_stop_through_a_shout_let_go_meanwhile_shuts_down(table: Table) -> None:
