@@ -21,7 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from device.config import ConfigError, as_written, check_keys, number_in, typed
+from device.config import ConfigError, as_written, check_keys, number_in, typed, written
+from device.notice import Notice
 
 FIRST_PIN, LAST_PIN = 2, 27
 """The GPIO pins of a Pi 4 or 5's header that a button may use (0 and 1 belong to the HAT
@@ -90,22 +91,34 @@ def button_config(settings: Mapping[str, Any], where: str) -> ButtonConfig | Non
         shutdown=typed(settings, "shutdown", bool, True, where),
         voice=typed(settings, "voice", bool, True, where),
     )
-    _check(config, where)
+    _check(config, settings, where)
     return config
 
 
-def _check(config: ButtonConfig, where: str) -> None:
+def buttons_off(err: ConfigError, file: object) -> Notice:
+    """What the host's phone says of a wrong ``[buttons]`` section (``err``) in ``file``: the
+    table runs without buttons until it is fixed."""
+    return Notice("notice.buttons_off", {"setting": err.setting, "why": err.why, "file": file})
+
+
+def _check(config: ButtonConfig, settings: Mapping[str, Any], where: str) -> None:
     if config.shout is not None and config.seats:
         raise ConfigError(f"{where}: give either “shout” (one shout button for the table) or "
-                          "“seats” (one per seat), not both")
+                          "“seats” (one per seat), not both", setting=written(settings, "seats"),
+                          why=Notice("notice.config.shout_and_seats"))
     if config.seat_leds and len(config.seat_leds) != len(config.seats):
         raise ConfigError(f"{where}: “seat_leds” must give one LED per seat "
-                          f"({len(config.seats)}), not {len(config.seat_leds)}")
+                          f"({len(config.seats)}), not {len(config.seat_leds)}",
+                          setting=written(settings, "seat_leds"),
+                          why=Notice("notice.config.seat_leds", {"seats": len(config.seats)}))
     if config.shout_led is not None and config.shout is None:
         raise ConfigError(f"{where}: “shout_led” is for the table's one shout button, "
-                          "which is not given")
+                          "which is not given", setting=written(settings, "shout_led"),
+                          why=Notice("notice.config.shout_led"))
     if config.stop_led is not None and config.stop is None:
-        raise ConfigError(f"{where}: “stop_led” is for the stop button, which is not given")
+        raise ConfigError(f"{where}: “stop_led” is for the stop button, which is not given",
+                          setting=written(settings, "stop_led"),
+                          why=Notice("notice.config.stop_led"))
     seen: dict[int, str] = {}
     for name, pins in (("stop", [config.stop]), ("shout", [config.shout]),
                        ("seats", config.seats), ("stop_led", [config.stop_led]),
@@ -115,7 +128,10 @@ def _check(config: ButtonConfig, where: str) -> None:
             if pin is None:
                 continue
             if pin in seen:
-                raise ConfigError(f"{where}: GPIO {pin} is given twice ({seen[pin]} and {name})")
+                raise ConfigError(f"{where}: GPIO {pin} is given twice ({seen[pin]} and {name})",
+                                  setting=written(settings, name),
+                                  why=Notice("notice.config.twice",
+                                             {"pin": pin, "first": seen[pin]}))
             seen[pin] = name
 
 
@@ -125,7 +141,10 @@ def _pin(settings: Mapping[str, Any], key: str, where: str) -> int | None:
     pin = typed(settings, key, int, 0, where)
     if not FIRST_PIN <= pin <= LAST_PIN:
         raise ConfigError(f"{where}: “{key}” is GPIO {pin}, which a Raspberry Pi 4 or 5 does "
-                          f"not have (use GPIO {FIRST_PIN} to {LAST_PIN}, BCM numbering)")
+                          f"not have (use GPIO {FIRST_PIN} to {LAST_PIN}, BCM numbering)",
+                          setting=written(settings, key),
+                          why=Notice("notice.config.no_gpio", {"pin": pin, "first": FIRST_PIN,
+                                                            "last": LAST_PIN}))
     return pin
 
 
@@ -136,7 +155,12 @@ def _pins(settings: Mapping[str, Any], key: str, where: str) -> tuple[int, ...]:
     if not isinstance(values, list) or not values or \
             not all(isinstance(value, int) and not isinstance(value, bool) for value in values):
         raise ConfigError(f"{where}: “{key}” must be a list of GPIO numbers, one per seat, "
-                          f"such as [22, 23, 24], not {as_written(values)}")
-    found = [_pin({key: value}, key, where) for value in values]
+                          f"such as [22, 23, 24], not {as_written(values)}",
+                          setting=written(settings, key), why=Notice("notice.config.pins"))
+    try:
+        found = [_pin({key: value}, key, where) for value in values]
+    except ConfigError as err:  # named as the file writes the list
+        err.setting = written(settings, key)
+        raise
     return tuple(pin for pin in found if pin is not None)
 

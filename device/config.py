@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from device.notice import Notice
+
 SYSTEM_CONFIG = Path("/etc/dicetable/config.toml")
 SECTIONS = ("server", "camera", "buttons")
 T = TypeVar("T")
@@ -32,7 +34,16 @@ N = TypeVar("N", int, float)
 
 
 class ConfigError(ValueError):
-    """The config file cannot be used; the message says which file, where, and why."""
+    """The config file cannot be used; the message says which file, where, and why. Where one
+    setting is at fault, ``setting`` is it as written (``stop = 40``) and ``why`` the reason as
+    a message key of the score pad's catalogs (``notice.config.…``, ``web/i18n``) and its values,
+    for the phones."""
+
+    def __init__(self, message: str, *, setting: str | None = None,
+                 why: Notice | None = None) -> None:
+        super().__init__(message)
+        self.setting = setting
+        self.why = why
 
 
 @dataclass(frozen=True)
@@ -89,7 +100,9 @@ def check_keys(settings: Mapping[str, Any], known: tuple[str, ...], where: str) 
     """Refuse a setting a section does not know (a typo would otherwise be ignored)."""
     for key in settings:
         if key not in known:
-            raise ConfigError(f"{where}: unknown setting “{key}” (known: {', '.join(known)})")
+            raise ConfigError(f"{where}: unknown setting “{key}” (known: {', '.join(known)})",
+                              setting=written(settings, key),
+                              why=Notice("notice.config.unknown", {"known": ", ".join(known)}))
 
 
 def typed(settings: Mapping[str, Any], key: str, kind: type[T], default: T, where: str) -> T:
@@ -107,7 +120,8 @@ def typed(settings: Mapping[str, Any], key: str, kind: type[T], default: T, wher
         value = float(value)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise ConfigError(f"{where}: “{key}” must be {_KINDS.get(kind, kind.__name__)}, "
-                          f"not {as_written(value)}")
+                          f"not {as_written(value)}", setting=written(settings, key),
+                          why=Notice(f"notice.config.{kind.__name__}"))
     return value
 
 
@@ -126,8 +140,20 @@ def number_in(settings: Mapping[str, Any], key: str, kind: type[N], default: N,
     if not (low < value if above else low <= value) or not value <= high:
         span = f"above {low:g} and at most {high:g}" if above else f"from {low:g} to {high:g}"
         raise ConfigError(f"{where}: “{key}” must be {span}, "
-                          f"not {as_written(settings.get(key, value))}")
+                          f"not {as_written(settings.get(key, value))}",
+                          setting=written(settings, key),
+                          why=Notice("notice.config.above" if above else "notice.config.from_to",
+                                     {"low": f"{low:g}", "high": f"{high:g}"}))
     return value
+
+
+def written(settings: Mapping[str, Any], key: str) -> str:
+    """Setting ``key`` as the config file writes it: ``stop = 40``.
+
+    >>> written({"seats": [22, 40]}, "seats")
+    'seats = [22, 40]'
+    """
+    return f"{key} = {as_written(settings[key])}"
 
 
 def as_written(value: Any) -> str:

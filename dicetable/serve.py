@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from device.button_config import ButtonConfig, button_config
+from device.button_config import ButtonConfig, button_config, buttons_off
 from device.calibration_store import CalibrationFileError
 from device.camera import DEFAULT_FPS, CameraError
 from device.config import ConfigError, check_keys, config_path, load_config, number_in, typed
@@ -99,6 +99,9 @@ class ServeSettings:
     source: str | None
     fps: float | None  # None: a folder's default, a video's own rate
     buttons: ButtonConfig | None
+    buttons_off: Notice | None = None
+    """Why the table runs without buttons: its ``[buttons]`` section is wrong (the host is told
+    on the phones; the other sections keep the table from starting)."""
 
 
 def serve_settings(args: argparse.Namespace) -> ServeSettings:
@@ -119,7 +122,11 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
     source = args.camera or (None if args.demo else camera_source(camera_settings, where))
     fps = args.fps or (number_in(camera_settings, "fps", float, DEFAULT_FPS, (0, MAX_FPS), where,
                                  above=True) if "fps" in camera_settings else None)
-    buttons = button_config(config.section("buttons"), config.where("buttons"))
+    try:
+        buttons = button_config(config.section("buttons"), config.where("buttons"))
+    except ConfigError as err:
+        return ServeSettings(host, port, max_streams, source, fps, None,
+                             buttons_off(err, config.path))
     return ServeSettings(host, port, max_streams, source, fps, buttons)
 
 
@@ -192,7 +199,8 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
     close.callback(session.stop)
     keep_room(path.parent)
     notices = [*opened.notices, *([session.notice] if session.notice else []),
-               *([CARD_FULL] if card_full else [])]
+               *([CARD_FULL] if card_full else []),
+               *([settings.buttons_off] if settings.buttons_off else [])]
     _log_notices(opened, notices)
     demo = (state / "demo" if args.demo is True else args.demo) if args.demo else None
     watchdog = service_watchdog(session, lambda: status_line(

@@ -93,8 +93,10 @@ def from_json(data: Any) -> object:
 
 
 def notice_text(lang: str, notice: Notice) -> str:
-    """A notice for the host in ``lang``; a refusal among its params is translated too."""
-    params = {k: engine_text(lang, v) if isinstance(v, Refusal) else v
+    """A notice for the host in ``lang``; a refusal or a notice among its params (a reason) is
+    translated too."""
+    params = {k: engine_text(lang, v) if isinstance(v, Refusal)
+              else notice_text(lang, v) if isinstance(v, Notice) else v
               for k, v in notice.params.items()}
     return text(lang, notice.key, **params)
 

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from device.button_config import ButtonConfig, button_config
+from device.button_config import ButtonConfig, button_config, buttons_off
 from device.config import ConfigError, load_config
+from web.i18n import LANGUAGES
+from web.wording import notice_text
 
 WHERE = "config.toml [buttons]"
 
@@ -72,3 +74,8 @@ def test_a_wrong_setting_is_named_with_the_reason(settings: dict[str, object],
     with pytest.raises(ConfigError) as refused:
         button_config(settings, WHERE)
     assert str(refused.value).startswith(f"{WHERE}: {message}")
+    # the host's phone is told the setting as written and why, in its language
+    assert refused.value.setting is not None and refused.value.why is not None
+    for lang in LANGUAGES:
+        told = notice_text(lang, buttons_off(refused.value, "config.toml"))
+        assert refused.value.setting in told and "None" not in told and "notice." not in told

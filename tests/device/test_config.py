@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from pathlib import Path
 
 import pytest
 
 from device.config import ConfigError, check_keys, config_path, load_config
+from dicetable.child import ServedTable
 from dicetable.cli import build_parser, main
 from dicetable.serve import serve_settings
 
@@ -146,3 +149,34 @@ def test_serve_refuses_a_video_that_is_not_there(
     assert main(["serve", "--state", str(tmp_path / "state"), "--camera", str(video),
                  "--port", "0"]) == 2
     assert capsys.readouterr().err.endswith(f"dicetable: there is no video file {video}\n")
+
+
+@pytest.mark.parametrize(("setting", "says"), [
+    ("stop = 40", "stop = 40 in the config file {path}: there is no GPIO 40 on a Pi"),
+    ("stop = 17\nbuzzer = 17", "buzzer = 17 in the config file {path}: GPIO 17 is given to "
+                               "stop already"),
+    ("bounce_ms = 500", "bounce_ms = 500 in the config file {path}: it must be from 1 to 200"),
+    ("stop_pin = 4", "stop_pin = 4 in the config file {path}: there is no such setting"),
+])
+def test_a_wrong_buttons_section_starts_the_table_without_buttons_and_tells_the_host(
+        tmp_path: Path, setting: str, says: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(f"[buttons]\n{setting}\n")
+    log = tmp_path / "serve.log"
+    with ServedTable(tmp_path / "state", args=["--config", str(path)], log=log,
+                     env={"GPIOZERO_PIN_FACTORY": "mock"}) as served:
+        english, spanish = (notices(served.url, lang) for lang in ("en", "es"))
+    told = says.format(path=path)
+    assert len(english) == 1 and told in english[0], english
+    assert english[0].endswith("until the config file is fixed and the table restarted.")
+    assert spanish[0].startswith("Los botones de la mesa están desactivados. "
+                                 f"{setting.splitlines()[-1]} en el archivo de configuración")
+    assert log.read_text().count(told) == 1
+
+
+def notices(url: str, lang: str) -> list[str]:
+    """The host's notices of the table at ``url``, as a phone in ``lang`` gets them."""
+    asked = urllib.request.Request(f"{url}/api/state", headers={"Accept-Language": lang})
+    with urllib.request.urlopen(asked, timeout=10) as answer:
+        told: list[str] = json.load(answer)["notices"]
+    return told
