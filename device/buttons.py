@@ -33,7 +33,7 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from gpiozero import (  # type: ignore[import-untyped]
     LED,
@@ -83,6 +83,8 @@ class TableButtons:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._reader = PressReader(config, actions, clock)
+        self._board: Any = None
+        """The board's pins as gpiozero knows them (``board_info``: the header's numbers)."""
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", PinFactoryFallback)
@@ -113,6 +115,8 @@ class TableButtons:
             if led_pin is not None:
                 leds[key] = LED(led_pin, pin_factory=factory)
                 self._devices.append(leds[key])
+        if self._devices:
+            self._board = self._devices[0].pin_factory.board_info
         buzzer = None if config.buzzer is None else Buzzer(config.buzzer, pin_factory=factory)
         if buzzer is not None:
             self._devices.append(buzzer)
@@ -124,16 +128,31 @@ class TableButtons:
         return put
 
     def describe(self) -> str:
-        """The buttons in words, for the host's log."""
+        """The buttons in words, for the host's log: each pin by its GPIO (BCM) number and its
+        number on the 40-pin header (``stop on GPIO 17, header pin 11``), so that a host who
+        wired by the header's numbers sees a mismatch."""
         config = self.config
         parts = []
         if config.stop is not None:
-            parts.append(f"stop on GPIO {config.stop}")
+            parts.append(f"stop on {self._pins((config.stop,))}")
         if config.shout is not None:
-            parts.append(f"one shout on GPIO {config.shout}")
+            parts.append(f"one shout on {self._pins((config.shout,))}")
         if config.seats:
-            parts.append("a shout per seat on GPIO " + ", ".join(map(str, config.seats)))
+            parts.append(f"a shout per seat on {self._pins(config.seats)}")
         return "buttons: " + "; ".join(parts)
+
+    def _pins(self, pins: tuple[int, ...]) -> str:
+        """``GPIO 22, 23, header pins 15, 16`` (the header's numbers as the board's pin factory
+        gives them; left out where it does not know them)."""
+        gpio = ", ".join(map(str, pins))
+        if self._board is None:
+            return f"GPIO {gpio}"
+        try:
+            header = [self._board.physical_pin(f"GPIO{pin}")[1] for pin in pins]
+        except GPIOZeroError:  # a pin off the board's header
+            return f"GPIO {gpio}"
+        plural = "s" if len(pins) > 1 else ""
+        return f"GPIO {gpio}, header pin{plural} {', '.join(map(str, header))}"
 
     def start(self) -> None:
         """Start reading presses."""

@@ -180,3 +180,15 @@ def notices(url: str, lang: str) -> list[str]:
     with urllib.request.urlopen(asked, timeout=10) as answer:
         told: list[str] = json.load(answer)["notices"]
     return told
+
+
+def test_the_log_names_each_buttons_gpio_and_header_pin(tmp_path: Path) -> None:
+    # a host who wired stop to the header's pin 17 reads that GPIO 17 is its pin 11
+    path = tmp_path / "config.toml"
+    path.write_text("[buttons]\nstop = 17\nseats = [22, 23, 24]\n")
+    log = tmp_path / "serve.log"
+    with ServedTable(tmp_path / "state", args=["--config", str(path)], log=log,
+                     env={"GPIOZERO_PIN_FACTORY": "mock"}):
+        pass
+    assert "dicetable: buttons: stop on GPIO 17, header pin 11; a shout per seat on GPIO 22, "\
+           "23, 24, header pins 15, 16, 18\n" in log.read_text()
