@@ -118,6 +118,23 @@ def test_the_installer_writes_a_working_table_into_a_root_and_a_second_run_chang
 
 @pytest.mark.skipif(shutil.which("systemd-sysusers") is None or shutil.which("systemctl") is None,
                     reason="systemd's tools are not installed (Debian package systemd)")
+def test_the_installer_says_a_held_stop_cannot_power_off_an_image_without_polkitd(
+        tmp_path: Path) -> None:
+    # the power-off rule is read by polkitd alone: without it systemctl poweroff is refused
+    bare, with_polkit = tmp_path / "bare", tmp_path / "polkit"
+    polkitd = with_polkit / "usr/lib/polkit-1/polkitd"
+    polkitd.parent.mkdir(parents=True)
+    polkitd.write_text("#!/bin/sh\n")
+    polkitd.chmod(0o755)
+    bare.mkdir()
+    says = "polkitd is not installed: a held stop button cannot power the Pi off until it is " \
+           "(apt install polkitd)"
+    assert says in install(bare, "--no-apt").stdout
+    assert "polkitd" not in install(with_polkit, "--no-apt").stdout
+
+
+@pytest.mark.skipif(shutil.which("systemd-sysusers") is None or shutil.which("systemctl") is None,
+                    reason="systemd's tools are not installed (Debian package systemd)")
 def test_a_checkout_run_before_installing_gets_a_venv_that_sees_the_pis_packages(
         tmp_path: Path) -> None:
     root = tmp_path / "pi"
