@@ -12,6 +12,7 @@ of 720p (58 MB) went to their last in 2.3 to 2.8 s here (about 50 s on a Raspber
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,12 +22,15 @@ from numpy.typing import NDArray
 
 Image = NDArray[np.uint8]
 SOI = b"\xff\xd8\xff"  # a JPEG's start, and the marker after it
-EOI = b"\xff\xd9"  # a JPEG's end (entropy-coded data holds none: an FF there is followed by
-#                    00 or a restart marker)
+EOI = b"\xff\xd9"  # a JPEG's end
+START = re.compile(re.escape(SOI))
+SCAN_END = re.compile(b"\xff[\xd8\xd9]")  # a scan's EOI, or the next JPEG's SOI where it was
+#                   cut short (entropy-coded data holds neither: an FF there is followed by 00
+#                   or a restart marker), as FFmpeg's parser splits them
+LONGEST = 3  # bytes of the longest of these
 SOS = 0xDA  # the start of a JPEG's scan: its entropy-coded data follows
 STANDALONE = frozenset({0x01, *range(0xD0, 0xD8)})  # markers with no length after them
 NOT_IN_HEADERS = frozenset({0x00, 0xD8})  # an FF followed by these is no segment
-BROKEN = -1  # (of a JPEG whose segments are not segments: no frame)
 CHUNK = 1 << 20  # bytes read at a time
 RATE = 25.0  # frames a second of a raw .mjpeg, which tells none: FFmpeg's, as OpenCV said
 
@@ -62,13 +66,14 @@ class _Bytes:
                 break
         return bytes(self._data[at - self._base:at - self._base + count])
 
-    def find(self, wanted: bytes, at: int) -> int | None:
-        """The offset of ``wanted`` first found from ``at`` on (None: the file ends first)."""
-        while (found := self._data.find(wanted, at - self._base)) < 0:
-            at = max(at, self._base + len(self._data) - len(wanted) + 1)
+    def find(self, wanted: re.Pattern[bytes], at: int) -> tuple[int, bytes] | None:
+        """The offset and bytes of ``wanted`` (at most LONGEST bytes) first found from ``at``
+        on (None: the file ends first)."""
+        while (found := wanted.search(self._data, at - self._base)) is None:
+            at = max(at, self._base + len(self._data) - LONGEST + 1)
             if not self._more(at):
                 return None
-        return self._base + found
+        return self._base + found.start(), found.group()
 
     def _more(self, keep: int) -> bool:
         """Let go of the bytes before offset ``keep`` and read the next chunk (False: none)."""
@@ -82,9 +87,11 @@ class _Bytes:
 
 class JpegStream:
     """The frames of the raw .mjpeg at ``path``, found as they are asked for (each JPEG from
-    its SOI to its EOI; bytes between two are passed over, and a last one cut short is no
-    frame, as FFmpeg has them). ``found`` is told the number of each frame found while going
-    to a frame further on or counting them (skipping), not while reading on."""
+    its SOI to its EOI; bytes between two are passed over, as FFmpeg has them, and so is a
+    JPEG cut short, the next one's SOI or the file's end coming before its EOI: FFmpeg plays
+    one cut short in its picture with what it lacks filled from the frame before). ``found``
+    is told the number of each frame found while going to a frame further on or counting
+    them (skipping), not while reading on."""
 
     def __init__(self, path: Path, found: Callable[[int], None] | None = None) -> None:
         try:
@@ -155,13 +162,15 @@ class JpegStream:
                 return False
             if self._bytes is None:
                 self._bytes = _Bytes(self._fd, self._after)
-            start = self._bytes.find(SOI, self._after)
-            end = None if start is None else self._end(self._bytes, start)
-            if start is None or end is None:  # the end (looked for again from there later)
+            soi = self._bytes.find(START, self._after)
+            start = None if soi is None else soi[0]
+            ended = None if start is None else self._end(self._bytes, start)
+            if start is None or ended is None:  # the end (looked for again from there later)
                 self._bytes = None
                 return number < 0
-            if end == BROKEN:  # (looked for again from its SOI on: the bytes read let go)
-                self._after, self._bytes = start + 2, None
+            end, whole = ended
+            if not whole:  # (looked for again from there on: the bytes read let go)
+                self._after, self._bytes = end, None
                 continue
             self._frames.append((start, end))
             self._after = end
@@ -170,11 +179,12 @@ class JpegStream:
         return True
 
     @staticmethod
-    def _end(data: _Bytes, start: int) -> int | None:
-        """The offset after the EOI of the JPEG whose SOI is at ``start``: its segments gone
-        past by their lengths up to its scan (an EXIF thumbnail, a JPEG of its own, is inside
-        one), then the first EOI; None where the file ends before it, BROKEN where a segment
-        is none."""
+    def _end(data: _Bytes, start: int) -> tuple[int, bool] | None:
+        """The offset after the EOI of the JPEG whose SOI is at ``start``, and True: its
+        segments gone past by their lengths up to its scan (an EXIF thumbnail, a JPEG of its
+        own, is inside one), then the first EOI; None where the file ends before it; where
+        it is no frame, the offset to look for the next from, and False (a segment that is
+        none: after its SOI; an SOI before its scan's EOI: there)."""
         at = start + 2
         while True:
             segment = data.take(at, 4)  # its marker, and its length where it has one
@@ -182,7 +192,7 @@ class JpegStream:
                 return None
             marker = segment[1]
             if segment[0] != 0xFF or marker in NOT_IN_HEADERS:
-                return BROKEN
+                return start + 2, False
             if marker == 0xFF:  # a fill byte
                 at += 1
                 continue
@@ -190,13 +200,15 @@ class JpegStream:
                 at += 2
                 continue
             if marker == EOI[1]:  # (tables alone: a frame that will not decode)
-                return at + 2
+                return at + 2, True
             if len(segment) < 4:
                 return None
             length = segment[2] << 8 | segment[3]
             if length < 2:
-                return BROKEN
+                return start + 2, False
             if marker == SOS:
-                end = data.find(EOI, at + 2 + length)
-                return None if end is None else end + 2
+                end = data.find(SCAN_END, at + 2 + length)
+                if end is None:
+                    return None
+                return (end[0] + 2, True) if end[1] == EOI else (end[0], False)
             at += 2 + length

@@ -846,11 +846,13 @@ def exif_jpeg(value: int) -> bytes:
 
 def test_a_raw_mjpeg_of_photos_with_thumbnails_plays_each_photo_once(tmp_path: Path) -> None:
     # its frames are found by their JPEG markers: a thumbnail's own are inside its photo's
-    # APP1, and bytes between two photos (a stream's part headers) or a last photo cut short
-    # are no frames, as OpenCV plays it
+    # APP1, and bytes between two photos (a stream's part headers) are no frames; nor is a
+    # last photo cut short, in its headers or in its picture (OpenCV played the latter, what
+    # it lacks filled from the frame before)
     path = tmp_path / "table.mjpeg"
+    cut = exif_jpeg(200)
     path.write_bytes(exif_jpeg(40) * 5 + b"\r\n--frame\r\n" + exif_jpeg(120) * 5
-                     + exif_jpeg(200)[:300])
+                     + cut[:300] + cut[:len(cut) * 3 // 4])
     marker = tmp_path / "camera-folder.txt"
     assert played(str(path), ShownMemory(path, marker)) == [40, 120]
     again = ShownMemory(path, marker)
@@ -860,6 +862,32 @@ def test_a_raw_mjpeg_of_photos_with_thumbnails_plays_each_photo_once(tmp_path: P
     frame = source.read()
     source.close()
     assert (frame.number, round(int(frame.image[60, 80, 0]), -1)) == (9, 120)
+
+
+def test_a_raw_mjpeg_frame_cut_short_in_its_middle_is_passed_over(tmp_path: Path) -> None:
+    # the cut frame's scan ran on to the next frame's end, which it swallowed: 40, a cut 80
+    # (three quarters of it), 120, 160 played 40, 80 (its bottom grey), 160
+    cut = cv2.imencode(".jpg", shade(80, (160, 120)))[1].tobytes()
+    path = tmp_path / "table.mjpeg"
+    path.write_bytes(b"".join(cv2.imencode(".jpg", shade(value, (160, 120)))[1].tobytes()
+                              if value != 80 else cut[:len(cut) * 3 // 4]
+                              for value in (40, 80, 120, 160)))
+    assert played(str(path)) == [40, 120, 160]
+
+
+def test_a_raw_mjpeg_a_camera_appended_to_after_a_power_cut_opens_on_its_whole_frame(
+        tmp_path: Path) -> None:
+    # 50 frames, three quarters of one (the power cut), then a whole one: shown before, it
+    # opened on the cut frame and never showed the whole one
+    frame = cv2.imencode(".jpg", shade(40, (160, 120)))[1].tobytes()
+    whole = cv2.imencode(".jpg", shade(200, (160, 120)))[1].tobytes()
+    path = tmp_path / "table.mjpeg"
+    path.write_bytes(frame * 50 + frame[:len(frame) * 3 // 4] + whole)
+    marker = tmp_path / "camera-folder.txt"
+    assert played(str(path), ShownMemory(path, marker)) == [40, 200]
+    again = ShownMemory(path, marker)
+    assert again.frames == 51
+    assert played(str(path), again) == [200]
 
 
 def test_a_raw_mjpeg_plays_on_past_frames_that_cannot_be_decoded(tmp_path: Path) -> None:
