@@ -20,6 +20,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.picture_file import decoded
+
 Image = NDArray[np.uint8]
 SOI = b"\xff\xd8\xff"  # a JPEG's start, and the marker after it
 EOI = b"\xff\xd9"  # a JPEG's end
@@ -42,12 +44,6 @@ def is_jpeg_stream(path: Path) -> bool:
             return file.read(len(SOI)) == SOI
     except OSError:
         return False
-
-
-def decoded(data: bytes) -> Image | None:
-    """The picture a file's bytes hold (None: none can be decoded)."""
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
-    return None if image is None else np.asarray(image, np.uint8)
 
 
 class _Bytes:
@@ -140,7 +136,7 @@ class JpegStream:
         if self._fd is None or self._position == 0:
             return False, None
         start, end = self._frames[self._position - 1]
-        image = decoded(os.pread(self._fd, end - start, start))
+        image = decoded(os.pread(self._fd, end - start, start), turned=False)
         self._image = self._image if image is None else image
         return self._image is not None, self._image
 

@@ -50,15 +50,24 @@ def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
     if size is not None and size[0] * size[1] > MAX_PIXELS:
         raise PictureError(f"is too large to read ({size[0]}×{size[1]} pixels; at most "
                            f"{MAX_PIXELS // 1_000_000} megapixels)", size)
-    shrink = 1 if fit is None or size is None else shrink_of(size, fit)
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), _SHRUNK[shrink]) if data else None
+    image = decoded(data, shrink=1 if fit is None or size is None else shrink_of(size, fit))
     if image is None:
         raise PictureError("is not a readable image (empty, cut short or not an image "
                            "format)")
     height, width = image.shape[:2]
     if fit is not None and size is None and (more := shrink_of((width, height), fit)) > 1:
-        image = cv2.resize(image, (width // more, height // more), interpolation=cv2.INTER_AREA)
-    return np.asarray(image, np.uint8)
+        image = np.asarray(cv2.resize(image, (width // more, height // more),
+                                      interpolation=cv2.INTER_AREA), np.uint8)
+    return image
+
+
+def decoded(data: bytes, *, turned: bool = True, shrink: int = 1) -> NDArray[np.uint8] | None:
+    """The picture ``data`` holds as BGR, shrunk by ``shrink`` (1, 2, 4 or 8) as it is
+    decoded, turned as its orientation tag says if ``turned`` (a photo; a video's frame is
+    played as stored); None where none can be decoded."""
+    flags = _SHRUNK[shrink] | (0 if turned else cv2.IMREAD_IGNORE_ORIENTATION)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), flags) if data else None
+    return None if image is None else np.asarray(image, np.uint8)
 
 
 def shrink_of(size: tuple[int, int], fit: int) -> int:

@@ -890,6 +890,35 @@ def test_a_raw_mjpeg_a_camera_appended_to_after_a_power_cut_opens_on_its_whole_f
     assert played(str(path), again) == [200]
 
 
+def turned_jpeg(value: int) -> bytes:
+    """A 160×120 JPEG of shade ``value`` whose Exif orientation tag (6) tells a viewer to turn
+    it a quarter turn clockwise, as a phone held upright writes it."""
+    jpeg = cv2.imencode(".jpg", shade(value, (160, 120)))[1].tobytes()
+    tiff = (b"II*\x00" + (8).to_bytes(4, "little") + (1).to_bytes(2, "little")
+            + b"\x12\x01\x03\x00\x01\x00\x00\x00\x06\x00\x00\x00" + bytes(4))
+    exif = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + (len(exif) + 2).to_bytes(2, "big") + exif + jpeg[2:]
+
+
+def test_a_raw_mjpeg_frame_is_played_as_stored_whatever_its_orientation_tag(
+        tmp_path: Path) -> None:
+    # its frames were turned as a photo's (160×120 played as 120×160), which OpenCV's video
+    # reading never did; a picture in a folder is still turned as a phone shows it
+    path = tmp_path / "table.mjpeg"
+    path.write_bytes(turned_jpeg(40) * 3)
+    source = open_source(str(path), paced=False, clock=FakeClock())
+    source.open()
+    assert source.read().image.shape == (120, 160, 3)
+    source.close()
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    (frames / "000.jpg").write_bytes(turned_jpeg(40))
+    folder = FolderSource(frames, clock=FakeClock())
+    folder.open()
+    assert folder.read().image.shape == (160, 120, 3)
+    folder.close()
+
+
 def test_a_raw_mjpeg_plays_on_past_frames_that_cannot_be_decoded(tmp_path: Path) -> None:
     # it ended at the first such frame: one whose segments are no segments is passed over,
     # one without its size (no SOF) shows the frame before it
