@@ -41,6 +41,8 @@ WHY: dict[str, str] = {
     "camera.why.picture_unusable": "the picture cannot be used ({detail})",
     "camera.why.no_video": "there is no video file {path}",
     "camera.why.video_unplayable": "the video {path} cannot be played",
+    "camera.why.video_unreadable": "the video {path} cannot be read: is the USB stick or card "
+                                   "that holds it plugged in?",
     "camera.why.video_no_frame": "the video {path} has no readable frame",
     "camera.why.not_open": "the camera is not open",
     "camera.why.device_missing": "{device} is not there: is the camera plugged in?",

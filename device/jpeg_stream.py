@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from device.camera_errors import CameraError
 from vision.picture_file import decoded
 
 Image = NDArray[np.uint8]
@@ -47,11 +48,12 @@ def is_jpeg_stream(path: Path) -> bool:
 
 
 class _Bytes:
-    """A file's bytes from ``start`` on, read a chunk at a time as they are asked for, always
-    further on; those before the place last asked for are let go."""
+    """A file's bytes from ``start`` on, read a chunk at a time by ``read`` (a count and an
+    offset) as they are asked for, always further on; those before the place last asked for
+    are let go."""
 
-    def __init__(self, fd: int, start: int) -> None:
-        self._fd = fd
+    def __init__(self, read: Callable[[int, int], bytes], start: int) -> None:
+        self._read = read
         self._base = start  # the file's offset of _data[0]
         self._data = bytearray()
 
@@ -76,7 +78,7 @@ class _Bytes:
         if keep > self._base:
             del self._data[:keep - self._base]
             self._base = keep
-        chunk = os.pread(self._fd, CHUNK, self._base + len(self._data))
+        chunk = self._read(CHUNK, self._base + len(self._data))
         self._data += chunk
         return bool(chunk)
 
@@ -90,6 +92,7 @@ class JpegStream:
     them (skipping), not while reading on."""
 
     def __init__(self, path: Path, found: Callable[[int], None] | None = None) -> None:
+        self._path = path
         try:
             self._fd: int | None = os.open(path, os.O_RDONLY)
         except OSError:
@@ -136,7 +139,7 @@ class JpegStream:
         if self._fd is None or self._position == 0:
             return False, None
         start, end = self._frames[self._position - 1]
-        image = decoded(os.pread(self._fd, end - start, start), turned=False)
+        image = decoded(self._read(end - start, start), turned=False)
         self._image = self._image if image is None else image
         return self._image is not None, self._image
 
@@ -150,6 +153,15 @@ class JpegStream:
             os.close(self._fd)
             self._fd = None
 
+    def _read(self, count: int, at: int) -> bytes:
+        """The ``count`` bytes of the file from offset ``at`` (fewer where it ends first);
+        CameraError where they cannot be read (a USB stick pulled out)."""
+        assert self._fd is not None
+        try:
+            return os.pread(self._fd, count, at)
+        except OSError:
+            raise CameraError("camera.why.video_unreadable", path=self._path) from None
+
     def _find(self, number: int, found: Callable[[int], None] | None) -> bool:
         """Find the frames up to frame ``number`` (-1: all), telling ``found`` each; whether
         that frame is there."""
@@ -157,7 +169,7 @@ class JpegStream:
             if self._fd is None:
                 return False
             if self._bytes is None:
-                self._bytes = _Bytes(self._fd, self._after)
+                self._bytes = _Bytes(self._read, self._after)
             soi = self._bytes.find(START, self._after)
             start = None if soi is None else soi[0]
             ended = None if start is None else self._end(self._bytes, start)

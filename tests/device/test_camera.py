@@ -28,6 +28,7 @@ from device.camera import (
     parse_source,
     pictures_in,
 )
+from device.jpeg_stream import JpegStream
 from device.motion import Settler, Verdict, motion_picture
 
 
@@ -930,6 +931,29 @@ def test_a_raw_mjpeg_plays_on_past_frames_that_cannot_be_decoded(tmp_path: Path)
     path = tmp_path / "table.mjpeg"
     path.write_bytes(jpeg + no_size + bad_length + after)
     assert played(str(path)) == [40, 120]
+
+
+def test_a_raw_mjpeg_frame_whose_size_opencv_refuses_is_played_past(tmp_path: Path) -> None:
+    # a frame that says it is 40000×40000 (a corrupt SOF) raised OpenCV's assertion out of
+    # the source's read, which ended the live loop's camera thread ("camera stalled" after
+    # 5 s); it cannot be decoded, and the frame before it is shown, as for any such frame
+    jpeg = cv2.imencode(".jpg", shade(40, (160, 120)))[1].tobytes()
+    sof = jpeg.index(b"\xff\xc0")
+    huge = jpeg[:sof + 5] + (40000).to_bytes(2, "big") * 2 + jpeg[sof + 9:]
+    after = cv2.imencode(".jpg", shade(120, (160, 120)))[1].tobytes()
+    path = tmp_path / "table.mjpeg"
+    path.write_bytes(jpeg + huge + after)
+    assert played(str(path)) == [40, 120]
+
+
+def test_a_raw_mjpeg_that_cannot_be_read_says_so_in_a_players_words(tmp_path: Path) -> None:
+    # a read that fails (a USB stick pulled: EIO; here a folder opened as the file: EISDIR)
+    # went out of the source's read as an OSError, which ended the live loop's camera thread
+    stream = JpegStream(tmp_path)
+    assert stream.isOpened()
+    with pytest.raises(CameraError, match=f"the video {tmp_path} cannot be read: is the USB"):
+        stream.read()
+    stream.release()
 
 
 def test_a_video_cut_short_and_shown_before_starts_from_its_last_frame(tmp_path: Path) -> None:
