@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+from array import array
 from collections.abc import Callable
 from pathlib import Path
 
@@ -98,7 +99,8 @@ class JpegStream:
         except OSError:
             self._fd = None
         self._found = found
-        self._frames: list[tuple[int, int]] = []  # each frame's first byte and the one after
+        self._starts = array("q")  # each frame's first byte (8 bytes a frame: a day's
+        self._ends = array("q")  # recording, 2 million frames, holds 32 MB) and the one after
         self._after = 0  # where the next frame is looked for
         self._bytes: _Bytes | None = None
         self._position = 0  # the frame read next
@@ -115,7 +117,7 @@ class JpegStream:
             return float(self._position)
         if prop == cv2.CAP_PROP_FRAME_COUNT:
             self._find(-1, self._found)
-            return float(len(self._frames))
+            return float(len(self._starts))
         return RATE if prop == cv2.CAP_PROP_FPS else 0.0
 
     def set(self, prop: int, value: float) -> bool:
@@ -123,7 +125,7 @@ class JpegStream:
         if prop != cv2.CAP_PROP_POS_FRAMES:
             return False
         wanted = max(0, int(value))
-        self._position = wanted if self._find(wanted, self._found) else len(self._frames)
+        self._position = wanted if self._find(wanted, self._found) else len(self._starts)
         return True
 
     def grab(self) -> bool:
@@ -138,7 +140,7 @@ class JpegStream:
         as FFmpeg leaves it out)."""
         if self._fd is None or self._position == 0:
             return False, None
-        start, end = self._frames[self._position - 1]
+        start, end = self._starts[self._position - 1], self._ends[self._position - 1]
         image = decoded(self._read(end - start, start), turned=False)
         self._image = self._image if image is None else image
         return self._image is not None, self._image
@@ -165,7 +167,7 @@ class JpegStream:
     def _find(self, number: int, found: Callable[[int], None] | None) -> bool:
         """Find the frames up to frame ``number`` (-1: all), telling ``found`` each; whether
         that frame is there."""
-        while number < 0 or len(self._frames) <= number:
+        while number < 0 or len(self._starts) <= number:
             if self._fd is None:
                 return False
             if self._bytes is None:
@@ -180,10 +182,11 @@ class JpegStream:
             if not whole:  # (looked for again from there on: the bytes read let go)
                 self._after, self._bytes = end, None
                 continue
-            self._frames.append((start, end))
+            self._starts.append(start)
+            self._ends.append(end)
             self._after = end
             if found is not None:
-                found(len(self._frames) - 1)
+                found(len(self._starts) - 1)
         return True
 
     @staticmethod
