@@ -126,6 +126,7 @@ class JpegStream:
             return False
         wanted = max(0, int(value))
         self._position = wanted if self._find(wanted, self._found) else len(self._starts)
+        self._image = None  # (decoded before the frames skipped)
         return True
 
     def grab(self) -> bool:
@@ -137,11 +138,15 @@ class JpegStream:
 
     def retrieve(self) -> tuple[bool, Image | None]:
         """The frame gone past last, decoded (one that cannot be: the frame decoded before it,
-        as FFmpeg leaves it out)."""
+        as FFmpeg leaves it out; gone to with none decoded before it, the nearest before it
+        that can be)."""
         if self._fd is None or self._position == 0:
             return False, None
-        start, end = self._starts[self._position - 1], self._ends[self._position - 1]
-        image = decoded(self._read(end - start, start), turned=False)
+        number = self._position - 1
+        image = self._decoded(number)
+        while image is None and self._image is None and number > 0:
+            number -= 1
+            image = self._decoded(number)
         self._image = self._image if image is None else image
         return self._image is not None, self._image
 
@@ -154,6 +159,11 @@ class JpegStream:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+    def _decoded(self, number: int) -> Image | None:
+        """Frame ``number`` (found) decoded, as stored (None: it cannot be)."""
+        start, end = self._starts[number], self._ends[number]
+        return decoded(self._read(end - start, start), turned=False)
 
     def _read(self, count: int, at: int) -> bytes:
         """The ``count`` bytes of the file from offset ``at`` (fewer where it ends first);

@@ -836,6 +836,31 @@ def test_a_raw_mjpeg_shown_before_goes_to_its_last_frame_decoding_that_frame_alo
     assert (frame.number, round(int(frame.image[60, 80, 0]), -1)) == (299, 120)
 
 
+def test_a_raw_mjpeg_shown_before_whose_last_frame_cannot_be_decoded_shows_the_one_before(
+        tmp_path: Path) -> None:
+    # its last frame has no size (a broken SOF) and none was decoded before it: the count
+    # kept was lowered by one, and every open read it from its first frame, one that cannot
+    # be decoded either: that ended it, a video of one frame with none to show
+    jpeg = cv2.imencode(".jpg", shade(40, (160, 120)))[1].tobytes()
+    sof = jpeg.index(b"\xff\xc0")
+    no_size = jpeg[:sof] + jpeg[sof + 2 + int.from_bytes(jpeg[sof + 2:sof + 4], "big"):]
+    before = cv2.imencode(".jpg", shade(120, (160, 120)))[1].tobytes()
+    path = tmp_path / "table.mjpeg"
+    path.write_bytes(no_size * 59 + before + no_size)
+    marker = tmp_path / "camera-folder.txt"
+    memory = ShownMemory(path, marker)
+    memory.show()
+    memory.count(61)
+    for _ in range(2):
+        memory = ShownMemory(path, marker)
+        source = VideoSource(path, memory, paced=False, clock=FakeClock())
+        source.open()
+        frame = source.read()
+        source.close()
+        assert (frame.number, round(int(frame.image[60, 80, 0]), -1)) == (60, 120)
+        assert memory.frames == 61
+
+
 def exif_jpeg(value: int) -> bytes:
     """A JPEG of shade ``value`` holding an EXIF thumbnail (a JPEG of its own, of another
     shade) in its APP1, as a camera's photos do."""
