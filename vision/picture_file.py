@@ -64,8 +64,11 @@ def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
 def decoded(data: bytes, *, turned: bool = True, shrink: int = 1) -> NDArray[np.uint8] | None:
     """The picture ``data`` holds as BGR, shrunk by ``shrink`` (1, 2, 4 or 8) as it is
     decoded, turned as its orientation tag says if ``turned`` (a photo; a video's frame is
-    played as stored); None where none can be decoded (OpenCV's assertion on a size past
-    2^30 pixels included)."""
+    played as stored); None where none can be decoded, or its header says more than
+    :data:`MAX_PIXELS` (OpenCV would decode a corrupt size to gigabytes, or assert)."""
+    size = image_size(data)
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        return None
     flags = _SHRUNK[shrink] | (0 if turned else cv2.IMREAD_IGNORE_ORIENTATION)
     try:
         image = cv2.imdecode(np.frombuffer(data, np.uint8), flags) if data else None

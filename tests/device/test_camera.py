@@ -958,13 +958,16 @@ def test_a_raw_mjpeg_plays_on_past_frames_that_cannot_be_decoded(tmp_path: Path)
     assert played(str(path)) == [40, 120]
 
 
-def test_a_raw_mjpeg_frame_whose_size_opencv_refuses_is_played_past(tmp_path: Path) -> None:
+@pytest.mark.parametrize("side", [40000, 7500])
+def test_a_raw_mjpeg_frame_too_large_to_read_is_played_past(tmp_path: Path, side: int) -> None:
     # a frame that says it is 40000×40000 (a corrupt SOF) raised OpenCV's assertion out of
     # the source's read, which ended the live loop's camera thread ("camera stalled" after
-    # 5 s); it cannot be decoded, and the frame before it is shown, as for any such frame
+    # 5 s); one of 7500×7500 (56 MP) was decoded at that size, grey where its data ends
+    # (30000×30000: 2.7 GB); past MAX_PIXELS it is not decoded, and the frame before it is
+    # shown, as for any frame that cannot be
     jpeg = cv2.imencode(".jpg", shade(40, (160, 120)))[1].tobytes()
     sof = jpeg.index(b"\xff\xc0")
-    huge = jpeg[:sof + 5] + (40000).to_bytes(2, "big") * 2 + jpeg[sof + 9:]
+    huge = jpeg[:sof + 5] + side.to_bytes(2, "big") * 2 + jpeg[sof + 9:]
     after = cv2.imencode(".jpg", shade(120, (160, 120)))[1].tobytes()
     path = tmp_path / "table.mjpeg"
     path.write_bytes(jpeg + huge + after)
