@@ -4,12 +4,12 @@ Each one returns the value in a precise type or raises IllegalAction naming what
 The caller gives the refusal's template; the validator fills in ``{value}`` (the bad value as
 written) and the fields it knows (``{low}``, ``{high}``, ``{options}``).
 
->>> as_list([1, 2], "{key} needs a list, not {value}", key="roll")
+>>> as_list([1, 2], A_LIST, key="roll")
 [1, 2]
->>> as_list(3, "{key} needs a list, not {value}", key="roll")
+>>> as_list(3, A_LIST, key="roll")
 Traceback (most recent call last):
 ...
-engine.errors.IllegalAction: roll needs a list, not 3
+engine.errors.IllegalAction: write roll as a list in square brackets, not 3
 """
 
 from __future__ import annotations
@@ -19,6 +19,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from engine.errors import IllegalAction, Key, Many, Shown
+
+A_LIST = "write {key} as a list in square brackets, not {value}"
+"""The refusal of a record key whose value must be a list (``{key}`` the key)."""
 
 
 def as_list(value: object, template: str, /, **params: object) -> list[Any]:
@@ -34,16 +37,16 @@ def as_object(value: object, key: str, keys: Iterable[str],
     ``keys`` (``named`` tells a refusal what they are: record keys, or e.g. card ids), or
     IllegalAction."""
     if not isinstance(value, Mapping):
-        raise IllegalAction("{key} needs an object, not {value}", key=Key(key),
-                            value=Shown(value))
+        raise IllegalAction("write {key} with its details in curly brackets, not {value}",
+                            key=Key(key), value=Shown(value))
     allowed = sorted(keys)
     unknown = Many(Shown(str(k)) for k in sorted(str(k) for k in value if k not in allowed))
     if unknown and allowed:
         raise IllegalAction("{key} does not take {unknown} (it takes {expected})", key=Key(key),
                             unknown=unknown, expected=Many(named(k) for k in allowed))
     if unknown:
-        raise IllegalAction("{key} does not take {unknown} (it takes no keys)", key=Key(key),
-                            unknown=unknown)
+        raise IllegalAction("{key} does not take {unknown} (its curly brackets stay empty)",
+                            key=Key(key), unknown=unknown)
     return value
 
 

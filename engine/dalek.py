@@ -23,7 +23,7 @@ from enum import StrEnum
 from random import Random
 from typing import Any
 
-from engine.checks import as_choice, as_empty, as_int, as_list
+from engine.checks import A_LIST, as_choice, as_empty, as_int, as_list
 from engine.errors import IllegalAction, Key, Many, and_listed
 from engine.rounds import after_turn
 from engine.rules import JSONDict, Rules, register
@@ -203,7 +203,7 @@ class DalekRules(Rules[DalekState, Action]):
             as_empty(value, "stop")
             return Stop()
         faces = tuple(as_choice(f, "a die must be one of {options}, not {value}", list(Face))
-                      for f in as_list(value, "{key} needs a list, not {value}", key=Key(kind)))
+                      for f in as_list(value, A_LIST, key=Key(kind)))
         return Roll(tuple(Face(f) for f in faces)) if kind == "roll" else Keep(
             tuple(Face(f) for f in faces))
 

@@ -28,7 +28,7 @@ from importlib.resources import files
 from random import Random
 from typing import Any
 
-from engine.checks import as_choice, as_empty, as_int, as_list, as_object, as_player
+from engine.checks import A_LIST, as_choice, as_empty, as_int, as_list, as_object, as_player
 from engine.dicy_cards import EFFECTS, Card, Choice, Dice, Reach, best, points, refusal, shown
 from engine.errors import IllegalAction, Key, Many, Refusal, Shown, and_listed
 from engine.rounds import after_turn
@@ -225,7 +225,7 @@ def parse_cards(value: object) -> tuple[Card, ...]:
     engine.errors.IllegalAction: cards names pair twice; the 5 cards are all different
     """
     ids = [Card(as_choice(v, "a card must be one of {options}, not {value}", list(Card)))
-           for v in as_list(value, "{key} needs a list, not {value}", key=Key("cards"))]
+           for v in as_list(value, A_LIST, key=Key("cards"))]
     if len(ids) != ROW:
         raise IllegalAction("cards needs 5 cards, not {count}", count=len(ids))
     twice = Many(c for c, n in Counter(ids).items() if n > 1)
@@ -242,7 +242,7 @@ def parse_presets(data: object) -> dict[str, tuple[Card, ...]]:
     <Card.PAIR: 'pair'>
     """
     if not isinstance(data, Mapping):
-        raise IllegalAction("the preset file needs an object of modes, not {value}",
+        raise IllegalAction("the preset file holds its modes in curly brackets, not {value}",
                             value=Shown(data))
     presets: dict[str, tuple[Card, ...]] = {}
     for name, cards in data.items():
@@ -522,13 +522,14 @@ def _fields(value: object, key: str, keys: tuple[str, ...]) -> Mapping[str, Any]
 
 
 def _card(fields: Mapping[str, Any], key: str, field: str) -> Card:
-    return Card(as_choice(fields[field], "{key}'s {field} must be one of {options}, not {value}",
+    return Card(as_choice(fields[field], "in {key}, {field} must be one of {options}, not {value}",
                           list(Card), key=Key(key), field=Key(field)))
 
 
 def _dice(value: object, key: str) -> Dice:
     return tuple(as_int(d, "a die shows {low} to {high}, not {value}", 1, 6)
-                 for d in as_list(value, "{key}'s dice needs a list, not {value}", key=Key(key)))
+                 for d in as_list(value, "in {key}, write the dice as a list in square brackets, "
+                                  "not {value}", key=Key(key)))
 
 
 def _six_dice(value: object, key: str) -> Dice:

@@ -23,13 +23,14 @@ True
 >>> wrapped = RecordError(3, err)
 >>> str(wrapped), wrapped.template, wrapped.params["reason"] is err
 ("line 3: it is Ana's turn, not Ben's", 'line {line}: {reason}', True)
->>> str(IllegalAction("{key} needs a list, not {value}", key=Key("roll"), value=Shown("H4")))
-'roll needs a list, not "H4"'
+>>> LIST = "write {key} as a list in square brackets, not {value}"
+>>> str(IllegalAction(LIST, key=Key("roll"), value=Shown("H4")))
+'write roll as a list in square brackets, not "H4"'
 >>> str(Many(["Ana", "Ben"])), str(Shown([1, True]))
 ('Ana, Ben', '[1, true]')
->>> to_json(IllegalAction("{key} needs a list, not {value}", key=Key("roll"), value=Shown(3)))
+>>> to_json(IllegalAction(LIST, key=Key("roll"), value=Shown(3)))
 ... # doctest: +NORMALIZE_WHITESPACE
-{'template': '{key} needs a list, not {value}',
+{'template': 'write {key} as a list in square brackets, not {value}',
  'params': {'key': {'key': 'roll'}, 'value': {'shown': 3}}}
 """
 

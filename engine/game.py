@@ -48,7 +48,7 @@ class Game:
         the rules its players' names are held to (a new game at this table's by default; see
         :class:`NameRules`)."""
         if not isinstance(header, Mapping):
-            raise IllegalAction("a game starts with a header object, not {value}",
+            raise IllegalAction("a game starts with its header in curly brackets, not {value}",
                                 value=Shown(header))
         if "game" not in header or "players" not in header:
             raise IllegalAction("a record starts with its header: the game and its players, "

@@ -75,7 +75,7 @@ def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
             line = _json_before_note(text.rstrip("\r\n"))
             _check_text(line)
         except json.JSONDecodeError as err:
-            raise RecordError(number, EngineError("this is not JSON (at column {column})",
+            raise RecordError(number, EngineError("the text cannot be read at column {column}",
                                                   column=err.colno)) from None
         except ValueError:  # an integer past Python's digit limit for int('…')
             raise RecordError(number, EngineError("this line holds a number too long to be "

@@ -25,7 +25,7 @@ from enum import StrEnum
 from random import Random
 from typing import Any
 
-from engine.checks import as_choice, as_int, as_list, as_object, as_player, same_name
+from engine.checks import A_LIST, as_choice, as_int, as_list, as_object, as_player, same_name
 from engine.errors import IllegalAction, Key, Many, Shown, and_listed
 from engine.rules import JSONDict, Rules, register
 from engine.seventeen_cards import PLAIN_BACKS, Card, Deck, too_many
@@ -335,7 +335,7 @@ class SeventeenRules(Rules[SeventeenState, Action]):
         kind = as_choice(kind, "a {game} action must be one of {options}, not {value}",
                          (Key("play"), Key("call"), Key("reveal")), game=self.title)
         if kind == "call":
-            callers = as_list(value, "{key} needs a list, not {value}", key=Key("call"))
+            callers = as_list(value, A_LIST, key=Key("call"))
             if not callers:
                 raise IllegalAction("call names at least one player")
             if not all(isinstance(c, str) for c in callers):
@@ -348,7 +348,7 @@ class SeventeenRules(Rules[SeventeenState, Action]):
             return Call(tuple(callers))
         if kind == "reveal":
             return Reveal(tuple(_card(c) for c in as_list(
-                value, "{key} needs a list, not {value}", key=Key("reveal"))))
+                value, A_LIST, key=Key("reveal"))))
         play = as_object(value, "play", ("card", "face"))
         if "face" not in play:
             raise IllegalAction("play needs a face: up or down")

@@ -251,7 +251,7 @@ def test_a_journal_line_damaged_on_disk_is_where_the_game_goes_on_from(
         assert snap.view is not None and snap.view["actions"] == 1  # the roll stands
         assert table.notice is not None and table.notice.key == "notice.game_goes_on"
         assert table.notice.params["move"] == 2
-        assert str(table.notice.params["reason"]).startswith("this is not JSON")
+        assert str(table.notice.params["reason"]).startswith("the text cannot be read at column")
         table.act({"keep": ["H4", "D3"]}, base_version=snap.version, source="phone")
         assert [g["id"] for g in Journal(journal_path).history("abandoned")] == [game_id]
     finally:

@@ -122,7 +122,7 @@ def test_a_preset_of_the_box_is_played_with_the_cards_its_header_names() -> None
     ({"cards": ["pair", "odd", "joker", "sixes", "straight"]},
      "a card must be one of two-dice, no-six, odd, straight, two-pairs, sixes, pair,"
      " lowest-three, distinct-x4, distinct-sum, forty-minus, same-x5, not \"joker\""),
-    ({"cards": "pair"}, "cards needs a list, not \"pair\""),
+    ({"cards": "pair"}, "write cards as a list in square brackets, not \"pair\""),
     ({"mode": "glacial", "target": 0}, "the target is a whole number from 1 to 10000, not 0"),
     ({"mode": "glacial", "target": "100"}, '"100" must be a number, written without quotes: 100'),
     ({"mode": "glacial", "target": "0"}, 'the target is a whole number from 1 to 10000, not "0"'),
@@ -162,7 +162,7 @@ def test_presets_are_read_as_five_cards_each() -> None:
     assert parsed == {"B": (Card.PAIR, Card.ODD, Card.SIXES, Card.STRAIGHT, Card.SAME_X5)}
     with pytest.raises(IllegalAction, match="preset B is refused: cards needs 5 cards, not 1"):
         parse_presets({"B": ["pair"]})
-    with pytest.raises(IllegalAction, match="the preset file needs an object of modes"):
+    with pytest.raises(IllegalAction, match="the preset file holds its modes in curly brackets"):
         parse_presets(["B"])
     with pytest.raises(IllegalAction, match='the preset file cannot define mode "glacial"'):
         parse_presets({"glacial": GLACIAL})
@@ -193,21 +193,23 @@ def test_a_turn_starts_with_a_roll() -> None:
     (roll(6, 6, 5, 2, 1, True), "a die shows 1 to 6, not true"),
     (roll(6, 6, 5, 2, 1, "1"), '"1" must be a number, written without quotes: 1'),
     (roll(6, 6, 5, 2, 1, "7"), 'a die shows 1 to 6, not "7"'),
-    ({"roll": "666521"}, "roll's dice needs a list, not \"666521\""),
+    ({"roll": "666521"}, "in roll, write the dice as a list in square brackets, not \"666521\""),
     ({"throw": [1, 2, 3, 4, 5, 6]},
      "a Dicy Cards action must be one of roll, reroll, score, skip, effect, not \"throw\""),
-    ({"skip": {"now": True}}, 'skip does not take "now" (it takes no keys)'),
+    ({"skip": {"now": True}}, 'skip does not take "now" (its curly brackets stay empty)'),
     ({"reroll": {"freeze": "odd"}}, "reroll needs dice"),
     ({"reroll": {"freeze": "odd", "dice": [1, 2, 3], "keep": []}},
      'reroll does not take "keep" (it takes dice, freeze)'),
     ({"reroll": {"freeze": "odd", "dice": [1, 2, 3]}}, "reroll needs all 6 dice, not 3: 1,2,3"),
     ({"score": {"dice": [6, 6]}}, "score needs card"),
     ({"score": {"card": "joker", "dice": [6, 6]}},
-     "score's card must be one of two-dice, no-six, odd, straight, two-pairs, sixes, pair,"
+     "in score, card must be one of two-dice, no-six, odd, straight, two-pairs, sixes, pair,"
      " lowest-three, distinct-x4, distinct-sum, forty-minus, same-x5, not \"joker\""),
-    ({"score": {"card": "pair", "dice": 66}}, "score's dice needs a list, not 66"),
+    ({"score": {"card": "pair", "dice": 66}},
+     "in score, write the dice as a list in square brackets, not 66"),
     ({"effect": {"player": 1, "card": "odd"}}, "effect's player needs a name, not 1"),
-    ({"effect": ["Ben", "odd"]}, 'effect needs an object, not ["Ben", "odd"]'),
+    ({"effect": ["Ben", "odd"]},
+     'write effect with its details in curly brackets, not ["Ben", "odd"]'),
 ])
 def test_malformed_lines_are_refused(line: dict[str, Any], message: str) -> None:
     assert refusal(start(), line) == message

@@ -51,7 +51,7 @@ HEADER = '{"game": "dalek", "players": ["Ana", "Ben"]}'
 
 @pytest.mark.parametrize(("lines", "line", "why"), [
     ([], 1, "the record is empty"),
-    (["{oops"], 1, "this is not JSON"),
+    (["{oops"], 1, "the text cannot be read at column"),
     (['{"game": "chess", "players": ["A", "B"]}'], 1, 'unknown game "chess"'),
     (['{"game": "Dalek Dice", "players": ["A", "B"]}'], 1,
      'unknown game "Dalek Dice"; this table plays "dalek" (Dalek Dice), "dicy" (Dicy Cards), '
@@ -63,7 +63,7 @@ HEADER = '{"game": "dalek", "players": ["Ana", "Ben"]}'
      "two players have the same name: Zo\u00eb"),  # the same letters, written two ways
     (['{"game": "dalek", "players": ["Ana", "An\u200ba"]}'], 1,
      "two players have the same name: Ana"),
-    ([HEADER + "\n", '{"roll": ["H4"}\r\n'], 2, "this is not JSON (at column 15)"),
+    ([HEADER + "\n", '{"roll": ["H4"}\r\n'], 2, "the text cannot be read at column 15"),
     (['{"game": "17", "players": ["Ana", "Ben", "Cleo"]}', '{"play": {"face": "up", "card": "5"}}',
       '{"call": ["Ben", "Cleo", "Ben\u200b"]}'], 3, "is named twice in the call"),
     (['{"game": "dalek", "players": ["Ana", "Ana"]}'], 1, "two players have the same name"),
@@ -79,7 +79,7 @@ HEADER = '{"game": "dalek", "players": ["Ana", "Ben"]}'
     ([HEADER, "", '{"undo": {}}'], 3, "there is nothing to undo"),
     ([HEADER, '{"roll": ' + json.dumps(["H4"] * 10) + "}", "", HEADER], 4,
      "a second game starts on this line; a record file holds one game"),  # two pasted together
-    ([HEADER, '{"roll": ["H4"]} {"keep": ["H4"]}'], 2, "this is not JSON (at column 18)"),
+    ([HEADER, '{"roll": ["H4"]} {"keep": ["H4"]}'], 2, "the text cannot be read at column 18"),
     ([HEADER, '{"roll": ' + json.dumps(["H4"] * 10) + "}", "[1, 2]"], 3, "an action is one move"),
 ])
 def test_bad_lines_are_refused_with_their_number(lines: list[str], line: int, why: str) -> None:

@@ -444,8 +444,8 @@ def test_when_the_deck_is_all_in_the_round_the_turn_ends_and_someone_calls() -> 
      'the number 5 must be written as text, in quotes: "5"$'),
     ([{"play": {"card": 6, "face": "up"}}], "a card must be one of 1, 2, 3, 4, 5, 1d"),
     ([{"play": {"card": "3", "face": "up", "by": "Ana"}}], 'play does not take "by"'),
-    ([{"play": "3"}], "play needs an object, not \"3\""),
-    ([{"call": "Ana"}], "call needs a list, not \"Ana\""),
+    ([{"play": "3"}], "write play with its details in curly brackets, not \"3\""),
+    ([{"call": "Ana"}], "write call as a list in square brackets, not \"Ana\""),
     ([{"call": []}], "call names at least one player"),
     ([{"call": [1]}], "call needs the names of the players who called, not [1]"),
     ([up("1"), {"call": ["Ben", "Ben"]}], "Ben is named twice in the call"),
@@ -467,7 +467,8 @@ def test_when_the_deck_is_all_in_the_round_the_turn_ends_and_someone_calls() -> 
     ([up("1"), down(), call("Ana"), {"reveal": ["joker"]}], "a card must be one of"),
     ([up("1"), down(), call("Ana"), {"reveal": [4.0]}],
      'the number 4 must be written as text, in quotes: "4"$'),
-    ([up("1"), down(), call("Ana"), {"reveal": "3"}], "reveal needs a list, not \"3\""),
+    ([up("1"), down(), call("Ana"), {"reveal": "3"}],
+     "write reveal as a list in square brackets, not \"3\""),
 ])
 def test_refusals_say_why_and_change_nothing(lines: list[dict[str, Any]], message: str) -> None:
     game = play(lines[:-1])
@@ -495,7 +496,7 @@ def test_no_action_once_the_game_is_over() -> None:
     ({"target": True}, "not true"),
     ({"target": 2.5}, r"with 3 players the target is 1 to 5 victory tokens \(the box holds 14\), "
                       "not 2.5"),
-    ({"deck": 3}, "deck needs an object, not 3"),
+    ({"deck": 3}, "write deck with its details in curly brackets, not 3"),
     ({"deck": {"joker": 2}}, 'deck does not take "joker"'),
     ({"deck": {"trap": -1}}, "the count of trap cards shows 0 to 99, not -1"),
     ({"deck": {"trap": "5"}}, '"5" must be a number, written without quotes: 5'),

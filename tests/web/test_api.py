@@ -403,7 +403,7 @@ def test_a_number_too_long_to_read_is_named_as_such_in_the_phones_language(
 def test_a_deeply_nested_body_is_a_400_everywhere(dalek: Phone) -> None:
     before = dalek.state()
     deep = "[" * 7000 + "]" * 7000
-    posts = {path: "The request must be a JSON object; nothing was changed." for path in
+    posts = {path: "The table could not read what was sent; nothing was changed." for path in
              ("/api/action", "/api/game", "/api/correct", "/api/abandon", "/api/hints")}
     posts["/auth/pin"] = "Enter the table's PIN."
     for path, message in posts.items():

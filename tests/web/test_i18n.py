@@ -686,3 +686,26 @@ def test_a_refusal_showing_a_long_value_sent_as_json_reads_the_same() -> None:
     sent = json.loads(json.dumps(to_json(err)))
     assert [json_text(lang, sent) for lang in LANGUAGES] == [
         engine_text(lang, err) for lang in LANGUAGES]
+
+
+ARTEFACTS = re.compile(r"'s (?:the|a|an)\b|\bthe (?:dice|cards) needs\b|  |\{\w*\}"
+                       r"|\b(?:None|dict|list\[|JSON|objects?|objetos?|oggett[oi]"
+                       r"|keys?|claves?|chiavi|chiave|chaves?)\b")
+"""What a sentence built from a field's name or a type name must not read as: a possessive
+put before the article of the field's words ("score's the card"), a plural told it "needs",
+a doubled space, a field left unfilled, or the words of code (an object, a key, JSON)."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_refusal_reads_as_a_sentence(refusals: list[Refusal], lang: str) -> None:
+    texts = {engine_text(lang, err) for err in refusals}
+    broken = {text for text in texts if ARTEFACTS.search(QUOTED.sub("“…”", text))}
+    assert sorted(broken) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_pads_refusals_of_a_request_read_as_sentences(lang: str) -> None:
+    refusals = {key: words for key, words in catalog(lang)["ui"].items()
+                if key.startswith("error.")}
+    assert {key: words for key, words in refusals.items()
+            if ARTEFACTS.search(FIELD.sub("…", words))} == {}
