@@ -77,11 +77,12 @@ LATER = ("camera.", "teach.", "setup.", "colour.", "seventeen.", "history.", "re
 of the screens that show them: the camera's panel and teach mode (camera.js), set-up with its
 colours and 17's options, the finished and abandoned games, statistics and rules (setup.js)."""
 
-ON_THE_PAGE = ("error.network", "error.network_unsure", "error.http500", "notice.dismiss",
-               "camera.ask.pin", "camera.moment.out", "camera.moment.back")
+ON_THE_PAGE = ("error.network", "error.network_unsure", "error.http413", "error.http500",
+               "notice.dismiss", "camera.ask.pin", "camera.moment.out", "camera.moment.back")
 """Words under the prefixes above that the page shows itself, sent with it: errors it words
 itself (no table answered, or its answer was lost; the web server refused a request before
-the app saw it: too large), the notices' button, the camera's words shown without its panel."""
+the app saw it: too large, or another answer it cannot read), the notices' button, the
+camera's words shown without its panel."""
 
 
 @cache

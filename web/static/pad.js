@@ -187,7 +187,7 @@ async function send(url, body, options) {
     if (response.status === 401) signedOut();
     if (response.status === 403 && !url.startsWith("/auth/")) refresh();
     if (options && options.refused && data.refused) { options.refused(data); return null; }
-    toast(data.error || t("error.http500"));
+    toast(data.error || t(response.status === 413 ? "error.http413" : "error.http500"));
     return null;
   } catch (e) {  // no answer: did the table take it? The state it has now tells
     const base = body && body.base_version;
