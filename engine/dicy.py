@@ -227,7 +227,7 @@ def parse_cards(value: object) -> tuple[Card, ...]:
     ids = [Card(as_choice(v, "a card must be one of {options}, not {value}", list(Card)))
            for v in as_list(value, A_LIST, key=Key("cards"))]
     if len(ids) != ROW:
-        raise IllegalAction("cards needs 5 cards, not {count}", count=len(ids))
+        raise IllegalAction("cards must name 5 cards, not {count}", count=len(ids))
     twice = Many(c for c, n in Counter(ids).items() if n > 1)
     if twice:
         raise IllegalAction("cards names {cards} twice; the 5 cards are all different",

@@ -116,7 +116,7 @@ def test_a_preset_of_the_box_is_played_with_the_cards_its_header_names() -> None
     ({"mode": "glacial", "cards": INTERGLACIAL},
      "glacial mode plays two-dice, no-six, odd, straight, two-pairs; cards names sixes, pair,"
      " lowest-three, distinct-x4, distinct-sum"),
-    ({"cards": ["pair", "odd", "sixes", "straight"]}, "cards needs 5 cards, not 4"),
+    ({"cards": ["pair", "odd", "sixes", "straight"]}, "cards must name 5 cards, not 4"),
     ({"cards": ["pair", "odd", "pair", "sixes", "straight"]},
      "cards names pair twice; the 5 cards are all different"),
     ({"cards": ["pair", "odd", "joker", "sixes", "straight"]},
@@ -160,7 +160,7 @@ def test_the_preset_file_is_empty_until_the_box_presets_are_known() -> None:
 def test_presets_are_read_as_five_cards_each() -> None:
     parsed = parse_presets({"B": ["pair", "odd", "sixes", "straight", "same-x5"]})
     assert parsed == {"B": (Card.PAIR, Card.ODD, Card.SIXES, Card.STRAIGHT, Card.SAME_X5)}
-    with pytest.raises(IllegalAction, match="preset B is refused: cards needs 5 cards, not 1"):
+    with pytest.raises(IllegalAction, match="preset B is refused: cards must name 5 cards, not 1"):
         parse_presets({"B": ["pair"]})
     with pytest.raises(IllegalAction, match="the preset file holds its modes in curly brackets"):
         parse_presets(["B"])

@@ -688,7 +688,7 @@ def test_a_refusal_showing_a_long_value_sent_as_json_reads_the_same() -> None:
         engine_text(lang, err) for lang in LANGUAGES]
 
 
-ARTEFACTS = re.compile(r"'s (?:the|a|an)\b|\bthe (?:dice|cards) needs\b|  |\{\w*\}"
+ARTEFACTS = re.compile(r"'s (?:the|a|an)\b|\b(?:the dice|cards) needs\b|  |\{\w*\}"
                        r"|\b(?:None|dict|list\[|JSON|objects?|objetos?|oggett[oi]"
                        r"|keys?|claves?|chiavi|chiave|chaves?)\b")
 """What a sentence built from a field's name or a type name must not read as: a possessive
