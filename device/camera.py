@@ -50,6 +50,7 @@ from numpy.typing import NDArray
 from device.camera_errors import CameraError as CameraError  # (given with the sources)
 from device.camera_errors import SourceEnded as SourceEnded
 from device.camera_errors import UnreadableFrame as UnreadableFrame
+from device.camera_errors import Value
 from device.jpeg_stream import JpegStream, is_jpeg_stream
 from vision.image_size import MAX_PIXELS
 from vision.picture_file import FRAME_PIXELS, PictureError, read_picture
@@ -381,8 +382,9 @@ class FolderSource(_Recording):
         self._gone = 0  # pictures played and let go from the front of _files (a folder fed
         # all evening): the number of _files[0]
         self._last: tuple[Identity, Image] | None = None
-        self._unreadable: tuple[Identity, UnreadableFrame] | None = None  # the picture last
-        # found unreadable and why, told once
+        self._unreadable: tuple[Identity, str, dict[str, Value]] | None = None  # the picture
+        # last found unreadable and why (its key and values: a fresh error is raised at each
+        # read, as one raised again keeps every read's traceback)
         self._clock = playing.get("clock") or RealClock()
         self._looked = -math.inf  # when (recorded time) it was last looked at for new ones
         self._fed = False  # pictures put in it were taken up since it was opened
@@ -424,11 +426,12 @@ class FolderSource(_Recording):
         if self._unreadable is not None and identity == self._unreadable[0]:
             if self._last is not None:
                 return Frame(self._last[1], at, index)
-            raise self._unreadable[1]
+            raise UnreadableFrame(self._unreadable[1], **self._unreadable[2])
         image, identity = self._written(path, identity)
         if isinstance(image, PictureError):
-            self._unreadable = (identity, _unreadable(path, image))
-            raise self._unreadable[1]
+            why = _unreadable(path, image)
+            self._unreadable = (identity, why.key, why.params)
+            raise why
         self._last = (identity, image)
         self._shown(self._fed)
         return Frame(image, at, index)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import traceback
 import tracemalloc
 from itertools import pairwise
 from pathlib import Path
@@ -265,6 +266,21 @@ def test_an_unreadable_first_picture_is_told_at_each_read_but_waited_for_once(
     assert clock.slept.count(WRITING_S) == 1
     (tmp_path / "f0.jpg").write_bytes(jpeg(200))  # written again, whole
     assert round(int(source.read().image[0, 0, 0]), -1) == 200
+
+
+def test_an_unreadable_first_picture_read_all_evening_keeps_no_more_memory(
+        tmp_path: Path) -> None:
+    # the same error was raised at each read: each raise added to its traceback, which kept
+    # every read's frames (200 reads: 400 entries; some 30 MB an hour at 15 reads a second)
+    (tmp_path / "f0.jpg").write_bytes(b"")
+    source = FolderSource(tmp_path, fps=15, clock=FakeClock())
+    source.open()
+    kept = []
+    for _ in range(200):
+        with pytest.raises(UnreadableFrame, match=r"f0\.jpg cannot be read") as raised:
+            source.read()
+        kept.append(len(list(traceback.walk_tb(raised.value.__traceback__))))
+    assert kept[-1] == kept[1]  # (the first also waited for the file being written)
 
 
 class WritingClock(FakeClock):
