@@ -1,12 +1,30 @@
 """An image's size from its header, before decoding it: a small compressed file can decode to
 gigabytes (a PNG of 20000×20000 black pixels is 0.4 MB), so the size is checked first.
 
-PNG, JPEG and WebP headers are read; for another format the size is not known (None).
+PNG, JPEG, WebP, TIFF and BMP headers are read (the formats of a camera's folder); for
+another format the size is not known (None).
 
->>> import struct, zlib
+>>> import struct
 >>> png = b"\\x89PNG\\r\\n\\x1a\\n" + struct.pack(">I4sII", 13, b"IHDR", 640, 480)
 >>> image_size(png)
 (640, 480)
+
+A TIFF's size is its first image's (the one decoded), its width and length tags a SHORT or a
+LONG, in either byte order:
+
+>>> ifd = struct.pack("<HHHIHxxHHII", 2, 256, 3, 1, 8000, 257, 4, 1, 7000)
+>>> image_size(b"II*\\x00" + struct.pack("<I", 8) + ifd + b"\\x00" * 4)
+(8000, 7000)
+>>> ifd = struct.pack(">HHHIIHHIHxx", 2, 256, 4, 1, 640, 257, 3, 1, 480)
+>>> image_size(b"MM\\x00*" + struct.pack(">I", 8) + ifd + b"\\x00" * 4)
+(640, 480)
+
+A BMP's height is negative where its rows are stored top down:
+
+>>> info = struct.pack("<Iii", 40, 8000, -7000)
+>>> image_size(b"BM" + bytes(12) + info + bytes(28))
+(8000, 7000)
+
 >>> image_size(b"GIF89a") is None
 True
 """
@@ -19,11 +37,14 @@ MAX_PIXELS = 50_000_000
 """The largest image read (50 megapixels: past any phone's photo, far under a bomb's)."""
 
 _PNG = b"\x89PNG\r\n\x1a\n"
+_TIFF_WIDTH, _TIFF_LENGTH = 256, 257  # the tags of a TIFF's ImageWidth and ImageLength
+_TIFF_NUMBER = {3: "H", 4: "I"}  # a TIFF value's type (SHORT, LONG): its struct format
 _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
 
 def image_size(data: bytes) -> tuple[int, int] | None:
-    """``(width, height)`` from the header of a PNG, JPEG or WebP image; None otherwise."""
+    """``(width, height)`` from the header of a PNG, JPEG, WebP, TIFF or BMP image; None
+    otherwise."""
     if data.startswith(_PNG) and len(data) >= 24 and data[12:16] == b"IHDR":
         width, height = struct.unpack(">II", data[16:24])
         return int(width), int(height)
@@ -31,6 +52,10 @@ def image_size(data: bytes) -> tuple[int, int] | None:
         return _jpeg_size(data)
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return _webp_size(data)
+    if data[:4] in (b"II*\x00", b"MM\x00*"):
+        return _tiff_size(data)
+    if data.startswith(b"BM"):
+        return _bmp_size(data)
     return None
 
 
@@ -67,3 +92,33 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
         bits = int.from_bytes(data[21:25], "little")
         return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
     return None
+
+
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    order = "<" if data.startswith(b"II") else ">"
+    if len(data) < 8:
+        return None
+    (at,) = struct.unpack(order + "I", data[4:8])
+    if at + 2 > len(data):
+        return None
+    (count,) = struct.unpack(order + "H", data[at:at + 2])
+    found: dict[int, int] = {}
+    for entry in range(at + 2, min(at + 2 + 12 * count, len(data) - 11), 12):
+        tag, kind = struct.unpack(order + "HH", data[entry:entry + 4])
+        if tag in (_TIFF_WIDTH, _TIFF_LENGTH) and kind in _TIFF_NUMBER:
+            (found[tag],) = struct.unpack(order + _TIFF_NUMBER[kind],
+                                          data[entry + 8:entry + 8 + (2 if kind == 3 else 4)])
+    if _TIFF_WIDTH in found and _TIFF_LENGTH in found:
+        return found[_TIFF_WIDTH], found[_TIFF_LENGTH]
+    return None
+
+
+def _bmp_size(data: bytes) -> tuple[int, int] | None:
+    if len(data) < 26:
+        return None
+    (header,) = struct.unpack("<I", data[14:18])
+    if header == 12:  # OS/2's BITMAPCOREHEADER: unsigned 16-bit
+        width, height = struct.unpack("<HH", data[18:22])
+    else:  # BITMAPINFOHEADER and its successors
+        width, height = struct.unpack("<ii", data[18:26])
+    return abs(int(width)), abs(int(height))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import sys
 import traceback
 import tracemalloc
@@ -1352,14 +1353,31 @@ def test_a_phones_48_mp_photo_is_read_at_a_cameras_size_as_it_looks(tmp_path: Pa
     assert peak < 20_000_000
 
 
-def test_a_picture_too_large_to_read_is_told_so_and_the_next_is_played(tmp_path: Path) -> None:
+def run_length_bmp(width: int, height: int) -> bytes:
+    """A BMP of ``width``×``height`` black pixels in 1 KB: 8 bits a pixel, run-length coded,
+    its data nothing but the code that ends it (the rest of the picture left black)."""
+    palette = bytes(4 * 256)
+    data = b"\x00\x01"  # the end of the bitmap
+    start = 14 + 40 + len(palette)
+    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 8, 1, len(data), 2835, 2835, 256, 0)
+    return b"BM" + struct.pack("<IHHI", start + len(data), 0, 0, start) + info + palette + data
+
+
+@pytest.mark.parametrize("suffix", [".png", ".tif", ".bmp"])
+def test_a_picture_too_large_to_read_is_told_so_and_the_next_is_played(tmp_path: Path,
+                                                                       suffix: str) -> None:
     # a 0.2 MB PNG of 56 megapixels decodes to 168 MB (one of 20000×20000 to 1.2 GB): it was
-    # decoded whole as a frame, past what a Pi holds
-    assert cv2.imwrite(str(tmp_path / "f0.png"), np.zeros((7000, 8000, 3), np.uint8))
+    # decoded whole as a frame, past what a Pi holds; so were a 1.8 MB TIFF and a 1 KB BMP
+    # (their sizes were not read: 360 MB at the peak for the BMP)
+    picture = tmp_path / f"f0{suffix}"
+    if suffix == ".bmp":
+        picture.write_bytes(run_length_bmp(8000, 7000))
+    else:
+        assert cv2.imwrite(str(picture), np.zeros((7000, 8000, 3), np.uint8))
     assert cv2.imwrite(str(tmp_path / "f1.png"), shade(90))
     source = FolderSource(tmp_path, fps=10, paced=False, clock=FakeClock())
     source.open()
-    with pytest.raises(UnreadableFrame, match=r"the picture f0\.png is too large to read "
+    with pytest.raises(UnreadableFrame, match=rf"the picture f0\{suffix} is too large to read "
                                               r"\(8000×7000 pixels; at most 50 megapixels\)"):
         source.read()
     assert int(source.read().image[0, 0, 0]) == 90
