@@ -54,6 +54,24 @@ def test_every_catalog_has_every_message_with_the_same_fields(lang: str) -> None
             assert set(FIELD.findall(text)) == set(FIELD.findall(source)), (lang, key)
 
 
+BUTTON_LABELS = {"stop button": "buttons.refused.stop", "shout button": "buttons.refused.shout"}
+"""Each button's name, as the pad labels what it refused ("Stop button: {reason}")."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_button_is_named_in_every_message_as_the_pad_labels_it(lang: str) -> None:
+    # the host read of a "botón de parar" and a "botón de grito" in the notice of a wrong
+    # [buttons] section, and of the "botón de plantarse" and "botón de gritar" on the pad
+    english = catalog("en")
+    for button, label in BUTTON_LABELS.items():
+        name = catalog(lang)["ui"][label].split(":")[0].lower()
+        for part in ("ui", "engine"):
+            for key, words in catalog(lang)[part].items():
+                source = key if part == "engine" else english[part][key]
+                if button in source.lower():
+                    assert name in words.lower(), (lang, key, words)
+
+
 def test_a_sheet_too_small_in_the_picture_is_not_told_to_be_printed_larger() -> None:
     # the camera needs pixels per millimetre: a larger paper under the same camera is as small
     printing = {"en": "print", "es": "imprim", "it": "stampa", "pt": "imprim"}
