@@ -60,8 +60,8 @@ install-pi:
 bench: setup
 	$(BIN)/dicetable bench
 
-# Every screen of each game at 320x568, 390x844 and on a landscape tablet, in all four languages:
-# screenshots/SIZE/LANG/NN-screen.png, for a reviewer to look at.
+# Every screen of each game, and the host's notices, at 320x568, 390x844 and on a landscape
+# tablet, in all four languages: screenshots/SIZE/LANG/NN-screen.png, for a reviewer to look at.
 screenshots: setup chromium
 	rm -rf screenshots
 	$(BIN)/python -m tests.web.screenshots screenshots

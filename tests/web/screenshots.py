@@ -1,5 +1,6 @@
-"""``make screenshots``: every screen of each game, at 320×568, 390×844 and on a tablet in
-landscape, in all four languages, as PNG files for a reviewer
+"""``make screenshots``: every screen of each game, and the host's notices (a second table with
+a wrong ``[buttons]`` section and a camera picture too large), at 320×568, 390×844 and on a
+tablet in landscape, in all four languages, as PNG files for a reviewer
 (``screenshots/SIZE/LANG/NN-screen.png``).
 
     python -m tests.web.screenshots [FOLDER] [--lang en ...] [--size phone ...] [--dark]
@@ -14,7 +15,7 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 
 from dicetable.child import ServedTable
-from tests.web.tour import SIZES, Tour, tour
+from tests.web.tour import SIZES, Tour, host_notices, tour, troubled_table
 from web.i18n import LANGUAGES
 
 CHROMIUM = "/usr/bin/chromium"
@@ -31,6 +32,7 @@ def main() -> None:
     options = parser.parse_args()
     count = 0
     with tempfile.TemporaryDirectory() as state, ServedTable(Path(state)) as served, \
+            tempfile.TemporaryDirectory() as other, troubled_table(Path(other)) as troubled, \
             sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for size in options.size:
@@ -50,6 +52,12 @@ def main() -> None:
                              "dark" if options.dark else "light")
                 try:
                     tour(visit, shoot)
+                finally:
+                    visit.close()
+                visit = Tour(browser, troubled.url, troubled.pin, lang, size,
+                             "dark" if options.dark else "light")
+                try:
+                    host_notices(visit, shoot)
                 finally:
                     visit.close()
                 count += len(shots)

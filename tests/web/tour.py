@@ -3,16 +3,22 @@ it stops at, and ``make screenshots`` photographs them.
 
 A real ``dicetable serve`` plays the games; a second phone (the standard-library client)
 enters the actions, and the page under tour follows them live, as a phone at the table does.
-At each screen the tour calls ``visit(name, page)``.
+At each screen the tour calls ``visit(name, page)``. The host's notices are shown by a table
+of their own (:func:`troubled_table`, :func:`host_notices`), which only ``make screenshots``
+visits: they name the host's files as written.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 from playwright.sync_api import Browser, Page
 
+from dicetable.child import ServedTable
 from web.client import Phone
 
 SIZES: dict[str, dict[str, Any]] = {
@@ -231,3 +237,25 @@ def others(tour: Tour, visit: Visit) -> None:
     page.evaluate("S.screen = 'join'; render()")
     visit("join", page)
     tour.pad()
+
+
+def troubled_table(folder: Path) -> ServedTable:
+    """A table (not started) that has the host's notices to show: its config file's
+    ``[buttons]`` section names a pin a Pi has not, so it runs without buttons, and its camera
+    is a folder holding a picture too large to read."""
+    config = folder / "home" / "pi" / ".config" / "dicetable" / "config.toml"  # a long path
+    config.parent.mkdir(parents=True)
+    config.write_text("[buttons]\nstop = 40\n", encoding="utf-8")
+    pictures = folder / "photos"
+    pictures.mkdir()
+    assert cv2.imwrite(str(pictures / "IMG_0001.png"), np.zeros((7000, 8000), np.uint8))
+    return ServedTable(folder / "state", args=["--config", str(config), "--camera", str(pictures)])
+
+
+def host_notices(tour: Tour, visit: Visit) -> None:
+    """The host's phone on a :func:`troubled_table`: the buttons off, and the camera's picture
+    that could not be read (the host's log says why: too large)."""
+    page = tour.page
+    page.wait_for_selector(".notices p")
+    page.wait_for_selector("section.camera p.muted", timeout=20_000)
+    visit("host-notices", page)
