@@ -1,7 +1,8 @@
-"""``make screenshots``: every screen of each game, and the host's notices (a second table with
-a wrong ``[buttons]`` section and a camera picture too large), at 320×568, 390×844 and on a
-tablet in landscape, in all four languages, as PNG files for a reviewer
-(``screenshots/SIZE/LANG/NN-screen.png``).
+"""``make screenshots``: every screen of each game and the host's notices, as PNG files.
+
+At 320×568, 390×844 and on a tablet in landscape, in all four languages, for a reviewer
+(``screenshots/SIZE/LANG/NN-screen.png``); the notices are a second table's (a wrong
+``[buttons]`` section, a camera picture too large to read).
 
     python -m tests.web.screenshots [FOLDER] [--lang en ...] [--size phone ...] [--dark]
 """
