@@ -17,8 +17,9 @@ How presses are read:
   held alone, it shuts the table down. With ``shutdown`` off, a held stop counts as a press.
 - Stop and a shout held together (stop first) show the table PIN on the phones; neither
   counts as a press. A shout pressed while stop is down that is let go before the PIN shows
-  counts as a shout, and the stop as a stop: two players pressed at once (held on alone, it
-  shuts the table down).
+  counts as a shout, and the stop as a stop: two players pressed at once. Stop held on alone
+  for ``hold_time`` after the last such shout was let go shuts the table down (let go
+  sooner, it counts as a press; a shout pressed again starts the time anew).
 
 Without GPIO (any machine but a Pi), or with a pin it cannot claim (another program holds
 it), :class:`TableButtons` raises :class:`NoButtons`.
@@ -209,13 +210,21 @@ class PressReader:
         self._shouts: list[Edge] = []
         self._withheld: dict[Key, Edge] = {}
         """Shouts pressed while stop was down: they count when let go unless the PIN showed."""
+        self._alone_until: float | None = None
+        """When stop, alone again since the shouts pressed with it were let go, has been held
+        alone long enough to shut the table down (None: no such stop is down)."""
 
     def next_due(self) -> float | None:
-        """When the open group of shouts closes (None: there is none)."""
-        return self._shouts[0].at + self._config.together_s if self._shouts else None
+        """When something is next due (None: nothing is): the open group of shouts closes,
+        or stop, down alone again after a shout, has been held on long enough."""
+        dues = [self._alone_until]
+        if self._shouts:
+            dues.append(self._shouts[0].at + self._config.together_s)
+        return min((due for due in dues if due is not None), default=None)
 
     def edge(self, edge: Edge) -> None:
         """Take one edge."""
+        self._held_alone(edge.at)  # a stop let go after its time was held long enough
         key = edge.key
         bounced = edge.kind != "held" and \
             edge.at - self._last_edge.get(key, float("-inf")) < self._config.bounce_s
@@ -232,13 +241,14 @@ class PressReader:
             self._pressed(edge)
         elif edge.kind == "release":
             self._taken.discard(key)
-            self._released(key)
+            self._released(edge)
         else:
             self._was_held(key)
 
     def due(self, now: float) -> None:
-        """Act on what is due by ``now``: a group of shouts whose window closed, the PIN's
-        time on the phones."""
+        """Act on what is due by ``now``: stop held on alone long enough after a shout, a
+        group of shouts whose window closed, the PIN's time on the phones."""
+        self._held_alone(now)
         if self._shouts and now >= self._shouts[0].at + self._config.together_s:
             group = [edge for edge in self._shouts
                      if edge.at < self._shouts[0].at + self._config.together_s]
@@ -256,19 +266,23 @@ class PressReader:
         elif STOP in self._down:
             self._chord |= {STOP, key}
             self._withheld[key] = edge
+            self._alone_until = None
         else:
             self._shouts.append(edge)
 
-    def _released(self, key: Key) -> None:
+    def _released(self, edge: Edge) -> None:
+        key = edge.key
         held = key in self._held
         self._held.discard(key)
+        if key == STOP and self._alone_until is not None:  # not held alone long enough
+            self._alone_until = None
+            held = False
         in_chord = key in self._chord
         pin_shown = self._pin_shown
         self._chord.discard(key)
         if self._chord == {STOP} and not pin_shown:  # the shouts counted: stop is alone again
             self._chord.clear()
-            if STOP in self._held:  # and was held long enough meanwhile
-                self._actions.hold_stop()
+            self._alone_until = edge.at + self._config.hold_s
         if not self._chord:
             self._pin_shown = False
         withheld = self._withheld.pop(key, None)
@@ -279,15 +293,22 @@ class PressReader:
             self._actions.stop()
 
     def _was_held(self, key: Key) -> None:
-        if key not in self._down:
-            return  # let go meanwhile
+        if key not in self._down or key in self._held:
+            return  # let go meanwhile, or held already (stop held on alone after a shout)
         self._held.add(key)
         shouts_held = any(k.button == "shout" for k in self._held)
         if STOP in self._held and shouts_held and STOP in self._chord:
             if not self._pin_shown:
                 self._pin_shown = True
                 self._actions.show_pin(self._clock())
-        elif key == STOP and STOP not in self._chord:
+        elif key == STOP and STOP not in self._chord and self._alone_until is None:
+            self._actions.hold_stop()
+
+    def _held_alone(self, now: float) -> None:
+        """Shut down once stop, alone again after a shout, has been held on long enough."""
+        if self._alone_until is not None and now >= self._alone_until:
+            self._alone_until = None
+            self._held.add(STOP)
             self._actions.hold_stop()
 
 

@@ -16,8 +16,8 @@ from gpiozero import Button  # type: ignore[import-untyped]
 from gpiozero.pins.mock import MockFactory, MockPin  # type: ignore[import-untyped]
 
 from device.button_actions import ButtonActions
-from device.button_config import ButtonConfig
-from device.buttons import NoButtons, TableButtons
+from device.button_config import ButtonConfig, Key
+from device.buttons import Edge, EdgeKind, NoButtons, PressReader, TableButtons
 from device.journal import Journal
 from device.session import Snapshot, TableSession
 from device.voice import Voice
@@ -366,6 +366,7 @@ def test_holding_stop_through_a_shout_let_go_meanwhile_shuts_down(table: Table) 
     table.clock.advance(0.2)
     table.tap(SHOUT)  # ...as a player shouts
     table.wait(news("exterminate"))
+    table.clock.advance(HOLD_S)  # stop held on alone after the shout was let go
     table.wait(news("shutdown"))  # (the press did nothing at all: no hold, and no stop)
     table.release(STOP)
     table.tap(SHOUT)  # a later press: once its news is in, the stop's letting go was read
@@ -373,6 +374,79 @@ def test_holding_stop_through_a_shout_let_go_meanwhile_shuts_down(table: Table) 
     assert last.buttons is not None and last.buttons["kind"] == "exterminate"
     assert len(table.shutdowns) == 1
     assert last.version == before.version, "the held stop ended no turn"
+
+
+class Reader:
+    """A :class:`PressReader` handed edges by the test at the times it says (gpiozero's
+    ``when_held`` too), with stop held for 5 s to power off, on a running session."""
+
+    def __init__(self, session: TableSession) -> None:
+        self.session = session
+        self.clock = FakeClock()
+        self.shutdowns: list[float] = []
+        actions = ButtonActions(session, seated=False,
+                                on_shutdown=lambda: self.shutdowns.append(self.clock()))
+        self.reader = PressReader(ButtonConfig(stop=STOP, shout=SHOUT, hold_s=5.0), actions,
+                                  self.clock)
+
+    def play(self, header: dict[str, Any], lines: list[dict[str, Any]]) -> Snapshot:
+        snap = self.session.new_game(header, base_version=self.session.snapshot().version)
+        for line in lines:
+            snap = self.session.act(line, base_version=snap.version, source="phone")
+        return snap
+
+    def edge(self, button: str, kind: EdgeKind, at: float) -> None:
+        """``button`` did ``kind`` at ``at`` s after the first edge, and the worker looked at
+        the clock."""
+        self.clock.now = 100.0 + at
+        self.reader.edge(Edge(Key(button), kind, self.clock.now))
+        self.reader.due(self.clock.now)
+
+    def at(self, at: float) -> None:
+        """The worker looks at the clock ``at`` s after the first edge."""
+        self.clock.now = 100.0 + at
+        self.reader.due(self.clock.now)
+
+
+def test_a_shout_let_go_after_stops_hold_time_powers_nothing_off(session: TableSession,
+                                                                 journal_path: Path) -> None:
+    """Stop's 5 s ran out while a player held a shout; the shout let go at 5.5 s, stop is let
+    go at 7 s: it was never held alone for 5 s, so it is a stop (it powered off at 5.5 s)."""
+    reader = Reader(session)
+    before = reader.play(DALEK, KEPT)
+    reader.edge("stop", "press", 0.0)
+    reader.edge("shout", "press", 1.0)
+    reader.edge("stop", "held", 5.0)
+    reader.edge("shout", "release", 5.5)
+    assert reader.shutdowns == []
+    reader.at(6.9)
+    reader.edge("stop", "release", 7.0)
+    assert reader.shutdowns == []
+    assert session.snapshot().version == before.version + 1
+    assert sources(journal_path)[-1] == ('{"stop": {}}', "button")
+
+
+def test_stop_held_on_alone_after_a_shout_powers_off_once_its_time_is_up(
+        session: TableSession) -> None:
+    """The shout let go at 5.5 s and pressed again from 8 to 8.2 s: stop held on alone from
+    then powers off 5 s later, at 13.2 s, and its letting go is no stop."""
+    reader = Reader(session)
+    before = reader.play(DALEK, KEPT)
+    reader.edge("stop", "press", 0.0)
+    reader.edge("shout", "press", 1.0)
+    reader.edge("stop", "held", 5.0)
+    reader.edge("shout", "release", 5.5)
+    reader.edge("shout", "press", 8.0)
+    reader.edge("shout", "release", 8.2)
+    reader.at(10.5)
+    reader.at(13.1)
+    assert reader.shutdowns == []
+    assert reader.reader.next_due() == pytest.approx(113.2)
+    reader.at(13.2)
+    assert reader.shutdowns == [pytest.approx(113.2)]
+    reader.edge("stop", "release", 14.0)
+    assert reader.shutdowns == [pytest.approx(113.2)]
+    assert session.snapshot().version == before.version, "no stop was played"
 
 
 def test_holding_stop_and_a_shout_shows_the_pin_for_a_minute(table: Table) -> None:
