@@ -22,12 +22,15 @@ How presses are read:
   sooner, it counts as a press; a shout pressed again starts the time anew).
 
 Without GPIO (any machine but a Pi), or with a pin it cannot claim (another program holds
-it), :class:`TableButtons` raises :class:`NoButtons`.
+it), :class:`TableButtons` raises :class:`NoButtons`; so it does on a fault of its own while
+opening them, whose traceback goes to the host's log.
 """
 
 from __future__ import annotations
 
 import bisect
+import importlib
+import logging
 import queue
 import threading
 import time
@@ -48,6 +51,8 @@ from gpiozero.pins import Factory  # type: ignore[import-untyped]
 
 from device.button_actions import ButtonActions, Feedback
 from device.button_config import STOP, ButtonConfig, Key
+
+_log = logging.getLogger("dicetable")
 
 Clock = Callable[[], float]
 EdgeKind = Literal["press", "release", "held"]
@@ -90,8 +95,12 @@ class TableButtons:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", PinFactoryFallback)
                 self._open(factory)
-        except Exception as err:  # lgpio's own error is a plain one ("GPIO busy": a pin
-            # another program holds): the table goes on without buttons all the same
+        except _pin_errors() as err:
+            self.close()
+            raise NoButtons(_why(err)) from None
+        except Exception as err:  # a fault of the table's own: the table goes on without
+            # buttons all the same, and the host's log has its traceback
+            _log.exception("dicetable: the buttons failed to open")
             self.close()
             raise NoButtons(_why(err)) from None
 
@@ -310,6 +319,16 @@ class PressReader:
             self._alone_until = None
             self._held.add(STOP)
             self._actions.hold_stop()
+
+
+def _pin_errors() -> tuple[type[Exception], ...]:
+    """What pins that cannot be used raise: gpiozero's errors, the system's, and lgpio's own (a
+    plain Exception: "GPIO busy" for a pin another program holds) where lgpio is installed."""
+    try:
+        lgpio = importlib.import_module("lgpio")
+    except ImportError:
+        return (GPIOZeroError, OSError, RuntimeError)
+    return (GPIOZeroError, OSError, RuntimeError, lgpio.error)
 
 
 def _why(err: BaseException) -> str:

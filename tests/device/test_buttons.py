@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import sys
 import threading
 import time
+import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -489,8 +491,17 @@ def test_a_machine_without_gpio_has_no_buttons(session: TableSession) -> None:
         TableButtons(ButtonConfig(), actions)
 
 
-class PinError(Exception):
-    """lgpio's own error, a plain Exception: what it raises for a pin it cannot claim."""
+class LgpioError(Exception):
+    """lgpio's own error (``lgpio.error``), a plain Exception: what it raises for a pin it
+    cannot claim."""
+
+
+@pytest.fixture
+def lgpio(monkeypatch: pytest.MonkeyPatch) -> None:
+    """lgpio, the Pi's pin library (not installed here), as far as its error goes."""
+    module = types.ModuleType("lgpio")
+    module.error = LgpioError  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "lgpio", module)
 
 
 class HeldShoutPin(MockPin):  # type: ignore[misc]
@@ -499,14 +510,38 @@ class HeldShoutPin(MockPin):  # type: ignore[misc]
 
     def __init__(self, factory: MockFactory, info: Any) -> None:
         if info.name == f"GPIO{SHOUT}":
-            raise PinError("'GPIO busy'")
+            raise LgpioError("'GPIO busy'")
         super().__init__(factory, info)
 
 
 def test_a_pin_another_program_holds_leaves_the_table_without_buttons(
-        session: TableSession) -> None:
+        session: TableSession, lgpio: None, caplog: pytest.LogCaptureFixture) -> None:
     factory = MockFactory(revision=PI5, pin_class=HeldShoutPin)
     with pytest.raises(NoButtons, match="GPIO busy"):  # the table starts without them
         TableButtons(ButtonConfig(stop=STOP, shout=SHOUT), ButtonActions(session, seated=False),
                      factory=factory)
     Button(STOP, pin_factory=factory).close()  # the stop button's pin was let go
+    assert caplog.records == [], "the reason is said once, with no traceback"
+
+
+class FaultyShoutPin(MockPin):  # type: ignore[misc]
+    """A pin whose claiming fails by a fault of the code's own (a TypeError)."""
+
+    def __init__(self, factory: MockFactory, info: Any) -> None:
+        if info.name == f"GPIO{SHOUT}":
+            raise TypeError("unsupported operand type(s) for +: 'int' and 'str'")
+        super().__init__(factory, info)
+
+
+def test_a_fault_opening_the_buttons_is_logged_with_its_traceback_and_the_table_goes_on(
+        session: TableSession, caplog: pytest.LogCaptureFixture) -> None:
+    factory = MockFactory(revision=PI5, pin_class=FaultyShoutPin)
+    with pytest.raises(NoButtons):  # the table starts without them: the phones do everything
+        TableButtons(ButtonConfig(stop=STOP, shout=SHOUT), ButtonActions(session, seated=False),
+                     factory=factory)
+    Button(STOP, pin_factory=factory).close()  # the stop button's pin was let go
+    [record] = caplog.records
+    assert record.levelno == logging.ERROR and record.exc_info is not None
+    assert "TypeError: unsupported operand" in caplog.text
+    assert "Traceback (most recent call last)" in caplog.text
+    session.new_game(DALEK, base_version=session.snapshot().version)  # the table goes on
