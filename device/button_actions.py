@@ -17,6 +17,7 @@ press reaches the game through the session (source ``button``), like a phone's t
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from device.button_config import STOP, Key
 from device.camera_desk import refusal_json
+from device.journal import JournalError
 from device.session import SessionError, Snapshot, StaleVersion, TableSession
 from device.voice import Voice
 from engine import IllegalAction
@@ -118,9 +120,12 @@ class ButtonActions:
         self._stops.shutdown(wait=True, cancel_futures=True)
 
     def _stop(self, going: threading.Event) -> None:
-        """Play a stop on the stops' thread."""
+        """Play a stop on the stops' thread: a failure to tell of it (the table shutting
+        down as it refuses the stop) goes to the host's log, as nobody waits on the thread."""
         try:
             self._act({"stop": {}}, [STOP], waiting=going.set)
+        except Exception:
+            _log.exception("dicetable: the table failed to take a press of stop")
         finally:
             going.set()
 
@@ -154,9 +159,16 @@ class ButtonActions:
         self._on_shutdown()
 
     def show_pin(self, now: float) -> None:
-        """Stop and a shout were held together: the PIN on the phones for a minute."""
-        self._tell({"kind": "pin", "pin": self._session.journal.pin()},
-                   pin_until=now + PIN_SHOWN_S)
+        """Stop and a shout were held together: the PIN on the phones for a minute. A journal
+        that cannot give it (a failing card) goes to the host's log, and the players hear
+        that the press was not taken."""
+        try:
+            pin = self._session.journal.pin()
+        except (JournalError, sqlite3.Error):
+            _log.exception("dicetable: the table failed to read its PIN")
+            self._refuse([STOP], ButtonRefusal(NOT_TAKEN))
+            return
+        self._tell({"kind": "pin", "pin": pin}, pin_until=now + PIN_SHOWN_S)
 
     def due(self, now: float) -> None:
         """Take the PIN off the phones once its time is over."""

@@ -465,6 +465,57 @@ def test_holding_stop_and_a_shout_shows_the_pin_for_a_minute(table: Table) -> No
     assert table.shutdowns == [] and cleared.version == before.version
 
 
+def lose_the_pin(journal: Path) -> None:
+    """The journal has lost its PIN (damaged)."""
+    with sqlite3.connect(journal) as db:
+        db.execute("DELETE FROM settings WHERE key = 'pin'")
+
+
+def lose_the_settings(journal: Path) -> None:
+    """The journal has lost its settings' table (damaged): reading it is an SQLite error."""
+    with sqlite3.connect(journal) as db:
+        db.execute("DROP TABLE settings")
+
+
+@pytest.mark.parametrize("damage", [lose_the_pin, lose_the_settings])
+def test_a_pin_the_journal_cannot_give_is_told_as_not_taken_and_the_buttons_go_on(
+        table: Table, journal_path: Path, caplog: pytest.LogCaptureFixture,
+        damage: Callable[[Path], None]) -> None:
+    """Stop and a shout held to show the PIN on a damaged journal: the phones say the press
+    was not taken and the host's log says why; a shout after is heard (reading the PIN
+    raised on the buttons' thread and ended it: nothing was told, no press was read again)."""
+    before = table.play(DALEK, KEPT)
+    damage(journal_path)
+    table.press(STOP)
+    table.clock.advance(0.2)
+    table.press(SHOUT)
+    refused = table.wait(news("refused"))
+    assert refused.buttons is not None and refused.buttons["reason"]["template"] == (
+        "the table could not take this press; press again, or use the phone; if it "
+        "happens again, tell the host")
+    assert [r.levelno for r in caplog.records] == [logging.ERROR]
+    assert caplog.records[0].exc_info is not None
+    table.release(SHOUT)
+    table.release(STOP)
+    table.clock.advance(0.3)
+    table.tap(SHOUT)
+    last = table.wait(news("exterminate"))
+    assert last.version == before.version and table.shutdowns == []
+
+
+def test_a_stop_the_table_fails_to_refuse_goes_to_the_log(
+        table: Table, caplog: pytest.LogCaptureFixture) -> None:
+    """Stop pressed as the table shuts down (its session stopped first): the stop is refused,
+    and telling the phones so fails as well, on the stops' thread (where it went nowhere)."""
+    table.play(DALEK, KEPT)
+    table.session.stop()
+    table.tap(STOP)
+    eventually(lambda: bool(caplog.records), timeout=5)
+    [record] = caplog.records
+    assert record.levelno == logging.ERROR and record.exc_info is not None
+    assert "the table session is not running" in caplog.text
+
+
 def test_a_press_while_the_session_is_busy_waits_its_turn(table: Table,
                                                           journal_path: Path) -> None:
     before = table.play(DALEK, KEPT)
