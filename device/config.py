@@ -163,14 +163,15 @@ def as_written(value: Any) -> str:
     ('true', '[22, "a"]', '{ pin = 4 }', 'nan')
     >>> as_written(17.0), as_written(0.05), as_written(1e20)  # not 17, as a whole number is
     ('17.0', '0.05', '1e+20')
+    >>> as_written(1234567.0), as_written(0.1234567)  # every digit, not 1.23457e+06
+    ('1234567.0', '0.1234567')
     """
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         return f"“{value}”"
     if isinstance(value, float):
-        written = f"{value:g}"
-        return f"{written}.0" if written.lstrip("-").isdigit() else written
+        return repr(value)  # the shortest text that reads back as the same number
     if isinstance(value, list):
         return "[" + ", ".join(_inner(item) for item in value) + "]"
     if isinstance(value, dict):

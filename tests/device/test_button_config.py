@@ -61,6 +61,8 @@ def test_a_table_with_a_shout_button_per_seat_and_lights() -> None:
     ({"stop": 17, "together_ms": 0}, "“together_ms” must be from 10 to 2000, not 0"),
     # a hold this short would power the Pi off at every press of stop
     ({"stop": 17, "hold_s": 0.05}, "“hold_s” must be from 2 to 60, not 0.05"),
+    ({"stop": 17, "hold_s": 1234567.0}, "“hold_s” must be from 2 to 60, not 1234567.0"),
+    ({"stop": 17, "bounce_ms": 0.1234567}, "“bounce_ms” must be from 1 to 200, not 0.1234567"),
     ({"stop": 17, "hold_s": float("nan")}, "“hold_s” must be from 2 to 60, not nan"),
     ({"stop": 17, "hold_s": float("inf")}, "“hold_s” must be from 2 to 60, not inf"),
     ({"stop": 17, "bounce_ms": 100000}, "“bounce_ms” must be from 1 to 200, not 100000"),
