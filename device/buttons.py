@@ -155,14 +155,21 @@ class TableButtons:
         """``GPIO 22, 23, header pins 15, 16`` (the header's numbers as the board's pin factory
         gives them; left out where it does not know them)."""
         gpio = ", ".join(map(str, pins))
-        if self._board is None:
-            return f"GPIO {gpio}"
-        try:
-            header = [self._board.physical_pin(f"GPIO{pin}")[1] for pin in pins]
-        except GPIOZeroError:  # a pin off the board's header
+        header = [self._header_pin(pin) for pin in pins]
+        if None in header:
             return f"GPIO {gpio}"
         plural = "s" if len(pins) > 1 else ""
         return f"GPIO {gpio}, header pin{plural} {', '.join(map(str, header))}"
+
+    def _header_pin(self, pin: int) -> int | None:
+        """GPIO ``pin``'s number on the header (None: unknown, off the header, or on two)."""
+        if self._board is None:
+            return None
+        try:
+            found = [info.number for _, info in self._board.find_pin(f"GPIO{pin}")]
+        except Exception:  # only words for the log: they never keep the table from starting
+            return None
+        return found[0] if len(found) == 1 else None
 
     def start(self) -> None:
         """Start reading presses."""

@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 import types
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -596,3 +597,17 @@ def test_a_fault_opening_the_buttons_is_logged_with_its_traceback_and_the_table_
     assert "TypeError: unsupported operand" in caplog.text
     assert "Traceback (most recent call last)" in caplog.text
     session.new_game(DALEK, base_version=session.snapshot().version)  # the table goes on
+
+
+def test_the_log_line_names_header_pins_with_warnings_as_errors(session: TableSession) -> None:
+    # serve run with -W error (or PYTHONWARNINGS=error) must still start and log its buttons
+    buttons = TableButtons(ButtonConfig(stop=STOP, shout=None, seats=SEATS),
+                           ButtonActions(session, seated=True), factory=MockFactory(revision=PI5))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            described = buttons.describe()
+    finally:
+        buttons.close()
+    assert described == "buttons: stop on GPIO 17, header pin 11; a shout per seat on " \
+                        "GPIO 22, 23, 24, header pins 15, 16, 18"
