@@ -72,6 +72,20 @@ class Table:
     def pin(self, number: int) -> Any:
         return self.factory.pin(number)
 
+    def held(self, number: int) -> threading.Event:
+        """Set once gpiozero has told the buttons that the button on pin ``number`` is held
+        (its hold timer runs on real time; by then the held edge is queued)."""
+        button = self.pin(number).when_changed.__self__  # the Button gpiozero made on it
+        tell = button.when_held
+        told = threading.Event()
+
+        def held() -> None:
+            tell()
+            told.set()
+
+        button.when_held = held
+        return told
+
     def press(self, number: int) -> None:
         self.pin(number).drive_low()  # buttons are wired to ground, with the pull-up on
 
@@ -351,9 +365,10 @@ def test_holding_stop_with_shutdown_off_is_a_stop(session: TableSession,
     table = Table(session, ButtonConfig(stop=STOP, shout=SHOUT, hold_s=HOLD_S, shutdown=False))
     try:
         before = table.play(DALEK, KEPT)
+        held = table.held(STOP)
         table.press(STOP)  # a player leans on stop past hold_s to end the turn
         table.clock.advance(HOLD_S + 0.1)
-        time.sleep(HOLD_S + 0.5)  # gpiozero's hold timer runs on real time
+        assert held.wait(WAIT_S), "gpiozero never told that stop was held"
         table.release(STOP)
         after = table.wait(lambda snap: snap.version > before.version)
         assert after.view is not None and after.view["turn"] == "Ben"
