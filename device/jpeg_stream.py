@@ -28,9 +28,11 @@ Image = NDArray[np.uint8]
 SOI = b"\xff\xd8\xff"  # a JPEG's start, and the marker after it
 EOI = b"\xff\xd9"  # a JPEG's end
 START = re.compile(re.escape(SOI))
-SCAN_END = re.compile(b"\xff[\xd8\xd9]")  # a scan's EOI, or the next JPEG's SOI where it was
-#                   cut short (entropy-coded data holds neither: an FF there is followed by 00
-#                   or a restart marker), as FFmpeg's parser splits them
+SCAN_END = re.compile(b"\xff[\xc4\xcc\xd8-\xdd\xe0-\xef\xfe]")  # what ends a scan: its JPEG's
+#                   EOI, a segment before its next scan (DHT, DAC, SOS, DQT, DNL, DRI, APPn,
+#                   COM), or the next JPEG's SOI where it was cut short, as FFmpeg's parser
+#                   splits them (entropy-coded data holds none: an FF there is followed by 00,
+#                   a restart marker or another FF)
 LONGEST = 3  # bytes of the longest of these
 SOS = 0xDA  # the start of a JPEG's scan: its entropy-coded data follows
 STANDALONE = frozenset({0x01, *range(0xD0, 0xD8)})  # markers with no length after them
@@ -202,10 +204,11 @@ class JpegStream:
     @staticmethod
     def _end(data: _Bytes, start: int) -> tuple[int, bool] | None:
         """The offset after the EOI of the JPEG whose SOI is at ``start``, and True: its
-        segments gone past by their lengths up to its scan (an EXIF thumbnail, a JPEG of its
-        own, is inside one), then the first EOI; None where the file ends before it; where
-        it is no frame, the offset to look for the next from, and False (a segment that is
-        none: after its SOI; an SOI before its scan's EOI: there)."""
+        segments gone past by their lengths (an EXIF thumbnail, a JPEG of its own, is inside
+        one, as may be another between the scans of a progressive JPEG), each scan up to the
+        marker after it; None where the file ends before it; where it is no frame, the offset
+        to look for the next from, and False (a segment that is none: after its SOI; an SOI
+        after a scan: there)."""
         at = start + 2
         while True:
             segment = data.take(at, 4)  # its marker, and its length where it has one
@@ -228,8 +231,11 @@ class JpegStream:
             if length < 2:
                 return start + 2, False
             if marker == SOS:
-                end = data.find(SCAN_END, at + 2 + length)
-                if end is None:
+                scan_end = data.find(SCAN_END, at + 2 + length)
+                if scan_end is None:
                     return None
-                return (end[0] + 2, True) if end[1] == EOI else (end[0], False)
+                at = scan_end[0]
+                if scan_end[1] == SOI[:2]:  # cut short: the next JPEG starts here
+                    return at, False
+                continue  # its EOI, or a segment before its next scan
             at += 2 + length

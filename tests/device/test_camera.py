@@ -908,6 +908,29 @@ def test_a_raw_mjpeg_of_photos_with_thumbnails_plays_each_photo_once(tmp_path: P
     assert (frame.number, round(int(frame.image[60, 80, 0]), -1)) == (9, 120)
 
 
+def progressive_jpeg(value: int) -> bytes:
+    """A progressive JPEG of shade ``value`` (its picture in scans, with tables between them)
+    holding, in an APP2 before its second scan, a JPEG of its own of another shade."""
+    picture = cv2.imencode(".jpg", shade(value, (160, 120)),
+                           [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])[1].tobytes()
+    inner = cv2.imencode(".jpg", shade(255 - value, (160, 120)))[1].tobytes()
+    second = picture.index(b"\xff\xda", picture.index(b"\xff\xda") + 2)
+    app2 = b"\xff\xe2" + (len(inner) + 2).to_bytes(2, "big") + inner
+    return picture[:second] + app2 + picture[second:]
+
+
+def test_a_raw_mjpeg_of_progressive_photos_with_a_jpeg_between_scans_plays_each_photo(
+        tmp_path: Path) -> None:
+    # after its first scan a frame was read for its end alone: the JPEG inside a segment
+    # between two scans was taken for the next frame's start (the frame cut short), and
+    # played in its place (5 of 40, then 5 of 120 played 215, 135)
+    path = tmp_path / "table.mjpeg"
+    path.write_bytes(progressive_jpeg(40) * 5 + progressive_jpeg(120) * 5)
+    assert played(str(path)) == [40, 120]
+    assert played(str(path), ShownMemory(path, tmp_path / "shown.txt")) == [40, 120]
+    assert ShownMemory(path, tmp_path / "shown.txt").frames == 10
+
+
 def test_a_raw_mjpeg_frame_cut_short_in_its_middle_is_passed_over(tmp_path: Path) -> None:
     # the cut frame's scan ran on to the next frame's end, which it swallowed: 40, a cut 80
     # (three quarters of it), 120, 160 played 40, 80 (its bottom grey), 160
