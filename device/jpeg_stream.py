@@ -107,6 +107,9 @@ class JpegStream:
         self._bytes: _Bytes | None = None
         self._position = 0  # the frame read next
         self._image: Image | None = None  # the frame decoded last
+        self._undecodable = range(0)  # a run of frames found that cannot be decoded (each
+        #                               is tried once: frames one after another are walked
+        #                               back over once, not once a frame)
 
     def isOpened(self) -> bool:  # (named as cv2.VideoCapture's)
         """Whether the file could be opened."""
@@ -146,8 +149,8 @@ class JpegStream:
             return False, None
         number = self._position - 1
         image = self._decoded(number)
-        while image is None and self._image is None and number > 0:
-            number -= 1
+        while image is None and self._image is None and self._undecodable.start > 0:
+            number = self._undecodable.start - 1  # (it and the frames after it cannot be)
             image = self._decoded(number)
         self._image = self._image if image is None else image
         return self._image is not None, self._image
@@ -163,9 +166,21 @@ class JpegStream:
             self._fd = None
 
     def _decoded(self, number: int) -> Image | None:
-        """Frame ``number`` (found) decoded, as stored (None: it cannot be)."""
+        """Frame ``number`` (found) decoded, as stored (None: it cannot be, then noted in the
+        run of frames that cannot be, where it is next to it, else as a run of its own)."""
+        if number in self._undecodable:
+            return None
         start, end = self._starts[number], self._ends[number]
-        return decoded(self._read(end - start, start), turned=False)
+        image = decoded(self._read(end - start, start), turned=False)
+        if image is None:
+            run = self._undecodable
+            if number == run.stop and run:
+                self._undecodable = range(run.start, number + 1)
+            elif number == run.start - 1:
+                self._undecodable = range(number, run.stop)
+            else:
+                self._undecodable = range(number, number + 1)
+        return image
 
     def _read(self, count: int, at: int) -> bytes:
         """The ``count`` bytes of the file from offset ``at`` (fewer where it ends first);
