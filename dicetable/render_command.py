@@ -40,7 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the paper of the sheet (default a4)")
     parser.add_argument("--dice", type=whole_number(1, max(GAME_DICE.values())),
                         help="dice per frame, up to the game's own (Dalek 10, Dicy 6; default: "
-                             "Dalek 1-10, Dicy 6)")
+                             "Dalek 1-10, Dicy 6; not with --teach)")
     parser.add_argument("--teach", action="store_true",
                         help="photos for teach mode: every face once in each photo")
     parser.add_argument("--out", type=Path, required=True, metavar="DIR",
@@ -48,6 +48,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.teach and args.dice is not None:
+        print(f"{PROG}: --dice is for frames of a game, not with --teach: each photo for teach "
+              "mode shows every face once", file=sys.stderr)
+        return 2
     most = GAME_DICE[args.game]
     if args.dice is not None and args.dice > most:
         said = (f"at most {most} dice, as the game has: give --dice 1 to {most}" if most

@@ -193,6 +193,18 @@ def test_render_refuses_more_dice_than_the_game_has(
     assert not (tmp_path / "labels.json").exists()
 
 
+@pytest.mark.parametrize("game", ["dalek", "dicy"])
+def test_render_refuses_a_count_of_dice_for_teach_mode(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str) -> None:
+    # --dice was taken and passed over: each photo showed every face once all the same
+    assert main(["render", "--game", game, "--teach", "--count", "1", "--dice", "3", "--out",
+                 str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        "dicetable render: --dice is for frames of a game, not with --teach: each photo for "
+        "teach mode shows every face once\n")
+    assert not (tmp_path / "labels.json").exists()
+
+
 def test_calibrate_print_names_the_paper_and_how_to_get_the_other(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["calibrate", "--print", "--game", "17", "--out", str(tmp_path)]) == 0
