@@ -17,7 +17,7 @@ device.config.ConfigError: [buttons]: “stop” is GPIO 28, which a Raspberry P
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
@@ -65,9 +65,13 @@ class ButtonConfig:
     """A shout in Dalek Dice plays the Dalek's voice when the Pi has a sound card."""
 
 
-def button_config(settings: Mapping[str, Any], where: str) -> ButtonConfig | None:
+def button_config(settings: Mapping[str, Any], where: str, *,
+                  unread: Sequence[ConfigError] = ()) -> ButtonConfig | None:
     """The buttons the ``[buttons]`` ``settings`` describe (none named: the default buttons), or
-    None when they are switched off. ConfigError names a wrong setting or pin."""
+    None when they are switched off. ConfigError names a wrong setting or pin, the lines of the
+    section the file could not be read from (``unread``) first, the others in its ``more``."""
+    if unread:
+        raise together(unread)
     if not settings:
         return ButtonConfig()
     check_keys(settings, KEYS, where)
@@ -96,9 +100,21 @@ def button_config(settings: Mapping[str, Any], where: str) -> ButtonConfig | Non
 
 
 def buttons_off(err: ConfigError, file: object) -> Notice:
-    """What the host's phone says of a wrong ``[buttons]`` section (``err``) in ``file``: the
-    table runs without buttons until it is fixed."""
-    return Notice("notice.buttons_off", {"setting": err.setting, "why": err.why, "file": file})
+    """What the host's phone says of a wrong ``[buttons]`` section (``err`` and its ``more``) in
+    ``file``: each wrong setting and why; the table runs without buttons until it is fixed."""
+    return Notice("notice.buttons_off", {"file": file, "wrong": tuple(
+        Notice("notice.config.wrong", {"setting": each.setting, "why": each.why})
+        if each.line is None else
+        Notice("notice.config.wrong_line", {"line": each.line, "setting": each.setting,
+                                            "why": each.why})
+        for each in (err, *err.more))})
+
+
+def together(wrong: Sequence[ConfigError]) -> ConfigError:
+    """The first of ``wrong``, the others in its ``more``."""
+    first = wrong[0]
+    first.more = tuple(wrong[1:])
+    return first
 
 
 def _check(config: ButtonConfig, settings: Mapping[str, Any], where: str) -> None:

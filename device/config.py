@@ -26,9 +26,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from device.notice import Notice
+from device.toml_lines import read_without
 
 SYSTEM_CONFIG = Path("/etc/dicetable/config.toml")
 SECTIONS = ("server", "camera", "buttons")
+FORGIVEN = "buttons"
+"""The one section a table starts without when it is wrong (a group still gets its score pad);
+a wrong [server] or [camera] would serve the wrong thing, so it keeps the table from starting."""
 T = TypeVar("T")
 N = TypeVar("N", int, float)
 
@@ -37,13 +41,16 @@ class ConfigError(ValueError):
     """The config file cannot be used; the message says which file, where, and why. Where one
     setting is at fault, ``setting`` is it as written (``stop = 40``) and ``why`` the reason as
     a message key of the score pad's catalogs (``notice.config.…``, ``web/i18n``) and its values,
-    for the phones."""
+    for the phones; ``line`` its line in the file where TOML could not read it. ``more`` are
+    the section's other wrong settings, so that one restart fixes them all."""
 
-    def __init__(self, message: str, *, setting: str | None = None,
-                 why: Notice | None = None) -> None:
+    def __init__(self, message: str, *, setting: str | None = None, why: Notice | None = None,
+                 line: int | None = None) -> None:
         super().__init__(message)
         self.setting = setting
         self.why = why
+        self.line = line
+        self.more: tuple[ConfigError, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,9 @@ class Config:
 
     path: Path | None = None
     sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    unread: tuple[ConfigError, ...] = ()
+    """What of the :data:`FORGIVEN` section could not be read (a line TOML refuses): each
+    wrong line as written and why; the section holds the lines that could be read."""
 
     def section(self, name: str) -> dict[str, Any]:
         """The settings of section ``name`` (empty when the file has none)."""
@@ -77,7 +87,8 @@ def load_config(path: Path | None) -> Config:
     if path is None:
         return Config()
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
+        text = path.read_text("utf-8")
+        data = tomllib.loads(text)
     except FileNotFoundError:
         raise ConfigError(f"{path}: there is no such config file") from None
     except IsADirectoryError:
@@ -85,7 +96,15 @@ def load_config(path: Path | None) -> Config:
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"{path}: the config file cannot be read ({_why(err)})") from None
     except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{path}: this is not a valid config file: {err}") from None
+        read = read_without(text, FORGIVEN, err)
+        if read is None:
+            raise ConfigError(f"{path}: this is not a valid config file: {err}") from None
+        data, wrong = read
+        unread = tuple(ConfigError(f"{path} line {line.number}: {line.text}: {err}",
+                                   setting=line.text, why=line.why, line=line.number)
+                       for line in wrong)
+    else:
+        unread = ()
     unknown = [name for name in data if name not in SECTIONS]
     if unknown:
         raise ConfigError(f"{path}: unknown section [{unknown[0]}] (the sections are "
@@ -93,7 +112,7 @@ def load_config(path: Path | None) -> Config:
     for name, value in data.items():
         if not isinstance(value, dict):
             raise ConfigError(f"{path}: {name} must be a section ([{name}]), not a value")
-    return Config(path, data)
+    return Config(path, data, unread)
 
 
 def check_keys(settings: Mapping[str, Any], known: tuple[str, ...], where: str) -> None:

@@ -123,7 +123,8 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
     fps = args.fps or (number_in(camera_settings, "fps", float, DEFAULT_FPS, (0, MAX_FPS), where,
                                  above=True) if "fps" in camera_settings else None)
     try:
-        buttons = button_config(config.section("buttons"), config.where("buttons"))
+        buttons = button_config(config.section("buttons"), config.where("buttons"),
+                                unread=config.unread)
     except ConfigError as err:
         return ServeSettings(host, port, max_streams, source, fps, None,
                              buttons_off(err, config.path))

@@ -94,9 +94,11 @@ def from_json(data: Any) -> object:
 
 def notice_text(lang: str, notice: Notice) -> str:
     """A notice for the host in ``lang``; a refusal or a notice among its params (a reason) is
-    translated too."""
+    translated too, and notices in a tuple (one per wrong setting, say) are joined by "; "."""
     params = {k: engine_text(lang, v) if isinstance(v, Refusal)
-              else notice_text(lang, v) if isinstance(v, Notice) else v
+              else notice_text(lang, v) if isinstance(v, Notice)
+              else "; ".join(notice_text(lang, each) for each in v) if isinstance(v, tuple)
+              else v
               for k, v in notice.params.items()}
     return text(lang, notice.key, **params)
 

@@ -12,6 +12,7 @@ from device.config import ConfigError, check_keys, config_path, load_config
 from dicetable.child import ServedTable
 from dicetable.cli import build_parser, main
 from dicetable.serve import serve_settings
+from web.wording import notice_text
 
 
 def test_no_file_means_every_default() -> None:
@@ -152,11 +153,14 @@ def test_serve_refuses_a_video_that_is_not_there(
 
 
 @pytest.mark.parametrize(("setting", "says"), [
-    ("stop = 40", "stop = 40 in the config file {path}: there is no GPIO 40 on a Pi"),
-    ("stop = 17\nbuzzer = 17", "buzzer = 17 in the config file {path}: GPIO 17 is given to "
+    ("stop = 40", "In the config file {path}: stop = 40: there is no GPIO 40 on a Pi"),
+    ("stop = 17\nbuzzer = 17", "In the config file {path}: buzzer = 17: GPIO 17 is given to "
                                "stop already"),
-    ("bounce_ms = 500", "bounce_ms = 500 in the config file {path}: it must be from 1 to 200"),
-    ("stop_pin = 4", "stop_pin = 4 in the config file {path}: there is no such setting"),
+    ("bounce_ms = 500", "In the config file {path}: bounce_ms = 500: it must be from 1 to 200"),
+    ("stop_pin = 4", "In the config file {path}: stop_pin = 4: there is no such setting"),
+    # a line TOML cannot read: a group still gets its score pad
+    ("shout = GPIO27", "In the config file {path}: line 2, shout = GPIO27: a pin is written "
+                       "as a number, such as 27."),
 ])
 def test_a_wrong_buttons_section_starts_the_table_without_buttons_and_tells_the_host(
         tmp_path: Path, setting: str, says: str) -> None:
@@ -169,9 +173,49 @@ def test_a_wrong_buttons_section_starts_the_table_without_buttons_and_tells_the_
     told = says.format(path=path)
     assert len(english) == 1 and told in english[0], english
     assert english[0].endswith("until the config file is fixed and the table restarted.")
-    assert spanish[0].startswith("Los botones de la mesa están desactivados. "
-                                 f"{setting.splitlines()[-1]} en el archivo de configuración")
+    assert spanish[0].startswith("Los botones de la mesa están desactivados. En el archivo de "
+                                 f"configuración {path}: ")
+    assert setting.splitlines()[-1] in spanish[0]
     assert log.read_text().count(told) == 1
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("[buttons]\nstop = 17,\n", "line 2, stop = 17,: there is more after the value: one "
+                                "setting to a line"),
+    ("[buttons]\nshout = GPIO27\n", "line 2, shout = GPIO27: a pin is written as a number, "
+                                   "such as 27"),
+    ("[buttons]\nseats = [22, 23\n", "line 2, seats = [22, 23: the list is not closed"),
+    # told on the line after it, the next section's header: still the [buttons] line's
+    ("[buttons]\nseats = [22, 23\n\n[camera]\nfps = 5\n",
+     "line 2, seats = [22, 23: the list is not closed"),
+    ("[server]\nport = 8017\n[buttons]\nstop = 17\nstop = 18\n",
+     "line 5, stop = 18: stop is written twice: keep one of them"),
+    ("[buttons]\nvoice = yes\n", "line 2, voice = yes: this value cannot be read"),
+])
+def test_a_buttons_line_toml_cannot_read_starts_the_table_without_buttons(
+        tmp_path: Path, text: str, says: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
+    assert settings.buttons is None and settings.buttons_off is not None
+    assert settings.fps == (5.0 if "fps" in text else None)  # the other sections are read
+    for lang in ("en", "es", "it", "pt"):
+        told = notice_text(lang, settings.buttons_off)
+        assert str(path) in told and "{" not in told and "notice." not in told, told
+    assert says in notice_text("en", settings.buttons_off)
+
+
+@pytest.mark.parametrize("text", [
+    "[camera]\nfps = 5,\n[buttons]\nstop = 17\n",  # a wrong line outside [buttons]
+    "[buttons]\nstop = 17,\n[camera]\nfps = fast\n",  # and one outside too
+    "[buttons\nstop = 17\n",  # a header TOML cannot read is no [buttons]
+])
+def test_a_line_toml_cannot_read_outside_the_buttons_still_refuses(
+        tmp_path: Path, text: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match="not a valid config file"):
+        serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
 
 
 def notices(url: str, lang: str) -> list[str]:

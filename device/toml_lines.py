@@ -1,0 +1,114 @@
+"""A config file that TOML cannot read because of one section's lines: the file read without
+that section, and each of its wrong lines as written, with why in a host's words.
+
+>>> text = '[server]\\nport = 8017\\n[buttons]\\nstop = 17\\nshout = GPIO27\\n'
+>>> try:
+...     tomllib.loads(text)
+... except tomllib.TOMLDecodeError as err:
+...     data, wrong = read_without(text, "buttons", err)
+>>> data
+{'server': {'port': 8017}, 'buttons': {'stop': 17}}
+>>> [(line.number, line.text, line.why.key) for line in wrong]
+[(5, 'shout = GPIO27', 'notice.config.toml_pin')]
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from typing import Any
+
+from device.notice import Notice
+
+_HEADER = re.compile(r"\s*\[\s*([^\[\]]*?)\s*\]\s*(#.*)?")
+_AT = re.compile(r"\(at line (\d+), column \d+\)")
+_PIN = re.compile(r"\s*(?:gpio|pin)\s*_?\s*(\d+)\s*(#.*)?", re.IGNORECASE)
+# tomllib's reasons, as a host may read them (the first words of its message)
+_REASONS = (("Cannot declare", "notice.config.toml_twice"),
+            ("Cannot overwrite", "notice.config.toml_twice"),
+            ("Unclosed array", "notice.config.toml_list"),
+            ("Expected '='", "notice.config.toml_equals"),
+            ("Expected newline", "notice.config.toml_after"),
+            ("Invalid value", "notice.config.toml_value"))
+
+
+@dataclass(frozen=True)
+class WrongLine:
+    """A line TOML refuses: its number (from 1), its text as written, and why."""
+
+    number: int
+    text: str
+    why: Notice
+
+
+def read_without(text: str, name: str,
+                 err: tomllib.TOMLDecodeError) -> tuple[dict[str, Any], list[WrongLine]] | None:
+    """``text`` (which ``err`` refuses) read without the wrong lines of section ``name``: the
+    file's sections, ``name`` holding the lines of it that can be read, and the wrong lines;
+    None when ``err`` is not in that section or the rest of the file is wrong too."""
+    lines = text.splitlines()
+    own = _section_lines(lines, name)
+    at = _error_index(err, lines)
+    if at not in own and at - 1 not in own:  # an unclosed list is told on the line after it
+        return None
+    try:
+        data = tomllib.loads("\n".join("" if i in own else line for i, line in enumerate(lines)))
+    except tomllib.TOMLDecodeError:
+        return None
+    kept = [line if i in own else "" for i, line in enumerate(lines)]
+    wrong: list[WrongLine] = []
+    while True:
+        try:
+            settings = tomllib.loads("\n".join(kept)).get(name, {})
+            break
+        except tomllib.TOMLDecodeError as refused:
+            setting = _setting_index(kept, _error_index(refused, kept))
+            if setting is None:
+                return None
+            wrong.append(WrongLine(setting + 1, kept[setting].strip(),
+                                   _why(refused, kept[setting])))
+            kept[setting] = ""
+    if not wrong:
+        return None
+    return {**data, name: settings}, wrong
+
+
+def _section_lines(lines: list[str], name: str) -> set[int]:
+    """The indexes of section ``name``'s lines, from each of its headers to the next header."""
+    own: set[int] = set()
+    inside = False
+    for i, line in enumerate(lines):
+        header = _HEADER.fullmatch(line)
+        if header:
+            inside = header[1].strip("\"'") == name
+        if inside:
+            own.add(i)
+    return own
+
+
+def _error_index(err: tomllib.TOMLDecodeError, lines: list[str]) -> int:
+    """The index of the line ``err`` is told on (past the last line: at the end)."""
+    at = _AT.search(str(err))
+    return int(at[1]) - 1 if at else len(lines)
+
+
+def _setting_index(lines: list[str], at: int) -> int | None:
+    """The setting an error told on line index ``at`` is in: that line, or the last one written
+    before it (a list left open is told on the line after it)."""
+    for i in range(min(at, len(lines) - 1), -1, -1):
+        if lines[i].strip() and not lines[i].lstrip().startswith("#"):
+            return i
+    return None
+
+
+def _why(err: tomllib.TOMLDecodeError, line: str) -> Notice:
+    """Why TOML refuses ``line`` (``err``), as a notice's message key."""
+    key, _, value = line.partition("=")
+    pin = _PIN.fullmatch(value)
+    if pin:
+        return Notice("notice.config.toml_pin", {"pin": int(pin[1])})
+    for start, reason in _REASONS:
+        if str(err).startswith(start):
+            return Notice(reason, {"name": key.strip()} if reason.endswith("_twice") else {})
+    return Notice("notice.config.toml_line")
