@@ -22,6 +22,7 @@ import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -86,9 +87,28 @@ def load_config(path: Path | None) -> Config:
     """Read the config file at ``path`` (None: no file, every default)."""
     if path is None:
         return Config()
+    data, unread = _read(path)
+    unknown = [name for name in data if name not in SECTIONS and not misspelt_forgiven(name)]
+    if unknown:
+        raise ConfigError(f"{path}: unknown section [{unknown[0]}] (the sections are "
+                          + ", ".join(f"[{s}]" for s in SECTIONS) + ")")
+    for name in [name for name in data if name not in SECTIONS]:
+        del data[name]
+        unread += (ConfigError(f"{path}: unknown section [{name}]: it is written [{FORGIVEN}]",
+                               setting=f"[{name}]",
+                               why=Notice("notice.config.section", {"section": FORGIVEN})),)
+    for name, value in data.items():
+        if not isinstance(value, dict):
+            raise ConfigError(f"{path}: {name} must be a section ([{name}]), not a value")
+    return Config(path, data, unread)
+
+
+def _read(path: Path) -> tuple[dict[str, Any], tuple[ConfigError, ...]]:
+    """The file's sections, and the lines of :data:`FORGIVEN` that TOML could not read (left
+    out of it)."""
     try:
         text = path.read_text("utf-8")
-        data = tomllib.loads(text)
+        return tomllib.loads(text), ()
     except FileNotFoundError:
         raise ConfigError(f"{path}: there is no such config file") from None
     except IsADirectoryError:
@@ -100,19 +120,18 @@ def load_config(path: Path | None) -> Config:
         if read is None:
             raise ConfigError(f"{path}: this is not a valid config file: {err}") from None
         data, wrong = read
-        unread = tuple(ConfigError(f"{path} line {line.number}: {line.text}: {err}",
-                                   setting=line.text, why=line.why, line=line.number)
-                       for line in wrong)
-    else:
-        unread = ()
-    unknown = [name for name in data if name not in SECTIONS]
-    if unknown:
-        raise ConfigError(f"{path}: unknown section [{unknown[0]}] (the sections are "
-                          + ", ".join(f"[{s}]" for s in SECTIONS) + ")")
-    for name, value in data.items():
-        if not isinstance(value, dict):
-            raise ConfigError(f"{path}: {name} must be a section ([{name}]), not a value")
-    return Config(path, data, unread)
+        return data, tuple(ConfigError(f"{path} line {line.number}: {line.text}: {err}",
+                                       setting=line.text, why=line.why, line=line.number)
+                           for line in wrong)
+
+
+def misspelt_forgiven(name: str) -> bool:
+    """Whether section ``name`` is :data:`FORGIVEN` misspelt ([button], [Buttons]).
+
+    >>> misspelt_forgiven("Buttons"), misspelt_forgiven("button"), misspelt_forgiven("camra")
+    (True, True, False)
+    """
+    return get_close_matches(name.strip().lower(), SECTIONS, n=1, cutoff=0.75) == [FORGIVEN]
 
 
 def check_keys(settings: Mapping[str, Any], known: tuple[str, ...], where: str) -> None:

@@ -22,6 +22,8 @@ def test_no_file_means_every_default() -> None:
 @pytest.mark.parametrize(("text", "says"), [
     ("[camera\nsource = 0\n", "not a valid config file"),
     ("[camra]\nsource = 0\n", r"unknown section \[camra\]"),
+    # a wrong [server] or [camera] would serve the wrong thing: only [buttons] is forgiven
+    ("[sever]\nport = 80\n[buttons]\nstop = 17\n", r"unknown section \[sever\]"),
     ("camera = 3\n", "camera must be a section"),
 ])
 def test_a_bad_file_is_named_with_what_is_wrong(tmp_path: Path, text: str, says: str) -> None:
@@ -152,31 +154,46 @@ def test_serve_refuses_a_video_that_is_not_there(
     assert capsys.readouterr().err.endswith(f"dicetable: there is no video file {video}\n")
 
 
-@pytest.mark.parametrize(("setting", "says"), [
-    ("stop = 40", "In the config file {path}: stop = 40: there is no GPIO 40 on a Pi"),
-    ("stop = 17\nbuzzer = 17", "In the config file {path}: buzzer = 17: GPIO 17 is given to "
-                               "stop already"),
-    ("bounce_ms = 500", "In the config file {path}: bounce_ms = 500: it must be from 1 to 200"),
-    ("stop_pin = 4", "In the config file {path}: stop_pin = 4: there is no such setting"),
+@pytest.mark.parametrize(("text", "says"), [
+    ("[buttons]\nstop = 40", "stop = 40: there is no GPIO 40 on a Pi"),
+    ("[buttons]\nstop = 17\nbuzzer = 17", "buzzer = 17: GPIO 17 is given to stop already"),
+    ("[buttons]\nbounce_ms = 500", "bounce_ms = 500: it must be from 1 to 200"),
+    ("[buttons]\nstop_pin = 4", "stop_pin = 4: there is no such setting"),
     # a line TOML cannot read: a group still gets its score pad
-    ("shout = GPIO27", "In the config file {path}: line 2, shout = GPIO27: a pin is written "
-                       "as a number, such as 27."),
+    ("[buttons]\nshout = GPIO27", "line 2, shout = GPIO27: a pin is written as a number, "
+                                  "such as 27."),
+    # the section's name misspelt
+    ("[button]\nstop = 17", "[button]: the section is written [buttons]."),
 ])
 def test_a_wrong_buttons_section_starts_the_table_without_buttons_and_tells_the_host(
-        tmp_path: Path, setting: str, says: str) -> None:
+        tmp_path: Path, text: str, says: str) -> None:
     path = tmp_path / "config.toml"
-    path.write_text(f"[buttons]\n{setting}\n")
+    path.write_text(f"{text}\n")
     log = tmp_path / "serve.log"
     with ServedTable(tmp_path / "state", args=["--config", str(path)], log=log,
                      env={"GPIOZERO_PIN_FACTORY": "mock"}) as served:
         english, spanish = (notices(served.url, lang) for lang in ("en", "es"))
-    told = says.format(path=path)
+    told = f"In the config file {path}: {says}"
     assert len(english) == 1 and told in english[0], english
     assert english[0].endswith("until the config file is fixed and the table restarted.")
     assert spanish[0].startswith("Los botones de la mesa están desactivados. En el archivo de "
                                  f"configuración {path}: ")
-    assert setting.splitlines()[-1] in spanish[0]
+    assert says.split(":")[0].removeprefix("line 2, ") in spanish[0]
     assert log.read_text().count(told) == 1
+
+
+@pytest.mark.parametrize("header", ["[button]", "[Buttons]", '["buttons "]', "[buttns]"])
+def test_a_buttons_section_misspelt_starts_the_table_without_buttons(
+        tmp_path: Path, header: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(f"[camera]\nfps = 5\n{header}\nstop = 17\n")
+    settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
+    assert settings.buttons is None and settings.buttons_off is not None
+    assert settings.fps == 5.0
+    name = header.strip("[]").strip('"')
+    for lang, says in (("en", "the section is written"), ("es", "la sección se escribe"),
+                       ("it", "la sezione si scrive"), ("pt", "a secção escreve-se")):
+        assert f"[{name}]: {says} [buttons]. " in notice_text(lang, settings.buttons_off)
 
 
 @pytest.mark.parametrize(("text", "says"), [
