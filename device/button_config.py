@@ -17,9 +17,10 @@ device.config.ConfigError: [buttons]: “stop” is GPIO 28, which a Raspberry P
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from functools import partial
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from device.config import ConfigError, as_written, check_keys, number_in, typed, written
 from device.notice import Notice
@@ -30,6 +31,7 @@ EEPROM)."""
 KEYS = ("enabled", "stop", "shout", "seats", "stop_led", "shout_led", "seat_leds", "buzzer",
         "bounce_ms", "together_ms", "hold_s", "shutdown", "voice")
 DEFAULT_STOP, DEFAULT_SHOUT = 17, 27
+T = TypeVar("T")
 
 
 class Key(NamedTuple):
@@ -68,33 +70,47 @@ class ButtonConfig:
 def button_config(settings: Mapping[str, Any], where: str, *,
                   unread: Sequence[ConfigError] = ()) -> ButtonConfig | None:
     """The buttons the ``[buttons]`` ``settings`` describe (none named: the default buttons), or
-    None when they are switched off. ConfigError names a wrong setting or pin, the lines of the
-    section the file could not be read from (``unread``) first, the others in its ``more``."""
-    if unread:
-        raise together(unread)
-    if not settings:
+    None when they are switched off. ConfigError names a wrong setting or pin: the first, after
+    the lines of the section the file could not be read from (``unread``); the other wrong
+    settings are in its ``more``, so that one restart fixes them all."""
+    if not settings and not unread:
         return ButtonConfig()
-    check_keys(settings, KEYS, where)
-    if not typed(settings, "enabled", bool, True, where):
+    wrong = list(unread)
+
+    def read(setting: Callable[[], T], default: T) -> T:
+        """The setting, or ``default`` with why it is wrong kept in ``wrong``."""
+        try:
+            return setting()
+        except ConfigError as err:
+            wrong.append(err)
+            return default
+
+    for key in settings:
+        read(partial(check_keys, {key: settings[key]}, KEYS, where), None)
+    if not read(partial(typed, settings, "enabled", bool, True, where), True) and not wrong:
         return None
-    seats = _pins(settings, "seats", where)
     # A section that names no button keeps the default ones (it sets the voice, say).
     named = any(key in settings for key in ("stop", "shout", "seats"))
     config = ButtonConfig(
-        stop=_pin(settings, "stop", where) if named else ButtonConfig.stop,
-        shout=_pin(settings, "shout", where) if named else ButtonConfig.shout,
-        seats=seats,
-        stop_led=_pin(settings, "stop_led", where),
-        shout_led=_pin(settings, "shout_led", where),
-        seat_leds=_pins(settings, "seat_leds", where),
-        buzzer=_pin(settings, "buzzer", where),
-        bounce_s=number_in(settings, "bounce_ms", float, 20.0, (1, 200), where) / 1000,
-        together_s=number_in(settings, "together_ms", float, 150.0, (10, 2000), where) / 1000,
+        stop=read(partial(_pin, settings, "stop", where), None) if named else ButtonConfig.stop,
+        shout=read(partial(_pin, settings, "shout", where), None) if named
+        else ButtonConfig.shout,
+        seats=read(partial(_pins, settings, "seats", where), ()),
+        stop_led=read(partial(_pin, settings, "stop_led", where), None),
+        shout_led=read(partial(_pin, settings, "shout_led", where), None),
+        seat_leds=read(partial(_pins, settings, "seat_leds", where), ()),
+        buzzer=read(partial(_pin, settings, "buzzer", where), None),
+        bounce_s=read(partial(number_in, settings, "bounce_ms", float, 20.0, (1, 200), where),
+                      20.0) / 1000,
+        together_s=read(partial(number_in, settings, "together_ms", float, 150.0, (10, 2000),
+                                where), 150.0) / 1000,
         # A stop pressed to end a turn must never be taken for the hold that powers off.
-        hold_s=number_in(settings, "hold_s", float, 5.0, (2, 60), where),
-        shutdown=typed(settings, "shutdown", bool, True, where),
-        voice=typed(settings, "voice", bool, True, where),
+        hold_s=read(partial(number_in, settings, "hold_s", float, 5.0, (2, 60), where), 5.0),
+        shutdown=read(partial(typed, settings, "shutdown", bool, True, where), True),
+        voice=read(partial(typed, settings, "voice", bool, True, where), True),
     )
+    if wrong:
+        raise together(wrong)
     _check(config, settings, where)
     return config
 

@@ -40,6 +40,19 @@ def test_a_table_with_a_shout_button_per_seat_and_lights() -> None:
         (6, 13, 19), (12, 16, 20), 0.2, 3.0)
 
 
+def test_each_wrong_setting_is_named_not_only_the_first() -> None:
+    settings = {"stop": 40, "stop_pin": 4, "bounce_ms": 500, "seats": [22, "x"], "voice": 1,
+                "buzzer": 26}
+    with pytest.raises(ConfigError) as refused:
+        button_config(settings, WHERE)
+    named = [each.setting for each in (refused.value, *refused.value.more)]
+    assert named == ["stop_pin = 4", "stop = 40", "seats = [22, \"x\"]", "bounce_ms = 500",
+                     "voice = 1"]
+    for lang in LANGUAGES:
+        told = notice_text(lang, buttons_off(refused.value, "config.toml"))
+        assert all(setting in told for setting in named) and "buzzer = 26" not in told, told
+
+
 @pytest.mark.parametrize(("settings", "message"), [
     ({"stop": 1}, "“stop” is GPIO 1, which a Raspberry Pi 4 or 5 does not have (use GPIO 2 "
                   "to 27, BCM numbering)"),
