@@ -105,7 +105,10 @@ class ServeSettings:
 
 
 def serve_settings(args: argparse.Namespace) -> ServeSettings:
-    """The settings of ``args`` and the config file; ConfigError when the file is wrong."""
+    """The settings of ``args`` and the config file. ConfigError when the file cannot be read
+    or a section other than ``[buttons]`` is wrong; a wrong ``[buttons]`` section (a setting,
+    a line TOML cannot read, its name misspelt) gives no buttons and ``buttons_off``, what the
+    host is told."""
     config = load_config(config_path(args.config))
     server_settings = config.section("server")
     where = config.where("server")
