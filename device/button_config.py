@@ -117,13 +117,15 @@ def button_config(settings: Mapping[str, Any], where: str, *,
 
 def buttons_off(err: ConfigError, file: object) -> Notice:
     """What the host's phone says of a wrong ``[buttons]`` section (``err`` and its ``more``) in
-    ``file``: each wrong setting and why; the table runs without buttons until it is fixed."""
+    ``file``: each wrong setting and why; the table runs without buttons until it is fixed. A
+    guest's phone reads only that the buttons are off (the file's path and values are the
+    host's)."""
     return Notice("notice.buttons_off", {"file": file, "wrong": tuple(
         Notice("notice.config.wrong", {"setting": each.setting, "why": each.why})
         if each.line is None else
         Notice("notice.config.wrong_line", {"line": each.line, "setting": each.setting,
                                             "why": each.why})
-        for each in (err, *err.more))})
+        for each in (err, *err.more))}, guest=Notice("notice.buttons_off_guest"))
 
 
 def together(wrong: Sequence[ConfigError]) -> ConfigError:

@@ -15,3 +15,6 @@ class Notice:
 
     key: str
     params: Mapping[str, object] = field(default_factory=dict)
+    guest: Notice | None = None
+    """What a phone without the PIN reads instead, where the values are the host's alone (a
+    file's path and settings); None: every phone reads this."""

@@ -41,8 +41,11 @@ def state() -> Response:
 
 
 def notices() -> list[str]:
-    """The table's notices for the host, in this phone's language."""
-    return [notice_text(language(), notice) for notice in table().host_notices()]
+    """The table's notices for the host, in this phone's language; a phone without the PIN
+    reads a notice's ``guest`` words where it has them."""
+    host = authorised()
+    return [notice_text(language(), notice if host or notice.guest is None else notice.guest)
+            for notice in table().host_notices()]
 
 
 @bp.post("/notices/dismiss")

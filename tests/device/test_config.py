@@ -178,8 +178,10 @@ def test_a_wrong_buttons_section_starts_the_table_without_buttons_and_tells_the_
     log = tmp_path / "serve.log"
     with ServedTable(tmp_path / "state", args=["--config", str(path)], log=log,
                      env={"GPIOZERO_PIN_FACTORY": "mock"}) as served:
-        english, spanish = (notices(served.url, lang) for lang in ("en", "es"))
+        english, spanish = (notices(served.url, lang, pin=served.pin) for lang in ("en", "es"))
+        guest = notices(served.url, "en")
     told = f"In the config file {path}: {says}"
+    assert len(guest) == 1 and str(path) not in guest[0] and "buttons are off" in guest[0]
     assert len(english) == 1 and told in english[0], english
     assert english[0].endswith("until the config file is fixed and the table restarted.")
     assert spanish[0].startswith("Los botones de la mesa están desactivados. En el archivo de "
@@ -241,11 +243,21 @@ def test_a_line_toml_cannot_read_outside_the_buttons_still_refuses(
         serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
 
 
-def notices(url: str, lang: str) -> list[str]:
-    """The host's notices of the table at ``url``, as a phone in ``lang`` gets them."""
-    asked = urllib.request.Request(f"{url}/api/state", headers={"Accept-Language": lang})
-    with urllib.request.urlopen(asked, timeout=10) as answer:
-        told: list[str] = json.load(answer)["notices"]
+def notices(url: str, lang: str, *, pin: str | None = None) -> list[str]:
+    """The host's notices of the table at ``url``, as a phone in ``lang`` gets them (having
+    entered ``pin``, when given)."""
+    phone = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    phone.addheaders = [("Accept-Language", lang)]
+    with phone.open(f"{url}/api/state", timeout=10) as answer:
+        state = json.load(answer)
+    if pin is not None:
+        entered = urllib.request.Request(
+            f"{url}/auth/pin", data=json.dumps({"pin": pin}).encode(),
+            headers={"Content-Type": "application/json", "X-CSRF-Token": state["csrf"]})
+        phone.open(entered, timeout=10).close()
+        with phone.open(f"{url}/api/state", timeout=10) as answer:
+            state = json.load(answer)
+    told: list[str] = state["notices"]
     return told
 
 

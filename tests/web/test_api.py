@@ -9,13 +9,18 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from device.button_config import button_config, buttons_off
 from device.camera_errors import CameraError
+from device.config import ConfigError
 from device.live import CameraStatus, Seen
 from device.session import TableSession
 from vision.observation import Observation
 from vision.sheet_seen import PlaceSeen, SeventeenObservation
+from web.table import table
 
 if TYPE_CHECKING:
+    from flask import Flask
+
     from tests.web.conftest import Phone
 
 JENNA_TURN = [
@@ -512,3 +517,22 @@ def test_a_word_not_understood_is_quoted_cut_short_and_escaped_in_every_language
         assert marked.json["error"].endswith(  # type: ignore[index]
             f"{left}\\u202eAna\\u000a{right}")
     assert dalek.state() == before
+
+
+def test_the_buttons_off_notice_names_the_file_and_its_settings_to_the_host_alone(
+        app: Flask, phone: Phone, watcher: Phone) -> None:
+    # the file's path and settings are the host's, as why the camera is out is; a guest reads
+    # that the buttons are off
+    try:
+        button_config({"stop": 40}, "[buttons]")
+    except ConfigError as err:
+        with app.app_context():
+            table().notices.append(buttons_off(err, "/etc/dicetable/config.toml"))
+    told = {name: each.client.get("/api/state").json["notices"]  # type: ignore[index]
+            for name, each in (("host", phone), ("guest", watcher))}
+    assert "/etc/dicetable/config.toml: stop = 40" in told["host"][0]
+    assert told["guest"] == ["The table's buttons are off until the host fixes the config file "
+                             "and restarts the table; a phone with the PIN shows what is wrong."]
+    page = watcher.client.get("/").get_data(as_text=True)
+    assert "stop = 40" not in page and "/etc/dicetable" not in page
+    assert "stop = 40" in phone.client.get("/").get_data(as_text=True)

@@ -785,6 +785,25 @@ def test_the_host_is_told_on_the_page_when_the_journal_was_damaged(
     assert host.errors == []
 
 
+def test_a_phone_that_enters_the_pin_reads_the_buttons_off_notice_in_full(
+        open_phone: Callable[..., Page], served: ServedTable, tmp_path: Path) -> None:
+    # the config file's path and settings are the host's: a guest reads that the buttons are
+    # off, and the same page with the PIN entered reads what is wrong without a reload
+    config = tmp_path / "config.toml"
+    config.write_text("[buttons]\nstop = 40\n")
+    served.stop()
+    served.args = ("--config", str(config))
+    served.env = {"GPIOZERO_PIN_FACTORY": "mock"}
+    served.start()
+    host = Pad(open_phone())
+    notices = host.page.locator(".notices")
+    expect(notices).to_contain_text("The table's buttons are off until the host fixes")
+    expect(notices).not_to_contain_text(str(config))
+    host.enter_pin(served.pin)
+    expect(notices).to_contain_text(f"In the config file {config}: stop = 40: there is no GPIO")
+    assert host.errors == []
+
+
 def test_the_first_player_list_follows_the_names_typed(open_phone: Callable[..., Page],
                                                        served: ServedTable) -> None:
     ana = Pad(open_phone())

@@ -487,13 +487,14 @@ async function sendPin(event) {
     document.getElementById("pin-dialog").close();
     toast(t("pin.welcome"), "ok");
     render();
+    refresh();  // the host's notices in full: a guest reads some of them shorter
   } else {
     document.getElementById("pin-error").textContent = data.error || t("error.network");
   }
 }
 
 async function lock() {
-  if (await post("/auth/logout", {})) { S.auth = false; render(); }
+  if (await post("/auth/logout", {})) { S.auth = false; render(); refresh(); }
 }
 
 /* The page in another language; a message up in the old one goes. If the words do not come,
