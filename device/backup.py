@@ -26,6 +26,7 @@ from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 
 from device.journal import COMMITS_SUFFIX, has_no_room, owners_only
+from device.recovery import SIDE_FILES
 from device.state_dir import stamped
 
 TABLES = {"games", "lines", "settings", "changes"}
@@ -45,6 +46,9 @@ def backup(journal: Path, target: Path) -> int:
     if target.is_dir():
         raise BackupError(f"{target} is a folder; name the backup file")
     target = target.resolve()  # through a link, to the file it names (on a USB stick, say)
+    if _is_journals_own(target, journal):  # the live table's files replaced under it
+        raise BackupError(f"{target} is one of the table's own files; name another file "
+                          "for the backup")
     if target.exists() and not target.is_file():
         raise BackupError(f"{target} is not a file; name the backup file")
     partial = target.with_name(target.name + ".partial")
@@ -93,6 +97,9 @@ def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
     """Put ``backup_file`` in place of the journal at ``journal`` (the table must not be
     serving). Returns the games restored and where the replaced journal was kept (None when
     there was none)."""
+    if _is_journals_own(backup_file, journal):
+        raise BackupError(f"{backup_file} is the table's own journal, not a backup; name a "
+                          "file written by dicetable backup")
     games = games_in(backup_file)
     kept = None
     if journal.is_file():
@@ -109,6 +116,14 @@ def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
     # fewer, which the next start would take for changes lost on the card. It counts anew.
     journal.with_name(journal.name + COMMITS_SUFFIX).unlink(missing_ok=True)
     return games, kept
+
+
+def _is_journals_own(path: Path, journal: Path) -> bool:
+    """True if ``path`` is the journal at ``journal`` or a file beside it that it keeps (its
+    log, index, count of commits)."""
+    own = [journal, *(journal.with_name(journal.name + suffix) for suffix in SIDE_FILES)]
+    return any(path.resolve() == mine.resolve() or (path.exists() and mine.exists()
+                                                    and path.samefile(mine)) for mine in own)
 
 
 def games_in(path: Path) -> int:

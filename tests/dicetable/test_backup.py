@@ -220,3 +220,39 @@ def test_a_folder_named_as_the_backup_to_restore_is_said(tmp_path: Path, dicetab
     done = dicetable("restore", "--state", str(tmp_path / "state"), str(tmp_path))
     assert (done.returncode, done.stderr) == (
         2, f"dicetable: {tmp_path} is a folder; name the backup file\n")
+
+
+@pytest.mark.parametrize("name", ["table.db", "table.db-wal", "table.db-commits"])
+def test_a_backup_named_as_the_journals_own_file_is_refused_and_the_table_plays_on(
+        tmp_path: Path, dicetable: Any, name: str) -> None:
+    state = tmp_path / "state"
+    with ServedTable(state) as table:
+        phone = Phone(table.url)
+        phone.enter_pin(table.pin)
+        phone.post("/api/game", {"header": DALEK, "base_version": 0})
+        play(phone, TURN)
+        done = dicetable("backup", "--state", str(state), str(state / name))
+        assert (done.returncode, done.stderr) == (2, (
+            f"dicetable: {state / name} is one of the table's own files; name another file "
+            "for the backup\n"))
+        play(phone, TURN)  # the write-ahead log overwritten by a backup refused every move
+        phone.close()
+    with ServedTable(state) as table:
+        _, body = Phone(table.url).get("/api/state")
+        assert body["state"]["view"]["actions"] == 2 * len(TURN)
+
+
+def test_the_journal_named_as_the_backup_to_restore_is_refused_at_once(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    journal = Journal(state / "table.db")
+    journal.start_game(DALEK)
+    journal.close()
+    done = subprocess.run(  # it copied the journal onto itself and waited for ever
+        [sys.executable, "-m", "dicetable", "restore", "--state", str(state),
+         str(state / "table.db")], capture_output=True, text=True, check=False, timeout=30,
+        cwd=Path(__file__).parents[2])
+    assert (done.returncode, done.stderr) == (2, (
+        f"dicetable: {state / 'table.db'} is the table's own journal, not a backup; name a "
+        "file written by dicetable backup\n"))
+    assert sorted(p.name for p in state.iterdir()) == ["table.db", "table.db-commits"]
+    assert games_in(state / "table.db") == 1
