@@ -104,7 +104,16 @@ def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
     kept = None
     if journal.is_file():
         kept = stamped(journal.parent, f"{journal.stem}-before-restore", journal.suffix)
-        backup(journal, kept)
+        try:
+            backup(journal, kept)
+        except BackupError as err:
+            if has_no_room(journal):  # SQLite's words for it: "disk I/O error", "disk is full"
+                raise BackupError(
+                    f"nothing was restored: {journal.parent} is full, and the journal it would "
+                    "replace is kept beside it first; make room there, then restore again"
+                ) from None
+            raise BackupError(f"nothing was restored: the journal it would replace could not "
+                              f"be kept ({err})") from None
     journal.parent.mkdir(parents=True, exist_ok=True)
     try:
         owners_only(journal)

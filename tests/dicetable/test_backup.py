@@ -18,6 +18,7 @@ from device.journal import Journal
 from device.recovery import open_table
 from dicetable.child import ServedTable
 from dicetable.cli import main
+from tests.device.small_card import fill, mounted_card
 from web.client import Phone
 
 DALEK = {"game": "dalek", "players": ["Ana", "Ben"]}
@@ -256,3 +257,24 @@ def test_the_journal_named_as_the_backup_to_restore_is_refused_at_once(tmp_path:
         "file written by dicetable backup\n"))
     assert sorted(p.name for p in state.iterdir()) == ["table.db", "table.db-commits"]
     assert games_in(state / "table.db") == 1
+
+
+def test_a_restore_onto_a_full_card_says_so_and_leaves_the_journal(tmp_path: Path,
+                                                                 dicetable: Any) -> None:
+    journal = Journal(tmp_path / "other.db")
+    for _ in range(3):
+        journal.start_game(DALEK)
+    journal.close()
+    with mounted_card(tmp_path / "card") as card:
+        state = card / "state"
+        played = Journal(state / "table.db")
+        played.start_game(DALEK)
+        played.close()
+        before = (state / "table.db").read_bytes()
+        fill(card)
+        done = dicetable("restore", "--state", str(state), str(tmp_path / "other.db"))
+        assert (done.returncode, done.stderr) == (2, (  # it said "cannot write
+            f"dicetable: nothing was restored: {state} is full, and the journal it would "
+            "replace is kept beside it first; make room there, then restore again\n"))
+        assert (state / "table.db").read_bytes() == before
+        assert not list(state.glob("table-before-restore-*"))  # nor the part of one written
