@@ -25,7 +25,14 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 
-from device.journal import COMMITS_SUFFIX, has_no_room, owners_only
+from device.journal import (
+    COMMITS_SUFFIX,
+    JOURNAL_VERSION,
+    has_no_room,
+    layout_version,
+    newer_layout,
+    owners_only,
+)
 from device.recovery import SIDE_FILES
 from device.state_dir import stamped
 
@@ -101,6 +108,12 @@ def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
         raise BackupError(f"{backup_file} is the table's own journal, not a backup; name a "
                           "file written by dicetable backup")
     games = games_in(backup_file)
+    with _open(backup_file, read_only=True) as db:
+        version = layout_version(db)
+    if version > JOURNAL_VERSION:
+        raise BackupError(f"{backup_file} was made by a newer dicetable ({newer_layout(version)})"
+                          ": update dicetable (git pull, then systemd/install again), then "
+                          "restore it")
     kept = None
     if journal.is_file():
         kept = stamped(journal.parent, f"{journal.stem}-before-restore", journal.suffix)

@@ -47,6 +47,10 @@ MAX_ID = 2 ** 63 - 1  # SQLite's largest integer: no game has a larger number
 GRANT_DAYS = 30
 ROOM_BYTES = 1 << 20
 """Less free room than this for the journal to grow is a full disk."""
+JOURNAL_VERSION = 1
+"""The layout of the journal this code reads and writes, kept in SQLite's ``user_version``:
+one more for a layout that older code cannot play on (0: made before it was counted). A
+journal of a later version (a backup from a newer dicetable) is refused, not written."""
 COMMITS_SUFFIX = "-commits"
 """The file beside the journal that holds its commit count: ``table.db-commits``."""
 
@@ -106,6 +110,16 @@ def journal_error(err: sqlite3.Error | OSError, path: Path) -> JournalError:
     if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
         return JournalError("damaged", f"{path} is damaged: {err}")
     return JournalError("other", f"{path}: {err}")
+
+
+def layout_version(db: sqlite3.Connection) -> int:
+    """The version of the journal's layout that ``db`` holds (see :data:`JOURNAL_VERSION`)."""
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def newer_layout(version: int) -> str:
+    """Words for a journal's layout ``version`` newer than this code reads."""
+    return f"its journal's version {version}; this one reads up to {JOURNAL_VERSION}"
 
 
 @dataclass(frozen=True)
@@ -200,19 +214,32 @@ class Journal:
         is yet to be told (whoever tells sets it back)."""
         try:
             if read_only:
-                self._connection()
+                self._refuse_newer()
                 return
             path.parent.mkdir(parents=True, exist_ok=True)
             owners_only(path)
+            self._refuse_newer()
             schema = files("device").joinpath("schema.sql").read_text("utf-8")
             self._connection().executescript(
-                f"BEGIN IMMEDIATE; {self._finals_before_end_seq()}{schema}; COMMIT;")
+                f"BEGIN IMMEDIATE; {self._finals_before_end_seq()}{schema};"
+                f" PRAGMA user_version = {JOURNAL_VERSION}; COMMIT;")
         except (sqlite3.Error, OSError) as err:
             self.close()
             raise journal_error(err, path) from err
+        except JournalError:
+            self.close()
+            raise
         if self._never_made():
             self.new_pin()
             self.secret()
+
+    def _refuse_newer(self) -> None:
+        """Raise JournalError if a newer dicetable wrote this journal (nothing is written)."""
+        version = layout_version(self._connection())
+        if version > JOURNAL_VERSION:
+            raise JournalError("other", f"{self.path} was written by a newer dicetable "
+                               f"({newer_layout(version)}): update dicetable (git pull, then "
+                               "systemd/install again) to open it")
 
     def _finals_before_end_seq(self) -> str:
         """SQL that drops a ``finals`` table of a journal made before summaries were kept by

@@ -1,5 +1,6 @@
 -- The journal of a dicetable: every game and every line of its record, append-only.
 -- Opened with journal_mode=WAL and synchronous=FULL on every connection (device/journal.py).
+-- Its layout's version is SQLite's user_version (journal.JOURNAL_VERSION, set after this).
 
 CREATE TABLE IF NOT EXISTS games (
     id          INTEGER PRIMARY KEY,

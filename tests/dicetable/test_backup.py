@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import threading
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -189,6 +191,7 @@ def test_a_full_card_is_still_backed_up_to_another_disk(tmp_path: Path, stopped:
 
 WRITE = """
 import os, sys
+from contextlib import closing
 from pathlib import Path
 from device.journal import Journal
 journal = Journal(Path(sys.argv[1]))
@@ -278,3 +281,47 @@ def test_a_restore_onto_a_full_card_says_so_and_leaves_the_journal(tmp_path: Pat
             "replace is kept beside it first; make room there, then restore again\n"))
         assert (state / "table.db").read_bytes() == before
         assert not list(state.glob("table-before-restore-*"))  # nor the part of one written
+
+
+def newer_journal(path: Path) -> None:
+    """Make ``path`` a journal as a later dicetable might leave it: a layout of its own."""
+    journal = Journal(path)
+    journal.start_game(DALEK)
+    journal.close()
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("ALTER TABLE games ADD COLUMN seat_map TEXT")
+        db.execute("PRAGMA user_version = 99")
+        db.commit()
+
+
+def test_a_backup_of_a_newer_dicetable_is_refused_and_the_journal_kept(
+        tmp_path: Path, dicetable: Any) -> None:
+    state, future = tmp_path / "state", tmp_path / "future.db"
+    journal = Journal(state / "table.db")
+    journal.start_game(DALEK)
+    journal.close()
+    before = (state / "table.db").read_bytes()
+    newer_journal(future)
+    done = dicetable("restore", "--state", str(state), str(future))
+    assert (done.returncode, done.stderr) == (2, (  # it was restored, and served
+        f"dicetable: {future} was made by a newer dicetable (its journal's version 99; this "
+        "one reads up to 1): update dicetable (git pull, then systemd/install again), then "
+        "restore it\n"))
+    assert (state / "table.db").read_bytes() == before
+    assert not list(state.glob("table-before-restore-*"))
+
+
+def test_a_journal_of_a_newer_dicetable_is_not_served_nor_changed(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    newer_journal(state / "table.db")
+    before = (state / "table.db").read_bytes()
+    done = subprocess.run(  # it served it, writing this version's tables into it
+        [sys.executable, "-m", "dicetable", "serve", "--state", str(state), "--port", "0"],
+        capture_output=True, text=True, check=False, timeout=30,
+        cwd=Path(__file__).parents[2])
+    assert done.returncode == 2
+    assert done.stderr.endswith(
+        f"dicetable: cannot open the table's journal: {state / 'table.db'} was written by a "
+        "newer dicetable (its journal's version 99; this one reads up to 1): update dicetable "
+        "(git pull, then systemd/install again) to open it\n")
+    assert (state / "table.db").read_bytes() == before
