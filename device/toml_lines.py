@@ -75,13 +75,18 @@ def read_without(text: str, name: str,
 
 
 def _section_lines(lines: list[str], name: str) -> set[int]:
-    """The indexes of section ``name``'s lines, from each of its headers to the next header."""
+    """The indexes of section ``name``'s lines, from each of its headers to the next line that
+    starts with ``[``: a header written wrong ends it too, and stays with the rest of the file.
+
+    >>> sorted(_section_lines(["[buttons]", "stop = 17", "[server]]", "port = 80"], "buttons"))
+    [0, 1]
+    """
     own: set[int] = set()
     inside = False
     for i, line in enumerate(lines):
-        header = _HEADER.fullmatch(line)
-        if header:
-            inside = header[1].strip("\"'") == name
+        if line.lstrip().startswith("["):
+            header = _HEADER.fullmatch(line)
+            inside = bool(header) and header[1].strip("\"'") == name
         if inside:
             own.add(i)
     return own

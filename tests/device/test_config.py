@@ -234,6 +234,10 @@ def test_a_buttons_line_toml_cannot_read_starts_the_table_without_buttons(
     "[camera]\nfps = 5,\n[buttons]\nstop = 17\n",  # a wrong line outside [buttons]
     "[buttons]\nstop = 17,\n[camera]\nfps = fast\n",  # and one outside too
     "[buttons\nstop = 17\n",  # a header TOML cannot read is no [buttons]
+    # nor does [buttons] go on past a header TOML cannot read: the sections after it were lost
+    '[buttons]\nstop = 17\n[server]]\nport = 9000\nhost = "127.0.0.1"\n',
+    '[buttons]\nstop = 17\n[camera\nsource = "/dev/video2"\n',
+    "[buttons]\nstop = 17\n[server] x\nport = 9000\n",
 ])
 def test_a_line_toml_cannot_read_outside_the_buttons_still_refuses(
         tmp_path: Path, text: str) -> None:
