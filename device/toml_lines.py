@@ -22,7 +22,7 @@ from typing import Any
 from device.notice import Notice
 
 _HEADER = re.compile(r"\s*\[\s*([^\[\]]*?)\s*\]\s*(#.*)?")
-_AT = re.compile(r"\(at line (\d+), column \d+\)")
+_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 _PIN = re.compile(r"\s*(?:gpio|pin)\s*_?\s*(\d+)\s*(#.*)?", re.IGNORECASE)
 # tomllib's reasons, as a host may read them (the first words of its message)
 _REASONS = (("Cannot declare", "notice.config.toml_twice"),
@@ -49,8 +49,7 @@ def read_without(text: str, name: str,
     None when ``err`` is not in that section or the rest of the file is wrong too."""
     lines = text.splitlines()
     own = _section_lines(lines, name)
-    at = _error_index(err, lines)
-    if at not in own and at - 1 not in own:  # an unclosed list is told on the line after it
+    if _setting_index(lines, err) not in own:
         return None
     try:
         data = tomllib.loads("\n".join("" if i in own else line for i, line in enumerate(lines)))
@@ -63,7 +62,7 @@ def read_without(text: str, name: str,
             settings = tomllib.loads("\n".join(kept)).get(name, {})
             break
         except tomllib.TOMLDecodeError as refused:
-            setting = _setting_index(kept, _error_index(refused, kept))
+            setting = _setting_index(kept, refused)
             if setting is None:
                 return None
             wrong.append(WrongLine(setting + 1, kept[setting].strip(),
@@ -71,7 +70,7 @@ def read_without(text: str, name: str,
             kept[setting] = ""
     if not wrong:
         return None
-    return {**data, name: settings}, wrong
+    return {**data, name: settings}, sorted(wrong, key=lambda line: line.number)
 
 
 def _section_lines(lines: list[str], name: str) -> set[int]:
@@ -98,9 +97,24 @@ def _error_index(err: tomllib.TOMLDecodeError, lines: list[str]) -> int:
     return int(at[1]) - 1 if at else len(lines)
 
 
-def _setting_index(lines: list[str], at: int) -> int | None:
-    """The setting an error told on line index ``at`` is in: that line, or the last one written
-    before it (a list left open is told on the line after it)."""
+def _setting_index(lines: list[str], err: tomllib.TOMLDecodeError) -> int | None:
+    """The line index of the setting ``err`` is in: the line it is told on, or the last one
+    written before it; a list left open is told at the start of the line after it (or at the
+    end), so it is the nearest line above that opens more lists than it closes.
+
+    >>> lines = ["seats = [22, 23", "stop_led = 5", "shout = 27"]
+    >>> try:
+    ...     tomllib.loads("\\n".join(lines))
+    ... except tomllib.TOMLDecodeError as err:
+    ...     lines[_setting_index(lines, err)]
+    'seats = [22, 23'
+    """
+    at = _error_index(err, lines)
+    told = _AT.search(str(err))
+    if str(err).startswith("Unclosed array") and (told is None or told[2] == "1"):
+        for i in range(min(at, len(lines)) - 1, -1, -1):
+            if lines[i].count("[") > lines[i].count("]"):
+                return i
     for i in range(min(at, len(lines) - 1), -1, -1):
         if lines[i].strip() and not lines[i].lstrip().startswith("#"):
             return i
