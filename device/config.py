@@ -120,7 +120,7 @@ def _read(path: Path) -> tuple[dict[str, Any], tuple[ConfigError, ...]]:
         if read is None:
             raise ConfigError(f"{path}: this is not a valid config file: {err}") from None
         data, wrong = read
-        return data, tuple(ConfigError(f"{path} line {line.number}: {line.text}: {err}",
+        return data, tuple(ConfigError(f"{path} line {line.number}: {line.text}: {line.reason}",
                                        setting=line.text, why=line.why, line=line.number)
                            for line in wrong)
 

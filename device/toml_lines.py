@@ -35,11 +35,13 @@ _REASONS = (("Cannot declare", "notice.config.toml_twice"),
 
 @dataclass(frozen=True)
 class WrongLine:
-    """A line TOML refuses: its number (from 1), its text as written, and why."""
+    """A line TOML refuses: its number (from 1), its text as written, why (for the phones),
+    and TOML's own words for it (for the host's log)."""
 
     number: int
     text: str
     why: Notice
+    reason: str
 
 
 def read_without(text: str, name: str,
@@ -66,7 +68,7 @@ def read_without(text: str, name: str,
             if setting is None:
                 return None
             wrong.append(WrongLine(setting + 1, kept[setting].strip(),
-                                   _why(refused, kept[setting])))
+                                   _why(refused, kept[setting]), str(refused)))
             kept[setting] = ""
     if not wrong:
         return None

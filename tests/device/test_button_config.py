@@ -94,3 +94,11 @@ def test_a_wrong_setting_is_named_with_the_reason(settings: dict[str, object],
     for lang in LANGUAGES:
         told = notice_text(lang, buttons_off(refused.value, "config.toml"))
         assert refused.value.setting in told and "None" not in told and "notice." not in told
+
+
+def test_each_line_toml_cannot_read_is_logged_with_its_own_reason(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("[buttons]\nstop = 17,\nshout = GPIO27\n")
+    first, second = load_config(path).unread
+    assert str(first).startswith(f"{path} line 2: stop = 17,: Expected newline")
+    assert str(second).startswith(f"{path} line 3: shout = GPIO27: Invalid value")
