@@ -107,7 +107,7 @@ def _read(path: Path) -> tuple[dict[str, Any], tuple[ConfigError, ...]]:
     """The file's sections, and the lines of :data:`FORGIVEN` that TOML could not read (left
     out of it)."""
     try:
-        text = path.read_text("utf-8")
+        text = path.read_text("utf-8-sig")  # a BOM, as Windows Notepad saves it, is no text
         return tomllib.loads(text), ()
     except FileNotFoundError:
         raise ConfigError(f"{path}: there is no such config file") from None

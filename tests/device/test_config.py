@@ -289,3 +289,10 @@ def test_a_list_left_open_is_named_and_the_lines_after_it_are_read_as_settings(
            "GPIO27: a pin is written as a number, such as 27; stop = 40: there is no GPIO 40 on a "\
            "Pi" in told, told
     assert "stop_led" not in told
+
+
+def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    # Windows Notepad writes one at the start: it was refused "Invalid statement (line 1, …)"
+    path = tmp_path / "config.toml"
+    path.write_text("[camera]\nfps = 5\n", encoding="utf-8-sig")
+    assert load_config(path).section("camera") == {"fps": 5}
