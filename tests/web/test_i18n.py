@@ -72,6 +72,14 @@ def test_each_button_is_named_in_every_message_as_the_pad_labels_it(lang: str) -
                     assert name in words.lower(), (lang, key, words)
 
 
+def test_the_italian_catalogue_calls_the_host_one_name() -> None:
+    # the host is "l'organizzatore" in every Italian message: the Wi-Fi card's refusal said
+    # "chi ospita"
+    for part in ("ui", "engine"):
+        for key, words in catalog("it")[part].items():
+            assert "chi ospita" not in words, key
+
+
 def test_a_sheet_too_small_in_the_picture_is_not_told_to_be_printed_larger() -> None:
     # the camera needs pixels per millimetre: a larger paper under the same camera is as small
     printing = {"en": "print", "es": "imprim", "it": "stampa", "pt": "imprim"}
