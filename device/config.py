@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from pathlib import Path
@@ -88,18 +88,23 @@ def load_config(path: Path | None) -> Config:
     if path is None:
         return Config()
     data, unread = _read(path)
-    unknown = [name for name in data if name not in SECTIONS and not misspelt_forgiven(name)]
+    for name, value in data.items():
+        if not isinstance(value, dict):
+            raise ConfigError(f"{path}: {name} must be a section ([{name}]), not a value"
+                              if name in SECTIONS else
+                              f"{path}: {written(data, name)} is a setting outside any section "
+                              "(each setting goes under its section: "
+                              + ", ".join(f"[{s}]" for s in SECTIONS) + ")")
+    misspelt = [name for name in data if name not in SECTIONS and misspelt_forgiven(name, data)]
+    unknown = [name for name in data if name not in SECTIONS and name not in misspelt]
     if unknown:
         raise ConfigError(f"{path}: unknown section [{unknown[0]}] (the sections are "
                           + ", ".join(f"[{s}]" for s in SECTIONS) + ")")
-    for name in [name for name in data if name not in SECTIONS]:
+    for name in misspelt:
         del data[name]
         unread += (ConfigError(f"{path}: unknown section [{name}]: it is written [{FORGIVEN}]",
                                setting=f"[{name}]",
                                why=Notice("notice.config.section", {"section": FORGIVEN})),)
-    for name, value in data.items():
-        if not isinstance(value, dict):
-            raise ConfigError(f"{path}: {name} must be a section ([{name}]), not a value")
     return Config(path, data, unread)
 
 
@@ -125,13 +130,19 @@ def _read(path: Path) -> tuple[dict[str, Any], tuple[ConfigError, ...]]:
                            for line in wrong)
 
 
-def misspelt_forgiven(name: str) -> bool:
-    """Whether section ``name`` is :data:`FORGIVEN` misspelt ([button], [Buttons]).
+def misspelt_forgiven(name: str, sections: Collection[str] = ()) -> bool:
+    """Whether section ``name`` is :data:`FORGIVEN` misspelt ([button], [Buttons]) in a file
+    whose sections are named ``sections``: not where the file has a [buttons] too.
 
-    >>> misspelt_forgiven("Buttons"), misspelt_forgiven("button"), misspelt_forgiven("camra")
-    (True, True, False)
+    >>> [misspelt_forgiven(name) for name in ("Buttons", "button", "buttns", " buttons ")]
+    [True, True, True, True]
+    >>> [misspelt_forgiven(name) for name in ("camra", "buttons_old", "button_leds", "mutton")]
+    [False, False, False, False]
+    >>> misspelt_forgiven("button", {"buttons": {}, "button": {}})
+    False
     """
-    return get_close_matches(name.strip().lower(), SECTIONS, n=1, cutoff=0.75) == [FORGIVEN]
+    return FORGIVEN not in sections and get_close_matches(
+        name.strip().casefold(), SECTIONS, n=1, cutoff=0.8) == [FORGIVEN]
 
 
 def check_keys(settings: Mapping[str, Any], known: tuple[str, ...], where: str) -> None:

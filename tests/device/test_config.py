@@ -26,6 +26,12 @@ def test_no_file_means_every_default() -> None:
     # a wrong [server] or [camera] would serve the wrong thing: only [buttons] is forgiven
     ("[sever]\nport = 80\n[buttons]\nstop = 17\n", r"unknown section \[sever\]"),
     ("camera = 3\n", "camera must be a section"),
+    # near [buttons] but not it misspelt: another section, or one beside [buttons]
+    ("[buttons_old]\nstop = 17\n", r"unknown section \[buttons_old\]"),
+    ("[button_leds]\nstop = 5\n", r"unknown section \[button_leds\]"),
+    ("[mutton]\nstop = 17\n", r"unknown section \[mutton\]"),
+    ("[buttons]\nstop = 17\n[button]\nshout = 27\n", r"unknown section \[button\]"),
+    ("button = 17\n", "button = 17 is a setting outside any section"),
 ])
 def test_a_bad_file_is_named_with_what_is_wrong(tmp_path: Path, text: str, says: str) -> None:
     path = tmp_path / "config.toml"
