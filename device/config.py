@@ -121,7 +121,7 @@ def _read(path: Path) -> tuple[dict[str, Any], tuple[ConfigError, ...]]:
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"{path}: the config file cannot be read ({_why(err)})") from None
     except tomllib.TOMLDecodeError as err:
-        read = read_without(text, FORGIVEN, err)
+        read = read_without(text, _forgiven_section, err)
         if read is None:
             raise ConfigError(f"{path}: this is not a valid config file: {err}") from None
         data, wrong = read
@@ -143,6 +143,11 @@ def misspelt_forgiven(name: str, sections: Collection[str] = ()) -> bool:
     """
     return FORGIVEN not in sections and get_close_matches(
         name.strip().casefold(), SECTIONS, n=1, cutoff=0.8) == [FORGIVEN]
+
+
+def _forgiven_section(name: str) -> bool:
+    """Whether a section header ``name`` is :data:`FORGIVEN`'s, written right or misspelt."""
+    return name == FORGIVEN or misspelt_forgiven(name)
 
 
 def check_keys(settings: Mapping[str, Any], known: tuple[str, ...], where: str) -> None:

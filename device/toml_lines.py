@@ -5,7 +5,7 @@ that section, and each of its wrong lines as written, with why in a host's words
 >>> try:
 ...     tomllib.loads(text)
 ... except tomllib.TOMLDecodeError as err:
-...     data, wrong = read_without(text, "buttons", err)
+...     data, wrong = read_without(text, "buttons".__eq__, err)
 >>> data
 {'server': {'port': 8017}, 'buttons': {'stop': 17}}
 >>> [(line.number, line.text, line.why.key) for line in wrong]
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,13 +45,14 @@ class WrongLine:
     reason: str
 
 
-def read_without(text: str, name: str,
+def read_without(text: str, owns: Callable[[str], bool],
                  err: tomllib.TOMLDecodeError) -> tuple[dict[str, Any], list[WrongLine]] | None:
-    """``text`` (which ``err`` refuses) read without the wrong lines of section ``name``: the
-    file's sections, ``name`` holding the lines of it that can be read, and the wrong lines;
-    None when ``err`` is not in that section or the rest of the file is wrong too."""
+    """``text`` (which ``err`` refuses) read without the wrong lines of the sections whose
+    names ``owns``: the file's sections, those holding the lines of them that can be read, and
+    the wrong lines; None when ``err`` is not in those sections or the rest of the file is
+    wrong too."""
     lines = text.splitlines()
-    own = _section_lines(lines, name)
+    own = _section_lines(lines, owns)
     if _setting_index(lines, err) not in own:
         return None
     try:
@@ -61,7 +63,7 @@ def read_without(text: str, name: str,
     wrong: list[WrongLine] = []
     while True:
         try:
-            settings = tomllib.loads("\n".join(kept)).get(name, {})
+            sections = tomllib.loads("\n".join(kept))
             break
         except tomllib.TOMLDecodeError as refused:
             setting = _setting_index(kept, refused)
@@ -72,14 +74,16 @@ def read_without(text: str, name: str,
             kept[setting] = ""
     if not wrong:
         return None
-    return {**data, name: settings}, sorted(wrong, key=lambda line: line.number)
+    return {**data, **sections}, sorted(wrong, key=lambda line: line.number)
 
 
-def _section_lines(lines: list[str], name: str) -> set[int]:
-    """The indexes of section ``name``'s lines, from each of its headers to the next line that
-    starts with ``[``: a header written wrong ends it too, and stays with the rest of the file.
+def _section_lines(lines: list[str], owns: Callable[[str], bool]) -> set[int]:
+    """The indexes of the lines of the sections whose names ``owns``, from each of their headers
+    to the next line that starts with ``[``: a header written wrong ends one too, and stays with
+    the rest of the file.
 
-    >>> sorted(_section_lines(["[buttons]", "stop = 17", "[server]]", "port = 80"], "buttons"))
+    >>> lines = ["[buttons]", "stop = 17", "[server]]", "port = 80"]
+    >>> sorted(_section_lines(lines, "buttons".__eq__))
     [0, 1]
     """
     own: set[int] = set()
@@ -87,7 +91,7 @@ def _section_lines(lines: list[str], name: str) -> set[int]:
     for i, line in enumerate(lines):
         if line.lstrip().startswith("["):
             header = _HEADER.fullmatch(line)
-            inside = bool(header) and header[1].strip("\"'") == name
+            inside = header is not None and owns(header[1].strip("\"'"))
         if inside:
             own.add(i)
     return own

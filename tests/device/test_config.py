@@ -222,6 +222,10 @@ def test_a_buttons_section_misspelt_starts_the_table_without_buttons(
     ("[server]\nport = 8017\n[buttons]\nstop = 17\nstop = 18\n",
      "line 5, stop = 18: stop is written twice: keep one of them"),
     ("[buttons]\nvoice = yes\n", "line 2, voice = yes: this value cannot be read"),
+    # under [buttons] misspelt as under [buttons]
+    ("[Buttons]\nstop = 17,\n", "line 2, stop = 17,: there is more after the value: one "
+                                "setting to a line, with nothing after it but a comment that "
+                                "starts with #; [Buttons]: the section is written [buttons]"),
 ])
 def test_a_buttons_line_toml_cannot_read_starts_the_table_without_buttons(
         tmp_path: Path, text: str, says: str) -> None:
