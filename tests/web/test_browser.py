@@ -788,7 +788,8 @@ def test_the_host_is_told_on_the_page_when_the_journal_was_damaged(
 def test_a_phone_that_enters_the_pin_reads_the_buttons_off_notice_in_full(
         open_phone: Callable[..., Page], served: ServedTable, tmp_path: Path) -> None:
     # the config file's path and settings are the host's: a guest reads that the buttons are
-    # off, and the same page with the PIN entered reads what is wrong without a reload
+    # off, and the same page with the PIN entered reads what is wrong without a reload, and
+    # no longer once the table asks for the PIN again
     config = tmp_path / "config.toml"
     config.write_text("[buttons]\nstop = 40\n")
     served.stop()
@@ -801,6 +802,20 @@ def test_a_phone_that_enters_the_pin_reads_the_buttons_off_notice_in_full(
     expect(notices).not_to_contain_text(str(config))
     host.enter_pin(served.pin)
     expect(notices).to_contain_text(f"In the config file {config}: stop = 40: there is no GPIO")
+    # the PIN's grant gone (logged out on a copy of the phone): the host's words go with it
+    copy = open_phone().context
+    copy.add_cookies([{"name": c["name"], "value": c["value"], "url": served.url}
+                      for c in host.page.context.cookies()])
+    csrf = copy.request.get(served.url + "/api/state").json()["csrf"]
+    assert copy.request.post(served.url + "/auth/logout", data="{}", headers={
+        "Content-Type": "application/json", "X-CSRF-Token": csrf}).ok
+    host.set_up("Dalek Dice", ["Jenna", "Peter"], None, None)
+    host.button("Start")
+    expect(host.page.locator("#pin-dialog")).to_be_visible()
+    host.page.click("#pin-cancel")
+    host.menu("Score pad")
+    expect(notices).to_contain_text("The table's buttons are off until the host fixes")
+    expect(notices).not_to_contain_text(str(config))
     assert host.errors == []
 
 
