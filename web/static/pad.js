@@ -455,7 +455,7 @@ function cameraMoments(old, now) {
 function signedOut() {
   S.auth = false;
   render();
-  refresh();  // a guest's notices: the host's name the config file and its settings
+  refresh();  // the notices as a guest reads them: the host's name the config file
   const lost = !document.activeElement || document.activeElement === document.body;
   const enterPin = document.querySelector("#screen .ask-pin");
   if (lost && enterPin) enterPin.focus({preventScroll: true});
