@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from device.camera_errors import CameraError
 from device.live import CameraStatus, Seen
 from device.table_reads import Ask, Hold, Note, TableReads
 from engine.errors import Refusal, to_json
@@ -45,7 +46,8 @@ class CameraDesk:
         self.question: Question | None = None
         self.held: Held | None = None
         self.note: Note | None = None
-        self.unreadable = False
+        self.unreadable: CameraError | None = None
+        """Why the last picture could not be read (None: it could, or none came)."""
         self.reads: TableReads | None = None
         self.reads_game: int | None = None
         self._questions = 0
@@ -80,13 +82,17 @@ class CameraDesk:
     def to_json(self) -> dict[str, Any]:
         """The ``camera`` part of the state (language-neutral: a refusal goes as its template
         and params, why the camera is out as its message key and values, which the score pad
-        translates; a stall's why also says since when, :attr:`CameraStatus.since`)."""
+        translates; a stall's why also says since when, :attr:`CameraStatus.since`; why the
+        last picture could not be read likewise)."""
         seen, why, since = self.seen, self.status.why, self.status.since
+        unreadable = self.unreadable
         return {
             "status": self.status.state,
             "why": None if why is None else {"key": why.key, "params": why.params,
                                              **({} if since is None else {"since": since})},
-            "unreadable": self.unreadable,
+            "unreadable": unreadable is not None,
+            "unreadable_why": None if unreadable is None else {"key": unreadable.key,
+                                                               "params": unreadable.params},
             "picture": self.pictures if seen is not None else None,
             "seen": None if seen is None else {
                 "width": seen.observation.width, "height": seen.observation.height,

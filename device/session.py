@@ -519,7 +519,7 @@ class TableSession:
         if desk is None:
             return
         if status.unreadable:
-            desk.unreadable = True
+            desk.unreadable = status.why
         else:
             desk.status = status
         self._publish_camera()
@@ -530,7 +530,7 @@ class TableSession:
             return
         before = desk.seen
         desk.show(seen)
-        desk.unreadable = False
+        desk.unreadable = None
         game, game_id = self._game, self._game_id
         if desk.plays_recording and self.recording_waits():
             desk.tell(Note("camera.waits"))

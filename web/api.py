@@ -171,12 +171,15 @@ def camera_why() -> Response:
     the host alone: the state every phone gets has only its key. A camera out because no
     picture came also says for how long as of now (``silent_s``): the pad counts on from it,
     without asking again (its ``seconds``, the wait that found it silent, are the host's
-    log's)."""
-    why = (table().session.snapshot().camera or {}).get("why")
+    log's). ``unreadable``: why the last picture could not be read (the picture's name and
+    what is wrong with it), or null."""
+    camera = table().session.snapshot().camera or {}
+    why, unreadable = camera.get("why"), camera.get("unreadable_why")
     if why is None or why.get("since") is None:
-        return jsonify({"why": why})
+        return jsonify({"why": why, "unreadable": unreadable})
     return jsonify({"why": {"key": why["key"], "params": why["params"],
-                            "silent_s": max(0, round(time.monotonic() - why["since"]))}})
+                            "silent_s": max(0, round(time.monotonic() - why["since"]))},
+                    "unreadable": unreadable})
 
 
 @bp.post("/camera/answer")

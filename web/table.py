@@ -190,6 +190,10 @@ class Table:
             if why is not None:  # its values (a folder, a device, the system's words) are the
                 # host's alone: GET /api/camera/why; their digest says when to ask again
                 camera["why"] = {"key": why["key"], "values": self._why_digest(why)}
+            unreadable = camera.get("unreadable_why")
+            if unreadable is not None:  # (its values name the picture: the host's alone too)
+                camera["unreadable_why"] = {"key": unreadable["key"],
+                                            "values": self._why_digest(unreadable)}
             if camera.get("ask") is not None:
                 camera["ask"] = _reason_told(camera["ask"])
             lesson = (camera.get("teach") or {}).get("lesson")

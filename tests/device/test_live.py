@@ -165,6 +165,8 @@ def test_an_unreadable_frame_is_told_and_the_game_goes_on(
     play_unpaced(folder, table, reader)
     camera = table.snapshot().camera
     assert camera is not None and camera["unreadable"] is True
+    assert camera["unreadable_why"] == {"key": "camera.why.picture_unreadable",
+                                        "params": {"name": "99999.jpg"}}  # (for the host)
     assert journal_lines(table) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
 
 

@@ -358,3 +358,43 @@ def test_the_systems_own_words_are_on_a_line_of_their_own_named_as_such(
             "En palabras del propio sistema: Not a directory")
         page.screenshot(path=str(tmp_path / "system-words.png"))
         context.close()
+
+
+
+@pytest.mark.parametrize(("name", "picture", "words"), [
+    ("IMG_0001.png", None, "La imagen IMG_0001.png es demasiado grande para leerla "
+                           "(8000×7000 píxeles; como máximo 50 megapíxeles)"),  # (8000×7000)
+    ("IMG_0001.jpg", b"", "No se puede leer la imagen IMG_0001.jpg"),
+    ("IMG_0001.jpg", b"\xff\xd8\xff\xe0\x00\x10JFIF", "No se puede leer la imagen IMG_0001.jpg")])
+def test_a_camera_sending_only_pictures_that_cannot_be_read_says_so_and_the_host_why(
+        browser: Browser, tmp_path: Path, name: str, picture: bytes | None,
+        words: str) -> None:
+    # The camera's only picture cannot be read (too large, empty, cut short): the panel said
+    # "Starting the camera…" for ever, and which picture and why was in the host's log alone
+    folder = tmp_path / "fotos"
+    folder.mkdir()
+    if picture is None:
+        assert cv2.imwrite(str(folder / name), np.zeros((7000, 8000), np.uint8))
+    else:
+        (folder / name).write_bytes(picture)
+    with ServedTable(tmp_path / "state", args=["--camera", str(folder)]) as table:
+        phones = []
+        for host in (True, False):
+            context = browser.new_context(viewport={"width": 360, "height": 740},
+                                          locale="es-ES")
+            page = context.new_page()
+            page.goto(table.url + "/")
+            if host:
+                sign_in(page, table)
+                page.reload()
+            phones.append((context, page))
+        (_, host_page), (_, guest) = phones
+        for page in (host_page, guest):
+            expect(page.locator("section.camera .camera-status")).to_have_text(
+                "La cámara envía imágenes que no se pueden leer", timeout=20_000)
+        expect(host_page.locator("section.camera .camera-unreadable")).to_have_text(words)
+        expect(guest.locator("section.camera .camera-unreadable")).to_have_count(0)
+        assert name not in guest.locator("body").inner_text()
+        assert str(folder) not in host_page.locator("body").inner_text()
+        for context, _ in phones:
+            context.close()

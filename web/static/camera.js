@@ -17,14 +17,22 @@ function cameraPanel() {
   const teach = teachReady(camera) ? camera.teach : null;
   if (teach && teach.lesson) return el("section.camera", {"aria-label": t("teach.title")}, teachPanel(teach.lesson, camera));
   if (camera.status !== "out") S.cameraWhy = null;  // (out again: asked again)
-  const parts = [el("p.camera-status." + camera.status, {role: "status"},
-    el("span.dot", {"aria-hidden": "true"}), t("camera." + camera.status))];
+  if (!camera.unreadable) S.unreadableWhy = null;
+  // Only pictures that cannot be read so far: the camera has started, and says so.
+  const status = camera.status === "starting" && camera.unreadable ? "unreadable" : camera.status;
+  const parts = [el("p.camera-status." + status, {role: "status"},
+    el("span.dot", {"aria-hidden": "true"}), t("camera." + (status === "unreadable" ? "sends_unreadable" : status)))];
   // Why it is out, for the host to mend (it may name a folder the host gave the table).
   const why = camera.status === "out" && camera.why && S.auth ? whyText(camera.why) : null;
   if (why) parts.push(el("p.camera-why", {text: why}));
   const detail = why && S.cameraWhy.params.detail;  // the system's own words, in its language
   if (detail) parts.push(el("p.camera-detail.muted", {text: t("camera.system_words", {detail})}));
-  if (camera.unreadable) parts.push(el("p.muted", {text: t("camera.unreadable")}));
+  // Which picture could not be read and why, for the host (it names the picture's file).
+  const unreadable = camera.unreadable && camera.unreadable_why && S.auth ? whyText(camera.unreadable_why, "unreadable") : null;
+  if (unreadable) parts.push(el("p.camera-unreadable", {text: unreadable}));
+  const words = unreadable && S.unreadableWhy.params.detail;  // (a picture the reader refused)
+  if (words) parts.push(el("p.camera-detail.muted", {text: t("camera.system_words", {detail: words})}));
+  else if (camera.unreadable && status !== "unreadable") parts.push(el("p.muted", {text: t("camera.unreadable")}));
   if (camera.note) parts.push(el("p.camera-note", {text: noteText(camera.note)}));
   if (camera.note && ["camera.no_sheet", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key)) parts.push(sheetLinks(camera.note.params.game));
   if (camera.note && ["camera.moved", "camera.moved_dice", "camera.no_sheet", "camera.far", "camera.small", "camera.skewed", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key) && S.auth) {
@@ -41,25 +49,28 @@ function cameraPanel() {
    (the state every phone gets has only its key, and a digest of its values) when it goes out,
    or out for a new reason or with new values; asked once more a second after a failed answer,
    and not while the PIN is asked for (getJSON: the table no longer knows this phone). A camera
-   silent for some seconds (a stall) is counted on here each second from the answer. */
-function whyText(why) {
-  const known = S.cameraWhy;
+   silent for some seconds (a stall) is counted on here each second from the answer. Why the
+   last picture could not be read (``field`` "unreadable") is asked for the same way. */
+function whyText(why, field = "why") {
+  const slot = field === "why" ? "cameraWhy" : "unreadableWhy";
+  const known = S[slot];
   const same = known && known.key === why.key && known.values === why.values;
   if (same && !known.again) return known.params ? whyWords(known) : null;
   const asked = {key: why.key, values: why.values, params: null, again: false, tries: same ? known.tries + 1 : 1};
-  S.cameraWhy = asked;
+  S[slot] = asked;
   getJSON("/api/camera/why").then((data) => {
-    if (data.why && S.cameraWhy === asked && asked.key === data.why.key) {
-      asked.params = data.why.params;
+    const told = data[field];
+    if (told && S[slot] === asked && asked.key === told.key) {
+      asked.params = told.params;
       // (the phone's clock of the day: its clock of the page stops while it sleeps; the seconds
       // are counted from its own now, whatever the table's clock says)
-      if (typeof data.why.silent_s === "number") asked.silentFrom = Date.now() - data.why.silent_s * 1000;
+      if (typeof told.silent_s === "number") asked.silentFrom = Date.now() - told.silent_s * 1000;
       render();
     }
   }).catch((err) => {
-    if (S.cameraWhy !== asked) return;
-    if (!S.auth) { S.cameraWhy = null; return; }  // asked anew once the PIN is entered
-    if (asked.tries < 2) setTimeout(() => { if (S.cameraWhy === asked) { asked.again = true; render(); } }, 1000);
+    if (S[slot] !== asked) return;
+    if (!S.auth) { S[slot] = null; return; }  // asked anew once the PIN is entered
+    if (asked.tries < 2) setTimeout(() => { if (S[slot] === asked) { asked.again = true; render(); } }, 1000);
   });
   return null;
 }

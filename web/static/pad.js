@@ -27,6 +27,7 @@ const S = {
   seen: Date.now(),
   stream: null,
   cameraWhy: null,          // why the camera is out, with its values: {key, params} (the host's)
+  unreadableWhy: null,      // why the last picture could not be read, likewise
 };
 
 /* Words: t(KEY, {n: 1}) takes KEY + ".one" when n is 1 and the catalog has it. */
