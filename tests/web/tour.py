@@ -254,8 +254,8 @@ def troubled_table(folder: Path) -> ServedTable:
 
 def host_notices(tour: Tour, visit: Visit) -> None:
     """The host's phone on a :func:`troubled_table`: the buttons off, and the camera's picture
-    that could not be read (the host's log says why: too large)."""
+    that could not be read, and why (too large)."""
     page = tour.page
     page.wait_for_selector(".notices p")
-    page.wait_for_selector("section.camera p.muted", timeout=20_000)
+    page.wait_for_selector("section.camera .camera-unreadable", timeout=20_000)
     visit("host-notices", page)
