@@ -398,3 +398,38 @@ def test_a_camera_sending_only_pictures_that_cannot_be_read_says_so_and_the_host
         assert str(folder) not in host_page.locator("body").inner_text()
         for context, _ in phones:
             context.close()
+
+
+def test_a_picture_that_cannot_be_read_after_one_that_could_is_named_to_the_host_alone(
+        browser: Browser, tmp_path: Path) -> None:
+    # The camera watching the table saves a picture too large to read: the host read only "A
+    # picture from the camera could not be read." (its name and why in the host's log alone)
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "IMG_0001.jpg"), np.full((48, 64, 3), 128, np.uint8))
+    with ServedTable(tmp_path / "state", args=["--camera", str(folder)]) as table:
+        phones = []
+        for host in (True, False):
+            context = browser.new_context(viewport={"width": 360, "height": 740},
+                                          locale="pt-PT")
+            page = context.new_page()
+            page.goto(table.url + "/")
+            if host:
+                start_game(page, table)
+                page.reload()
+            phones.append((context, page))
+        (_, host_page), (_, guest) = phones
+        for page in (host_page, guest):
+            expect(page.locator("section.camera .camera-status.ok")).to_be_visible(
+                timeout=20_000)
+        assert cv2.imwrite(str(folder / "IMG_0002.png"), np.zeros((7000, 8000), np.uint8))
+        expect(host_page.locator("section.camera .camera-unreadable")).to_have_text(
+            "A imagem IMG_0002.png é grande demais para ser lida (8000×7000 pixels; no máximo "
+            "50 megapixels)", timeout=20_000)
+        expect(guest.locator("section.camera p.muted")).to_have_text(
+            "Não foi possível ler uma imagem da câmara.")
+        for page in (host_page, guest):
+            expect(page.locator("section.camera .camera-status.ok")).to_be_visible()
+        assert "IMG_0002" not in guest.locator("body").inner_text()
+        for context, _ in phones:
+            context.close()
