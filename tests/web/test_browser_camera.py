@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from device.camera import Frame
-from device.camera_errors import CameraError
+from device.camera_errors import CameraError, UnreadableFrame
 from device.demo_film import write_film
 from device.demo_plan import Plan, PlannedDie, PlannedRest
 from device.journal import Journal
@@ -400,36 +400,77 @@ def test_a_camera_sending_only_pictures_that_cannot_be_read_says_so_and_the_host
             context.close()
 
 
+
+
+class CameraSavingTooLarge:
+    """A camera that sends one grey picture until ``saved``, then only a picture too large to
+    read (as a folder tells one, :class:`device.camera.FolderSource`)."""
+
+    paced = True
+    description = "a camera saving a picture too large"
+
+    def __init__(self, saved: threading.Event) -> None:
+        self._saved = saved
+        self._number = 0
+
+    def open(self) -> None:
+        """Opened."""
+
+    def read(self) -> Frame:
+        """The grey picture, 15 a second; once saved, the picture too large, told."""
+        time.sleep(1 / 15)
+        if self._saved.is_set():
+            raise UnreadableFrame("camera.why.picture_too_large", name="IMG_0002.png",
+                                  width=8000, height=7000, most=50)
+        self._number += 1
+        return Frame(np.full((480, 640, 3), 128, np.uint8), time.monotonic(), self._number)
+
+    def close(self) -> None:
+        """Nothing to free."""
+
+
 def test_a_picture_that_cannot_be_read_after_one_that_could_is_named_to_the_host_alone(
         browser: Browser, tmp_path: Path) -> None:
-    # The camera watching the table saves a picture too large to read: the host read only "A
+    # The camera watching the table saved a picture too large to read: the host read only "A
     # picture from the camera could not be read." (its name and why in the host's log alone)
-    folder = tmp_path / "photos"
-    folder.mkdir()
-    cv2.imwrite(str(folder / "IMG_0001.jpg"), np.full((48, 64, 3), 128, np.uint8))
-    with ServedTable(tmp_path / "state", args=["--camera", str(folder)]) as table:
-        phones = []
-        for host in (True, False):
-            context = browser.new_context(viewport={"width": 360, "height": 740},
-                                          locale="pt-PT")
-            page = context.new_page()
-            page.goto(table.url + "/")
-            if host:
-                start_game(page, table)
-                page.reload()
-            phones.append((context, page))
-        (_, host_page), (_, guest) = phones
-        for page in (host_page, guest):
-            expect(page.locator("section.camera .camera-status.ok")).to_be_visible(
-                timeout=20_000)
-        assert cv2.imwrite(str(folder / "IMG_0002.png"), np.zeros((7000, 8000), np.uint8))
-        expect(host_page.locator("section.camera .camera-unreadable")).to_have_text(
-            "A imagem IMG_0002.png é grande demais para ser lida (8000×7000 pixels; no máximo "
-            "50 megapixels)", timeout=20_000)
-        expect(guest.locator("section.camera p.muted")).to_have_text(
-            "Não foi possível ler uma imagem da câmara.")
-        for page in (host_page, guest):
-            expect(page.locator("section.camera .camera-status.ok")).to_be_visible()
-        assert "IMG_0002" not in guest.locator("body").inner_text()
-        for context, _ in phones:
-            context.close()
+    session = TableSession(Journal(tmp_path / "state" / "table.db"))
+    session.start()
+    session.watch_camera()
+    app = create_app({"JOURNAL": session.journal, "TABLE_SESSION": session})
+    saved = threading.Event()
+    loop = LiveLoop(lambda: CameraSavingTooLarge(saved), DiceObserver(DiceReader(threads=1)),
+                    session)
+    phones = []
+    with served_here(app) as url:
+        try:
+            loop.start()
+            for host in (True, False):
+                context = browser.new_context(viewport={"width": 360, "height": 740},
+                                              locale="pt-PT")
+                phones.append(context)
+                page = context.new_page()
+                page.goto(url + "/")
+                if host:
+                    csrf = page.request.get(url + "/api/state").json()["csrf"]
+                    assert page.request.post(url + "/auth/pin", data=json.dumps(
+                        {"pin": session.journal.pin()}), headers={
+                        "Content-Type": "application/json", "X-CSRF-Token": csrf}).ok
+                    page.reload()
+                expect(page.locator("section.camera figure.seen")).to_be_visible(
+                    timeout=20_000)  # (a read stands)
+            host_page, guest = (context.pages[0] for context in phones)
+            saved.set()
+            expect(host_page.locator("section.camera .camera-unreadable")).to_have_text(
+                "A imagem IMG_0002.png é grande demais para ser lida (8000×7000 pixels; no "
+                "máximo 50 megapixels)")
+            expect(host_page.locator("section.camera p.muted")).to_have_count(0)  # (better)
+            expect(guest.locator("section.camera p.muted")).to_have_text(
+                "Não foi possível ler uma imagem da câmara.")
+            for page in (host_page, guest):
+                expect(page.locator("section.camera .camera-status.ok")).to_be_visible()
+            assert "IMG_0002" not in guest.locator("body").inner_text()
+        finally:
+            for context in phones:
+                context.close()
+            loop.stop()
+            session.stop()

@@ -30,9 +30,9 @@ function cameraPanel() {
   // Which picture could not be read and why, for the host (it names the picture's file).
   const unreadable = camera.unreadable && camera.unreadable_why && S.auth ? whyText(camera.unreadable_why, "unreadable") : null;
   if (unreadable) parts.push(el("p.camera-unreadable", {text: unreadable}));
+  else if (camera.unreadable && status !== "unreadable") parts.push(el("p.muted", {text: t("camera.unreadable")}));
   const words = unreadable && S.unreadableWhy.params.detail;  // (a picture the reader refused)
   if (words) parts.push(el("p.camera-detail.muted", {text: t("camera.system_words", {detail: words})}));
-  else if (camera.unreadable && status !== "unreadable") parts.push(el("p.muted", {text: t("camera.unreadable")}));
   if (camera.note) parts.push(el("p.camera-note", {text: noteText(camera.note)}));
   if (camera.note && ["camera.no_sheet", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key)) parts.push(sheetLinks(camera.note.params.game));
   if (camera.note && ["camera.moved", "camera.moved_dice", "camera.no_sheet", "camera.far", "camera.small", "camera.skewed", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key) && S.auth) {
