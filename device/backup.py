@@ -37,6 +37,8 @@ from device.recovery import SIDE_FILES
 from device.state_dir import stamped
 
 TABLES = {"games", "lines", "settings", "changes"}
+SQLITE_HEADER = b"SQLite format 3\x00"
+"""How every SQLite file begins: one that does, but cannot be read, is damaged or cut short."""
 PAGES_PER_STEP = 256
 """Pages copied at a time: the table's writers get the database between steps."""
 
@@ -163,11 +165,26 @@ def games_in(path: Path) -> int:
                 raise BackupError(f"{path} is no dicetable journal")
             (check,) = db.execute("PRAGMA quick_check").fetchone()
             if check != "ok":
-                raise BackupError(f"{path} is damaged: its games cannot be read whole; "
-                                  "take an older backup")
+                raise BackupError(_damaged(path))
             return int(db.execute("SELECT count(*) FROM games").fetchone()[0])
     except sqlite3.DatabaseError:
+        if _begins_as_sqlite(path):  # a copy cut short (a stick pulled out), or garbled
+            raise BackupError(_damaged(path)) from None
         raise BackupError(f"{path} is no dicetable journal (not an SQLite file)") from None
+
+
+def _damaged(path: Path) -> str:
+    """Why the SQLite file at ``path`` cannot be restored, in the host's words."""
+    return f"{path} is damaged or cut short: its games cannot be read whole; take an older backup"
+
+
+def _begins_as_sqlite(path: Path) -> bool:
+    """Whether the file at ``path`` begins as every SQLite file does."""
+    try:
+        with path.open("rb") as file:
+            return file.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
 
 
 def _open(path: Path, *, read_only: bool = False) -> closing[sqlite3.Connection]:

@@ -215,9 +215,29 @@ def test_a_damaged_backup_is_refused_in_words_and_the_table_kept(tmp_path: Path,
     damaged.write_bytes(bytes(data))
     done = dicetable("restore", "--state", str(state), str(damaged))
     assert (done.returncode, done.stderr) == (2, (
-        f"dicetable: {damaged} is damaged: its games cannot be read whole; take an older "
-        "backup\n"))
+        f"dicetable: {damaged} is damaged or cut short: its games cannot be read whole; take "
+        "an older backup\n"))
     assert games_in(state / "table.db") == 1
+
+
+@pytest.mark.parametrize("kept", [100, 4096, 3 * 4096, 0.5])
+def test_a_backup_cut_short_is_told_so_and_the_table_kept(tmp_path: Path, dicetable: Any,
+                                                          kept: float) -> None:
+    state, played, cut = tmp_path / "state", tmp_path / "played", tmp_path / "cut.db"
+    Journal(state / "table.db").start_game(DALEK)
+    journal = Journal(played / "table.db")
+    for _ in range(40):
+        journal.start_game(DALEK)
+    journal.close()
+    assert dicetable("backup", "--state", str(played), str(cut)).returncode == 0
+    data = cut.read_bytes()
+    cut.write_bytes(data[:int(kept * len(data)) if kept < 1 else int(kept)])  # a copy cut short
+    done = dicetable("restore", "--state", str(state), str(cut))
+    assert (done.returncode, done.stderr) == (2, (  # it said "(not an SQLite file)"
+        f"dicetable: {cut} is damaged or cut short: its games cannot be read whole; take an "
+        "older backup\n"))
+    assert games_in(state / "table.db") == 1
+    assert not list(state.glob("table-before-restore-*"))
 
 
 def test_a_folder_named_as_the_backup_to_restore_is_said(tmp_path: Path, dicetable: Any) -> None:
