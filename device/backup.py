@@ -105,7 +105,12 @@ def _drop(partial: Path) -> None:
 def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
     """Put ``backup_file`` in place of the journal at ``journal`` (the table must not be
     serving). Returns the games restored and where the replaced journal was kept (None when
-    there was none)."""
+    there was none).
+
+    In this order: the journal is kept beside it, its count of commits is removed, then the
+    backup is copied in (one SQLite transaction: whole, or not at all). A restore stopped at
+    any point (a power cut) leaves the journal it replaced or the backup, never beside a count
+    of commits that is not its own."""
     if _is_journals_own(backup_file, journal):
         raise BackupError(f"{backup_file} is the table's own journal, not a backup; name a "
                           "file written by dicetable backup")
@@ -130,15 +135,17 @@ def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
             raise BackupError(f"nothing was restored: the journal it would replace could not "
                               f"be kept ({err})") from None
     journal.parent.mkdir(parents=True, exist_ok=True)
+    # The count of commits acknowledged is the replaced journal's: an older backup holds
+    # fewer, which the next start would take for changes lost on the card. It goes before
+    # the journal is replaced, so that no stop leaves it beside the backup; the next start
+    # counts anew.
+    journal.with_name(journal.name + COMMITS_SUFFIX).unlink(missing_ok=True)
     try:
         owners_only(journal)
         with _open(backup_file, read_only=True) as source, _open(journal) as target:
             source.backup(target, pages=PAGES_PER_STEP)
     except sqlite3.Error as err:
         raise BackupError(f"the restore failed: {err}; the journal was kept in {kept}") from None
-    # The count of commits acknowledged was the replaced journal's: an older backup holds
-    # fewer, which the next start would take for changes lost on the card. It counts anew.
-    journal.with_name(journal.name + COMMITS_SUFFIX).unlink(missing_ok=True)
     return games, kept
 
 

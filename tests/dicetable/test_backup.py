@@ -345,3 +345,49 @@ def test_a_journal_of_a_newer_dicetable_is_not_served_nor_changed(tmp_path: Path
         "newer dicetable (its journal's version 99; this one reads up to 1): update dicetable "
         "(git pull, then systemd/install again) to open it\n")
     assert (state / "table.db").read_bytes() == before
+
+
+KILLED_AT = """
+import os, signal, sys
+from pathlib import Path
+from device.backup import restore
+left = int(sys.argv[1])
+def kill_at(event, args):
+    global left
+    if event in ("os.remove", "os.rename", "sqlite3.connect"):  # before each of these
+        left -= 1
+        if left == 0:
+            os.kill(os.getpid(), signal.SIGKILL)  # a power cut
+sys.addaudithook(kill_at)
+restore(Path(sys.argv[2]), Path(sys.argv[3]))  # as dicetable restore does, less its imports
+"""
+
+
+def test_a_restore_cut_at_any_step_leaves_a_table_that_starts_without_a_false_loss(
+        tmp_path: Path) -> None:
+    played, older = tmp_path / "played", tmp_path / "older.db"
+    opened = open_table(played / "table.db")  # as serve makes it: a PIN, its commits counted
+    opened.journal.start_game(DALEK)
+    assert main(["backup", "--state", str(played), str(older)]) == 0
+    for _ in range(3):  # played on after the backup: more commits than it holds
+        opened.journal.start_game(DALEK)
+    opened.journal.close()
+    cuts = 0
+    while True:
+        cuts += 1
+        state = tmp_path / f"cut-{cuts}"
+        shutil.copytree(played, state)
+        done = subprocess.run(
+            [sys.executable, "-c", KILLED_AT, str(cuts), str(older), str(state / "table.db")],
+            capture_output=True, text=True, check=False, timeout=30,
+            cwd=Path(__file__).parents[2])
+        reopened = open_table(state / "table.db")  # as the table's next start opens it
+        games = games_in(state / "table.db")
+        reopened.journal.close()
+        # the old count of commits beside the backup's journal read as 3 changes lost
+        assert (reopened.notices, reopened.kept) == ([], None), f"cut before step {cuts}"
+        assert games in (1, 4)  # the journal it replaced, or the backup: nothing between
+        if done.returncode != -9:
+            break
+    assert (done.returncode, games) == (0, 1), done.stderr
+    assert cuts > 3  # each step was cut: keeping the journal, its count, the copy
