@@ -34,6 +34,7 @@ from device.journal import (
     owners_only,
 )
 from device.recovery import SIDE_FILES
+from device.serving import AlreadyServing, ServingLock
 from device.state_dir import stamped
 
 TABLES = {"games", "lines", "settings", "changes"}
@@ -103,10 +104,12 @@ def _drop(partial: Path) -> None:
 
 
 def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
-    """Put ``backup_file`` in place of the journal at ``journal`` (the table must not be
-    serving). Returns the games restored and where the replaced journal was kept (None when
+    """Put ``backup_file`` in place of the journal at ``journal``; refused while the table
+    serves. Returns the games restored and where the replaced journal was kept (None when
     there was none).
 
+    The table's serving lock is held for the whole restore: a table started meanwhile
+    (systemd restarting one) is refused, as a second table is, until the restore is done.
     In this order: the journal is kept beside it, its count of commits is removed, then the
     backup is copied in (one SQLite transaction: whole, or not at all). A restore stopped at
     any point (a power cut) leaves the journal it replaced or the backup, never beside a count
@@ -121,6 +124,17 @@ def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
         raise BackupError(f"{backup_file} was made by a newer dicetable ({newer_layout(version)})"
                           ": update dicetable (git pull, then systemd/install again), then "
                           "restore it")
+    try:
+        with ServingLock(journal.parent):
+            return games, _put_in_place(backup_file, journal)
+    except AlreadyServing:
+        raise BackupError(f"the table is serving from {journal.parent}; stop it first (sudo "
+                          "systemctl stop dicetable), then restore") from None
+
+
+def _put_in_place(backup_file: Path, journal: Path) -> Path | None:
+    """Keep the journal, remove its count of commits, copy the backup in; where the journal
+    was kept (None when there was none)."""
     kept = None
     if journal.is_file():
         kept = stamped(journal.parent, f"{journal.stem}-before-restore", journal.suffix)
@@ -146,7 +160,7 @@ def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
             source.backup(target, pages=PAGES_PER_STEP)
     except sqlite3.Error as err:
         raise BackupError(f"the restore failed: {err}; the journal was kept in {kept}") from None
-    return games, kept
+    return kept
 
 
 def _is_journals_own(path: Path, journal: Path) -> bool:

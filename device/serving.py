@@ -1,10 +1,12 @@
 """Which state folder a table is serving: an advisory lock (``flock``) on the folder itself,
 held while ``dicetable serve`` runs and let go by the system when the process ends, even by
 ``kill -9``. ``dicetable restore`` is refused while the lock is held, and so is a second
-``serve`` of the same folder. (A lock file could be deleted by a host who took it for one left
-behind, and a second table would then write the same journal.) Earlier versions locked
-``serving.lock`` in the folder: that file is locked too (made where it is not), so that a
-table of either version sees the other while an update is under way.
+``serve`` of the same folder; a restore holds it too, so that a table started meanwhile
+(systemd restarting one) is refused until the restore is done. (A lock file could be deleted
+by a host who took it for one left behind, and a second table would then write the same
+journal.) Earlier versions locked ``serving.lock`` in the folder: that file is locked too
+(made where it is not), so that a table of either version sees the other while an update is
+under way.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -63,7 +65,8 @@ class ServingLock:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise AlreadyServing(f"another dicetable serves {self.folder}") from None
+            raise AlreadyServing(f"another dicetable serves {self.folder}, or restores a "
+                                 "backup into it") from None
         self._fds.append(fd)
 
     def release(self) -> None:

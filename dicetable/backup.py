@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 from device.backup import BackupError, backup, restore
-from device.serving import is_serving
 from device.state_dir import add_state_argument, journal_path
 
 
@@ -39,13 +38,8 @@ def configure_restore(parser: argparse.ArgumentParser) -> None:
 
 def run_restore(args: argparse.Namespace) -> int:
     """Put the backup in place of the journal, unless the table is serving."""
-    journal = journal_path(args.state)
-    if is_serving(journal.parent):
-        print(f"dicetable: the table is serving from {journal.parent}; stop it first "
-              "(sudo systemctl stop dicetable), then restore", file=sys.stderr)
-        return 2
     try:
-        games, kept = restore(args.file, journal)
+        games, kept = restore(args.file, journal_path(args.state))
     except BackupError as err:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2

@@ -81,6 +81,36 @@ def test_a_backup_taken_while_playing_restores_the_game(tmp_path: Path, dicetabl
         assert table.pin == ServedTable(state).pin  # the PIN came along
 
 
+def test_a_table_started_while_a_restore_runs_is_refused_until_it_is_done(
+        tmp_path: Path, dicetable: Any) -> None:
+    state, older = tmp_path / "state", tmp_path / "older.db"
+    Journal(older).start_game(DALEK)
+    journal = Journal(state / "table.db")
+    for _ in range(3):
+        journal.start_game(DALEK)
+    journal.close()
+    with closing(sqlite3.connect(state / "table.db", isolation_level=None)) as writing:
+        writing.execute("BEGIN IMMEDIATE")  # the restore waits to copy in: it is under way
+        restored: list[Done] = []
+        restoring = threading.Thread(target=lambda: restored.append(dicetable(
+            "restore", "--state", str(state), str(older))))
+        restoring.start()
+        while not list(state.glob("table-before-restore-*.db")) and restoring.is_alive():
+            restoring.join(0.05)  # until the journal it replaces is kept
+        started = subprocess.run(  # as systemd restarts a table that crashed
+            [sys.executable, "-m", "dicetable", "serve", "--state", str(state), "--port", "0"],
+            capture_output=True, text=True, check=False, timeout=30,
+            cwd=Path(__file__).parents[2])  # it opened the journal being replaced, and served
+        writing.execute("ROLLBACK")
+    restoring.join()
+    assert (started.returncode, started.stderr) == (2, (
+        f"dicetable: another dicetable serves {state}, or restores a backup into it\n"))
+    assert restored[0].returncode == 0, restored[0].stderr
+    assert games_in(state / "table.db") == 1
+    done = dicetable("restore", "--state", str(state), str(older))  # the lock was let go
+    assert done.returncode == 0, done.stderr
+
+
 def test_restore_keeps_the_journal_it_replaces(tmp_path: Path, dicetable: Any) -> None:
     state = tmp_path / "state"
     Journal(state / "table.db").start_game(DALEK)
