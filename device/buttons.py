@@ -248,6 +248,9 @@ class PressReader:
             self._down.add(key)
         elif edge.kind == "release":
             self._down.discard(key)
+            if key == STOP and self._alone_until is not None:  # bounced too: stop is up
+                self._alone_until = None  # not held alone long enough: a stop, if it counts
+                self._held.discard(STOP)
         if bounced or (edge.kind == "release" and key not in self._taken):
             return
         if edge.kind != "held":
@@ -290,15 +293,13 @@ class PressReader:
         key = edge.key
         held = key in self._held
         self._held.discard(key)
-        if key == STOP and self._alone_until is not None:  # not held alone long enough
-            self._alone_until = None
-            held = False
         in_chord = key in self._chord
         pin_shown = self._pin_shown
         self._chord.discard(key)
         if self._chord == {STOP} and not pin_shown:  # the shouts counted: stop is alone again
             self._chord.clear()
-            self._alone_until = edge.at + self._config.hold_s
+            if STOP in self._down:  # not when its letting go was dropped as a bounce
+                self._alone_until = edge.at + self._config.hold_s
         if not self._chord:
             self._pin_shown = False
         withheld = self._withheld.pop(key, None)

@@ -467,6 +467,25 @@ def test_stop_held_on_alone_after_a_shout_powers_off_once_its_time_is_up(
     assert session.snapshot().version == before.version, "no stop was played"
 
 
+@pytest.mark.parametrize("shout_let_go", [1.0, 0.505])
+def test_a_stop_let_go_within_its_bounce_after_a_shout_powers_nothing_off(
+        session: TableSession, shout_let_go: float) -> None:
+    """Stop pressed at 0.5 s while a shout is down and let go at 0.51 s (within its bounce,
+    so its letting go is dropped), the shout let go after it or just before it: nothing is
+    down, so nothing powers off 5 s later (it powered off at 6 s, or 5.505 s)."""
+    reader = Reader(session)
+    reader.play(DALEK, KEPT)
+    edges: list[tuple[str, EdgeKind, float]] = [
+        ("shout", "press", 0.0), ("stop", "press", 0.5), ("stop", "release", 0.51),
+        ("shout", "release", shout_let_go)]
+    for button, kind, at in sorted(edges, key=lambda edge: edge[2]):
+        reader.edge(button, kind, at)
+    reader.at(6.0)
+    reader.at(12.0)
+    assert reader.shutdowns == []
+    assert reader.reader.next_due() is None
+
+
 def test_holding_stop_and_a_shout_shows_the_pin_for_a_minute(table: Table) -> None:
     before = table.play(DALEK, KEPT)
     table.press(STOP)
