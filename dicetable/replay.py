@@ -10,11 +10,16 @@ from pathlib import Path
 from typing import BinaryIO
 
 from engine import Game, RecordError, read_record
+from engine.record import UNREADABLE
 
 MAX_LINE_CHARS = 1 << 20
 """A record line is a header or one action: far under a million characters. A longer one (or
 a file with no line breaks, such as ``/dev/zero``) is refused before it fills the memory."""
 
+
+WHAT_A_LINE_IS = ('each line of a record is one JSON object, its keys and text in double '
+                  'quotes, such as {"undo": {}} (see RULES.md)')
+"""Told after a line that is not JSON: whoever wrote the record reads what a line must be."""
 
 STDIN = "-"
 """The record name that stands for standard input, as in other command-line tools (a file of
@@ -104,4 +109,6 @@ def _reason(err: Exception) -> str:
         return "no such file"
     if isinstance(err, OSError):
         return err.strerror or str(err)
+    if isinstance(err, RecordError) and err.reason.template == UNREADABLE:
+        return f"{err}; {WHAT_A_LINE_IS}"
     return str(err)

@@ -22,6 +22,8 @@ NOTE = "#"
 SECOND_GAME = ("a second game starts on this line; a record file holds one game: put each "
                "game in a file of its own")
 """The refusal of a header after the first (two records pasted into one file)."""
+UNREADABLE = "the text cannot be read at column {column}"
+"""The refusal of a line that is not JSON (the refusal's ``reason``: see RecordError)."""
 JSON_SPACE = " \t\r\n"
 """The characters JSON takes as spaces around a value."""
 
@@ -75,8 +77,7 @@ def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
             line = _json_before_note(text.rstrip("\r\n"))
             _check_text(line)
         except json.JSONDecodeError as err:
-            raise RecordError(number, EngineError("the text cannot be read at column {column}",
-                                                  column=err.colno)) from None
+            raise RecordError(number, EngineError(UNREADABLE, column=err.colno)) from None
         except ValueError:  # an integer past Python's digit limit for int('…')
             raise RecordError(number, EngineError("this line holds a number too long to be "
                                                   "a record line")) from None

@@ -81,6 +81,9 @@ def test_a_bad_line_exits_2_with_its_number_and_prints_no_state(
     ('{"game": "dalek", "players": ["Zo\u00eb", "Ben"]}\n'.encode("latin-1"),
      "line 1: this line is not UTF-8 text; save the record as UTF-8"),
     (b"", "line 1: the record is empty"),
+    (b'{"game": "dalek", "players": ["Ana", "Ben"]}\n{\'roll\': 1}\n',
+     'line 2: the text cannot be read at column 2; each line of a record is one JSON object, '
+     'its keys and text in double quotes, such as {"undo": {}} (see RULES.md)'),
 ])
 def test_unreadable_records_get_a_clear_message(tmp_path: Path, content: bytes | None, why: str,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
