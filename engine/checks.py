@@ -130,5 +130,14 @@ def same_name(name: str) -> str:
 
 
 def as_empty(value: object, key: str) -> None:
-    """Accept only ``{}`` (the value of actions such as ``stop`` and ``skip``)."""
+    """Accept only ``{}`` (the value of actions such as ``stop`` and ``skip``).
+
+    >>> as_empty([], "stop")
+    Traceback (most recent call last):
+    ...
+    engine.errors.IllegalAction: write stop with empty curly brackets, not []
+    """
+    if not isinstance(value, Mapping):
+        raise IllegalAction("write {key} with empty curly brackets, not {value}", key=Key(key),
+                            value=Shown(value))
     as_object(value, key, ())

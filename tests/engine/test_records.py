@@ -64,6 +64,8 @@ HEADER = '{"game": "dalek", "players": ["Ana", "Ben"]}'
     (['{"game": "dalek", "players": ["Ana", "An\u200ba"]}'], 1,
      "two players have the same name: Ana"),
     ([HEADER + "\n", '{"roll": ["H4"}\r\n'], 2, "the text cannot be read at column 15"),
+    ([HEADER, '{"stop": []}'], 2, "write stop with empty curly brackets, not []"),
+    ([HEADER, '{"undo": "now"}'], 2, 'write undo with empty curly brackets, not "now"'),
     (['{"game": "17", "players": ["Ana", "Ben", "Cleo"]}', '{"play": {"face": "up", "card": "5"}}',
       '{"call": ["Ben", "Cleo", "Ben\u200b"]}'], 3, "is named twice in the call"),
     (['{"game": "dalek", "players": ["Ana", "Ana"]}'], 1, "two players have the same name"),

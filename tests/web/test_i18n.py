@@ -280,6 +280,7 @@ BAD_HEADERS: list[Any] = [
 BAD_PRESETS: list[object] = [["B"], {"glacial": DICY_CARDS[:5]}, {"B": ["pair"]}]
 BAD_RECORDS = [[], ["{oops"], ['{"game": "dalek", "players": ["Ana", "Ben"]}', '{"stop": {}}'],
                ['{"game": "dalek", "players": ["Ana", "Ben"]}', '{"undo": {}}'],
+               ['{"game": "dalek", "players": ["Ana", "Ben"]}', '{"stop": []}'],
                ["[" * 10_000 + "]" * 10_000], ['{"stop": {}, "stop": {}}'], ["9" * 5000],
                ['{"game": "dalek", "players": ["\\udc00", "B"]}'],
                ['{"game": "dalek", "players": ["Ana", "Ben"]}'] * 2]
@@ -727,6 +728,21 @@ def test_every_refusal_reads_as_a_sentence(refusals: list[Refusal], lang: str) -
     texts = {engine_text(lang, err) for err in refusals}
     broken = {text for text in texts if ARTEFACTS.search(QUOTED.sub("“…”", text))}
     assert sorted(broken) == []
+
+
+MOVES = ("roll", "keep", "stop", "reroll", "score", "skip", "effect", "call", "reveal")
+"""The moves of the three games (RULES.md), none a move of all three; not 17's play, which es,
+it and pt name with their word for any move (jugada, giocata, jogada)."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_pads_refusal_of_a_line_names_no_move_of_one_game(lang: str) -> None:
+    # It is shown in every game: "such as a roll or a stop" read so in 17, which has neither.
+    words = catalog(lang)["ui"]
+    named = [kind for kind in MOVES
+             if re.search(rf"\b{re.escape(words[f'key.{kind}'])}\b", words["error.field.line"],
+                          re.IGNORECASE)]
+    assert named == []
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
