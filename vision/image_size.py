@@ -21,9 +21,19 @@ LONG, in either byte order:
 
 A BMP's height is negative where its rows are stored top down:
 
->>> info = struct.pack("<Iii", 40, 8000, -7000)
->>> image_size(b"BM" + bytes(12) + info + bytes(28))
+>>> info = struct.pack("<IiiH", 40, 8000, -7000, 1)
+>>> image_size(b"BM" + bytes(12) + info + bytes(26))
 (8000, 7000)
+
+A file that starts with "BM" is read as a BMP only where its header's size is one a BMP's
+header has and its planes are 1; another has no size known (it is no BMP, or a damaged one):
+
+>>> image_size(b"BM" + bytes(24)) is None
+True
+>>> image_size(b"BM" + bytes(12) + struct.pack("<IiiH", 40, 8000, 7000, 0)) is None
+True
+>>> image_size(b"BM" + bytes(12) + struct.pack("<IiiH", 41, 8000, 7000, 1)) is None
+True
 
 >>> image_size(b"GIF89a") is None
 True
@@ -39,6 +49,8 @@ MAX_PIXELS = 50_000_000
 _PNG = b"\x89PNG\r\n\x1a\n"
 _TIFF_WIDTH, _TIFF_LENGTH = 256, 257  # the tags of a TIFF's ImageWidth and ImageLength
 _TIFF_NUMBER = {3: "H", 4: "I"}  # a TIFF value's type (SHORT, LONG): its struct format
+_BMP_CORE = 12  # the size of OS/2's BITMAPCOREHEADER: its width and height unsigned 16-bit
+_BMP_INFO = {40, 52, 56, 64, 108, 124}  # BITMAPINFOHEADER's, its successors' and OS/2 2.x's
 _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
 
@@ -114,11 +126,19 @@ def _tiff_size(data: bytes) -> tuple[int, int] | None:
 
 
 def _bmp_size(data: bytes) -> tuple[int, int] | None:
-    if len(data) < 26:
+    if len(data) < 18:
         return None
     (header,) = struct.unpack("<I", data[14:18])
-    if header == 12:  # OS/2's BITMAPCOREHEADER: unsigned 16-bit
-        width, height = struct.unpack("<HH", data[18:22])
-    else:  # BITMAPINFOHEADER and its successors
-        width, height = struct.unpack("<ii", data[18:26])
+    if header == _BMP_CORE:
+        fields = "<HHH"  # width, height, planes
+    elif header in _BMP_INFO:
+        fields = "<iiH"  # width, height (negative: rows top down), planes
+    else:
+        return None
+    end = 18 + struct.calcsize(fields)
+    if len(data) < end:
+        return None
+    width, height, planes = struct.unpack(fields, data[18:end])
+    if planes != 1:
+        return None
     return abs(int(width)), abs(int(height))

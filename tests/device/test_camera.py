@@ -1443,6 +1443,18 @@ def run_length_bmp(width: int, height: int) -> bytes:
     return b"BM" + struct.pack("<IHHI", start + len(data), 0, 0, start) + info + palette + data
 
 
+def test_a_file_starting_with_bm_that_is_no_bmp_cannot_be_read_not_too_large(
+        tmp_path: Path) -> None:
+    # its bytes after "BM" were taken for a BMP's header: 943142453×1010514489 pixels, told
+    # "too large to read"
+    (tmp_path / "f0.bmp").write_bytes(b"BM" + bytes(range(37, 237)))
+    source = FolderSource(tmp_path, fps=10, paced=False, clock=FakeClock())
+    source.open()
+    with pytest.raises(UnreadableFrame, match=r"f0\.bmp cannot be read") as raised:
+        source.read()
+    assert "too large" not in str(raised.value)
+
+
 @pytest.mark.parametrize("suffix", [".png", ".tif", ".bmp"])
 def test_a_picture_too_large_to_read_is_told_so_and_the_next_is_played(tmp_path: Path,
                                                                        suffix: str) -> None:
