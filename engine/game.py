@@ -176,7 +176,6 @@ class Game:
 
 def _single_key(line: Mapping[str, Any]) -> tuple[str, object]:
     if not isinstance(line, Mapping) or len(line) != 1:
-        raise IllegalAction("an action is one move, such as a roll or a stop, not {line}",
-                            line=Shown(line))
+        raise IllegalAction("an action is one move at a time, not {line}", line=Shown(line))
     ((kind, value),) = line.items()
     return str(kind), value

@@ -746,6 +746,18 @@ def test_the_pads_refusal_of_a_line_names_no_move_of_one_game(lang: str) -> None
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_line_of_two_moves_in_17_is_told_without_another_games_moves(lang: str) -> None:
+    words = catalog(lang)["ui"]
+    with pytest.raises(RecordError) as refused:
+        read_record(['{"game": "17", "players": ["Ana", "Ben"]}',
+                     '{"play": {"face": "down"}, "call": ["Ana"]}'])
+    told = engine_text(lang, refused.value)
+    named = [kind for kind in MOVES if kind not in ("call", "reveal")
+             and re.search(rf"\b{re.escape(words[f'key.{kind}'])}\b", told, re.IGNORECASE)]
+    assert named == [], told
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_pads_refusals_of_a_request_read_as_sentences(lang: str) -> None:
     refusals = {key: words for key, words in catalog(lang)["ui"].items()
                 if key.startswith("error.")}
