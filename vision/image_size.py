@@ -21,18 +21,19 @@ LONG, in either byte order:
 
 A BMP's height is negative where its rows are stored top down:
 
->>> info = struct.pack("<IiiH", 40, 8000, -7000, 1)
->>> image_size(b"BM" + bytes(12) + info + bytes(26))
+>>> info = struct.pack("<IiiHHI", 40, 8000, -7000, 1, 24, 0)
+>>> image_size(b"BM" + bytes(12) + info + bytes(20))
 (8000, 7000)
 
-A file that starts with "BM" is read as a BMP only where its header's size is one a BMP's
-header has and its planes are 1; another has no size known (it is no BMP, or a damaged one):
+A BMP is measured as OpenCV reads it, whatever its planes or its header's exact size (36 bytes
+or more is an info header), so that no BMP OpenCV would decode goes unmeasured; a file that
+starts with "BM" whose header OpenCV refuses (it is no BMP) has no size known:
 
+>>> image_size(b"BM" + bytes(12) + struct.pack("<IiiHHI", 41, 8000, 7000, 0, 8, 1))
+(8000, 7000)
 >>> image_size(b"BM" + bytes(24)) is None
 True
->>> image_size(b"BM" + bytes(12) + struct.pack("<IiiH", 40, 8000, 7000, 0)) is None
-True
->>> image_size(b"BM" + bytes(12) + struct.pack("<IiiH", 41, 8000, 7000, 1)) is None
+>>> image_size(b"BM" + bytes(range(37, 237))) is None
 True
 
 >>> image_size(b"GIF89a") is None
@@ -50,7 +51,9 @@ _PNG = b"\x89PNG\r\n\x1a\n"
 _TIFF_WIDTH, _TIFF_LENGTH = 256, 257  # the tags of a TIFF's ImageWidth and ImageLength
 _TIFF_NUMBER = {3: "H", 4: "I"}  # a TIFF value's type (SHORT, LONG): its struct format
 _BMP_CORE = 12  # the size of OS/2's BITMAPCOREHEADER: its width and height unsigned 16-bit
-_BMP_INFO = {40, 52, 56, 64, 108, 124}  # BITMAPINFOHEADER's, its successors' and OS/2 2.x's
+_BMP_INFO_LEAST = 36  # OpenCV reads any header of 36 bytes or more as BITMAPINFOHEADER's
+_BMP_BITS = {1, 4, 8, 16, 24, 32}  # the bits a pixel OpenCV decodes
+_BMP_CODES = {0, 1, 2, 3}  # uncompressed, RLE8, RLE4, bit fields
 _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
 
@@ -126,19 +129,19 @@ def _tiff_size(data: bytes) -> tuple[int, int] | None:
 
 
 def _bmp_size(data: bytes) -> tuple[int, int] | None:
-    if len(data) < 18:
+    """A BMP's size as OpenCV reads its header (its planes are not looked at; a header of 36
+    bytes or more is an info header), where its bits a pixel and compression are ones OpenCV
+    decodes; None where OpenCV would refuse it too."""
+    if len(data) < 34:
         return None
     (header,) = struct.unpack("<I", data[14:18])
     if header == _BMP_CORE:
-        fields = "<HHH"  # width, height, planes
-    elif header in _BMP_INFO:
-        fields = "<iiH"  # width, height (negative: rows top down), planes
+        width, height, _planes, bits = struct.unpack("<HHHH", data[18:26])
+        compression = 0
+    elif header >= _BMP_INFO_LEAST:
+        width, height, _planes, bits, compression = struct.unpack("<iiHHI", data[18:34])
     else:
         return None
-    end = 18 + struct.calcsize(fields)
-    if len(data) < end:
+    if width <= 0 or height == 0 or bits not in _BMP_BITS or compression not in _BMP_CODES:
         return None
-    width, height, planes = struct.unpack(fields, data[18:end])
-    if planes != 1:
-        return None
-    return abs(int(width)), abs(int(height))
+    return int(width), abs(int(height))

@@ -1435,13 +1435,15 @@ def test_a_phones_48_mp_photo_is_read_at_a_cameras_size_as_it_looks(
     assert int(done.stdout) < most
 
 
-def run_length_bmp(width: int, height: int) -> bytes:
+def run_length_bmp(width: int, height: int, header: int = 40, planes: int = 1) -> bytes:
     """A BMP of ``width``×``height`` black pixels in 1 KB: 8 bits a pixel, run-length coded,
-    its data nothing but the code that ends it (the rest of the picture left black)."""
+    its data nothing but the code that ends it (the rest of the picture left black); its info
+    header ``header`` bytes long, its planes ``planes`` (OpenCV reads neither)."""
     palette = bytes(4 * 256)
     data = b"\x00\x01"  # the end of the bitmap
-    start = 14 + 40 + len(palette)
-    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 8, 1, len(data), 2835, 2835, 256, 0)
+    start = 14 + header + len(palette)
+    info = struct.pack("<IiiHHIIiiII", header, width, height, planes, 8, 1, len(data), 2835,
+                       2835, 256, 0).ljust(header, b"\x00")
     return b"BM" + struct.pack("<IHHI", start + len(data), 0, 0, start) + info + palette + data
 
 
@@ -1457,15 +1459,18 @@ def test_a_file_starting_with_bm_that_is_no_bmp_cannot_be_read_not_too_large(
     assert "too large" not in str(raised.value)
 
 
-@pytest.mark.parametrize("suffix", [".png", ".tif", ".bmp"])
-def test_a_picture_too_large_to_read_is_told_so_and_the_next_is_played(tmp_path: Path,
-                                                                       suffix: str) -> None:
+@pytest.mark.parametrize(("suffix", "bmp_header"), [(".png", None), (".tif", None),
+                                                    (".bmp", (40, 1)), (".bmp", (41, 1)),
+                                                    (".bmp", (40, 0))])
+def test_a_picture_too_large_to_read_is_told_so_and_the_next_is_played(
+        tmp_path: Path, suffix: str, bmp_header: tuple[int, int] | None) -> None:
     # a 0.2 MB PNG of 56 megapixels decodes to 168 MB (one of 20000×20000 to 1.2 GB): it was
     # decoded whole as a frame, past what a Pi holds; so were a 1.8 MB TIFF and a 1 KB BMP
-    # (their sizes were not read: 360 MB at the peak for the BMP)
+    # (their sizes were not read: 360 MB at the peak for the BMP), and a BMP whose header is
+    # 41 bytes or its planes 0, which OpenCV decodes as any other
     picture = tmp_path / f"f0{suffix}"
-    if suffix == ".bmp":
-        picture.write_bytes(run_length_bmp(8000, 7000))
+    if bmp_header is not None:
+        picture.write_bytes(run_length_bmp(8000, 7000, *bmp_header))
     else:
         assert cv2.imwrite(str(picture), np.zeros((7000, 8000, 3), np.uint8))
     assert cv2.imwrite(str(tmp_path / "f1.png"), shade(90))
