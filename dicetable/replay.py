@@ -18,7 +18,9 @@ a file with no line breaks, such as ``/dev/zero``) is refused before it fills th
 
 
 WHAT_A_LINE_IS = ('each line of a record is one JSON object, its keys and text in double '
-                  'quotes, such as {"undo": {}} (see RULES.md)')
+                  'quotes: first its header, such as {"game": "dalek", "players": ["Ana", '
+                  '"Ben"]}, then one action a line, such as {"undo": {}} (RULES.md gives the '
+                  'format)')
 """Told after a line that is not JSON: whoever wrote the record reads what a line must be."""
 
 STDIN = "-"

@@ -83,7 +83,14 @@ def test_a_bad_line_exits_2_with_its_number_and_prints_no_state(
     (b"", "line 1: the record is empty"),
     (b'{"game": "dalek", "players": ["Ana", "Ben"]}\n{\'roll\': 1}\n',
      'line 2: the text cannot be read at column 2; each line of a record is one JSON object, '
-     'its keys and text in double quotes, such as {"undo": {}} (see RULES.md)'),
+     'its keys and text in double quotes: first its header, such as {"game": "dalek", '
+     '"players": ["Ana", "Ben"]}, then one action a line, such as {"undo": {}} (RULES.md gives '
+     'the format)'),
+    (b"{game: dalek}\n",
+     'line 1: the text cannot be read at column 2; each line of a record is one JSON object, '
+     'its keys and text in double quotes: first its header, such as {"game": "dalek", '
+     '"players": ["Ana", "Ben"]}, then one action a line, such as {"undo": {}} (RULES.md gives '
+     'the format)'),
 ])
 def test_unreadable_records_get_a_clear_message(tmp_path: Path, content: bytes | None, why: str,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
