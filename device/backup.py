@@ -128,8 +128,9 @@ def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
         with ServingLock(journal.parent):
             return games, _put_in_place(backup_file, journal)
     except AlreadyServing:
-        raise BackupError(f"the table is serving from {journal.parent}; stop it first (sudo "
-                          "systemctl stop dicetable), then restore") from None
+        raise BackupError(f"the table is serving from {journal.parent} (or another restore "
+                          "into it is under way); stop it first (sudo systemctl stop "
+                          "dicetable), or let the other restore end, then restore") from None
 
 
 def _put_in_place(backup_file: Path, journal: Path) -> Path | None:
