@@ -218,11 +218,13 @@ class Journal:
                 return
             path.parent.mkdir(parents=True, exist_ok=True)
             owners_only(path)
-            self._refuse_newer()
+            version = self._refuse_newer()
             schema = files("device").joinpath("schema.sql").read_text("utf-8")
+            # written only when older: a write on every open fails on a full card
+            mark = f" PRAGMA user_version = {JOURNAL_VERSION};" \
+                if version < JOURNAL_VERSION else ""
             self._connection().executescript(
-                f"BEGIN IMMEDIATE; {self._finals_before_end_seq()}{schema};"
-                f" PRAGMA user_version = {JOURNAL_VERSION}; COMMIT;")
+                f"BEGIN IMMEDIATE; {self._finals_before_end_seq()}{schema};{mark} COMMIT;")
         except (sqlite3.Error, OSError) as err:
             self.close()
             raise journal_error(err, path) from err
@@ -233,13 +235,15 @@ class Journal:
             self.new_pin()
             self.secret()
 
-    def _refuse_newer(self) -> None:
-        """Raise JournalError if a newer dicetable wrote this journal (nothing is written)."""
+    def _refuse_newer(self) -> int:
+        """The journal's layout version; JournalError if a newer dicetable wrote it (nothing
+        is written)."""
         version = layout_version(self._connection())
         if version > JOURNAL_VERSION:
             raise JournalError("other", f"{self.path} was written by a newer dicetable "
                                f"({newer_layout(version)}): update dicetable (git pull, then "
                                "systemd/install again) to open it")
+        return version
 
     def _finals_before_end_seq(self) -> str:
         """SQL that drops a ``finals`` table of a journal made before summaries were kept by

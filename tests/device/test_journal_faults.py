@@ -318,6 +318,22 @@ def test_pin_shows_the_pin_of_a_table_whose_card_cannot_be_written(
     assert {p.name: p.read_bytes() for p in state.iterdir()} == before
 
 
+@pytest.mark.parametrize("stop", ["serving", "power cut"])
+def test_pin_shows_the_pin_of_a_table_whose_card_is_full(
+        small_card: Path, stop: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Opening the journal to read the PIN writes nothing: a full card does not refuse it.
+    state = small_card / "state"
+    with ServedTable(state) as table:
+        start_game(table)
+        pin = table.pin
+        if stop == "power cut":
+            table.stop(kill=True)
+        fill(small_card)
+        assert main(["pin", "--state", str(state)]) == 0
+        assert capsys.readouterr() == (f"{pin}\n", "")
+    assert (state / RESERVE).exists()  # the room kept for the table's moves was not let go
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="a card the kernel made read-only is a read-only "
                                               "mount, which needs root")
 def test_a_card_the_kernel_made_read_only_while_playing_is_told_as_such(tmp_path: Path) -> None:
