@@ -117,13 +117,8 @@ def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
     if _is_journals_own(backup_file, journal):
         raise BackupError(f"{backup_file} is the table's own journal, not a backup; name a "
                           "file written by dicetable backup")
+    _refuse_newer(backup_file)
     games = games_in(backup_file)
-    with _open(backup_file, read_only=True) as db:
-        version = layout_version(db)
-    if version > JOURNAL_VERSION:
-        raise BackupError(f"{backup_file} was made by a newer dicetable ({newer_layout(version)})"
-                          ": update dicetable (git pull, then systemd/install again), then "
-                          "restore it")
     try:
         with ServingLock(journal.parent):
             return games, _put_in_place(backup_file, journal)
@@ -170,6 +165,23 @@ def _is_journals_own(path: Path, journal: Path) -> bool:
     own = [journal, *(journal.with_name(journal.name + suffix) for suffix in SIDE_FILES)]
     return any(path.resolve() == mine.resolve() or (path.exists() and mine.exists()
                                                     and path.samefile(mine)) for mine in own)
+
+
+def _refuse_newer(backup_file: Path) -> None:
+    """BackupError if a newer dicetable made ``backup_file``: checked before its tables, which
+    a newer layout may name otherwise (a file that cannot be read is left to
+    :func:`games_in`)."""
+    if not backup_file.is_file():
+        return
+    try:
+        with _open(backup_file, read_only=True) as db:
+            version = layout_version(db)
+    except sqlite3.DatabaseError:
+        return
+    if version > JOURNAL_VERSION:
+        raise BackupError(f"{backup_file} was made by a newer dicetable ({newer_layout(version)})"
+                          ": update dicetable (git pull, then systemd/install again), then "
+                          "restore it")
 
 
 def games_in(path: Path) -> int:

@@ -333,25 +333,31 @@ def test_a_restore_onto_a_full_card_says_so_and_leaves_the_journal(tmp_path: Pat
         assert not list(state.glob("table-before-restore-*"))  # nor the part of one written
 
 
-def newer_journal(path: Path) -> None:
-    """Make ``path`` a journal as a later dicetable might leave it: a layout of its own."""
+NEW_COLUMN = "ALTER TABLE games ADD COLUMN seat_map TEXT"
+RENAMED_TABLE = "ALTER TABLE lines RENAME TO moves"
+
+
+def newer_journal(path: Path, change: str = NEW_COLUMN) -> None:
+    """Make ``path`` a journal as a later dicetable might leave it: a layout of its own,
+    ``change`` made to this one's."""
     journal = Journal(path)
     journal.start_game(DALEK)
     journal.close()
     with closing(sqlite3.connect(path)) as db:
-        db.execute("ALTER TABLE games ADD COLUMN seat_map TEXT")
+        db.execute(change)
         db.execute("PRAGMA user_version = 99")
         db.commit()
 
 
+@pytest.mark.parametrize("change", [NEW_COLUMN, RENAMED_TABLE])
 def test_a_backup_of_a_newer_dicetable_is_refused_and_the_journal_kept(
-        tmp_path: Path, dicetable: Any) -> None:
+        tmp_path: Path, dicetable: Any, change: str) -> None:
     state, future = tmp_path / "state", tmp_path / "future.db"
     journal = Journal(state / "table.db")
     journal.start_game(DALEK)
     journal.close()
     before = (state / "table.db").read_bytes()
-    newer_journal(future)
+    newer_journal(future, change)  # a renamed table was told "no dicetable journal"
     done = dicetable("restore", "--state", str(state), str(future))
     assert (done.returncode, done.stderr) == (2, (  # it was restored, and served
         f"dicetable: {future} was made by a newer dicetable (its journal's version 99; this "
