@@ -122,6 +122,17 @@ def newer_layout(version: int) -> str:
     return f"its journal's version {version}; this one reads up to {JOURNAL_VERSION}"
 
 
+def readable_layout(db: sqlite3.Connection, path: Path) -> int:
+    """The layout version of the journal at ``path`` open as ``db``; JournalError if a newer
+    dicetable wrote it (nothing is written)."""
+    version = layout_version(db)
+    if version > JOURNAL_VERSION:
+        raise JournalError("other", f"{path} was written by a newer dicetable "
+                           f"({newer_layout(version)}): update dicetable (git pull, then "
+                           "systemd/install again) to open it")
+    return version
+
+
 @dataclass(frozen=True)
 class StoredGame:
     """A game as the journal holds it: its header and every line, undos included. Where the
@@ -238,12 +249,7 @@ class Journal:
     def _refuse_newer(self) -> int:
         """The journal's layout version; JournalError if a newer dicetable wrote it (nothing
         is written)."""
-        version = layout_version(self._connection())
-        if version > JOURNAL_VERSION:
-            raise JournalError("other", f"{self.path} was written by a newer dicetable "
-                               f"({newer_layout(version)}): update dicetable (git pull, then "
-                               "systemd/install again) to open it")
-        return version
+        return readable_layout(self._connection(), self.path)
 
     def _finals_before_end_seq(self) -> str:
         """SQL that drops a ``finals`` table of a journal made before summaries were kept by

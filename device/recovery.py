@@ -19,12 +19,12 @@ from __future__ import annotations
 import shutil
 import sqlite3
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from device.journal import COMMITS_SUFFIX, Journal, journal_error
+from device.journal import COMMITS_SUFFIX, Journal, journal_error, readable_layout
 from device.notice import Notice
 from device.state_dir import stamped
 
@@ -64,6 +64,7 @@ def open_table(path: Path) -> OpenedTable:
     else:
         present = [p for p in (path, *_files(path)) if p.exists()]  # opening makes a -wal
         with closing(sqlite3.connect(path, isolation_level=None)) as db:
+            _refuse_newer(db, path)
             finding = _inspect(db, path)
             kept = None
             if finding.damage is not None or finding.commits < (acknowledged or 0):
@@ -97,6 +98,14 @@ def _missing(path: Path, acknowledged: int | None) -> OpenedTable:
     if kept is not None:
         opened.notices.append(Notice("notice.journal_missing"))
     return opened
+
+
+def _refuse_newer(db: sqlite3.Connection, path: Path) -> None:
+    """JournalError if a newer dicetable wrote the journal: checked before anything else, so
+    that its layout is neither salvaged nor set aside (a header that cannot be read is left to
+    :func:`_inspect`)."""
+    with suppress(sqlite3.DatabaseError):
+        readable_layout(db, path)
 
 
 def _inspect(db: sqlite3.Connection, path: Path) -> _Finding:

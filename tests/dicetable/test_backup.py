@@ -367,9 +367,16 @@ def test_a_backup_of_a_newer_dicetable_is_refused_and_the_journal_kept(
     assert not list(state.glob("table-before-restore-*"))
 
 
-def test_a_journal_of_a_newer_dicetable_is_not_served_nor_changed(tmp_path: Path) -> None:
+A_GAP = ("INSERT INTO lines (game_id, seq, line, source, at) VALUES"
+         " (1, 2, '{\"stop\": {}}', 'phone', '2026-12-07T16:00:00.000+00:00')")
+"""A game's line 2 without its line 1: damage to a journal of this layout."""
+
+
+@pytest.mark.parametrize("change", [NEW_COLUMN, A_GAP])
+def test_a_journal_of_a_newer_dicetable_is_not_served_nor_changed(tmp_path: Path,
+                                                                  change: str) -> None:
     state = tmp_path / "state"
-    newer_journal(state / "table.db")
+    newer_journal(state / "table.db", change)  # one found damaged was salvaged into this layout
     before = (state / "table.db").read_bytes()
     done = subprocess.run(  # it served it, writing this version's tables into it
         [sys.executable, "-m", "dicetable", "serve", "--state", str(state), "--port", "0"],
@@ -381,6 +388,7 @@ def test_a_journal_of_a_newer_dicetable_is_not_served_nor_changed(tmp_path: Path
         "newer dicetable (its journal's version 99; this one reads up to 1): update dicetable "
         "(git pull, then systemd/install again) to open it\n")
     assert (state / "table.db").read_bytes() == before
+    assert not list(state.glob("damaged-*"))
 
 
 KILLED_AT = """
