@@ -116,15 +116,38 @@ def _setting_index(lines: list[str], err: tomllib.TOMLDecodeError) -> int | None
     'seats = [22, 23'
     """
     at = _error_index(err, lines)
-    told = _AT.search(str(err))
-    if str(err).startswith("Unclosed array") and (told is None or told[2] == "1"):
-        for i in range(min(at, len(lines)) - 1, -1, -1):
-            if lines[i].count("[") > lines[i].count("]"):
+    if str(err).startswith("Unclosed array"):
+        told = _AT.search(str(err))
+        # told within a line's text, the list is open on that line; at its start, above it
+        within = told is not None and at < len(lines) \
+            and int(told[2]) > len(lines[at]) - len(lines[at].lstrip()) + 1
+        for i in range(at if within else min(at, len(lines)) - 1, -1, -1):
+            if _lists_opened(lines[i]) > 0:
                 return i
     for i in range(min(at, len(lines) - 1), -1, -1):
         if lines[i].strip() and not lines[i].lstrip().startswith("#"):
             return i
     return None
+
+
+def _lists_opened(line: str) -> int:
+    """How many more lists ``line`` opens than it closes: its brackets outside quoted text,
+    before its comment.
+
+    >>> [_lists_opened(line) for line in ('seats = [22, 23  # ]', '# old: [21', 'a = "[#"')]
+    [1, 0, 0]
+    """
+    opened, quote = 0, ""
+    for char in line:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            break
+        else:
+            opened += {"[": 1, "]": -1}.get(char, 0)
+    return opened
 
 
 def _why(err: tomllib.TOMLDecodeError, line: str) -> Notice:

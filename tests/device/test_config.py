@@ -287,18 +287,24 @@ def test_the_log_names_each_buttons_gpio_and_header_pin(tmp_path: Path) -> None:
            "23, 24, header pins 15, 16, 18\n" in log.read_text()
 
 
+@pytest.mark.parametrize(("written", "seats", "shout"), [
+    ("seats = [22, 23\nstop_led = 5", "seats = [22, 23", 4),
+    ("  seats = [22, 23\n  stop_led = 5", "seats = [22, 23", 4),  # indented
+    ("seats = [22, 23\n# old: [21\nstop_led = 5", "seats = [22, 23", 5),  # a bracket in a comment
+    ("seats = [22, 23  # ]\nstop_led = 5", "seats = [22, 23  # ]", 4),  # the list's comment
+])
 def test_a_list_left_open_is_named_and_the_lines_after_it_are_read_as_settings(
-        tmp_path: Path) -> None:
+        tmp_path: Path, written: str, seats: str, shout: int) -> None:
     # TOML tells a list left open on the line after it: each following line was named for it
     path = tmp_path / "config.toml"
-    path.write_text("[buttons]\nseats = [22, 23\nstop_led = 5\nshout = GPIO27\nstop = 40\n")
+    path.write_text(f"[buttons]\n{written}\nshout = GPIO27\nstop = 40\n")
     settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
     assert settings.buttons is None and settings.buttons_off is not None
     told = notice_text("en", settings.buttons_off)
-    assert "line 2, seats = [22, 23: the list is not closed: it ends with ]; line 4, shout = "\
+    assert f"line 2, {seats}: the list is not closed: it ends with ]; line {shout}, shout = "\
            "GPIO27: a pin is written as a number, such as 27; stop = 40: there is no GPIO 40 on a "\
            "Pi" in told, told
-    assert "stop_led" not in told
+    assert "stop_led" not in told and "# old" not in told
 
 
 def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
