@@ -179,9 +179,8 @@ def _refuse_newer(backup_file: Path) -> None:
     except sqlite3.DatabaseError:
         return
     if version > JOURNAL_VERSION:
-        raise BackupError(f"{backup_file} was made by a newer dicetable ({newer_layout(version)})"
-                          ": update dicetable (git pull, then systemd/install again), then "
-                          "restore it")
+        raise BackupError(f"{backup_file} was made by a newer dicetable "
+                          f"{newer_layout(version)}, then restore it")
 
 
 def games_in(path: Path) -> int:

@@ -118,8 +118,9 @@ def layout_version(db: sqlite3.Connection) -> int:
 
 
 def newer_layout(version: int) -> str:
-    """Words for a journal's layout ``version`` newer than this code reads."""
-    return f"its journal's version {version}; this one reads up to {JOURNAL_VERSION}"
+    """Words for a journal's layout ``version`` newer than this code reads, and what to do."""
+    return (f"(its journal's version {version}; this one reads up to {JOURNAL_VERSION}): "
+            "update dicetable (git pull, then systemd/install again)")
 
 
 def readable_layout(db: sqlite3.Connection, path: Path) -> int:
@@ -128,8 +129,7 @@ def readable_layout(db: sqlite3.Connection, path: Path) -> int:
     version = layout_version(db)
     if version > JOURNAL_VERSION:
         raise JournalError("other", f"{path} was written by a newer dicetable "
-                           f"({newer_layout(version)}): update dicetable (git pull, then "
-                           "systemd/install again) to open it")
+                           f"{newer_layout(version)} to open it")
     return version
 
 
