@@ -97,12 +97,6 @@ def _section_lines(lines: list[str], owns: Callable[[str], bool]) -> set[int]:
     return own
 
 
-def _error_index(err: tomllib.TOMLDecodeError, lines: list[str]) -> int:
-    """The index of the line ``err`` is told on (past the last line: at the end)."""
-    at = _AT.search(str(err))
-    return int(at[1]) - 1 if at else len(lines)
-
-
 def _setting_index(lines: list[str], err: tomllib.TOMLDecodeError) -> int | None:
     """The line index of the setting ``err`` is in: the line it is told on, or the last one
     written before it; a list left open is told at the start of the line after it (or at the
@@ -115,9 +109,9 @@ def _setting_index(lines: list[str], err: tomllib.TOMLDecodeError) -> int | None
     ...     lines[_setting_index(lines, err)]
     'seats = [22, 23'
     """
-    at = _error_index(err, lines)
+    told = _AT.search(str(err))
+    at = int(told[1]) - 1 if told else len(lines)  # (past the last line: told at the end)
     if str(err).startswith("Unclosed array"):
-        told = _AT.search(str(err))
         # told within a line's text, the list is open on that line; at its start, above it
         within = told is not None and at < len(lines) \
             and int(told[2]) > len(lines[at]) - len(lines[at].lstrip()) + 1
