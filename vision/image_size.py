@@ -121,8 +121,7 @@ def _tiff_size(data: bytes) -> tuple[int, int] | None:
     for entry in range(at + 2, min(at + 2 + 12 * count, len(data) - 11), 12):
         tag, kind = struct.unpack(order + "HH", data[entry:entry + 4])
         if tag in (_TIFF_WIDTH, _TIFF_LENGTH) and kind in _TIFF_NUMBER:
-            (found[tag],) = struct.unpack(order + _TIFF_NUMBER[kind],
-                                          data[entry + 8:entry + 8 + (2 if kind == 3 else 4)])
+            (found[tag],) = struct.unpack_from(order + _TIFF_NUMBER[kind], data, entry + 8)
     if _TIFF_WIDTH in found and _TIFF_LENGTH in found:
         return found[_TIFF_WIDTH], found[_TIFF_LENGTH]
     return None
