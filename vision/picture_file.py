@@ -54,7 +54,8 @@ def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
     if size is not None and size[0] * size[1] > MAX_PIXELS:
         raise PictureError(f"is too large to read ({size[0]}×{size[1]} pixels; at most "
                            f"{MAX_PIXELS // 1_000_000} megapixels)", size)
-    image = decoded(data, shrink=1 if fit is None or size is None else shrink_of(size, fit))
+    image = decoded(data, size=size,
+                    shrink=1 if fit is None or size is None else shrink_of(size, fit))
     if image is None:
         raise PictureError("is not a readable image (empty, cut short or not an image "
                            "format)")
@@ -65,12 +66,19 @@ def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
     return image
 
 
-def decoded(data: bytes, *, turned: bool = True, shrink: int = 1) -> NDArray[np.uint8] | None:
+_UNMEASURED = (-1, -1)  # no picture's size: decoded()'s caller has not read the header
+
+
+def decoded(data: bytes, *, turned: bool = True, shrink: int = 1,
+            size: tuple[int, int] | None = _UNMEASURED) -> NDArray[np.uint8] | None:
     """The picture ``data`` holds as BGR, shrunk by ``shrink`` (1, 2, 4 or 8) as it is
     decoded, turned as its orientation tag says if ``turned`` (a photo; a video's frame is
     played as stored); None where none can be decoded, or its header says more than
-    :data:`MAX_PIXELS` (OpenCV would decode a corrupt size to gigabytes, or assert)."""
-    size = image_size(data)
+    :data:`MAX_PIXELS` (OpenCV would decode a corrupt size to gigabytes, or assert).
+    ``size`` is :func:`image_size` of ``data`` where the caller has read it already (None:
+    its header has none); the header is read here only when it is not given."""
+    if size == _UNMEASURED:
+        size = image_size(data)
     if size is not None and size[0] * size[1] > MAX_PIXELS:
         return None
     flags = _SHRUNK[shrink] | (0 if turned else cv2.IMREAD_IGNORE_ORIENTATION)
