@@ -12,16 +12,13 @@ import sys
 from pathlib import Path
 
 from dicetable.options import whole_number
-from engine import dalek, dicy
 from vision.art import STYLES
 from vision.components import D6_FACES, DALEK_FACES, faces
 from vision.sheet import GAMES, PAPERS
 from vision.table_dataset import write
-from vision.table_scene import TableScene, render_table
+from vision.table_scene import GAME_DICE, TableScene, render_table
 
 PROG = "dicetable render"
-GAME_DICE = {"dalek": dalek.DICE, "dicy": dicy.DICE, "17": 0}
-"""The dice each game is played with: the most a frame of it shows."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

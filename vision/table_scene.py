@@ -36,6 +36,9 @@ from vision.surfaces import FloatImage, noise, table_surface
 
 SHEET_PX = 4.0  # pixels per mm of the plane a scene is composed on
 DIE_MM = (15.0, 17.0)  # side of a die's top face
+GAME_DICE = {"dalek": 10, "dicy": 6, "17": 0}
+"""The dice each game is played with (engine's dalek.DICE and dicy.DICE; vision does not import
+engine): the most a frame of it shows."""
 Point = tuple[float, float]
 
 
@@ -92,12 +95,12 @@ def render_table(seed: int | np.random.Generator, *, game: str, paper: str = "a4
     placed: list[tuple[Item, NDArray[np.float64]]] = []
     empty: list[str] = []
     if game == "dalek":
-        n = int(rng.integers(1, 11)) if dice is None else dice
+        n = int(rng.integers(1, GAME_DICE["dalek"] + 1)) if dice is None else dice
         placed += _dice(rng, plane, sheet, "dalek", n, faces, style, nadir, height_mm)
     else:
         placed += _cards(rng, plane, sheet, style, faces, empty)
         if game == "dicy":
-            n = 6 if dice is None else dice
+            n = GAME_DICE["dicy"] if dice is None else dice
             d6_style = "pictures" if style == "pictures" else "classic"
             placed += _dice(rng, plane, sheet, "d6", n, dice_faces, d6_style, nadir, height_mm)
     image = _photograph(rng, plane, to_frame @ np.diag([1 / SHEET_PX, 1 / SHEET_PX, 1.0]),

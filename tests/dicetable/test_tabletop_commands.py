@@ -12,8 +12,10 @@ import numpy as np
 import pytest
 
 from dicetable.cli import main
+from engine import dalek, dicy
 from tests.dicetable.help_text import option_help, unnamed
 from vision.reader import LOCATOR, MODELS
+from vision.table_scene import GAME_DICE
 
 
 def test_calibrate_prints_a_sheet_and_keeps_a_calibration(tmp_path: Path,
@@ -191,6 +193,11 @@ def test_render_refuses_more_dice_than_the_game_has(
                  str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"dicetable render: {said}\n"
     assert not (tmp_path / "labels.json").exists()
+
+
+def test_the_renderer_counts_the_dice_each_game_is_played_with_as_the_rules_do() -> None:
+    # vision keeps its own count of a game's dice, as it does not import engine
+    assert GAME_DICE == {"dalek": dalek.DICE, "dicy": dicy.DICE, "17": 0}
 
 
 @pytest.mark.parametrize("game", ["dalek", "dicy"])
