@@ -19,10 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Literal, NamedTuple, TypeVar
 
-from device.config import ConfigError, as_written, check_keys, number_in, typed, written
+from device.config import ConfigError, as_written, number_in, typed, unknown_keys, written
 from device.notice import Notice
 
 FIRST_PIN, LAST_PIN = 2, 27
@@ -75,42 +74,41 @@ def button_config(settings: Mapping[str, Any], where: str, *,
     settings are in its ``more``, so that one restart fixes them all."""
     if not settings and not unread:
         return ButtonConfig()
-    wrong = list(unread)
+    wrong = [*unread, *unknown_keys(settings, KEYS, where)]
 
-    def read(setting: Callable[[], T], default: T) -> T:
-        """The setting, or ``default`` with why it is wrong kept in ``wrong``."""
+    def read(setting: Callable[..., T], default: T, *args: Any) -> T:
+        """``setting(*args)``, or ``default`` with why it is wrong kept in ``wrong``."""
         try:
-            return setting()
+            return setting(*args)
         except ConfigError as err:
             wrong.append(err)
             return default
 
-    for key in settings:
-        read(partial(check_keys, {key: settings[key]}, KEYS, where), None)
-    if not read(partial(typed, settings, "enabled", bool, True, where), True) and not wrong:
+    if not read(typed, True, settings, "enabled", bool, True, where) and not wrong:
         return None
     # A section that names no button keeps the default ones (it sets the voice, say).
     named = any(key in settings for key in ("stop", "shout", "seats"))
     config = ButtonConfig(
-        stop=read(partial(_pin, settings, "stop", where), None) if named else ButtonConfig.stop,
-        shout=read(partial(_pin, settings, "shout", where), None) if named
-        else ButtonConfig.shout,
-        seats=read(partial(_pins, settings, "seats", where), ()),
-        stop_led=read(partial(_pin, settings, "stop_led", where), None),
-        shout_led=read(partial(_pin, settings, "shout_led", where), None),
-        seat_leds=read(partial(_pins, settings, "seat_leds", where), ()),
-        buzzer=read(partial(_pin, settings, "buzzer", where), None),
-        bounce_s=read(partial(number_in, settings, "bounce_ms", float, 20.0, (1, 200), where),
-                      20.0) / 1000,
-        together_s=read(partial(number_in, settings, "together_ms", float, 150.0, (10, 2000),
-                                where), 150.0) / 1000,
+        stop=read(_pin, None, settings, "stop", where) if named else ButtonConfig.stop,
+        shout=read(_pin, None, settings, "shout", where) if named else ButtonConfig.shout,
+        seats=read(_pins, (), settings, "seats", where),
+        stop_led=read(_pin, None, settings, "stop_led", where),
+        shout_led=read(_pin, None, settings, "shout_led", where),
+        seat_leds=read(_pins, (), settings, "seat_leds", where),
+        buzzer=read(_pin, None, settings, "buzzer", where),
+        bounce_s=read(number_in, 20.0, settings, "bounce_ms", float, 20.0, (1, 200), where)
+        / 1000,
+        together_s=read(number_in, 150.0, settings, "together_ms", float, 150.0, (10, 2000),
+                        where) / 1000,
         # A stop pressed to end a turn must never be taken for the hold that powers off.
-        hold_s=read(partial(number_in, settings, "hold_s", float, 5.0, (2, 60), where), 5.0),
-        shutdown=read(partial(typed, settings, "shutdown", bool, True, where), True),
-        voice=read(partial(typed, settings, "voice", bool, True, where), True),
+        hold_s=read(number_in, 5.0, settings, "hold_s", float, 5.0, (2, 60), where),
+        shutdown=read(typed, True, settings, "shutdown", bool, True, where),
+        voice=read(typed, True, settings, "voice", bool, True, where),
     )
     if wrong:
-        raise together(wrong)
+        first = wrong[0]
+        raise ConfigError(str(first), setting=first.setting, why=first.why, line=first.line,
+                          more=wrong[1:])
     _check(config, settings, where)
     return config
 
@@ -126,13 +124,6 @@ def buttons_off(err: ConfigError, file: object) -> Notice:
         Notice("notice.config.wrong_line", {"line": each.line, "setting": each.setting,
                                             "why": each.why})
         for each in (err, *err.more))}, guest=Notice("notice.buttons_off_guest"))
-
-
-def together(wrong: Sequence[ConfigError]) -> ConfigError:
-    """The first of ``wrong``, the others in its ``more``."""
-    first = wrong[0]
-    first.more = tuple(wrong[1:])
-    return first
 
 
 def _check(config: ButtonConfig, settings: Mapping[str, Any], where: str) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from pathlib import Path
@@ -46,12 +46,12 @@ class ConfigError(ValueError):
     the section's other wrong settings, so that one restart fixes them all."""
 
     def __init__(self, message: str, *, setting: str | None = None, why: Notice | None = None,
-                 line: int | None = None) -> None:
+                 line: int | None = None, more: Sequence[ConfigError] = ()) -> None:
         super().__init__(message)
         self.setting = setting
         self.why = why
         self.line = line
-        self.more: tuple[ConfigError, ...] = ()
+        self.more = tuple(more)
 
 
 @dataclass(frozen=True)
@@ -152,11 +152,17 @@ def _forgiven_section(name: str) -> bool:
 
 def check_keys(settings: Mapping[str, Any], known: tuple[str, ...], where: str) -> None:
     """Refuse a setting a section does not know (a typo would otherwise be ignored)."""
-    for key in settings:
-        if key not in known:
-            raise ConfigError(f"{where}: unknown setting “{key}” (known: {', '.join(known)})",
-                              setting=written(settings, key),
-                              why=Notice("notice.config.unknown", {"known": ", ".join(known)}))
+    if unknown := unknown_keys(settings, known, where):
+        raise unknown[0]
+
+
+def unknown_keys(settings: Mapping[str, Any], known: tuple[str, ...],
+                 where: str) -> list[ConfigError]:
+    """Why each setting a section does not know is wrong, in the section's order."""
+    return [ConfigError(f"{where}: unknown setting “{key}” (known: {', '.join(known)})",
+                        setting=written(settings, key),
+                        why=Notice("notice.config.unknown", {"known": ", ".join(known)}))
+            for key in settings if key not in known]
 
 
 def typed(settings: Mapping[str, Any], key: str, kind: type[T], default: T, where: str) -> T:
