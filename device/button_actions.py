@@ -95,10 +95,12 @@ class ButtonActions:
         self._stops = ThreadPoolExecutor(max_workers=1, thread_name_prefix="button-stop")
         self._last_stop: Future[None] | None = None
 
-    def stop(self) -> None:
-        """Stop was pressed (and let go): returns once the stop was played or refused, or
-        waits for the camera's read of the dice set aside (or is queued behind a stop that
-        waits)."""
+    def stop(self, *, held: bool = False) -> None:
+        """Stop was pressed (and let go; ``held``: past its hold time, which is no stop where
+        the hold shuts the table down): returns once the stop was played or refused, or waits
+        for the camera's read of the dice set aside (or is queued behind a stop that waits)."""
+        if held and self._on_shutdown is not None:
+            return
         view = self._session.snapshot().view
         # once such a game ended too: the engine's refusal names the record's actions
         if view is not None and view["game"] != "dalek":
@@ -145,13 +147,9 @@ class ButtonActions:
         else:
             self._refuse(keys, ButtonRefusal("the shout button has no part in Dicy Cards"))
 
-    @property
-    def powers_off(self) -> bool:
-        """Whether stop held alone shuts the table down (else a held stop is a stop)."""
-        return self._on_shutdown is not None
-
     def hold_stop(self) -> None:
-        """Stop was held alone: shut the table down (when that is on)."""
+        """Stop was held alone: shut the table down (when that is on; else its letting go is a
+        stop, see :meth:`stop`)."""
         if self._on_shutdown is None:
             return
         self.feedback.goodbye()

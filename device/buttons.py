@@ -305,9 +305,8 @@ class PressReader:
         withheld = self._withheld.pop(key, None)
         if withheld is not None and not pin_shown:
             bisect.insort(self._shouts, withheld, key=lambda edge: edge.at)
-        if key == STOP and not (held and self._actions.powers_off) \
-                and not (in_chord and pin_shown):
-            self._actions.stop()
+        if key == STOP and not (in_chord and pin_shown):
+            self._actions.stop(held=held)
 
     def _was_held(self, key: Key) -> None:
         if key not in self._down or key in self._held:
