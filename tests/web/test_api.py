@@ -446,7 +446,7 @@ def test_why_the_camera_is_out_names_the_hosts_folder_only_to_the_host(
     assert watcher.state()["camera"]["why"]["key"] == "camera.why.heic"
     assert watcher.client.get("/api/camera/why").status_code == 401
     assert phone.client.get("/api/camera/why").json == {
-        "why": {"key": "camera.why.heic", "params": {"folder": folder}}}
+        "why": {"key": "camera.why.heic", "params": {"folder": folder}}, "unreadable": None}
 
 
 def test_a_silent_cameras_why_tells_the_seconds_as_of_now_once_and_the_logs_wait_as_is(
