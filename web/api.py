@@ -174,12 +174,11 @@ def camera_why() -> Response:
     log's). ``unreadable``: why the last picture could not be read (the picture's name and
     what is wrong with it), or null."""
     camera = table().session.snapshot().camera or {}
-    why, unreadable = camera.get("why"), camera.get("unreadable_why")
-    if why is None or why.get("since") is None:
-        return jsonify({"why": why, "unreadable": unreadable})
-    return jsonify({"why": {"key": why["key"], "params": why["params"],
-                            "silent_s": max(0, round(time.monotonic() - why["since"]))},
-                    "unreadable": unreadable})
+    why = camera.get("why")
+    if why is not None and why.get("since") is not None:
+        why = {"key": why["key"], "params": why["params"],
+               "silent_s": max(0, round(time.monotonic() - why["since"]))}
+    return jsonify({"why": why, "unreadable": camera.get("unreadable_why")})
 
 
 @bp.post("/camera/answer")
