@@ -186,14 +186,12 @@ class Table:
         camera = data.get("camera")
         if camera is not None:
             camera = data["camera"] = dict(camera)
-            why = camera.get("why")
-            if why is not None:  # its values (a folder, a device, the system's words) are the
-                # host's alone: GET /api/camera/why; their digest says when to ask again
-                camera["why"] = {"key": why["key"], "values": self._why_digest(why)}
-            unreadable = camera.get("unreadable_why")
-            if unreadable is not None:  # (its values name the picture: the host's alone too)
-                camera["unreadable_why"] = {"key": unreadable["key"],
-                                            "values": self._why_digest(unreadable)}
+            for field in ("why", "unreadable_why"):
+                why = camera.get(field)
+                if why is not None:  # its values (a folder, a device, the picture's name, the
+                    # system's words) are the host's alone: GET /api/camera/why; their digest
+                    # says when to ask again
+                    camera[field] = {"key": why["key"], "values": self._why_digest(why)}
             if camera.get("ask") is not None:
                 camera["ask"] = _reason_told(camera["ask"])
             lesson = (camera.get("teach") or {}).get("lesson")
@@ -205,8 +203,9 @@ class Table:
         return data
 
     def _why_digest(self, why: Mapping[str, Any]) -> str:
-        """A short digest of why the camera is out, values and all, that changes with them
-        and, keyed by this run's secret, does not tell them."""
+        """A short digest of a reason the host alone reads in full (why the camera is out,
+        why its last picture could not be read), values and all, that changes with them and,
+        keyed by this run's secret, does not tell them."""
         text = json.dumps(why, sort_keys=True, ensure_ascii=False).encode()
         return hashlib.blake2s(text, key=self._why_salt, digest_size=6).hexdigest()
 
