@@ -79,11 +79,14 @@ def _stream(current: Table, phone: _Phone, heartbeat: float, lifetime: float,
             used: str) -> Iterator[str]:
     """The stream's events; its join code's address is the table's public address as all the
     streams share it, where it gives one, else ``used``, the address the phone used."""
+    def join_address() -> str:
+        return current.shared_public_address() or used
+
     with current.session.subscribe() as updates:
         snapshot = current.session.snapshot()
         sent = snapshot.live
         yield f"retry: {RETRY_MS}\n" + event(current.encoded(snapshot), snapshot.version)
-        shown = current.shared_public_address() or used
+        shown = join_address()
         yield join_event(shown)
         started = last = time.monotonic()
         while time.monotonic() - started < lifetime and not current.streams.closed:
@@ -91,7 +94,7 @@ def _stream(current: Table, phone: _Phone, heartbeat: float, lifetime: float,
             if phone.gone():
                 return
             now = time.monotonic()
-            url = current.shared_public_address() or used
+            url = join_address()
             if url != shown:
                 shown, last = url, now
                 yield join_event(shown)
