@@ -454,9 +454,7 @@ function cameraMoments(old, now) {
    expired): it is drawn as watching, and the PIN is asked. The control used, gone with the
    drawing, leaves the keyboard to the page's Enter PIN, where the dialog gives it back. */
 function signedOut() {
-  S.auth = false;
-  render();
-  refresh();  // the notices as a guest reads them: the host's name the config file
+  pinStateChanged(false);
   const lost = !document.activeElement || document.activeElement === document.body;
   const enterPin = document.querySelector("#screen .ask-pin");
   if (lost && enterPin) enterPin.focus({preventScroll: true});
@@ -484,19 +482,26 @@ async function sendPin(event) {
   }).catch(() => null);
   const data = response ? await response.json().catch(() => ({})) : {};
   if (response && response.ok) {
-    S.auth = true;
     S.csrf = data.csrf;
     document.getElementById("pin-dialog").close();
     toast(t("pin.welcome"), "ok");
-    render();
-    refresh();  // the host's notices in full: a guest reads some of them shorter
+    pinStateChanged(true);
   } else {
     document.getElementById("pin-error").textContent = data.error || t("error.network");
   }
 }
 
 async function lock() {
-  if (await post("/auth/logout", {})) { S.auth = false; render(); refresh(); }
+  if (await post("/auth/logout", {})) pinStateChanged(false);
+}
+
+/* The phone entered the PIN (auth) or is a guest's again: drawn so at once, and the state
+   asked anew for the notices as it now reads them (the host's name the config file; a guest
+   reads some of them shorter). */
+function pinStateChanged(auth) {
+  S.auth = auth;
+  render();
+  refresh();
 }
 
 /* The page in another language; a message up in the old one goes. If the words do not come,
