@@ -20,7 +20,7 @@ from device.camera_errors import CameraError, UnreadableFrame
 from device.demo_film import write_film
 from device.demo_plan import Plan, PlannedDie, PlannedRest
 from device.journal import Journal
-from device.live import LiveLoop
+from device.live import CameraStatus, LiveLoop
 from device.session import TableSession
 from dicetable.child import ServedTable
 from dicetable.cli import main
@@ -400,6 +400,44 @@ def test_a_camera_sending_only_pictures_that_cannot_be_read_says_so_and_the_host
             context.close()
 
 
+
+
+def test_the_host_reads_why_the_camera_is_out_and_which_picture_failed_asked_once(
+        browser: Browser, tmp_path: Path) -> None:
+    # A picture too large, then the folder gone: the host's phone asked GET /api/camera/why
+    # twice for the one answer that names both (and a 401 would have asked for the PIN twice)
+    session = TableSession(Journal(tmp_path / "state" / "table.db"))
+    session.start()
+    session.watch_camera()
+    session.camera_status(CameraStatus("starting", UnreadableFrame(
+        "camera.why.picture_too_large", name="IMG_0002.png", width=8000, height=7000, most=50),
+        unreadable=True))
+    session.camera_status(CameraStatus("out", CameraError("camera.why.folder_gone",
+                                                          folder="/home/pi/fotos")))
+    app = create_app({"JOURNAL": session.journal, "TABLE_SESSION": session})
+    with served_here(app) as url:
+        context = browser.new_context(viewport={"width": 360, "height": 740})
+        try:
+            page = context.new_page()
+            asks: list[str] = []
+            page.on("request", lambda request: asks.append(request.url)
+                    if request.url.endswith("/api/camera/why") else None)
+            csrf = page.request.get(url + "/api/state").json()["csrf"]
+            assert page.request.post(url + "/auth/pin",
+                                     data=json.dumps({"pin": session.journal.pin()}),
+                                     headers={"Content-Type": "application/json",
+                                              "X-CSRF-Token": csrf}).ok
+            page.goto(url + "/")
+            expect(page.locator("section.camera .camera-why")).to_contain_text(
+                "/home/pi/fotos")
+            expect(page.locator("section.camera .camera-unreadable")).to_have_text(
+                "The picture IMG_0002.png is too large to read (8000×7000 pixels; at most 50 "
+                "megapixels)")
+            page.wait_for_timeout(500)
+            assert len(asks) == 1, asks
+        finally:
+            context.close()
+            session.stop()
 
 
 class CameraSavingTooLarge:

@@ -16,22 +16,21 @@ function cameraPanel() {
   if (!camera) return null;
   const teach = teachReady(camera) ? camera.teach : null;
   if (teach && teach.lesson) return el("section.camera", {"aria-label": t("teach.title")}, teachPanel(teach.lesson, camera));
-  if (camera.status !== "out") S.cameraWhy = null;  // (out again: asked again)
-  if (!camera.unreadable) S.unreadableWhy = null;
+  const reasons = hostReasons(camera);
   // Only pictures that cannot be read so far: the camera has started, and says so.
   const status = camera.status === "starting" && camera.unreadable ? "unreadable" : camera.status;
   const parts = [el("p.camera-status." + status, {role: "status"},
     el("span.dot", {"aria-hidden": "true"}), t("camera." + (status === "unreadable" ? "sends_unreadable" : status)))];
   // Why it is out, for the host to mend (it may name a folder the host gave the table).
-  const why = camera.status === "out" && camera.why && S.auth ? whyText(camera.why) : null;
+  const why = reasons.why && reasons.why.params ? whyWords(reasons.why) : null;
   if (why) parts.push(el("p.camera-why", {text: why}));
-  const detail = why && S.cameraWhy.params.detail;  // the system's own words, in its language
+  const detail = why && reasons.why.params.detail;  // the system's own words, in its language
   if (detail) parts.push(el("p.camera-detail.muted", {text: t("camera.system_words", {detail})}));
   // Which picture could not be read and why, for the host (it names the picture's file).
-  const unreadable = camera.unreadable && camera.unreadable_why && S.auth ? whyText(camera.unreadable_why, "unreadable") : null;
+  const unreadable = reasons.unreadable && reasons.unreadable.params ? whyWords(reasons.unreadable) : null;
   if (unreadable) parts.push(el("p.camera-unreadable", {text: unreadable}));
   else if (camera.unreadable && status !== "unreadable") parts.push(el("p.muted", {text: t("camera.unreadable")}));
-  const words = unreadable && S.unreadableWhy.params.detail;  // (a picture the reader refused)
+  const words = unreadable && reasons.unreadable.params.detail;  // (a picture the reader refused)
   if (words) parts.push(el("p.camera-detail.muted", {text: t("camera.system_words", {detail: words})}));
   if (camera.note) parts.push(el("p.camera-note", {text: noteText(camera.note)}));
   if (camera.note && ["camera.no_sheet", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key)) parts.push(sheetLinks(camera.note.params.game));
@@ -45,34 +44,59 @@ function cameraPanel() {
   return el("section.camera", {"aria-label": t("camera.title")}, parts);
 }
 
-/* Why the camera is out, with the folder or device it names: the host's alone, fetched
-   (the state every phone gets has only its key, and a digest of its values) when it goes out,
-   or out for a new reason or with new values; asked once more a second after a failed answer,
-   and not while the PIN is asked for (getJSON: the table no longer knows this phone). A camera
-   silent for some seconds (a stall) is counted on here each second from the answer. Why the
-   last picture could not be read (``field`` "unreadable") is asked for the same way. */
-function whyText(why, field = "why") {
-  const slot = field === "why" ? "cameraWhy" : "unreadableWhy";
-  const known = S[slot];
-  const same = known && known.key === why.key && known.values === why.values;
-  if (same && !known.again) return known.params ? whyWords(known) : null;
-  const asked = {key: why.key, values: why.values, params: null, again: false, tries: same ? known.tries + 1 : 1};
-  S[slot] = asked;
+/* Why the camera is out and why its last picture could not be read, with the folder, device
+   or picture they name: the host's alone. The state every phone gets has only their keys, and
+   a digest of their values; the values of both come in one GET /api/camera/why, asked when
+   either is new or has new values; asked once more a second after a failed answer, and not
+   while the PIN is asked for (getJSON: the table no longer knows this phone). A reason gone is
+   forgotten (out again: asked again). A camera silent for some seconds (a stall) is counted on
+   here each second from the answer. Gives each reason as known ({key, values, params}, params
+   null until told), none while this phone has no PIN. */
+function hostReasons(camera) {
+  const known = S.why;
+  const why = reasonNow(known && known.why, camera.status === "out" ? camera.why : null);
+  const unreadable = reasonNow(known && known.unreadable, camera.unreadable_why);
+  const same = known && known.why === why && known.unreadable === unreadable;
+  const reasons = same ? known : {why, unreadable, asked: false, again: false, tries: 0};
+  S.why = reasons;
+  if (!S.auth) return {why: null, unreadable: null};
+  const untold = [why, unreadable].some((reason) => reason && !reason.params);
+  if (untold && (!reasons.asked || reasons.again)) askReasons(reasons);
+  return reasons;
+}
+
+/* The reason the state gives (``given``), as it is known where it is the same (key and
+   values), else not told yet; null without one. */
+function reasonNow(known, given) {
+  if (!given) return null;
+  if (known && known.key === given.key && known.values === given.values) return known;
+  return {key: given.key, values: given.values, params: null};
+}
+
+function askReasons(reasons) {
+  reasons.asked = true;
+  reasons.again = false;
+  reasons.tries += 1;
   getJSON("/api/camera/why").then((data) => {
-    const told = data[field];
-    if (told && S[slot] === asked && asked.key === told.key) {
-      asked.params = told.params;
-      // (the phone's clock of the day: its clock of the page stops while it sleeps; the seconds
-      // are counted from its own now, whatever the table's clock says)
-      if (typeof told.silent_s === "number") asked.silentFrom = Date.now() - told.silent_s * 1000;
-      render();
-    }
-  }).catch((err) => {
-    if (S[slot] !== asked) return;
-    if (!S.auth) { S[slot] = null; return; }  // asked anew once the PIN is entered
-    if (asked.tries < 2) setTimeout(() => { if (S[slot] === asked) { asked.again = true; render(); } }, 1000);
+    if (S.why !== reasons) return;
+    const told = [reasonTold(reasons.why, data.why), reasonTold(reasons.unreadable, data.unreadable)];
+    if (told.some(Boolean)) render();
+  }).catch(() => {
+    if (S.why !== reasons) return;
+    if (!S.auth) { S.why = null; return; }  // asked anew once the PIN is entered
+    if (reasons.tries < 2) setTimeout(() => { if (S.why === reasons) { reasons.again = true; render(); } }, 1000);
   });
-  return null;
+}
+
+/* A reason's values as the table told them, where it is still the reason known and not yet
+   told; true if so. */
+function reasonTold(known, told) {
+  if (!known || known.params || !told || told.key !== known.key) return false;
+  known.params = told.params;
+  // (the phone's clock of the day: its clock of the page stops while it sleeps; the seconds
+  // are counted from its own now, whatever the table's clock says)
+  if (typeof told.silent_s === "number") known.silentFrom = Date.now() - told.silent_s * 1000;
+  return true;
 }
 
 /* The words of a known reason, the seconds of a silent camera counted to now; while they
@@ -86,7 +110,7 @@ function whyWords(known) {
 
 function countSilence() {
   const shown = document.querySelector(".camera-why");
-  const known = S.cameraWhy;
+  const known = S.why && S.why.why;
   if (shown && known && known.params && known.silentFrom !== undefined) { shown.textContent = whyWords(known); return; }
   clearInterval(S.whyTicker);
   S.whyTicker = null;

@@ -26,8 +26,8 @@ const S = {
   drawLater: false,
   seen: Date.now(),
   stream: null,
-  cameraWhy: null,          // why the camera is out, with its values: {key, params} (the host's)
-  unreadableWhy: null,      // why the last picture could not be read, likewise
+  why: null,                // why the camera is out and why its last picture could not be read,
+                            // with their values (the host's): {why, unreadable, ...} (camera.js)
 };
 
 /* Words: t(KEY, {n: 1}) takes KEY + ".one" when n is 1 and the catalog has it. */
