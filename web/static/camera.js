@@ -18,20 +18,15 @@ function cameraPanel() {
   if (teach && teach.lesson) return el("section.camera", {"aria-label": t("teach.title")}, teachPanel(teach.lesson, camera));
   const reasons = hostReasons(camera);
   // Only pictures that cannot be read so far: the camera has started, and says so.
-  const status = camera.status === "starting" && camera.unreadable ? "unreadable" : camera.status;
+  const status = camera.status === "starting" && camera.unreadable ? "sends_unreadable" : camera.status;
   const parts = [el("p.camera-status." + status, {role: "status"},
-    el("span.dot", {"aria-hidden": "true"}), t("camera." + (status === "unreadable" ? "sends_unreadable" : status)))];
+    el("span.dot", {"aria-hidden": "true"}), t("camera." + status))];
   // Why it is out, for the host to mend (it may name a folder the host gave the table).
-  const why = reasons.why && reasons.why.params ? whyWords(reasons.why) : null;
-  if (why) parts.push(el("p.camera-why", {text: why}));
-  const detail = why && reasons.why.params.detail;  // the system's own words, in its language
-  if (detail) parts.push(el("p.camera-detail.muted", {text: t("camera.system_words", {detail})}));
+  parts.push(...reasonLines(reasons.why, "p.camera-why"));
   // Which picture could not be read and why, for the host (it names the picture's file).
-  const unreadable = reasons.unreadable && reasons.unreadable.params ? whyWords(reasons.unreadable) : null;
-  if (unreadable) parts.push(el("p.camera-unreadable", {text: unreadable}));
-  else if (camera.unreadable && status !== "unreadable") parts.push(el("p.muted", {text: t("camera.unreadable")}));
-  const words = unreadable && reasons.unreadable.params.detail;  // (a picture the reader refused)
-  if (words) parts.push(el("p.camera-detail.muted", {text: t("camera.system_words", {detail: words})}));
+  const named = reasonLines(reasons.unreadable, "p.camera-unreadable");
+  parts.push(...named);
+  if (!named.length && camera.unreadable && status !== "sends_unreadable") parts.push(el("p.muted", {text: t("camera.unreadable")}));
   if (camera.note) parts.push(el("p.camera-note", {text: noteText(camera.note)}));
   if (camera.note && ["camera.no_sheet", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key)) parts.push(sheetLinks(camera.note.params.game));
   if (camera.note && ["camera.moved", "camera.moved_dice", "camera.no_sheet", "camera.far", "camera.small", "camera.skewed", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key) && S.auth) {
@@ -97,6 +92,16 @@ function reasonTold(known, told) {
   // are counted from its own now, whatever the table's clock says)
   if (typeof told.silent_s === "number") known.silentFrom = Date.now() - told.silent_s * 1000;
   return true;
+}
+
+/* A reason the host reads, once told: its line (``tag``), then the system's own words, in its
+   language, where it gives them (an OS error, a picture the reader refused). */
+function reasonLines(reason, tag) {
+  if (!reason || !reason.params) return [];
+  const lines = [el(tag, {text: whyWords(reason)})];
+  const detail = reason.params.detail;
+  if (detail) lines.push(el("p.camera-detail.muted", {text: t("camera.system_words", {detail})}));
+  return lines;
 }
 
 /* The words of a known reason, the seconds of a silent camera counted to now; while they
