@@ -217,10 +217,17 @@ async function undo() {
    for the PIN, as a POST's does (send). */
 async function getJSON(url, timeoutMs) {
   const response = await fetch(url, {credentials: "same-origin", cache: "no-store",
-    signal: timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined});
+    signal: timeoutMs ? abortedAfter(timeoutMs) : undefined});
   if (response.status === 401) signedOut();
   if (!response.ok) throw new Error(String(response.status));
   return response.json();
+}
+
+/* A signal that aborts after ms, as AbortSignal.timeout's (which Safari 15 and Chrome 90 lack). */
+function abortedAfter(ms) {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), ms);
+  return controller.signal;
 }
 
 /* The table's state fetched and applied (within timeoutMs, when given); false when the table
