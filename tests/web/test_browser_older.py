@@ -3,6 +3,7 @@ Chromium with the newer APIs those browsers lack removed before the pad's script
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -10,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from tests.web.test_browser import Pad
+from tests.web.test_browser_access import host, play, shows
 from web.client import Phone
 
 if TYPE_CHECKING:
@@ -26,6 +28,16 @@ delete Navigator.prototype.wakeLock;
 """
 """What Safari 15.4 and Chrome 87 lack of what Chromium has (AbortSignal.timeout: Safari 16,
 Chrome 103; the Screen Wake Lock: Safari 16.4; the rest: Safari 15.4 to 17, Chrome 92 to 116)."""
+
+
+CONTAINER_UNITS = re.compile(r"[^;{}]*\d(cqi|cqw|cqh|cqb|cqmin|cqmax)\b[^;{}]*;?")
+"""A declaration with a container unit, which Safari before 16 and Chrome before 105 drop."""
+
+
+def without_container_units(route: Route) -> None:
+    """The pad's styles as Safari 15 and Chrome 90 read them: no container unit."""
+    response = route.fetch()
+    route.fulfill(response=response, body=CONTAINER_UNITS.sub("", response.text()))
 
 
 @pytest.fixture
@@ -57,3 +69,28 @@ def test_a_move_taken_whose_answer_is_lost_is_told_as_such_on_an_older_phone(
     pad.expect_area("Rolled")
     assert Phone(served.url).get("/api/state")[1]["state"]["view"]["actions"] == 1  # taken once
     assert pad.errors == []
+
+
+def test_names_stay_whole_on_an_older_phone_without_container_units(
+        open_phone: Callable[..., Page], served: ServedTable) -> None:
+    # iPhone 7 and 8 are 375 px wide; "Straight" is the widest card name in English.
+    view = play(host(served), {"game": "dicy", "cards": ["straight", "two-pairs", "odd", "pair",
+                                                          "sixes"],
+                               "players": ["Massimiliano", "Bartholomew", "Clementine", "Ana"]}, [])
+    page = open_phone(viewport={"width": 375, "height": 667})
+    page.route("**/static/*.css", without_container_units)
+    page.reload()
+    shows(page, view["version"])
+    rules = page.evaluate("""() => [...document.styleSheets].flatMap((sheet) => [...sheet.cssRules])
+        .map((rule) => rule.cssText)""")
+    assert rules and not [r for r in rules if CONTAINER_UNITS.search(r)], "styles without cq units"
+    out = page.evaluate("""() => [...document.querySelectorAll('.area .dcard')]
+        .flatMap((card) => [card, ...card.children])
+        .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)""")
+    assert out == [], f"out of their cards: {out}"
+    lines = page.evaluate("""() => [...document.querySelectorAll('.scores .name')].map((e) => {
+        const words = document.createRange();
+        words.selectNodeContents([...e.childNodes].find((n) => n.nodeType === 3 && n.data.trim()));
+        return [e.textContent.trim(), words.getClientRects().length];
+    })""")
+    assert len(lines) == 4 and all(n == 1 for _, n in lines), f"names on two lines: {lines}"
