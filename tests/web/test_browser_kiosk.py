@@ -1,0 +1,104 @@
+"""The kiosk on a living-room TV (Chromium): read from the sofa 2.5 m away, nothing in the
+outer 5 % a TV's overscan may crop, the join code scanned from 1.5 m, nothing cut."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from random import Random
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from engine.selfplay import random_lines
+from tests.web.test_browser_access import host, play
+
+if TYPE_CHECKING:
+    from dicetable.child import ServedTable
+
+pytestmark = pytest.mark.browser
+
+LONG_NAMES = ["Maximilianoalexanderjose", "Anastasiavictoriaelenaaa", "Fabriziogiovannimarcooo",
+              "Joãopedrohenriquesouzaa", "Iñakiaitorjosebaandone", "Hélènemarieclairelouise",
+              "Zoëcharlottebeatrixanne", "Benjaminchristopherjames"]
+TVS = ((1280, 720), (1920, 1080))
+
+
+@contextmanager
+def tv(browser: Browser, served: ServedTable, width: int, height: int,
+       **options: Any) -> Iterator[Page]:
+    """The kiosk page on a TV of that many CSS pixels, its score board drawn."""
+    page = browser.new_context(viewport={"width": width, "height": height}, **options).new_page()
+    try:
+        page.goto(served.url + "/kiosk")
+        expect(page.locator(".scores li").first).to_be_visible()
+        yield page
+    finally:
+        page.context.close()
+
+
+def dalek_of_eight(served: ServedTable) -> dict[str, Any]:
+    """Dalek Dice mid-play: eight players with names of 24 letters, a few rounds in."""
+    header = {"game": "dalek", "players": LONG_NAMES, "target": 500}
+    return play(host(served), header, random_lines(header, 80, Random(3)))
+
+
+def test_nothing_on_the_kiosk_lies_in_the_outer_5_percent_a_tv_may_crop(
+        browser: Browser, served: ServedTable) -> None:
+    # the title, the connection dot and the scores' left edge were 8 to 34 px from the edges
+    dalek_of_eight(served)
+    for width, height in TVS:
+        with tv(browser, served, width, height) as page:
+            out = page.evaluate("""() => {
+                const [x, y] = [innerWidth * .05, innerHeight * .05];
+                const seen = (e) => {  // its box, less what a scrolling box around it hides
+                    let {left, top, right, bottom} = e.getBoundingClientRect();
+                    for (let a = e.parentElement; a; a = a.parentElement) {
+                        if (getComputedStyle(a).overflowY === 'visible') continue;
+                        const c = a.getBoundingClientRect();
+                        [left, top] = [Math.max(left, c.left), Math.max(top, c.top)];
+                        [right, bottom] = [Math.min(right, c.right), Math.min(bottom, c.bottom)];
+                    }
+                    return {left, top, right, bottom};
+                };
+                return [...document.querySelectorAll('body *')].filter((e) => {
+                    const r = seen(e);
+                    const shown = r.right > r.left && r.bottom > r.top && e.checkVisibility()
+                        && (e.matches('svg, .conn, .swatch')
+                            || [...e.childNodes].some((n) => n.nodeType === 3
+                                                          && n.textContent.trim()));
+                    return shown && (r.left < x - .5 || r.top < y - .5
+                        || r.right > innerWidth - x + .5 || r.bottom > innerHeight - y + .5);
+                }).map((e) => `${e.tagName}.${e.className} "${e.textContent.slice(0, 20)}"`);
+            }""")
+            assert out == [], f"{width}×{height}: in the outer 5 %: {out}"
+
+
+def test_the_kiosks_words_and_scores_are_read_from_the_sofa(
+        browser: Browser, served: ServedTable) -> None:
+    # body text is 1/40 of the screen's height at least (27 px at 1080p), the scores larger:
+    # names were 24 px at 1080p, the round 13 px, the score sheet 19 px, all 27 px on a 4K TV
+    dalek_of_eight(served)
+    for width, height in (*TVS, (3840, 2160)):
+        with tv(browser, served, width, height) as page:
+            sizes = page.evaluate("""(parts) => Object.fromEntries(parts.map((part) =>
+                [part, Math.min(...[...document.querySelectorAll(part)].map((e) =>
+                    parseFloat(getComputedStyle(e).fontSize)))]))""",
+                ["#title", ".turn", ".status", ".scores .name", ".story li", ".grid td",
+                 "#join-url", ".scores .total"])
+            floor = height / 40
+            small = {part: size for part, size in sizes.items() if size < floor - .5}
+            assert small == {}, f"{width}×{height}: under {floor:.0f} px: {small}"
+            assert sizes[".scores .total"] > sizes[".scores .name"], f"{width}×{height}: {sizes}"
+
+
+def test_the_kiosks_join_code_is_scanned_from_across_the_room(
+        browser: Browser, served: ServedTable) -> None:
+    # it was 320 px at every size: 15 % of a 4K TV's height at its own pixels
+    dalek_of_eight(served)
+    for width, height in (*TVS, (3840, 2160)):
+        with tv(browser, served, width, height) as page:
+            code = page.locator("#join svg").bounding_box()
+            assert code is not None
+            assert code["height"] >= .15 * height, f"{width}×{height}: the code {code}"
