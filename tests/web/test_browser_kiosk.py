@@ -102,3 +102,15 @@ def test_the_kiosks_join_code_is_scanned_from_across_the_room(
             code = page.locator("#join svg").bounding_box()
             assert code is not None
             assert code["height"] >= .15 * height, f"{width}×{height}: the code {code}"
+
+
+def test_the_kiosks_join_address_is_one_line_beside_its_code(
+        browser: Browser, served: ServedTable) -> None:
+    # on a 4K TV it broke after the address's IP (the join box kept a phone's 600 px)
+    dalek_of_eight(served)
+    for width, height in (*TVS, (3840, 2160)):
+        with tv(browser, served, width, height) as page:
+            lines = page.locator("#join-url").evaluate(
+                "(e) => e.getClientRects().length && e.getBoundingClientRect().height"
+                " / parseFloat(getComputedStyle(e).lineHeight)")
+            assert round(lines) == 1, f"{width}×{height}: the address on {lines:.1f} lines"
