@@ -114,3 +114,17 @@ def test_the_kiosks_join_address_is_one_line_beside_its_code(
                 "(e) => e.getClientRects().length && e.getBoundingClientRect().height"
                 " / parseFloat(getComputedStyle(e).lineHeight)")
             assert round(lines) == 1, f"{width}×{height}: the address on {lines:.1f} lines"
+
+
+def test_the_kiosks_score_sheet_of_17_keeps_long_names_in_their_cells(
+        browser: Browser, served: ServedTable) -> None:
+    # a name of 24 letters who said 17 ran over the round's total ("Hélènemarieclairelouise"
+    # written through "17 = 17") and out of the tokens' column
+    header = {"game": "17", "players": LONG_NAMES[:6]}
+    play(host(served), header, random_lines(header, 30, Random(3)))
+    for width, height in TVS:
+        with tv(browser, served, width, height) as page:
+            expect(page.locator(".grid17 tbody td").first).to_be_visible()
+            spilled = page.evaluate("""() => [...document.querySelectorAll('.grid td, .grid th')]
+                .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)""")
+            assert spilled == [], f"{width}×{height}: out of their cells: {spilled}"
