@@ -128,3 +128,15 @@ def test_the_kiosks_score_sheet_of_17_keeps_long_names_in_their_cells(
             spilled = page.evaluate("""() => [...document.querySelectorAll('.grid td, .grid th')]
                 .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)""")
             assert spilled == [], f"{width}×{height}: out of their cells: {spilled}"
+
+
+def test_the_kiosks_score_board_ends_before_the_join_code(
+        browser: Browser, served: ServedTable) -> None:
+    # its rule ran the TV's width: a stray dash stuck out right of the code
+    dalek_of_eight(served)
+    for width, height in TVS:
+        with tv(browser, served, width, height) as page:
+            board = page.locator("#board").bounding_box()
+            join = page.locator("#join").bounding_box()
+            assert board is not None and join is not None
+            assert board["x"] + board["width"] <= join["x"], f"{width}×{height}: {board} {join}"
