@@ -140,3 +140,17 @@ def test_the_kiosks_score_board_ends_before_the_join_code(
             join = page.locator("#join").bounding_box()
             assert board is not None and join is not None
             assert board["x"] + board["width"] <= join["x"], f"{width}×{height}: {board} {join}"
+
+
+def test_the_kiosk_of_a_17_game_over_does_not_scroll(
+        browser: Browser, served: ServedTable) -> None:
+    # the words said to a screen reader under the story's hidden lines made the page 958 px
+    # tall on a 720p TV (1381 px at 1080p): they escaped the column that scrolls
+    header = {"game": "17", "players": LONG_NAMES[:6]}
+    view = play(host(served), header, random_lines(header, 30, Random(3)))
+    assert view["over"]
+    for width, height in TVS:
+        with tv(browser, served, width, height) as page:
+            expect(page.locator(".summary li")).to_have_count(6)
+            tall = page.evaluate("document.documentElement.scrollHeight")
+            assert tall <= height, f"{width}×{height}: the page is {tall} px tall"
