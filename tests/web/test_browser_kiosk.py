@@ -154,3 +154,22 @@ def test_the_kiosk_of_a_17_game_over_does_not_scroll(
             expect(page.locator(".summary li")).to_have_count(6)
             tall = page.evaluate("document.documentElement.scrollHeight")
             assert tall <= height, f"{width}×{height}: the page is {tall} px tall"
+
+
+def test_on_a_4k_kiosk_the_bar_holds_its_title_and_each_players_colour_is_seen(
+        browser: Browser, served: ServedTable) -> None:
+    # the bar stayed 52 px tall under a title of 62 px, cut; the colour dots stayed 16 px
+    dalek_of_eight(served)
+    for width, height in (*TVS, (3840, 2160)):
+        with tv(browser, served, width, height) as page:
+            sizes = page.evaluate("""() => {
+                const box = (s) => document.querySelector(s).getBoundingClientRect();
+                return {bar: [box('.bar').top, box('.bar').bottom],
+                        title: [box('#title').top, box('#title').bottom],
+                        dot: box('.scores .swatch').height,
+                        name: parseFloat(getComputedStyle(document.querySelector('.scores .name'))
+                            .fontSize)};
+            }""")
+            assert sizes["bar"][0] <= sizes["title"][0] and sizes["title"][1] <= sizes["bar"][1], \
+                f"{width}×{height}: the title out of its bar: {sizes}"
+            assert sizes["dot"] >= sizes["name"] / 2, f"{width}×{height}: the dots: {sizes}"
