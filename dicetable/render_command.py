@@ -36,12 +36,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--paper", choices=sorted(PAPERS), default="a4",
                         help="the paper of the sheet (default a4)")
     parser.add_argument("--dice", type=whole_number(1, max(GAME_DICE.values())),
-                        help="dice per frame, up to the game's own (Dalek 10, Dicy 6; default: "
-                             "Dalek 1-10, Dicy 6; not with --teach)")
+                        help=_dice_help())
     parser.add_argument("--teach", action="store_true",
                         help="photos for teach mode: every face once in each photo")
     parser.add_argument("--out", type=Path, required=True, metavar="DIR",
                         help="where to write the frames and their labels.json")
+
+
+def _dice_help() -> str:
+    """The help of ``--dice``, its counts from GAME_DICE: a Dalek frame shows 1 to all of its
+    dice by default, a Dicy frame all of them (render_table)."""
+    most = ", ".join(f"{game} {n}" for game, n in GAME_DICE.items() if n)
+    dalek, dicy = GAME_DICE["dalek"], GAME_DICE["dicy"]
+    return (f"dice per frame, up to the game's own ({most}; default: dalek 1-{dalek}, "
+            f"dicy {dicy}; not with --teach)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -200,6 +200,15 @@ def test_the_renderer_counts_the_dice_each_game_is_played_with_as_the_rules_do()
     assert GAME_DICE == {"dalek": dalek.DICE, "dicy": dicy.DICE, "17": 0}
 
 
+def test_render_help_names_the_dice_counts_the_renderer_holds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # it was written out ("Dalek 10, Dicy 6"): a game given more dice kept the old words
+    monkeypatch.setitem(GAME_DICE, "dalek", 12)
+    monkeypatch.setitem(GAME_DICE, "dicy", 8)
+    said = option_help("render", "--dice")
+    assert "(dalek 12, dicy 8;" in said and "default: dalek 1-12, dicy 8;" in said, said
+
+
 @pytest.mark.parametrize("game", ["dalek", "dicy"])
 def test_render_refuses_a_count_of_dice_for_teach_mode(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str) -> None:
