@@ -173,3 +173,28 @@ def test_on_a_4k_kiosk_the_bar_holds_its_title_and_each_players_colour_is_seen(
             assert sizes["bar"][0] <= sizes["title"][0] and sizes["title"][1] <= sizes["bar"][1], \
                 f"{width}×{height}: the title out of its bar: {sizes}"
             assert sizes["dot"] >= sizes["name"] / 2, f"{width}×{height}: the dots: {sizes}"
+
+
+def test_the_kiosks_page_with_no_game_has_no_buttons_and_shows_its_join_code(
+        browser: Browser, served: ServedTable) -> None:
+    # it showed "Enter PIN", "Rules" and "Statistics": a TV has nothing to press them with
+    for width, height in TVS:
+        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        try:
+            page.goto(served.url + "/kiosk")
+            expect(page.locator(".welcome")).to_contain_text(
+                "A game is started from a phone: scan the code to join the table.")
+            expect(page.locator("button:visible")).to_have_count(0)
+            expect(page.locator("#join-url")).to_have_text(served.url + "/")
+            code = page.locator("#join svg").bounding_box()
+            assert code is not None and code["height"] >= .5 * height, f"{width}×{height}: {code}"
+            tall = page.evaluate("document.documentElement.scrollHeight")
+            assert tall <= height, f"{width}×{height}: the page is {tall} px tall"
+        finally:
+            page.context.close()
+    phone = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    try:  # a phone's page with no game is as it was
+        phone.goto(served.url + "/")
+        expect(phone.locator(".welcome button")).to_have_text(["Enter PIN", "Rules", "Statistics"])
+    finally:
+        phone.context.close()

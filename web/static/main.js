@@ -13,6 +13,7 @@ function drawPad() {
   const game = view && GAMES[view.game];
   document.getElementById("title").textContent = view ? boot.facts[view.game].title : "dicetable";
   document.body.classList.toggle("my-turn", Boolean(view && view.turn && view.turn === S.me));
+  document.body.classList.toggle("no-game", !view);
   sayTurn(view);
   if (document.getElementById("menu").hidden) renderMenu();
   renderLanguages();
@@ -62,6 +63,10 @@ function notices() {
 }
 
 function noGame() {
+  // A TV has no input: it says where a game is started, beside its join code (large).
+  if (document.body.classList.contains("kiosk")) {
+    return el("section.panel.welcome", {}, el("h2", {text: t("pad.no_game")}), el("p", {text: t("pad.start_on_phone")}));
+  }
   return el("section.panel.welcome", {},
     el("h2", {text: t("pad.no_game")}),
     S.auth ? button(t("menu.new"), openSetup, "primary big") : button(t("menu.pin"), askPin, "primary big ask-pin"),
