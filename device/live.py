@@ -14,9 +14,9 @@ pictures only once a second.
 
 A source that fails, vanishes or stalls is closed and opened again with a growing pause (the
 sink hears the camera is out, then that it is back); an unreadable frame is skipped and told.
-The sink hears each piece of news once (the camera out again for the same reason, or the same
-unreadable picture read again before a read stood, is not told again), and its methods are
-called from the watcher thread and must only hand things on.
+The sink hears each piece of news once (the camera out again for the same reason, or the next
+unreadable frame before a read stood, is not told again), and its methods are called from the
+watcher thread and must only hand things on.
 """
 
 from __future__ import annotations
@@ -189,8 +189,7 @@ class LiveLoop:
         self._grabbers: list[threading.Thread] = []  # the current one, and any left stuck
         self._state: CameraState = "starting"
         self._reason: tuple[str, object] | None = None  # the key and values of the last why told
-        self._skipped: tuple[str, object] | None = None
-        """The key and values of the last picture that cannot be read told since the last read."""
+        self._skipping = False  # a picture that cannot be read was told since the last read
         self._faulty = False  # the last picture taken up failed by a fault of the table's own
         self._look_again = threading.Event()
         self._looks = threading.Condition()
@@ -390,8 +389,7 @@ class LiveLoop:
                 if verdict is not Verdict.AGAIN:
                     self._sink.camera_seen(Seen(observation, item.image, _jpeg(item.image),
                                                 item.at, item.number, as_found=not stirred))
-                    told = False
-                    self._skipped = None
+                    told = self._skipping = False
             except UnreadableImage as err:
                 self._skip(UnreadableFrame("camera.why.picture_unusable", detail=str(err)))
                 continue
@@ -412,12 +410,11 @@ class LiveLoop:
         self._set_state("out", CameraError("camera.why.fault"))
 
     def _skip(self, why: UnreadableFrame) -> None:
-        """Tell the sink of a picture that cannot be read, unless it was the last told since a
-        read stood (a held picture is read again and again: told once); another picture, or
-        another reason, is told, so the host reads why of the last one."""
-        reason = (why.key, why.params)
-        if reason != self._skipped:
-            self._skipped = reason
+        """Tell the sink of a picture that cannot be read, the first of a run only: the next
+        once a read has stood again (a held picture is read again and again; the phones show
+        that pictures are skipped, the host's log names the first)."""
+        if not self._skipping:
+            self._skipping = True
             self._sink.camera_status(CameraStatus(self._state, why, unreadable=True))
 
     def _set_state(self, state: CameraState, why: CameraError | None = None, *,
@@ -430,7 +427,7 @@ class LiveLoop:
         if (state, reason) != (self._state, self._reason):
             self._state, self._reason = state, reason
             if state == "out":
-                self._skipped = None
+                self._skipping = False
             self._sink.camera_status(CameraStatus(state, why, since=since))
 
 

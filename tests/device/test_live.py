@@ -30,7 +30,6 @@ from device.journal import Journal
 from device.live import CameraStatus, LiveLoop, Seen
 from device.session import Snapshot, TableSession
 from tests.device.cheap_camera import retake
-from tests.device.test_camera import run_length_bmp
 from vision.film import MOTION_FRAMES
 from vision.observation import DiceObserver
 from vision.reader import DiceReader
@@ -190,30 +189,6 @@ def test_an_unreadable_first_picture_held_is_told_to_the_phones_once(
         assert table.snapshot().live == before
         camera = table.snapshot().camera
         assert camera is not None and camera["unreadable"] is True
-    finally:
-        loop.stop()
-
-
-def test_the_last_picture_that_cannot_be_read_is_the_one_named(
-        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
-    # the first of a run was named until a read stood: IMG_0001 too large, when IMG_0002,
-    # cut short, was the last picture the camera saved
-    folder = tmp_path / "frames"
-    folder.mkdir()
-    (folder / "IMG_0001.bmp").write_bytes(run_length_bmp(8000, 7000))
-    loop = LiveLoop(lambda: open_source(str(folder), fps=30), reader, table)
-    loop.start()
-    try:
-        wait_for(table, lambda s: s.camera is not None and s.camera["unreadable"] is True)
-        (folder / "IMG_0002.jpg").write_bytes(b"\xff\xd8 cut short")
-        last = wait_for(table, lambda s: s.camera is not None and s.camera["unreadable_why"]
-                        is not None and s.camera["unreadable_why"]["params"] != {
-                            "name": "IMG_0001.bmp", "width": 8000, "height": 7000, "most": 50})
-        assert last.camera is not None
-        assert last.camera["unreadable_why"] == {"key": "camera.why.picture_unreadable",
-                                                 "params": {"name": "IMG_0002.jpg"}}
-        time.sleep(0.3)  # IMG_0002 held, read again and again: told once
-        assert table.snapshot().live == last.live
     finally:
         loop.stop()
 
