@@ -99,7 +99,7 @@ def test_a_card_refused_for_want_of_the_pin_says_so_on_a_page_in_the_pads_langua
     own_wifi(app, tmp_path)
     response = watcher.client.get("/print/wifi-card.pdf?lang=it",
                                   headers={"Accept-Language": "en"})
-    _said_on_a_page(response, 401, "Solo chi ospita stampa il cartoncino Wi-Fi: inserisci il "
+    _said_on_a_page(response, 401, "Solo l'organizzatore stampa il cartoncino Wi-Fi: inserisci il "
                     "PIN del tavolo nel segnapunti, poi stampalo dal menu.", "Segnapunti")
     assert b"kqzmtwpaxe" not in response.data
 
