@@ -24,13 +24,14 @@ SHORT = {**HEADER, "target": 30}
 
 @contextmanager
 def demo_table(demo: Path, tmp_path: Path) -> Iterator[tuple[TableSession, Camera]]:
-    """A table whose camera plays the demo's film at 3x, its scripted player quick to act but
-    patient with the camera: 30 s at 3x is 10 s of waiting, where the demo's 8 s would be
-    2.7 s (two test processes on two cores can hold a read back, and a roll the phone entered
-    instead would fail the test)."""
+    """A table whose camera plays the demo's film at 2x, its scripted player quick to act but
+    patient with the camera: 30 s at 2x is 15 s of waiting, where the demo's 8 s would be
+    4 s (two test processes on two cores can hold a read back, and a roll the phone entered
+    instead would fail the test). At 3x a rest of the film lasted 0.5 s, which a loaded
+    clean-clone run once read too few frames of to see the roll (the phone entered it)."""
     session = TableSession(Journal(tmp_path / "table.db"))
     session.start()
-    camera = camera_for(session, source=None, demo=demo, speed=3.0, delay_s=0.05,
+    camera = camera_for(session, source=None, demo=demo, speed=2.0, delay_s=0.05,
                         patience_s=30.0)
     assert camera is not None
     camera.start()
