@@ -41,12 +41,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn, TypeVar
 
-import cv2
 import numpy as np
 import yaml
 from numpy.typing import NDArray
 
-from vision.image_size import MAX_PIXELS, image_size
+from vision.image_size import image_size
+from vision.picture_file import decoded, too_large
 
 Box = tuple[float, float, float, float]
 """x0, y0, x1, y1 in image pixels (or in fractions of the image size before decoding a YOLO
@@ -193,7 +193,7 @@ def decode_image(entry: Entry, boxes: Sequence[Box]) -> NDArray[np.uint8]:
     """``entry``'s image turned as its labels were made: as its stated size, else its pixel
     ``boxes`` (every labelled box), fit (see the module's note); raises :class:`EntryError`."""
     data = _read_bytes(entry)
-    image = _decode_image(entry, data, cv2.IMREAD_COLOR)
+    image = _decode_image(entry, data, turned=True)
     if entry.size is not None and entry.size != _size(image):
         stored = image_size(data)  # the header's size: the pixels as stored, not turned
         if entry.size != stored:
@@ -202,7 +202,7 @@ def decode_image(entry: Entry, boxes: Sequence[Box]) -> NDArray[np.uint8]:
                 shown += f" ({stored[0]}x{stored[1]} as stored)"
             _fail(entry, f"the image is {shown} but {MANIFEST} says "
                          f"{entry.size[0]}x{entry.size[1]}")
-        return _decode_image(entry, data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+        return _decode_image(entry, data, turned=False)
     return _as_labelled(entry, data, image, boxes)
 
 
@@ -221,7 +221,7 @@ def _as_labelled(entry: Entry, data: bytes, image: NDArray[np.uint8],
         return image
     stored = image_size(data)
     if stored is not None and stored != size and all(_fits(box, stored) for box in boxes):
-        return _decode_image(entry, data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+        return _decode_image(entry, data, turned=False)
     for box in boxes:
         if box[2] <= 0 or box[3] <= 0 or box[0] >= size[0] or box[1] >= size[1]:
             _fail(entry, f"a box {list(box)} lies outside the {size[0]}x{size[1]} image")
@@ -242,19 +242,17 @@ def _read_bytes(entry: Entry) -> bytes:
         _fail(entry, "image file missing")
     except OSError as err:
         _fail(entry, f"cannot read the image: {err.strerror or err}")
-    size = image_size(data)
-    if size is not None and size[0] * size[1] > MAX_PIXELS:
-        _fail(entry, f"the image is too large to read ({size[0]}x{size[1]} pixels; at most "
-                     f"{MAX_PIXELS // 1_000_000} megapixels)")
+    if (large := too_large(image_size(data))) is not None:
+        _fail(entry, f"the image is {large}")
     return data
 
 
-def _decode_image(entry: Entry, data: bytes, flags: int) -> NDArray[np.uint8]:
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), flags) if data else None
+def _decode_image(entry: Entry, data: bytes, *, turned: bool) -> NDArray[np.uint8]:
+    image = decoded(data, turned=turned)
     if image is None:
         _fail(entry, _cannot_read(entry.path)
               or "not a readable image (empty, truncated or not an image format)")
-    return np.asarray(image, dtype=np.uint8)
+    return image
 
 
 def _cannot_read(path: Path) -> str | None:

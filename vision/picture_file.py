@@ -51,9 +51,8 @@ def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
     except OSError as err:
         raise PictureError(f"cannot be read: {err.strerror or err}") from None
     size = image_size(data)
-    if size is not None and size[0] * size[1] > MAX_PIXELS:
-        raise PictureError(f"is too large to read ({size[0]}×{size[1]} pixels; at most "
-                           f"{MAX_PIXELS // 1_000_000} megapixels)", size)
+    if (large := too_large(size)) is not None:
+        raise PictureError(f"is {large}", size)
     image = decoded(data, size=size,
                     shrink=1 if fit is None or size is None else shrink_of(size, fit))
     if image is None:
@@ -64,6 +63,18 @@ def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
         image = np.asarray(cv2.resize(image, (width // more, height // more),
                                       interpolation=cv2.INTER_AREA), np.uint8)
     return image
+
+
+def too_large(size: tuple[int, int] | None) -> str | None:
+    """Why a picture of ``size`` (its header's; None: not known) is not decoded, or None.
+
+    >>> too_large((8000, 7000))
+    'too large to read (8000×7000 pixels; at most 50 megapixels)'
+    """
+    if size is None or size[0] * size[1] <= MAX_PIXELS:
+        return None
+    return (f"too large to read ({size[0]}×{size[1]} pixels; at most "
+            f"{MAX_PIXELS // 1_000_000} megapixels)")
 
 
 _UNMEASURED = (-1, -1)  # no picture's size: decoded()'s caller has not read the header
@@ -77,9 +88,7 @@ def decoded(data: bytes, *, turned: bool = True, shrink: int = 1,
     :data:`MAX_PIXELS` (OpenCV would decode a corrupt size to gigabytes, or assert).
     ``size`` is :func:`image_size` of ``data`` where the caller has read it already (None:
     its header has none); the header is read here only when it is not given."""
-    if size == _UNMEASURED:
-        size = image_size(data)
-    if size is not None and size[0] * size[1] > MAX_PIXELS:
+    if too_large(image_size(data) if size == _UNMEASURED else size) is not None:
         return None
     flags = _SHRUNK[shrink] | (0 if turned else cv2.IMREAD_IGNORE_ORIENTATION)
     try:

@@ -282,7 +282,7 @@ def test_an_image_that_decodes_too_large_is_skipped_unread(
     report = json.loads(capsys.readouterr().out)
     assert report["images_total"] == 1
     assert report["skipped"] == [{"file": "images/bomb.png", "line": None,
-                                  "reason": "the image is too large to read (10000x10000 "
+                                  "reason": "the image is too large to read (10000×10000 "
                                             "pixels; at most 50 megapixels)"}]
 
 
