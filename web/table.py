@@ -87,7 +87,11 @@ class Table:
 
     def shared_public_address(self) -> str | None:
         """The address as the open live streams look at it: asked again only once the answer
-        is :data:`JOIN_LOOK_S` old, by one stream for them all."""
+        is :data:`JOIN_LOOK_S` old, by one stream for them all. A fresh answer is read without
+        the lock (the pair is replaced whole): every stream asks at each of its wakes."""
+        kept = self._address
+        if kept is not None and time.monotonic() - kept[0] < JOIN_LOOK_S:
+            return kept[1]
         with self._address_lock:
             if self._address is None or time.monotonic() - self._address[0] >= JOIN_LOOK_S:
                 return self._asked_public_address()
