@@ -5,9 +5,10 @@
 DIR holds photos and a ``labels.json`` (vision.table_dataset: any layout, no sheet needed);
 every labelled die or card of KIND becomes an example, and what the photos show besides them
 teaches what is not one. A photo is read on its sheet as ``dicetable eval`` reads it; what is
-labelled off that sheet is left out, and said. The profile is then checked photo by photo, each
-read with a profile taught from the other photos: the faces it reads as others are named, to be
-taught from more photos.
+labelled off that sheet is left out, and said; a photo that cannot be read (a HEIC, a file cut
+short) is passed over, and said, the others taught. The profile is then checked photo by photo,
+each read with a profile taught from the other photos: the faces it reads as others are named,
+to be taught from more photos.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         photos = load(args.source, args.split)
-        profile, left_out = teach(kind, photos, source=str(args.source))
+        profile, left_out, unread = teach(kind, photos, source=str(args.source))
     except (DatasetError, ProfileError, ValueError) as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
@@ -75,10 +76,14 @@ def run(args: argparse.Namespace) -> int:
         return 1
     counts = profile.counts()
     taught = ", ".join(f"{face} {counts[face]}" for face in profile.taught())
-    print(f"Taught {kind} from {len(photos)} photos: {taught}; written to {args.out}")
+    passed_over = {photo for photo, _ in unread}
+    read = [photo for photo in photos if photo not in passed_over]
+    print(f"Taught {kind} from {len(read)} photos: {taught}; written to {args.out}")
+    for _, why in unread:
+        print(f"  skipped {why}")
     for line in _left_out(left_out):
         print(line)
-    print(checked(kind, photos))
+    print(checked(kind, read))
     return 0
 
 

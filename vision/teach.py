@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 from vision.calibrate import Calibration, CalibrationError, calibrate, rectify
 from vision.card_outline import outlines
 from vision.components import NOTHING, is_card
+from vision.datasets import DatasetError
 from vision.dice_finder import DieFinder
 from vision.features import DIE_EXAMPLE, crop_cards, crop_die, die_angle
 from vision.labelled_places import place_labels
@@ -43,11 +44,12 @@ OFF_SHEET_MM = 3.0  # a die or card labelled at most this far beyond the sheet's
 
 
 class Taught(NamedTuple):
-    """A profile taught, and each die or card of its kind left out with its photo (labelled
-    off its photo's sheet)."""
+    """A profile taught, each die or card of its kind left out with its photo (labelled off
+    its photo's sheet), and each photo that could not be read with why (naming it)."""
 
     profile: Profile
     left_out: tuple[tuple[TablePhoto, Labelled], ...]
+    unread: tuple[tuple[TablePhoto, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -65,11 +67,15 @@ class _View:
 def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None = None,
           seed: int = 0, source: str = "") -> Taught:
     """A profile of `kind` from every labelled photo; ValueError when they hold none of it
-    (saying how many lie off the sheet), DatasetError (naming the photo) when a photo of a
-    sheet labels a card place it does not have or a place twice (a card on the sheet labelled
-    without a place that lies on none is taught as any card). Each die or card of `kind`
-    lying off its photo's sheet is left out, and returned with its photo."""
+    (saying how many lie off the sheet, and which photos could not be read), DatasetError
+    (naming the photo) when a photo of a sheet labels a card place it does not have or a place
+    twice (a card on the sheet labelled without a place that lies on none is taught as any
+    card). Each die or card of `kind` lying off its photo's sheet is left out, and returned
+    with its photo; a photo that cannot be read (a HEIC, a file cut short) is passed over, and
+    returned with why."""
     left_out: list[tuple[TablePhoto, Labelled]] = []
+    unread: list[tuple[TablePhoto, str]] = []
+    seen = 0
     labels: list[str] = []
     patches: list[NDArray[np.uint8]] = []
     background: list[NDArray[np.uint8]] = []
@@ -77,7 +83,12 @@ def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None =
     if not is_card(kind):
         finder = finder or DieFinder()
     for photo in photos:
-        view = _view(photo)
+        seen += 1
+        try:
+            view = _view(photo)
+        except DatasetError as err:  # it names the photo
+            unread.append((photo, str(err)))
+            continue
         left_out += [(photo, item) for item in view.off_sheet if item.kind == kind]
         placed: dict[Labelled, str] = {}
         if is_card(kind) and view.calibration is not None:
@@ -105,8 +116,13 @@ def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None =
                 background.append(crop_die(view.image, c.x, c.y, c.size,
                                            die_angle(grey, c.x, c.y, c.size), out=DIE_EXAMPLE))
     if not patches:
+        why = "".join(f"\n  {reason}" for _, reason in unread)
+        if unread and len(unread) == seen:
+            raise ValueError(("the photo cannot be read" if seen == 1 else
+                              f"none of the {seen} photos can be read") + f":{why}")
         off = f" on their sheet ({len(left_out)} lie off it)" if left_out else ""
-        raise ValueError(f"the photos hold no labelled {kind}{off}")
+        unread_ones = f"; {len(unread)} could not be read:{why}" if unread else ""
+        raise ValueError(f"the photos hold no labelled {kind}{off}{unread_ones}")
     rng = np.random.default_rng(seed)
     keep = min(len(background), NONE_PER_EXAMPLE * len(patches))
     chosen = rng.choice(len(background), keep, replace=False) if keep else np.zeros(0, int)
@@ -114,7 +130,7 @@ def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None =
     patches += [background[int(i)] for i in chosen]
     side_mm = float(np.median(sides_mm)) if sides_mm else 0.0
     return Taught(Profile(kind, tuple(labels), np.stack(patches), source, side_mm),
-                  tuple(left_out))
+                  tuple(left_out), tuple(unread))
 
 
 def _view(photo: TablePhoto) -> _View:

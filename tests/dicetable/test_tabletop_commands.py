@@ -103,6 +103,38 @@ def test_teach_from_a_folder_without_that_kind_says_so(tmp_path: Path,
     assert "hold no labelled dalek" in capsys.readouterr().err
 
 
+def test_teach_passes_over_the_photos_it_cannot_read_and_names_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    photos = tmp_path / "photos"
+    assert main(["render", "--game", "dalek", "--teach", "--count", "3", "--seed", "700",
+                 "--out", str(photos)]) == 0
+    labels = json.loads((photos / "labels.json").read_text())
+    first, cut = photos / "images/0000.jpg", photos / "images/0001.jpg"
+    first.rename(photos / "images/0000.heic")  # an iPhone's photo, as a player drops it
+    (photos / "images/0000.heic").write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic")
+    labels["images"][0]["file"] = "images/0000.heic"
+    cut.write_bytes(cut.read_bytes()[:5000])  # copied short
+    (photos / "labels.json").write_text(json.dumps(labels))
+    capsys.readouterr()
+    assert main(["teach", "dalek", "--from", str(photos), "--out",
+                 str(tmp_path / "p.npz")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Taught dalek from 1 photos: H4 1, "), out
+    assert ("  skipped images/0000.heic: HEIC photos cannot be read here; convert them to JPEG "
+            "or PNG\n  skipped images/0001.jpg: not a readable image (empty, truncated or not "
+            "an image format)\n") in out
+    assert (tmp_path / "p.npz").is_file()
+    labels["images"] = labels["images"][:2]  # none readable
+    (photos / "labels.json").write_text(json.dumps(labels))
+    assert main(["teach", "dalek", "--from", str(photos), "--out",
+                 str(tmp_path / "q.npz")]) == 2
+    assert capsys.readouterr().err == (
+        "dicetable teach: none of the 2 photos can be read:\n"
+        "  images/0000.heic: HEIC photos cannot be read here; convert them to JPEG or PNG\n"
+        "  images/0001.jpg: not a readable image (empty, truncated or not an image format)\n")
+    assert not (tmp_path / "q.npz").exists()
+
+
 def test_a_profile_taught_elsewhere_is_imported_into_the_state_folder(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from dicetable.live_table import taught_profiles
