@@ -54,21 +54,18 @@ from device.camera_errors import Value
 from device.jpeg_stream import JpegStream, is_jpeg_stream
 from vision.image_size import MAX_PIXELS
 from vision.picture_file import FRAME_PIXELS, PictureError, read_picture
+from vision.picture_formats import PICTURE_SUFFIXES, UNREADABLE, unreadable_kind
 
 Image = NDArray[np.uint8]
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 VIDEO_SUFFIXES = (".mp4", ".m4v", ".avi", ".mkv", ".mov", ".webm", ".mjpeg", ".mjpg", ".ts",
                   ".mts", ".m2ts", ".wmv", ".flv", ".3gp", ".mpg", ".mpeg", ".m2v",
                   ".vob")  # as OpenCV plays them (played to their end, whatever frame count
 #                 they tell: an .mpg joined from two tells the first's, an .m2v none)
 SKIP_TOLD = 25  # frames skipped between two signs that a video going to its last frame is alive
 UNTOLD = sys.maxsize  # the frames of a video whose end was not read yet, to its player
-HEIC_SUFFIXES = (".heic", ".heif")  # an iPhone's photos, which OpenCV cannot read
-RAW_SUFFIXES = (".cr2", ".cr3", ".crw", ".nef", ".nrw", ".dng", ".arw", ".srf", ".sr2", ".orf",
-                ".rw2", ".raf", ".pef", ".srw", ".rwl", ".3fr", ".erf", ".kdc", ".mrw", ".x3f",
-                ".raw")  # a camera's RAW photos (Canon, Nikon, Adobe, Sony, …): nor these
-UNREADABLE_PHOTOS = {"camera.why.heic": HEIC_SUFFIXES, "camera.why.raw": RAW_SUFFIXES}
-"""The reason told of a folder of photos OpenCV cannot read, and their suffixes."""
+UNREADABLE_PHOTOS = {"HEIC": "camera.why.heic", "RAW": "camera.why.raw"}
+"""The reason told of a folder of photos the table cannot read (vision.picture_formats), by
+their kind; any other kind's is ``camera.why.unreadable_photos``, naming it."""
 DEEPER = 2  # a folder's pictures are looked for this many folders down (DCIM/100CANON)
 DEFAULT_FPS = 15.0  # a folder's pictures a second, and a video's whose file gives no sane rate
 VIDEO_RATES = (1.0, 120.0)  # the frame rates a video file's own is believed within
@@ -739,16 +736,23 @@ def every_few(pictures: list[Path], most: int) -> list[Path]:
 def no_pictures(folder: Path) -> CameraError:
     """Why ``folder``, holding no pictures, is no camera: its pictures are in a folder inside
     it (up to DEEPER folders down: a camera card's DCIM/100CANON), or it holds photos the
-    table cannot read (:data:`UNREADABLE_PHOTOS`: HEIC, RAW), in it or as far down (an
+    table cannot read (vision.picture_formats: HEIC, RAW, AVIF), in it or as far down (an
     iPhone's DCIM/100APPLE): that folder is named."""
-    if (why := _unreadable_photos(folder)) is not None:
-        return CameraError(why, folder=folder)
+    if (kind := _unreadable_photos(folder)) is not None:
+        return _cannot_read(kind, folder)
     if (pictures := _below(folder, DEEPER, _first_picture)) is not None:
         return CameraError("camera.why.pictures_below", folder=folder,
                            inside=pictures[0].relative_to(folder).as_posix())
     if (photos := _below(folder, DEEPER, _unreadable_photos)) is not None:
-        return CameraError(photos[1], folder=photos[0])
+        return _cannot_read(photos[1], photos[0])
     return CameraError("camera.why.no_pictures", folder=folder)
+
+
+def _cannot_read(kind: str, folder: Path) -> CameraError:
+    """What is told of ``folder`` holding photos of ``kind`` that the table cannot read."""
+    if kind in UNREADABLE_PHOTOS:
+        return CameraError(UNREADABLE_PHOTOS[kind], folder=folder)
+    return CameraError("camera.why.unreadable_photos", folder=folder, kind=kind)
 
 
 T = TypeVar("T")
@@ -776,18 +780,10 @@ def _first_picture(folder: Path) -> Path | None:
 
 
 def _unreadable_photos(folder: Path) -> str | None:
-    """The reason told of the photos in ``folder`` that the table cannot read: that of the
-    kind most of them are (a tie: the kind first in UNREADABLE_PHOTOS); None: none."""
-    found = [why for why in map(_unreadable_photo, _inside(folder)) if why is not None]
-    return max(UNREADABLE_PHOTOS, key=found.count) if found else None
-
-
-def _unreadable_photo(path: Path) -> str | None:
-    """The reason told of the photo the table cannot read that ``path`` is named as (None: it
-    is named as none, or hidden: a Mac's ``._IMG_1.HEIC``)."""
-    suffix = path.suffix.lower()
-    return None if path.name.startswith(".") else next(
-        (why for why, suffixes in UNREADABLE_PHOTOS.items() if suffix in suffixes), None)
+    """The kind most of the photos in ``folder`` that the table cannot read are (a tie: the
+    kind first in vision.picture_formats.UNREADABLE); None: none."""
+    found = [kind for kind in map(unreadable_kind, _inside(folder)) if kind is not None]
+    return max(UNREADABLE, key=found.count) if found else None
 
 
 def _inside(folder: Path) -> list[Path]:
@@ -801,7 +797,7 @@ def _inside(folder: Path) -> list[Path]:
 def _is_picture(path: Path) -> bool:
     """Whether ``path`` is a picture file; a name starting with a dot is none (a hidden file,
     or the ``._IMG_1.JPG`` a Mac leaves beside each picture it copies to a USB stick)."""
-    return (not path.name.startswith(".") and path.suffix.lower() in IMAGE_SUFFIXES
+    return (not path.name.startswith(".") and path.suffix.lower() in PICTURE_SUFFIXES
             and path.is_file())
 
 

@@ -28,6 +28,8 @@ WHY: dict[str, str] = {
                        "the table cannot read: save them as JPEG pictures",
     "camera.why.raw": "the folder {folder} holds RAW photos (as a camera saves them "
                       "unprocessed), which the table cannot read: save them as JPEG pictures",
+    "camera.why.unreadable_photos": "the folder {folder} holds {kind} photos, which the table "
+                                    "cannot read: save them as JPEG pictures",
     "camera.why.no_pictures": "the folder {folder} holds no pictures",
     "camera.why.pictures_below": "the folder {folder} holds no pictures; they are in its "
                                  "folder {inside}: give that one",

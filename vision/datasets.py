@@ -47,6 +47,7 @@ from numpy.typing import NDArray
 
 from vision.image_size import image_size
 from vision.picture_file import decoded, too_large
+from vision.picture_formats import PICTURE_SUFFIXES, unreadable_kind
 
 Box = tuple[float, float, float, float]
 """x0, y0, x1, y1 in image pixels (or in fractions of the image size before decoding a YOLO
@@ -59,10 +60,8 @@ def inside(box: Box, x: float, y: float) -> bool:
 
 
 MANIFEST = "labels.json"
-IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"})
 SPLIT_FOLDERS = {"train": "train", "training": "train", "val": "val", "valid": "val",
                  "validation": "val", "test": "test", "testing": "test"}
-UNREADABLE_SUFFIXES = {".heic": "HEIC", ".heif": "HEIF", ".avif": "AVIF"}  # phone formats
 NAMES_FILES = ("data.yaml", "data.yml", "dataset.yaml", "classes.txt", "obj.names",
                "_darknet.labels")
 _VALUE_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -256,8 +255,9 @@ def _decode_image(entry: Entry, data: bytes, *, turned: bool) -> NDArray[np.uint
 
 
 def _cannot_read(path: Path) -> str | None:
-    """Why a photo in a format OpenCV does not read is skipped; None for other files."""
-    kind = UNREADABLE_SUFFIXES.get(path.suffix.lower())
+    """Why a photo in a format the table does not read (vision.picture_formats) is skipped;
+    None for other files."""
+    kind = unreadable_kind(path)
     if kind is None:
         return None
     return f"{kind} photos cannot be read here; convert them to JPEG or PNG"
@@ -390,7 +390,7 @@ def pixel_box(raw: object, what: str, size: tuple[int, int] | None) -> Box:
 
 def _load_yolo(root: Path) -> Dataset:
     files = list(_files(root))
-    images = sorted(p for p in files if p.suffix.lower() in IMAGE_SUFFIXES)
+    images = sorted(p for p in files if p.suffix.lower() in PICTURE_SUFFIXES)
     entries: list[Entry] = []
     problems: list[Problem] = [
         Problem(p.relative_to(root).as_posix(), reason, split=_split_of(p.relative_to(root)))

@@ -1,8 +1,8 @@
 """An image's size from its header, before decoding it: a small compressed file can decode to
 gigabytes (a PNG of 20000×20000 black pixels is 0.4 MB), so the size is checked first.
 
-PNG, JPEG, WebP, TIFF and BMP headers are read (the formats of a camera's folder); for
-another format the size is not known (None).
+PNG, JPEG, WebP, TIFF, BMP and GIF headers are read (the formats of a camera's folder,
+vision.picture_formats); for another format the size is not known (None).
 
 >>> import struct
 >>> png = b"\\x89PNG\\r\\n\\x1a\\n" + struct.pack(">I4sII", 13, b"IHDR", 640, 480)
@@ -36,6 +36,11 @@ True
 >>> image_size(b"BM" + bytes(range(37, 237))) is None
 True
 
+A GIF's size is its logical screen's, the picture OpenCV decodes (its frames are drawn on
+it):
+
+>>> image_size(b"GIF89a" + struct.pack("<HH", 8000, 7000) + bytes(3))
+(8000, 7000)
 >>> image_size(b"GIF89a") is None
 True
 """
@@ -58,7 +63,7 @@ _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0
 
 
 def image_size(data: bytes) -> tuple[int, int] | None:
-    """``(width, height)`` from the header of a PNG, JPEG, WebP, TIFF or BMP image; None
+    """``(width, height)`` from the header of a PNG, JPEG, WebP, TIFF, BMP or GIF image; None
     otherwise."""
     if data.startswith(_PNG) and len(data) >= 24 and data[12:16] == b"IHDR":
         width, height = struct.unpack(">II", data[16:24])
@@ -71,6 +76,9 @@ def image_size(data: bytes) -> tuple[int, int] | None:
         return _tiff_size(data)
     if data.startswith(b"BM"):
         return _bmp_size(data)
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        width, height = struct.unpack("<HH", data[6:10])
+        return int(width), int(height)
     return None
 
 

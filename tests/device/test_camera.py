@@ -739,6 +739,43 @@ def test_a_folder_of_raw_photos_with_a_heic_one_says_raw(tmp_path: Path) -> None
     assert raised.value.key == "camera.why.raw"
 
 
+def test_a_folder_of_gif_pictures_is_played_as_opencv_reads_them(tmp_path: Path) -> None:
+    # OpenCV here reads a GIF (imread gives its picture, in the GIF's 256 colours); the
+    # folder "held no pictures"
+    for number, value in enumerate((40, 200)):
+        assert cv2.imwrite(str(tmp_path / f"f{number}.gif"), shade(value))
+    read = [cv2.imread(str(tmp_path / f"f{number}.gif")) for number in range(2)]
+    assert [int(image[0, 0, 1]) for image in read] == [36, 216]  # the nearest of its palette
+    source = FolderSource(tmp_path, fps=10, paced=False, clock=FakeClock())
+    source.open()
+    for image in read:
+        assert np.array_equal(source.read().image, image)
+
+
+def test_a_gif_whose_screen_is_too_large_to_read_is_told_so(tmp_path: Path) -> None:
+    # a GIF is decoded at the size of its screen, which its header gives: 4 KB of GIF whose
+    # screen is 8000×7000 decode to 168 MB
+    ok, gif = cv2.imencode(".gif", shade(90))
+    assert ok
+    (tmp_path / "f0.gif").write_bytes(gif.tobytes()[:6] + struct.pack("<HH", 8000, 7000)
+                                      + gif.tobytes()[10:])
+    source = FolderSource(tmp_path, fps=10, paced=False, clock=FakeClock())
+    source.open()
+    with pytest.raises(UnreadableFrame, match=r"the picture f0\.gif is too large to read "
+                                              r"\(8000×7000 pixels; at most 50 megapixels\)"):
+        source.read()
+
+
+def test_a_folder_of_avif_photos_says_to_save_them_as_jpeg(tmp_path: Path) -> None:
+    # named by eval as photos that cannot be read; the folder "held no pictures"
+    (tmp_path / "PXL_0001.avif").write_bytes(b"\x00\x00\x00\x1cftypavif")
+    with pytest.raises(CameraError, match=r"holds AVIF photos, which the table cannot read: "
+                                          r"save them as JPEG pictures") as raised:
+        FolderSource(tmp_path).open()
+    assert raised.value.key == "camera.why.unreadable_photos"
+    assert raised.value.params == {"folder": str(tmp_path), "kind": "AVIF"}
+
+
 @pytest.mark.parametrize(("suffix", "fourcc"), [(".m4v", "mp4v"), (".ts", "mp4v"),
                                                 (".m2ts", "mp4v"), (".wmv", "WMV2"),
                                                 (".flv", "FLV1"), (".3gp", "mp4v")])

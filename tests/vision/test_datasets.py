@@ -396,6 +396,32 @@ def test_a_phone_photo_format_that_cannot_be_read_is_named(tmp_path: Path) -> No
                                   "JPEG or PNG")
 
 
+def test_gif_images_are_evaluated_and_raw_photos_named_as_the_camera_names_them(
+        tmp_path: Path) -> None:
+    # the GIF was left out unsaid (OpenCV here reads it), the RAW photo too (the camera's
+    # folder named it)
+    _image(tmp_path / "a.gif")
+    _text(tmp_path / "a.txt", "0 0.5 0.5 0.2 0.2\n")
+    (tmp_path / "b.NEF").write_bytes(b"II*\x00raw")
+    _text(tmp_path / "b.txt", "0 0.5 0.5 0.2 0.2\n")
+    dataset = load(tmp_path)
+    [entry] = dataset.entries
+    assert entry.file == "a.gif" and decode(entry).image.shape == (48, 64, 3)
+    assert [p.describe() for p in dataset.problems] == [
+        "b.NEF: RAW photos cannot be read here; convert them to JPEG or PNG"]
+
+
+def test_a_raw_photo_in_labels_json_is_named_a_raw_photo(tmp_path: Path) -> None:
+    # it was "not a readable image (empty, truncated or not an image format)"
+    (tmp_path / "images").mkdir()
+    (tmp_path / "images/a.CR2").write_bytes(b"II*\x00\x10\x00\x00\x00CR\x02\x00")
+    _manifest(tmp_path, [{"file": "images/a.CR2", "dice": [_die(3, [1, 1, 9, 9])]}])
+    [entry] = load(tmp_path).entries
+    with pytest.raises(EntryError, match=r"^images/a\.CR2: RAW photos cannot be read here; "
+                                         r"convert them to JPEG or PNG$"):
+        decode(entry)
+
+
 def test_a_label_file_without_its_image_is_reported(tmp_path: Path) -> None:
     _image(tmp_path / "images/a.jpg")
     _text(tmp_path / "labels/a.txt", "0 0.5 0.5 0.2 0.2\n")
