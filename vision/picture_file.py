@@ -6,10 +6,12 @@ never past :data:`MAX_PIXELS` (a small file can decode to gigabytes).
 A picture past ``fit`` pixels is read shrunk by 2, 4 or 8 until it fits: a phone's 48 MP photo
 is 144 MB a frame (the table's live loop then held over 700 MB; a Pi has 1 to 4 GB and the
 table's bar is 250 MB). A JPEG is shrunk by its decoder, which never holds it whole (some
-20 MB at the peak for 48 MP). Any other format (PNG, WebP, TIFF, BMP) is decoded whole, then
-shrunk: OpenCV's reduced reading shrinks only a JPEG as it decodes, and no cheap decoder here
-reads a PNG a few rows at a time. A 48 MP PNG is some 150 MB at the peak as it is read; what
-bounds it is :data:`MAX_PIXELS`, past which none is decoded.
+25 MB at the peak for 48 MP). Any other format (PNG, WebP, TIFF, BMP) is decoded whole, then
+shrunk: OpenCV's reduced reading, asked of every format, shrinks only a JPEG as it decodes, and
+no cheap decoder here reads a PNG a few rows at a time. A 48 MP PNG (8000×6000) is its file's
+bytes and 144 MB more at the peak as it is read (169 MB for a PNG of 22 MB, 221 MB for one of
+77 MB, measured over the interpreter; read whole at full size, 297 and 349 MB); what bounds it
+is :data:`MAX_PIXELS`, past which none is decoded.
 
 >>> shrink_of((8000, 6000), FRAME_PIXELS), shrink_of((4000, 3000), FRAME_PIXELS)
 (4, 2)
