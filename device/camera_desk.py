@@ -91,7 +91,6 @@ class CameraDesk:
             "status": self.status.state,
             "why": None if why is None else {"key": why.key, "params": why.params,
                                              **({} if since is None else {"since": since})},
-            "unreadable": unreadable is not None,
             "unreadable_why": None if unreadable is None else {"key": unreadable.key,
                                                                "params": unreadable.params},
             "picture": self.pictures if seen is not None else None,

@@ -402,6 +402,32 @@ def test_a_camera_sending_only_pictures_that_cannot_be_read_says_so_and_the_host
 
 
 
+def test_a_guest_is_told_a_picture_could_not_be_read_once_the_camera_is_working(
+        browser: Browser, tmp_path: Path) -> None:
+    # the pad read a boolean the state also sent beside why (unreadable_why); why alone now
+    session = TableSession(Journal(tmp_path / "state" / "table.db"))
+    session.start()
+    session.watch_camera()
+    session.camera_status(CameraStatus("ok"))
+    app = create_app({"JOURNAL": session.journal, "TABLE_SESSION": session})
+    with served_here(app) as url:
+        context = browser.new_context(viewport={"width": 360, "height": 740})
+        try:
+            page = context.new_page()
+            page.goto(url + "/")
+            expect(page.locator("section.camera .camera-status")).to_have_text(
+                "The camera is watching the table")
+            expect(page.locator("section.camera p.muted")).to_have_count(0)
+            session.camera_status(CameraStatus("ok", UnreadableFrame(
+                "camera.why.picture_unreadable", name="IMG_0003.jpg"), unreadable=True))
+            expect(page.locator("section.camera p.muted")).to_have_text(
+                "A picture from the camera could not be read.")
+            assert "IMG_0003.jpg" not in page.locator("body").inner_text()
+        finally:
+            context.close()
+            session.stop()
+
+
 def test_the_host_reads_why_the_camera_is_out_and_which_picture_failed_asked_once(
         browser: Browser, tmp_path: Path) -> None:
     # A picture too large, then the folder gone: the host's phone asked GET /api/camera/why

@@ -18,7 +18,7 @@ function cameraPanel() {
   if (teach && teach.lesson) return el("section.camera", {"aria-label": t("teach.title")}, teachPanel(teach.lesson, camera));
   const reasons = hostReasons(camera);
   // Only pictures that cannot be read so far: the camera has started, and says so.
-  const status = camera.status === "starting" && camera.unreadable ? "sends_unreadable" : camera.status;
+  const status = camera.status === "starting" && camera.unreadable_why ? "sends_unreadable" : camera.status;
   const parts = [el("p.camera-status." + status, {role: "status"},
     el("span.dot", {"aria-hidden": "true"}), t("camera." + status))];
   // Why it is out, for the host to mend (it may name a folder the host gave the table).
@@ -26,7 +26,7 @@ function cameraPanel() {
   // Which picture could not be read and why, for the host (it names the picture's file).
   const named = reasonLines(reasons.unreadable, "p.camera-unreadable");
   parts.push(...named);
-  if (!named.length && camera.unreadable && status !== "sends_unreadable") parts.push(el("p.muted", {text: t("camera.unreadable")}));
+  if (!named.length && camera.unreadable_why && status !== "sends_unreadable") parts.push(el("p.muted", {text: t("camera.unreadable")}));
   if (camera.note) parts.push(el("p.camera-note", {text: noteText(camera.note)}));
   if (camera.note && ["camera.no_sheet", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key)) parts.push(sheetLinks(camera.note.params.game));
   if (camera.note && ["camera.moved", "camera.moved_dice", "camera.no_sheet", "camera.far", "camera.small", "camera.skewed", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key) && S.auth) {
