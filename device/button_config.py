@@ -84,7 +84,15 @@ def button_config(settings: Mapping[str, Any], where: str, *,
             wrong.append(err)
             return default
 
-    if not read(typed, True, settings, "enabled", bool, True, where) and not wrong:
+    def flag(key: str, default: bool) -> bool:
+        """Switch ``key`` (``default`` when not given)."""
+        return read(typed, default, settings, key, bool, default, where)
+
+    def number(key: str, default: float, bounds: tuple[float, float]) -> float:
+        """Number ``key`` within ``bounds`` (``default`` when not given)."""
+        return read(number_in, default, settings, key, float, default, bounds, where)
+
+    if not flag("enabled", True) and not wrong:
         return None
     # A section that names no button keeps the default ones (it sets the voice, say).
     named = any(key in settings for key in ("stop", "shout", "seats"))
@@ -96,14 +104,12 @@ def button_config(settings: Mapping[str, Any], where: str, *,
         shout_led=read(_pin, None, settings, "shout_led", where),
         seat_leds=read(_pins, (), settings, "seat_leds", where),
         buzzer=read(_pin, None, settings, "buzzer", where),
-        bounce_s=read(number_in, 20.0, settings, "bounce_ms", float, 20.0, (1, 200), where)
-        / 1000,
-        together_s=read(number_in, 150.0, settings, "together_ms", float, 150.0, (10, 2000),
-                        where) / 1000,
+        bounce_s=number("bounce_ms", ButtonConfig.bounce_s * 1000, (1, 200)) / 1000,
+        together_s=number("together_ms", ButtonConfig.together_s * 1000, (10, 2000)) / 1000,
         # A stop pressed to end a turn must never be taken for the hold that powers off.
-        hold_s=read(number_in, 5.0, settings, "hold_s", float, 5.0, (2, 60), where),
-        shutdown=read(typed, True, settings, "shutdown", bool, True, where),
-        voice=read(typed, True, settings, "voice", bool, True, where),
+        hold_s=number("hold_s", ButtonConfig.hold_s, (2, 60)),
+        shutdown=flag("shutdown", ButtonConfig.shutdown),
+        voice=flag("voice", ButtonConfig.voice),
     )
     if wrong:
         first = wrong[0]

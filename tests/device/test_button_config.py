@@ -27,6 +27,14 @@ def test_a_section_that_names_no_button_keeps_the_default_ones() -> None:
         stop=17, shout=27, voice=False, buzzer=26)
 
 
+def test_the_defaults_written_out_are_the_table_without_the_section() -> None:
+    written_out = {"enabled": True, "bounce_ms": 20, "together_ms": 150, "hold_s": 5,
+                   "shutdown": True, "voice": True}
+    assert button_config(written_out, WHERE) == button_config({}, WHERE) == ButtonConfig(
+        stop=17, shout=27, bounce_s=0.02, together_s=0.15, hold_s=5.0, shutdown=True,
+        voice=True)
+
+
 def test_buttons_can_be_switched_off() -> None:
     assert button_config({"enabled": False}, WHERE) is None
 
