@@ -52,7 +52,6 @@ from device.camera_errors import SourceEnded as SourceEnded
 from device.camera_errors import UnreadableFrame as UnreadableFrame
 from device.camera_errors import Value
 from device.jpeg_stream import JpegStream, is_jpeg_stream
-from vision.image_size import MAX_PIXELS
 from vision.picture_file import FRAME_PIXELS, PictureError, read_picture
 from vision.picture_formats import PICTURE_SUFFIXES, UNREADABLE, unreadable_kind
 
@@ -708,10 +707,8 @@ def _decoded(path: Path) -> Image | PictureError:
 
 def _unreadable(path: Path, why: PictureError) -> UnreadableFrame:
     """What the host and the phones are told of a picture that cannot be read."""
-    if why.size is not None:
-        return UnreadableFrame("camera.why.picture_too_large", name=path.name,
-                               width=why.size[0], height=why.size[1],
-                               most=MAX_PIXELS // 1_000_000)
+    if why.too_large is not None:
+        return UnreadableFrame("camera.why.picture_too_large", name=path.name, **why.too_large)
     return UnreadableFrame("camera.why.picture_unreadable", name=path.name)
 
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from vision.image_size import TOO_LARGE
+
 WHY: dict[str, str] = {
     "camera.why.no_path": "there is no folder or file “{path}”: check its name (or give "
                           "picamera2, a camera number such as 0 or a /dev/video path)",
@@ -38,8 +40,7 @@ WHY: dict[str, str] = {
     "camera.why.folder_unreadable": "the folder {folder} cannot be read ({detail})",
     "camera.why.picture_gone": "the picture {name} has gone from {folder}",
     "camera.why.picture_unreadable": "the picture {name} cannot be read",
-    "camera.why.picture_too_large": "the picture {name} is too large to read ({width}×{height} "
-                                    "pixels; at most {most} megapixels)",
+    "camera.why.picture_too_large": "the picture {name} is " + TOO_LARGE,
     "camera.why.picture_unusable": "the picture cannot be used ({detail})",
     "camera.why.no_video": "there is no video file {path}",
     "camera.why.video_unplayable": "the video {path} cannot be played",

@@ -45,7 +45,7 @@ import numpy as np
 import yaml
 from numpy.typing import NDArray
 
-from vision.image_size import image_size
+from vision.image_size import TOO_LARGE, image_size
 from vision.picture_file import decoded, too_large
 from vision.picture_formats import PICTURE_SUFFIXES, unreadable_kind
 
@@ -242,7 +242,7 @@ def _read_bytes(entry: Entry) -> bytes:
     except OSError as err:
         _fail(entry, f"cannot read the image: {err.strerror or err}")
     if (large := too_large(image_size(data))) is not None:
-        _fail(entry, f"the image is {large}")
+        _fail(entry, "the image is " + TOO_LARGE.format_map(large))
     return data
 
 

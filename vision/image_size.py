@@ -51,6 +51,10 @@ import struct
 
 MAX_PIXELS = 50_000_000
 """The largest image read (50 megapixels: past any phone's photo, far under a bomb's)."""
+TOO_LARGE = "too large to read ({width}×{height} pixels; at most {most} megapixels)"
+"""The words of an image past :data:`MAX_PIXELS` (values: vision.picture_file.too_large):
+every command's, and the table camera's after the picture's name (``camera.why.picture_too_large``
+in device/camera_errors.py, which the score pad's catalogs translate)."""
 
 _PNG = b"\x89PNG\r\n\x1a\n"
 _TIFF_WIDTH, _TIFF_LENGTH = 256, 257  # the tags of a TIFF's ImageWidth and ImageLength

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.image_size import MAX_PIXELS, image_size
+from vision.image_size import MAX_PIXELS, TOO_LARGE, image_size
 
 FRAME_PIXELS = 4_000_000
 """The most pixels a camera's picture is read at (a 12 MP photo is read at 3 MP, 2000×1500)."""
@@ -37,12 +37,12 @@ _SHRUNK = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_RED
 
 
 class PictureError(Exception):
-    """Why a picture file cannot be read, in plain words; ``size`` is (width, height) for one
-    too large to read, else None."""
+    """Why a picture file cannot be read, in plain words; ``too_large`` holds the values of
+    :data:`TOO_LARGE` for one too large to read, else None."""
 
-    def __init__(self, reason: str, size: tuple[int, int] | None = None) -> None:
+    def __init__(self, reason: str, too_large: dict[str, int] | None = None) -> None:
         super().__init__(reason)
-        self.size = size
+        self.too_large = too_large
 
 
 def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
@@ -54,7 +54,7 @@ def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
         raise PictureError(f"cannot be read: {err.strerror or err}") from None
     size = image_size(data)
     if (large := too_large(size)) is not None:
-        raise PictureError(f"is {large}", size)
+        raise PictureError("is " + TOO_LARGE.format_map(large), large)
     image = decoded(data, size=size,
                     shrink=1 if fit is None or size is None else shrink_of(size, fit))
     if image is None:
@@ -67,16 +67,16 @@ def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
     return image
 
 
-def too_large(size: tuple[int, int] | None) -> str | None:
-    """Why a picture of ``size`` (its header's; None: not known) is not decoded, or None.
+def too_large(size: tuple[int, int] | None) -> dict[str, int] | None:
+    """The values of :data:`TOO_LARGE` for a picture of ``size`` (its header's; None: not
+    known) that is not decoded, or None.
 
-    >>> too_large((8000, 7000))
+    >>> TOO_LARGE.format_map(too_large((8000, 7000)))
     'too large to read (8000×7000 pixels; at most 50 megapixels)'
     """
     if size is None or size[0] * size[1] <= MAX_PIXELS:
         return None
-    return (f"too large to read ({size[0]}×{size[1]} pixels; at most "
-            f"{MAX_PIXELS // 1_000_000} megapixels)")
+    return {"width": size[0], "height": size[1], "most": MAX_PIXELS // 1_000_000}
 
 
 _UNMEASURED = (-1, -1)  # no picture's size: decoded()'s caller has not read the header

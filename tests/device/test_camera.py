@@ -33,6 +33,7 @@ from device.camera import (
 )
 from device.jpeg_stream import JpegStream
 from device.motion import Settler, Verdict, motion_picture
+from vision.picture_file import PictureError, read_picture
 
 
 class FakeClock:
@@ -1517,3 +1518,19 @@ def test_a_picture_too_large_to_read_is_told_so_and_the_next_is_played(
                                               r"\(8000×7000 pixels; at most 50 megapixels\)"):
         source.read()
     assert int(source.read().image[0, 0, 0]) == 90
+
+
+def test_a_picture_too_large_is_told_by_the_camera_in_the_words_of_every_command(
+        tmp_path: Path) -> None:
+    # the camera wrote its own words for a picture too large beside vision's (read_picture's,
+    # which calibrate, eval and teach say): one wording now, the camera's after the name
+    picture = tmp_path / "f0.bmp"
+    picture.write_bytes(run_length_bmp(9000, 6000, 40, 1))
+    with pytest.raises(PictureError) as read:
+        read_picture(picture)
+    source = FolderSource(tmp_path, fps=10, paced=False, clock=FakeClock())
+    source.open()
+    with pytest.raises(UnreadableFrame) as told:
+        source.read()
+    assert str(told.value) == f"the picture f0.bmp {read.value}"
+    assert told.value.params == {"name": "f0.bmp", "width": 9000, "height": 6000, "most": 50}
