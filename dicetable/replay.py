@@ -9,8 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from engine import Game, RecordError, read_record
+from engine import Game, RecordError, game_names, read_record
+from engine.game import NO_SET_UP
 from engine.record import UNREADABLE
+from engine.rules import NOT_PLAYED
 
 MAX_LINE_CHARS = 1 << 20
 """A record line is a header or one action: far under a million characters. A longer one (or
@@ -22,6 +24,13 @@ WHAT_A_LINE_IS = ('each line of a record is one JSON object, its keys and text i
                   '"Ben"]}, then one action a line, such as {"undo": {}} (RULES.md gives the '
                   'format)')
 """Told after a line that is not JSON: whoever wrote the record reads what a line must be."""
+
+WHAT_A_HEADER_IS = ("a record starts with its header: its game (" + ", ".join(
+    json.dumps(name) for name in game_names()) + ') and its players, such as {"game": '
+    '"dalek", "players": ["Ana", "Ben"]} (RULES.md gives the format)')
+"""Told after a header without its game or its players, or of a game this table does not
+play: the engine says so in a player's words, whoever wrote the record reads how to write
+it."""
 
 STDIN = "-"
 """The record name that stands for standard input, as in other command-line tools (a file of
@@ -113,4 +122,6 @@ def _reason(err: Exception) -> str:
         return err.strerror or str(err)
     if isinstance(err, RecordError) and err.reason.template == UNREADABLE:
         return f"{err}; {WHAT_A_LINE_IS}"
+    if isinstance(err, RecordError) and err.reason.template in (NO_SET_UP, NOT_PLAYED):
+        return f"{err}; {WHAT_A_HEADER_IS}"
     return str(err)

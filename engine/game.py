@@ -26,7 +26,9 @@ from engine.standing import NOTHING_TO_UNDO, Standing
 VIEW_VERSION = 1
 """Version of the public view's JSON form (docs/state-view.md); bumped on any change."""
 
-HEADER_EXAMPLE = {"game": "dalek", "players": ["Ana", "Ben"]}  # in the refusal of no header
+NO_SET_UP = "a game starts with its set-up: the game to play and its players"
+"""The refusal of a header without its game or its players (a new game's, set up on a phone;
+a record's first line: dicetable replay says then how a header is written)."""
 
 REFUSED_LATER = "action {number} ({action}) is refused: {reason}"
 """The refusal of a replay (undo, correction) that names the action it cannot replay."""
@@ -51,8 +53,7 @@ class Game:
             raise IllegalAction("a game starts with its header in curly brackets, not {value}",
                                 value=Shown(header))
         if "game" not in header or "players" not in header:
-            raise IllegalAction("a record starts with its header: the game and its players, "
-                                "such as {example}", example=Shown(HEADER_EXAMPLE))
+            raise IllegalAction(NO_SET_UP)
         rules = rules_for(header["game"])
         players = header_players(header["players"], rules, names)
         unknown = Many(Shown(k) for k in sorted(set(header) - {"game", "players"} - rules.options))

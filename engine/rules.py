@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any, ClassVar, Generic, TypeVar
 
-from engine.errors import IllegalAction, Many, Shown
+from engine.errors import IllegalAction, Many
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -78,6 +78,10 @@ class Rules(ABC, Generic[S, A]):
 
 _REGISTRY: dict[str, Rules[Any, Any]] = {}
 
+NOT_PLAYED = "this table does not play that game; it plays {known}"
+"""The refusal of a header whose game is none of this table's (its games by their titles: a
+player starting a game reads them; dicetable replay says then how a record names them)."""
+
 
 def register(rules: Rules[S, A]) -> Rules[S, A]:
     """Make a game findable by its name; returns it so a module can keep a handle."""
@@ -93,13 +97,11 @@ def rules_for(name: object) -> Rules[Any, Any]:
     >>> rules_for("chess")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    engine.errors.IllegalAction: unknown game "chess"; this table plays "dalek" (Dalek Dice), ...
+    engine.errors.IllegalAction: this table does not play that game; it plays Dalek Dice, ...
     """
     if isinstance(name, str) and name in _REGISTRY:
         return _REGISTRY[name]
-    raise IllegalAction("unknown game {game}; this table plays {known}", game=Shown(name),
-                        known=Many(f"{Shown(game)} ({rules.title})"
-                                   for game, rules in _REGISTRY.items()))
+    raise IllegalAction(NOT_PLAYED, known=Many(rules.title for rules in _REGISTRY.values()))
 
 
 def game_names() -> tuple[str, ...]:

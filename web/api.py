@@ -16,7 +16,7 @@ from flask import Blueprint, Response, jsonify, send_file
 
 from device.session import TEACH_STEPS, Snapshot
 from device.teacher import DoubtedPhoto
-from engine import IllegalAction, game_names
+from engine import IllegalAction
 from engine.dicy import draw_interglacial
 from engine.game import REFUSED_LATER
 from web.auth import authorised, csrf_token, require_pin
@@ -85,7 +85,7 @@ def new_game() -> Response:
     record replays. ``abandon_current`` abandons the game in progress, only if this one is
     taken. The colours are kept only once the session took the game."""
     body = request_body()
-    header = _header(body)
+    header = _object(body, "header")
     if header.get("game") == "dicy" and header.get("mode") == "interglacial" \
             and "cards" not in header:
         header = {**header, "cards": _interglacial()}
@@ -273,17 +273,6 @@ def _object(body: Mapping[str, Any], key: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ApiError(400, f"error.field.{key}")
     return value
-
-
-def _header(body: Mapping[str, Any]) -> dict[str, Any]:
-    """The set-up of a new game: it names its players and a game this table plays (the rest
-    is the session's to refuse; the engine's words for these two are a record file's)."""
-    header = _object(body, "header")
-    if "game" not in header or "players" not in header:
-        raise ApiError(400, "error.field.header")
-    if header["game"] not in game_names():
-        raise ApiError(400, "error.unknown_game")
-    return header
 
 
 def _flag(body: Mapping[str, Any], key: str) -> bool:

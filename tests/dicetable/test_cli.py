@@ -101,6 +101,29 @@ def test_unreadable_records_get_a_clear_message(tmp_path: Path, content: bytes |
     assert why in capsys.readouterr().err
 
 
+HOW_A_HEADER_IS_WRITTEN = ('a record starts with its header: its game ("dalek", "dicy", "17") '
+                           'and its players, such as {"game": "dalek", "players": ["Ana", '
+                           '"Ben"]} (RULES.md gives the format)')
+
+
+@pytest.mark.parametrize(("header", "why"), [
+    ('{"roll": ["H4"]}', "a game starts with its set-up: the game to play and its players"),
+    ('{"game": "dalek"}', "a game starts with its set-up: the game to play and its players"),
+    ('{"game": "Dalek Dice", "players": ["Ana", "Ben"]}',
+     "this table does not play that game; it plays Dalek Dice, Dicy Cards, 17"),
+    ('{"game": 17, "players": ["Ana", "Ben"]}',
+     "this table does not play that game; it plays Dalek Dice, Dicy Cards, 17"),
+])
+def test_a_bad_header_is_told_as_to_a_player_then_how_a_record_writes_it(
+        tmp_path: Path, header: str, why: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # the engine words a header's refusal for a player setting up a game on a phone (no
+    # record syntax, no game ids); whoever wrote the record is told besides how to write it
+    path = tmp_path / "record.jsonl"
+    path.write_text(header + "\n")
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err == f"{path}: line 1: {why}; {HOW_A_HEADER_IS_WRITTEN}\n"
+
+
 def test_replay_json_of_several_records_prints_a_line_for_each_in_order(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.jsonl"

@@ -239,12 +239,12 @@ def test_a_header_without_its_game_or_of_a_game_not_played_here_is_refused_in_wo
         phone: Phone) -> None:
     # the engine's words for a record file went to the phone: "a record starts with its
     # header: the game and its players, such as something else" (the example header, shown
-    # as any input that is no word), and the games by their ids ("dalek" (Dalek Dice), ...)
-    set_up = ("A new game needs its set-up (the game and its players); nothing was changed.",
-              "Una partida nueva necesita su preparación (el juego y sus jugadores); no se ha "
-              "cambiado nada.")
-    unknown = ("This table does not know that game; nothing was changed.",
-               "Esta mesa no conoce ese juego; no se ha cambiado nada.")
+    # as any input that is no word), and the games by their ids ("dalek" (Dalek Dice), ...);
+    # the engine now words both for a player, in the phone's language
+    set_up = ("a game starts with its set-up: the game to play and its players",
+              "una partida empieza con su preparación: el juego y sus jugadores")
+    unknown = ("this table does not play that game; it plays Dalek Dice, Dicy Cards, 17",
+               "esta mesa no juega a ese juego; juega a Dalek Dice, Dicy Cards, 17")
     for header, (english, spanish) in [({"players": ["Ana", "Ben"]}, set_up),
                                        ({"game": "dalek"}, set_up),
                                        ({"game": "chess", "players": ["Ana", "Ben"]}, unknown),
