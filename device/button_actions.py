@@ -96,9 +96,10 @@ class ButtonActions:
         self._last_stop: Future[None] | None = None
 
     def stop(self, *, held: bool = False) -> None:
-        """Stop was pressed (and let go; ``held``: past its hold time, which is no stop where
-        the hold shuts the table down): returns once the stop was played or refused, or waits
-        for the camera's read of the dice set aside (or is queued behind a stop that waits)."""
+        """Stop was pressed (and let go; ``held``: held alone past its hold time, told to
+        :meth:`hold_stop`, which is no stop where that shuts the table down): returns once the
+        stop was played or refused, or waits for the camera's read of the dice set aside (or
+        is queued behind a stop that waits)."""
         if held and self._on_shutdown is not None:
             return
         view = self._session.snapshot().view

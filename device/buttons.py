@@ -13,11 +13,14 @@ How presses are read:
   the letting go of a press that was ignored (contacts that chatter when let go).
 - A shout counts on its press; shouts within ``together_s`` of the first become one shout
   with every caller (one ``call`` in 17).
-- Stop counts when it is let go, unless it was held (``hold_time``, gpiozero's ``when_held``):
-  held alone, it shuts the table down. With ``shutdown`` off, a held stop counts as a press.
+- Stop counts when it is let go, unless it was held alone (``hold_time``, gpiozero's
+  ``when_held``): that shuts the table down. With ``shutdown`` off, a held stop counts as a
+  press.
 - Stop and a shout held together (stop first) show the table PIN on the phones; neither
   counts as a press. A shout pressed while stop is down that is let go before the PIN shows
-  counts as a shout, and the stop as a stop: two players pressed at once. Stop held on alone
+  counts as a shout, and the stop as a stop: two players pressed at once. A stop held past
+  its time and let go while the shout is down, before the PIN shows, is a stop too: held with
+  a shout, it powers nothing off, with ``shutdown`` on as with it off. Stop held on alone
   for ``hold_time`` after the last such shout was let go shuts the table down (let go
   sooner, it counts as a press; a shout pressed again starts the time anew).
 
@@ -226,6 +229,10 @@ class PressReader:
         self._shouts: list[Edge] = []
         self._withheld: dict[Key, Edge] = {}
         """Shouts pressed while stop was down: they count when let go unless the PIN showed."""
+        self._stop_hold_told = False
+        """Whether the hold of the stop that is down was told to the actions (held alone: it
+        shuts the table down where that is on); held with a shout, it was not, and its letting
+        go is a stop."""
         self._alone_until: float | None = None
         """When stop, alone again since the shouts pressed with it were let go, has been held
         alone long enough to shut the table down (None: no such stop is down)."""
@@ -280,6 +287,7 @@ class PressReader:
         key = edge.key
         shouts_down = {k for k in self._down if k.button == "shout"}
         if key == STOP:
+            self._stop_hold_told = False
             if shouts_down:
                 self._chord |= {STOP} | shouts_down
         elif STOP in self._down:
@@ -291,7 +299,6 @@ class PressReader:
 
     def _released(self, edge: Edge) -> None:
         key = edge.key
-        held = key in self._held
         self._held.discard(key)
         in_chord = key in self._chord
         pin_shown = self._pin_shown
@@ -306,7 +313,7 @@ class PressReader:
         if withheld is not None and not pin_shown:
             bisect.insort(self._shouts, withheld, key=lambda edge: edge.at)
         if key == STOP and not (in_chord and pin_shown):
-            self._actions.stop(held=held)
+            self._actions.stop(held=self._stop_hold_told)
 
     def _was_held(self, key: Key) -> None:
         if key not in self._down or key in self._held:
@@ -318,14 +325,20 @@ class PressReader:
                 self._pin_shown = True
                 self._actions.show_pin(self._clock())
         elif key == STOP and STOP not in self._chord and self._alone_until is None:
-            self._actions.hold_stop()
+            self._hold_stop()
 
     def _held_alone(self, now: float) -> None:
         """Shut down once stop, alone again after a shout, has been held on long enough."""
         if self._alone_until is not None and now >= self._alone_until:
             self._alone_until = None
             self._held.add(STOP)
-            self._actions.hold_stop()
+            self._hold_stop()
+
+    def _hold_stop(self) -> None:
+        """Stop was held alone: tell the actions (which shut the table down, or leave its
+        letting go a stop)."""
+        self._stop_hold_told = True
+        self._actions.hold_stop()
 
 
 def _pin_errors() -> tuple[type[Exception], ...]:

@@ -394,6 +394,37 @@ def test_holding_stop_through_a_shout_let_go_meanwhile_shuts_down(table: Table) 
     assert last.version == before.version, "the held stop ended no turn"
 
 
+@pytest.mark.parametrize("shutdown", [True, False])
+def test_stop_held_past_its_hold_with_a_shout_down_is_a_stop_either_way(
+        session: TableSession, journal_path: Path, shutdown: bool) -> None:
+    """Stop pressed, a shout pressed 0.7 s later; stop's hold time runs out (not alone: it
+    powers nothing off) and stop is let go while the shout is down, before the PIN shows:
+    two players pressed at once, so the stop ends the turn and the shout is heard, with
+    shutdown on as with it off (with it on, the stop did nothing at all)."""
+    table = Table(session, ButtonConfig(stop=STOP, shout=SHOUT, hold_s=HOLD_S,
+                                        shutdown=shutdown))
+    try:
+        before = table.play(DALEK, KEPT)
+        held = table.held(STOP)
+        table.press(STOP)
+        time.sleep(0.7)  # gpiozero's hold timers run on real time: the shout's ends 0.7 s later
+        table.clock.advance(0.7)
+        table.press(SHOUT)
+        assert held.wait(WAIT_S), "gpiozero never told that stop was held"
+        table.clock.advance(0.4)
+        table.release(STOP)
+        table.clock.advance(0.3)
+        table.release(SHOUT)
+        table.clock.advance(0.3)
+        last = table.wait(lambda snap: snap.version > before.version
+                          and news("exterminate")(snap))
+        assert last.view is not None and last.view["turn"] == "Ben"
+        assert sources(journal_path)[-1] == ('{"stop": {}}', "button")
+        assert table.shutdowns == []
+    finally:
+        table.buttons.stop()
+
+
 class Reader:
     """A :class:`PressReader` handed edges by the test at the times it says (gpiozero's
     ``when_held`` too), with stop held for 5 s to power off, on a running session."""
