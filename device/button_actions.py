@@ -157,15 +157,15 @@ class ButtonActions:
         self._tell({"kind": "shutdown"})
         self._on_shutdown()
 
-    def show_pin(self, now: float) -> None:
-        """Stop and a shout were held together: the PIN on the phones for a minute. A journal
-        that cannot give it (a failing card) goes to the host's log, and the players hear
-        that the press was not taken."""
+    def show_pin(self, keys: list[Key], now: float) -> None:
+        """Stop and a shout were held together (``keys``, stop first): the PIN on the phones
+        for a minute. A journal that cannot give it (a failing card) goes to the host's log,
+        and the players hear that the press of those buttons was not taken."""
         try:
             pin = self._session.journal.pin()
         except (JournalError, sqlite3.Error):
             _log.exception("dicetable: the table failed to read its PIN")
-            self._refuse([STOP], ButtonRefusal(NOT_TAKEN))
+            self._refuse(keys, ButtonRefusal(NOT_TAKEN))
             return
         self._tell({"kind": "pin", "pin": pin}, pin_until=now + PIN_SHOWN_S)
 
@@ -232,10 +232,13 @@ class ButtonActions:
         self.feedback.accepted(keys)
 
     def _refuse(self, keys: list[Key], err: Refusal, *, player: str | None = None) -> None:
+        """Refuse the press of ``keys``: one button's kind (``stop``, ``shout``), or stop and
+        a shout held together (``stop_and_shout``), told with the first's seat."""
         self.feedback.refused(keys)
         key = keys[0]
-        self._tell({"kind": "refused", "button": key.button, "seat": key.seat,
-                    "player": player, "reason": refusal_json(err)})
+        both = {each.button for each in keys} == {"stop", "shout"}
+        self._tell({"kind": "refused", "button": "stop_and_shout" if both else key.button,
+                    "seat": key.seat, "player": player, "reason": refusal_json(err)})
 
     def _tell(self, news: dict[str, Any], *, pin_until: float | None = None) -> Snapshot:
         """Show ``news`` on the phones; ``pin_until``: when the PIN it shows goes (other news

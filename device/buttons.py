@@ -323,7 +323,9 @@ class PressReader:
         if STOP in self._held and shouts_held and STOP in self._chord:
             if not self._pin_shown:
                 self._pin_shown = True
-                self._actions.show_pin(self._clock())
+                shouts = sorted((k for k in self._held & self._chord if k.button == "shout"),
+                                key=lambda k: k.seat or 0)
+                self._actions.show_pin([STOP, *shouts], self._clock())
         elif key == STOP and STOP not in self._chord and self._alone_until is None:
             self._hold_stop()
 

@@ -5,6 +5,7 @@ kiosk page for a TV."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -111,6 +112,38 @@ def test_a_refused_press_says_why_in_every_language(browser: Browser, pi: PiTabl
     expect(pages["it"].locator("#moment")).to_have_text("STERMINARE!")
     for page in pages.values():
         page.context.close()
+
+
+NOT_TAKEN = {
+    "en": "Stop button and shout button: the table could not take this press",
+    "es": "Botón de plantarse y botón de gritar: la mesa no pudo atender esta pulsación",
+    "pt": "Botão de parar e botão de gritar: a mesa não atendeu este toque no botão",
+    "it": "Pulsante di stop e pulsante del grido: il tavolo non ha accettato questa pressione",
+}
+
+
+def test_a_pin_the_table_cannot_read_names_both_buttons_held(browser: Browser, pi: PiTable,
+                                                              tmp_path: Path) -> None:
+    """Stop and the shout held to show the PIN, which the journal has lost: the phones say
+    that the press of both was not taken (they named the stop button alone)."""
+    pi.new_game({"game": "dalek", "players": ["Ana", "Ben"]})
+    with sqlite3.connect(pi.session.journal.path) as db:
+        db.execute("DELETE FROM settings WHERE key = 'pin'")
+    pages = {lang: phone(browser, pi, lang) for lang in NOT_TAKEN}
+    for page in pages.values():
+        expect(page.locator("#board")).to_contain_text("Ana")
+    pi.factory.pin(STOP).drive_low()
+    time.sleep(0.1)
+    pi.factory.pin(SHOUT).drive_low()
+    try:
+        for lang, page in pages.items():
+            expect(page.locator("#toast")).to_contain_text(NOT_TAKEN[lang])
+        pages["es"].screenshot(path=tmp_path / "pin-not-taken-es.png")
+    finally:
+        pi.factory.pin(SHOUT).drive_high()
+        pi.factory.pin(STOP).drive_high()
+        for page in pages.values():
+            page.context.close()
 
 
 def test_the_shared_shout_asks_who_called_and_a_tap_calls(browser: Browser, pi: PiTable,
