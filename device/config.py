@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from pathlib import Path
@@ -95,17 +95,28 @@ def load_config(path: Path | None) -> Config:
                               f"{path}: {written(data, name)} is a setting outside any section "
                               "(each setting goes under its section: "
                               + ", ".join(f"[{s}]" for s in SECTIONS) + ")")
-    misspelt = [name for name in data if name not in SECTIONS and misspelt_forgiven(name, data)]
+    misspelt = [name for name in data if name not in SECTIONS and misspelt_forgiven(name)]
     unknown = [name for name in data if name not in SECTIONS and name not in misspelt]
     if unknown:
         raise ConfigError(f"{path}: unknown section [{unknown[0]}] (the sections are "
                           + ", ".join(f"[{s}]" for s in SECTIONS) + ")")
+    beside = FORGIVEN in data or len(misspelt) > 1
     for name in misspelt:
         del data[name]
-        unread += (ConfigError(f"{path}: unknown section [{name}]: it is written [{FORGIVEN}]",
-                               setting=f"[{name}]",
-                               why=Notice("notice.config.section", {"section": FORGIVEN})),)
+        unread += (_misspelt(path, name, beside=beside),)
     return Config(path, data, unread)
+
+
+def _misspelt(path: Path, name: str, *, beside: bool) -> ConfigError:
+    """Why section ``name``, :data:`FORGIVEN` misspelt, is wrong: its name, or (``beside``
+    another section for the same settings, written right or not) that they go in one."""
+    if beside:
+        return ConfigError(f"{path}: unknown section [{name}]: the {FORGIVEN} settings all go in "
+                           f"one section, [{FORGIVEN}]", setting=f"[{name}]",
+                           why=Notice("notice.config.section_beside", {"section": FORGIVEN}))
+    return ConfigError(f"{path}: unknown section [{name}]: it is written [{FORGIVEN}]",
+                       setting=f"[{name}]",
+                       why=Notice("notice.config.section", {"section": FORGIVEN}))
 
 
 def _read(path: Path) -> tuple[dict[str, Any], tuple[ConfigError, ...]]:
@@ -130,19 +141,16 @@ def _read(path: Path) -> tuple[dict[str, Any], tuple[ConfigError, ...]]:
                            for line in wrong)
 
 
-def misspelt_forgiven(name: str, sections: Collection[str] = ()) -> bool:
-    """Whether section ``name`` is :data:`FORGIVEN` misspelt ([button], [Buttons]) in a file
-    whose sections are named ``sections``: not where the file has a [buttons] too.
+def misspelt_forgiven(name: str) -> bool:
+    """Whether section ``name`` is :data:`FORGIVEN` misspelt ([button], [Buttons]), beside a
+    [buttons] or not (its settings are for the buttons either way).
 
     >>> [misspelt_forgiven(name) for name in ("Buttons", "button", "buttns", " buttons ")]
     [True, True, True, True]
     >>> [misspelt_forgiven(name) for name in ("camra", "buttons_old", "button_leds", "mutton")]
     [False, False, False, False]
-    >>> misspelt_forgiven("button", {"buttons": {}, "button": {}})
-    False
     """
-    return FORGIVEN not in sections and get_close_matches(
-        name.strip().casefold(), SECTIONS, n=1, cutoff=0.8) == [FORGIVEN]
+    return get_close_matches(name.strip().casefold(), SECTIONS, n=1, cutoff=0.8) == [FORGIVEN]
 
 
 def _forgiven_section(name: str) -> bool:

@@ -26,11 +26,10 @@ def test_no_file_means_every_default() -> None:
     # a wrong [server] or [camera] would serve the wrong thing: only [buttons] is forgiven
     ("[sever]\nport = 80\n[buttons]\nstop = 17\n", r"unknown section \[sever\]"),
     ("camera = 3\n", "camera must be a section"),
-    # near [buttons] but not it misspelt: another section, or one beside [buttons]
+    # near [buttons] but not it misspelt: another section
     ("[buttons_old]\nstop = 17\n", r"unknown section \[buttons_old\]"),
     ("[button_leds]\nstop = 5\n", r"unknown section \[button_leds\]"),
     ("[mutton]\nstop = 17\n", r"unknown section \[mutton\]"),
-    ("[buttons]\nstop = 17\n[button]\nshout = 27\n", r"unknown section \[button\]"),
     ("button = 17\n", "button = 17 is a setting outside any section"),
 ])
 def test_a_bad_file_is_named_with_what_is_wrong(tmp_path: Path, text: str, says: str) -> None:
@@ -208,6 +207,39 @@ def test_a_buttons_section_misspelt_starts_the_table_without_buttons(
     for lang, says in (("en", "the section is written"), ("es", "la sección se escribe"),
                        ("it", "la sezione si scrive"), ("pt", "a secção escreve-se")):
         assert f"[{name}]: {says} [buttons]. " in notice_text(lang, settings.buttons_off)
+
+
+BESIDE = {"en": "the buttons' settings all go in one section, [buttons]: move these there",
+          "es": "los ajustes de los botones van todos en una sola sección, [buttons]: "
+                "muévelos allí",
+          "it": "le impostazioni dei pulsanti vanno tutte in una sola sezione, [buttons]: "
+                "spostale lì",
+          "pt": "as definições dos botões vão todas numa só secção, [buttons]: mova-as para lá"}
+"""What the host reads of a misspelt [buttons] section beside another section for them."""
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("[buttons]\nstop = 17\n[button]\nshout = 27\n", ["[button]"]),
+    ("[button]\nshout = 27\n[buttons]\nstop = 17\n", ["[button]"]),
+    # a line TOML cannot read under it: the same rule, the line told as well
+    ("[buttons]\nstop = 17\n[button]\nshout = GPIO27\n", ["shout = GPIO27", "[button]"]),
+    # two misspelt, and no [buttons]: neither is written as the one to keep
+    ("[Buttons]\nstop = 17\n[button]\nshout = 27\n", ["[Buttons]", "[button]"]),
+])
+def test_a_misspelt_buttons_section_beside_another_starts_the_table_without_buttons(
+        tmp_path: Path, text: str, named: list[str]) -> None:
+    """[button] beside [buttons] was refused as an unknown section (the table did not start,
+    and the host read that the sections are [server], [camera], [buttons]); it is a wrong
+    buttons section like any other, told in one message."""
+    path = tmp_path / "config.toml"
+    path.write_text(f"[camera]\nfps = 5\n{text}")
+    settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
+    assert settings.buttons is None and settings.buttons_off is not None
+    assert settings.fps == 5.0
+    for lang, says in BESIDE.items():
+        told = notice_text(lang, settings.buttons_off)
+        assert all(f"{name}: {says}" in told for name in named if name.startswith("[")), told
+        assert all(name in told for name in named) and "written [buttons]" not in told, told
 
 
 @pytest.mark.parametrize(("text", "says"), [
