@@ -79,8 +79,8 @@ def read_without(text: str, owns: Callable[[str], bool],
 
 def _section_lines(lines: list[str], owns: Callable[[str], bool]) -> set[int]:
     """The indexes of the lines of the sections whose names ``owns``, from each of their headers
-    to the next line that starts with ``[``: a header written wrong ends one too, and stays with
-    the rest of the file.
+    to the next line that starts with ``[`` outside a text of several lines: a header written
+    wrong ends one too, and stays with the rest of the file.
 
     >>> lines = ["[buttons]", "stop = 17", "[server]]", "port = 80"]
     >>> sorted(_section_lines(lines, "buttons".__eq__))
@@ -88,8 +88,8 @@ def _section_lines(lines: list[str], owns: Callable[[str], bool]) -> set[int]:
     """
     own: set[int] = set()
     inside = False
-    for i, line in enumerate(lines):
-        if line.lstrip().startswith("["):
+    for i, (line, in_text) in enumerate(zip(lines, _in_texts(lines), strict=True)):
+        if not in_text and line.lstrip().startswith("["):
             header = _HEADER.fullmatch(line)
             inside = header is not None and owns(header[1].strip("\"'"))
         if inside:
@@ -115,8 +115,9 @@ def _setting_index(lines: list[str], err: tomllib.TOMLDecodeError) -> int | None
         # told within a line's text, the list is open on that line; at its start, above it
         within = told is not None and at < len(lines) \
             and int(told[2]) > len(lines[at]) - len(lines[at].lstrip()) + 1
+        in_texts = _in_texts(lines)
         for i in range(at if within else min(at, len(lines)) - 1, -1, -1):
-            if _lists_opened(lines[i]) > 0:
+            if _read_line(lines[i], in_texts[i])[0] > 0:
                 return i
     for i in range(min(at, len(lines) - 1), -1, -1):
         if lines[i].strip() and not lines[i].lstrip().startswith("#"):
@@ -124,24 +125,54 @@ def _setting_index(lines: list[str], err: tomllib.TOMLDecodeError) -> int | None
     return None
 
 
-def _lists_opened(line: str) -> int:
-    """How many more lists ``line`` opens than it closes: its brackets outside quoted text,
-    before its comment.
+def _read_line(line: str, text: str = "") -> tuple[int, str]:
+    """How many more lists ``line`` opens than it closes (its brackets outside quoted text,
+    before its comment), and the quotes of the text of several lines still open at its end
+    ("" for none); ``text``: the quotes of the one it starts inside.
 
-    >>> [_lists_opened(line) for line in ('seats = [22, 23  # ]', '# old: [21', 'a = "[#"')]
+    >>> [_read_line(line)[0] for line in ('seats = [22, 23  # ]', '# old: [21', 'a = "[#"')]
     [1, 0, 0]
+    >>> [_read_line(line)[0] for line in ('a = [22, "b\\\\"]", 2', 'a = ["b\\\\\\\\", 2')]
+    [1, 1]
+    >>> _read_line('note = \"\"\"[red'), _read_line('stop] [red]\"\"\" # ]', '\"\"\"')
+    ((0, '\"\"\"'), (0, ''))
     """
-    opened, quote = 0, ""
-    for char in line:
+    opened, quote, i = 0, text, 0
+    while i < len(line):
         if quote:
-            quote = "" if char == quote else quote
-        elif char in "\"'":
-            quote = char
-        elif char == "#":
+            if line[i] == "\\" and quote[0] == '"':  # an escape: the next character is text
+                i += 2
+                continue
+            if line.startswith(quote, i):
+                i, quote = i + len(quote), ""
+                continue
+        elif line.startswith(('"""', "'''"), i):
+            i, quote = i + 3, line[i:i + 3]
+            continue
+        elif line[i] in "\"'":
+            quote = line[i]
+        elif line[i] == "#":
             break
         else:
-            opened += {"[": 1, "]": -1}.get(char, 0)
-    return opened
+            opened += {"[": 1, "]": -1}.get(line[i], 0)
+        i += 1
+    return opened, quote if len(quote) == 3 else ""
+
+
+def _in_texts(lines: list[str]) -> list[str]:
+    """For each line, the quotes of the text of several lines it starts inside ("" for none).
+    A text left open to the end of the file is a mistake: the lines after it are read as
+    lines."""
+    texts: list[str] = []
+    text, opened_at = "", 0
+    for i, line in enumerate(lines):
+        texts.append(text)
+        if not text:
+            opened_at = i
+        text = _read_line(line, text)[1]
+    if text:
+        texts[opened_at + 1:] = [""] * (len(lines) - opened_at - 1)
+    return texts
 
 
 def _why(err: tomllib.TOMLDecodeError, line: str) -> Notice:

@@ -272,6 +272,33 @@ def test_a_buttons_line_toml_cannot_read_starts_the_table_without_buttons(
     assert says in notice_text("en", settings.buttons_off)
 
 
+@pytest.mark.parametrize(("text", "says", "right"), [
+    # a quote written in a list's text ("a\"]") closes neither the text nor the list
+    ('[buttons]\nseats = [22, "a\\"]", 23\nshout = 27\n',
+     'line 2, seats = [22, "a\\"]", 23: the list is not closed', "shout = 27"),
+    ('[buttons]\nstop = 17\nseats = [22, "\\"[red]\\"", 23\nshout = 27\n',
+     "the list is not closed", "shout = 27"),
+    # a line of a text of several lines that starts with [ is no section's header
+    ('[buttons]\nnote = """\n[red] is stop\n"""\nshout = GPIO27\n[camera]\nfps = 5\n',
+     "line 5, shout = GPIO27: a pin is written as a number", "[red]"),
+    ("[buttons]\nnote = \'\'\'\n[stop] [red]\n\'\'\'\nstop = 17,\n",
+     "line 5, stop = 17,: there is more after the value", "[stop]"),
+])
+def test_brackets_in_a_buttons_text_do_not_confuse_the_reading_of_its_wrong_lines(
+        tmp_path: Path, text: str, says: str, right: str) -> None:
+    """Brackets and quotes inside the section's quoted text: only the wrong line is told,
+    and the table starts without buttons (the correct line after a list left open with
+    "a\"]" in it was told as wrong too; a text whose line starts with [ ended the section
+    there, and the file was refused as not a valid config file)."""
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
+    assert settings.buttons is None and settings.buttons_off is not None
+    assert settings.fps == (5.0 if "fps" in text else None)
+    told = notice_text("en", settings.buttons_off)
+    assert says in told and f"{right}:" not in told, told
+
+
 @pytest.mark.parametrize("text", [
     "[camera]\nfps = 5,\n[buttons]\nstop = 17\n",  # a wrong line outside [buttons]
     "[buttons]\nstop = 17,\n[camera]\nfps = fast\n",  # and one outside too
