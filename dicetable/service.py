@@ -24,6 +24,8 @@ from device.voice import Voice
 from dicetable.stop_signals import take_stop_signals
 
 POWER_OFF = ("systemctl", "poweroff")
+"""Without -i: a program that blocks shutdown (an upgrade, a firmware update) keeps the Pi on,
+as systemd/dicetable-poweroff.rules grants no power-off-ignore-inhibit either."""
 
 
 def open_buttons(config: ButtonConfig | None, session: TableSession, *,

@@ -4,6 +4,7 @@ on SIGTERM; on this machine (no GPIO) it starts without buttons and says so once
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -15,7 +16,7 @@ import pytest
 
 from device.journal import PIN_DIGITS
 from dicetable.child import ServedTable, free_port, start_serving
-from dicetable.service import PowerOff, StopSignals
+from dicetable.service import POWER_OFF, PowerOff, StopSignals
 from tests.dicetable.terminal import started_from_a_terminal
 
 
@@ -101,6 +102,21 @@ def test_power_off_runs_only_when_a_held_stop_asked_for_it(tmp_path: Path,
     refused.requested = True
     refused.after_stop()
     assert "cannot power off: Access denied" in capsys.readouterr().err
+
+
+RULE = Path(__file__).parents[2] / "systemd" / "dicetable-poweroff.rules"
+
+
+def test_the_polkit_rule_grants_what_the_power_off_asks_and_no_more() -> None:
+    """`systemctl poweroff` without -i asks logind to power off, past other users' sessions
+    (an ssh login): the rule grants those two. A program that blocks shutdown (an upgrade, a
+    firmware update) keeps the Pi on: neither the call (-i, which asks logind to skip it) nor
+    the rule (power-off-ignore-inhibit, which a weak block asks even without -i) overrides it."""
+    granted = set(re.findall(r'"org\.freedesktop\.login1\.([\w-]+)"', RULE.read_text()))
+    assert granted == {"power-off", "power-off-multiple-sessions"}
+    assert POWER_OFF[:2] == ("systemctl", "poweroff")
+    assert not {"-i", "--ignore-inhibitors", "--check-inhibitors=no", "-f", "--force"} & set(
+        POWER_OFF)
 
 
 def test_a_second_stop_signal_lets_the_table_finish_closing(
