@@ -2,6 +2,7 @@
 "use strict";
 
 const TALL_BOARD = 0.4;  // a score board taller than this share of the screen does not stay on top
+const KIOSK = document.body.classList.contains("kiosk");  // a TV (/kiosk): it only watches
 
 function render() {
   keepingFocus(drawPad);
@@ -34,7 +35,6 @@ function drawPad() {
   main.className = "pad";
   const playing = !view.over;
   // A TV only watches: the score sheet takes the column a phone enters moves in.
-  const kiosk = document.body.classList.contains("kiosk");
   // Two columns on a landscape tablet; on a phone one, in the order of the "order" classes.
   main.replaceChildren(
     el("div.col.see", {}, [
@@ -44,12 +44,12 @@ function drawPad() {
       cameraShown(),
       game.table(view),
       storyBox(view),
-      kiosk ? null : game.grid(view)].filter(Boolean)),
+      KIOSK ? null : game.grid(view)].filter(Boolean)),
     el("div.col.do", {}, [
-      kiosk ? game.grid(view) : null,
-      playing && !kiosk ? (S.auth ? entry(view, game) : watchOnly()) : null,
+      KIOSK ? game.grid(view) : null,
+      playing && !KIOSK ? (S.auth ? entry(view, game) : watchOnly()) : null,
       hintsBox(view, game),
-      kiosk ? null : actionsList(view, game)].filter(Boolean)));
+      KIOSK ? null : actionsList(view, game)].filter(Boolean)));
 }
 
 /* What the host must be told (a damaged journal, a new PIN); a phone with the PIN dismisses it. */
@@ -64,7 +64,7 @@ function notices() {
 
 function noGame() {
   // A TV has no input: it says where a game is started, beside its join code (large).
-  if (document.body.classList.contains("kiosk")) {
+  if (KIOSK) {
     return el("section.panel.welcome", {}, el("h2", {text: t("pad.no_game")}), el("p", {text: t("pad.start_on_phone")}));
   }
   return el("section.panel.welcome", {},
