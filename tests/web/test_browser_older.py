@@ -71,13 +71,15 @@ def test_a_move_taken_whose_answer_is_lost_is_told_as_such_on_an_older_phone(
     assert pad.errors == []
 
 
+@pytest.mark.parametrize("width", [375, 320])
 def test_names_stay_whole_on_an_older_phone_without_container_units(
-        open_phone: Callable[..., Page], served: ServedTable) -> None:
-    # iPhone 7 and 8 are 375 px wide; "Straight" is the widest card name in English.
+        open_phone: Callable[..., Page], served: ServedTable, width: int) -> None:
+    # iPhone 7 and 8 are 375 px wide, an iPhone SE (2016) 320 px; "Straight" is the widest
+    # card name in English (at 320 px it spilled out of its card, 56 px in 49)
     view = play(host(served), {"game": "dicy", "cards": ["straight", "two-pairs", "odd", "pair",
                                                           "sixes"],
                                "players": ["Massimiliano", "Bartholomew", "Clementine", "Ana"]}, [])
-    page = open_phone(viewport={"width": 375, "height": 667})
+    page = open_phone(viewport={"width": width, "height": 667})
     page.route("**/static/*.css", without_container_units)
     page.reload()
     shows(page, view["version"])
