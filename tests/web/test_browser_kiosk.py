@@ -93,6 +93,34 @@ def test_the_kiosks_words_and_scores_are_read_from_the_sofa(
             assert sizes[".scores .total"] > sizes[".scores .name"], f"{width}×{height}: {sizes}"
 
 
+@pytest.mark.parametrize(("header", "cards", "words"), [
+    ({"game": "dicy", "players": LONG_NAMES[:4], "cards": ["straight", "distinct-x4", "forty-minus",
+                                                          "lowest-three", "same-x5"]},
+     ".dcard", ".dcard b"),
+    ({"game": "17", "players": LONG_NAMES[:6]}, ".card17", ".card17 small")])
+def test_the_kiosks_cards_are_read_from_the_sofa_and_all_seen(
+        browser: Browser, served: ServedTable, header: dict[str, Any], cards: str,
+        words: str) -> None:
+    # Dicy's card names were 12 px at 720p, 18 px at 1080p, 17's cards' players 12 and 18 px
+    # (the floor: 18 and 27 px); at the floor each card is whole and in its column's view
+    play(host(served), header, random_lines(header, 12, Random(3)))
+    for width, height in TVS:
+        with tv(browser, served, width, height) as page:
+            expect(page.locator(cards).first).to_be_visible()
+            seen = page.evaluate("""([cards, words]) => {
+                const column = document.querySelector('.col.see').getBoundingClientRect();
+                const all = [...document.querySelectorAll(cards)];
+                return {size: Math.min(...[...document.querySelectorAll(words)].map((e) =>
+                            parseFloat(getComputedStyle(e).fontSize))),
+                        cut: all.filter((e) => e.getBoundingClientRect().bottom > column.bottom + 1)
+                            .length,
+                        spilled: all.flatMap((e) => [e, ...e.querySelectorAll('b')])
+                            .filter((e) => e.scrollWidth > e.clientWidth + 1).length};
+            }""", [cards, words])
+            assert seen["size"] >= height / 40 - .5, f"{width}×{height}: {words}: {seen}"
+            assert seen["cut"] == 0 and seen["spilled"] == 0, f"{width}×{height}: {seen}"
+
+
 def test_the_kiosks_join_code_is_scanned_from_across_the_room(
         browser: Browser, served: ServedTable) -> None:
     # it was 320 px at every size: 15 % of a 4K TV's height at its own pixels

@@ -310,7 +310,7 @@ const dicy = {
 
   grid(view) {
     return scoreGrid(view, (r) => el("td", {title: r.what === "skip" ? t("act.skip") : cardName(r.card)},
-      String(r.points), " ", el("small", {text: r.what === "skip" ? t("act.skip") : cardName(r.card)})));
+      String(r.points), " ", el("small", {text: breakable(r.what === "skip" ? t("act.skip") : cardName(r.card))})));
   },
 
   rank(view, p) {
