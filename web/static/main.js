@@ -225,6 +225,7 @@ async function sendCorrection(dropFrom) {
   const done = await change("/api/correct", body, {refused: (data) => {
     e.refused = {index: data.refused.index, error: data.error};
     render();
+    return true;
   }});
   e.sending = false;
   if (!done) { correctionStillStands(S.record); return; }  // a change that came meanwhile

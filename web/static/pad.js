@@ -167,7 +167,9 @@ async function post(url, body, options) {
 }
 
 /* One POST: its answer applied, a refusal told (with the table's state where it brings it: a
-   stale change, a doubted teach photo); null unless taken. Never throws. */
+   stale change, a doubted teach photo); null unless taken. Never throws. A refusal naming what
+   to fix (``refused``: a correction's later action, a doubted teach photo) goes to
+   options.refused, which returns true where it shows it itself. */
 async function send(url, body, options) {
   try {
     const response = await fetch(url, {
@@ -187,7 +189,7 @@ async function send(url, body, options) {
     if (data.state) apply(data.state);  // the table's as it refused, whatever the status
     if (response.status === 401) signedOut();
     if (response.status === 403 && !url.startsWith("/auth/")) refresh();
-    if (options && options.refused && data.refused) { options.refused(data); return null; }
+    if (options && options.refused && data.refused && options.refused(data)) return null;
     toast(data.error || t(response.status === 413 ? "error.http413" : "error.http500"));
     return null;
   } catch (e) {  // no answer: did the table take it? The state it has now tells

@@ -8,12 +8,12 @@ const teachStep = (what, extra, options) => change("/api/camera/teach", Object.a
 /* A photo of the step (pictures: of d6 dice with pictures, kept though their pips look like
    another number). A d6 photo whose dice look like another number is asked about on every
    phone (the lesson's doubt, in the state the refusal brings; with none there, the refusal is
-   told); a photo kept as pictures is said, and can be taken back. */
+   told as any); a photo kept as pictures is said, and can be taken back. */
 async function teachPhoto(lesson, pictures) {
   const face = lesson.steps[lesson.step][0].face;
   const refused = (data) => {
     const teach = data.state && data.state.camera && data.state.camera.teach;
-    if (!(teach && teach.lesson && teach.lesson.doubt)) toast(data.error || t("error.http500"));
+    return Boolean(teach && teach.lesson && teach.lesson.doubt);
   };
   const taken = await teachStep("photo", pictures ? {pictures: true} : {}, {refused});
   if (taken && pictures) toast(t("teach.kept_pictures", {face: faceName(lesson.kind, face)}), "ok");
