@@ -23,8 +23,9 @@ from web.auth import authorised, csrf_token, require_pin
 from web.body import json_body
 from web.colours import PALETTE
 from web.errors import ApiError, language, refusal
+from web.notices import notices
 from web.table import table
-from web.wording import engine_text, notice_text
+from web.wording import engine_text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -36,16 +37,9 @@ def state() -> Response:
     """The current state, whether this phone may change it, its CSRF token, and what the host
     must be told (in the phone's language)."""
     snapshot = table().session.snapshot()
-    return jsonify({"state": table().payload(snapshot), "auth": authorised(),
-                    "csrf": csrf_token(), "notices": notices()})
-
-
-def notices() -> list[str]:
-    """The table's notices for the host, in this phone's language; a phone without the PIN
-    reads a notice's ``guest`` words where it has them."""
     host = authorised()
-    return [notice_text(language(), notice if host or notice.guest is None else notice.guest)
-            for notice in table().host_notices()]
+    return jsonify({"state": table().payload(snapshot), "auth": host,
+                    "csrf": csrf_token(), "notices": notices(host)})
 
 
 @bp.post("/notices/dismiss")

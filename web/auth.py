@@ -25,6 +25,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from device.journal import Journal, JournalError
 from web.body import json_body
 from web.errors import ApiError
+from web.notices import notices
 from web.table import table
 
 bp = Blueprint("auth", __name__, url_prefix="/auth")
@@ -134,13 +135,14 @@ def protect_posts(app: Flask) -> None:
 
 @bp.post("/pin")
 def enter_pin() -> Response:
-    """``{"pin": "123456"}``: grant this phone the right to change the game."""
+    """``{"pin": "123456"}``: grant this phone the right to change the game; the answer
+    carries its new CSRF token and the notices as the host reads them."""
     body = json_body()
     pin = body.get("pin") if isinstance(body, dict) else None
     if not isinstance(pin, str):
         raise ApiError(400, "error.pin_missing")
     _admit(lambda: _same(pin.strip(), table().journal.pin()))
-    return jsonify({"ok": True, "csrf": csrf_token()})
+    return jsonify({"ok": True, "csrf": csrf_token(), "notices": notices(True)})
 
 
 @bp.get("/join")
@@ -157,11 +159,12 @@ def join() -> BaseResponse:
 
 @bp.post("/logout")
 def logout() -> Response:
-    """Give the grant back, for every copy of this phone's cookie (it can still watch)."""
+    """Give the grant back, for every copy of this phone's cookie (it can still watch); the
+    answer carries the notices as a guest reads them."""
     grant = session.pop("grant", None)
     if isinstance(grant, str):
         table().journal.revoke(grant)
-    return jsonify({"ok": True})
+    return jsonify({"ok": True, "notices": notices(False)})
 
 
 def _admit(right: Callable[[], bool]) -> None:

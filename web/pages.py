@@ -19,13 +19,13 @@ from flask import (
     url_for,
 )
 
-from web.api import notices
 from web.auth import authorised, csrf_token
 from web.colours import PALETTE
 from web.errors import language
 from web.games import setup_facts
 from web.i18n import LANGUAGES, catalog, later_words, page_words
 from web.join import join_qr, join_url
+from web.notices import notices
 from web.printables import own_wifi
 from web.table import table
 
@@ -49,14 +49,15 @@ def _page(*, kiosk: bool) -> str:
     lang = language()
     url = join_url()
     facts = setup_facts()
+    host = authorised()
     boot = {
         "lang": lang,
         "languages": list(LANGUAGES),
         "ui": page_words(lang),
         "csrf": csrf_token(),
-        "auth": authorised(),
+        "auth": host,
         "state": table().payload(table().session.snapshot()),
-        "notices": notices(),
+        "notices": notices(host),
         "facts": facts,
         "games": list(facts),
         "palette": list(PALETTE),

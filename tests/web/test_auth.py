@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from flask import Flask
 
+from device.button_config import button_config, buttons_off
+from device.config import ConfigError
 from device.journal import Journal
 from device.session import TableSession
 from tests.web.conftest import served_here
@@ -44,6 +46,22 @@ def test_the_right_pin_grants_and_logout_takes_it_back(watcher: Phone, journal: 
     assert watcher.change("/api/game", GAME).status_code == 200
     assert watcher.post("/auth/logout", {}).status_code == 200
     assert watcher.act({"roll": ["H4"] * 10}).status_code == 401
+
+
+def test_the_pin_and_logout_answer_with_the_notices_as_the_phone_now_reads_them(
+        app: Flask, watcher: Phone, journal: Journal) -> None:
+    # the pad asked the whole state anew after either, for its notices alone
+    try:
+        button_config({"stop": 40}, "[buttons]")
+    except ConfigError as err:
+        with app.app_context():
+            table().notices.append(buttons_off(err, "/etc/dicetable/config.toml"))
+    host_words = watcher.enter_pin(journal.pin()).json["notices"]  # type: ignore[index]
+    assert host_words == watcher.client.get("/api/state").json["notices"]  # type: ignore[index]
+    assert "/etc/dicetable/config.toml: stop = 40" in host_words[0]
+    guest_words = watcher.post("/auth/logout", {}).json["notices"]  # type: ignore[index]
+    assert guest_words == watcher.client.get("/api/state").json["notices"]  # type: ignore[index]
+    assert guest_words[0].startswith("The table's buttons are off until the host fixes")
 
 
 def test_a_post_without_the_csrf_token_is_refused(phone: Phone) -> None:

@@ -788,8 +788,9 @@ def test_the_host_is_told_on_the_page_when_the_journal_was_damaged(
 def test_a_phone_that_enters_the_pin_reads_the_buttons_off_notice_in_full(
         open_phone: Callable[..., Page], served: ServedTable, tmp_path: Path) -> None:
     # the config file's path and settings are the host's: a guest reads that the buttons are
-    # off, and the same page with the PIN entered reads what is wrong without a reload, and
-    # no longer once the table asks for the PIN again
+    # off, and the same page with the PIN entered reads what is wrong without a reload (the
+    # PIN's answer brings them: the whole state was asked anew for them), a guest's words
+    # again once locked (the lock's answer brings them) and once the table asks for the PIN
     config = tmp_path / "config.toml"
     config.write_text("[buttons]\nstop = 40\n")
     served.stop()
@@ -800,8 +801,16 @@ def test_a_phone_that_enters_the_pin_reads_the_buttons_off_notice_in_full(
     notices = host.page.locator(".notices")
     expect(notices).to_contain_text("The table's buttons are off until the host fixes")
     expect(notices).not_to_contain_text(str(config))
+    asked: list[str] = []
+    host.page.on("request", lambda request: asked.append(request.url))
     host.enter_pin(served.pin)
     expect(notices).to_contain_text(f"In the config file {config}: stop = 40: there is no GPIO")
+    host.menu("Lock this phone")
+    expect(notices).to_contain_text("The table's buttons are off until the host fixes")
+    expect(notices).not_to_contain_text(str(config))
+    host.enter_pin(served.pin)
+    expect(notices).to_contain_text(f"In the config file {config}: stop = 40: there is no GPIO")
+    assert [url for url in asked if url.endswith("/api/state")] == []
     # the PIN's grant gone (logged out on a copy of the phone): the host's words go with it
     copy = open_phone().context
     copy.add_cookies([{"name": c["name"], "value": c["value"], "url": served.url}

@@ -494,23 +494,25 @@ async function sendPin(event) {
     S.csrf = data.csrf;
     document.getElementById("pin-dialog").close();
     toast(t("pin.welcome"), "ok");
-    pinStateChanged(true);
+    pinStateChanged(true, data.notices);
   } else {
     document.getElementById("pin-error").textContent = data.error || t("error.network");
   }
 }
 
 async function lock() {
-  if (await post("/auth/logout", {})) pinStateChanged(false);
+  const done = await post("/auth/logout", {});
+  if (done) pinStateChanged(false, done.notices);
 }
 
-/* The phone entered the PIN (auth) or is a guest's again: drawn so at once, and the state
-   asked anew for the notices as it now reads them (the host's name the config file; a guest
-   reads some of them shorter). */
-function pinStateChanged(auth) {
+/* The phone entered the PIN (auth) or is a guest's again: drawn so at once, with the notices
+   as it now reads them (the host's name the config file; a guest reads some of them shorter):
+   those the answer brought, or, told it is signed out, the state's asked anew. */
+function pinStateChanged(auth, notices) {
   S.auth = auth;
+  if (notices) S.notices = notices;
   render();
-  refresh();
+  if (!notices) refresh();
 }
 
 /* The page in another language; a message up in the old one goes. If the words do not come,
