@@ -7,7 +7,9 @@
 - **shout**: in 17 a ``call`` by the seats' players (all who shouted together; the engine
   resolves who wins it); with one shout button for the table the phones ask who called. In
   Dalek Dice the Dalek's voice ("Exterminate!") and the score pad's moment.
-- Held: stop alone shuts the table down; stop and a shout show the table PIN on the phones.
+- Held: stop alone powers the Pi off; where that is refused (a program on the Pi blocks
+  shutdown, say) the table goes on, and the phones say why (the host's notices); stop and a
+  shout show the table PIN on the phones.
 
 A press the rules refuse (the player who just played calls 17, a stop with no turn to stop)
 changes nothing: the buzzer buzzes, the button's LED blinks, and the phones say why. Every
@@ -76,14 +78,22 @@ class Feedback:
         for led in self._leds.values():
             led.on()
 
+    def stayed_on(self) -> None:
+        """Every LED off again, and the refusal's buzz and blinking of stop: the Pi did not
+        power off."""
+        for led in self._leds.values():
+            led.off()
+        self.refused([STOP])
+
 
 class ButtonActions:
     """Carries out presses on ``session``. ``seated``: the table has a shout button per seat
-    (else one for the table). ``on_shutdown`` is called when stop is held alone (None: the
-    hold does nothing)."""
+    (else one for the table). ``on_shutdown`` is called when stop is held alone, and says
+    whether the Pi powers off (False: it was refused, and why is told by it; None: the hold
+    does nothing)."""
 
     def __init__(self, session: TableSession, *, seated: bool, voice: Voice | None = None,
-                 on_shutdown: Callable[[], None] | None = None) -> None:
+                 on_shutdown: Callable[[], bool] | None = None) -> None:
         self._session = session
         self._seated = seated
         self._voice = voice
@@ -149,13 +159,16 @@ class ButtonActions:
             self._refuse(keys, ButtonRefusal("the shout button has no part in Dicy Cards"))
 
     def hold_stop(self) -> None:
-        """Stop was held alone: shut the table down (when that is on; else its letting go is a
-        stop, see :meth:`stop`)."""
+        """Stop was held alone: power the Pi off (when that is on; else its letting go is a
+        stop, see :meth:`stop`). Refused, the table goes on: the phones are told
+        (``shutdown_refused``: they look again at the host's notices, which say why)."""
         if self._on_shutdown is None:
             return
         self.feedback.goodbye()
         self._tell({"kind": "shutdown"})
-        self._on_shutdown()
+        if not self._on_shutdown():
+            self.feedback.stayed_on()
+            self._tell({"kind": "shutdown_refused"})
 
     def show_pin(self, keys: list[Key], now: float) -> None:
         """Stop and a shout were held together (``keys``, stop first): the PIN on the phones

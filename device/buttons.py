@@ -14,8 +14,8 @@ How presses are read:
 - A shout counts on its press; shouts within ``together_s`` of the first become one shout
   with every caller (one ``call`` in 17).
 - Stop counts when it is let go, unless it was held alone (``hold_time``, gpiozero's
-  ``when_held``): that shuts the table down. With ``shutdown`` off, a held stop counts as a
-  press.
+  ``when_held``): that powers the Pi off (refused, the table goes on; see
+  :meth:`ButtonActions.hold_stop`). With ``shutdown`` off, a held stop counts as a press.
 - Stop and a shout held together (stop first) show the table PIN on the phones; neither
   counts as a press. A shout pressed while stop is down that is let go before the PIN shows
   counts as a shout, and the stop as a stop: two players pressed at once. A stop held past

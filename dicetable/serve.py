@@ -163,25 +163,21 @@ def run(args: argparse.Namespace) -> int:
     # starting, rendering the demo say, as well as one that serves), in reverse order.
     stop_signals = StopSignals(before=lambda: None)
     stop_signals.install()
-    power_off = PowerOff()
-    try:
-        with ExitStack() as close:
-            close.callback(serving.release)
-            try:
-                status = _serve(args, settings, state, stop_signals, power_off, close)
-            except KeyboardInterrupt:  # a stop before the server ran (its run takes one itself)
-                status = 0
-            finally:
-                stop_signals.closing = True
-        if status == 0:
-            print("dicetable: stopped; the game is saved", file=sys.stderr, flush=True)
-        return status
-    finally:
-        power_off.after_stop()
+    with ExitStack() as close:
+        close.callback(serving.release)
+        try:
+            status = _serve(args, settings, state, stop_signals, close)
+        except KeyboardInterrupt:  # a stop before the server ran (its run takes one itself)
+            status = 0
+        finally:
+            stop_signals.closing = True
+    if status == 0:
+        print("dicetable: stopped; the game is saved", file=sys.stderr, flush=True)
+    return status
 
 
 def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
-           stop_signals: StopSignals, power_off: PowerOff, close: ExitStack) -> int:
+           stop_signals: StopSignals, close: ExitStack) -> int:
     """Open the table, the camera, the buttons and the server, each closed by ``close``,
     and serve until a stop signal."""
     from web.app import create_app
@@ -218,7 +214,9 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
         return 2
     if camera is None:
         watchdog.leave("camera")
-    buttons = open_buttons(settings.buttons, session, on_shutdown=power_off.request)
+    # a held stop that cannot power the Pi off: the table goes on, and the phones say why
+    power_off = PowerOff(on_refused=lambda notice: table(app).tell(notice))
+    buttons = open_buttons(settings.buttons, session, on_shutdown=power_off)
     if buttons is not None:
         close.callback(buttons.stop)
     app = create_app({"JOURNAL": journal, "TABLE_SESSION": session,

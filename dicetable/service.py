@@ -1,5 +1,5 @@
 """The Pi's side of ``dicetable serve``: the buttons, what systemd is told (ready, status,
-watchdog), and powering off after a held stop button.
+watchdog), and powering the Pi off for a held stop button.
 
 Everything here does nothing harmful off the Pi: without GPIO there are no buttons (said
 once), and outside systemd nothing is sent.
@@ -7,8 +7,6 @@ once), and outside systemd nothing is sent.
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -18,6 +16,7 @@ from typing import TextIO
 from device.button_actions import ButtonActions
 from device.button_config import ButtonConfig
 from device.buttons import NoButtons, TableButtons
+from device.notice import Notice
 from device.notify import Notifier, Watchdog, watchdog_interval
 from device.session import TableSession
 from device.voice import Voice
@@ -26,10 +25,12 @@ from dicetable.stop_signals import take_stop_signals
 POWER_OFF = ("systemctl", "poweroff")
 """Without -i: a program that blocks shutdown (an upgrade, a firmware update) keeps the Pi on,
 as systemd/dicetable-poweroff.rules grants no power-off-ignore-inhibit either."""
+POWER_OFF_WAIT_S = 30.0
+"""How long the power-off may take to answer (logind answers at once; D-Bus gives up at 25 s)."""
 
 
 def open_buttons(config: ButtonConfig | None, session: TableSession, *,
-                 on_shutdown: Callable[[], None], out: TextIO | None = None
+                 on_shutdown: Callable[[], bool], out: TextIO | None = None
                  ) -> TableButtons | None:
     """The table's buttons (not started), or None (switched off, or no GPIO: said once on
     ``out``, default the standard error as it is then)."""
@@ -49,31 +50,48 @@ def open_buttons(config: ButtonConfig | None, session: TableSession, *,
 
 
 class PowerOff:
-    """A held stop button: stop serving as on SIGTERM (the journal is closed on the way
-    out), then :meth:`after_stop` powers the Pi off."""
+    """A held stop button powers the Pi off: the power-off is asked while the table still
+    serves. Taken, systemd stops the table as it stops every service before the power goes
+    (SIGTERM: the journal is closed on the way out, as on ``systemctl stop``). Refused (a
+    program blocks shutdown, or polkit does not let the table's user power the Pi off), the
+    table goes on serving, and ``on_refused`` is given why, in a player's words."""
 
-    def __init__(self, command: tuple[str, ...] = POWER_OFF) -> None:
+    def __init__(self, on_refused: Callable[[Notice], None], *,
+                 command: tuple[str, ...] = POWER_OFF, out: TextIO | None = None) -> None:
+        self.on_refused = on_refused
         self.command = command
-        self.requested = False
+        self.out = out
 
-    def request(self) -> None:
-        """Stop the table (from the buttons' thread)."""
-        self.requested = True
-        os.kill(os.getpid(), signal.SIGTERM)
-
-    def after_stop(self, out: TextIO | None = None) -> None:
-        """Power off when it was requested (once the journal is closed)."""
-        if not self.requested:
-            return
-        out = out or sys.stderr
+    def __call__(self) -> bool:
+        """Power the Pi off (from the buttons' thread): True once it was taken; False where
+        it was refused, said in the host's log and to ``on_refused``."""
+        out = self.out or sys.stderr
         print("dicetable: powering off", file=out, flush=True)
         try:
-            done = subprocess.run(self.command, check=False, capture_output=True, text=True)
-        except OSError as err:
-            print(f"dicetable: cannot power off: {err}", file=out, flush=True)
-            return
-        if done.returncode != 0:
-            print(f"dicetable: cannot power off: {done.stderr.strip()}", file=out, flush=True)
+            done = subprocess.run(self.command, check=False, capture_output=True, text=True,
+                                  timeout=POWER_OFF_WAIT_S)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            why = str(err)
+        else:
+            if done.returncode == 0:
+                return True
+            why = done.stderr.strip() or f"it exited with {done.returncode}"
+        print(f"dicetable: cannot power off: {why}; the table goes on", file=out, flush=True)
+        self.on_refused(power_off_refused(why))
+        return False
+
+
+def power_off_refused(why: str) -> Notice:
+    """What the players are told of a power-off refused for ``why`` (what systemctl said):
+    a program blocks shutdown (logind: "Operation inhibited by …", "… block inhibitor"), the
+    table's user may not power the Pi off (polkit: "Access denied", "Interactive
+    authentication required"), or another reason, which the host's log holds."""
+    said = why.lower()
+    if "inhibit" in said:
+        return Notice("notice.power_off.inhibited")
+    if "access denied" in said or "authentication required" in said:
+        return Notice("notice.power_off.not_allowed")
+    return Notice("notice.power_off.failed")
 
 
 class StopSignals:

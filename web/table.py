@@ -64,7 +64,8 @@ class Table:
     look again (see :func:`public_url`); None: the address the phone used
     (:mod:`web.join`)."""
     notices: list[Notice] = field(default_factory=list)
-    """What the host must be told since the start, until a phone with the PIN dismisses it."""
+    """What the host must be told since the start (and what the table told since:
+    :meth:`tell`), until a phone with the PIN dismisses it."""
     trades: GrantTrades = field(default_factory=GrantTrades)
     """The first score pad's shared token traded for phones' own grants (web.auth)."""
     _address: tuple[float, str | None] | None = field(default=None, repr=False)
@@ -112,6 +113,12 @@ class Table:
             if CARD_FULL not in self.notices:
                 self.notices.append(CARD_FULL)
         return self.notices
+
+    def tell(self, notice: Notice) -> None:
+        """Tell the host ``notice`` from now on, with the notices since the start (once: one
+        told again while it is shown is not shown twice)."""
+        if notice not in self.notices:
+            self.notices.append(notice)
 
     def start_game(self, header: dict[str, Any], colours: dict[str, int], *,
                    base_version: int, abandon_current: bool = False) -> Snapshot:

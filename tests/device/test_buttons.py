@@ -55,19 +55,22 @@ class Table:
     """A running session with buttons on mock pins."""
 
     def __init__(self, session: TableSession, config: ButtonConfig, *,
-                 voice: Voice | None = None) -> None:
+                 voice: Voice | None = None, powers_off: bool = True) -> None:
         self.session = session
         self.factory = MockFactory(revision=PI5)
         self.clock = FakeClock()
         self.shutdowns: list[float] = []
+        self.powers_off = powers_off
+        """What the power-off answers: taken, or refused (a program blocks shutdown)."""
         self.actions = ButtonActions(session, seated=bool(config.seats), voice=voice,
                                      on_shutdown=self.shut_down if config.shutdown else None)
         self.buttons = TableButtons(config, self.actions, factory=self.factory,
                                     clock=self.clock)
         self.buttons.start()
 
-    def shut_down(self) -> None:
+    def shut_down(self) -> bool:
         self.shutdowns.append(self.clock())
+        return self.powers_off
 
     def pin(self, number: int) -> Any:
         return self.factory.pin(number)
@@ -360,6 +363,31 @@ def test_holding_stop_shuts_down_and_no_stop_is_played(table: Table) -> None:
     assert last.version == before.version, "the held stop ended no turn"
 
 
+def test_a_held_stop_the_pi_refuses_to_power_off_for_is_told_and_the_buttons_go_on(
+        session: TableSession, journal_path: Path) -> None:
+    """The power-off refused: every LED that came on for the goodbye goes off, stop's LED
+    blinks and the buzzer buzzes, the phones are told (their notices say why), and the
+    table goes on: stop, tapped, ends the turn."""
+    table = Table(session, ButtonConfig(stop=STOP, shout=SHOUT, stop_led=STOP_LED,
+                                        buzzer=BUZZER, hold_s=HOLD_S), powers_off=False)
+    try:
+        before = table.play(DALEK, KEPT)
+        table.press(STOP)
+        table.clock.advance(HOLD_S + 0.1)
+        table.wait(news("shutdown_refused"))
+        table.release(STOP)
+        assert len(table.shutdowns) == 1
+        eventually(lambda: len(table.pin(STOP_LED).states) > 4)  # on for the goodbye, blinks
+        eventually(lambda: table.pin(STOP_LED).state is False)
+        assert True in [state.state for state in table.pin(BUZZER).states]
+        table.clock.advance(0.5)
+        table.tap(STOP)
+        after = table.wait(lambda snap: snap.version > before.version)
+        assert after.view is not None and after.view["turn"] == "Ben"
+    finally:
+        table.buttons.stop()
+
+
 def test_holding_stop_with_shutdown_off_is_a_stop(session: TableSession,
                                                    journal_path: Path) -> None:
     table = Table(session, ButtonConfig(stop=STOP, shout=SHOUT, hold_s=HOLD_S, shutdown=False))
@@ -433,10 +461,13 @@ class Reader:
         self.session = session
         self.clock = FakeClock()
         self.shutdowns: list[float] = []
-        actions = ButtonActions(session, seated=False,
-                                on_shutdown=lambda: self.shutdowns.append(self.clock()))
+        actions = ButtonActions(session, seated=False, on_shutdown=self.shut_down)
         self.reader = PressReader(ButtonConfig(stop=STOP, shout=SHOUT, hold_s=5.0), actions,
                                   self.clock)
+
+    def shut_down(self) -> bool:
+        self.shutdowns.append(self.clock())
+        return True  # the Pi powers off
 
     def play(self, header: dict[str, Any], lines: list[dict[str, Any]]) -> Snapshot:
         snap = self.session.new_game(header, base_version=self.session.snapshot().version)

@@ -3,6 +3,8 @@ on SIGTERM; on this machine (no GPIO) it starts without buttons and says so once
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import re
 import signal
@@ -10,14 +12,21 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
-from device.journal import PIN_DIGITS
+from device.button_actions import ButtonActions
+from device.journal import PIN_DIGITS, Journal
+from device.notice import Notice
+from device.session import TableSession
 from dicetable.child import ServedTable, free_port, start_serving
 from dicetable.service import POWER_OFF, PowerOff, StopSignals
 from tests.dicetable.terminal import started_from_a_terminal
+from tests.web.conftest import served_here
+from web.app import create_app
+from web.table import table
 
 
 def test_serve_tells_systemd_it_is_ready_alive_and_stopping(tmp_path: Path) -> None:
@@ -88,20 +97,101 @@ def test_a_table_is_up_only_when_its_own_process_says_so(tmp_path: Path) -> None
         assert len(table.pin) == PIN_DIGITS
 
 
-def test_power_off_runs_only_when_a_held_stop_asked_for_it(tmp_path: Path,
-                                                           capsys: pytest.CaptureFixture[str]
-                                                           ) -> None:
-    marker = tmp_path / "powered-off"
-    power_off = PowerOff(command=("touch", str(marker)))
-    power_off.after_stop()
-    assert not marker.exists()
-    power_off.requested = True  # what request() sets before it stops the table
-    power_off.after_stop()
-    assert marker.exists() and "powering off" in capsys.readouterr().err
-    refused = PowerOff(command=("sh", "-c", "echo 'Access denied' >&2; exit 1"))
-    refused.requested = True
-    refused.after_stop()
-    assert "cannot power off: Access denied" in capsys.readouterr().err
+def stand_in(folder: Path, said: str, status: int) -> tuple[str]:
+    """A command that stands in for ``systemctl poweroff``: it writes ``said`` on its standard
+    error and exits with ``status``."""
+    script = folder / "systemctl"
+    script.write_text(f"#!/bin/sh\ncat >&2 <<'SAID'\n{said}\nSAID\nexit {status}\n")
+    script.chmod(0o755)
+    return (str(script),)
+
+
+INHIBITED = ('Operation inhibited by "apt" (PID 812 "unattended-upgr", user root), reason is '
+             '"Upgrade in progress".\nPlease retry operation after closing inhibitors and logging '
+             "out other users.\nAlternatively, ignore inhibitors and users with 'systemctl "
+             "poweroff -i'.")
+"""What systemctl says where a program blocks shutdown (its own check of the inhibitors)."""
+UPDATING = {
+    "en": "The Pi did not power off: something on it is updating and asked it to stay on. "
+          "The game goes on; try again in a few minutes.",
+    "es": "La Pi no se apagó: algo en ella se está actualizando y pidió que siguiera "
+          "encendida. La partida sigue; vuelve a intentarlo dentro de unos minutos.",
+    "it": "Il Pi non si è spento: qualcosa su di esso si sta aggiornando e ha chiesto di "
+          "restare acceso. La partita continua; riprova tra qualche minuto.",
+    "pt": "O Pi não se desligou: algo nele está a atualizar-se e pediu para ficar ligado. "
+          "O jogo continua; tenta de novo daqui a uns minutos.",
+}
+NOT_ALLOWED = {
+    "en": "The Pi did not power off: it does not let the table power it off. The game goes "
+          "on; the set-up step in “On the Pi” in the README lets it.",
+    "es": "La Pi no se apagó: no deja que la mesa la apague. La partida sigue; el paso de "
+          "instalación de «On the Pi» en el README se lo permite.",
+    "it": "Il Pi non si è spento: non permette al tavolo di spegnerlo. La partita continua; "
+          "il passo di installazione in «On the Pi» nel README glielo permette.",
+    "pt": "O Pi não se desligou: não deixa a mesa desligá-lo. O jogo continua; o passo de "
+          "instalação de «On the Pi» no README permite-o.",
+}
+FAILED = {
+    "en": "The Pi did not power off. The game goes on; the table's log says why.",
+    "es": "La Pi no se apagó. La partida sigue; el registro de la mesa dice por qué.",
+    "it": "Il Pi non si è spento. La partita continua; il registro del tavolo dice perché.",
+    "pt": "O Pi não se desligou. O jogo continua; o registo da mesa diz porquê.",
+}
+
+
+def notices_read(url: str, lang: str) -> list[str]:
+    """The host's notices as a phone in ``lang`` reads them from the table at ``url``."""
+    asked = urllib.request.Request(url + "/api/state", headers={"Cookie": f"lang={lang}"})
+    with urllib.request.urlopen(asked, timeout=10) as answer:
+        return list(json.load(answer)["notices"])
+
+
+@pytest.mark.parametrize(("said", "told"), [
+    (INHIBITED, UPDATING),
+    ("Call to PowerOff failed: Operation denied due to active block inhibitor", UPDATING),
+    ("Call to PowerOff failed: Access denied due to active block inhibitor", UPDATING),
+    ("Call to PowerOff failed: Access denied", NOT_ALLOWED),
+    ("Call to PowerOff failed: Interactive authentication required.", NOT_ALLOWED),
+    ("Failed to connect to bus: No such file or directory", FAILED),
+], ids=["inhibited", "block-inhibitor", "older-logind", "polkit", "polkit-asks", "other"])
+def test_a_refused_power_off_leaves_the_table_serving_and_every_phone_says_why(
+        tmp_path: Path, said: str, told: dict[str, str]) -> None:
+    """Stop held alone: the power-off is asked while the table serves; refused, the table goes
+    on serving (it had stopped first, and systemd's Restart=always brought it back 2 s later
+    with no word why), the host's log says what systemctl said, and every phone reads why in
+    its language, once however often stop is held, until the host dismisses it."""
+    session = TableSession(Journal(tmp_path / "state" / "table.db"))
+    session.start()
+    app = create_app({"JOURNAL": session.journal, "TABLE_SESSION": session})
+    log = io.StringIO()
+    power_off = PowerOff(table(app).tell, command=stand_in(tmp_path, said, 1), out=log)
+    actions = ButtonActions(session, seated=False, on_shutdown=power_off)
+    try:
+        with served_here(app) as url:
+            assert all(notices_read(url, lang) == [] for lang in told)
+            actions.hold_stop()
+            actions.hold_stop()  # held again: told once
+            assert session.snapshot().buttons == {"n": 4, "kind": "shutdown_refused"}
+            for lang, words in told.items():
+                assert notices_read(url, lang) == [words]
+            game = session.new_game({"game": "dalek", "players": ["Ana", "Ben"]},
+                                    base_version=session.snapshot().version)
+            assert game.view is not None, "the table goes on serving"
+    finally:
+        session.stop()
+    assert f"dicetable: cannot power off: {said}; the table goes on\n" in log.getvalue()
+
+
+def test_a_power_off_taken_is_left_to_systemd(tmp_path: Path) -> None:
+    """Taken, the power-off tells nothing: systemd stops the table as it stops every service
+    (SIGTERM, as the first test sends), and nobody is told it was refused."""
+    refusals: list[Notice] = []
+    log = io.StringIO()
+    assert PowerOff(refusals.append, command=stand_in(tmp_path, "", 0), out=log)()
+    assert refusals == [] and log.getvalue() == "dicetable: powering off\n"
+    missing = PowerOff(refusals.append, command=(str(tmp_path / "no-systemctl"),), out=log)
+    assert not missing()
+    assert refusals == [Notice("notice.power_off.failed")]
 
 
 RULE = Path(__file__).parents[2] / "systemd" / "dicetable-poweroff.rules"

@@ -4,6 +4,7 @@ kiosk page for a TV."""
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 import time
@@ -21,9 +22,12 @@ from device.button_config import ButtonConfig
 from device.buttons import TableButtons
 from device.journal import Journal
 from device.session import TableSession
+from dicetable.service import PowerOff
+from tests.dicetable.test_service import INHIBITED, UPDATING, stand_in
 from tests.web.conftest import served_here
 from web.app import create_app
 from web.server import end_streams
+from web.table import table
 
 pytestmark = pytest.mark.browser
 
@@ -37,15 +41,20 @@ shout (100 ms apart) does not straddle it while Chromium loads the machine."""
 class PiTable:
     """A table served in this process, with its buttons on mock pins (a Pi 5)."""
 
-    def __init__(self, state: Path) -> None:
+    def __init__(self, state: Path, *, power_off: tuple[str, ...] | None = None) -> None:
+        """``power_off``: the command a held stop runs to power the Pi off (None: the hold
+        does nothing)."""
         self.session = TableSession(Journal(state / "table.db"))
         self.session.start()
         self.app = create_app({"JOURNAL": self.session.journal, "TABLE_SESSION": self.session})
         self._serving = ExitStack()
         self.url = self._serving.enter_context(served_here(self.app))
         self.factory = MockFactory(revision="d04170")
+        shutdown = None if power_off is None else PowerOff(
+            table(self.app).tell, command=power_off, out=io.StringIO())
         self.buttons = TableButtons(ButtonConfig(stop=STOP, shout=SHOUT, hold_s=HOLD_S),
-                                    ButtonActions(self.session, seated=False),
+                                    ButtonActions(self.session, seated=False,
+                                                  on_shutdown=shutdown),
                                     factory=self.factory)
         self.buttons.start()
 
@@ -199,3 +208,37 @@ def test_stop_and_shout_held_show_the_pin_and_the_kiosk_shows_it_too(
     tv.screenshot(path=tmp_path / "kiosk.png")
     page.context.close()
     tv.context.close()
+
+
+def test_a_power_off_an_update_holds_back_is_told_on_every_phone_and_the_kiosk(
+        browser: Browser, tmp_path: Path) -> None:
+    """Stop held alone while a program blocks shutdown: the phones, open since before, and
+    the TV say in their language that the Pi stayed on and why, over the game that goes on,
+    until the host has read it ("Got it"), on every phone."""
+    pi = PiTable(tmp_path / "state", power_off=stand_in(tmp_path, INHIBITED, 1))
+    try:
+        pi.new_game({"game": "dalek", "players": ["Ana", "Ben"]})
+        pages = {lang: phone(browser, pi, lang, pin=lang == "en") for lang in UPDATING}
+        tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+        tv.goto(pi.url + "/kiosk")
+        for page in [*pages.values(), tv]:
+            expect(page.locator("#board")).to_contain_text("Ana")
+        pi.factory.pin(STOP).drive_low()
+        time.sleep(HOLD_S + 0.3)
+        pi.factory.pin(STOP).drive_high()
+        for lang, page in pages.items():
+            expect(page.locator("section.notices p")).to_have_text(UPDATING[lang])
+            expect(page.locator("#toast")).to_be_hidden()  # "shutting down" went
+            expect(page.locator("#board")).to_contain_text("Ana")
+        expect(tv.locator("section.notices p")).to_have_text(UPDATING["en"])
+        pages["pt"].screenshot(path=tmp_path / "power-off-refused-pt.png")
+        tv.screenshot(path=tmp_path / "power-off-refused-kiosk.png")
+        pages["en"].locator("section.notices").get_by_role("button", name="Got it").click()
+        expect(pages["en"].locator("section.notices")).to_have_count(0)
+        pages["es"].reload()
+        expect(pages["es"].locator("#board")).to_contain_text("Ana")
+        expect(pages["es"].locator("section.notices")).to_have_count(0)
+        for page in [*pages.values(), tv]:
+            page.context.close()
+    finally:
+        pi.close()

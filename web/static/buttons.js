@@ -1,6 +1,7 @@
 /* The table's buttons on the score pad: a refused press and why, "17! Who called?" for the
    table's one shout button, the Dalek's shout, the PIN while stop and a shout were held, and
-   the shutdown. The state's "buttons" part is the latest news; "n" counts the news. */
+   the shutdown (or the Pi staying on: the host's notices say why). The state's "buttons" part
+   is the latest news; "n" counts the news. */
 "use strict";
 
 function buttonMoments(old, now) {
@@ -17,6 +18,10 @@ function buttonMoments(old, now) {
     showMoment(t("buttons.who"));
   } else if (news.kind === "shutdown") {
     toast(t("buttons.shutdown"), "error");
+  } else if (news.kind === "shutdown_refused") {
+    // the Pi stayed on: "shutting down" goes, and the host's notices, asked again, say why
+    document.getElementById("toast").hidden = true;
+    refresh();
   }
 }
 
