@@ -73,8 +73,8 @@ class PowerOff:
         except (OSError, subprocess.TimeoutExpired) as err:
             why = str(err)
         else:
-            if done.returncode == 0:
-                return True
+            if done.returncode <= 0:  # below 0: stopped by a signal, as the shutdown it
+                return True  # started stops every process of the table's service
             why = done.stderr.strip() or f"it exited with {done.returncode}"
         print(f"dicetable: cannot power off: {why}; the table goes on", file=out, flush=True)
         self.on_refused(power_off_refused(why))

@@ -189,6 +189,10 @@ def test_a_power_off_taken_is_left_to_systemd(tmp_path: Path) -> None:
     log = io.StringIO()
     assert PowerOff(refusals.append, command=stand_in(tmp_path, "", 0), out=log)()
     assert refusals == [] and log.getvalue() == "dicetable: powering off\n"
+    # systemd stops the service's every process, systemctl too where it has not ended yet
+    stopped = ("sh", "-c", "kill -TERM $$")
+    assert PowerOff(refusals.append, command=stopped, out=log)()
+    assert refusals == []
     missing = PowerOff(refusals.append, command=(str(tmp_path / "no-systemctl"),), out=log)
     assert not missing()
     assert refusals == [Notice("notice.power_off.failed")]
