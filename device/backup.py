@@ -121,6 +121,7 @@ def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
     games = games_in(backup_file)
     try:
         with ServingLock(journal.parent):
+            drop_unfinished_keeps(journal)
             return games, _put_in_place(backup_file, journal)
     except AlreadyServing:
         raise BackupError(f"the table is serving from {journal.parent} (or another restore "
@@ -133,7 +134,7 @@ def _put_in_place(backup_file: Path, journal: Path) -> Path | None:
     was kept (None when there was none)."""
     kept = None
     if journal.is_file():
-        kept = stamped(journal.parent, f"{journal.stem}-before-restore", journal.suffix)
+        kept = stamped(journal.parent, _kept_name(journal), journal.suffix)
         try:
             backup(journal, kept)
         except BackupError as err:
@@ -157,6 +158,22 @@ def _put_in_place(backup_file: Path, journal: Path) -> Path | None:
     except sqlite3.Error as err:
         raise BackupError(f"the restore failed: {err}; the journal was kept in {kept}") from None
     return kept
+
+
+def _kept_name(journal: Path) -> str:
+    """How a journal kept by a restore is named, less its time and suffix."""
+    return f"{journal.stem}-before-restore"
+
+
+def drop_unfinished_keeps(journal: Path) -> None:
+    """Remove what a restore stopped while keeping the journal (killed, a power cut) left
+    beside it: ``table-before-restore-<time>.db.partial``, whole or cut short, and SQLite's
+    ``-journal`` of it. The journal it copied was not replaced yet, so the copy holds nothing
+    it lacks; left, it would hold the PIN and read as a second journal. Only the holder of the
+    folder's serving lock may call this (a restore, a table starting): no other restore is
+    writing one then."""
+    for unfinished in journal.parent.glob(f"{_kept_name(journal)}-*{journal.suffix}.partial*"):
+        _drop(unfinished)
 
 
 def _is_journals_own(path: Path, journal: Path) -> bool:

@@ -21,6 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from device.backup import drop_unfinished_keeps
 from device.button_config import ButtonConfig, button_config, buttons_off
 from device.calibration_store import CalibrationFileError
 from device.camera import DEFAULT_FPS, CameraError
@@ -187,6 +188,7 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
     from web.table import table
 
     path = journal_path(args.state)
+    drop_unfinished_keeps(path)  # a restore stopped while keeping the journal left them
     try:
         opened, card_full = _open_journal(path)
     except JournalError as err:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -435,3 +437,45 @@ def test_a_restore_cut_at_any_step_leaves_a_table_that_starts_without_a_false_lo
             break
     assert (done.returncode, games) == (0, 1), done.stderr
     assert cuts > 3  # each step was cut: keeping the journal, its count, the copy
+
+
+CUT_WHILE_KEEPING = """
+import os, signal, sys
+from dicetable.cli import main
+def cut(event, args):
+    if event == sys.argv[1] and str(args[0]).endswith(".partial"):  # the copy of the journal
+        os.kill(os.getpid(), signal.SIGKILL)  # a power cut
+sys.addaudithook(cut)
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("cut_at", ["sqlite3.connect", "os.rename"])  # copy begun; copy whole
+@pytest.mark.parametrize("then", ["restore", "serve"])
+def test_a_restore_cut_while_keeping_the_journal_leaves_no_second_copy_once_it_goes_on(
+        tmp_path: Path, dicetable: Any, cut_at: str, then: str) -> None:
+    state, older = tmp_path / "state", tmp_path / "older.db"
+    opened = open_table(state / "table.db")
+    for _ in range(3):
+        opened.journal.start_game(DALEK)
+    opened.journal.close()
+    Journal(older).start_game(DALEK)
+    cut = subprocess.run(
+        [sys.executable, "-c", CUT_WHILE_KEEPING, cut_at, "restore", "--state", str(state),
+         str(older)], capture_output=True, text=True, check=False, timeout=30,
+        cwd=Path(__file__).parents[2])
+    assert cut.returncode == -signal.SIGKILL, cut.stderr
+    (partial,) = state.glob("table-before-restore-*.db.partial")  # as the host finds it
+    assert partial.stat().st_mode & 0o777 == 0o600  # (it holds the PIN)
+    if then == "restore":
+        while int(time.time()) == int(partial.stat().st_mtime):
+            time.sleep(0.05)  # a second later: within it, the next would take up its name
+        done = dicetable("restore", "--state", str(state), str(older))
+        assert done.returncode == 0, done.stderr
+        (kept,) = state.glob("table-before-restore-*")  # the copy cut short stayed beside it
+        assert games_in(kept) == 3 and games_in(state / "table.db") == 1
+    else:
+        with ServedTable(state):  # the next start
+            pass
+        assert not list(state.glob("table-before-restore-*"))
+        assert games_in(state / "table.db") == 3
