@@ -28,6 +28,7 @@ from pathlib import Path
 from device.journal import (
     COMMITS_SUFFIX,
     JOURNAL_VERSION,
+    cannot_write,
     has_no_room,
     layout_version,
     newer_layout,
@@ -35,7 +36,7 @@ from device.journal import (
 )
 from device.recovery import SIDE_FILES
 from device.serving import AlreadyServing, ServingLock
-from device.state_dir import stamped
+from device.state_dir import stamped, this_user
 
 TABLES = {"games", "lines", "settings", "changes"}
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -143,6 +144,8 @@ def _put_in_place(backup_file: Path, journal: Path) -> Path | None:
                     f"nothing was restored: {journal.parent} is full, and the journal it would "
                     "replace is kept beside it first; make room there, then restore again"
                 ) from None
+            if not _open_to_this_user(journal):  # the table's own user's, or a card gone read-only
+                raise BackupError(f"nothing was restored: {cannot_write(journal)}") from None
             raise BackupError(f"nothing was restored: the journal it would replace could not "
                               f"be kept ({err})") from None
     journal.parent.mkdir(parents=True, exist_ok=True)
@@ -158,6 +161,11 @@ def _put_in_place(backup_file: Path, journal: Path) -> Path | None:
     except sqlite3.Error as err:
         raise BackupError(f"the restore failed: {err}; the journal was kept in {kept}") from None
     return kept
+
+
+def _open_to_this_user(journal: Path) -> bool:
+    """Whether this user may read and write the journal at ``path`` and write its folder."""
+    return os.access(journal, os.R_OK | os.W_OK) and os.access(journal.parent, os.W_OK | os.X_OK)
 
 
 def _kept_name(journal: Path) -> str:
@@ -207,6 +215,9 @@ def games_in(path: Path) -> int:
         raise BackupError(f"{path} is a folder; name the backup file")
     if not path.is_file():
         raise BackupError(f"there is no file {path}")
+    if not os.access(path, os.R_OK):  # (SQLite would say only that it cannot open it)
+        raise BackupError(f"{path} cannot be read by this user ({this_user()}): give it to this "
+                          f"user (sudo chown {this_user()} {path}), or copy it where it can")
     try:
         with _open(path, read_only=True) as db:
             tables = {row[0] for row in db.execute(

@@ -20,7 +20,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import pwd
 import resource
 import secrets
 import sqlite3
@@ -37,6 +36,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from device.reserve import let_go
+from device.state_dir import owner_of, this_user
 from engine import RecordError, parse_lines
 
 Source = Literal["phone", "camera", "button"]
@@ -161,16 +161,13 @@ def cannot_write(path: Path) -> str:
                 "read-only. A card the system made read-only after an error may be failing: "
                 "copy the table off it with `dicetable backup`, then check or replace the card; "
                 "else make it writable again (its lock switch, or how it is mounted)")
-    return (f"{path.parent} cannot be written by this user ({_user()}): start the table as "
+    owner = owner_of(path)  # the journal's, else its folder's
+    if owner is not None and owner != this_user():  # on the Pi, the table's own user
+        return (f"{path.parent} cannot be written by this user ({this_user()}): run dicetable as "
+                f"{owner}, who owns it (sudo -u {owner} dicetable …), or give the folder and "
+                "its files to this user")
+    return (f"{path.parent} cannot be written by this user ({this_user()}): start the table as "
             "the user who owns the folder and its files, or give them to this user")
-
-
-def _user() -> str:
-    """The name of the user running this process (its number if it has none)."""
-    try:
-        return pwd.getpwuid(os.geteuid()).pw_name
-    except KeyError:
-        return str(os.geteuid())
 
 
 def _mounted_read_only(path: Path) -> bool:

@@ -63,7 +63,11 @@ def open_table(path: Path) -> OpenedTable:
         opened = _missing(path, acknowledged)
     else:
         present = [p for p in (path, *_files(path)) if p.exists()]  # opening makes a -wal
-        with closing(sqlite3.connect(path, isolation_level=None)) as db:
+        try:
+            opening = sqlite3.connect(path, isolation_level=None)
+        except sqlite3.Error as err:  # another user's journal, say: said as the journal says it
+            raise journal_error(err, path) from None
+        with closing(opening) as db:
             _refuse_newer(db, path)
             finding = _inspect(db, path)
             kept = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import pwd
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -54,3 +55,22 @@ def stamped(folder: Path, name: str, suffix: str = "") -> Path:
         number += 1
         path = folder / f"{name}-{stamp}-{number}{suffix}"
     return path
+
+
+def owner_of(path: Path) -> str | None:
+    """The name of the user owning ``path``, or its nearest folder that can be looked at (on
+    the Pi, the table's own user); None where none can."""
+    for place in (path, *path.parents):
+        try:
+            return pwd.getpwuid(place.stat().st_uid).pw_name
+        except (OSError, KeyError):
+            continue
+    return None
+
+
+def this_user() -> str:
+    """The name of the user running this process (its number if it has none)."""
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return str(os.geteuid())

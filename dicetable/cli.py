@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import pwd
 import signal
 import sys
 import threading
@@ -13,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
-from device.state_dir import StateFolderIsAFile
+from device.state_dir import StateFolderIsAFile, owner_of
 from dicetable.stop_signals import Handler, take_stop_signals
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
@@ -197,20 +196,10 @@ def refused(err: PermissionError) -> str:
     """What a file the system would not open means, and what to do: run the command as the
     user who owns the files (on the Pi, the table's own user)."""
     path = Path(err.filename) if err.filename else None
-    owner = _owner(path) if path is not None else None
+    owner = owner_of(path) if path is not None else None
     advice = (f"run it as {owner}, who owns it (sudo -u {owner} dicetable …)" if owner
               else "run it as the user who owns it")
     return f"{path or 'a file'} is not open to this user: {advice}"
-
-
-def _owner(path: Path) -> str | None:
-    """The name of the user owning ``path`` or its nearest folder that can be looked at."""
-    for place in (path, *path.parents):
-        try:
-            return pwd.getpwuid(place.stat().st_uid).pw_name
-        except (OSError, KeyError):
-            continue
-    return None
 
 
 if __name__ == "__main__":

@@ -11,8 +11,9 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -332,3 +333,82 @@ def test_an_option_a_command_does_not_have_is_said_with_that_commands_usage(
     assert capsys.readouterr().err.splitlines() == [
         "usage: dicetable pin [-h] [--state DIR] [--new | --link]",
         "dicetable pin: error: unrecognized arguments: --lnk"]
+
+
+@pytest.fixture
+def open_folder() -> Iterator[Path]:
+    """A folder every user may look into (tmp_path lies in a folder of this user's alone)."""
+    folder = Path(tempfile.mkdtemp(prefix="dicetable-test-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder)
+
+
+def as_another_user(command: list[str]) -> list[str]:
+    """``command`` run as nobody where this is root (whom no mode stops), else as it is."""
+    if os.geteuid() != 0:
+        return command
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root, and setpriv (util-linux) is not here to run as another")
+    return ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", *command]
+
+
+@pytest.mark.parametrize("command", ["restore", "serve"])
+@pytest.mark.parametrize("closed", ["folder", "journal"])
+def test_a_restore_or_start_by_a_user_who_cannot_open_the_table_says_whom_to_run_it_as(
+        open_folder: Path, command: str, closed: str) -> None:
+    from device.backup import games_in
+    from device.recovery import open_table
+
+    state, older = open_folder / "state", open_folder / "older.db"
+    opened = open_table(state / "table.db")
+    opened.journal.start_game({"game": "dalek", "players": ["Ana", "Ben"]})
+    opened.journal.close()
+    assert main(["backup", "--state", str(state), str(older)]) == 0
+    older.chmod(0o644)
+    words = [older] if command == "restore" else ["--port", "0"]
+    run = as_another_user([sys.executable, "-m", "dicetable", command, "--state", str(state),
+                           *map(str, words)])
+    root = os.geteuid() == 0
+    if closed == "folder":  # as the service's /var/lib/dicetable (StateDirectoryMode=0700)
+        state.chmod(0o700 if root else 0o000)
+    else:  # the folder open to all, its journal not (the table's user's, as SQLite makes it)
+        (state / "table.db").chmod(0o600 if root else 0o000)
+    try:
+        done = subprocess.run(run, capture_output=True, text=True, check=False, timeout=30,
+                              cwd=ROOT)
+    finally:
+        state.chmod(0o755)
+        (state / "table.db").chmod(0o600)
+    assert "Traceback" not in done.stderr  # serve gave SQLite's "unable to open database file"
+    me = pwd.getpwuid(os.geteuid()).pw_name
+    if closed == "folder":
+        assert (done.returncode, done.stderr) == (1, (
+            f"dicetable: {state / 'table.db'} is not open to this user: run it as {me}, who owns "
+            f"it (sudo -u {me} dicetable …)\n"))
+    else:
+        said = "nothing was restored" if command == "restore" else "cannot open the table's journal"
+        advice = (f"run dicetable as {me}, who owns it (sudo -u {me} dicetable …), or give the "
+                  "folder and its files to this user" if root else "start the table as the user "
+                  "who owns the folder and its files, or give them to this user")
+        user = "nobody" if root else me
+        assert (done.returncode, done.stderr) == (2, (  # restore: "could not be kept (…)"
+            f"dicetable: {said}: {state} cannot be written by this user ({user}): {advice}\n"))
+    assert games_in(state / "table.db") == 1
+    assert not list(state.glob("table-before-restore-*"))
+
+
+def test_a_backup_this_user_cannot_read_is_said_so(open_folder: Path) -> None:
+    from device.journal import Journal
+
+    state, older = open_folder / "state", open_folder / "older.db"
+    Journal(older).close()
+    older.chmod(0o600 if os.geteuid() == 0 else 0o000)  # copied by root from a stick, say
+    done = subprocess.run(
+        as_another_user([sys.executable, "-m", "dicetable", "restore", "--state", str(state),
+                         str(older)]), capture_output=True, text=True, check=False, timeout=30,
+        cwd=ROOT)
+    user = "nobody" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
+    assert (done.returncode, done.stderr) == (2, (  # it said "(not an SQLite file)"
+        f"dicetable: {older} cannot be read by this user ({user}): give it to this user "
+        f"(sudo chown {user} {older}), or copy it where it can\n"))
