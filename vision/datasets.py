@@ -241,7 +241,7 @@ def _read_bytes(entry: Entry) -> bytes:
         _fail(entry, "image file missing")
     except OSError as err:
         _fail(entry, f"cannot read the image: {err.strerror or err}")
-    if (large := too_large(image_size(data))) is not None:
+    if (large := too_large(data)) is not None:
         _fail(entry, "the image is " + TOO_LARGE.format_map(large))
     return data
 

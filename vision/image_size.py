@@ -51,8 +51,15 @@ import struct
 
 MAX_PIXELS = 50_000_000
 """The largest image read (50 megapixels: past any phone's photo, far under a bomb's)."""
+MAX_GIF_PIXELS = 10_000_000
+"""The largest GIF read (10 megapixels): OpenCV holds some 12 bytes a pixel as it decodes a
+GIF, 3 as a PNG. Peak resident over the interpreter as one is read to a camera's frame
+(vision.picture_file, FRAME_PIXELS), each in a fresh process (OpenCV 5.1): a GIF of 3650×2735
+118 MB, of random pixels (14 MB of GIF) 129 MB; of 4000×3000 141 MB (as PNG 46 MB), of random
+pixels 155 MB; of 7000×7000 (37 KB) 565 MB (as PNG 154 MB). So the reader stays under its
+150 MB, and one small GIF never pushes a Pi of 1 GB out of memory."""
 TOO_LARGE = "too large to read ({width}×{height} pixels; at most {most} megapixels)"
-"""The words of an image past :data:`MAX_PIXELS` (values: vision.picture_file.too_large):
+"""The words of an image past :func:`most_pixels` (values: vision.picture_file.too_large):
 every command's, and the table camera's after the picture's name (``camera.why.picture_too_large``
 in device/camera_errors.py, which the score pad's catalogs translate)."""
 
@@ -80,10 +87,24 @@ def image_size(data: bytes) -> tuple[int, int] | None:
         return _tiff_size(data)
     if data.startswith(b"BM"):
         return _bmp_size(data)
-    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+    if _is_gif(data) and len(data) >= 10:
         width, height = struct.unpack("<HH", data[6:10])
         return int(width), int(height)
     return None
+
+
+def most_pixels(data: bytes) -> int:
+    """How many pixels at most the image ``data`` holds may have to be read:
+    :data:`MAX_GIF_PIXELS` for a GIF, :data:`MAX_PIXELS` for any other.
+
+    >>> most_pixels(b"GIF89a" + bytes(7)), most_pixels(b"\\xff\\xd8\\xff")
+    (10000000, 50000000)
+    """
+    return MAX_GIF_PIXELS if _is_gif(data) else MAX_PIXELS
+
+
+def _is_gif(data: bytes) -> bool:
+    return data[:6] in (b"GIF87a", b"GIF89a")
 
 
 def _jpeg_size(data: bytes) -> tuple[int, int] | None:

@@ -1,17 +1,20 @@
 """A picture file as a viewer shows it, for the table's camera pictures (a folder of pictures,
 ``dicetable calibrate --image``): decoded from its bytes, so that a picture cut short is
 refused (cv2.imread fills what is missing with grey), turned as its orientation tag says, and
-never past :data:`MAX_PIXELS` (a small file can decode to gigabytes).
+never past :data:`MAX_PIXELS`, a GIF :data:`MAX_GIF_PIXELS` (a small file can decode to
+gigabytes).
 
 A picture past ``fit`` pixels is read shrunk by 2, 4 or 8 until it fits: a phone's 48 MP photo
 is 144 MB a frame (the table's live loop then held over 700 MB; a Pi has 1 to 4 GB and the
 table's bar is 250 MB). A JPEG is shrunk by its decoder, which never holds it whole (some
-25 MB at the peak for 48 MP). Any other format (PNG, WebP, TIFF, BMP) is decoded whole, then
+25 MB at the peak for 48 MP). Any other format (PNG, WebP, TIFF, BMP, GIF) is decoded whole, then
 shrunk: OpenCV's reduced reading, asked of every format, shrinks only a JPEG as it decodes, and
 no cheap decoder here reads a PNG a few rows at a time. A 48 MP PNG (8000×6000) is its file's
 bytes and 144 MB more at the peak as it is read (169 MB for a PNG of 22 MB, 221 MB for one of
 77 MB, measured over the interpreter; read whole at full size, 297 and 349 MB); what bounds it
-is :data:`MAX_PIXELS`, past which none is decoded.
+is :data:`MAX_PIXELS`, past which none is decoded. A GIF costs 4 times a PNG's: its file's
+bytes and some 12 bytes a pixel (a 12 MP GIF 141 MB at the peak, a 49 MP one 565 MB), so none
+past 10 megapixels, :data:`MAX_GIF_PIXELS`, is decoded (a 10 MP GIF is 118 to 129 MB).
 
 >>> shrink_of((8000, 6000), FRAME_PIXELS), shrink_of((4000, 3000), FRAME_PIXELS)
 (4, 2)
@@ -27,7 +30,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.image_size import MAX_PIXELS, TOO_LARGE, image_size
+from vision.image_size import TOO_LARGE, image_size, most_pixels
 
 FRAME_PIXELS = 4_000_000
 """The most pixels a camera's picture is read at (a 12 MP photo is read at 3 MP, 2000×1500)."""
@@ -53,7 +56,7 @@ def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
     except OSError as err:
         raise PictureError(f"cannot be read: {err.strerror or err}") from None
     size = image_size(data)
-    if (large := too_large(size)) is not None:
+    if (large := too_large(data, size)) is not None:
         raise PictureError("is " + TOO_LARGE.format_map(large), large)
     image = decoded(data, size=size,
                     shrink=1 if fit is None or size is None else shrink_of(size, fit))
@@ -67,30 +70,34 @@ def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
     return image
 
 
-def too_large(size: tuple[int, int] | None) -> dict[str, int] | None:
-    """The values of :data:`TOO_LARGE` for a picture of ``size`` (its header's; None: not
-    known) that is not decoded, or None.
+_UNMEASURED = (-1, -1)  # no picture's size: the caller has not read the header
 
-    >>> TOO_LARGE.format_map(too_large((8000, 7000)))
-    'too large to read (8000×7000 pixels; at most 50 megapixels)'
+
+def too_large(data: bytes, size: tuple[int, int] | None = _UNMEASURED,
+              ) -> dict[str, int] | None:
+    """The values of :data:`TOO_LARGE` for the picture ``data`` holds that is not decoded, as
+    past :func:`~vision.image_size.most_pixels`, or None. ``size`` is :func:`image_size` of
+    ``data`` where the caller has read it already (None: its header has none).
+
+    >>> TOO_LARGE.format_map(too_large(b"GIF89a" + bytes(7), (4000, 3000)))
+    'too large to read (4000×3000 pixels; at most 10 megapixels)'
     """
-    if size is None or size[0] * size[1] <= MAX_PIXELS:
+    size = image_size(data) if size == _UNMEASURED else size
+    most = most_pixels(data)
+    if size is None or size[0] * size[1] <= most:
         return None
-    return {"width": size[0], "height": size[1], "most": MAX_PIXELS // 1_000_000}
-
-
-_UNMEASURED = (-1, -1)  # no picture's size: decoded()'s caller has not read the header
+    return {"width": size[0], "height": size[1], "most": most // 1_000_000}
 
 
 def decoded(data: bytes, *, turned: bool = True, shrink: int = 1,
             size: tuple[int, int] | None = _UNMEASURED) -> NDArray[np.uint8] | None:
     """The picture ``data`` holds as BGR, shrunk by ``shrink`` (1, 2, 4 or 8) as it is
     decoded, turned as its orientation tag says if ``turned`` (a photo; a video's frame is
-    played as stored); None where none can be decoded, or its header says more than
-    :data:`MAX_PIXELS` (OpenCV would decode a corrupt size to gigabytes, or assert).
-    ``size`` is :func:`image_size` of ``data`` where the caller has read it already (None:
-    its header has none); the header is read here only when it is not given."""
-    if too_large(image_size(data) if size == _UNMEASURED else size) is not None:
+    played as stored); None where none can be decoded, or it is :func:`too_large` (OpenCV
+    would decode a corrupt size to gigabytes, or assert). ``size`` is :func:`image_size` of
+    ``data`` where the caller has read it already (None: its header has none); the header is
+    read here only when it is not given."""
+    if too_large(data, size) is not None:
         return None
     flags = _SHRUNK[shrink] | (0 if turned else cv2.IMREAD_IGNORE_ORIENTATION)
     try:

@@ -411,6 +411,19 @@ def test_gif_images_are_evaluated_and_raw_photos_named_as_the_camera_names_them(
         "b.NEF: RAW photos cannot be read here; convert them to JPEG or PNG"]
 
 
+def test_a_gif_past_10_megapixels_is_too_large_to_read(tmp_path: Path) -> None:
+    # its decoding costs 4 times a PNG's (some 12 bytes a pixel): 565 MB for 7000×7000
+    ok, gif = cv2.imencode(".gif", np.full((48, 64, 3), 128, np.uint8))
+    assert ok
+    (tmp_path / "a.gif").write_bytes(gif.tobytes()[:6] + struct.pack("<HH", 4000, 3000)
+                                     + gif.tobytes()[10:])
+    _text(tmp_path / "a.txt", "0 0.5 0.5 0.2 0.2\n")
+    [entry] = load(tmp_path).entries
+    with pytest.raises(EntryError, match=re.escape(
+            "the image is too large to read (4000×3000 pixels; at most 10 megapixels)")):
+        decode(entry)
+
+
 def test_a_raw_photo_in_labels_json_is_named_a_raw_photo(tmp_path: Path) -> None:
     # it was "not a readable image (empty, truncated or not an image format)"
     (tmp_path / "images").mkdir()
