@@ -6,9 +6,11 @@ DIR holds photos and a ``labels.json`` (vision.table_dataset: any layout, no she
 every labelled die or card of KIND becomes an example, and what the photos show besides them
 teaches what is not one. A photo is read on its sheet as ``dicetable eval`` reads it; what is
 labelled off that sheet is left out, and said; a photo that cannot be read (a HEIC, a file cut
-short) is passed over, and said, the others taught. The profile is then checked photo by photo,
-each read with a profile taught from the other photos: the faces it reads as others are named,
-to be taught from more photos.
+short) is passed over, and said, the others taught. The faces no photo taught are named; where
+the only photos of a face could not be read, no profile is written, as the score pad asks a
+photo of every face (d6 aside, whose faces untaught are read by their pips: it is written).
+The profile is then checked photo by photo, each read with a profile taught from the other
+photos: the faces it reads as others are named, to be taught from more photos.
 """
 
 from __future__ import annotations
@@ -20,11 +22,13 @@ from pathlib import Path
 
 from device.state_dir import add_state_argument, journal_path
 from dicetable.eval_kinds import tally
+from vision.components import faces
 from vision.datasets import DatasetError
 from vision.kind_eval import MISSED, NOT_SURE
 from vision.profile import ProfileError
 from vision.table_dataset import Labelled, TablePhoto, load
 from vision.teach import teach
+from vision.teach_sheet import OPTIONAL
 
 PROG = "dicetable teach"
 KINDS = ("d6", "dalek", "dicy-card", "17-card")  # as the profile files and the pad name them
@@ -68,6 +72,15 @@ def run(args: argparse.Namespace) -> int:
     except (DatasetError, ProfileError, ValueError) as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
+    untaught = [face for face in faces(kind) if face not in profile.taught()]
+    lost = _only_unread(kind, untaught, unread)
+    if lost and kind not in OPTIONAL:
+        print(f"{PROG}: {', '.join(lost)} would not be taught: the only photos of "
+              f"{'it' if len(lost) == 1 else 'them'} cannot be read; no profile written:"
+              + "".join(f"\n  {why}" for photo, why in unread
+                        if any(item.face in lost for item in photo.of_kind(kind))),
+              file=sys.stderr)
+        return 2
     try:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         profile.save(args.out)
@@ -83,8 +96,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"  skipped {why}")
     for line in _left_out(left_out):
         print(line)
+    if untaught:
+        print(f"  not taught: {', '.join(untaught)}"
+              + (" (read by their pips)" if kind in OPTIONAL else ""))
     print(checked(kind, read))
     return 0
+
+
+def _only_unread(kind: str, untaught: list[str],
+                 unread: Iterable[tuple[TablePhoto, str]]) -> list[str]:
+    """The faces of ``untaught`` labelled on a photo that could not be read."""
+    labelled = {item.face for photo, _ in unread for item in photo.of_kind(kind)}
+    return [face for face in untaught if face in labelled]
 
 
 def _left_out(items: Iterable[tuple[TablePhoto, Labelled]]) -> list[str]:
