@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from engine import Game, RecordError, game_names, read_record
+from engine import Game, RecordError, game_names, read_record, rules_for
+from engine.errors import Shown
 from engine.game import NO_SET_UP
 from engine.record import UNREADABLE
 from engine.rules import NOT_PLAYED
@@ -122,6 +124,32 @@ def _reason(err: Exception) -> str:
         return err.strerror or str(err)
     if isinstance(err, RecordError) and err.reason.template == UNREADABLE:
         return f"{err}; {WHAT_A_LINE_IS}"
-    if isinstance(err, RecordError) and err.reason.template in (NO_SET_UP, NOT_PLAYED):
+    if isinstance(err, RecordError) and err.reason.template == NOT_PLAYED:
+        return f"line {err.line}: {_not_played(err.reason.params['game'])}; {WHAT_A_HEADER_IS}"
+    if isinstance(err, RecordError) and err.reason.template == NO_SET_UP:
         return f"{err}; {WHAT_A_HEADER_IS}"
     return str(err)
+
+
+def _not_played(read: object) -> str:
+    """A header's game this table does not play, named as read, with the id a record gives the
+    game it is the title of (or the id written otherwise: "Dalek", 17), or the one it is a near
+    typo of.
+
+    >>> _not_played(Shown("Dalek Dice")), _not_played(Shown("chess"))
+    ('the game "Dalek Dice" is written "dalek" in a record', 'this table plays no game "chess"')
+    >>> _not_played(Shown("dalk"))
+    'this table plays no game "dalk" (did you mean "dalek"?)'
+    """
+    value = read.value if isinstance(read, Shown) else read
+    ids = {name.lower(): name for name in game_names()}
+    ids |= {rules_for(name).title.lower(): name for name in game_names()}
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        written = str(value).strip().lower()
+        if written in ids:
+            return f"the game {read} is written {json.dumps(ids[written])} in a record"
+        near = difflib.get_close_matches(written, ids, n=1)
+        if near:
+            return (f"this table plays no game {read} (did you mean "
+                    f"{json.dumps(ids[near[0]])}?)")
+    return f"this table plays no game {read}"

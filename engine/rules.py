@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any, ClassVar, Generic, TypeVar
 
-from engine.errors import IllegalAction, Many
+from engine.errors import IllegalAction, Many, Shown
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -80,7 +80,8 @@ _REGISTRY: dict[str, Rules[Any, Any]] = {}
 
 NOT_PLAYED = "this table does not play that game; it plays {known}"
 """The refusal of a header whose game is none of this table's (its games by their titles: a
-player starting a game reads them; dicetable replay says then how a record names them)."""
+player starting a game reads them); its ``game`` is the value read, which dicetable replay
+names with the id a record gives the game."""
 
 
 def register(rules: Rules[S, A]) -> Rules[S, A]:
@@ -101,7 +102,8 @@ def rules_for(name: object) -> Rules[Any, Any]:
     """
     if isinstance(name, str) and name in _REGISTRY:
         return _REGISTRY[name]
-    raise IllegalAction(NOT_PLAYED, known=Many(rules.title for rules in _REGISTRY.values()))
+    raise IllegalAction(NOT_PLAYED, known=Many(rules.title for rules in _REGISTRY.values()),
+                        game=Shown(name))
 
 
 def game_names() -> tuple[str, ...]:

@@ -111,14 +111,18 @@ HOW_A_HEADER_IS_WRITTEN = ('a record starts with its header: its game ("dalek", 
     ('{"roll": ["H4"]}', "a game starts with its set-up: the game to play and its players"),
     ('{"game": "dalek"}', "a game starts with its set-up: the game to play and its players"),
     ('{"game": "Dalek Dice", "players": ["Ana", "Ben"]}',
-     "this table does not play that game; it plays Dalek Dice, Dicy Cards, 17"),
-    ('{"game": 17, "players": ["Ana", "Ben"]}',
-     "this table does not play that game; it plays Dalek Dice, Dicy Cards, 17"),
+     'the game "Dalek Dice" is written "dalek" in a record'),
+    ('{"game": 17, "players": ["Ana", "Ben"]}', 'the game 17 is written "17" in a record'),
+    ('{"game": "dicey", "players": ["Ana", "Ben"]}',
+     'this table plays no game "dicey" (did you mean "dicy"?)'),
+    ('{"game": "chess", "players": ["Ana", "Ben"]}', 'this table plays no game "chess"'),
 ])
 def test_a_bad_header_is_told_as_to_a_player_then_how_a_record_writes_it(
         tmp_path: Path, header: str, why: str, capsys: pytest.CaptureFixture[str]) -> None:
     # the engine words a header's refusal for a player setting up a game on a phone (no
-    # record syntax, no game ids); whoever wrote the record is told besides how to write it
+    # record syntax, no game ids); whoever wrote the record is told besides how to write it,
+    # and a game it does not play by what was read: "this table does not play that game; it
+    # plays Dalek Dice, Dicy Cards, 17" of "Dalek Dice" read as if Dalek Dice were not played
     path = tmp_path / "record.jsonl"
     path.write_text(header + "\n")
     assert main(["replay", str(path)]) == 2
