@@ -56,7 +56,7 @@ MAX_GIF_PIXELS = 10_000_000
 GIF, 3 as a PNG. Peak resident over the interpreter as one is read to a camera's frame
 (vision.picture_file, FRAME_PIXELS), each in a fresh process (OpenCV 5.1): a GIF of 3650×2735
 118 MB, of random pixels (14 MB of GIF) 129 MB; of 4000×3000 141 MB (as PNG 46 MB), of random
-pixels 155 MB; of 7000×7000 (37 KB) 565 MB (as PNG 154 MB). So the reader stays under its
+pixels 155 MB; of 7000×7000 (1.2 MB) 565 MB (as PNG 154 MB). So the reader stays under its
 150 MB, and one small GIF never pushes a Pi of 1 GB out of memory."""
 TOO_LARGE = "too large to read ({width}×{height} pixels; at most {most} megapixels)"
 """The words of an image past :func:`most_pixels` (values: vision.picture_file.too_large):

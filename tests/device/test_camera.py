@@ -757,7 +757,7 @@ def test_a_gif_past_10_megapixels_is_told_too_large_as_a_png_of_its_size_is_read
         tmp_path: Path) -> None:
     # a GIF is decoded at the size of its screen, which its header gives, and OpenCV holds some
     # 12 bytes a pixel as it does: one of 4000×3000 (12 MP, under the 50 MP of other pictures)
-    # cost 141 MB at the peak, a 37 KB one of 7000×7000 565 MB
+    # cost 141 MB at the peak, one of 7000×7000 565 MB
     ok, gif = cv2.imencode(".gif", shade(90))
     assert ok
     (tmp_path / "f0.gif").write_bytes(gif.tobytes()[:6] + struct.pack("<HH", 4000, 3000)
