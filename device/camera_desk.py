@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from device.camera_errors import CameraError
+from device.camera_errors import UnreadableFrame
 from device.live import CameraStatus, Seen
 from device.table_reads import Ask, Hold, Note, TableReads
 from engine.errors import Refusal, to_json
@@ -46,7 +46,7 @@ class CameraDesk:
         self.question: Question | None = None
         self.held: Held | None = None
         self.note: Note | None = None
-        self.unreadable: CameraError | None = None
+        self.unreadable: UnreadableFrame | None = None
         """Why a picture could not be read, the first of a run (None: the last could, or none
         came)."""
         self.reads: TableReads | None = None

@@ -76,11 +76,12 @@ class Seen:
 @dataclass(frozen=True)
 class CameraStatus:
     """How the camera is: its state and, when out or ended, why (its English for the host's
-    log, its key and values for the host's phone)."""
+    log, its key and values for the host's phone); or, with ``unreadable_why``, that a picture
+    could not be read and why (the camera goes on; its state is as it was)."""
 
     state: CameraState
     why: CameraError | None = None
-    unreadable: bool = False  # a single frame could not be read (the camera goes on)
+    unreadable_why: UnreadableFrame | None = None
     since: float | None = None
     """Out because no picture came: when the camera last sent one (its failures are none; on
     :func:`time.monotonic`), so that the host's phone counts how long it has been silent."""
@@ -415,7 +416,7 @@ class LiveLoop:
         that pictures are skipped, the host's log names the first)."""
         if not self._skipping:
             self._skipping = True
-            self._sink.camera_status(CameraStatus(self._state, why, unreadable=True))
+            self._sink.camera_status(CameraStatus(self._state, unreadable_why=why))
 
     def _set_state(self, state: CameraState, why: CameraError | None = None, *,
                    since: float | None = None) -> None:

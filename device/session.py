@@ -518,8 +518,8 @@ class TableSession:
         desk = self._desk
         if desk is None:
             return
-        if status.unreadable:
-            desk.unreadable = status.why
+        if status.unreadable_why is not None:
+            desk.unreadable = status.unreadable_why
         else:
             desk.status = status
         self._publish_camera()

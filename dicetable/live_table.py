@@ -105,8 +105,8 @@ class HostLog:
 
     def camera_status(self, status: CameraStatus) -> None:
         """Log the news and hand it on."""
-        if status.unreadable:
-            print(f"dicetable: skipping a picture from the camera: {status.why}",
+        if status.unreadable_why is not None:
+            print(f"dicetable: skipping a picture from the camera: {status.unreadable_why}",
                   file=self._out, flush=True)
         else:
             if status.state == "out":

@@ -418,8 +418,8 @@ def test_a_guest_is_told_a_picture_could_not_be_read_once_the_camera_is_working(
             expect(page.locator("section.camera .camera-status")).to_have_text(
                 "The camera is watching the table")
             expect(page.locator("section.camera p.muted")).to_have_count(0)
-            session.camera_status(CameraStatus("ok", UnreadableFrame(
-                "camera.why.picture_unreadable", name="IMG_0003.jpg"), unreadable=True))
+            session.camera_status(CameraStatus("ok", unreadable_why=UnreadableFrame(
+                "camera.why.picture_unreadable", name="IMG_0003.jpg")))
             expect(page.locator("section.camera p.muted")).to_have_text(
                 "A picture from the camera could not be read.")
             assert "IMG_0003.jpg" not in page.locator("body").inner_text()
@@ -435,9 +435,8 @@ def test_the_host_reads_why_the_camera_is_out_and_which_picture_failed_asked_onc
     session = TableSession(Journal(tmp_path / "state" / "table.db"))
     session.start()
     session.watch_camera()
-    session.camera_status(CameraStatus("starting", UnreadableFrame(
-        "camera.why.picture_too_large", name="IMG_0002.png", width=8000, height=7000, most=50),
-        unreadable=True))
+    session.camera_status(CameraStatus("starting", unreadable_why=UnreadableFrame(
+        "camera.why.picture_too_large", name="IMG_0002.png", width=8000, height=7000, most=50)))
     session.camera_status(CameraStatus("out", CameraError("camera.why.folder_gone",
                                                           folder="/home/pi/fotos")))
     app = create_app({"JOURNAL": session.journal, "TABLE_SESSION": session})
