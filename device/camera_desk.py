@@ -47,8 +47,8 @@ class CameraDesk:
         self.held: Held | None = None
         self.note: Note | None = None
         self.unreadable: UnreadableFrame | None = None
-        """Why a picture could not be read, the first of a run (None: the last could, or none
-        came)."""
+        """Why a picture could not be read, the first of a run of one reason (None: the last
+        could, or none came)."""
         self.reads: TableReads | None = None
         self.reads_game: int | None = None
         self._questions = 0
@@ -84,7 +84,7 @@ class CameraDesk:
         """The ``camera`` part of the state (language-neutral: a refusal goes as its template
         and params, why the camera is out as its message key and values, which the score pad
         translates; a stall's why also says since when, :attr:`CameraStatus.since`; why the
-        first picture of a run could not be read likewise)."""
+        first picture of a run of one reason could not be read likewise)."""
         seen, why, since = self.seen, self.status.why, self.status.since
         unreadable = self.unreadable
         return {

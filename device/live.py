@@ -15,8 +15,8 @@ pictures only once a second.
 A source that fails, vanishes or stalls is closed and opened again with a growing pause (the
 sink hears the camera is out, then that it is back); an unreadable frame is skipped and told.
 The sink hears each piece of news once (the camera out again for the same reason, or the next
-unreadable frame before a read stood, is not told again), and its methods are called from the
-watcher thread and must only hand things on.
+unreadable frame of the same reason before a read stood, is not told again), and its methods
+are called from the watcher thread and must only hand things on.
 """
 
 from __future__ import annotations
@@ -190,7 +190,8 @@ class LiveLoop:
         self._grabbers: list[threading.Thread] = []  # the current one, and any left stuck
         self._state: CameraState = "starting"
         self._reason: tuple[str, object] | None = None  # the key and values of the last why told
-        self._skipping = False  # a picture that cannot be read was told since the last read
+        self._skipped: str | None = None  # why (its key) the last picture that cannot be read
+        # was told, since the last read stood
         self._faulty = False  # the last picture taken up failed by a fault of the table's own
         self._look_again = threading.Event()
         self._looks = threading.Condition()
@@ -390,7 +391,7 @@ class LiveLoop:
                 if verdict is not Verdict.AGAIN:
                     self._sink.camera_seen(Seen(observation, item.image, _jpeg(item.image),
                                                 item.at, item.number, as_found=not stirred))
-                    told = self._skipping = False
+                    told, self._skipped = False, None
             except UnreadableImage as err:
                 self._skip(UnreadableFrame("camera.why.picture_unusable", detail=str(err)))
                 continue
@@ -411,11 +412,13 @@ class LiveLoop:
         self._set_state("out", CameraError("camera.why.fault"))
 
     def _skip(self, why: UnreadableFrame) -> None:
-        """Tell the sink of a picture that cannot be read, the first of a run only: the next
-        once a read has stood again (a held picture is read again and again; the phones show
-        that pictures are skipped, the host's log names the first)."""
-        if not self._skipping:
-            self._skipping = True
+        """Tell the sink of a picture that cannot be read, the first of a run of one reason
+        only: the next of that reason once a read has stood again, one of another reason at
+        once (a held picture is read again and again, a camera saving a format OpenCV cannot
+        read sends 15 a second; the phones show that pictures are skipped, the host's log and
+        phone name the first of each reason)."""
+        if why.key != self._skipped:
+            self._skipped = why.key
             self._sink.camera_status(CameraStatus(self._state, unreadable_why=why))
 
     def _set_state(self, state: CameraState, why: CameraError | None = None, *,
@@ -428,7 +431,7 @@ class LiveLoop:
         if (state, reason) != (self._state, self._reason):
             self._state, self._reason = state, reason
             if state == "out":
-                self._skipping = False
+                self._skipped = None
             self._sink.camera_status(CameraStatus(state, why, since=since))
 
 

@@ -72,9 +72,9 @@ class Camera:
 class HostLog:
     """Hands the loop's news to the session, and tells the host when the camera goes out
     (and why, each new reason), comes back or ends, and when it skips a picture it cannot
-    read (the loop tells each once: the first picture of a run). With ``only_game`` (the
-    demo's header), reads reach the session only while the table is free or plays that game:
-    the demo's film never rolls into a game a person set up."""
+    read (the loop tells each reason once: the first picture of a run of it). With
+    ``only_game`` (the demo's header), reads reach the session only while the table is free or
+    plays that game: the demo's film never rolls into a game a person set up."""
 
     def __init__(self, session: TableSession, out: TextIO | None = None,
                  on_ended: Callable[[], None] | None = None,

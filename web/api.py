@@ -165,8 +165,9 @@ def camera_why() -> Response:
     the host alone: the state every phone gets has only its key. A camera out because no
     picture came also says for how long as of now (``silent_s``): the pad counts on from it,
     without asking again (its ``seconds``, the wait that found it silent, are the host's
-    log's). ``unreadable``: why a picture could not be read (the first of a run of them, told
-    once until a read stands: the picture's name and what is wrong with it), or null."""
+    log's). ``unreadable``: why a picture could not be read (the first of a run of them of one
+    reason, told once until a read stands or another reason comes: the picture's name and what
+    is wrong with it), or null."""
     camera = table().session.snapshot().camera or {}
     why = camera.get("why")
     if why is not None and why.get("since") is not None:

@@ -215,8 +215,8 @@ class Table:
 
     def _why_digest(self, why: Mapping[str, Any]) -> str:
         """A short digest of a reason the host alone reads in full (why the camera is out,
-        why the first picture of a run could not be read), values and all, that changes with
-        them and, keyed by this run's secret, does not tell them."""
+        why the first picture of a run of one reason could not be read), values and all, that
+        changes with them and, keyed by this run's secret, does not tell them."""
         text = json.dumps(why, sort_keys=True, ensure_ascii=False).encode()
         return hashlib.blake2s(text, key=self._why_salt, digest_size=6).hexdigest()
 

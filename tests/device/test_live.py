@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import struct
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -189,6 +190,32 @@ def test_an_unreadable_first_picture_held_is_told_to_the_phones_once(
         assert table.snapshot().live == before
         camera = table.snapshot().camera
         assert camera is not None and camera["unreadable_why"] is not None
+    finally:
+        loop.stop()
+
+
+def test_an_unreadable_picture_of_another_reason_is_told_once_by_its_own_why(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # pictures cut short, then one too large: the phones kept "IMG_0001.jpg cannot be read"
+    # (the run's first) until a read stood; each reason is told once, not each picture
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for n in range(1, 4):
+        (folder / f"IMG_000{n}.jpg").write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF")
+    (folder / "IMG_0004.png").write_bytes(  # (a header of 8000×7000 pixels: not decoded)
+        b"\x89PNG\r\n\x1a\n" + struct.pack(">I4sII", 13, b"IHDR", 8000, 7000) + bytes(5))
+    before = table.snapshot().live
+    loop = LiveLoop(lambda: open_source(str(folder), fps=30), reader, table)
+    loop.start()
+    try:
+        snap = wait_for(table, lambda s: s.camera is not None and s.camera["unreadable_why"]
+                        is not None and s.camera["unreadable_why"]["params"]["name"]
+                        == "IMG_0004.png")
+        assert snap.camera is not None
+        assert snap.camera["unreadable_why"]["key"] == "camera.why.picture_too_large"
+        time.sleep(1.0)  # (the last picture is tried again at each frame, 30 a second)
+        assert table.snapshot().live == snap.live
+        assert snap.live - before <= 3  # starting, the first cut short, the one too large
     finally:
         loop.stop()
 
