@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
@@ -314,3 +315,39 @@ def test_a_d6_photo_whose_dice_look_like_another_number_is_asked_about(
     assert labels["images"] == []
     assert phones.errors == []
     phones.close()
+
+
+def test_a_lesson_shows_the_camera_sending_pictures_that_cannot_be_read_or_out(
+        browser: Browser, tmp_path: Path) -> None:
+    """The lesson's panel said nothing of the camera: a camera sending only a picture that
+    cannot be read, or its folder emptied, left the player waiting for photos that never came.
+    The panel says it in the camera panel's words; a camera that is well says nothing there."""
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    (folder / "IMG_0001.jpg").write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF")  # cut short
+    with ServedTable(tmp_path / "state", args=["--camera", str(folder)]) as table:
+        phones = Phones(browser, table, tmp_path)
+        page = phones.pages["en"]
+        camera = page.locator("section.camera")
+        expect(camera.locator(".camera-status.sends_unreadable")).to_be_visible(timeout=20_000)
+        camera.get_by_text("Teach the camera your dice and cards").click()
+        camera.get_by_role("button", name="Teach Dalek Dice").click()
+        trouble = camera.locator(".teach-camera")
+        expect(trouble.locator(".camera-status")).to_have_text(
+            "The camera sends pictures that cannot be read")
+        expect(trouble.locator(".camera-unreadable")).to_have_text(
+            "The picture IMG_0001.jpg cannot be read")
+        expect(camera).to_contain_text("Lay your dice showing 4 humans")  # (under it)
+        cv2.imwrite(str(folder / "IMG_0002.jpg"), np.full((480, 640, 3), 128, np.uint8))
+        expect(camera.locator("figure img")).to_be_visible(timeout=20_000)
+        expect(trouble).to_have_count(0)  # a picture read: the camera is well
+        for picture in folder.iterdir():
+            picture.unlink()
+        expect(trouble.locator(".camera-status.out")).to_have_text(
+            "The camera is out: enter the dice on the phone meanwhile. Trying again…",
+            timeout=20_000)
+        expect(trouble.locator(".camera-why")).to_have_text(
+            f"The folder {folder} holds no pictures", timeout=20_000)
+        expect(camera).to_contain_text("Face 1 of 6")  # (the lesson goes on)
+        assert phones.errors == []
+        phones.close()

@@ -15,18 +15,14 @@ function cameraPanel() {
   const camera = S.state.camera;
   if (!camera) return null;
   const teach = teachReady(camera) ? camera.teach : null;
-  if (teach && teach.lesson) return el("section.camera", {"aria-label": t("teach.title")}, teachPanel(teach.lesson, camera));
   const reasons = hostReasons(camera);
-  // Only pictures that cannot be read so far: the camera has started, and says so.
-  const status = camera.status === "starting" && camera.unreadable_why ? "sends_unreadable" : camera.status;
-  const parts = [el("p.camera-status." + status, {role: "status"},
-    el("span.dot", {"aria-hidden": "true"}), t("camera." + status))];
-  // Why it is out, for the host to mend (it may name a folder the host gave the table).
-  parts.push(...reasonLines(reasons.why, "p.camera-why"));
-  // Which picture could not be read and why, for the host (it names the picture's file).
-  const named = reasonLines(reasons.unreadable, "p.camera-unreadable");
-  parts.push(...named);
-  if (!named.length && camera.unreadable_why && status !== "sends_unreadable") parts.push(el("p.muted", {text: t("camera.unreadable")}));
+  const status = cameraStatus(camera);
+  if (teach && teach.lesson) {  // (the camera's trouble too: the lesson's photos wait for it)
+    const trouble = status === "ok" ? [] : [statusLine(status)];
+    trouble.push(...troubleLines(camera, reasons, status));
+    return el("section.camera", {"aria-label": t("teach.title")}, teachPanel(teach.lesson, camera, trouble));
+  }
+  const parts = [statusLine(status), ...troubleLines(camera, reasons, status)];
   if (camera.note) parts.push(el("p.camera-note", {text: noteText(camera.note)}));
   if (camera.note && ["camera.no_sheet", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key)) parts.push(sheetLinks(camera.note.params.game));
   if (camera.note && ["camera.moved", "camera.moved_dice", "camera.no_sheet", "camera.far", "camera.small", "camera.skewed", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key) && S.auth) {
@@ -37,6 +33,28 @@ function cameraPanel() {
   if (camera.seen) parts.push(picture(camera));
   if (teach && !(S.state.view && !S.state.view.over)) parts.push(teachEntry(teach));
   return el("section.camera", {"aria-label": t("camera.title")}, parts);
+}
+
+/* The camera's state as the pad says it: only pictures that cannot be read so far, it has
+   started and says so. */
+function cameraStatus(camera) {
+  return camera.status === "starting" && camera.unreadable_why ? "sends_unreadable" : camera.status;
+}
+
+function statusLine(status) {
+  return el("p.camera-status." + status, {role: "status"},
+    el("span.dot", {"aria-hidden": "true"}), t("camera." + status));
+}
+
+/* What is wrong with the camera beside its state: why it is out, for the host to mend (it may
+   name a folder the host gave the table); which picture could not be read and why, for the
+   host (it names the picture's file), else that one could not be. */
+function troubleLines(camera, reasons, status) {
+  const lines = reasonLines(reasons.why, "p.camera-why");
+  const named = reasonLines(reasons.unreadable, "p.camera-unreadable");
+  lines.push(...named);
+  if (!named.length && camera.unreadable_why && status !== "sends_unreadable") lines.push(el("p.muted", {text: t("camera.unreadable")}));
+  return lines;
 }
 
 /* Why the camera is out and why its last picture could not be read, with the folder, device

@@ -52,10 +52,12 @@ function teachEntry(teach) {
     saved.length ? el("p", {}, saved.map((a) => el("span", {style: {display: "block"}}, a))) : null);
 }
 
-/* The lesson going on: what to lay and its photos, then the check, then save; and what the
-   camera sees now (the photo asked about, while one is). */
-function teachPanel(lesson, camera) {
+/* The lesson going on: the camera's trouble where it has one (``trouble``: its lines, as the
+   camera panel words them; the photos wait for it), what to lay and its photos, then the
+   check, then save; and what the camera sees now (the photo asked about, while one is). */
+function teachPanel(lesson, camera, trouble) {
   const parts = [el("h3", {text: t("teach.heading." + lesson.kind)})];
+  if (trouble.length) parts.push(el("div.teach-camera", {}, trouble));
   if (lesson.step < lesson.steps.length) parts.push(...teachTaking(lesson));
   else parts.push(...teachChecking(lesson));
   parts.push(button(t("teach.cancel"), () => teachStep("cancel"), "small"));
