@@ -112,7 +112,8 @@ BUSY = _Busy()
 class _Mailbox:
     """The newest frame (or, keeping every frame, one frame at a time) between the threads,
     with the number of the last look asked of the camera that the frame shows (see
-    :meth:`LiveLoop.look_now`)."""
+    :meth:`LiveLoop.look_now`). A picture that cannot be read is news: a frame right behind
+    it (a folder's held picture, sent again at once) is dropped, not the news."""
 
     def __init__(self, keep_every_frame: bool) -> None:
         self._keep = keep_every_frame
@@ -129,6 +130,9 @@ class _Mailbox:
                     self._ready.wait(0.1)
             elif isinstance(self._item, Frame):
                 self.dropped += 1
+            elif isinstance(self._item, UnreadableFrame) and isinstance(item, Frame):
+                self.dropped += 1
+                return
             self._item, self._look = item, look
             self._ready.notify_all()
 

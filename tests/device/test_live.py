@@ -194,6 +194,30 @@ def test_an_unreadable_first_picture_held_is_told_to_the_phones_once(
         loop.stop()
 
 
+def test_a_picture_that_cannot_be_read_saved_while_the_camera_runs_is_told(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # the held picture before it, sent again at once, took its place in the loop's mailbox:
+    # most times neither the phones nor the host's log heard of it
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    loop = LiveLoop(lambda: open_source(str(folder), waits=lambda: False), reader, table)
+    try:
+        for n in range(3):  # a picture read, then one cut short, each time
+            cv2.imwrite(str(folder / f"IMG_{2 * n}.jpg"), np.full((720, 1280, 3), 60 + 40 * n,
+                                                                 np.uint8))
+            if n == 0:
+                loop.start()
+            wait_for(table, lambda s, n=n: s.camera is not None and s.camera["picture"] == n + 1
+                     and s.camera["unreadable_why"] is None)
+            (folder / f"IMG_{2 * n + 1}.jpg").write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF")
+            snap = wait_for(table, lambda s: s.camera is not None
+                            and s.camera["unreadable_why"] is not None, timeout=5.0)
+            assert snap.camera is not None and snap.camera["unreadable_why"] == {
+                "key": "camera.why.picture_unreadable", "params": {"name": f"IMG_{2 * n + 1}.jpg"}}
+    finally:
+        loop.stop()
+
+
 def test_an_unreadable_picture_of_another_reason_is_told_once_by_its_own_why(
         tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
     # pictures cut short, then one too large: the phones kept "IMG_0001.jpg cannot be read"
