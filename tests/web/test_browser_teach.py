@@ -320,8 +320,9 @@ def test_a_d6_photo_whose_dice_look_like_another_number_is_asked_about(
 def test_a_lesson_shows_the_camera_sending_pictures_that_cannot_be_read_or_out(
         browser: Browser, tmp_path: Path) -> None:
     """The lesson's panel said nothing of the camera: a camera sending only a picture that
-    cannot be read, or its folder emptied, left the player waiting for photos that never came.
-    The panel says it in the camera panel's words; a camera that is well says nothing there."""
+    cannot be read, a picture that cannot be read saved meanwhile, or the camera's folder
+    emptied, left the player waiting for photos that never came. The panel says it in the
+    camera panel's words; a camera that is well says nothing there."""
     folder = tmp_path / "photos"
     folder.mkdir()
     (folder / "IMG_0001.jpg").write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF")  # cut short
@@ -341,6 +342,10 @@ def test_a_lesson_shows_the_camera_sending_pictures_that_cannot_be_read_or_out(
         cv2.imwrite(str(folder / "IMG_0002.jpg"), np.full((480, 640, 3), 128, np.uint8))
         expect(camera.locator("figure img")).to_be_visible(timeout=20_000)
         expect(trouble).to_have_count(0)  # a picture read: the camera is well
+        (folder / "IMG_0003.jpg").write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF")
+        expect(trouble.locator(".camera-unreadable")).to_have_text(
+            "The picture IMG_0003.jpg cannot be read", timeout=20_000)
+        expect(trouble.locator(".camera-status")).to_have_count(0)  # (it watches the table)
         for picture in folder.iterdir():
             picture.unlink()
         expect(trouble.locator(".camera-status.out")).to_have_text(
