@@ -161,7 +161,7 @@ class ButtonActions:
     def hold_stop(self) -> None:
         """Stop was held alone: power the Pi off (when that is on; else its letting go is a
         stop, see :meth:`stop`). Refused, the table goes on: the phones are told
-        (``shutdown_refused``: they look again at the host's notices, which say why)."""
+        (``shutdown_refused``; the host's notice told with it says why)."""
         if self._on_shutdown is None:
             return
         self.feedback.goodbye()

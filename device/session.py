@@ -96,13 +96,18 @@ class Snapshot:
     when the table has no camera."""
     buttons: dict[str, Any] | None = None
     """The buttons' latest news (:mod:`device.buttons`); None when there is none."""
+    notices_version: int = 0
+    """Grows within a run each time the host's notices change (one told, all read:
+    :meth:`TableSession.notices_changed`): a phone that sees it move, or another ``run``,
+    asks for them again."""
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot as a JSON object."""
         return {"version": self.version, "live": self.live, "run": self.run,
                 "game_id": self.game_id,
                 "header": self.header, "view": self.view, "hints": self.hints,
-                "hints_on": self.hints_on, "camera": self.camera, "buttons": self.buttons}
+                "hints_on": self.hints_on, "camera": self.camera, "buttons": self.buttons,
+                "notices_version": self.notices_version}
 
 
 class TableSession:
@@ -123,6 +128,7 @@ class TableSession:
         self._stirred = False  # the camera saw the table move since its last read was taken
         self._made_by: dict[int, Source] = {}  # who made each of the last moves (by version)
         self._news: dict[str, Any] | None = None
+        self._notices_version = 0
         self._wins: tuple[int, dict[str, int]] | None = None
         self.on_recalibrate: Callable[[], None] | None = None
         """Asks the camera to calibrate the table anew (set by the camera's wiring)."""
@@ -250,6 +256,12 @@ class TableSession:
         """Show the buttons' ``news`` to the phones (a refused press and why, a shout, the
         PIN); None clears it. The game does not change."""
         return self._run(lambda: self._publish_news(news))
+
+    def notices_changed(self) -> Snapshot:
+        """The host's notices changed (one was told, or the host read them): the phones are
+        told to ask for them again (the snapshot's ``notices_version`` grows). The game does
+        not change."""
+        return self._run(self._publish_notices)
 
     def call_soon(self, call: Callable[[], None]) -> None:
         """Queue ``call`` on the worker without waiting (the watchdog's probe: it runs only
@@ -700,6 +712,7 @@ class TableSession:
             run=self._run_token,
             camera=self._camera_json(),
             buttons=self._news,
+            notices_version=self._notices_version,
         )
         with self._changed:
             self._game, self._game_id, self._snapshot = game, game_id, snapshot
@@ -721,19 +734,22 @@ class TableSession:
         return None if seen is None else seen_game(seen.observation)
 
     def _publish_news(self, news: dict[str, Any] | None) -> Snapshot:
-        self._live += 1
         self._news = news
-        snapshot = replace(self._snapshot, live=self._live, buttons=news)
-        with self._changed:
-            self._snapshot = snapshot
-            self._changed.notify_all()
-        return snapshot
+        return self._publish_part(buttons=news)
 
     def _publish_camera(self) -> Snapshot:
         """Publish news of the camera alone (the game did not change)."""
         assert self._desk is not None
+        return self._publish_part(camera=self._camera_json())
+
+    def _publish_notices(self) -> Snapshot:
+        self._notices_version += 1
+        return self._publish_part(notices_version=self._notices_version)
+
+    def _publish_part(self, **part: Any) -> Snapshot:
+        """Publish the current snapshot with ``part`` (a field beside the game) changed."""
         self._live += 1
-        snapshot = replace(self._snapshot, live=self._live, camera=self._camera_json())
+        snapshot = replace(self._snapshot, live=self._live, **part)
         with self._changed:
             self._snapshot = snapshot
             self._changed.notify_all()

@@ -45,8 +45,8 @@ def state() -> Response:
 @bp.post("/notices/dismiss")
 @require_pin
 def dismiss_notices() -> Response:
-    """The host has read the notices: no phone shows them again."""
-    table().notices.clear()
+    """The host has read the notices: no phone shows them again, nor any page open."""
+    table().read_notices()
     return jsonify({"notices": []})
 
 

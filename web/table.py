@@ -65,7 +65,9 @@ class Table:
     (:mod:`web.join`)."""
     notices: list[Notice] = field(default_factory=list)
     """What the host must be told since the start (and what the table told since:
-    :meth:`tell`), until a phone with the PIN dismisses it."""
+    :meth:`tell`), until a phone with the PIN dismisses it (:meth:`read_notices`). Each
+    change reaches the open pages: they ask for the notices again
+    (:meth:`TableSession.notices_changed`)."""
     trades: GrantTrades = field(default_factory=GrantTrades)
     """The first score pad's shared token traded for phones' own grants (web.auth)."""
     _address: tuple[float, str | None] | None = field(default=None, repr=False)
@@ -110,15 +112,21 @@ class Table:
         up if a write by anyone (a phone, the camera, a button) let the kept room go since."""
         if self.journal.room_let_go:
             self.journal.room_let_go = False
-            if CARD_FULL not in self.notices:
-                self.notices.append(CARD_FULL)
+            self.tell(CARD_FULL)
         return self.notices
 
     def tell(self, notice: Notice) -> None:
-        """Tell the host ``notice`` from now on, with the notices since the start (once: one
-        told again while it is shown is not shown twice)."""
+        """Tell the host ``notice`` from now on, with the notices since the start, on every
+        page open too (once: one told again while it is shown is not shown twice)."""
         if notice not in self.notices:
             self.notices.append(notice)
+            self.session.notices_changed()
+
+    def read_notices(self) -> None:
+        """The host has read the notices: no page shows them any more, those open too."""
+        if self.notices:
+            self.notices.clear()
+            self.session.notices_changed()
 
     def start_game(self, header: dict[str, Any], colours: dict[str, int], *,
                    base_version: int, abandon_current: bool = False) -> Snapshot:

@@ -13,6 +13,7 @@ from device.button_config import button_config, buttons_off
 from device.camera_errors import CameraError
 from device.config import ConfigError
 from device.live import CameraStatus, Seen
+from device.notice import Notice
 from device.session import TableSession
 from vision.observation import Observation
 from vision.sheet_seen import PlaceSeen, SeventeenObservation
@@ -517,6 +518,28 @@ def test_a_word_not_understood_is_quoted_cut_short_and_escaped_in_every_language
         assert marked.json["error"].endswith(  # type: ignore[index]
             f"{left}\\u202eAna\\u000a{right}")
     assert dalek.state() == before
+
+
+def test_a_notice_told_or_read_moves_the_state_so_every_open_page_asks_again(
+        app: Flask, phone: Phone, watcher: Phone) -> None:
+    # an open page asks for the notices again when the state's notices_version moves (or its
+    # run does): a notice told while the table runs, the notices read on one phone; a notice
+    # told again while shown, or nothing left to read, moves nothing
+    before = watcher.state()["notices_version"]
+    with app.app_context():
+        table().tell(Notice("notice.power_off.inhibited"))
+        told = watcher.state()["notices_version"]
+        table().tell(Notice("notice.power_off.inhibited"))
+    assert told > before
+    assert watcher.state()["notices_version"] == told
+    notices = watcher.client.get("/api/state").json["notices"]  # type: ignore[index]
+    assert [text[:25] for text in notices] == ["The Pi did not power off:"]
+    assert phone.post("/api/notices/dismiss", {}).status_code == 200
+    read = watcher.state()["notices_version"]
+    assert read > told
+    assert watcher.client.get("/api/state").json["notices"] == []  # type: ignore[index]
+    assert phone.post("/api/notices/dismiss", {}).status_code == 200
+    assert watcher.state()["notices_version"] == read
 
 
 def test_the_buttons_off_notice_names_the_file_and_its_settings_to_the_host_alone(

@@ -19,9 +19,8 @@ function buttonMoments(old, now) {
   } else if (news.kind === "shutdown") {
     toast(t("buttons.shutdown"), "error");
   } else if (news.kind === "shutdown_refused") {
-    // the Pi stayed on: "shutting down" goes, and the host's notices, asked again, say why
+    // the Pi stayed on: "shutting down" goes; the host's notice told with it says why
     document.getElementById("toast").hidden = true;
-    refresh();
   }
 }
 

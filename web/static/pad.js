@@ -5,7 +5,7 @@
 const boot = JSON.parse(document.getElementById("boot").textContent);
 
 const S = {
-  state: boot.state,        // the payload: version, live, run, game_id, header, view, hints, colours, wins, camera
+  state: boot.state,        // the payload: version, live, run, game_id, header, view, hints, colours, wins, camera, buttons, notices_version
   auth: boot.auth,
   notices: boot.notices,    // what the host must be told since the table started
   csrf: boot.csrf,
@@ -356,6 +356,7 @@ function apply(payload, forced) {
   cameraMoments(old, payload);
   keepAwake();
   buttonMoments(old, payload);
+  noticesMoments(old, payload);
   render();
   const ended = payload.view && payload.view.over && !(old && old.view && old.view.over);
   if (ended && S.screen === "pad") window.scrollTo(0, 0);  // the result and Rematch, in view
@@ -455,6 +456,12 @@ function cameraMoments(old, now) {
   const is = now.camera ? now.camera.status : null;
   if (was === "ok" && is === "out") showMoment(t("camera.moment.out"));
   if (was === "out" && is === "ok") showMoment(t("camera.moment.back"));
+}
+
+/* The host's notices changed (one told, all read on a phone), or the table started again with
+   its own: they are asked again, in this page's language and as this phone reads them. */
+function noticesMoments(old, now) {
+  if (old && (now.run !== old.run || now.notices_version !== old.notices_version)) refresh();
 }
 
 /* The PIN */
