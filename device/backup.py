@@ -135,6 +135,8 @@ def _put_in_place(backup_file: Path, journal: Path) -> Path | None:
     was kept (None when there was none)."""
     kept = None
     if journal.is_file():
+        if not _open_to_this_user(journal):  # the table's user's, root's, or on a read-only card
+            raise BackupError(f"nothing was restored: {cannot_write(journal)}")
         kept = stamped(journal.parent, _kept_name(journal), journal.suffix)
         try:
             backup(journal, kept)
@@ -144,11 +146,12 @@ def _put_in_place(backup_file: Path, journal: Path) -> Path | None:
                     f"nothing was restored: {journal.parent} is full, and the journal it would "
                     "replace is kept beside it first; make room there, then restore again"
                 ) from None
-            if not _open_to_this_user(journal):  # the table's own user's, or a card gone read-only
-                raise BackupError(f"nothing was restored: {cannot_write(journal)}") from None
             raise BackupError(f"nothing was restored: the journal it would replace could not "
                               f"be kept ({err})") from None
-    journal.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        journal.parent.mkdir(parents=True, exist_ok=True)
+    except PermissionError:
+        raise BackupError(f"nothing was restored: {cannot_write(journal)}") from None
     # The count of commits acknowledged is the replaced journal's: an older backup holds
     # fewer, which the next start would take for changes lost on the card. It goes before
     # the journal is replaced, so that no stop leaves it beside the backup; the next start

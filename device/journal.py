@@ -161,13 +161,32 @@ def cannot_write(path: Path) -> str:
                 "read-only. A card the system made read-only after an error may be failing: "
                 "copy the table off it with `dicetable backup`, then check or replace the card; "
                 "else make it writable again (its lock switch, or how it is mounted)")
+    me, folder = this_user(), path.parent
+    if _not_made(folder):
+        return (f"{folder} does not exist, and this user ({me}) cannot create it: create the "
+                f"folder and give it to this user (sudo mkdir -p {folder}, then "
+                f"sudo chown {me} {folder})")
     owner = owner_of(path)  # the journal's, else its folder's
-    if owner is not None and owner != this_user():  # on the Pi, the table's own user
-        return (f"{path.parent} cannot be written by this user ({this_user()}): run dicetable as "
-                f"{owner}, who owns it (sudo -u {owner} dicetable …), or give the folder and "
-                "its files to this user")
-    return (f"{path.parent} cannot be written by this user ({this_user()}): start the table as "
-            "the user who owns the folder and its files, or give them to this user")
+    if owner == "root" != me:  # copied in with sudo, say: what root makes, no table may write
+        return (f"{folder} cannot be written by this user ({me}): root owns it or its journal; "
+                f"give the folder and its files to this user (sudo chown -R {me} {folder})")
+    if owner is not None and owner != me:  # on the Pi, the table's own user
+        return (f"{folder} cannot be written by this user ({me}): run dicetable as {owner}, "
+                f"who owns it (sudo -u {owner} dicetable …), or give the folder and its files "
+                "to this user")
+    return (f"{folder} cannot be written by this user ({me}): start the table as the user who "
+            "owns the folder and its files, or give them to this user")
+
+
+def _not_made(folder: Path) -> bool:
+    """True if ``folder`` does not exist (one that this user may not look at does)."""
+    try:
+        folder.stat()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def _mounted_read_only(path: Path) -> bool:

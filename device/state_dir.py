@@ -58,9 +58,10 @@ def stamped(folder: Path, name: str, suffix: str = "") -> Path:
 
 
 def owner_of(path: Path) -> str | None:
-    """The name of the user owning ``path``, or its nearest folder that can be looked at (on
-    the Pi, the table's own user); None where none can."""
-    for place in (path, *path.parents):
+    """The name of the user owning ``path``, else its folder (on the Pi, the table's own user);
+    None where neither can be looked at. The folders above are not asked: /var/lib is root's,
+    not the table's, where the state folder is not made yet."""
+    for place in (path, path.parent):
         try:
             return pwd.getpwuid(place.stat().st_uid).pw_name
         except (OSError, KeyError):

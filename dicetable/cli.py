@@ -194,11 +194,15 @@ def _run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
 
 def refused(err: PermissionError) -> str:
     """What a file the system would not open means, and what to do: run the command as the
-    user who owns the files (on the Pi, the table's own user)."""
+    user who owns the files (on the Pi, the table's own user), never as root."""
     path = Path(err.filename) if err.filename else None
     owner = owner_of(path) if path is not None else None
-    advice = (f"run it as {owner}, who owns it (sudo -u {owner} dicetable …)" if owner
-              else "run it as the user who owns it")
+    if owner == "root":  # what dicetable made as root, the table could not write
+        advice = "give it to this user, or name one this user can open"
+    elif owner:
+        advice = f"run it as {owner}, who owns it (sudo -u {owner} dicetable …)"
+    else:
+        advice = "run it as the user who owns it"
     return f"{path or 'a file'} is not open to this user: {advice}"
 
 

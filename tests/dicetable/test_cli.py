@@ -292,23 +292,24 @@ def test_every_bench_suite_can_be_loaded() -> None:
         assert callable(importlib.import_module(module).suite), module
 
 
-def test_a_table_this_user_cannot_open_is_said_with_whom_to_run_it_as(tmp_path: Path) -> None:
+def test_a_table_this_user_cannot_open_is_said_with_whom_to_run_it_as(open_folder: Path) -> None:
     from device.recovery import open_table
 
-    state = tmp_path / "state"
+    state = open_folder / "state"
     open_table(state / "table.db").journal.close()
     command = [sys.executable, "-m", "dicetable", "pin", "--state", str(state)]
     if os.geteuid() == 0:  # root opens anything: run it as nobody, as another user would
         if shutil.which("setpriv") is None:
             pytest.skip("running as root, and setpriv (util-linux) is not here to run as another")
         command = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", *command]
+        give_to_the_tables_user(state)
     state.chmod(0o700 if os.geteuid() == 0 else 0o000)
     try:
         done = subprocess.run(command, capture_output=True, text=True, check=False,
                               cwd=Path(__file__).parents[2])
     finally:
         state.chmod(0o755)
-    owner = pwd.getpwuid(os.geteuid()).pw_name
+    owner = TABLES_USER if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
     refused = (f" is not open to this user: run it as {owner}, who owns it (sudo -u {owner} "
                "dicetable …)\n")
     assert done.returncode == 1
@@ -348,6 +349,17 @@ def open_folder() -> Iterator[Path]:
     shutil.rmtree(folder)
 
 
+TABLES_USER = "daemon"
+"""Whom the table's files are given to where the tests run as root: the table's own user on
+the Pi (dicetable) stands in for root, who must never be told to run it."""
+
+
+def give_to_the_tables_user(state: Path) -> None:
+    """Give the state folder and its files to :data:`TABLES_USER`."""
+    for place in (state, *state.iterdir()):
+        shutil.chown(place, TABLES_USER, TABLES_USER)
+
+
 def as_another_user(command: list[str]) -> list[str]:
     """``command`` run as nobody where this is root (whom no mode stops), else as it is."""
     if os.geteuid() != 0:
@@ -374,6 +386,8 @@ def test_a_restore_or_start_by_a_user_who_cannot_open_the_table_says_whom_to_run
     run = as_another_user([sys.executable, "-m", "dicetable", command, "--state", str(state),
                            *map(str, words)])
     root = os.geteuid() == 0
+    if root:
+        give_to_the_tables_user(state)
     if closed == "folder":  # as the service's /var/lib/dicetable (StateDirectoryMode=0700)
         state.chmod(0o700 if root else 0o000)
     else:  # the folder open to all, its journal not (the table's user's, as SQLite makes it)
@@ -386,15 +400,16 @@ def test_a_restore_or_start_by_a_user_who_cannot_open_the_table_says_whom_to_run
         (state / "table.db").chmod(0o600)
     assert "Traceback" not in done.stderr  # serve gave SQLite's "unable to open database file"
     me = pwd.getpwuid(os.geteuid()).pw_name
+    owner = TABLES_USER if root else me
     if closed == "folder":
         assert (done.returncode, done.stderr) == (1, (
-            f"dicetable: {state / 'table.db'} is not open to this user: run it as {me}, who owns "
-            f"it (sudo -u {me} dicetable …)\n"))
+            f"dicetable: {state / 'table.db'} is not open to this user: run it as {owner}, who "
+            f"owns it (sudo -u {owner} dicetable …)\n"))
     else:
         said = "nothing was restored" if command == "restore" else "cannot open the table's journal"
-        advice = (f"run dicetable as {me}, who owns it (sudo -u {me} dicetable …), or give the "
-                  "folder and its files to this user" if root else "start the table as the user "
-                  "who owns the folder and its files, or give them to this user")
+        advice = (f"run dicetable as {owner}, who owns it (sudo -u {owner} dicetable …), or give "
+                  "the folder and its files to this user" if root else "start the table as the "
+                  "user who owns the folder and its files, or give them to this user")
         user = "nobody" if root else me
         assert (done.returncode, done.stderr) == (2, (  # restore: "could not be kept (…)"
             f"dicetable: {said}: {state} cannot be written by this user ({user}): {advice}\n"))
@@ -416,3 +431,76 @@ def test_a_backup_this_user_cannot_read_is_said_so(open_folder: Path) -> None:
     assert (done.returncode, done.stderr) == (2, (  # it said "(not an SQLite file)"
         f"dicetable: {older} cannot be read by this user ({user}): give it to this user "
         f"(sudo chown {user} {older}), or copy it where it can\n"))
+
+
+def backed_up_table(folder: Path) -> tuple[Path, Path]:
+    """A table of one game in ``folder``/state and a backup of it every user may read."""
+    from device.recovery import open_table
+
+    state, older = folder / "state", folder / "older.db"
+    opened = open_table(state / "table.db")
+    opened.journal.start_game({"game": "dalek", "players": ["Ana", "Ben"]})
+    opened.journal.close()
+    assert main(["backup", "--state", str(state), str(older)]) == 0
+    older.chmod(0o644)
+    return state, older
+
+
+def started(command: str, state: Path, older: Path) -> subprocess.CompletedProcess[str]:
+    """``dicetable restore`` of ``older`` or ``dicetable serve`` on ``state``, as another user
+    where this is root."""
+    words = [str(older)] if command == "restore" else ["--port", "0"]
+    return subprocess.run(
+        as_another_user([sys.executable, "-m", "dicetable", command, "--state", str(state),
+                         *words]), capture_output=True, text=True, check=False, timeout=30,
+        cwd=ROOT)
+
+
+@pytest.mark.parametrize("command", ["restore", "serve"])
+def test_a_state_folder_this_user_cannot_create_is_said_to_be_created(
+        open_folder: Path, command: str) -> None:
+    _, older = backed_up_table(open_folder)
+    state = open_folder / "not-made-yet"
+    open_folder.chmod(0o555)  # as /var/lib: open to look into, not to write
+    try:
+        done = started(command, state, older)
+    finally:
+        open_folder.chmod(0o755)
+    user = "nobody" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
+    said = "nothing was restored" if command == "restore" else "cannot open the table's journal"
+    assert (done.returncode, done.stderr) == (2, (  # it said "run dicetable as root"
+        f"dicetable: {said}: {state} does not exist, and this user ({user}) cannot create it: "
+        f"create the folder and give it to this user (sudo mkdir -p {state}, then sudo chown "
+        f"{user} {state})\n"))
+    assert not state.exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can make a file root's")
+@pytest.mark.parametrize("command", ["restore", "serve"])
+def test_a_journal_copied_in_by_root_is_said_to_be_given_to_this_user(
+        open_folder: Path, command: str) -> None:
+    from device.backup import games_in
+
+    state, older = backed_up_table(open_folder)
+    shutil.chown(state, "nobody", "nogroup")  # nobody's folder, its journal put there by sudo cp
+    (state / "table.db").chmod(0o644)
+    done = started(command, state, older)
+    said = "nothing was restored" if command == "restore" else "cannot open the table's journal"
+    assert (done.returncode, done.stderr) == (2, (  # "run dicetable as root"; restore kept the
+        f"dicetable: {said}: {state} cannot be written by this user (nobody): root owns it or "
+        f"its journal; give the folder and its files to this user (sudo chown -R nobody "
+        f"{state})\n"))  # journal, then said "attempt to write a readonly database"
+    assert games_in(state / "table.db") == 1
+    assert not list(state.glob("table-before-restore-*"))
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can make a folder root's")
+def test_a_table_root_keeps_is_never_said_to_be_run_as_root(open_folder: Path) -> None:
+    state, _ = backed_up_table(open_folder)
+    state.chmod(0o700)
+    done = subprocess.run(
+        as_another_user([sys.executable, "-m", "dicetable", "pin", "--state", str(state)]),
+        capture_output=True, text=True, check=False, timeout=30, cwd=ROOT)
+    assert (done.returncode, done.stderr) == (1, (  # "run it as root, who owns it (sudo -u root…"
+        f"dicetable: {state / 'table.db'} is not open to this user: give it to this user, or "
+        "name one this user can open\n"))
