@@ -122,7 +122,7 @@ def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
     games = games_in(backup_file)
     try:
         with ServingLock(journal.parent):
-            drop_unfinished_keeps(journal)
+            drop_unfinished_keeps(journal, restoring=backup_file)
             return games, _put_in_place(backup_file, journal)
     except AlreadyServing:
         raise BackupError(f"the table is serving from {journal.parent} (or another restore "
@@ -176,15 +176,19 @@ def _kept_name(journal: Path) -> str:
     return f"{journal.stem}-before-restore"
 
 
-def drop_unfinished_keeps(journal: Path) -> None:
+def drop_unfinished_keeps(journal: Path, *, restoring: Path | None = None) -> None:
     """Remove what a restore stopped while keeping the journal (killed, a power cut) left
     beside it: ``table-before-restore-<time>.db.partial``, whole or cut short, and SQLite's
     ``-journal`` of it. The journal it copied was not replaced yet, so the copy holds nothing
-    it lacks; left, it would hold the PIN and read as a second journal. Only the holder of the
-    folder's serving lock may call this (a restore, a table starting): no other restore is
-    writing one then."""
+    it lacks; left, it would hold the PIN and read as a second journal. The file a restore is
+    ``restoring`` from (a host may restore such a copy) stays, with SQLite's files of it. Only
+    the holder of the folder's serving lock may call this (a restore, a table starting): no
+    other restore is writing one then."""
+    spared = {Path(f"{restoring.resolve()}{side}") for side in ("", *SIDE_FILES)} \
+        if restoring is not None else set()
     for unfinished in journal.parent.glob(f"{_kept_name(journal)}-*{journal.suffix}.partial*"):
-        _drop(unfinished)
+        if unfinished.resolve() not in spared:
+            _drop(unfinished)
 
 
 def _is_journals_own(path: Path, journal: Path) -> bool:

@@ -479,3 +479,18 @@ def test_a_restore_cut_while_keeping_the_journal_leaves_no_second_copy_once_it_g
             pass
         assert not list(state.glob("table-before-restore-*"))
         assert games_in(state / "table.db") == 3
+
+
+def test_a_restore_from_a_copy_a_cut_restore_left_keeps_that_copy(tmp_path: Path,
+                                                                  dicetable: Any) -> None:
+    state = tmp_path / "state"
+    opened = open_table(state / "table.db")
+    for _ in range(2):
+        opened.journal.start_game(DALEK)
+    leftover = state / "table-before-restore-20261207-100000.db.partial"  # as the README names it
+    assert dicetable("backup", "--state", str(state), str(leftover)).returncode == 0
+    opened.journal.start_game(DALEK)
+    opened.journal.close()
+    done = dicetable("restore", "--state", str(state), str(leftover))
+    assert done.returncode == 0, done.stderr  # it was deleted: "unable to open database file"
+    assert games_in(state / "table.db") == 2 and games_in(leftover) == 2
