@@ -88,9 +88,9 @@ class Feedback:
 
 class ButtonActions:
     """Carries out presses on ``session``. ``seated``: the table has a shout button per seat
-    (else one for the table). ``on_shutdown`` is called when stop is held alone, and says
-    whether the Pi powers off (False: it was refused, and why is told by it; None: the hold
-    does nothing)."""
+    (else one for the table). ``on_shutdown`` is called when stop is held alone (on a thread
+    of its own), and says whether the Pi powers off (False: it was refused, and why is told
+    by it; None: the hold does nothing)."""
 
     def __init__(self, session: TableSession, *, seated: bool, voice: Voice | None = None,
                  on_shutdown: Callable[[], bool] | None = None) -> None:
@@ -104,6 +104,8 @@ class ButtonActions:
         self._telling = threading.Lock()  # the news and the PIN's time, told from two threads
         self._stops = ThreadPoolExecutor(max_workers=1, thread_name_prefix="button-stop")
         self._last_stop: Future[None] | None = None
+        self._powering_off = threading.Lock()
+        """Held while the Pi is asked to power off."""
 
     def stop(self, *, held: bool = False) -> None:
         """Stop was pressed (and let go; ``held``: held alone past its hold time, told to
@@ -160,15 +162,31 @@ class ButtonActions:
 
     def hold_stop(self) -> None:
         """Stop was held alone: power the Pi off (when that is on; else its letting go is a
-        stop, see :meth:`stop`). Refused, the table goes on: the phones are told
-        (``shutdown_refused``; the host's notice told with it says why)."""
-        if self._on_shutdown is None:
+        stop, see :meth:`stop`), on a thread of its own, so that the presses made while the
+        Pi answers (up to half a minute) are taken then; held again meanwhile, it asks
+        nothing more. Refused, the table goes on: the phones are told (``shutdown_refused``;
+        the host's notice told with it says why)."""
+        if self._on_shutdown is None or not self._powering_off.acquire(blocking=False):
             return
         self.feedback.goodbye()
         self._tell({"kind": "shutdown"})
-        if not self._on_shutdown():
+        threading.Thread(target=self._power_off, args=(self._on_shutdown,),
+                         name="button-power-off", daemon=True).start()
+
+    def _power_off(self, on_shutdown: Callable[[], bool]) -> None:
+        """Ask the Pi to power off, and say so where it stayed on; a failure of the table's
+        own goes to the host's log, as nobody waits on the thread."""
+        try:
+            taken = on_shutdown()
+        except Exception:
+            _log.exception("dicetable: the table failed to power the Pi off")
+            taken = False
+        finally:
+            self._powering_off.release()  # held again from now on, it asks again
+        if not taken:
             self.feedback.stayed_on()
-            self._tell({"kind": "shutdown_refused"})
+            with suppress(SessionError, RuntimeError):  # the table is shutting down
+                self._tell({"kind": "shutdown_refused"})
 
     def show_pin(self, keys: list[Key], now: float) -> None:
         """Stop and a shout were held together (``keys``, stop first): the PIN on the phones

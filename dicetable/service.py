@@ -63,8 +63,8 @@ class PowerOff:
         self.out = out
 
     def __call__(self) -> bool:
-        """Power the Pi off (from the buttons' thread): True once it was taken; False where
-        it was refused, said in the host's log and to ``on_refused``."""
+        """Power the Pi off (on a thread of the buttons' own): True once it was taken; False
+        where it was refused, said in the host's log and to ``on_refused``."""
         out = self.out or sys.stderr
         print("dicetable: powering off", file=out, flush=True)
         try:

@@ -3,6 +3,7 @@ simultaneous and held presses, refused presses, and presses while the session is
 
 from __future__ import annotations
 
+import io
 import logging
 import sqlite3
 import sys
@@ -22,8 +23,10 @@ from device.button_actions import ButtonActions
 from device.button_config import ButtonConfig, Key
 from device.buttons import Edge, EdgeKind, NoButtons, PressReader, TableButtons
 from device.journal import Journal
+from device.notice import Notice
 from device.session import Snapshot, TableSession
 from device.voice import Voice
+from dicetable.service import PowerOff
 from tests.device.small_card import fill
 
 PI5 = "d04170"
@@ -55,7 +58,8 @@ class Table:
     """A running session with buttons on mock pins."""
 
     def __init__(self, session: TableSession, config: ButtonConfig, *,
-                 voice: Voice | None = None, powers_off: bool = True) -> None:
+                 voice: Voice | None = None, powers_off: bool = True,
+                 power_off: Callable[[], bool] | None = None) -> None:
         self.session = session
         self.factory = MockFactory(revision=PI5)
         self.clock = FakeClock()
@@ -63,7 +67,8 @@ class Table:
         self.powers_off = powers_off
         """What the power-off answers: taken, or refused (a program blocks shutdown)."""
         self.actions = ButtonActions(session, seated=bool(config.seats), voice=voice,
-                                     on_shutdown=self.shut_down if config.shutdown else None)
+                                     on_shutdown=(power_off or self.shut_down)
+                                     if config.shutdown else None)
         self.buttons = TableButtons(config, self.actions, factory=self.factory,
                                     clock=self.clock)
         self.buttons.start()
@@ -379,12 +384,53 @@ def test_a_held_stop_the_pi_refuses_to_power_off_for_is_told_and_the_buttons_go_
         assert len(table.shutdowns) == 1
         eventually(lambda: len(table.pin(STOP_LED).states) > 4)  # on for the goodbye, blinks
         eventually(lambda: table.pin(STOP_LED).state is False)
-        assert True in [state.state for state in table.pin(BUZZER).states]
+        eventually(lambda: True in [state.state for state in table.pin(BUZZER).states])
         table.clock.advance(0.5)
         table.tap(STOP)
         after = table.wait(lambda snap: snap.version > before.version)
         assert after.view is not None and after.view["turn"] == "Ben"
     finally:
+        table.buttons.stop()
+
+
+def test_presses_while_the_pi_is_slow_to_answer_the_power_off_are_taken_then(
+        session: TableSession, tmp_path: Path) -> None:
+    """systemctl poweroff may take half a minute to answer: stop tapped meanwhile ends the
+    Dalek turn then (it waited, and ended the turn once the Pi had answered), stop held again
+    asks nothing more, and the power-off refused after is told as ever."""
+    answer, asked = tmp_path / "answer", tmp_path / "asked"
+    systemctl = tmp_path / "systemctl"  # answers once the test says so
+    systemctl.write_text(f"#!/bin/sh\necho asked >> '{asked}'\n"
+                         f"while [ ! -e '{answer}' ]; do sleep 0.05; done\n"
+                         "echo 'Operation inhibited by \"apt\"' >&2\nexit 1\n")
+    systemctl.chmod(0o755)
+    told: list[Notice] = []
+    table = Table(session, ButtonConfig(stop=STOP, shout=SHOUT, hold_s=HOLD_S),
+                  power_off=PowerOff(told.append, command=(str(systemctl), "poweroff"),
+                                     out=io.StringIO()))
+    try:
+        before = table.play(DALEK, KEPT)
+        table.press(STOP)
+        table.clock.advance(HOLD_S + 0.1)
+        table.wait(news("shutdown"))
+        table.release(STOP)
+        table.clock.advance(0.5)
+        table.tap(STOP)
+        after = table.wait(lambda snap: snap.version > before.version, timeout=10)
+        assert after.view is not None and after.view["turn"] == "Ben"
+        assert told == [], "the Pi has not answered yet"
+        held = table.held(STOP)
+        table.press(STOP)
+        table.clock.advance(HOLD_S + 0.1)
+        assert held.wait(WAIT_S), "gpiozero never told that stop was held"
+        table.release(STOP)
+        answer.touch()
+        table.wait(news("shutdown_refused"))
+        assert told == [Notice("notice.power_off.inhibited")]
+        assert asked.read_text() == "asked\n"
+        assert table.session.snapshot().version == after.version, "the hold was no stop"
+    finally:
+        answer.touch()
         table.buttons.stop()
 
 

@@ -146,6 +146,17 @@ def notices_read(url: str, lang: str) -> list[str]:
         return list(json.load(answer)["notices"])
 
 
+def phones_told(session: TableSession, news: dict[str, object]) -> None:
+    """Wait until the buttons' latest news on the phones is ``news`` (the power-off is asked
+    on a thread of its own)."""
+    with session.subscribe() as updates:
+        snap = session.snapshot()
+        while snap.buttons != news:
+            update = updates.get(20)
+            assert update is not None, f"the phones were told {snap.buttons}"
+            snap = update
+
+
 @pytest.mark.parametrize(("said", "told"), [
     (INHIBITED, UPDATING),
     ("Call to PowerOff failed: Operation denied due to active block inhibitor", UPDATING),
@@ -170,8 +181,9 @@ def test_a_refused_power_off_leaves_the_table_serving_and_every_phone_says_why(
         with served_here(app) as url:
             assert all(notices_read(url, lang) == [] for lang in told)
             actions.hold_stop()
+            phones_told(session, {"n": 2, "kind": "shutdown_refused"})
             actions.hold_stop()  # held again: told once
-            assert session.snapshot().buttons == {"n": 4, "kind": "shutdown_refused"}
+            phones_told(session, {"n": 4, "kind": "shutdown_refused"})
             for lang, words in told.items():
                 assert notices_read(url, lang) == [words]
             game = session.new_game({"game": "dalek", "players": ["Ana", "Ben"]},
