@@ -28,6 +28,7 @@ from device.session import Snapshot, TableSession
 from device.voice import Voice
 from dicetable.service import PowerOff
 from tests.device.small_card import fill
+from tests.dicetable.test_service import INHIBITED, stand_in
 
 PI5 = "d04170"
 STOP, SHOUT, BUZZER, STOP_LED = 17, 27, 26, 5
@@ -398,16 +399,11 @@ def test_presses_while_the_pi_is_slow_to_answer_the_power_off_are_taken_then(
     """systemctl poweroff may take half a minute to answer: stop tapped meanwhile ends the
     Dalek turn then (it waited, and ended the turn once the Pi had answered), stop held again
     asks nothing more, and the power-off refused after is told as ever."""
-    answer, asked = tmp_path / "answer", tmp_path / "asked"
-    systemctl = tmp_path / "systemctl"  # answers once the test says so
-    systemctl.write_text(f"#!/bin/sh\necho asked >> '{asked}'\n"
-                         f"while [ ! -e '{answer}' ]; do sleep 0.05; done\n"
-                         "echo 'Operation inhibited by \"apt\"' >&2\nexit 1\n")
-    systemctl.chmod(0o755)
+    answer = tmp_path / "answer"  # the Pi answers once the test says so
     told: list[Notice] = []
     table = Table(session, ButtonConfig(stop=STOP, shout=SHOUT, hold_s=HOLD_S),
-                  power_off=PowerOff(told.append, command=(str(systemctl), "poweroff"),
-                                     out=io.StringIO()))
+                  power_off=PowerOff(told.append, out=io.StringIO(),
+                                     command=stand_in(tmp_path, INHIBITED, 1, until=answer)))
     try:
         before = table.play(DALEK, KEPT)
         table.press(STOP)
@@ -427,7 +423,7 @@ def test_presses_while_the_pi_is_slow_to_answer_the_power_off_are_taken_then(
         answer.touch()
         table.wait(news("shutdown_refused"))
         assert told == [Notice("notice.power_off.inhibited")]
-        assert asked.read_text() == "asked\n"
+        assert (tmp_path / "asked").read_text() == "asked\n"
         assert table.session.snapshot().version == after.version, "the hold was no stop"
     finally:
         answer.touch()

@@ -97,11 +97,15 @@ def test_a_table_is_up_only_when_its_own_process_says_so(tmp_path: Path) -> None
         assert len(table.pin) == PIN_DIGITS
 
 
-def stand_in(folder: Path, said: str, status: int) -> tuple[str]:
-    """A command that stands in for ``systemctl poweroff``: it writes ``said`` on its standard
-    error and exits with ``status``."""
+def stand_in(folder: Path, said: str, status: int, *,
+             until: Path | None = None) -> tuple[str]:
+    """A command that stands in for ``systemctl poweroff``: it writes a line in ``asked`` in
+    ``folder``, sleeps until file ``until`` is there (if given: the Pi slow to answer), then
+    writes ``said`` on its standard error and exits with ``status``."""
     script = folder / "systemctl"
-    script.write_text(f"#!/bin/sh\ncat >&2 <<'SAID'\n{said}\nSAID\nexit {status}\n")
+    wait = "" if until is None else f"while [ ! -e '{until}' ]; do sleep 0.05; done\n"
+    script.write_text(f"#!/bin/sh\necho asked >> '{folder / 'asked'}'\n{wait}"
+                      f"cat >&2 <<'SAID'\n{said}\nSAID\nexit {status}\n")
     script.chmod(0o755)
     return (str(script),)
 

@@ -242,3 +242,33 @@ def test_a_power_off_an_update_holds_back_is_told_on_every_phone_and_the_kiosk(
             page.context.close()
     finally:
         pi.close()
+
+
+def test_a_refusal_told_while_the_pi_is_asked_to_power_off_stays_once_it_stayed_on(
+        browser: Browser, tmp_path: Path) -> None:
+    """Stop tapped with no turn to stop while the Pi is slow to answer the power-off: its
+    refusal, shown over "shutting down", stays on the phone once the Pi stayed on (the toast
+    shown was hidden, whatever it said)."""
+    answer = tmp_path / "answer"
+    pi = PiTable(tmp_path / "state", power_off=stand_in(tmp_path, INHIBITED, 1, until=answer))
+    try:
+        pi.new_game({"game": "dalek", "players": ["Ana", "Ben"]})
+        page = phone(browser, pi, "en")
+        expect(page.locator("#board")).to_contain_text("Ana")
+        pi.factory.pin(STOP).drive_low()
+        time.sleep(HOLD_S + 0.3)
+        pi.factory.pin(STOP).drive_high()
+        expect(page.locator("#toast")).to_be_visible()  # "shutting down"
+        shutting_down = page.locator("#toast").text_content()
+        time.sleep(0.2)  # a press within the bounce of stop's letting go is none
+        pi.tap(STOP)
+        expect(page.locator("#toast")).to_contain_text(REFUSED["en"])
+        answer.touch()
+        expect(page.locator("section.notices p")).to_have_text(UPDATING["en"])
+        expect(page.locator("#toast")).to_contain_text(REFUSED["en"])
+        expect(page.locator("#toast")).to_be_visible()
+        assert shutting_down and REFUSED["en"] not in shutting_down
+        page.context.close()
+    finally:
+        answer.touch()
+        pi.close()

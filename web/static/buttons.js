@@ -19,8 +19,10 @@ function buttonMoments(old, now) {
   } else if (news.kind === "shutdown") {
     toast(t("buttons.shutdown"), "error");
   } else if (news.kind === "shutdown_refused") {
-    // the Pi stayed on: "shutting down" goes; the host's notice told with it says why
-    document.getElementById("toast").hidden = true;
+    // the Pi stayed on: "shutting down" goes (a toast shown since stays); the host's
+    // notice told with it says why
+    const box = document.getElementById("toast");
+    if (box.textContent === sentence(t("buttons.shutdown"))) box.hidden = true;
   }
 }
 
