@@ -74,7 +74,7 @@ class Feedback:
                 self._leds[key].blink(on_time=0.1, off_time=0.1, n=4, background=True)
 
     def goodbye(self) -> None:
-        """Every LED on: the table is shutting down."""
+        """Every LED on: the Pi is asked to power off."""
         for led in self._leds.values():
             led.on()
 
@@ -109,7 +109,7 @@ class ButtonActions:
 
     def stop(self, *, held: bool = False) -> None:
         """Stop was pressed (and let go; ``held``: held alone past its hold time, told to
-        :meth:`hold_stop`, which is no stop where that shuts the table down): returns once the
+        :meth:`hold_stop`, which is no stop where that powers the Pi off): returns once the
         stop was played or refused, or waits for the camera's read of the dice set aside (or
         is queued behind a stop that waits)."""
         if held and self._on_shutdown is not None:

@@ -21,7 +21,7 @@ How presses are read:
   counts as a shout, and the stop as a stop: two players pressed at once. A stop held past
   its time and let go while the shout is down, before the PIN shows, is a stop too: held with
   a shout, it powers nothing off, with ``shutdown`` on as with it off. Stop held on alone
-  for ``hold_time`` after the last such shout was let go shuts the table down (let go
+  for ``hold_time`` after the last such shout was let go powers the Pi off (let go
   sooner, it counts as a press; a shout pressed again starts the time anew).
 
 Without GPIO (any machine but a Pi), or with a pin it cannot claim (another program holds
@@ -231,11 +231,11 @@ class PressReader:
         """Shouts pressed while stop was down: they count when let go unless the PIN showed."""
         self._stop_hold_told = False
         """Whether the hold of the stop that is down was told to the actions (held alone: it
-        shuts the table down where that is on); held with a shout, it was not, and its letting
-        go is a stop."""
+        powers the Pi off where that is on); held with a shout, it was not, and its letting go
+        is a stop."""
         self._alone_until: float | None = None
         """When stop, alone again since the shouts pressed with it were let go, has been held
-        alone long enough to shut the table down (None: no such stop is down)."""
+        alone long enough to power the Pi off (None: no such stop is down)."""
 
     def next_due(self) -> float | None:
         """When something is next due (None: nothing is): the open group of shouts closes,
@@ -330,14 +330,15 @@ class PressReader:
             self._hold_stop()
 
     def _held_alone(self, now: float) -> None:
-        """Shut down once stop, alone again after a shout, has been held on long enough."""
+        """Power the Pi off once stop, alone again after a shout, has been held on long
+        enough."""
         if self._alone_until is not None and now >= self._alone_until:
             self._alone_until = None
             self._held.add(STOP)
             self._hold_stop()
 
     def _hold_stop(self) -> None:
-        """Stop was held alone: tell the actions (which shut the table down, or leave its
+        """Stop was held alone: tell the actions (which ask the Pi to power off, or leave its
         letting go a stop)."""
         self._stop_hold_told = True
         self._actions.hold_stop()
