@@ -1,7 +1,8 @@
 """Find the printed sheet in a camera frame: its markers, the homography, rectified frames, drift.
 
 calibrate() finds the four corner markers, tells from their ids which game's sheet it is and
-fits the homography from frame pixels to sheet millimetres; when it cannot, it raises
+fits the homography from frame pixels to sheet millimetres (through a wide lens's barrel
+distortion where the markers show one, vision.barrel); when it cannot, it raises
 CalibrationError with a message a player can act on (too dark, a marker covered or under a
 reflection, too skewed, too far, a camera whose pictures are too small). rectify() warps a
 frame to the sheet at a known scale, its colour balanced on the paper; drift() looks for the
@@ -23,6 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.barrel import Barrel, bent_grid, fit
 from vision.errors import VisionError
 from vision.paper_balance import balanced
 from vision.sheet import CORNERS, DICTIONARY, MARKER_MM, PX_PER_MM, Layout, identify, layout
@@ -38,6 +40,8 @@ MAX_SKEW_DEG = 25.0  # largest departure of the sheet's corner angles from 90° 
 MIN_PX_PER_MM = 1.5  # the sheet must be seen at least this sharp (about 24 px per die)
 MAX_FIT_PX = 2.5  # a flat sheet's marker corners fit the homography this well (frame px)...
 MAX_FIT_SHARE = 0.035  # ...or this share of a marker's side (0.8 mm), in frames that show more
+LENS_GAIN_PX = 1.0  # a barrel is taken into the calibration where it fits the corners this much
+#                     better (frame px) than a homography alone: a wide lens (k1 -0.2 and more)
 DRIFT_PX = 3.0  # markers moved more than this (frame pixels): the camera was bumped
 _SEARCH_PX = 40  # drift() looks this far around each marker's stored place
 CAREFUL_WINDOW_PX = 10  # largest half side of the window detect(careful=True) refines a corner in
@@ -60,7 +64,9 @@ class Calibration:
     millimetres, the sheet it is, the frame size, and each marker's corners in the frame
     (markers in CORNERS order, corners clockwise from the marker's top-left as the sheet is
     printed). ``mirrored``: the camera mirrors its picture (a front camera, a flip setting);
-    the homography and the corners are those of its frames as they come, mirrored."""
+    the homography and the corners are those of its frames as they come, mirrored.
+    ``barrel``: the k1 of a wide lens's distortion (vision.barrel; 0: none): the homography
+    is then from the frame's pixels straightened."""
 
     game: str
     paper: str
@@ -68,6 +74,7 @@ class Calibration:
     homography: tuple[tuple[float, float, float], ...]
     markers: tuple[tuple[Point, Point, Point, Point], ...]
     mirrored: bool = False
+    barrel: float = 0.0
 
     @property
     def layout(self) -> Layout:
@@ -76,16 +83,22 @@ class Calibration:
     def matrix(self) -> NDArray[np.float64]:
         return np.array(self.homography, np.float64)
 
+    def lens(self) -> Barrel:
+        return Barrel(self.barrel, self.frame_size)
+
     def to_sheet(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
         """Frame pixels (N×2) to sheet millimetres."""
-        return _apply(self.matrix(), points)
+        return _apply(self.matrix(), self.lens().straighten(points))
 
     def to_frame(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
         """Sheet millimetres (N×2) to frame pixels."""
-        return _apply(np.asarray(np.linalg.inv(self.matrix()), np.float64), points)
+        return self.lens().bend(_apply(np.asarray(np.linalg.inv(self.matrix()), np.float64),
+                                       points))
 
     def shifted(self, offset: Point) -> Calibration:
-        """The sheet seen ``offset`` (frame pixels, across and down) from where it was."""
+        """The sheet seen ``offset`` (frame pixels, across and down) from where it was (through
+        a barrel, as far across and down the straightened frame: the few pixels a camera
+        trembles differ there by a tenth of themselves at most)."""
         dx, dy = offset
         if not (dx or dy):
             return self
@@ -100,7 +113,7 @@ class Calibration:
         return {"game": self.game, "paper": self.paper, "frame_size": list(self.frame_size),
                 "homography": [list(r) for r in self.homography],
                 "markers": [[list(p) for p in m] for m in self.markers],
-                "mirrored": self.mirrored}
+                "mirrored": self.mirrored, "barrel": self.barrel}
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Calibration:
@@ -109,11 +122,14 @@ class Calibration:
             size = data["frame_size"]
             h = data["homography"]
             markers = data["markers"]
+            barrel = data.get("barrel", 0.0)  # none in a calibration stored before barrels
             assert isinstance(size, list) and isinstance(h, list) and isinstance(markers, list)
+            assert isinstance(barrel, (int, float))
             cal = cls(str(data["game"]), str(data["paper"]), (int(size[0]), int(size[1])),
                       tuple((float(r[0]), float(r[1]), float(r[2])) for r in h),
                       tuple(tuple((float(p[0]), float(p[1])) for p in m)  # type: ignore[misc]
-                            for m in markers), bool(data.get("mirrored", False)))
+                            for m in markers), bool(data.get("mirrored", False)),
+                      float(barrel))
             layout(cal.game, cal.paper)
         except (KeyError, IndexError, TypeError, ValueError, AssertionError) as err:
             raise ValueError(f"not a calibration: {err}") from err
@@ -172,23 +188,23 @@ def calibrate(frame: Image, *, flipped: bool = True) -> Calibration:
         _explain(found, sheet, grey)
     assert sheet is not None
     sheet_layout = layout(*sheet)
+    h, w = grey.shape[:2]
     try:
-        homography = _fit_flat(found, sheet_layout)
+        homography, lens = _fit_flat(found, sheet_layout, (w, h))
     except CalibrationError:  # a corner found a few pixels off (a noisy camera): look again
         found = detect(grey, careful=True)
         if any(m.id not in found for m in sheet_layout.markers):
             raise
-        homography = _fit_flat(found, sheet_layout)
-    h, w = grey.shape[:2]
+        homography, lens = _fit_flat(found, sheet_layout, (w, h))
     _check_view(homography, sheet_layout, w, h)
     corners = [found[m.id].astype(np.float64) for m in sheet_layout.markers]
-    if mirrored:  # from the frame as it comes: flipped back, then onto the sheet
-        homography = homography @ _flip(w)
+    if mirrored:  # from the frame as it comes: flipped back (a barrel is the same flipped,
+        homography = homography @ _flip(w)  # its middle the frame's), then onto the sheet
         corners = [_apply(_flip(w), c) for c in corners]
     return Calibration(sheet[0], sheet[1], (w, h),
                        tuple((float(r[0]), float(r[1]), float(r[2])) for r in homography),
                        tuple(tuple((float(x), float(y)) for x, y in c)  # type: ignore[misc]
-                             for c in corners), mirrored)
+                             for c in corners), mirrored, lens.k1)
 
 
 def rectify(frame: Image, calibration: Calibration, *, px_per_mm: float = PX_PER_MM) -> Image:
@@ -202,12 +218,19 @@ def rectify(frame: Image, calibration: Calibration, *, px_per_mm: float = PX_PER
 
 def warp(frame: Image, calibration: Calibration, *, px_per_mm: float = PX_PER_MM) -> Image:
     """The frame warped onto the sheet: px_per_mm pixels per millimetre, top-left at (0, 0),
-    its colour as the camera gave it."""
+    its colour as the camera gave it. Through a barrel, where each pixel of the sheet lies in
+    the frame is warped from the lens's bent grid, and the frame taken from there."""
     scale = np.diag([px_per_mm, px_per_mm, 1.0])
     size = calibration.layout.pixel_size(px_per_mm)
-    return np.asarray(cv2.warpPerspective(frame, scale @ calibration.matrix(), size,
-                                          flags=cv2.INTER_LINEAR,
-                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)
+    if not calibration.barrel:
+        return np.asarray(cv2.warpPerspective(frame, scale @ calibration.matrix(), size,
+                                              flags=cv2.INTER_LINEAR,
+                                              borderMode=cv2.BORDER_REPLICATE), np.uint8)
+    to_straight, grid = bent_grid(calibration.lens())
+    where = cv2.warpPerspective(grid, scale @ calibration.matrix() @ to_straight, size,
+                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(cv2.remap(frame, where, None, cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
 
 def drift(frame: Image, calibration: Calibration, *, tolerance_px: float = DRIFT_PX) -> Drift:
@@ -370,12 +393,15 @@ def _glare(grey: Image, found: dict[int, NDArray[np.float32]], sheet: Layout,
     return bool(np.percentile(there, 10) > (black + white) / 2 and np.median(there) >= GLARE)
 
 
-def _fit_flat(found: dict[int, NDArray[np.float32]], sheet: Layout) -> NDArray[np.float64]:
+def _fit_flat(found: dict[int, NDArray[np.float32]], sheet: Layout, frame_size: tuple[int, int]
+              ) -> tuple[NDArray[np.float64], Barrel]:
     """The homography from the frame's pixels to the sheet's millimetres that the sheet's four
-    markers give; CalibrationError when their corners do not lie on one flat sheet. A fold is
-    a share of the sheet: the tolerance grows with the markers' size in the frame (a lens's
-    ordinary 2-3 % distortion is no fold in a 5 MP frame either), and is never under the
-    marker finder's own pixel or two."""
+    markers give, and the lens's barrel it is taken through (vision.barrel; k1 0 unless a
+    barrel fits the markers' corners LENS_GAIN_PX better); CalibrationError when their corners
+    do not lie on one flat sheet. A fold is a share of the sheet: the tolerance grows with the
+    markers' size in the frame (a lens's ordinary 2-3 % distortion is no fold in a 5 MP frame
+    either), and is never under the marker finder's own pixel or two. A fold bends one corner
+    of the sheet, which no barrel about the frame's middle straightens."""
     frame_pts = np.concatenate([found[m.id] for m in sheet.markers]).astype(np.float64)
     sheet_pts = np.array([p for m in sheet.markers for p in m.corners()], np.float64)
     fitted, _ = cv2.findHomography(frame_pts, sheet_pts, 0)
@@ -384,13 +410,17 @@ def _fit_flat(found: dict[int, NDArray[np.float32]], sheet: Layout) -> NDArray[n
                                        "and try again.")
     homography: NDArray[np.float64] = np.asarray(fitted, np.float64)
     back = _apply(np.asarray(np.linalg.inv(homography), np.float64), sheet_pts)
+    misfit, lens = float(np.abs(back - frame_pts).max()), Barrel(0.0, frame_size)
+    if misfit > LENS_GAIN_PX:
+        bent, through, bent_misfit = fit(frame_pts, sheet_pts, frame_size)
+        if misfit - bent_misfit >= LENS_GAIN_PX:
+            homography, lens, misfit = through, bent, bent_misfit
     sides = np.linalg.norm(frame_pts - np.roll(frame_pts.reshape(-1, 4, 2), -1, axis=1)
                            .reshape(-1, 2), axis=1)
-    if float(np.abs(back - frame_pts).max()) > max(MAX_FIT_PX,
-                                                   MAX_FIT_SHARE * float(sides.mean())):
+    if misfit > max(MAX_FIT_PX, MAX_FIT_SHARE * float(sides.mean())):
         raise CalibrationError("flat", "The sheet does not lie flat (or is bent or folded): "
                                        "flatten it on the table and try again.")
-    return homography
+    return homography, lens
 
 
 def _check_view(homography: NDArray[np.float64], sheet: Layout, width: int, height: int
