@@ -25,7 +25,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-K1_TRIED = np.round(np.linspace(-0.6, 0.0, 61), 2)  # the barrels fit() tries, 0.01 apart
+COARSE = np.round(np.linspace(-0.6, 0.0, 13), 2)  # the barrels fit() tries first, 0.05 apart...
+FINE = np.round(np.linspace(-0.04, 0.04, 9), 2)  # ...then these about the best, 0.01 apart
 GRID_PX = 4  # bent_grid() gives one point every this many straightened pixels
 _SOLVED = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-6)
 
@@ -68,24 +69,28 @@ class Barrel:
 
 def fit(frame_pts: NDArray[np.float64], sheet_pts: NDArray[np.float64],
         frame_size: tuple[int, int]) -> tuple[Barrel, NDArray[np.float64], float]:
-    """The barrel of K1_TRIED under which the frame's points best fit a homography onto the
-    sheet's: the barrel, that homography (straightened pixels to sheet millimetres) and the
-    largest distance (straightened pixels) of a point from where it puts it."""
-    best: tuple[Barrel, NDArray[np.float64], float] | None = None
-    for k1 in K1_TRIED:
-        lens = Barrel(float(k1), frame_size)
+    """The barrel (k1 from -0.6 to 0, to 0.01) under which the frame's points best fit a
+    homography onto the sheet's: the barrel, that homography (straightened pixels to sheet
+    millimetres) and the largest distance (straightened pixels) of a point from where it puts
+    it. A lens the points show straight is told after two tries (the misfit grows from k1 0
+    on); else every COARSE barrel is tried, then FINE ones about the best."""
+    def tried(k1: float) -> tuple[Barrel, NDArray[np.float64], float]:
+        lens = Barrel(round(float(np.clip(k1, COARSE[0], 0.0)), 2), frame_size)
         straight = lens.straighten(frame_pts)
         fitted, _ = cv2.findHomography(straight, sheet_pts, 0)
         if fitted is None:
-            continue
+            return lens, np.eye(3), np.inf
         homography = np.asarray(fitted, np.float64)
         back = cv2.perspectiveTransform(sheet_pts.reshape(-1, 1, 2),
                                         np.linalg.inv(homography)).reshape(-1, 2)
-        misfit = float(np.abs(back - straight).max())
-        if best is None or misfit < best[2]:
-            best = (lens, homography, misfit)
-    assert best is not None  # k1 0 is the plain homography, found before fit() is asked
-    return best
+        return lens, homography, float(np.abs(back - straight).max())
+
+    straight, nearly = tried(0.0), tried(COARSE[-2])
+    if nearly[2] >= straight[2]:
+        return straight
+    best = min((tried(k1) for k1 in COARSE[:-2]), key=lambda t: t[2], default=nearly)
+    best = min([best, nearly], key=lambda t: t[2])
+    return min((tried(best[0].k1 + step) for step in FINE), key=lambda t: t[2])
 
 
 @lru_cache(maxsize=4)

@@ -40,8 +40,10 @@ MAX_SKEW_DEG = 25.0  # largest departure of the sheet's corner angles from 90° 
 MIN_PX_PER_MM = 1.5  # the sheet must be seen at least this sharp (about 24 px per die)
 MAX_FIT_PX = 2.5  # a flat sheet's marker corners fit the homography this well (frame px)...
 MAX_FIT_SHARE = 0.035  # ...or this share of a marker's side (0.8 mm), in frames that show more
-LENS_GAIN_PX = 1.0  # a barrel is taken into the calibration where it fits the corners this much
-#                     better (frame px) than a homography alone: a wide lens (k1 -0.2 and more)
+LENS_GAIN_PX = 0.5  # a barrel is taken into the calibration where it fits the corners this much
+#                     better (frame px) than a homography alone: a lens of k1 -0.1 and more (a
+#                     straight one gains 0.2 px at most; at -0.15 the homography alone is 1.5 mm
+#                     off on the sheet, and a sheet off-centre fits it with 1.3 px to spare)
 DRIFT_PX = 3.0  # markers moved more than this (frame pixels): the camera was bumped
 _SEARCH_PX = 40  # drift() looks this far around each marker's stored place
 CAREFUL_WINDOW_PX = 10  # largest half side of the window detect(careful=True) refines a corner in
