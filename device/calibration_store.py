@@ -1,9 +1,9 @@
 """The table's calibration, kept in the state folder as ``calibration.json``.
 
-It holds what vision.calibrate found (the sheet, the homography, where each marker was) and,
-for whoever reads the file, each zone of the sheet in millimetres and in rectified pixels. It
-is written to a temporary file and renamed, so a power cut leaves the old calibration or the
-new one, never half of one.
+It holds what vision.calibrate found (the sheet, the homography, where each marker was, a wide
+lens's barrel) and, for whoever reads the file, each zone of the sheet in millimetres and in
+rectified pixels. It is written to a temporary file and renamed, so a power cut leaves the old
+calibration or the new one, never half of one.
 
 >>> import tempfile
 >>> folder = Path(tempfile.mkdtemp())
