@@ -93,17 +93,24 @@ def test_the_kiosks_words_and_scores_are_read_from_the_sofa(
             assert sizes[".scores .total"] > sizes[".scores .name"], f"{width}×{height}: {sizes}"
 
 
-@pytest.mark.parametrize(("header", "cards", "words"), [
-    ({"game": "dicy", "players": LONG_NAMES[:4], "cards": ["straight", "distinct-x4", "forty-minus",
-                                                          "lowest-three", "same-x5"]},
-     ".dcard", ".dcard b"),
-    ({"game": "17", "players": LONG_NAMES[:6]}, ".card17", ".card17 small")])
+DICY_OF_FOUR = {"game": "dicy", "players": LONG_NAMES[:4],
+                "cards": ["straight", "distinct-x4", "forty-minus", "lowest-three", "same-x5"]}
+
+
+@pytest.mark.parametrize(("header", "moves", "cards", "words"), [
+    (DICY_OF_FOUR, 12, ".dcard", ".dcard b"),
+    (DICY_OF_FOUR, 60, ".dcard", ".dcard b"),  # dice on the table, a line under the cards
+    ({"game": "17", "players": LONG_NAMES[:6]}, 12, ".card17", ".card17 small")])
 def test_the_kiosks_cards_are_read_from_the_sofa_and_all_seen(
-        browser: Browser, served: ServedTable, header: dict[str, Any], cards: str,
+        browser: Browser, served: ServedTable, header: dict[str, Any], moves: int, cards: str,
         words: str) -> None:
     # Dicy's card names were 12 px at 720p, 18 px at 1080p, 17's cards' players 12 and 18 px
-    # (the floor: 18 and 27 px); at the floor each card is whole and in its column's view
-    play(host(served), header, random_lines(header, 12, Random(3)))
+    # (the floor: 18 and 27 px); at the floor each card is whole and in its column's view.
+    # With the dice on the table, a line across the columns, the four players' cards were
+    # drawn over each other in a column 4 px wide
+    view = play(host(served), header, random_lines(header, moves, Random(3)))
+    if moves > 12:
+        assert view["table"]["dice"], "no dice on the table"
     for width, height in TVS:
         with tv(browser, served, width, height) as page:
             expect(page.locator(cards).first).to_be_visible()
