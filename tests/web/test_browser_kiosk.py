@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from engine.selfplay import random_lines
 from tests.web.test_browser_access import host, play
+from web.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from dicetable.child import ServedTable
@@ -126,6 +127,34 @@ def test_the_kiosks_cards_are_read_from_the_sofa_and_all_seen(
             }""", [cards, words])
             assert seen["size"] >= height / 40 - .5, f"{width}×{height}: {words}: {seen}"
             assert seen["cut"] == 0 and seen["spilled"] == 0, f"{width}×{height}: {seen}"
+
+
+@pytest.mark.parametrize("header", [{**DICY_OF_FOUR, "target": 30},
+                                    {"game": "dalek", "players": LONG_NAMES, "target": 60}])
+def test_the_kiosks_score_sheet_and_games_won_are_read_from_the_sofa_every_player_seen(
+        browser: Browser, served: ServedTable, header: dict[str, Any]) -> None:
+    # the score sheet's Dicy card names and Dalek's "+5" were 13 px at 720p, 19 px at 1080p,
+    # "games won" at the end 15 and 23 px (the floor: 18 and 27 px); the eighth player of the
+    # end's list was under the column's foot at 720p
+    view = play(host(served), header, random_lines(header, 3000, Random(3)))
+    assert view["over"]
+    for lang in LANGUAGES:
+        for width, height in TVS:
+            with tv(browser, served, width, height, locale=lang) as page:
+                expect(page.locator(".summary li")).to_have_count(len(header["players"]))
+                seen = page.evaluate("""() => {
+                    const size = (part) => Math.min(...[...document.querySelectorAll(part)]
+                        .map((e) => parseFloat(getComputedStyle(e).fontSize)));
+                    const column = document.querySelector('.col.see').getBoundingClientRect();
+                    return {sheet: size('.grid small'), won: size('.summary small'),
+                            unseen: [...document.querySelectorAll('.summary li')].filter((e) =>
+                                e.getBoundingClientRect().bottom > column.bottom + 1)
+                                .map((e) => e.textContent)};
+                }""")
+                floor = height / 40 - .5
+                where = f"{lang} {width}×{height}: {seen}"
+                assert seen["sheet"] >= floor and seen["won"] >= floor, where
+                assert seen["unseen"] == [], where
 
 
 def test_the_kiosks_join_code_is_scanned_from_across_the_room(
