@@ -157,6 +157,38 @@ def test_the_kiosks_score_sheet_and_games_won_are_read_from_the_sofa_every_playe
                 assert seen["unseen"] == [], where
 
 
+@pytest.mark.parametrize("moves", [12, 18])
+def test_the_kiosks_score_sheet_of_17_shows_its_newest_round_whole_under_its_names(
+        browser: Browser, served: ServedTable, moves: int) -> None:
+    # in es, it and pt at 720p the newest round was under the names of the columns (the hints
+    # above it, the names of 24 letters broken over five lines): long names are shortened
+    # there, a round's tokens each on a line, every token kept
+    header = {"game": "17", "players": LONG_NAMES[:6]}
+    view = play(host(served), header, random_lines(header, moves, Random(3)))
+    assert not view["over"]
+    for lang in LANGUAGES:
+        for width, height in TVS:
+            with tv(browser, served, width, height, locale=lang) as page:
+                expect(page.locator(".grid17 tbody td").first).to_be_visible()
+                seen = page.evaluate("""() => {
+                    const box = (e) => e.getBoundingClientRect();
+                    const token = (e) => {  // its ★ or ✖, after the name
+                        const range = document.createRange();
+                        range.selectNodeContents(e.lastChild);
+                        return box(range);
+                    };
+                    const sheet = document.querySelector('.do > .scroll');
+                    const newest = box(sheet.querySelector('tbody tr:last-child'));
+                    return {under: newest.top < box(sheet.querySelector('thead th')).bottom - 1,
+                            cut: newest.bottom > box(sheet).bottom + 1,
+                            tokens: [...sheet.querySelectorAll('td.wrap > span')].filter((e) =>
+                                token(e).right > box(e).right + 1
+                                || box(e).right > box(e.closest('td')).right + 1).length};
+                }""")
+                assert seen == {"under": False, "cut": False, "tokens": 0}, \
+                    f"{lang} {width}×{height}: {seen}"
+
+
 def test_the_kiosks_join_code_is_scanned_from_across_the_room(
         browser: Browser, served: ServedTable) -> None:
     # it was 320 px at every size: 15 % of a 4K TV's height at its own pixels

@@ -459,14 +459,15 @@ const seventeen = {
 
   grid(view) {
     if (!view.results.length) return null;
-    const given = (r) => r.given.map((g, i) => [i ? ", " : "", el("span", {role: "img", "aria-label": g.player + ": " + tokenWords(1, g.token),
-      text: g.player + " " + (g.token === "victory" ? "★" : "✖")})]);
+    // a name in a span of its own: on a TV a long one is shortened, its token kept
+    const given = (r) => r.given.map((g, i) => [i ? ", " : "", el("span", {role: "img", "aria-label": g.player + ": " + tokenWords(1, g.token)},
+      el("span", {text: g.player}), " " + (g.token === "victory" ? "★" : "✖"))]);
     return el("div.scroll", {tabindex: 0, "aria-label": t("grid.title")}, el("table.grid.grid17", {},
       el("caption", {text: t("grid.title")}),
       el("thead", {}, el("tr", {}, ["grid.round", "c17.caller", "c17.total", "c17.given"]
         .map((k) => el("th", {scope: "col", text: t(k)})))),
       el("tbody", {}, view.results.map((r) => el("tr", {},
-        el("th", {scope: "row", text: String(r.round)}), el("td", {text: r.caller}),
+        el("th", {scope: "row", text: String(r.round)}), el("td", {}, el("span", {text: r.caller})),
         el("td" + (r.reached_17 ? ".end-exterminate" : ""), {text: r.total + (r.reached_17 ? " ≥ 17" : " < 17")}),
         el("td.wrap", {}, given(r)))))));
   },
