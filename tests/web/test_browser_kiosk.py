@@ -157,6 +157,41 @@ def test_the_kiosks_score_sheet_and_games_won_are_read_from_the_sofa_every_playe
                 assert seen["unseen"] == [], where
 
 
+def test_the_kiosks_score_sheet_of_three_at_dicy_breaks_card_names_only_between_syllables(
+        browser: Browser, served: ServedTable) -> None:
+    # at the TV's size (18 px at 720p) "Straight" broke as "Straigh t", a column 74 px wide:
+    # with two or three players the sheet's column is wider (with four, the cards need it)
+    header = {**DICY_OF_FOUR, "players": LONG_NAMES[:3]}
+    play(host(served), header, random_lines(header, 60, Random(3)))
+    for lang in LANGUAGES:
+        for width, height in TVS:
+            with tv(browser, served, width, height, locale=lang) as page:
+                expect(page.locator(".grid small").first).to_be_visible()
+                seen = page.evaluate("""() => {
+                    const probe = document.body.appendChild(document.createElement('span'));
+                    probe.style.cssText = 'position: absolute; white-space: nowrap';
+                    const wide = (text, font) => {
+                        probe.style.font = font;
+                        probe.textContent = text;
+                        return probe.getBoundingClientRect().width;
+                    };
+                    const syllables = (word) => word.split('\\u00ad')  // a soft hyphen's "-" kept
+                        .map((part, i, parts) => part + (i < parts.length - 1 ? '-' : ''));
+                    const names = [...document.querySelectorAll('.grid small')];
+                    return {size: Math.min(...names.map((e) => parseFloat(getComputedStyle(e)
+                                .fontSize))),
+                            broken: names.flatMap((e) => {  // a syllable wider than its cell
+                                const cell = getComputedStyle(e.parentElement);
+                                const room = e.parentElement.clientWidth
+                                    - parseFloat(cell.paddingLeft) - parseFloat(cell.paddingRight);
+                                return e.textContent.split(' ').flatMap(syllables).filter(
+                                    (part) => wide(part, getComputedStyle(e).font) > room + .5);
+                            })};
+                }""")
+                assert seen["size"] >= height / 40 - .5, f"{lang} {width}×{height}: {seen}"
+                assert seen["broken"] == [], f"{lang} {width}×{height}: broken inside: {seen}"
+
+
 @pytest.mark.parametrize("moves", [12, 18])
 def test_the_kiosks_score_sheet_of_17_shows_its_newest_round_whole_under_its_names(
         browser: Browser, served: ServedTable, moves: int) -> None:
