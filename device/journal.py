@@ -239,6 +239,9 @@ class Journal:
         self.room_let_go = False
         """The room kept on the card was let go (a write found the card full), and the host
         is yet to be told (whoever tells sets it back)."""
+        self.on_room_let_go: Callable[[], None] | None = None
+        """Called as the room kept is let go, in the thread whose write found the card full
+        (the table tells the host at once: :class:`web.table.Table`)."""
         try:
             if read_only:
                 self._refuse_newer()
@@ -343,6 +346,8 @@ class Journal:
         told = journal_error(err, self.path)
         if room and told.problem == "full" and let_go(self.path.parent):
             self.room_let_go = True
+            if self.on_room_let_go is not None:
+                self.on_room_let_go()
             return JournalError("room_let_go", f"{told}; the room kept for this was let go")
         return told
 

@@ -118,6 +118,7 @@ class TableSession:
         self.journal = journal
         self._stop_waits_s = stop_waits_s
         self._worker: ThreadPoolExecutor | None = None
+        self._worker_thread: threading.Thread | None = None
         self._changed = threading.Condition()
         self._game: Game | None = None
         self._game_id: int | None = None
@@ -148,8 +149,12 @@ class TableSession:
 
     def start(self) -> None:
         """Resume the game in progress from the journal and start the worker thread."""
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-session")
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-session",
+                                          initializer=self._mark_worker)
         self._run(self._resume)
+
+    def _mark_worker(self) -> None:
+        self._worker_thread = threading.current_thread()
 
     def stop(self) -> None:
         """Finish the queued changes and stop the worker thread."""
@@ -257,13 +262,17 @@ class TableSession:
         PIN); None clears it. The game does not change."""
         return self._run(lambda: self._publish_news(news))
 
-    def notices_changed(self) -> Snapshot:
+    def notices_changed(self) -> None:
         """The host's notices changed (one was told, or the host read them): the phones are
-        told to ask for them again (the snapshot's ``notices_version`` grows). The game does
-        not change."""
-        return self._run(self._publish_notices)
+        told to ask for them again (the snapshot's ``notices_version`` grows), before this
+        returns; told by the worker itself (a write of its own found the card full), right
+        after its change. The game does not change."""
+        if threading.current_thread() is self._worker_thread:
+            self.call_soon(self._publish_notices)
+        else:
+            self._run(self._publish_notices)
 
-    def call_soon(self, call: Callable[[], None]) -> None:
+    def call_soon(self, call: Callable[[], object]) -> None:
         """Queue ``call`` on the worker without waiting (the watchdog's probe: it runs only
         when the worker is not stuck)."""
         if self._worker is not None:

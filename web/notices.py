@@ -12,4 +12,4 @@ from web.wording import notice_text
 def notices(host: bool) -> list[str]:
     """The notices in this phone's language, as the host (``host``) or a guest reads them."""
     return [notice_text(language(), notice if host or notice.guest is None else notice.guest)
-            for notice in table().host_notices()]
+            for notice in table().notices]

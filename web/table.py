@@ -107,13 +107,16 @@ class Table:
         self._address = (time.monotonic(), address)
         return address
 
-    def host_notices(self) -> list[Notice]:
-        """What the host must be told: the notices since the start, and that the card filled
-        up if a write by anyone (a phone, the camera, a button) let the kept room go since."""
+    def __post_init__(self) -> None:
+        self.journal.on_room_let_go = self._card_filled
+        self._card_filled()  # (a write before the app was made)
+
+    def _card_filled(self) -> None:
+        """Tell the host, on every page open, that the card filled up if a write by anyone (a
+        phone, the camera, a button) let the kept room go since it was last told."""
         if self.journal.room_let_go:
             self.journal.room_let_go = False
             self.tell(CARD_FULL)
-        return self.notices
 
     def tell(self, notice: Notice) -> None:
         """Tell the host ``notice`` from now on, with the notices since the start, on every

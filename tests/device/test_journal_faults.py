@@ -444,6 +444,28 @@ def test_the_camera_filling_the_card_is_told_to_the_host_too(small_card: Path) -
         journal.close()
 
 
+def test_the_card_filling_up_is_told_to_every_open_page_as_it_happens(small_card: Path) -> None:
+    # the notice was added only once a page asked for the notices: the state's
+    # notices_version, which every open page watches, did not move, so none of them learnt of it
+    journal = Journal(small_card / "state" / "table.db")
+    keep_room(journal.path.parent)
+    session = TableSession(journal)
+    session.start()
+    try:
+        snapshot = session.new_game(HEADER, base_version=0)
+        app = create_app({"TABLE_SESSION": session, "JOURNAL": journal, "TESTING": True})
+        fill(small_card)
+        with pytest.raises(JournalError, match="let go"):
+            session.act(LINES[0], base_version=snapshot.version, source="camera")
+        moved = session.wait_for_change(snapshot.live, timeout=2)  # as an open page's stream
+        assert moved is not None and moved.notices_version > snapshot.notices_version
+        notices = app.test_client().get("/api/state").json["notices"]  # type: ignore[index]
+        assert [n[:31] for n in notices] == ["The table's memory card is full"]
+    finally:
+        session.stop()
+        journal.close()
+
+
 def test_the_statistics_on_a_full_card_keep_the_room_kept_for_the_games(
         small_card: Path) -> None:
     # their summaries are not written there: they are made again at the next look instead
