@@ -21,6 +21,7 @@ from typing import Any
 from flask import Flask
 
 from web import api, auth, events, exports, library, pages, printables
+from web.build import build_of
 from web.colours import ColourBook
 from web.errors import register_handlers
 from web.headers import add_security_headers
@@ -67,6 +68,7 @@ def create_app(config: Mapping[str, Any]) -> Flask:
         throttle=PinThrottle(),
         public_url=public_url(app.config["PUBLIC_URL"]),
         notices=list(app.config["NOTICES"]),
+        build=build_of(app),
     )
     serve_minified(app)
     register_handlers(app)

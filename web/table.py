@@ -68,6 +68,9 @@ class Table:
     :meth:`tell`), until a phone with the PIN dismisses it (:meth:`read_notices`). Each
     change reaches the open pages: they ask for the notices again
     (:meth:`TableSession.notices_changed`)."""
+    build: str = ""
+    """The pad's build this table serves (:mod:`web.build`): in every state, so that a page
+    served another loads again."""
     trades: GrantTrades = field(default_factory=GrantTrades)
     """The first score pad's shared token traded for phones' own grants (web.auth)."""
     _address: tuple[float, str | None] | None = field(default=None, repr=False)
@@ -222,6 +225,7 @@ class Table:
                                    "lesson": {**lesson, "doubt": _reason_told(lesson["doubt"])}}
         if data.get("buttons") is not None:
             data["buttons"] = _reason_told(data["buttons"])
+        data["build"] = self.build
         return data
 
     def _why_digest(self, why: Mapping[str, Any]) -> str:

@@ -7,8 +7,11 @@ function draft() {
   return S.draft;
 }
 
+/* A player changed the entry in progress (or the correction): drawn again, and kept until
+   sent (the page does not load again meanwhile: reloadWhenUpgraded). */
 function redraw(update) {
   update();
+  if (S.draft) S.draft.touched = true;
   render();
 }
 

@@ -466,6 +466,7 @@ function start() {
   window.addEventListener("online", () => { connect(); refresh(); });
   window.addEventListener("popstate", onBack);
   setInterval(watchStream, 5000);
+  setInterval(reloadWhenUpgraded, 2000);  // a dialog closed, an entry sent: free to load again
   loadRecord();
   keepAwake();
   render();

@@ -14,7 +14,7 @@ const S = {
   me: localStorage.getItem("me") || "",
   sound: localStorage.getItem("sound") === "on",
   screen: "pad",
-  draft: null,              // the entry in progress: {version, ...}
+  draft: null,              // the entry in progress: {version, touched, ...}
   record: null,             // {version, actions, log} of the game in progress (corrections, the log)
   editing: null,            // a correction being entered: {index, kind, value, chain, refused}
   posting: null,            // the answer of the change on its way (made on busyState, asking busyKey)
@@ -360,6 +360,7 @@ function apply(payload, forced) {
   render();
   const ended = payload.view && payload.view.over && !(old && old.view && old.view.over);
   if (ended && S.screen === "pad") window.scrollTo(0, 0);  // the result and Rematch, in view
+  reloadWhenUpgraded();
 }
 
 /* The standing actions and the story of the game in progress; new moments are shown big. */
@@ -462,6 +463,29 @@ function cameraMoments(old, now) {
    its own: they are asked again, in this page's language and as this phone reads them. */
 function noticesMoments(old, now) {
   if (old && (now.run !== old.run || now.notices_version !== old.notices_version)) refresh();
+}
+
+/* The table was upgraded: it serves another build (web/build.py) than this page was made of,
+   and these scripts may no longer understand its state. The page loads again, once for each
+   build, at a moment a reload loses nothing: looked at as each state comes and every few
+   seconds (start), until then. */
+const BUILD = boot.state.build;
+function reloadWhenUpgraded() {
+  const build = S.state.build;
+  if (!build || build === BUILD || !nothingEntered()) return;
+  if (sessionStorage.getItem("reloaded-for") === build) return;  // served the old page again
+  sessionStorage.setItem("reloaded-for", build);
+  location.reload();
+}
+
+/* Nothing a player is doing on the page would be lost: the pad is shown, with no menu or
+   dialog open, no field in use, no entry or correction begun and no change on its way. */
+function nothingEntered() {
+  const field = document.activeElement;
+  return S.screen === "pad" && document.getElementById("menu").hidden
+    && ![...document.querySelectorAll("dialog")].some((d) => d.open)
+    && !(field && field.matches("input, textarea, select"))
+    && !(S.draft && S.draft.touched) && !S.editing && !S.posting && !S.pressed;
 }
 
 /* The PIN */
