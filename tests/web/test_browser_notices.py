@@ -8,13 +8,18 @@ from pathlib import Path
 from random import Random
 
 import pytest
+from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
 from device.journal import Journal
+from device.notice import Notice
 from device.state_dir import journal_path
 from dicetable.child import ServedTable
 from engine.selfplay import random_lines
+from tests.web.conftest import Phone as HostPhone
+from tests.web.conftest import served_here
 from web.client import Phone
+from web.table import table
 
 pytestmark = pytest.mark.browser
 
@@ -76,3 +81,26 @@ def test_pages_open_across_a_restart_show_what_the_new_start_tells(
         finally:
             for page in pages.values():
                 page.context.close()
+
+
+def test_the_notices_are_read_from_the_sofa_on_a_tv_and_as_they_were_on_a_phone(
+        browser: Browser, app: Flask, dalek: HostPhone) -> None:
+    # on the kiosk at a TV's floor of 1/40 of its height at least (18 px at 720p, 27 px at
+    # 1080p: test_browser_kiosk), in the game's narrow column; a phone's at the page's size
+    with app.app_context():
+        table().tell(Notice("notice.power_off.inhibited"))
+    size = ("(e) => [parseFloat(getComputedStyle(e).fontSize),"
+            " parseFloat(getComputedStyle(document.body).fontSize)]")
+    with served_here(app) as url:
+        for width, height, kiosk in ((1280, 720, True), (1920, 1080, True), (360, 740, False)):
+            context = browser.new_context(viewport={"width": width, "height": height})
+            try:
+                page = context.new_page()
+                page.goto(url + ("/kiosk" if kiosk else "/"))
+                words, body = page.locator("section.notices p").evaluate(size)
+                if kiosk:
+                    assert words >= height / 40 - .5, f"{width}×{height}: {words} px"
+                else:
+                    assert words == body, f"{width}×{height}: {words} px, the page's {body} px"
+            finally:
+                context.close()
