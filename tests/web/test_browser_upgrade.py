@@ -5,6 +5,7 @@ page script differs, as ``dicetable`` upgraded and restarted by systemd."""
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -45,11 +46,26 @@ def opened(browser: Browser, url: str, *, kiosk: bool) -> Page:
     return page
 
 
+def sees_upgrade(page: Page) -> None:
+    """Wait until ``page`` has a state of another build than its own, or was loaded again
+    (a page's CSP forbids the script Page.wait_for_function would run)."""
+    deadline = time.monotonic() + 10
+    while not page.evaluate("S.state.build !== BUILD || !window.mark"):
+        assert time.monotonic() < deadline, "the page never got the upgraded table's state"
+        page.wait_for_timeout(100)
+
+
+def asked_pin(phone: Page) -> None:
+    """The PIN dialog opened from the menu."""
+    phone.locator("#menu-button").click()
+    phone.locator("#menu button.primary").click()
+
+
 def test_pages_open_across_an_upgrade_load_again_once_nothing_typed_is_lost(
         browser: Browser, tmp_path: Path) -> None:
     """The kiosk loads the new scripts as soon as it sees the upgraded table; a phone with
-    half a PIN typed keeps it, and loads again once the PIN is sent; both go on with the
-    game."""
+    half a PIN typed keeps it, and the host's phone the dice it began to enter, and each loads
+    again once what it typed is sent; all go on with the game."""
     state = tmp_path / "state"
     journal = Journal(journal_path(state))
     journal.start_game(HEADER)
@@ -61,9 +77,15 @@ def test_pages_open_across_an_upgrade_load_again_once_nothing_typed_is_lost(
     try:
         kiosk = opened(browser, table.url, kiosk=True)
         phone = opened(browser, table.url, kiosk=False)
-        pages = [kiosk, phone]
-        phone.locator("#menu-button").click()
-        phone.locator("#menu button.primary").click()  # the PIN
+        host = opened(browser, table.url, kiosk=False)
+        pages = [kiosk, phone, host]
+        asked_pin(host)
+        host.locator("#pin-input").fill(pin)
+        host.locator("#pin-ok").click()
+        keys = host.locator(".picker .keys button")
+        for _ in range(3):
+            keys.first.click()
+        asked_pin(phone)
         phone.locator("#pin-input").fill(pin[:2])
         table.stop()
         table.env = {"PYTHONPATH": str(code), "PYTHONSAFEPATH": "1"}  # (not this folder's)
@@ -71,10 +93,19 @@ def test_pages_open_across_an_upgrade_load_again_once_nothing_typed_is_lost(
         expect(kiosk.locator("html")).to_have_attribute("data-upgraded", "yes")
         expect(kiosk.locator("#board")).to_contain_text("Ana")
         assert kiosk.evaluate("window.mark") is None
-        phone.wait_for_function("S.state.build !== BUILD")  # it knows, and waits
+        for page in (phone, host):
+            sees_upgrade(page)  # it knows, and waits
         phone.wait_for_timeout(2500)
-        assert phone.evaluate("window.mark") == "open since before"
+        for page in (phone, host):
+            assert page.evaluate("window.mark") == "open since before"
         expect(phone.locator("#pin-input")).to_have_value(pin[:2])
+        expect(host.locator(".picker .tray button")).to_have_count(3)
+        while keys.first.is_enabled():
+            keys.first.click()
+        host.locator(".picker + .row button.primary").click()  # the roll, sent
+        expect(host.locator("html")).to_have_attribute("data-upgraded", "yes")
+        assert host.evaluate("window.mark") is None
+        assert host.evaluate("S.state.view.expects").count("roll") == 0  # the roll went in
         phone.locator("#pin-input").fill(pin)
         phone.locator("#pin-ok").click()
         expect(phone.locator("html")).to_have_attribute("data-upgraded", "yes")
