@@ -15,7 +15,7 @@ pictures only once a second.
 A source that fails, vanishes or stalls is closed and opened again with a growing pause (the
 sink hears the camera is out, then that it is back); an unreadable frame is skipped and told.
 The sink hears each piece of news once (the camera out again for the same reason, or the next
-unreadable frame of the same reason before a read stood, is not told again), and its methods
+unreadable frame of a reason told since a read stood, is not told again), and its methods
 are called from the watcher thread and must only hand things on.
 """
 
@@ -194,8 +194,8 @@ class LiveLoop:
         self._grabbers: list[threading.Thread] = []  # the current one, and any left stuck
         self._state: CameraState = "starting"
         self._reason: tuple[str, object] | None = None  # the key and values of the last why told
-        self._skipped: str | None = None  # why (its key) the last picture that cannot be read
-        # was told, since the last read stood
+        self._skipped: set[str] = set()  # why (its key) pictures that cannot be read were
+        # told, since the last read stood or the camera went out
         self._faulty = False  # the last picture taken up failed by a fault of the table's own
         self._look_again = threading.Event()
         self._looks = threading.Condition()
@@ -395,7 +395,8 @@ class LiveLoop:
                 if verdict is not Verdict.AGAIN:
                     self._sink.camera_seen(Seen(observation, item.image, _jpeg(item.image),
                                                 item.at, item.number, as_found=not stirred))
-                    told, self._skipped = False, None
+                    told = False
+                    self._skipped.clear()
             except UnreadableImage as err:
                 self._skip(UnreadableFrame("camera.why.picture_unusable", detail=str(err)))
                 continue
@@ -416,13 +417,14 @@ class LiveLoop:
         self._set_state("out", CameraError("camera.why.fault"))
 
     def _skip(self, why: UnreadableFrame) -> None:
-        """Tell the sink of a picture that cannot be read, the first of a run of one reason
-        only: the next of that reason once a read has stood again, one of another reason at
-        once (a held picture is read again and again, a camera saving a format OpenCV cannot
-        read sends 15 a second; the phones show that pictures are skipped, the host's log and
-        phone name the first of each reason)."""
-        if why.key != self._skipped:
-            self._skipped = why.key
+        """Tell the sink of a picture that cannot be read, the first of each reason only: the
+        next of a reason told once a read has stood again or the camera was out, one of a
+        reason not told yet at once, however the reasons alternate (a held picture is read
+        again and again, a camera saving a format OpenCV cannot read sends 15 a second; the
+        phones show that pictures are skipped, the host's log and phone name the first of
+        each reason)."""
+        if why.key not in self._skipped:
+            self._skipped.add(why.key)
             self._sink.camera_status(CameraStatus(self._state, unreadable_why=why))
 
     def _set_state(self, state: CameraState, why: CameraError | None = None, *,
@@ -435,7 +437,7 @@ class LiveLoop:
         if (state, reason) != (self._state, self._reason):
             self._state, self._reason = state, reason
             if state == "out":
-                self._skipped = None
+                self._skipped.clear()
             self._sink.camera_status(CameraStatus(state, why, since=since))
 
 

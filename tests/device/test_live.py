@@ -244,6 +244,31 @@ def test_an_unreadable_picture_of_another_reason_is_told_once_by_its_own_why(
         loop.stop()
 
 
+def test_pictures_that_cannot_be_read_for_alternating_reasons_tell_each_reason_once(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # cut short, too large, cut short, ...: only the last reason told was remembered, so each
+    # picture was told (a push, a line in the host's log, per picture: 8 for 8 pictures)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for n in range(1, 9, 2):
+        (folder / f"IMG_000{n}.jpg").write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF")
+        (folder / f"IMG_000{n + 1}.png").write_bytes(  # (a header of 8000×7000 pixels)
+            b"\x89PNG\r\n\x1a\n" + struct.pack(">I4sII", 13, b"IHDR", 8000, 7000) + bytes(5))
+    before = table.snapshot().live
+    loop = LiveLoop(lambda: open_source(str(folder), fps=4), reader, table)
+    loop.start()
+    try:
+        wait_for(table, lambda s: s.camera is not None and s.camera["unreadable_why"]
+                 is not None and s.camera["unreadable_why"]["params"]["name"] == "IMG_0002.png")
+        time.sleep(2.0)  # (the 6 pictures after it are played in 1.5 s)
+        snap = table.snapshot()
+        assert snap.camera is not None
+        assert snap.camera["unreadable_why"]["params"]["name"] == "IMG_0002.png"
+        assert snap.live - before <= 3  # starting, the first cut short, the first too large
+    finally:
+        loop.stop()
+
+
 def test_a_camera_that_disappears_is_out_then_back(
         tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
     folder = film(tmp_path / "frames", [PlannedRest(dice([6, 6, 5, 2, 1, 1]), 1.0, 0,
