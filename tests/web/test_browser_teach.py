@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from dicetable.child import ServedTable
 from vision.components import DALEK_FACES
@@ -356,3 +356,38 @@ def test_a_lesson_shows_the_camera_sending_pictures_that_cannot_be_read_or_out(
         expect(camera).to_contain_text("Face 1 of 6")  # (the lesson goes on)
         assert phones.errors == []
         phones.close()
+
+
+def test_a_page_loaded_before_the_lesson_told_the_camera_trouble_still_shows_the_lesson(
+        browser: Browser, tmp_path: Path) -> None:
+    """A page left open through an update (a kiosk never reloaded) has the camera.js of before
+    the lesson's panel told the camera's trouble, which asks teachPanel(lesson, camera), and
+    loads teach.js afresh when a lesson starts: the panel threw ("trouble" undefined) and the
+    lesson never showed."""
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "IMG_0001.jpg"), np.full((480, 640, 3), 128, np.uint8))
+    older_call = re.compile(r"teachPanel\(teach\.lesson,\s*camera,\s*trouble\)")
+
+    def older_camera_js(route: Route) -> None:
+        script, calls = older_call.subn("teachPanel(teach.lesson, camera)",
+                                        route.fetch().text())
+        assert calls == 1
+        route.fulfill(body=script, content_type="text/javascript")
+
+    with ServedTable(tmp_path / "state", args=["--camera", str(folder)]) as table:
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+        context.route(re.compile(r"/static/camera\.js"), older_camera_js)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.goto(table.url + "/")
+        sign_in(page, table)
+        page.reload()
+        camera = page.locator("section.camera")
+        camera.get_by_text("Teach the camera your dice and cards").click()
+        camera.get_by_role("button", name="Teach Dalek Dice").click()
+        expect(camera).to_contain_text("Face 1 of 6")
+        expect(camera).to_contain_text("Lay your dice showing 4 humans")
+        assert errors == []
+        context.close()
