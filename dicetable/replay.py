@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import math
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +34,10 @@ WHAT_A_HEADER_IS = ("a record starts with its header: its game (" + ", ".join(
 """Told after a header without its game or its players, or of a game this table does not
 play: the engine says so in a player's words, whoever wrote the record reads how to write
 it."""
+
+NEAR = 0.75
+"""How alike (difflib's ratio) a game not played is written to an id or title to be named its
+near typo: "dalk" or "dal" of "dalek", "dicey" of "dicy", not "1" of "17" (0.67)."""
 
 STDIN = "-"
 """The record name that stands for standard input, as in other command-line tools (a file of
@@ -133,23 +138,36 @@ def _reason(err: Exception) -> str:
 
 def _not_played(read: object) -> str:
     """A header's game this table does not play, named as read, with the id a record gives the
-    game it is the title of (or the id written otherwise: "Dalek", 17), or the one it is a near
-    typo of.
+    game it is the title of (or the id written otherwise: "Dalek", 17, 17.0), or the one it is
+    a near typo of (a text alone: a number is 17 or no game).
 
     >>> _not_played(Shown("Dalek Dice")), _not_played(Shown("chess"))
     ('the game "Dalek Dice" is written "dalek" in a record', 'this table plays no game "chess"')
-    >>> _not_played(Shown("dalk"))
-    'this table plays no game "dalk" (did you mean "dalek"?)'
+    >>> _not_played(Shown("dalk")), _not_played(Shown("1"))
+    ('this table plays no game "dalk" (did you mean "dalek"?)', 'this table plays no game "1"')
+    >>> _not_played(Shown(17.0)), _not_played(Shown(-17))
+    ('the game 17.0 is written "17" in a record', 'this table plays no game -17')
     """
     value = read.value if isinstance(read, Shown) else read
     ids = {name.lower(): name for name in game_names()}
     ids |= {rules_for(name).title.lower(): name for name in game_names()}
-    if isinstance(value, (str, int)) and not isinstance(value, bool):
-        written = str(value).strip().lower()
-        if written in ids:
-            return f"the game {read} is written {json.dumps(ids[written])} in a record"
-        near = difflib.get_close_matches(written, ids, n=1)
+    written = _written(value)
+    if written in ids:
+        return f"the game {read} is written {json.dumps(ids[written])} in a record"
+    if isinstance(value, str) and written is not None:  # (a number is 17 or no game)
+        near = difflib.get_close_matches(written, ids, n=1, cutoff=NEAR)
         if near:
             return (f"this table plays no game {read} (did you mean "
                     f"{json.dumps(ids[near[0]])}?)")
     return f"this table plays no game {read}"
+
+
+def _written(value: object) -> str | None:
+    """A header's game as a text to look for among the ids and titles: a text in lower case,
+    a whole number in digits (17.0 is 17); None for anything else."""
+    if isinstance(value, str):
+        return value.strip().lower()
+    if isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and math.isfinite(value) and value == int(value):
+        return str(int(value))
+    return None
