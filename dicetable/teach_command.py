@@ -7,8 +7,10 @@ every labelled die or card of KIND becomes an example, and what the photos show 
 teaches what is not one. A photo is read on its sheet as ``dicetable eval`` reads it; what is
 labelled off that sheet is left out, and said; a photo that cannot be read (a HEIC, a file cut
 short) is passed over, and said, the others taught. The faces no photo taught are named; where
-the only photos of a face could not be read, no profile is written, as the score pad asks a
-photo of every face (d6 aside, whose faces untaught are read by their pips: it is written).
+the photos label a face but it would not be taught (its only photos cannot be read, or show it
+off the sheet), no profile is written: it would be read as another face (d6 aside, whose faces
+untaught are read by their pips: it is written). A face no photo labels is not asked for (a
+game's frame shows some cards only): the profile is written without it.
 The profile is then checked photo by photo, each read with a profile taught from the other
 photos: the faces it reads as others are named, to be taught from more photos.
 """
@@ -73,13 +75,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     untaught = [face for face in faces(kind) if face not in profile.taught()]
-    lost = _only_unread(kind, untaught, unread)
+    lost = _labelled(kind, untaught, unread, left_out)
     if lost and kind not in OPTIONAL:
-        print(f"{PROG}: {', '.join(lost)} would not be taught: the only photos of "
-              f"{'it' if len(lost) == 1 else 'them'} cannot be read; no profile written:"
-              + "".join(f"\n  {why}" for photo, why in unread
-                        if any(item.face in lost for item in photo.of_kind(kind))),
-              file=sys.stderr)
+        print(_refusal(kind, lost, unread, left_out), file=sys.stderr)
         return 2
     try:
         args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -97,17 +95,34 @@ def run(args: argparse.Namespace) -> int:
     for line in _left_out(left_out):
         print(line)
     if untaught:
-        print(f"  not taught: {', '.join(untaught)}"
-              + (" (read by their pips)" if kind in OPTIONAL else ""))
+        it = "it" if len(untaught) == 1 else "them"
+        print(f"  not taught: {', '.join(untaught)} ("
+              + ("read by their pips)" if kind in OPTIONAL else f"no photo labels {it})"))
     print(checked(kind, read))
     return 0
 
 
-def _only_unread(kind: str, untaught: list[str],
-                 unread: Iterable[tuple[TablePhoto, str]]) -> list[str]:
-    """The faces of ``untaught`` labelled on a photo that could not be read."""
+def _labelled(kind: str, untaught: list[str], unread: Iterable[tuple[TablePhoto, str]],
+              left_out: Iterable[tuple[TablePhoto, Labelled]]) -> list[str]:
+    """The faces of ``untaught`` the photos label: on a photo that could not be read, or lying
+    off the sheet."""
     labelled = {item.face for photo, _ in unread for item in photo.of_kind(kind)}
+    labelled |= {item.face for _, item in left_out}
     return [face for face in untaught if face in labelled]
+
+
+def _refusal(kind: str, lost: list[str], unread: Iterable[tuple[TablePhoto, str]],
+             left_out: Iterable[tuple[TablePhoto, Labelled]]) -> str:
+    """Why no profile is written: the faces ``lost`` are labelled, but their only photos cannot
+    be read or show them off the sheet (each photo named under it)."""
+    it = "it" if len(lost) == 1 else "them"
+    cannot = [f"  {why}" for photo, why in unread
+              if any(item.face in lost for item in photo.of_kind(kind))]
+    off = _left_out([(photo, item) for photo, item in left_out if item.face in lost])
+    how = " or ".join((["cannot be read"] if cannot else [])
+                      + ([f"show {it} off the sheet"] if off else []))
+    return (f"{PROG}: {', '.join(lost)} would not be taught: the only photos of {it} {how}; "
+            "no profile written:\n" + "\n".join(cannot + off))
 
 
 def _left_out(items: Iterable[tuple[TablePhoto, Labelled]]) -> list[str]:

@@ -135,15 +135,22 @@ def test_teach_passes_over_the_photos_it_cannot_read_and_names_them(
     assert not (tmp_path / "q.npz").exists()
 
 
-def _a_face_shown_only_on_a_heic(game: str, face: str, photos: Path) -> None:
-    """Two teach photos of ``game``, each of every face once: the first a HEIC (unreadable),
-    the second without ``face``'s label."""
+def _teach_photos_the_first_a_heic(game: str, photos: Path) -> None:
+    """Two teach photos of ``game``, each of every face once: the first a HEIC (unreadable)."""
     assert main(["render", "--game", game, "--teach", "--count", "2", "--seed", "700",
                  "--out", str(photos)]) == 0
     labels = json.loads((photos / "labels.json").read_text())
     (photos / "images/0000.jpg").unlink()
     (photos / "images/0000.heic").write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic")
     labels["images"][0]["file"] = "images/0000.heic"
+    (photos / "labels.json").write_text(json.dumps(labels))
+
+
+def _a_face_shown_only_on_a_heic(game: str, face: str, photos: Path) -> None:
+    """Two teach photos of ``game``, each of every face once: the first a HEIC (unreadable),
+    the second without ``face``'s label."""
+    _teach_photos_the_first_a_heic(game, photos)
+    labels = json.loads((photos / "labels.json").read_text())
     second = labels["images"][1]
     for key in ("items", "dice"):
         second[key] = [item for item in second[key]
@@ -153,8 +160,8 @@ def _a_face_shown_only_on_a_heic(game: str, face: str, photos: Path) -> None:
 
 def test_teach_writes_no_profile_where_a_face_was_only_on_photos_it_cannot_read(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # the profile was written without EXT ("1 of 1 read right"), exit 0: the score pad asks a
-    # photo of every Dalek face
+    # the profile was written without EXT ("1 of 1 read right"), exit 0: the photos label it,
+    # and a profile without it would read it as another face
     _a_face_shown_only_on_a_heic("dalek", "EXT", tmp_path / "photos")
     capsys.readouterr()
     assert main(["teach", "dalek", "--from", str(tmp_path / "photos"), "--out",
@@ -164,6 +171,65 @@ def test_teach_writes_no_profile_where_a_face_was_only_on_photos_it_cannot_read(
         "profile written:\n"
         "  images/0000.heic: HEIC photos cannot be read here; convert them to JPEG or PNG\n")
     assert not (tmp_path / "p.npz").exists()
+
+
+def _off_the_sheet(photos: Path, face: str) -> None:
+    """On the last photo, ``face``'s die lies off the sheet (a copy of it left of the sheet,
+    labelled without a place, its own label taken off)."""
+    labels = json.loads((photos / "labels.json").read_text())
+    entry = labels["images"][-1]
+    die = next(item for item in entry["items"] if item["face"] == face)
+    entry["items"].remove(die)
+    x0, y0, x1, y1 = (round(v) for v in die.pop("bbox"))
+    dx = 20 - x0
+    image = cv2.imread(str(photos / entry["file"]))
+    image[y0:y1, x0 + dx:x1 + dx] = image[y0:y1, x0:x1].copy()
+    cv2.imwrite(str(photos / entry["file"]), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    die.pop("zone")
+    die.update(bbox=[x0 + dx, y0, x1 + dx, y1], corners=[[x + dx, y] for x, y in die["corners"]])
+    entry["items"].append(die)
+    (photos / "labels.json").write_text(json.dumps(labels))
+
+
+def test_teach_writes_no_profile_where_a_face_lies_off_the_sheet_on_each_readable_photo(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # EXT on a HEIC, and off the sheet on the other photo: the refusal said "the only photos of
+    # it cannot be read"; and off the sheet on its only photo, the profile was written without
+    # it (exit 0), where a face only on a HEIC wrote none
+    photos = tmp_path / "photos"
+    _teach_photos_the_first_a_heic("dalek", photos)
+    _off_the_sheet(photos, "EXT")
+    capsys.readouterr()
+    assert main(["teach", "dalek", "--from", str(photos), "--out", str(tmp_path / "p.npz")]) == 2
+    assert capsys.readouterr().err == (
+        "dicetable teach: EXT would not be taught: the only photos of it cannot be read or show "
+        "it off the sheet; no profile written:\n"
+        "  images/0000.heic: HEIC photos cannot be read here; convert them to JPEG or PNG\n"
+        "  note images/0001.jpg: the dalek labelled 'EXT' lies off the sheet; it is not taught\n")
+    labels = json.loads((photos / "labels.json").read_text())
+    labels["images"] = labels["images"][1:]
+    (photos / "labels.json").write_text(json.dumps(labels))
+    assert main(["teach", "dalek", "--from", str(photos), "--out", str(tmp_path / "p.npz")]) == 2
+    assert capsys.readouterr().err == (
+        "dicetable teach: EXT would not be taught: the only photos of it show it off the sheet; "
+        "no profile written:\n"
+        "  note images/0001.jpg: the dalek labelled 'EXT' lies off the sheet; it is not taught\n")
+    assert not (tmp_path / "p.npz").exists()
+
+
+def test_teach_writes_the_profile_without_the_faces_no_photo_labels_and_names_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a face not asked for (a game's frame shows some cards only) is not taught, and said why
+    photos = tmp_path / "photos"
+    _a_face_shown_only_on_a_heic("dalek", "EXT", photos)
+    labels = json.loads((photos / "labels.json").read_text())
+    labels["images"] = labels["images"][1:]
+    (photos / "labels.json").write_text(json.dumps(labels))
+    capsys.readouterr()
+    assert main(["teach", "dalek", "--from", str(photos), "--out", str(tmp_path / "p.npz")]) == 0
+    out = capsys.readouterr().out
+    assert "\n  not taught: EXT (no photo labels it)\n" in out, out
+    assert (tmp_path / "p.npz").is_file()
 
 
 def test_teach_names_the_d6_faces_left_to_their_pips(
