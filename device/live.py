@@ -1,7 +1,8 @@
 """The live loop: camera frames in, settled reads out to the table session.
 
 Two threads. The *grabber* takes frames from the source as they come and leaves only the newest
-in a one-frame mailbox (a recording played unpaced waits instead, so that every frame is seen).
+in a one-frame mailbox, behind news of a picture that cannot be read where that waits there (a
+recording played unpaced waits instead, so that every frame is seen).
 The *watcher* takes frames from the mailbox, watches motion on a small colour picture
 (:mod:`device.motion`), reads a frame once the scene has been still for a while, and hands a
 read that stands to the sink (the session) as a :class:`Seen`. A slow read therefore drops
@@ -112,13 +113,15 @@ BUSY = _Busy()
 class _Mailbox:
     """The newest frame (or, keeping every frame, one frame at a time) between the threads,
     with the number of the last look asked of the camera that the frame shows (see
-    :meth:`LiveLoop.look_now`). A picture that cannot be read is news: a frame right behind
-    it (a folder's held picture, sent again at once) is dropped, not the news."""
+    :meth:`LiveLoop.look_now`). A picture that cannot be read is news: the newest frame behind
+    it (a folder's held picture, sent again at once, or its next picture) waits in a second
+    slot and is taken next; news behind news takes the place of both."""
 
     def __init__(self, keep_every_frame: bool) -> None:
         self._keep = keep_every_frame
         self._item: Frame | CameraError | None = None
         self._look = 0
+        self._behind: tuple[Frame, int] | None = None  # the newest frame behind news, its look
         self._busy = False  # the camera said it is busy (not stuck) since the last take
         self._ready = threading.Condition()
         self.dropped = 0
@@ -128,11 +131,15 @@ class _Mailbox:
             if self._keep:
                 while self._item is not None and not stop.is_set():
                     self._ready.wait(0.1)
-            elif isinstance(self._item, Frame):
-                self.dropped += 1
             elif isinstance(self._item, UnreadableFrame) and isinstance(item, Frame):
-                self.dropped += 1
+                if self._behind is not None:
+                    self.dropped += 1
+                self._behind = (item, look)
+                self._ready.notify_all()
                 return
+            elif isinstance(self._item, Frame) or self._behind is not None:
+                self.dropped += 1
+                self._behind = None
             self._item, self._look = item, look
             self._ready.notify_all()
 
@@ -155,10 +162,13 @@ class _Mailbox:
             if self._item is None and self._busy:
                 self._busy = False
                 return BUSY, self._look
-            item, self._item = self._item, None
+            item, look = self._item, self._look
+            self._item = None
+            if self._behind is not None:
+                (self._item, self._look), self._behind = self._behind, None
             self._busy = False
             self._ready.notify_all()
-            return item, self._look
+            return item, look
 
     def wake(self) -> None:
         """Have a :meth:`take` waiting look at its ``stop`` again."""

@@ -24,7 +24,7 @@ from device.camera import (
     open_source,
     recording_of,
 )
-from device.camera_errors import CameraError
+from device.camera_errors import CameraError, UnreadableFrame
 from device.demo_film import write_film
 from device.demo_plan import Plan, PlannedDie, PlannedRest
 from device.journal import Journal
@@ -266,6 +266,80 @@ def test_pictures_that_cannot_be_read_for_alternating_reasons_tell_each_reason_o
         assert snap.camera["unreadable_why"]["params"]["name"] == "IMG_0002.png"
         assert snap.live - before <= 3  # starting, the first cut short, the first too large
     finally:
+        loop.stop()
+
+
+class NewsBehindNews:
+    """A camera sending a picture cut short, then (once the sink hears of it) one too large,
+    then a picture that can be read, then nothing until let go (``sent``: that picture was
+    handed on)."""
+
+    paced = True
+    plays_recording = False
+    description = "a camera saving pictures that cannot be read"
+
+    def __init__(self, told: threading.Event, sent: threading.Event,
+                 release: threading.Event) -> None:
+        self._told, self._sent, self._release = told, sent, release
+        self._reads = 0
+
+    def open(self) -> None:
+        pass
+
+    def read(self) -> Frame:
+        self._reads += 1
+        if self._reads == 1:
+            raise UnreadableFrame("camera.why.picture_unreadable", name="IMG_0001.jpg")
+        if self._reads == 2:
+            self._told.wait(5.0)
+            raise UnreadableFrame("camera.why.picture_too_large", name="IMG_0002.png",
+                                  width=8000, height=7000, most=50)
+        if self._reads > 3:
+            self._sent.set()
+            self._release.wait()
+        return Frame(np.full((720, 1280, 3), 90, np.uint8), time.monotonic(), 3)
+
+    def close(self) -> None:
+        pass
+
+
+class HeldUp:
+    """The session as the loop's sink, taking long over the news of the first picture that
+    cannot be read: until the camera has sent the picture behind the next news."""
+
+    def __init__(self, session: TableSession, told: threading.Event,
+                 sent: threading.Event) -> None:
+        self.session, self._told, self._sent = session, told, sent
+
+    def camera_seen(self, seen: Seen) -> None:
+        self.session.camera_seen(seen)
+
+    def camera_status(self, status: CameraStatus) -> None:
+        self.session.camera_status(status)
+        if status.unreadable_why is not None and not self._told.is_set():
+            self._told.set()
+            self._sent.wait(5.0)
+
+    def camera_moved(self) -> None:
+        self.session.camera_moved()
+
+
+def test_the_picture_right_behind_news_of_one_that_cannot_be_read_is_taken(
+        table: TableSession, reader: DiceObserver) -> None:
+    # a picture put in the loop's mailbox while news of one that cannot be read waited there
+    # was dropped: the newest picture lost, the table seen only at the camera's next picture
+    told, sent, release = threading.Event(), threading.Event(), threading.Event()
+    loop = LiveLoop(lambda: NewsBehindNews(told, sent, release), reader,
+                    HeldUp(table, told, sent))
+    loop.start()
+    try:
+        snap = wait_for(table, lambda s: s.camera is not None and s.camera["status"] == "ok",
+                        timeout=3.0)
+        assert snap.camera is not None
+        assert snap.camera["unreadable_why"]["params"]["name"] == "IMG_0002.png"
+        assert loop.dropped == 0
+    finally:
+        release.set()
         loop.stop()
 
 
