@@ -157,11 +157,13 @@ def test_the_kiosks_score_sheet_and_games_won_are_read_from_the_sofa_every_playe
                 assert seen["unseen"] == [], where
 
 
-def test_the_kiosks_score_sheet_of_three_at_dicy_breaks_card_names_only_between_syllables(
-        browser: Browser, served: ServedTable) -> None:
-    # at the TV's size (18 px at 720p) "Straight" broke as "Straigh t", a column 74 px wide:
-    # with two or three players the sheet's column is wider (with four, the cards need it)
-    header = {**DICY_OF_FOUR, "players": LONG_NAMES[:3]}
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_kiosks_score_sheet_at_dicy_breaks_card_names_only_between_syllables(
+        browser: Browser, served: ServedTable, players: int) -> None:
+    # at the TV's size (18 px at 720p) "Straight" broke as "Straigh t", a column 74 px wide;
+    # with four players "Strai ght" and "Todo s di- fe- ren- tes", columns of 52 px: the join
+    # code's column is narrower in a game, and a column too narrow for a name shows its points
+    header = {**DICY_OF_FOUR, "players": LONG_NAMES[:players]}
     play(host(served), header, random_lines(header, 60, Random(3)))
     for lang in LANGUAGES:
         for width, height in TVS:
@@ -177,8 +179,10 @@ def test_the_kiosks_score_sheet_of_three_at_dicy_breaks_card_names_only_between_
                     };
                     const syllables = (word) => word.split('\\u00ad')  // a soft hyphen's "-" kept
                         .map((part, i, parts) => part + (i < parts.length - 1 ? '-' : ''));
-                    const names = [...document.querySelectorAll('.grid small')];
-                    return {size: Math.min(...names.map((e) => parseFloat(getComputedStyle(e)
+                    const names = [...document.querySelectorAll('.grid small')]
+                        .filter((e) => e.checkVisibility());
+                    return {shown: names.length,
+                            size: Math.min(...names.map((e) => parseFloat(getComputedStyle(e)
                                 .fontSize))),
                             broken: names.flatMap((e) => {  // a syllable wider than its cell
                                 const cell = getComputedStyle(e.parentElement);
@@ -188,8 +192,61 @@ def test_the_kiosks_score_sheet_of_three_at_dicy_breaks_card_names_only_between_
                                     (part) => wide(part, getComputedStyle(e).font) > room + .5);
                             })};
                 }""")
+                assert seen["shown"] > 0, f"{lang} {width}×{height}: no card named: {seen}"
                 assert seen["size"] >= height / 40 - .5, f"{lang} {width}×{height}: {seen}"
                 assert seen["broken"] == [], f"{lang} {width}×{height}: broken inside: {seen}"
+
+
+@pytest.mark.parametrize(("header", "moves"), [
+    ({"game": "dalek", "players": LONG_NAMES, "target": 500}, 200),
+    ({"game": "17", "players": LONG_NAMES[:6]}, 12),  # a card discarded
+    (DICY_OF_FOUR, 60),  # dice on the table
+    ({**DICY_OF_FOUR, "target": 30}, 3000),  # the games over
+    ({"game": "dalek", "players": LONG_NAMES, "target": 60}, 3000),
+    ({"game": "17", "players": LONG_NAMES[:6]}, 30)])
+def test_the_kiosks_story_shows_its_newest_line_whole(
+        browser: Browser, served: ServedTable, header: dict[str, Any], moves: int) -> None:
+    # at 720p it was under its column's foot: Dalek of eight 89 px, 17 with a discard 37-64 px,
+    # Dicy of four with its dice 440-605 px (at 1080p too), and every game at its end
+    play(host(served), header, random_lines(header, moves, Random(3)))
+    for lang in LANGUAGES:
+        for width, height in TVS:
+            with tv(browser, served, width, height, locale=lang) as page:
+                newest = page.locator(".story li").first
+                expect(newest).to_be_visible()
+                seen = newest.evaluate("""(e) => {
+                    const whole = e.getBoundingClientRect();
+                    let [top, bottom] = [whole.top, whole.bottom];  // less what hides it
+                    for (let a = e.parentElement; a; a = a.parentElement) {
+                        if (getComputedStyle(a).overflowY === 'visible') continue;
+                        const c = a.getBoundingClientRect();
+                        [top, bottom] = [Math.max(top, c.top), Math.min(bottom, c.bottom)];
+                    }
+                    return {hidden: Math.round(whole.height - Math.max(0, bottom - top)),
+                            under: Math.round(whole.bottom - innerHeight * .95),
+                            text: e.textContent};
+                }""")
+                assert seen["hidden"] <= 1 and seen["under"] <= 0, \
+                    f"{header['game']} {lang} {width}×{height}: {seen}"
+
+
+def test_the_kiosks_join_code_leaves_a_game_the_room_and_is_scanned_from_the_table(
+        browser: Browser, served: ServedTable) -> None:
+    # in a game the join code's column took 30 % of the TV's width, its code 358 px at 720p;
+    # narrower, each of its modules is 4 px at 720p at least (an address of 37 with margins)
+    dalek_of_eight(served)
+    for width, height in (*TVS, (3840, 2160)):
+        with tv(browser, served, width, height) as page:
+            seen = page.evaluate("""() => {
+                const code = document.querySelector('#join svg');
+                return {join: document.querySelector('#join').getBoundingClientRect().width,
+                        main: document.querySelector('main').getBoundingClientRect().width,
+                        module: code.getBoundingClientRect().width  // 5 units a module
+                            / Math.max(37, code.viewBox.baseVal.width / 5)};
+            }""")
+            assert seen["join"] <= .2 * width, f"{width}×{height}: {seen}"
+            assert seen["main"] >= .65 * width, f"{width}×{height}: {seen}"
+            assert seen["module"] >= height / 180, f"{width}×{height}: {seen}"
 
 
 @pytest.mark.parametrize("moves", [12, 18])

@@ -26,6 +26,7 @@ function drawPad() {
   board.hidden = !(view && S.screen === "pad");
   main.className = "";
   if (join) renderJoin();
+  if (KIOSK) storyBesideJoin(view && storyBox(view));
   const screen = join || typeof menuScreen === "function" && menuScreen(main);
   headingTakesKeyboard();
   if (screen) return;
@@ -43,7 +44,7 @@ function drawPad() {
       view.over ? summary(view, game) : null,
       cameraShown(),
       game.table(view),
-      storyBox(view),
+      KIOSK ? null : storyBox(view),
       KIOSK ? null : game.grid(view)].filter(Boolean)),
     el("div.col.do", {}, [
       KIOSK ? game.grid(view) : null,
@@ -296,6 +297,14 @@ function renderJoin() {
   if (!join.querySelector("h2")) { join.prepend(el("h2")); join.append(back()); }
   join.querySelector("h2").textContent = t("join.title");
   join.querySelector("button").textContent = t("back");
+}
+
+/* A TV's story, under its join code: in view whatever the game's columns hold. */
+function storyBesideJoin(story) {
+  const join = document.getElementById("join");
+  const shown = join.querySelector(".story");
+  if (shown) shown.remove();
+  if (story) join.append(story);
 }
 
 /* The join code the table gives now ({url, qr}: its address and QR code, drawn by the server),
