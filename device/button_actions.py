@@ -165,13 +165,18 @@ class ButtonActions:
         stop, see :meth:`stop`), on a thread of its own, so that the presses made while the
         Pi answers (up to half a minute) are taken then; held again meanwhile, it asks
         nothing more. Refused, the table goes on: the phones are told (``shutdown_refused``;
-        the host's notice told with it says why)."""
+        the host's notice told with it says why). A failure before the Pi is asked goes to the
+        host's log, and a later hold asks again."""
         if self._on_shutdown is None or not self._powering_off.acquire(blocking=False):
             return
-        self.feedback.goodbye()
-        self._tell({"kind": "shutdown"})
-        threading.Thread(target=self._power_off, args=(self._on_shutdown,),
-                         name="button-power-off", daemon=True).start()
+        try:
+            self.feedback.goodbye()
+            self._tell({"kind": "shutdown"})
+            threading.Thread(target=self._power_off, args=(self._on_shutdown,),
+                             name="button-power-off", daemon=True).start()
+        except Exception:  # an LED, the phones or a thread failed: held again, it asks again
+            self._powering_off.release()
+            _log.exception("dicetable: the table failed to power the Pi off")
 
     def _power_off(self, on_shutdown: Callable[[], bool]) -> None:
         """Ask the Pi to power off, and say so where it stayed on; a failure of the table's

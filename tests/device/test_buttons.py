@@ -60,9 +60,10 @@ class Table:
 
     def __init__(self, session: TableSession, config: ButtonConfig, *,
                  voice: Voice | None = None, powers_off: bool = True,
-                 power_off: Callable[[], bool] | None = None) -> None:
+                 power_off: Callable[[], bool] | None = None,
+                 factory: MockFactory | None = None) -> None:
         self.session = session
-        self.factory = MockFactory(revision=PI5)
+        self.factory = factory or MockFactory(revision=PI5)
         self.clock = FakeClock()
         self.shutdowns: list[float] = []
         self.powers_off = powers_off
@@ -390,6 +391,41 @@ def test_a_held_stop_the_pi_refuses_to_power_off_for_is_told_and_the_buttons_go_
         table.tap(STOP)
         after = table.wait(lambda snap: snap.version > before.version)
         assert after.view is not None and after.view["turn"] == "Ben"
+    finally:
+        table.buttons.stop()
+
+
+class FirstLightFailsPin(MockPin):  # type: ignore[misc]
+    """Stop's LED, whose first lighting fails (a loose wire; lgpio's error)."""
+
+    def __init__(self, factory: MockFactory, info: Any) -> None:
+        super().__init__(factory, info)
+        self.failing = info.name == f"GPIO{STOP_LED}"
+
+    def _set_state(self, value: bool) -> None:
+        if value and self.failing:
+            self.failing = False
+            raise OSError("the LED could not be lit")
+        super()._set_state(value)
+
+
+def test_a_held_stop_whose_goodbye_fails_is_logged_and_a_later_hold_powers_off(
+        session: TableSession, caplog: pytest.LogCaptureFixture) -> None:
+    table = Table(session, ButtonConfig(stop=STOP, shout=SHOUT, stop_led=STOP_LED,
+                                        buzzer=BUZZER, hold_s=HOLD_S),
+                  factory=MockFactory(revision=PI5, pin_class=FirstLightFailsPin))
+    try:
+        table.press(STOP)
+        table.clock.advance(HOLD_S + 0.1)
+        eventually(lambda: "failed to power the Pi off" in caplog.text)
+        table.release(STOP)
+        assert table.shutdowns == []
+        table.clock.advance(0.5)
+        table.press(STOP)
+        table.clock.advance(HOLD_S + 0.1)
+        table.wait(news("shutdown"))
+        table.release(STOP)
+        eventually(lambda: len(table.shutdowns) == 1)
     finally:
         table.buttons.stop()
 
