@@ -44,6 +44,7 @@ LENS_GAIN_PX = 0.5  # a barrel is taken into the calibration where it fits the c
 #                     better (frame px) than a homography alone: a lens of k1 -0.1 and more (a
 #                     straight one gains 0.2 px at most; at -0.15 the homography alone is 1.5 mm
 #                     off on the sheet, and a sheet off-centre fits it with 1.3 px to spare)
+STRAIGHTENED_KEY = "straightened_homography"  # as_dict()'s homography through a barrel
 DRIFT_PX = 3.0  # markers moved more than this (frame pixels): the camera was bumped
 _SEARCH_PX = 40  # drift() looks this far around each marker's stored place
 CAREFUL_WINDOW_PX = 10  # largest half side of the window detect(careful=True) refines a corner in
@@ -111,9 +112,12 @@ class Calibration:
                                      for m in self.markers))
 
     def as_dict(self) -> dict[str, object]:
-        """A JSON-ready form; from_dict() reads it back."""
+        """A JSON-ready form; from_dict() reads it back. Through a barrel the homography is
+        kept as STRAIGHTENED_KEY, not "homography": code older than barrels finds no
+        calibration there (and asks for another) rather than taking it from frame pixels."""
+        key = STRAIGHTENED_KEY if self.barrel else "homography"
         return {"game": self.game, "paper": self.paper, "frame_size": list(self.frame_size),
-                "homography": [list(r) for r in self.homography],
+                key: [list(r) for r in self.homography],
                 "markers": [[list(p) for p in m] for m in self.markers],
                 "mirrored": self.mirrored, "barrel": self.barrel}
 
@@ -122,11 +126,11 @@ class Calibration:
         """Read as_dict()'s form back; ValueError when it is not that form."""
         try:
             size = data["frame_size"]
-            h = data["homography"]
-            markers = data["markers"]
             barrel = data.get("barrel", 0.0)  # none in a calibration stored before barrels
-            assert isinstance(size, list) and isinstance(h, list) and isinstance(markers, list)
             assert isinstance(barrel, (int, float))
+            h = data[STRAIGHTENED_KEY if barrel else "homography"]
+            markers = data["markers"]
+            assert isinstance(size, list) and isinstance(h, list) and isinstance(markers, list)
             cal = cls(str(data["game"]), str(data["paper"]), (int(size[0]), int(size[1])),
                       tuple((float(r[0]), float(r[1]), float(r[2])) for r in h),
                       tuple(tuple((float(p[0]), float(p[1])) for p in m)  # type: ignore[misc]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from device import calibration_store
 from device.camera import pictures_in
 from tests.device.cheap_camera import retake
 from vision.calibrate import Calibration, CalibrationError, calibrate, drift, rectify
@@ -130,6 +132,20 @@ def test_a_calibration_survives_its_json_form(scene_frame: np.ndarray) -> None:
     assert Calibration.from_dict(stored_before_barrels) == found
     wide = calibrate(_through_a_lens(scene_frame, -0.2))
     assert wide.barrel < 0 and Calibration.from_dict(wide.as_dict()) == wide
+
+
+def test_a_calibration_through_a_barrel_is_none_to_code_older_than_barrels(
+        scene_frame: np.ndarray, tmp_path: Path) -> None:
+    """Its homography takes straightened pixels: code that knows no barrel would take it from
+    the frame's and put the sheet's points up to 23 px off. It finds no homography, says the
+    file cannot be read and asks for a calibration; a calibration without a barrel keeps its
+    homography where that code reads it."""
+    wide = calibration_store.save(tmp_path / "wide", calibrate(_through_a_lens(scene_frame,
+                                                                              -0.2)))
+    flat = calibration_store.save(tmp_path / "flat", calibrate(scene_frame))
+    assert "homography" not in json.loads(wide.read_text())
+    assert json.loads(flat.read_text())["homography"] == [
+        list(r) for r in calibrate(scene_frame).homography]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
