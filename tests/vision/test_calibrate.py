@@ -13,6 +13,7 @@ import pytest
 from device import calibration_store
 from device.camera import pictures_in
 from tests.device.cheap_camera import retake
+from vision.barrel import bent_grid
 from vision.calibrate import Calibration, CalibrationError, calibrate, drift, rectify
 from vision.render import render_scene
 from vision.sheet import PX_PER_MM, layout
@@ -146,6 +147,24 @@ def test_a_calibration_through_a_barrel_is_none_to_code_older_than_barrels(
     assert "homography" not in json.loads(wide.read_text())
     assert json.loads(flat.read_text())["homography"] == [
         list(r) for r in calibrate(scene_frame).homography]
+
+
+def test_the_first_frame_after_a_calibration_through_a_barrel_builds_no_grid(
+        scene_frame: np.ndarray) -> None:
+    """The lens's bent grid takes 0.05-0.4 s to build (seconds on a Pi): it is built as the
+    calibration is made or read back, not by the first frame warped after it."""
+    frame = _through_a_lens(scene_frame, -0.2)
+
+    def warped_without_building(found: Calibration) -> bool:
+        built = bent_grid.cache_info().misses
+        rectify(frame, found)
+        return found.barrel < 0 and bent_grid.cache_info().misses == built
+
+    bent_grid.cache_clear()
+    wide = calibrate(frame)
+    assert warped_without_building(wide)
+    bent_grid.cache_clear()
+    assert warped_without_building(Calibration.from_dict(wide.as_dict()))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
