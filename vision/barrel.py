@@ -25,7 +25,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-COARSE = np.round(np.linspace(-0.6, 0.0, 13), 2)  # the barrels fit() tries first, 0.05 apart...
+COARSE = np.round(np.linspace(-0.4, 0.0, 9), 2)  # the barrels fit() tries first, 0.05 apart
+#                                                  (to -0.4: straighten() does not converge
+#                                                  beyond -0.45, a corner 33-303 px off)...
 FINE = np.round(np.linspace(-0.04, 0.04, 9), 2)  # ...then these about the best, 0.01 apart
 GRID_PX = 4  # bent_grid() gives one point every this many straightened pixels
 _SOLVED = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-6)
@@ -69,7 +71,7 @@ class Barrel:
 
 def fit(frame_pts: NDArray[np.float64], sheet_pts: NDArray[np.float64],
         frame_size: tuple[int, int]) -> tuple[Barrel, NDArray[np.float64], float]:
-    """The barrel (k1 from -0.6 to 0, to 0.01) under which the frame's points best fit a
+    """The barrel (k1 from -0.4 to 0, to 0.01) under which the frame's points best fit a
     homography onto the sheet's: the barrel, that homography (straightened pixels to sheet
     millimetres) and the largest distance (straightened pixels) of a point from where it puts
     it. A lens the points show straight is told after two tries (the misfit grows from k1 0

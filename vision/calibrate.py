@@ -40,10 +40,15 @@ MAX_SKEW_DEG = 25.0  # largest departure of the sheet's corner angles from 90° 
 MIN_PX_PER_MM = 1.5  # the sheet must be seen at least this sharp (about 24 px per die)
 MAX_FIT_PX = 2.5  # a flat sheet's marker corners fit the homography this well (frame px)...
 MAX_FIT_SHARE = 0.035  # ...or this share of a marker's side (0.8 mm), in frames that show more
-LENS_GAIN_PX = 0.5  # a barrel is taken into the calibration where it fits the corners this much
-#                     better (frame px) than a homography alone: a lens of k1 -0.1 and more (a
-#                     straight one gains 0.2 px at most; at -0.15 the homography alone is 1.5 mm
-#                     off on the sheet, and a sheet off-centre fits it with 1.3 px to spare)
+LENS_NOISE_PX = 0.6  # a barrel is looked for where the sheet's marker corners fit a homography
+#                      worse than this (frame px): a straight lens's frames fit it to 0.3-0.45
+#                      px, a noisy camera's (σ 16, JPEG q30) to 0.55 once looked at carefully
+LENS_GAIN = 0.5  # it is taken where it fits them this share of the homography's misfit or
+#                  better: a lens of k1 -0.2 and more fits to 0.15-0.56 of it, -0.25 and more to
+#                  0.44 at most; a straight one's noisy corners to 0.59 at best
+LENS_SPREAD = 0.5  # and where the homography's misfit is spread over the markers as a lens
+#                    spreads it: the second worst marker's at least this share of the worst's
+#                    (a lens: 0.59 and more; a folded corner, 20-60°: 0.38 at most)
 STRAIGHTENED_KEY = "straightened_homography"  # as_dict()'s homography through a barrel
 DRIFT_PX = 3.0  # markers moved more than this (frame pixels): the camera was bumped
 _SEARCH_PX = 40  # drift() looks this far around each marker's stored place
@@ -412,12 +417,13 @@ def _glare(grey: Image, found: dict[int, NDArray[np.float32]], sheet: Layout,
 def _fit_flat(found: dict[int, NDArray[np.float32]], sheet: Layout, frame_size: tuple[int, int]
               ) -> tuple[NDArray[np.float64], Barrel]:
     """The homography from the frame's pixels to the sheet's millimetres that the sheet's four
-    markers give, and the lens's barrel it is taken through (vision.barrel; k1 0 unless a
-    barrel fits the markers' corners LENS_GAIN_PX better); CalibrationError when their corners
-    do not lie on one flat sheet. A fold is a share of the sheet: the tolerance grows with the
+    markers give, and the lens's barrel it is taken through (vision.barrel; k1 0 unless the
+    homography's misfit is over the corner finder's noise and spread over the markers, and a
+    barrel fits the corners with LENS_GAIN of it); CalibrationError when their corners do not
+    lie on one flat sheet. A fold is a share of the sheet: the tolerance grows with the
     markers' size in the frame (a lens's ordinary 2-3 % distortion is no fold in a 5 MP frame
     either), and is never under the marker finder's own pixel or two. A fold bends one corner
-    of the sheet, which no barrel about the frame's middle straightens."""
+    of the sheet: its misfit is on that corner's marker, and no barrel is looked for."""
     frame_pts = np.concatenate([found[m.id] for m in sheet.markers]).astype(np.float64)
     sheet_pts = np.array([p for m in sheet.markers for p in m.corners()], np.float64)
     fitted, _ = cv2.findHomography(frame_pts, sheet_pts, 0)
@@ -426,10 +432,11 @@ def _fit_flat(found: dict[int, NDArray[np.float32]], sheet: Layout, frame_size: 
                                        "and try again.")
     homography: NDArray[np.float64] = np.asarray(fitted, np.float64)
     back = _apply(np.asarray(np.linalg.inv(homography), np.float64), sheet_pts)
-    misfit, lens = float(np.abs(back - frame_pts).max()), Barrel(0.0, frame_size)
-    if misfit > LENS_GAIN_PX:
+    markers = np.sort(np.abs(back - frame_pts).max(axis=1).reshape(-1, 4).max(axis=1))
+    misfit, lens = float(markers[-1]), Barrel(0.0, frame_size)
+    if misfit > LENS_NOISE_PX and markers[-2] >= LENS_SPREAD * misfit:
         bent, through, bent_misfit = fit(frame_pts, sheet_pts, frame_size)
-        if misfit - bent_misfit >= LENS_GAIN_PX:
+        if bent_misfit <= LENS_GAIN * misfit:
             homography, lens, misfit = through, bent, bent_misfit
     sides = np.linalg.norm(frame_pts - np.roll(frame_pts.reshape(-1, 4, 2), -1, axis=1)
                            .reshape(-1, 2), axis=1)
