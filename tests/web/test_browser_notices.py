@@ -104,3 +104,27 @@ def test_the_notices_are_read_from_the_sofa_on_a_tv_and_as_they_were_on_a_phone(
                     assert words == body, f"{width}×{height}: {words} px, the page's {body} px"
             finally:
                 context.close()
+
+
+def test_a_page_asks_the_state_once_when_it_brings_a_notice_told(
+        browser: Browser, app: Flask, dalek: HostPhone) -> None:
+    # a page back online asks the state, which brings the notices told meanwhile: it asked
+    # again, as if the notices had moved since (the live stream held off: it is asked alone)
+    with served_here(app) as url:
+        context = browser.new_context(viewport={"width": 360, "height": 740})
+        try:
+            context.route("**/events", lambda route: route.abort())
+            page = context.new_page()
+            page.goto(url + "/")
+            page.wait_for_load_state("networkidle")
+            asked: list[str] = []
+            page.on("request", lambda r: asked.append(r.url) if "/api/state" in r.url else None)
+            context.set_offline(True)
+            with app.app_context():
+                table().tell(Notice("notice.power_off.inhibited"))
+            context.set_offline(False)
+            expect(page.locator("section.notices p")).to_have_count(1)
+            page.wait_for_timeout(500)
+            assert len(asked) == 1, asked
+        finally:
+            context.close()

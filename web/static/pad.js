@@ -356,7 +356,7 @@ function apply(payload, forced) {
   cameraMoments(old, payload);
   keepAwake();
   buttonMoments(old, payload);
-  noticesMoments(old, payload);
+  noticesMoments(old, payload, forced);
   render();
   const ended = payload.view && payload.view.over && !(old && old.view && old.view.over);
   if (ended && S.screen === "pad") window.scrollTo(0, 0);  // the result and Rematch, in view
@@ -460,8 +460,10 @@ function cameraMoments(old, now) {
 }
 
 /* The host's notices changed (one told, all read on a phone), or the table started again with
-   its own: they are asked again, in this page's language and as this phone reads them. */
-function noticesMoments(old, now) {
+   its own: they are asked again, in this page's language and as this phone reads them (a state
+   refresh() brought came with them). */
+function noticesMoments(old, now, forced) {
+  if (forced) return;
   if (old && (now.run !== old.run || now.notices_version !== old.notices_version)) refresh();
 }
 
