@@ -360,7 +360,6 @@ function apply(payload, forced) {
   render();
   const ended = payload.view && payload.view.over && !(old && old.view && old.view.over);
   if (ended && S.screen === "pad") window.scrollTo(0, 0);  // the result and Rematch, in view
-  reloadWhenUpgraded();
 }
 
 /* The standing actions and the story of the game in progress; new moments are shown big. */
@@ -469,8 +468,8 @@ function noticesMoments(old, now, forced) {
 
 /* The table was upgraded: it serves another build (web/build.py) than this page was made of,
    and these scripts may no longer understand its state. The page loads again, once for each
-   build, at a moment a reload loses nothing: looked at as each state comes and every few
-   seconds (start), until then. */
+   build, at a moment a reload loses nothing: looked at every few seconds (start), which sees
+   both the new build come and the moment nothing is being entered. */
 const BUILD = boot.state.build;
 function reloadWhenUpgraded() {
   const build = S.state.build;
