@@ -15,14 +15,12 @@ function cameraPanel() {
   const camera = S.state.camera;
   if (!camera) return null;
   const teach = teachReady(camera) ? camera.teach : null;
-  const reasons = hostReasons(camera);
   const status = cameraStatus(camera);
-  if (teach && teach.lesson) {  // (the camera's trouble too: the lesson's photos wait for it)
-    const trouble = status === "ok" ? [] : [statusLine(status)];
-    trouble.push(...troubleLines(camera, reasons, status));
+  const parts = [statusLine(status), ...troubleLines(camera)];
+  if (teach && teach.lesson) {  // the camera's trouble too (the lesson's photos wait for it), its state unless well
+    const trouble = status === "ok" ? parts.slice(1) : parts;
     return el("section.camera", {"aria-label": t("teach.title")}, teachPanel(teach.lesson, camera, trouble));
   }
-  const parts = [statusLine(status), ...troubleLines(camera, reasons, status)];
   if (camera.note) parts.push(el("p.camera-note", {text: noteText(camera.note)}));
   if (camera.note && ["camera.no_sheet", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key)) parts.push(sheetLinks(camera.note.params.game));
   if (camera.note && ["camera.moved", "camera.moved_dice", "camera.no_sheet", "camera.far", "camera.small", "camera.skewed", "camera.covered", "camera.glare", "camera.flat"].includes(camera.note.key) && S.auth) {
@@ -49,7 +47,9 @@ function statusLine(status) {
 /* What is wrong with the camera beside its state: why it is out, for the host to mend (it may
    name a folder the host gave the table); which picture could not be read and why, for the
    host (it names the picture's file), else that one could not be. */
-function troubleLines(camera, reasons, status) {
+function troubleLines(camera) {
+  const reasons = hostReasons(camera);
+  const status = cameraStatus(camera);
   const lines = reasonLines(reasons.why, "p.camera-why");
   const named = reasonLines(reasons.unreadable, "p.camera-unreadable");
   lines.push(...named);
