@@ -21,8 +21,7 @@ function buttonMoments(old, now) {
   } else if (news.kind === "shutdown_refused") {
     // the Pi stayed on: "shutting down" goes (a toast shown since stays); the host's
     // notice told with it says why
-    const box = document.getElementById("toast");
-    if (box.textContent === sentence(t("buttons.shutdown"))) box.hidden = true;
+    untoast(t("buttons.shutdown"));
   }
 }
 

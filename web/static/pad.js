@@ -146,6 +146,12 @@ function clearError() {
   if (!box.hidden && box.classList.contains("error")) { box.hidden = true; clearTimeout(toast.timer); }
 }
 
+/* The message at the top goes, where it is still ``message`` (one shown since stays). */
+function untoast(message) {
+  const box = document.getElementById("toast");
+  if (!box.hidden && box.textContent === sentence(message)) { box.hidden = true; clearTimeout(toast.timer); }
+}
+
 /* The server, one change at a time: a tap made on the screen of the change on its way, or
    asking the same again, is a double tap (dropped); one on a screen drawn since waits its turn. */
 async function post(url, body, options) {
