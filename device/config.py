@@ -110,13 +110,11 @@ def load_config(path: Path | None) -> Config:
 def _misspelt(path: Path, name: str, *, beside: bool) -> ConfigError:
     """Why section ``name``, :data:`FORGIVEN` misspelt, is wrong: its name, or (``beside``
     another section for the same settings, written right or not) that they go in one."""
-    if beside:
-        return ConfigError(f"{path}: unknown section [{name}]: the {FORGIVEN} settings all go in "
-                           f"one section, [{FORGIVEN}]", setting=f"[{name}]",
-                           why=Notice("notice.config.section_beside", {"section": FORGIVEN}))
-    return ConfigError(f"{path}: unknown section [{name}]: it is written [{FORGIVEN}]",
-                       setting=f"[{name}]",
-                       why=Notice("notice.config.section", {"section": FORGIVEN}))
+    tail, key = ((f"the {FORGIVEN} settings all go in one section, [{FORGIVEN}]",
+                  "notice.config.section_beside") if beside
+                 else (f"it is written [{FORGIVEN}]", "notice.config.section"))
+    return ConfigError(f"{path}: unknown section [{name}]: {tail}", setting=f"[{name}]",
+                       why=Notice(key, {"section": FORGIVEN}))
 
 
 def _read(path: Path) -> tuple[dict[str, Any], tuple[ConfigError, ...]]:
