@@ -191,25 +191,25 @@ def decode(entry: Entry) -> Sample:
 def decode_image(entry: Entry, boxes: Sequence[Box]) -> NDArray[np.uint8]:
     """``entry``'s image turned as its labels were made: as its stated size, else its pixel
     ``boxes`` (every labelled box), fit (see the module's note); raises :class:`EntryError`."""
-    data = _read_bytes(entry)
-    image = _decode_image(entry, data, turned=True)
+    data, stored = _read_bytes(entry)  # the header's size: the pixels as stored, not turned
+    image = _decode_image(entry, data, stored, turned=True)
     if entry.size is not None and entry.size != _size(image):
-        stored = image_size(data)  # the header's size: the pixels as stored, not turned
         if entry.size != stored:
             shown = f"{_size(image)[0]}x{_size(image)[1]}"
             if stored is not None and stored != _size(image):
                 shown += f" ({stored[0]}x{stored[1]} as stored)"
             _fail(entry, f"the image is {shown} but {MANIFEST} says "
                          f"{entry.size[0]}x{entry.size[1]}")
-        return _decode_image(entry, data, turned=False)
-    return _as_labelled(entry, data, image, boxes)
+        return _decode_image(entry, data, stored, turned=False)
+    return _as_labelled(entry, data, stored, image, boxes)
 
 
-def _as_labelled(entry: Entry, data: bytes, image: NDArray[np.uint8],
-                 boxes: Sequence[Box]) -> NDArray[np.uint8]:
+def _as_labelled(entry: Entry, data: bytes, stored: tuple[int, int] | None,
+                 image: NDArray[np.uint8], boxes: Sequence[Box]) -> NDArray[np.uint8]:
     """A photo whose manifest gives no size, turned the way its pixel boxes fit: as shown, or
-    as stored where only that fits (a tool that ignores the orientation tag); a box wholly
-    outside it, or boxes that are fractions of it, fail the entry."""
+    as stored (``stored``, its header's size) where only that fits (a tool that ignores the
+    orientation tag); a box wholly outside it, or boxes that are fractions of it, fail the
+    entry."""
     if not boxes:
         return image
     size = _size(image)
@@ -218,9 +218,8 @@ def _as_labelled(entry: Entry, data: bytes, image: NDArray[np.uint8],
                      "are in pixels")
     if all(_fits(box, size) for box in boxes):
         return image
-    stored = image_size(data)
     if stored is not None and stored != size and all(_fits(box, stored) for box in boxes):
-        return _decode_image(entry, data, turned=False)
+        return _decode_image(entry, data, stored, turned=False)
     for box in boxes:
         if box[2] <= 0 or box[3] <= 0 or box[0] >= size[0] or box[1] >= size[1]:
             _fail(entry, f"a box {list(box)} lies outside the {size[0]}x{size[1]} image")
@@ -234,20 +233,24 @@ def _fits(box: Box, size: tuple[int, int]) -> bool:
             and box[3] <= size[1] + slack)
 
 
-def _read_bytes(entry: Entry) -> bytes:
+def _read_bytes(entry: Entry) -> tuple[bytes, tuple[int, int] | None]:
+    """``entry``'s image file and its header's size (None: it has none), refused past the
+    pixels the table decodes."""
     try:
         data = entry.path.read_bytes()
     except FileNotFoundError:
         _fail(entry, "image file missing")
     except OSError as err:
         _fail(entry, f"cannot read the image: {err.strerror or err}")
-    if (large := too_large(data)) is not None:
+    size = image_size(data)
+    if (large := too_large(data, size)) is not None:
         _fail(entry, "the image is " + TOO_LARGE.format_map(large))
-    return data
+    return data, size
 
 
-def _decode_image(entry: Entry, data: bytes, *, turned: bool) -> NDArray[np.uint8]:
-    image = decoded(data, turned=turned)
+def _decode_image(entry: Entry, data: bytes, size: tuple[int, int] | None, *,
+                  turned: bool) -> NDArray[np.uint8]:
+    image = decoded(data, turned=turned, size=size)
     if image is None:
         _fail(entry, _cannot_read(entry.path)
               or "not a readable image (empty, truncated or not an image format)")
