@@ -49,7 +49,7 @@ systemd-tools:
 
 # Two test processes (pytest-xdist), each taking the next test as it is free: the longest tests
 # wait on a paced film or an installer, so two run in about two thirds of the time of one.
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 3
 test: lint chromium systemd-tools
 	DICETABLE_REQUIRE_BROWSER=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
 

@@ -38,7 +38,7 @@ function drawPad() {
   // A TV only watches: the score sheet takes the column a phone enters moves in.
   // Two columns on a landscape tablet; on a phone one, in the order of the "order" classes.
   main.replaceChildren(
-    el("div.col.see", {}, [
+    el("div.col.see", KIOSK ? {tabindex: 0} : {}, [  // a TV's column scrolls where it must: reached by keys too
       notices(),
       buttonsPanel(view),
       view.over ? summary(view, game) : null,
