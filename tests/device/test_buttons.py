@@ -158,6 +158,16 @@ def sources(journal: Path) -> list[tuple[str, str]]:
         return db.execute("SELECT line, source FROM lines ORDER BY game_id, seq").fetchall()
 
 
+def assert_the_stop_ended_the_turn(table: Table, before: Snapshot, journal: Path) -> None:
+    """The stop was taken from the button: Ben's turn, the Dalek turn's stop journalled, no
+    power-off asked."""
+    last = table.wait(lambda snap: snap.version > before.version
+                      and news("exterminate")(snap))
+    assert last.view is not None and last.view["turn"] == "Ben"
+    assert sources(journal)[-1] == ('{"stop": {}}', "button")
+    assert table.shutdowns == []
+
+
 KEPT = [{"roll": ["H4"] * 9 + ["D3"]}, {"keep": ["D3"]}]
 
 
@@ -219,11 +229,7 @@ def test_a_shout_while_stop_is_down_counts_and_so_does_the_stop(table: Table,
     table.clock.advance(0.05)
     table.release(STOP)
     table.clock.advance(0.3)
-    last = table.wait(lambda snap: snap.version > before.version
-                      and news("exterminate")(snap))
-    assert last.view is not None and last.view["turn"] == "Ben"
-    assert sources(journal_path)[-1] == ('{"stop": {}}', "button")
-    assert table.shutdowns == []
+    assert_the_stop_ended_the_turn(table, before, journal_path)
 
 
 def test_a_call_while_stop_is_down_is_played(seated: Table, journal_path: Path) -> None:
@@ -522,11 +528,7 @@ def test_stop_held_past_its_hold_with_a_shout_down_is_a_stop_either_way(
         table.clock.advance(0.3)
         table.release(SHOUT)
         table.clock.advance(0.3)
-        last = table.wait(lambda snap: snap.version > before.version
-                          and news("exterminate")(snap))
-        assert last.view is not None and last.view["turn"] == "Ben"
-        assert sources(journal_path)[-1] == ('{"stop": {}}', "button")
-        assert table.shutdowns == []
+        assert_the_stop_ended_the_turn(table, before, journal_path)
     finally:
         table.buttons.stop()
 
