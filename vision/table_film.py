@@ -39,16 +39,17 @@ class SheetRest:
 
 
 def film(rests: Sequence[SheetRest], *, game: str, seed: int, width: int = 1280,
-         height: int = 720, style: str = "classic"
+         height: int = 720, style: str = "classic", hand_frames: int = HAND_FRAMES
          ) -> Iterator[tuple[NDArray[np.uint8], bool]]:
     """Every frame, with True for the one still frame of each rest (hold it as long as the
-    rest lasts); the first rest is shown without a hand before it."""
+    rest lasts); the first rest is shown without a hand before it, the others after a hand
+    passing over the table for ``hand_frames`` frames (no two of them alike)."""
     for number, rest in enumerate(rests):
         image = render_still(seed, game=game, dice=rest.dice, cards=rest.cards,
                              width=width, height=height, style=style).image
         if number:
-            for step in range(HAND_FRAMES):
-                yield _hand(image, (step + 1) / (HAND_FRAMES + 1)), False
+            for step in range(hand_frames):
+                yield _hand(image, (step + 1) / (hand_frames + 1)), False
         yield image, True
 
 

@@ -547,11 +547,11 @@ def jennas_keep(tmp_path: Path, hand_s: float, fps: float) -> tuple[Path, Path]:
             + (rolled[0], rolled[1], rolled[2], rolled[8]))
     roll_film, parts, keep_film = tmp_path / "roll", tmp_path / "parts", tmp_path / "keep"
     write_film(roll_film, [SheetRest(), SheetRest(rolled)], game="dalek", seed=21)
-    write_film(parts, [SheetRest(rolled), SheetRest(kept)], game="dalek", seed=21, hold=1)
+    write_film(parts, [SheetRest(rolled), SheetRest(kept)], game="dalek", seed=21, hold=1,
+               hand_frames=round(hand_s * fps))
+    # no two frames of her hand alike: a busy loop that skips frames never sees it still
     still, *hands, settled = pictures_in(parts)
-    moving = [*hands, *hands[-2:0:-1]]  # the hand comes and goes: the sheet never still
-    frames = [still] * round(fps) + (moving * round(hand_s * fps))[:round(hand_s * fps)] \
-        + [settled] * round(5 * fps)
+    frames = [still] * round(fps) + hands + [settled] * round(5 * fps)
     keep_film.mkdir()
     for number, frame in enumerate(frames):
         (keep_film / f"{number:05d}.jpg").hardlink_to(frame)
