@@ -47,8 +47,8 @@ systemd-tools:
 		$(SUDO) apt-get update -q && \
 		$(SUDO) apt-get install -y -q --no-install-recommends systemd; }
 
-# Two test processes (pytest-xdist), each taking the next test as it is free: the longest tests
-# wait on a paced film or an installer, so two run in about two thirds of the time of one.
+# Three test processes (pytest-xdist), each taking the next test as it is free: the longest
+# tests wait on a paced film, a browser or an installer, so three keep two cores busier.
 TEST_WORKERS ?= 3
 test: lint chromium systemd-tools
 	DICETABLE_REQUIRE_BROWSER=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
