@@ -36,7 +36,7 @@ from device.journal import (
 )
 from device.recovery import SIDE_FILES
 from device.serving import AlreadyServing, ServingLock
-from device.state_dir import stamped, this_user
+from device.state_dir import ownership_advice, stamped, this_user
 
 TABLES = {"games", "lines", "settings", "changes"}
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -223,8 +223,8 @@ def games_in(path: Path) -> int:
     if not path.is_file():
         raise BackupError(f"there is no file {path}")
     if not os.access(path, os.R_OK):  # (SQLite would say only that it cannot open it)
-        raise BackupError(f"{path} cannot be read by this user ({this_user()}): give it to this "
-                          f"user (sudo chown {this_user()} {path}), or copy it where it can")
+        raise BackupError(f"{path} cannot be read by this user ({this_user()}): "
+                          f"{ownership_advice(path)}")
     try:
         with _open(path, read_only=True) as db:
             tables = {row[0] for row in db.execute(

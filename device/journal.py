@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from device.reserve import let_go
-from device.state_dir import owner_of, this_user
+from device.state_dir import ownership_advice, this_user
 from engine import RecordError, parse_lines
 
 Source = Literal["phone", "camera", "button"]
@@ -166,16 +166,7 @@ def cannot_write(path: Path) -> str:
         return (f"{folder} does not exist, and this user ({me}) cannot create it: create the "
                 f"folder and give it to this user (sudo mkdir -p {folder}, then "
                 f"sudo chown {me} {folder})")
-    owner = owner_of(path)  # the journal's, else its folder's
-    if owner == "root" != me:  # copied in with sudo, say: what root makes, no table may write
-        return (f"{folder} cannot be written by this user ({me}): root owns it or its journal; "
-                f"give the folder and its files to this user (sudo chown -R {me} {folder})")
-    if owner is not None and owner != me:  # on the Pi, the table's own user
-        return (f"{folder} cannot be written by this user ({me}): run dicetable as {owner}, "
-                f"who owns it (sudo -u {owner} dicetable …), or give the folder and its files "
-                "to this user")
-    return (f"{folder} cannot be written by this user ({me}): start the table as the user who "
-            "owns the folder and its files, or give them to this user")
+    return f"{folder} cannot be written by this user ({me}): {ownership_advice(folder)}"
 
 
 def _not_made(folder: Path) -> bool:

@@ -57,16 +57,35 @@ def stamped(folder: Path, name: str, suffix: str = "") -> Path:
     return path
 
 
-def owner_of(path: Path) -> str | None:
-    """The name of the user owning ``path``, else its folder (on the Pi, the table's own user);
-    None where neither can be looked at. The folders above are not asked: /var/lib is root's,
-    not the table's, where the state folder is not made yet."""
+def _owned(path: Path) -> tuple[Path, str] | None:
+    """``path`` and the name of the user owning it, else its folder and its owner's (on the
+    Pi, the table's own user); None where neither can be looked at. The folders above are not
+    asked: /var/lib is root's, not the table's, where the state folder is not made yet."""
     for place in (path, path.parent):
         try:
-            return pwd.getpwuid(place.stat().st_uid).pw_name
+            return place, pwd.getpwuid(place.stat().st_uid).pw_name
         except (OSError, KeyError):
             continue
     return None
+
+
+def ownership_advice(path: Path) -> str:
+    """What to do about ``path`` (a file, or a folder and its files) that this user cannot
+    open or write, in one wording for every command: run dicetable as the user who owns it
+    (never as root), or give it to this user. Where ``path`` cannot be looked at, its folder
+    is what is owned and given.
+
+    >>> ownership_advice(Path("/no/such/place")).startswith("run dicetable as the user who")
+    True
+    """
+    me, owned = this_user(), _owned(path)
+    place, owner = owned if owned is not None else (path, None)
+    give = f"give it to this user (sudo chown -R {me} {place})"
+    if owner in ("root", me):  # root is never to be run as; this user's own: only the files
+        return give  # in it (root's, copied in with sudo) can be given
+    if owner is None:
+        return f"run dicetable as the user who owns it, or {give}"
+    return f"run dicetable as {owner}, who owns it (sudo -u {owner} dicetable …), or {give}"
 
 
 def this_user() -> str:

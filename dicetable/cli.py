@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
-from device.state_dir import StateFolderIsAFile, owner_of
+from device.state_dir import StateFolderIsAFile, ownership_advice
 from dicetable.stop_signals import Handler, take_stop_signals
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
@@ -193,18 +193,12 @@ def _run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
 
 
 def refused(err: PermissionError) -> str:
-    """What a file the system would not open means, and what to do: run the command as the
-    user who owns the files (on the Pi, the table's own user), never as root."""
-    path = Path(err.filename) if err.filename else None
-    owner = owner_of(path) if path is not None else None
-    if owner == "root":  # what dicetable made as root, the table could not write
-        advice = "give it to this user, or name one this user can open"
-    elif owner:
-        advice = f"run it as {owner}, who owns it (sudo -u {owner} dicetable …)"
-    else:
-        advice = "run it as the user who owns it"
-    return f"{path or 'a file'} is not open to this user: {advice}"
-
+    """What a file the system would not open means, and what to do (see
+    :func:`device.state_dir.ownership_advice`)."""
+    if not err.filename:
+        return "a file is not open to this user: run dicetable as the user who owns it"
+    path = Path(err.filename)
+    return f"{path} is not open to this user: {ownership_advice(path)}"
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -314,9 +314,11 @@ def test_a_table_this_user_cannot_open_is_said_with_whom_to_run_it_as(open_folde
                               cwd=Path(__file__).parents[2])
     finally:
         state.chmod(0o755)
-    owner = TABLES_USER if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
-    refused = (f" is not open to this user: run it as {owner}, who owns it (sudo -u {owner} "
-               "dicetable …)\n")
+    root = os.geteuid() == 0
+    me = "nobody" if root else pwd.getpwuid(os.geteuid()).pw_name
+    refused = (" is not open to this user: " + (
+        f"run dicetable as {TABLES_USER}, who owns it (sudo -u {TABLES_USER} dicetable …), or "
+        if root else "") + f"give it to this user (sudo chown -R {me} {state})\n")
     assert done.returncode == 1
     # the folder, or its journal where the folders above it are open to all
     assert done.stderr in (f"dicetable: {state}{refused}",
@@ -404,18 +406,14 @@ def test_a_restore_or_start_by_a_user_who_cannot_open_the_table_says_whom_to_run
         state.chmod(0o755)
         (state / "table.db").chmod(0o600)
     assert "Traceback" not in done.stderr  # serve gave SQLite's "unable to open database file"
-    me = pwd.getpwuid(os.geteuid()).pw_name
-    owner = TABLES_USER if root else me
+    user = "nobody" if root else pwd.getpwuid(os.geteuid()).pw_name
+    advice = (f"run dicetable as {TABLES_USER}, who owns it (sudo -u {TABLES_USER} dicetable …), "
+              "or " if root else "") + f"give it to this user (sudo chown -R {user} {state})"
     if closed == "folder":
         assert (done.returncode, done.stderr) == (1, (
-            f"dicetable: {state / 'table.db'} is not open to this user: run it as {owner}, who "
-            f"owns it (sudo -u {owner} dicetable …)\n"))
+            f"dicetable: {state / 'table.db'} is not open to this user: {advice}\n"))
     else:
         said = "nothing was restored" if command == "restore" else "cannot open the table's journal"
-        advice = (f"run dicetable as {owner}, who owns it (sudo -u {owner} dicetable …), or give "
-                  "the folder and its files to this user" if root else "start the table as the "
-                  "user who owns the folder and its files, or give them to this user")
-        user = "nobody" if root else me
         assert (done.returncode, done.stderr) == (2, (  # restore: "could not be kept (…)"
             f"dicetable: {said}: {state} cannot be written by this user ({user}): {advice}\n"))
     assert games_in(state / "table.db") == 1
@@ -435,7 +433,7 @@ def test_a_backup_this_user_cannot_read_is_said_so(open_folder: Path) -> None:
     user = "nobody" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
     assert (done.returncode, done.stderr) == (2, (  # it said "(not an SQLite file)"
         f"dicetable: {older} cannot be read by this user ({user}): give it to this user "
-        f"(sudo chown {user} {older}), or copy it where it can\n"))
+        f"(sudo chown -R {user} {older})\n"))
 
 
 def backed_up_table(folder: Path) -> tuple[Path, Path]:
@@ -491,10 +489,11 @@ def test_a_journal_copied_in_by_root_is_said_to_be_given_to_this_user(
     (state / "table.db").chmod(0o644)
     done = started(command, state, older)
     said = "nothing was restored" if command == "restore" else "cannot open the table's journal"
-    assert (done.returncode, done.stderr) == (2, (  # "run dicetable as root"; restore kept the
-        f"dicetable: {said}: {state} cannot be written by this user (nobody): root owns it or "
-        f"its journal; give the folder and its files to this user (sudo chown -R nobody "
-        f"{state})\n"))  # journal, then said "attempt to write a readonly database"
+    # (it said "run dicetable as root"; restore kept the journal, then said "attempt to write
+    # a readonly database")
+    assert (done.returncode, done.stderr) == (2, (
+        f"dicetable: {said}: {state} cannot be written by this user (nobody): give it to this "
+        f"user (sudo chown -R nobody {state})\n"))
     assert games_in(state / "table.db") == 1
     assert not list(state.glob("table-before-restore-*"))
 
@@ -507,5 +506,5 @@ def test_a_table_root_keeps_is_never_said_to_be_run_as_root(open_folder: Path) -
         as_another_user([sys.executable, "-m", "dicetable", "pin", "--state", str(state)]),
         capture_output=True, text=True, check=False, timeout=30, cwd=ROOT)
     assert (done.returncode, done.stderr) == (1, (  # "run it as root, who owns it (sudo -u root…"
-        f"dicetable: {state / 'table.db'} is not open to this user: give it to this user, or "
-        "name one this user can open\n"))
+        f"dicetable: {state / 'table.db'} is not open to this user: give it to this user "
+        f"(sudo chown -R nobody {state})\n"))
