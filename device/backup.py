@@ -54,6 +54,9 @@ def backup(journal: Path, target: Path) -> int:
     many games it holds."""
     if not journal.is_file():
         raise BackupError(f"there is no journal at {journal}")
+    if (closed := _closed_folder(target)) is not None:  # (running as its owner is no answer)
+        raise BackupError(f"{closed} cannot be entered by this user ({this_user()}): back up "
+                          "into a folder this user can write, such as its home folder")
     if target.is_dir():
         raise BackupError(f"{target} is a folder; name the backup file")
     target = target.resolve()  # through a link, to the file it names (on a USB stick, say)
@@ -259,3 +262,14 @@ def _open(path: Path, *, read_only: bool = False) -> closing[sqlite3.Connection]
     """A connection to ``path`` that the ``with`` closes."""
     uri = path.resolve().as_uri() + ("?mode=ro" if read_only else "")
     return closing(sqlite3.connect(uri, uri=True, timeout=30))
+
+
+def _closed_folder(target: Path) -> Path | None:
+    """The first folder on the way to ``target`` that this user cannot enter (another user's
+    home, say), if there is one; None also where a folder on the way is not there."""
+    for folder in reversed(target.absolute().parents):  # from / down: each one's folder is open
+        if not folder.is_dir():
+            return None
+        if not os.access(folder, os.X_OK):
+            return folder
+    return None

@@ -508,3 +508,31 @@ def test_a_table_root_keeps_is_never_said_to_be_run_as_root(open_folder: Path) -
     assert (done.returncode, done.stderr) == (1, (  # "run it as root, who owns it (sudo -u root…"
         f"dicetable: {state / 'table.db'} is not open to this user: give it to this user "
         f"(sudo chown -R nobody {state})\n"))
+
+
+@pytest.mark.parametrize("name", ["b.db", "kept/b.db"])
+def test_a_backup_into_a_folder_this_user_cannot_enter_says_to_choose_another(
+        open_folder: Path, name: str) -> None:
+    from device.recovery import open_table
+
+    state, theirs = open_folder / "state", open_folder / "theirs"
+    open_table(state / "table.db").journal.close()
+    (theirs / "kept").mkdir(parents=True)
+    root = os.geteuid() == 0
+    if root:  # (root enters any folder: the backup is taken by nobody, of nobody's table)
+        for place in (state, *state.iterdir()):
+            shutil.chown(place, "nobody", "nogroup")
+        shutil.chown(theirs, TABLES_USER, TABLES_USER)
+    theirs.chmod(0o700 if root else 0o000)  # another user's folder, as /home/ana
+    try:
+        done = subprocess.run(
+            as_another_user([sys.executable, "-m", "dicetable", "backup", "--state", str(state),
+                             str(theirs / name)]),
+            capture_output=True, text=True, check=False, timeout=30, cwd=ROOT)
+    finally:
+        theirs.chmod(0o755)
+    user = "nobody" if root else pwd.getpwuid(os.geteuid()).pw_name
+    assert (done.returncode, done.stderr) == (2, (  # "run it as daemon, who owns it (…)"
+        f"dicetable: {theirs} cannot be entered by this user ({user}): back up into a folder "
+        "this user can write, such as its home folder\n"))
+    assert not list(theirs.rglob("b.db*"))
