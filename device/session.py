@@ -288,19 +288,19 @@ class TableSession:
         ``kind``, take a ``photo`` of the step asked for (``pictures``: of d6 dice with
         pictures, kept though their pips look like another number), ``undo`` the step's last
         photo, go on to the ``next`` step, ``check`` on a fresh photo, ``save`` or ``cancel``.
-        Photos are the camera's last frame; a refused step changes nothing (a doubted d6
-        photo is held for ``pictures``, its question published to every phone). A photo and
-        the check are worked out on the calling thread, not the worker: the table's other
-        changes go on meanwhile."""
+        Photos are the camera's last frame (refused where a picture it sent since could not
+        be read); a refused step changes nothing (a doubted d6 photo is held for ``pictures``,
+        its question published to every phone). A photo and the check are worked out on the
+        calling thread, not the worker: the table's other changes go on meanwhile."""
         if do not in TEACH_STEPS:
             raise ValueError(f"no teach step {do!r}: one of {', '.join(TEACH_STEPS)}")
         if do not in ("photo", "check"):
             return self._run(lambda: self._teach(do, kind, base_version))
-        teacher, seen, number = self._run(lambda: self._teach_frame(base_version))
+        teacher, seen, number, unread = self._run(lambda: self._teach_frame(base_version))
         frame = None if seen is None else seen.frame
         if do == "photo":
             try:
-                teacher.photo(frame, number, pictures=pictures,
+                teacher.photo(frame, number, pictures=pictures, unread=unread,
                               shown=b"" if seen is None else seen.picture)
             except Refusal as refused:
                 from device.teacher import DoubtedPhoto  # loaded with the teacher
@@ -308,7 +308,7 @@ class TableSession:
                     self._publish_doubt()
                 raise
         else:
-            teacher.check(frame, number)
+            teacher.check(frame, number, unread=unread)
         return self._run(self._publish_camera)
 
     def _publish_doubt(self) -> None:
@@ -657,13 +657,14 @@ class TableSession:
             teacher.cancel()
         return self._publish_camera()
 
-    def _teach_frame(self, base_version: int) -> tuple[Teacher, Seen | None, int]:
-        """The teacher, and the camera's last read and its picture's number."""
+    def _teach_frame(self, base_version: int) -> tuple[Teacher, Seen | None, int, bool]:
+        """The teacher, the camera's last read and its picture's number, and whether a
+        picture the camera sent since could not be read."""
         self._check_version(base_version)
         teacher, desk = self.teacher, self._desk
         if desk is None or teacher is None:
             raise SessionError("this table has no camera to teach")
-        return teacher, desk.seen, desk.pictures
+        return teacher, desk.seen, desk.pictures, desk.unreadable is not None
 
     def _set_hints(self, on: bool, base_version: int) -> Snapshot:
         self._check_version(base_version)

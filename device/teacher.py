@@ -182,13 +182,15 @@ class Teacher:
             self._used = -1
 
     def photo(self, frame: Image | None, number: int, *, pictures: bool = False,
-              shown: bytes = b"") -> None:
+              shown: bytes = b"", unread: bool = False) -> None:
         """The camera's last frame (its picture ``number``, ``shown`` to the phones as that
-        JPEG) as a photo of the step. With ``pictures`` (the players' dice have pictures,
-        which their pips' reader may read as another number) the photo doubted at this step
-        is kept as labelled; none held (another phone's photo, undo or next came first), it
-        is refused: the lesson moved on meanwhile. A photo doubted while the lesson moved on
-        is refused so too (its question is asked on no phone)."""
+        JPEG) as a photo of the step; refused where the camera sent a picture since that could
+        not be read (``unread``: the photo would show the table as it was before). With
+        ``pictures`` (the players' dice have pictures, which their pips' reader may read as
+        another number) the photo doubted at this step is kept as labelled; none held (another
+        phone's photo, undo or next came first), it is refused: the lesson moved on meanwhile.
+        A photo doubted while the lesson moved on is refused so too (its question is asked on
+        no phone)."""
         with self._lock:
             lesson = self._going()
             at = lesson.at
@@ -206,7 +208,7 @@ class Teacher:
             assert doubted is not None
             photo = doubted.photo
         else:
-            found, flat = self._sheet(frame, number, lesson.kind)
+            found, flat = self._sheet(frame, number, lesson.kind, unread)
             assert frame is not None
             items = self._items(lesson.kind, found, flat, step, before)
             # dice are told from their step before by no picture
@@ -257,16 +259,16 @@ class Teacher:
             lesson.flats = []
             lesson.move(steps=1)
 
-    def check(self, frame: Image | None, number: int) -> None:
+    def check(self, frame: Image | None, number: int, *, unread: bool = False) -> None:
         """Teach a profile from the photos and read the check photo (the last frame, picture
-        ``number``) with it."""
+        ``number``; ``unread``: as for :meth:`photo`) with it."""
         with self._lock:
             lesson = self._going()
             if lesson.step < len(lesson.plan):
                 raise TeachRefusal(_words(lesson.kind, "take the photos of every face first",
                                           "take the photos of every card first"))
             profile, taken = lesson.profile, list(lesson.taken)
-        found, flat = self._sheet(frame, number, lesson.kind)
+        found, flat = self._sheet(frame, number, lesson.kind, unread)
         finder = self._dice_finder()
         if profile is None:
             profile = teach(lesson.kind, taken, finder=finder,
@@ -375,9 +377,16 @@ class Teacher:
         if self._lesson is not lesson or lesson.at != at or number == self._used:
             raise TeachRefusal(MEANWHILE)
 
-    def _sheet(self, frame: Image | None, number: int, kind: str) -> tuple[Calibration, Image]:
-        """The sheet of a new frame and the frame rectified (refused: no frame, the frame of
-        the last photo, no sheet, another game's sheet)."""
+    def _sheet(self, frame: Image | None, number: int, kind: str,
+               unread: bool) -> tuple[Calibration, Image]:
+        """The sheet of a new frame and the frame rectified (refused: a picture since that
+        could not be read, no frame, the frame of the last photo, no sheet, another game's
+        sheet)."""
+        if unread:
+            raise TeachRefusal(_words(
+                kind, "the camera's last picture could not be read: move the dice a little, "
+                "wait a moment, and try again", "the camera's last picture could not be read: "
+                "move the cards a little, wait a moment, and try again"))
         if frame is None:
             raise TeachRefusal("the camera has not seen the table yet: wait a moment")
         if number == self._used:

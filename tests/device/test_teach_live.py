@@ -66,11 +66,14 @@ class Table:
         self.session.teacher = self.teacher
         self.shown = 0
 
-    def show(self, rest: SheetRest, seed: int) -> None:
-        """The camera sees ``rest`` on the sheet, still, through the live loop."""
+    def show(self, rest: SheetRest, seed: int, *, then_cut_short: bool = False) -> None:
+        """The camera sees ``rest`` on the sheet, still, through the live loop (then a picture
+        cut short, which cannot be read)."""
         self.shown += 1
         folder = self.tmp / f"film-{self.shown}"
         write_film(folder, [rest], game=self.game, seed=seed, style=self.style, hold=6)
+        if then_cut_short:
+            (folder / "99999.jpg").write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF")
         loop = LiveLoop(lambda: open_source(str(folder), paced=False), self.observer,
                         self.session)
         loop.start()
@@ -220,6 +223,31 @@ def test_bad_steps_are_refused_and_change_nothing(tmp_path: Path) -> None:
         assert game.camera is not None and game.camera["teach"]["lesson"] is None
         with pytest.raises(SessionError, match="a game is being played"):
             table.teach("start", "dalek")
+    finally:
+        table.session.stop()
+
+
+def test_a_photo_asked_as_the_cameras_picture_cannot_be_read_is_refused_and_the_lesson_goes_on(
+        tmp_path: Path) -> None:
+    """The camera's newest picture cannot be read (cut short in its folder): the photo was
+    taken of the picture before it without a word, which shows the table as it was before
+    (dice of the face before, half laid)."""
+    table = Table(tmp_path)
+    try:
+        table.teach("start", "dalek")
+        table.show(SheetRest(dice(["H4"] * 10, TO_ROLL)), 40, then_cut_short=True)
+        camera = table.session.snapshot().camera
+        assert camera is not None and camera["unreadable_why"] == {
+            "key": "camera.why.picture_unreadable", "params": {"name": "99999.jpg"}}
+        with pytest.raises(TeachRefusal) as refused:
+            table.teach("photo")
+        assert str(refused.value) == ("the camera's last picture could not be read: move the "
+                                      "dice a little, wait a moment, and try again")
+        camera = table.session.snapshot().camera
+        assert camera is not None and camera["teach"]["lesson"]["photos"] == [0] * 6
+        assert not list((table.state / "teach" / "dalek" / "images").iterdir())
+        table.show(SheetRest(dice(["H4"] * 10, TO_ROLL, 10)), 41)  # the dice moved a little
+        assert table.teach("photo")["lesson"]["photos"] == [1, 0, 0, 0, 0, 0]
     finally:
         table.session.stop()
 

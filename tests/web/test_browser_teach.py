@@ -26,6 +26,7 @@ from vision.teach_sheet import check_plan, steps
 
 pytestmark = pytest.mark.browser
 
+ROOT = Path(__file__).resolve().parents[2]
 FPS = 15  # a folder camera's pace (device.camera.DEFAULT_FPS)
 HOLD = 9.0  # seconds each step's picture is held: a phone on a busy machine takes a step in 6
 PHOTO_MS = 30_000  # a photo is read before it counts: seconds on a machine at load 10 and more
@@ -322,7 +323,9 @@ def test_a_lesson_shows_the_camera_sending_pictures_that_cannot_be_read_or_out(
     """The lesson's panel said nothing of the camera: a camera sending only a picture that
     cannot be read, a picture that cannot be read saved meanwhile, or the camera's folder
     emptied, left the player waiting for photos that never came. The panel says it in the
-    camera panel's words; a camera that is well says nothing there."""
+    camera panel's words, and of a picture that cannot be read, in every language, that no
+    photo is taken of it and what to do (a photo was taken of the picture before it, or
+    refused as "not seen the table yet"); a camera that is well says nothing there."""
     folder = tmp_path / "photos"
     folder.mkdir()
     (folder / "IMG_0001.jpg").write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF")  # cut short
@@ -339,12 +342,25 @@ def test_a_lesson_shows_the_camera_sending_pictures_that_cannot_be_read_or_out(
         expect(trouble.locator(".camera-unreadable")).to_have_text(
             "The picture IMG_0001.jpg cannot be read")
         expect(camera).to_contain_text("Lay your dice showing 4 humans")  # (under it)
+        expect(trouble.locator(".teach-unreadable")).to_have_text(
+            "The camera's last picture could not be read, so no photo can be taken of it: move "
+            "the dice a little and wait for the camera to see them.")
+        camera.get_by_role("button", name="Take photo").click()
+        expect(page.locator(".toast")).to_contain_text(
+            "The camera's last picture could not be read: move the dice a little, wait a moment, "
+            "and try again")
+        phones.join("es", "it", "pt")
+        for lang, phone in phones.pages.items():
+            words = json.loads((ROOT / "web" / "i18n" / f"{lang}.json").read_text())["ui"]
+            expect(phone.locator(".teach-camera .teach-unreadable")).to_have_text(
+                words["teach.unreadable"])
         cv2.imwrite(str(folder / "IMG_0002.jpg"), np.full((480, 640, 3), 128, np.uint8))
         expect(camera.locator("figure img")).to_be_visible(timeout=20_000)
         expect(trouble).to_have_count(0)  # a picture read: the camera is well
         (folder / "IMG_0003.jpg").write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF")
         expect(trouble.locator(".camera-unreadable")).to_have_text(
             "The picture IMG_0003.jpg cannot be read", timeout=20_000)
+        expect(trouble.locator(".teach-unreadable")).to_have_count(1)
         expect(trouble.locator(".camera-status")).to_have_count(0)  # (it watches the table)
         for picture in folder.iterdir():
             picture.unlink()

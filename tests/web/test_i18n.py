@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from device.button_actions import ButtonActions
+from device.camera_errors import UnreadableFrame
 from device.journal import Journal
 from device.live import CameraStatus, Seen
 from device.session import SessionError, TableSession
@@ -498,6 +499,7 @@ def teach_refusals(state: Path) -> Iterator[Callable[[], object]]:
         yield teach("photo")
         show(render_still(1, game="dalek").image)
         yield teach("photo")
+        yield unreadable_photo(session)  # (the next picture shown reads again)
         dice = tuple(PlacedDie("H4", 60.0 + 40 * i, 160.0, 0.3, i) for i in range(5))
         frame = render_still(1, game="dalek", dice=dice).image
         yield from photos_too_many(session, show, frame)
@@ -569,6 +571,13 @@ def photos_too_many(session: TableSession, show: Callable[[Any], None], frame: A
     yield photo  # a fourth photo
 
 
+def unreadable_photo(session: TableSession) -> Callable[[], object]:
+    """A photo asked once the camera sent a picture that cannot be read."""
+    session.camera_status(CameraStatus("ok", unreadable_why=UnreadableFrame(
+        "camera.why.picture_unreadable", name="IMG_0001.jpg")))
+    return lambda: session.teach("photo", base_version=session.snapshot().version)
+
+
 def card_refusals(session: TableSession, show: Callable[[Any], None]
                   ) -> Iterator[Callable[[], object]]:
     """Teaching cards refused: a place with no card, a card left from the step before, the
@@ -581,6 +590,7 @@ def card_refusals(session: TableSession, show: Callable[[Any], None]
 
     first = dict(steps("dicy-card")[0])
     session.teach("start", "dicy-card", base_version=session.snapshot().version)
+    yield unreadable_photo(session)
     yield teach("next")  # no photo yet
     yield teach("check")  # not every step taken
     show(render_still(1, game="dicy", cards=dict(list(first.items())[:4])).image)

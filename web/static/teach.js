@@ -53,13 +53,15 @@ function teachEntry(teach) {
 }
 
 /* The lesson going on: the camera's trouble where it has one (``trouble``: its lines, as the
-   camera panel words them; the photos wait for it), what to lay and its photos, then the
-   check, then save; and what the camera sees now (the photo asked about, while one is).
+   camera panel words them; the photos wait for it; a picture that could not be read, with
+   what to do: no photo is taken of it), what to lay and its photos, then the check, then
+   save; and what the camera sees now (the photo asked about, while one is).
    ``trouble`` may be left out: a page loaded before the panel told it (a kiosk never reloaded)
    has a camera.js that asks teachPanel(lesson, camera), and loads this file afresh. */
 function teachPanel(lesson, camera, trouble = []) {
   const parts = [el("h3", {text: t("teach.heading." + lesson.kind)})];
-  if (trouble.length) parts.push(el("div.teach-camera", {}, trouble));
+  const unread = camera.unreadable_why ? el("p.teach-unreadable", {text: t(lesson.cards ? "teach.unreadable_cards" : "teach.unreadable")}) : null;
+  if (trouble.length) parts.push(el("div.teach-camera", {}, trouble, unread));
   if (lesson.step < lesson.steps.length) parts.push(...teachTaking(lesson));
   else parts.push(...teachChecking(lesson));
   parts.push(button(t("teach.cancel"), () => teachStep("cancel"), "small"));
