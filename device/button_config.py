@@ -17,11 +17,20 @@ device.config.ConfigError: [buttons]: “stop” is GPIO 28, which a Raspberry P
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Any, Literal, NamedTuple
 
-from device.config import ConfigError, as_written, number_in, typed, unknown_keys, written
+from device.config import (
+    ConfigError,
+    Wrong,
+    as_written,
+    number_in,
+    told,
+    typed,
+    unknown_keys,
+    written,
+)
 from device.notice import Notice
 
 FIRST_PIN, LAST_PIN = 2, 27
@@ -30,7 +39,6 @@ EEPROM)."""
 KEYS = ("enabled", "stop", "shout", "seats", "stop_led", "shout_led", "seat_leds", "buzzer",
         "bounce_ms", "together_ms", "hold_s", "shutdown", "voice")
 DEFAULT_STOP, DEFAULT_SHOUT = 17, 27
-T = TypeVar("T")
 
 
 class Key(NamedTuple):
@@ -74,15 +82,8 @@ def button_config(settings: Mapping[str, Any], where: str, *,
     settings are in its ``more``, so that one restart fixes them all."""
     if not settings and not unread:
         return ButtonConfig()
-    wrong = [*unread, *unknown_keys(settings, KEYS, where)]
-
-    def read(setting: Callable[..., T], default: T, *args: Any) -> T:
-        """``setting(*args)``, or ``default`` with why it is wrong kept in ``wrong``."""
-        try:
-            return setting(*args)
-        except ConfigError as err:
-            wrong.append(err)
-            return default
+    wrong = Wrong([*unread, *unknown_keys(settings, KEYS, where)])
+    read = wrong.read
 
     def flag(key: str, default: bool) -> bool:
         """Switch ``key`` (``default`` when not given)."""
@@ -122,14 +123,8 @@ def button_config(settings: Mapping[str, Any], where: str, *,
 def buttons_off(err: ConfigError, file: object) -> Notice:
     """What the host's phone says of a wrong ``[buttons]`` section (``err`` and its ``more``) in
     ``file``: each wrong setting and why; the table runs without buttons until it is fixed. A
-    guest's phone reads only that the buttons are off (the file's path and values are the
-    host's)."""
-    return Notice("notice.buttons_off", {"file": file, "wrong": tuple(
-        Notice("notice.config.wrong", {"setting": each.setting, "why": each.why})
-        if each.line is None else
-        Notice("notice.config.wrong_line", {"line": each.line, "setting": each.setting,
-                                            "why": each.why})
-        for each in (err, *err.more))}, guest=Notice("notice.buttons_off_guest"))
+    guest's phone reads only that the buttons are off."""
+    return told("buttons_off", [err], file)
 
 
 def _check(config: ButtonConfig, settings: Mapping[str, Any], where: str) -> None:

@@ -20,30 +20,31 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from pathlib import Path
 from typing import Any, TypeVar
 
 from device.notice import Notice
-from device.toml_lines import read_without
+from device.toml_lines import read_without, refused_line
 
 SYSTEM_CONFIG = Path("/etc/dicetable/config.toml")
 SECTIONS = ("server", "camera", "buttons")
+SECTION_NAMES = ", ".join(f"[{s}]" for s in SECTIONS)
 FORGIVEN = "buttons"
-"""The one section a table starts without when it is wrong (a group still gets its score pad);
-a wrong [server] or [camera] would serve the wrong thing, so it keeps the table from starting."""
+"""The one section whose lines TOML cannot read are left out of it, the rest of the file read
+(a wrong line elsewhere leaves the whole file unread)."""
 T = TypeVar("T")
 N = TypeVar("N", int, float)
 
 
 class ConfigError(ValueError):
-    """The config file cannot be used; the message says which file, where, and why. Where one
-    setting is at fault, ``setting`` is it as written (``stop = 40``) and ``why`` the reason as
-    a message key of the score pad's catalogs (``notice.config.…``, ``web/i18n``) and its values,
-    for the phones; ``line`` its line in the file where TOML could not read it. ``more`` are
-    the section's other wrong settings, so that one restart fixes them all."""
+    """The config file cannot be used; the message says which file, where, and why. ``why`` is
+    the reason as a message key of the score pad's catalogs (``notice.config.…``, ``web/i18n``)
+    and its values, for the phones; where one setting is at fault, ``setting`` is it as written
+    (``stop = 40``), and ``line`` its line in the file where TOML could not read it. ``more``
+    are the section's other wrong settings, so that one restart fixes them all."""
 
     def __init__(self, message: str, *, setting: str | None = None, why: Notice | None = None,
                  line: int | None = None, more: Sequence[ConfigError] = ()) -> None:
@@ -73,6 +74,38 @@ class Config:
         return f"{self.path} [{name}]" if self.path else f"[{name}]"
 
 
+class Wrong(list[ConfigError]):
+    """The wrong settings found so far, each left at its default meanwhile."""
+
+    def read(self, setting: Callable[..., T], default: T, *args: Any) -> T:
+        """``setting(*args)``, or ``default`` with why it is wrong kept here."""
+        try:
+            return setting(*args)
+        except ConfigError as err:
+            self.append(err)
+            return default
+
+
+def told(key: str, wrong: Sequence[ConfigError], file: object) -> Notice:
+    """What the host's phone says of the ``wrong`` settings (each with its ``more``) of config
+    file ``file``: notice ``notice.KEY``, which names the file, each wrong setting or line as
+    written and why (``{wrong}``), and what the table does meanwhile. A guest's phone reads
+    ``notice.KEY_guest`` (the file's path and values are the host's)."""
+    return Notice(f"notice.{key}", {"file": file, "wrong": tuple(
+        _wrong(each) for first in wrong for each in (first, *first.more))},
+        guest=Notice(f"notice.{key}_guest"))
+
+
+def _wrong(err: ConfigError) -> Notice:
+    """One wrong setting, line or file, for the phones."""
+    if err.setting is None:
+        return Notice("notice.config.wrong_file", {"why": err.why})
+    if err.line is None:
+        return Notice("notice.config.wrong", {"setting": err.setting, "why": err.why})
+    return Notice("notice.config.wrong_line", {"line": err.line, "setting": err.setting,
+                                               "why": err.why})
+
+
 def config_path(given: Path | None) -> Path | None:
     """The config file to read: ``given``, else ``$DICETABLE_CONFIG``, else the system one when
     it exists; None when there is none."""
@@ -90,16 +123,21 @@ def load_config(path: Path | None) -> Config:
     data, unread = _read(path)
     for name, value in data.items():
         if not isinstance(value, dict):
-            raise ConfigError(f"{path}: {name} must be a section ([{name}]), not a value"
-                              if name in SECTIONS else
-                              f"{path}: {written(data, name)} is a setting outside any section "
-                              "(each setting goes under its section: "
-                              + ", ".join(f"[{s}]" for s in SECTIONS) + ")")
+            raise (ConfigError(f"{path}: {name} must be a section ([{name}]), not a value",
+                               setting=written(data, name),
+                               why=Notice("notice.config.not_section", {"name": name}))
+                   if name in SECTIONS else
+                   ConfigError(f"{path}: {written(data, name)} is a setting outside any section "
+                               f"(each setting goes under its section: {SECTION_NAMES})",
+                               setting=written(data, name),
+                               why=Notice("notice.config.outside", {"sections": SECTION_NAMES})))
     misspelt = [name for name in data if name not in SECTIONS and misspelt_forgiven(name)]
     unknown = [name for name in data if name not in SECTIONS and name not in misspelt]
     if unknown:
         raise ConfigError(f"{path}: unknown section [{unknown[0]}] (the sections are "
-                          + ", ".join(f"[{s}]" for s in SECTIONS) + ")")
+                          f"{SECTION_NAMES})", setting=f"[{unknown[0]}]",
+                          why=Notice("notice.config.unknown_section",
+                                     {"sections": SECTION_NAMES}))
     beside = FORGIVEN in data or len(misspelt) > 1
     for name in misspelt:
         del data[name]
@@ -124,15 +162,23 @@ def _read(path: Path) -> tuple[dict[str, Any], tuple[ConfigError, ...]]:
         text = path.read_text("utf-8-sig")  # a BOM, as Windows Notepad saves it, is no text
         return tomllib.loads(text), ()
     except FileNotFoundError:
-        raise ConfigError(f"{path}: there is no such config file") from None
+        raise ConfigError(f"{path}: there is no such config file",
+                          why=Notice("notice.config.no_file")) from None
     except IsADirectoryError:
-        raise ConfigError(f"{path}: this is a folder, not a config file") from None
+        raise ConfigError(f"{path}: this is a folder, not a config file",
+                          why=Notice("notice.config.folder")) from None
     except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{path}: the config file cannot be read ({_why(err)})") from None
+        raise ConfigError(f"{path}: the config file cannot be read ({_why(err)})",
+                          why=Notice("notice.config.unreadable", {"detail": _why(err)})) from None
     except tomllib.TOMLDecodeError as err:
         read = read_without(text, _forgiven_section, err)
         if read is None:
-            raise ConfigError(f"{path}: this is not a valid config file: {err}") from None
+            line = refused_line(text, err)
+            message = f"{path}: this is not a valid config file: {err}"
+            if line is None:
+                raise ConfigError(message, why=Notice("notice.config.not_toml")) from None
+            raise ConfigError(message, setting=line.text, why=line.why,
+                              line=line.number) from None
         data, wrong = read
         return data, tuple(ConfigError(f"{path} line {line.number}: {line.text}: {line.reason}",
                                        setting=line.text, why=line.why, line=line.number)
@@ -154,12 +200,6 @@ def misspelt_forgiven(name: str) -> bool:
 def _forgiven_section(name: str) -> bool:
     """Whether a section header ``name`` is :data:`FORGIVEN`'s, written right or misspelt."""
     return name == FORGIVEN or misspelt_forgiven(name)
-
-
-def check_keys(settings: Mapping[str, Any], known: tuple[str, ...], where: str) -> None:
-    """Refuse a setting a section does not know (a typo would otherwise be ignored)."""
-    if unknown := unknown_keys(settings, known, where):
-        raise unknown[0]
 
 
 def unknown_keys(settings: Mapping[str, Any], known: tuple[str, ...],

@@ -77,6 +77,24 @@ def read_without(text: str, owns: Callable[[str], bool],
     return {**data, **sections}, sorted(wrong, key=lambda line: line.number)
 
 
+def refused_line(text: str, err: tomllib.TOMLDecodeError) -> WrongLine | None:
+    """The line of ``text`` that ``err`` refuses, as written and why; None when it names none.
+
+    >>> text = '[server]\\nport = 8017,\\n'
+    >>> try:
+    ...     tomllib.loads(text)
+    ... except tomllib.TOMLDecodeError as err:
+    ...     line = refused_line(text, err)
+    >>> line.number, line.text, line.why.key
+    (2, 'port = 8017,', 'notice.config.toml_after')
+    """
+    lines = text.splitlines()
+    at = _setting_index(lines, err)
+    if at is None:
+        return None
+    return WrongLine(at + 1, lines[at].strip(), _why(err, lines[at]), str(err))
+
+
 def _section_lines(lines: list[str], owns: Callable[[str], bool]) -> set[int]:
     """The indexes of the lines of the sections whose names ``owns``, from each of their headers
     to the next line that starts with ``[`` outside a text of several lines: a header written
@@ -183,5 +201,9 @@ def _why(err: tomllib.TOMLDecodeError, line: str) -> Notice:
         return Notice("notice.config.toml_pin", {"pin": int(pin[1])})
     for start, reason in _REASONS:
         if str(err).startswith(start):
-            return Notice(reason, {"name": key.strip()} if reason.endswith("_twice") else {})
-    return Notice("notice.config.toml_line")
+            if reason.endswith("_twice"):
+                return Notice(reason, {"name": key.strip()})
+            break
+    else:
+        reason = "notice.config.toml_line"
+    return Notice("notice.config.toml_header" if line.lstrip().startswith("[") else reason)

@@ -25,7 +25,18 @@ from device.backup import drop_unfinished_keeps
 from device.button_config import ButtonConfig, button_config, buttons_off
 from device.calibration_store import CalibrationFileError
 from device.camera import DEFAULT_FPS, CameraError
-from device.config import ConfigError, check_keys, config_path, load_config, number_in, typed
+from device.config import (
+    Config,
+    ConfigError,
+    Wrong,
+    config_path,
+    load_config,
+    number_in,
+    told,
+    typed,
+    unknown_keys,
+    written,
+)
 from device.demo_film import DemoFolderError
 from device.journal import JournalError
 from device.notice import Notice
@@ -100,39 +111,70 @@ class ServeSettings:
     source: str | None
     fps: float | None  # None: a folder's default, a video's own rate
     buttons: ButtonConfig | None
-    buttons_off: Notice | None = None
-    """Why the table runs without buttons: its ``[buttons]`` section is wrong (the host is told
-    on the phones; the other sections keep the table from starting)."""
+    told: tuple[Notice, ...] = ()
+    """What the host is told on the phones of the config file's wrong settings, each left at
+    its default meanwhile (no camera, no buttons, the default port)."""
+    file: Path | None = None
+    """The config file read (None: none)."""
+    source_setting: str | None = None
+    """The camera's source as the config file writes it, where the camera is the file's."""
 
 
 def serve_settings(args: argparse.Namespace) -> ServeSettings:
-    """The settings of ``args`` and the config file. ConfigError when the file cannot be read
-    or a section other than ``[buttons]`` is wrong; a wrong ``[buttons]`` section (a setting,
-    a line TOML cannot read, its name misspelt) gives no buttons and ``buttons_off``, what the
-    host is told."""
-    config = load_config(config_path(args.config))
+    """The settings of ``args`` and the config file. A wrong setting of the file is left at its
+    default (a wrong ``[buttons]`` section, or a setting of it, gives no buttons; a wrong camera
+    source, no camera) and a file that cannot be read at all gives every default: ``told`` says
+    so to the host. ConfigError only for a file named by ``--config`` that is not there."""
+    path = config_path(args.config)
+    try:
+        config = load_config(path)
+    except ConfigError as err:
+        if args.config is not None and not args.config.is_file():
+            raise  # a name the person typed: they read the answer now
+        return _settings(args, Config(path), (told("config_off", [err], path),))
+    return _settings(args, config, ())
+
+
+def _settings(args: argparse.Namespace, config: Config,
+              notices: tuple[Notice, ...]) -> ServeSettings:
+    """The settings of ``args`` over ``config``'s, each wrong one of the file at its default;
+    ``notices`` and what is told of those."""
+    wrong = Wrong()
     server_settings = config.section("server")
     where = config.where("server")
-    check_keys(server_settings, SERVER_KEYS, where)
-    host = args.host or typed(server_settings, "host", str, DEFAULT_HOST, where)
+    wrong += unknown_keys(server_settings, SERVER_KEYS, where)
+    host = args.host or wrong.read(typed, DEFAULT_HOST, server_settings, "host", str,
+                                   DEFAULT_HOST, where)
     port = args.port  # checked by port_number
     if port is None:
-        port = number_in(server_settings, "port", int, DEFAULT_PORT, (0, MAX_PORT), where)
-    max_streams = args.max_streams or number_in(server_settings, "max_streams", int,
-                                                DEFAULT_MAX_STREAMS, (1, MAX_STREAMS), where)
+        port = wrong.read(number_in, DEFAULT_PORT, server_settings, "port", int, DEFAULT_PORT,
+                          (0, MAX_PORT), where)
+    max_streams = args.max_streams or wrong.read(
+        number_in, DEFAULT_MAX_STREAMS, server_settings, "max_streams", int,
+        DEFAULT_MAX_STREAMS, (1, MAX_STREAMS), where)
     camera_settings = config.section("camera")
     where = config.where("camera")
-    check_keys(camera_settings, CAMERA_KEYS, where)
-    source = args.camera or (None if args.demo else camera_source(camera_settings, where))
-    fps = args.fps or (number_in(camera_settings, "fps", float, DEFAULT_FPS, (0, MAX_FPS), where,
-                                 above=True) if "fps" in camera_settings else None)
+    wrong += unknown_keys(camera_settings, CAMERA_KEYS, where)
+    source, source_setting = args.camera, None
+    if not args.camera and not args.demo and "source" in camera_settings:
+        source_setting = written(camera_settings, "source")
+        try:
+            source = camera_source(camera_settings, where)
+        except ConfigError as err:
+            notices += (told("camera_off", [err], config.path),)
+    fps = args.fps or (wrong.read(partial(number_in, above=True), None, camera_settings, "fps",
+                                  float, DEFAULT_FPS, (0, MAX_FPS), where)
+                       if "fps" in camera_settings else None)
+    if wrong:
+        notices += (told("settings_off", wrong, config.path),)
     try:
         buttons = button_config(config.section("buttons"), config.where("buttons"),
                                 unread=config.unread)
     except ConfigError as err:
-        return ServeSettings(host, port, max_streams, source, fps, None,
-                             buttons_off(err, config.path))
-    return ServeSettings(host, port, max_streams, source, fps, buttons)
+        buttons = None
+        notices += (buttons_off(err, config.path),)
+    return ServeSettings(host, port, max_streams, source, fps, buttons, notices, config.path,
+                         source_setting if source else None)
 
 
 def camera_source(settings: Mapping[str, Any], where: str) -> str | None:
@@ -202,8 +244,7 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
     keep_room(path.parent)
     notices = [*opened.notices, *([session.notice] if session.notice else []),
                *([CARD_FULL] if card_full else []),
-               *([settings.buttons_off] if settings.buttons_off else [])]
-    _log_notices(opened, notices)
+               *settings.told]
     demo = (state / "demo" if args.demo is True else args.demo) if args.demo else None
     watchdog = service_watchdog(session, lambda: status_line(
         table(app).streams.open, session, buttons))
@@ -211,9 +252,18 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
         camera = camera_for(session, source=settings.source, fps=settings.fps, demo=demo,
                             loop=args.loop, speed=args.speed, on_alive=watchdog.loop("camera"),
                             on_ended=lambda: watchdog.leave("camera"), state=state)
-    except (CameraError, CalibrationFileError, ProfileError, DemoFolderError) as err:
+    except CameraError as err:
+        if settings.source_setting is None:  # given on the command line: refused now
+            print(f"dicetable: {err}", file=sys.stderr)
+            return 2
+        camera = None  # the config file's: the table serves without, and the host is told
+        notices.append(told("camera_off", [ConfigError(
+            str(err), setting=settings.source_setting, why=Notice(err.key, err.params))],
+            settings.file))
+    except (CalibrationFileError, ProfileError, DemoFolderError) as err:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2
+    _log_notices(opened, notices)
     if camera is None:
         watchdog.leave("camera")
     # a held stop that cannot power the Pi off: the table goes on, and the phones say why

@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from device.config import ConfigError, check_keys, config_path, load_config
+from device.button_config import ButtonConfig
+from device.config import ConfigError, config_path, load_config, unknown_keys
+from device.notice import Notice
 from dicetable.child import ServedTable
 from dicetable.cli import build_parser, main
-from dicetable.serve import serve_settings
+from dicetable.serve import ServeSettings, serve_settings
 from web.wording import notice_text
 
 
@@ -48,8 +50,8 @@ def test_a_missing_file_and_a_folder_are_refused(tmp_path: Path) -> None:
 
 
 def test_an_unknown_setting_is_named() -> None:
-    with pytest.raises(ConfigError, match="unknown setting “prot”"):
-        check_keys({"prot": 80}, ("host", "port"), "x [server]")
+    [unknown] = unknown_keys({"prot": 80, "port": 80}, ("host", "port"), "x [server]")
+    assert str(unknown) == "x [server]: unknown setting “prot” (known: host, port)"
 
 
 def test_the_environment_names_the_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -58,22 +60,139 @@ def test_the_environment_names_the_file(monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert config_path(tmp_path / "given.toml") == tmp_path / "given.toml"
 
 
-@pytest.mark.parametrize(("setting", "says"), [
-    ('[server]\nport = "eighty"', "“port” must be a whole number, not “eighty”"),
+LANGUAGES = ("en", "es", "it", "pt")
+
+
+@pytest.mark.parametrize(("setting", "says", "default"), [
+    ('[server]\nport = "eighty"', "port = “eighty”: it must be a whole number", {"port": 8017}),
     # A number past 65535 would wrap round to another port, and the table answer there.
-    ("[server]\nport = 99999", "“port” must be from 0 to 65535, not 99999"),
+    ("[server]\nport = 99999", "port = 99999: it must be from 0 to 65535", {"port": 8017}),
     # none would refuse every phone's live view; 0 frames a second stopped the camera
-    ("[server]\nmax_streams = 0", "“max_streams” must be from 1 to 10000, not 0"),
-    ("[camera]\nfps = 0", "“fps” must be above 0 and at most 1000, not 0"),
-    ("[camera]\nfps = nan", "“fps” must be above 0 and at most 1000, not nan"),
+    ("[server]\nmax_streams = 0", "max_streams = 0: it must be from 1 to 10000",
+     {"max_streams": 40}),
+    ("[server]\nhost = 127", "host = 127: it must be text in quotes", {"host": "0.0.0.0"}),
+    ("[server]\nprot = 9000", "prot = 9000: there is no such setting (the settings are host, "
+                              "port, max_streams)", {"port": 8017}),
+    ('[camera]\nsource = "picamera2"\nfps = 0', "fps = 0: it must be above 0 and at most 1000",
+     {"fps": None, "source": "picamera2"}),
+    ("[camera]\nfps = nan", "fps = nan: it must be above 0 and at most 1000", {"fps": None}),
 ])
-def test_serve_refuses_a_bad_setting_before_it_starts(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], setting: str, says: str) -> None:
+def test_a_wrong_setting_is_left_at_its_default_and_the_host_told(
+        tmp_path: Path, setting: str, says: str, default: dict[str, object]) -> None:
+    """A wrong [server] or [camera] setting kept the table from starting (exit 2): under
+    systemd it started again every 2 s for ever, and the phones had no score pad and no
+    reason; the table now serves with that setting's default, the others as written."""
     path = tmp_path / "config.toml"
-    path.write_text(f"{setting}\n")
-    assert main(["serve", "--state", str(tmp_path / "state"), "--config", str(path)]) == 2
-    assert says in capsys.readouterr().err
+    path.write_text(f'{setting}\n[buttons]\nstop = 5\n')
+    settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
+    assert {name: getattr(settings, name) for name in default} == default
+    assert settings.buttons == ButtonConfig(stop=5, shout=None)  # the other sections as written
+    [notice] = settings.told
+    assert notice_text("en", notice) == (
+        f"Some of the table's settings are wrong. In the config file {path}: {says}. The table "
+        "uses its default for each of them until the config file is fixed and the table "
+        "restarted.")
+    for lang in LANGUAGES:
+        told = notice_text(lang, notice)
+        assert str(path) in told and says.split(":")[0] in told and "{" not in told, told
+        assert str(path) not in notice_text(lang, notice.guest or notice)
+
+
+def test_a_wrong_port_leaves_the_others_of_its_section_as_written(tmp_path: Path) -> None:
+    # the default of each wrong setting alone: a table kept to 127.0.0.1 is not opened to all
+    path = tmp_path / "config.toml"
+    path.write_text('[server]\nhost = "127.0.0.1"\nport = 99999\nmax_streams = 0\n')
+    settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
+    assert (settings.host, settings.port, settings.max_streams) == ("127.0.0.1", 8017, 40)
+    assert "port = 99999: it must be from 0 to 65535; max_streams = 0: it must be from 1 to "\
+           "10000. The table uses" in notice_text("en", settings.told[0])
+
+
+def test_wrong_settings_the_command_line_gives_are_not_told(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("[server]\nport = 99999\n[camera]\nsource = true\nfps = 0\n")
+    settings = serve_settings(build_parser().parse_args(
+        ["serve", "--config", str(path), "--port", "9000", "--camera", "0", "--fps", "5"]))
+    assert (settings.port, settings.source, settings.fps, settings.told) == (9000, "0", 5.0, ())
+
+
+def test_a_wrong_server_and_camera_serve_and_the_phones_say_why(tmp_path: Path) -> None:
+    """Through `dicetable serve`: the table is up, the host's phone reads which setting of
+    which file is wrong and what the table does meanwhile, a guest's that something is off."""
+    path = tmp_path / "config.toml"
+    folder = tmp_path / "game-nihgt"
+    path.write_text(f'[server]\nprot = 9000\n[camera]\nsource = "{folder}"\nfps = 0\n')
+    log = tmp_path / "serve.log"
+    with ServedTable(tmp_path / "state", args=["--config", str(path)], log=log,
+                     env={"GPIOZERO_PIN_FACTORY": "mock"}) as served:
+        host = {lang: notices(served.url, lang, pin=served.pin) for lang in LANGUAGES}
+        guest = notices(served.url, "en")
+    camera_off = (f"The table's camera is off. In the config file {path}: source = “{folder}”: "
+                  f"there is no folder or file “{folder}”: check its name")
+    settings_off = (f"In the config file {path}: prot = 9000: there is no such setting (the "
+                    "settings are host, port, max_streams); fps = 0: it must be above 0 and "
+                    "at most 1000. The table uses its default for each of them")
+    assert len(host["en"]) == 2, host["en"]
+    assert any(camera_off in told for told in host["en"]), host["en"]
+    assert any(settings_off in told for told in host["en"]), host["en"]
+    assert "La cámara de la mesa está desactivada" in " ".join(host["es"])
+    assert "La fotocamera del tavolo è disattivata" in " ".join(host["it"])
+    assert "A câmara da mesa está desligada" in " ".join(host["pt"])
+    for lang in LANGUAGES:
+        assert all(str(path) in told and "{" not in told for told in host[lang]), host[lang]
+    assert len(guest) == 2 and not any(str(path) in told for told in guest), guest
+    assert any("camera is off" in told for told in guest), guest
+    written = log.read_text()
+    assert written.count(camera_off) == 1 and written.count(settings_off) == 1, written
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ('[camera\nsource = "picamera2"\n', "line 1, [camera: a section is written as its name "
+                                          "in brackets, alone on its line, such as [camera]"),
+    ("[camra]\nsource = 0\n", "[camra]: there is no such section (the sections are [server], "
+                               "[camera], [buttons])"),
+    ("[camera]\nfps = 5,\n", "line 2, fps = 5,: there is more after the value"),
+])
+def test_a_file_that_cannot_be_read_serves_every_default_and_the_phones_say_why(
+        tmp_path: Path, text: str, says: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    log = tmp_path / "serve.log"
+    with ServedTable(tmp_path / "state", args=["--config", str(path)], log=log,
+                     env={"GPIOZERO_PIN_FACTORY": "mock"}) as served:
+        host = {lang: notices(served.url, lang, pin=served.pin) for lang in LANGUAGES}
+        guest = notices(served.url, "en")
+    told = (f"The table's config file cannot be used. In the config file {path}: {says}")
+    assert len(host["en"]) == 1 and told in host["en"][0], host["en"]
+    assert host["en"][0].endswith("The table runs with its default settings, as without a "
+                                  "config file, until the config file is fixed and the table "
+                                  "restarted.")
+    for lang in LANGUAGES:
+        assert str(path) in host[lang][0] and "{" not in host[lang][0], host[lang]
+    assert guest == ["The table's config file cannot be used: the table runs with its default "
+                     "settings until the host fixes it and restarts the table; a phone with the "
+                     "PIN shows what is wrong."]
+    assert log.read_text().count(told) == 1
+    assert "dicetable: buttons: stop on GPIO 17" in log.read_text()  # every default
+
+
+def test_a_config_file_the_command_line_names_that_is_not_there_is_refused_at_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "cofnig.toml"
+    assert main(["serve", "--state", str(tmp_path / "state"), "--config", str(missing)]) == 2
+    assert f"{missing}: there is no such config file" in capsys.readouterr().err
     assert not (tmp_path / "state").exists()
+
+
+def test_a_config_file_the_environment_names_that_is_not_there_gives_every_default(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    missing = tmp_path / "cofnig.toml"
+    monkeypatch.setenv("DICETABLE_CONFIG", str(missing))
+    settings = serve_settings(build_parser().parse_args(["serve"]))
+    assert (settings.port, settings.source, settings.buttons) == (8017, None, ButtonConfig())
+    assert notice_text("es", settings.told[0]).startswith(
+        "No se puede usar el archivo de configuración de la mesa. En el archivo de "
+        f"configuración {missing}: ese archivo no existe. ")
 
 
 @pytest.mark.parametrize("port", ["99999", "-5", "eighty"])
@@ -110,12 +229,15 @@ def test_a_recordings_frame_rate_is_the_one_given_or_none(
     assert serve_settings(args).fps == fps
 
 
-def test_a_camera_that_is_neither_a_number_nor_a_name_is_refused(tmp_path: Path) -> None:
+def test_a_camera_that_is_neither_a_number_nor_a_name_leaves_the_table_without(
+        tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text("[camera]\nsource = true\n")
-    args = build_parser().parse_args(["serve", "--config", str(path)])
-    with pytest.raises(ConfigError, match=r"“source” must be text, not true$"):
-        serve_settings(args)
+    settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
+    assert settings.source is None
+    assert notice_text("en", settings.told[0]).startswith(
+        f"The table's camera is off. In the config file {path}: source = true: it must be text "
+        "in quotes. The table runs without a camera, the dice entered on the phones, until")
 
 
 @pytest.mark.parametrize(("option", "value", "says"), [
@@ -201,12 +323,12 @@ def test_a_buttons_section_misspelt_starts_the_table_without_buttons(
     path = tmp_path / "config.toml"
     path.write_text(f"[camera]\nfps = 5\n{header}\nstop = 17\n")
     settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
-    assert settings.buttons is None and settings.buttons_off is not None
+    assert settings.buttons is None and buttons_off(settings)
     assert settings.fps == 5.0
     name = header.strip("[]").strip('"')
     for lang, says in (("en", "the section is written"), ("es", "la sección se escribe"),
                        ("it", "la sezione si scrive"), ("pt", "a secção escreve-se")):
-        assert f"[{name}]: {says} [buttons]. " in notice_text(lang, settings.buttons_off)
+        assert f"[{name}]: {says} [buttons]. " in notice_text(lang, buttons_off(settings))
 
 
 BESIDE = {"en": "the buttons' settings all go in one section, [buttons]: move these there",
@@ -234,10 +356,10 @@ def test_a_misspelt_buttons_section_beside_another_starts_the_table_without_butt
     path = tmp_path / "config.toml"
     path.write_text(f"[camera]\nfps = 5\n{text}")
     settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
-    assert settings.buttons is None and settings.buttons_off is not None
+    assert settings.buttons is None and buttons_off(settings)
     assert settings.fps == 5.0
     for lang, says in BESIDE.items():
-        told = notice_text(lang, settings.buttons_off)
+        told = notice_text(lang, buttons_off(settings))
         assert all(f"{name}: {says}" in told for name in named if name.startswith("[")), told
         assert all(name in told for name in named) and "written [buttons]" not in told, told
 
@@ -264,12 +386,12 @@ def test_a_buttons_line_toml_cannot_read_starts_the_table_without_buttons(
     path = tmp_path / "config.toml"
     path.write_text(text)
     settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
-    assert settings.buttons is None and settings.buttons_off is not None
+    assert settings.buttons is None and buttons_off(settings)
     assert settings.fps == (5.0 if "fps" in text else None)  # the other sections are read
     for lang in ("en", "es", "it", "pt"):
-        told = notice_text(lang, settings.buttons_off)
+        told = notice_text(lang, buttons_off(settings))
         assert str(path) in told and "{" not in told and "notice." not in told, told
-    assert says in notice_text("en", settings.buttons_off)
+    assert says in notice_text("en", buttons_off(settings))
 
 
 @pytest.mark.parametrize(("text", "says", "right"), [
@@ -293,9 +415,9 @@ def test_brackets_in_a_buttons_text_do_not_confuse_the_reading_of_its_wrong_line
     path = tmp_path / "config.toml"
     path.write_text(text)
     settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
-    assert settings.buttons is None and settings.buttons_off is not None
+    assert settings.buttons is None and buttons_off(settings)
     assert settings.fps == (5.0 if "fps" in text else None)
-    told = notice_text("en", settings.buttons_off)
+    told = notice_text("en", buttons_off(settings))
     assert says in told and f"{right}:" not in told, told
 
 
@@ -308,12 +430,22 @@ def test_brackets_in_a_buttons_text_do_not_confuse_the_reading_of_its_wrong_line
     '[buttons]\nstop = 17\n[camera\nsource = "/dev/video2"\n',
     "[buttons]\nstop = 17\n[server] x\nport = 9000\n",
 ])
-def test_a_line_toml_cannot_read_outside_the_buttons_still_refuses(
+def test_a_line_toml_cannot_read_outside_the_buttons_leaves_every_default(
         tmp_path: Path, text: str) -> None:
     path = tmp_path / "config.toml"
     path.write_text(text)
-    with pytest.raises(ConfigError, match="not a valid config file"):
-        serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
+    settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
+    assert (settings.port, settings.host, settings.source) == (8017, "0.0.0.0", None)
+    assert settings.buttons == ButtonConfig()
+    [notice] = settings.told
+    assert notice.key == "notice.config_off" and str(path) in notice_text("en", notice)
+
+
+def buttons_off(settings: ServeSettings) -> Notice:
+    """The one notice ``settings`` tell: the buttons off."""
+    [notice] = settings.told
+    assert notice.key == "notice.buttons_off", notice
+    return notice
 
 
 def notices(url: str, lang: str, *, pin: str | None = None) -> list[str]:
@@ -358,8 +490,8 @@ def test_a_list_left_open_is_named_and_the_lines_after_it_are_read_as_settings(
     path = tmp_path / "config.toml"
     path.write_text(f"[buttons]\n{written}\nshout = GPIO27\nstop = 40\n")
     settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
-    assert settings.buttons is None and settings.buttons_off is not None
-    told = notice_text("en", settings.buttons_off)
+    assert settings.buttons is None and buttons_off(settings)
+    told = notice_text("en", buttons_off(settings))
     assert f"line 2, {seats}: the list is not closed: it ends with ]; line {shout}, shout = "\
            "GPIO27: a pin is written as a number, such as 27; stop = 40: there is no GPIO 40 on a "\
            "Pi" in told, told
