@@ -53,8 +53,9 @@ class PowerOff:
     """A held stop button powers the Pi off: the power-off is asked while the table still
     serves. Taken, systemd stops the table as it stops every service before the power goes
     (SIGTERM: the journal is closed on the way out, as on ``systemctl stop``). Refused (a
-    program blocks shutdown, or polkit does not let the table's user power the Pi off), the
-    table goes on serving, and ``on_refused`` is given why, in a player's words."""
+    program blocks shutdown, or polkit does not let the table's user power the Pi off, or past
+    a program's weak inhibitor), the table goes on serving, and ``on_refused`` is given why,
+    in a player's words."""
 
     def __init__(self, on_refused: Callable[[Notice], None], *,
                  command: tuple[str, ...] = POWER_OFF, out: TextIO | None = None) -> None:
@@ -82,15 +83,22 @@ class PowerOff:
 
 
 def power_off_refused(why: str) -> Notice:
-    """What the players are told of a power-off refused for ``why`` (what systemctl said):
-    a program blocks shutdown (logind: "Operation inhibited by …", "… block inhibitor"), the
-    table's user may not power the Pi off (polkit: "Access denied", "Interactive
-    authentication required"), or another reason, which the host's log holds."""
+    """What the players are told of a power-off refused for ``why`` (what systemctl said).
+
+    A program that blocks shutdown (``systemd-inhibit --mode=block``) is named in systemctl's
+    words: "Operation denied due to active block inhibitor" from logind (257 and later; "Access
+    denied due to active block inhibitor" before), "Operation inhibited by …" from systemctl's
+    own check on a terminal. polkit saying no is "Access denied" or "Interactive authentication
+    required.", and it says so for two reasons alike: the table's user may not power the Pi off
+    (the polkit rule missing), or a program holds a weak inhibitor (``--mode=block-weak``, and
+    before logind 257 any inhibitor that blocks), which logind lets only a user granted
+    power-off-ignore-inhibit pass; the players are told either may be why. A delay inhibitor
+    refuses nothing (the power-off waits for it). Another reason is in the host's log."""
     said = why.lower()
     if "inhibit" in said:
         return Notice("notice.power_off.inhibited")
     if "access denied" in said or "authentication required" in said:
-        return Notice("notice.power_off.not_allowed")
+        return Notice("notice.power_off.denied")
     return Notice("notice.power_off.failed")
 
 

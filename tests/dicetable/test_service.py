@@ -116,25 +116,37 @@ INHIBITED = ('Operation inhibited by "apt" (PID 812 "unattended-upgr", user root
              "poweroff -i'.")
 """What systemctl says where a program blocks shutdown (its own check of the inhibitors)."""
 UPDATING = {
-    "en": "The Pi did not power off: something on it is updating and asked it to stay on. "
-          "The game goes on; try again in a few minutes.",
-    "es": "La Pi no se apagó: algo en ella se está actualizando y pidió que siguiera "
-          "encendida. La partida sigue; vuelve a intentarlo dentro de unos minutos.",
-    "it": "Il Pi non si è spento: qualcosa su di esso si sta aggiornando e ha chiesto di "
-          "restare acceso. La partita continua; riprova tra qualche minuto.",
-    "pt": "O Pi não se desligou: algo nele está a atualizar-se e pediu para ficar ligado. "
-          "O jogo continua; tenta de novo daqui a uns minutos.",
+    "en": "The Pi did not power off: a program on it asked it to stay on (an update, say). The "
+          "game goes on; try again in a few minutes.",
+    "es": "La Pi no se apagó: un programa en ella pidió que siguiera encendida (una "
+          "actualización, por ejemplo). La partida sigue; vuelve a intentarlo dentro de unos "
+          "minutos.",
+    "it": "Il Pi non si è spento: un programma su di esso ha chiesto di restare acceso (un "
+          "aggiornamento, per esempio). La partita continua; riprova tra qualche minuto.",
+    "pt": "O Pi não se desligou: um programa nele pediu para ficar ligado (uma atualização, por "
+          "exemplo). O jogo continua; tenta de novo daqui a uns minutos.",
 }
-NOT_ALLOWED = {
-    "en": "The Pi did not power off: it does not let the table power it off. The game goes "
-          "on; the set-up step in “On the Pi” in the README lets it.",
-    "es": "La Pi no se apagó: no deja que la mesa la apague. La partida sigue; el paso de "
-          "instalación de «On the Pi» en el README se lo permite.",
-    "it": "Il Pi non si è spento: non permette al tavolo di spegnerlo. La partita continua; "
-          "il passo di installazione in «On the Pi» nel README glielo permette.",
-    "pt": "O Pi não se desligou: não deixa a mesa desligá-lo. O jogo continua; o passo de "
-          "instalação de «On the Pi» no README permite-o.",
+DENIED = {
+    "en": "The Pi did not power off: it did not let the table do it. Either a program on it "
+          "asks it to stay on (an update, say: try again in a few minutes), or the table may "
+          "not power it off (the set-up step in “On the Pi” in the README lets it). The game "
+          "goes on.",
+    "es": "La Pi no se apagó: no dejó que la mesa la apagara. O bien un programa en ella pide "
+          "que siga encendida (una actualización, por ejemplo: vuelve a intentarlo dentro de "
+          "unos minutos), o bien la mesa no puede apagarla (el paso de instalación de «On the "
+          "Pi» en el README se lo permite). La partida sigue.",
+    "it": "Il Pi non si è spento: non ha lasciato che il tavolo lo spegnesse. O un programma su "
+          "di esso chiede di restare acceso (un aggiornamento, per esempio: riprova tra qualche "
+          "minuto), o il tavolo non ha il permesso di spegnerlo (il passo di installazione in «On "
+          "the Pi» nel README glielo permette). La partita continua.",
+    "pt": "O Pi não se desligou: não deixou a mesa desligá-lo. Ou um programa nele pede para "
+          "ficar ligado (uma atualização, por exemplo: tenta de novo daqui a uns minutos), ou a "
+          "mesa não tem permissão para o desligar (o passo de instalação de «On the Pi» no "
+          "README permite-o). O jogo continua.",
 }
+"""polkit said no: the table's user may not power the Pi off, or may not past a program's weak
+inhibitor (logind 257 and later asks polkit then, as it asked for every inhibitor before);
+systemctl says the same words for both."""
 FAILED = {
     "en": "The Pi did not power off. The game goes on; the table's log says why.",
     "es": "La Pi no se apagó. La partida sigue; el registro de la mesa dice por qué.",
@@ -163,12 +175,17 @@ def phones_told(session: TableSession, news: dict[str, object]) -> None:
 
 @pytest.mark.parametrize(("said", "told"), [
     (INHIBITED, UPDATING),
-    ("Call to PowerOff failed: Operation denied due to active block inhibitor", UPDATING),
-    ("Call to PowerOff failed: Access denied due to active block inhibitor", UPDATING),
-    ("Call to PowerOff failed: Access denied", NOT_ALLOWED),
-    ("Call to PowerOff failed: Interactive authentication required.", NOT_ALLOWED),
+    # what systemctl says as the table runs it (no terminal), by logind's answer
+    ("Failed to power off system via logind: Operation denied due to active block inhibitor",
+     UPDATING),  # --mode=block, logind 257 and later
+    ("Failed to power off system via logind: Access denied due to active block inhibitor",
+     UPDATING),
+    # --mode=block-weak (or any blocking inhibitor before logind 257), or no polkit rule
+    ("Failed to power off system via logind: Access denied", DENIED),
+    ("Failed to power off system via logind: Interactive authentication required.", DENIED),
     ("Failed to connect to bus: No such file or directory", FAILED),
-], ids=["inhibited", "block-inhibitor", "older-logind", "polkit", "polkit-asks", "other"])
+], ids=["inhibited", "block-inhibitor", "older-logind", "weak-inhibitor-or-polkit",
+        "polkit-asks", "other"])
 def test_a_refused_power_off_leaves_the_table_serving_and_every_phone_says_why(
         tmp_path: Path, said: str, told: dict[str, str]) -> None:
     """Stop held alone: the power-off is asked while the table serves; refused, the table goes
