@@ -17,6 +17,7 @@ after keeping the journal it replaces beside it.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import sqlite3
@@ -43,6 +44,9 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 """How every SQLite file begins: one that does, but cannot be read, is damaged or cut short."""
 PAGES_PER_STEP = 256
 """Pages copied at a time: the table's writers get the database between steps."""
+SCRATCH_PREFIX = "dicetable-backup-"
+SCRATCH_MARK = "dicetable-scratch"
+"""The file that marks a folder named :data:`SCRATCH_PREFIX` as a backup's scratch."""
 
 
 class BackupError(Exception):
@@ -66,6 +70,7 @@ def backup(journal: Path, target: Path) -> int:
     if target.exists() and not target.is_file():
         raise BackupError(f"{target} is not a file; name the backup file")
     partial = target.with_name(target.name + ".partial")
+    drop_left_scratch(partial.parent)
     try:
         partial.touch(mode=0o600)  # a place that cannot be written is said in words
         partial.chmod(0o600)  # it holds the PIN: for its owner's eyes only
@@ -93,12 +98,61 @@ def _open_journal(journal: Path, aside: Path) -> Iterator[sqlite3.Connection]:
         with _open(journal, read_only=True) as db:
             yield db
         return
-    with tempfile.TemporaryDirectory(prefix="dicetable-backup-", dir=aside) as scratch:
+    with _scratch(aside) as scratch:
         for part in (journal, journal.with_name(journal.name + "-wal")):
             if part.exists():
-                shutil.copyfile(part, Path(scratch) / part.name)
-        with _open(Path(scratch) / journal.name) as db:
+                shutil.copyfile(part, scratch / part.name)
+        with _open(scratch / journal.name) as db:
             yield db
+
+
+@contextmanager
+def _scratch(aside: Path) -> Iterator[Path]:
+    """A scratch folder in ``aside``, removed after: named ``dicetable-backup-…``, marked as one
+    by a file in it and locked (``flock`` on the folder) while in use, so that
+    :func:`drop_left_scratch` tells one a backup or restore killed meanwhile left (the lock let
+    go by the system) from one a running backup reads."""
+    while True:
+        scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=aside))
+        held = os.open(scratch, os.O_RDONLY | os.O_DIRECTORY)
+        fcntl.flock(held, fcntl.LOCK_EX)  # (waits for one removing it as left, if any)
+        if _is_folder(held, scratch):
+            break
+        os.close(held)  # removed as left before it was locked: another
+    try:
+        (scratch / SCRATCH_MARK).touch()
+        yield scratch
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+        os.close(held)
+
+
+def drop_left_scratch(folder: Path) -> None:
+    """Remove the scratch folders (:func:`_scratch`) in ``folder`` that a backup or restore
+    killed meanwhile left, copies of the journal (its PIN too): those marked as such, and
+    locked by no running process. A running backup's is left alone, and so is a folder of the
+    host's named alike (it has no mark)."""
+    for scratch in folder.glob(f"{SCRATCH_PREFIX}*"):
+        try:
+            held = os.open(scratch, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError:  # a file, a link, or gone
+            continue
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if _is_folder(held, scratch) and os.path.isfile(scratch / SCRATCH_MARK):
+                shutil.rmtree(scratch, ignore_errors=True)
+        except BlockingIOError:  # a running backup reads it
+            pass
+        finally:
+            os.close(held)
+
+
+def _is_folder(held: int, path: Path) -> bool:
+    """Whether the folder open as ``held`` is still the one at ``path``."""
+    try:
+        return os.path.samestat(os.fstat(held), os.stat(path, follow_symlinks=False))
+    except OSError:
+        return False
 
 
 def _drop(partial: Path) -> None:

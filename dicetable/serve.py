@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from device.backup import drop_unfinished_keeps
+from device.backup import drop_left_scratch, drop_unfinished_keeps
 from device.button_config import ButtonConfig, button_config, buttons_off
 from device.calibration_store import CalibrationFileError
 from device.camera import DEFAULT_FPS, CameraError
@@ -231,6 +231,7 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
 
     path = journal_path(args.state)
     drop_unfinished_keeps(path)  # a restore stopped while keeping the journal left them
+    drop_left_scratch(path.parent)  # and a backup or restore killed reading through a copy
     try:
         opened, card_full = _open_journal(path)
     except JournalError as err:

@@ -494,3 +494,86 @@ def test_a_restore_from_a_copy_a_cut_restore_left_keeps_that_copy(tmp_path: Path
     done = dicetable("restore", "--state", str(state), str(leftover))
     assert done.returncode == 0, done.stderr  # it was deleted: "unable to open database file"
     assert games_in(state / "table.db") == 2 and games_in(leftover) == 2
+
+
+IN_SCRATCH = """
+import os, resource, signal, sys
+from dicetable.cli import main
+# a journal with no room to grow (less than 1 MiB under the file size limit) is read through a
+# scratch copy, as on a full card
+resource.setrlimit(resource.RLIMIT_FSIZE, (512 * 1024, 512 * 1024))
+def stop(event, args):
+    if event == "sqlite3.connect" and "dicetable-backup-" in str(args[0]):  # read from the copy
+        os.kill(os.getpid(), getattr(signal, sys.argv[1]))
+sys.addaudithook(stop)
+sys.exit(main(sys.argv[2:]))
+"""
+"""``dicetable ARGS…`` that reads the journal through a scratch copy, and there gets ``SIGNAL``
+(``python -c IN_SCRATCH SIGNAL ARGS…``): SIGKILL, a kill; SIGSTOP, a backup still running."""
+
+
+def scratch_left(state: Path) -> list[Path]:
+    """The scratch folders of backups in ``state``, as the host finds them."""
+    return sorted(state.glob("dicetable-backup-*"))
+
+
+@pytest.mark.parametrize("then", ["serve", "restore", "backup"])
+def test_a_restore_killed_reading_through_a_scratch_copy_leaves_it_only_until_the_next_start(
+        tmp_path: Path, dicetable: Any, then: str) -> None:
+    """A restore killed while it kept the journal of a full card (read through a copy) left the
+    copy, the PIN in it, in the state folder for good; the next start, backup or restore
+    removes it."""
+    state, older = tmp_path / "state", tmp_path / "older.db"
+    opened = open_table(state / "table.db")
+    for _ in range(3):
+        opened.journal.start_game(DALEK)
+    opened.journal.close()
+    Journal(older).start_game(DALEK)
+    killed = subprocess.run(
+        [sys.executable, "-c", IN_SCRATCH, "SIGKILL", "restore", "--state", str(state),
+         str(older)], capture_output=True, text=True, check=False, timeout=30,
+        cwd=Path(__file__).parents[2])
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    (left,) = scratch_left(state)
+    assert games_in(left / "table.db") == 3  # a copy of the journal, the PIN in it
+    if then == "serve":
+        with ServedTable(state):
+            pass
+    elif then == "restore":
+        assert dicetable("restore", "--state", str(state), str(older)).returncode == 0
+    else:
+        assert dicetable("backup", "--state", str(state), str(state / "copy.db")).returncode == 0
+    assert scratch_left(state) == []
+
+
+def test_a_running_backups_scratch_copy_and_a_hosts_folder_named_alike_are_left_alone(
+        tmp_path: Path, dicetable: Any) -> None:
+    state, older = tmp_path / "state", tmp_path / "older.db"
+    opened = open_table(state / "table.db")
+    for _ in range(3):
+        opened.journal.start_game(DALEK)
+    opened.journal.close()
+    Journal(older).start_game(DALEK)
+    hosts = state / "dicetable-backup-monday"  # the host's own folder of backups
+    hosts.mkdir()
+    (hosts / "table.db").write_bytes((state / "table.db").read_bytes())
+    running = subprocess.Popen(
+        [sys.executable, "-c", IN_SCRATCH, "SIGSTOP", "backup", "--state", str(state),
+         str(state / "copy.db")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=Path(__file__).parents[2])
+    try:
+        deadline = time.monotonic() + 20
+        while Path(f"/proc/{running.pid}/stat").read_text().split(") ")[1][0] != "T":
+            assert time.monotonic() < deadline and running.poll() is None, "never in scratch"
+            time.sleep(0.02)
+        (reading,) = [folder for folder in scratch_left(state) if folder != hosts]
+        with ServedTable(state):  # a start, a restore and a backup meanwhile
+            pass
+        assert dicetable("restore", "--state", str(state), str(older)).returncode == 0
+        assert dicetable("backup", "--state", str(state), str(tmp_path / "b.db")).returncode == 0
+        assert scratch_left(state) == sorted([hosts, reading])
+    finally:
+        running.send_signal(signal.SIGCONT)
+        out, err = running.communicate(timeout=30)
+    assert (running.returncode, out) == (0, f"Backed up 3 games to {state / 'copy.db'}\n"), err
+    assert scratch_left(state) == [hosts] and games_in(hosts / "table.db") == 3
