@@ -198,8 +198,14 @@ def misspelt_forgiven(name: str) -> bool:
 
 
 def _forgiven_section(name: str) -> bool:
-    """Whether a section header ``name`` is :data:`FORGIVEN`'s, written right or misspelt."""
-    return name == FORGIVEN or misspelt_forgiven(name)
+    """Whether a section header ``name`` is :data:`FORGIVEN`'s, written right or misspelt, or
+    one within it (``[buttons.leds]``).
+
+    >>> [_forgiven_section(name) for name in ("buttons", "button", "buttons.leds", "camera.x")]
+    [True, True, True, False]
+    """
+    head = name.split(".")[0].strip()
+    return head == FORGIVEN or misspelt_forgiven(head)
 
 
 def unknown_keys(settings: Mapping[str, Any], known: tuple[str, ...],

@@ -23,6 +23,8 @@ from typing import Any
 from device.notice import Notice
 
 _HEADER = re.compile(r"\s*\[\s*([^\[\]]*?)\s*\]\s*(#.*)?")
+_NAME = re.compile(r"(?![0-9_.-]*$)(?!(?:true|false|[+-]?(?:inf|nan))$)[\w.-]+")
+"""A section's name as a list cannot hold it: a bare word, not a number, true or false."""
 _AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 _PIN = re.compile(r"\s*(?:gpio|pin)\s*_?\s*(\d+)\s*(#.*)?", re.IGNORECASE)
 # tomllib's reasons, as a host may read them (the first words of its message)
@@ -97,19 +99,30 @@ def refused_line(text: str, err: tomllib.TOMLDecodeError) -> WrongLine | None:
 
 def _section_lines(lines: list[str], owns: Callable[[str], bool]) -> set[int]:
     """The indexes of the lines of the sections whose names ``owns``, from each of their headers
-    to the next line that starts with ``[`` outside a text of several lines: a header written
-    wrong ends one too, and stays with the rest of the file.
+    to the next line that starts with ``[`` outside a text of several lines and outside a list
+    of several lines: a header written wrong ends one too, and stays with the rest of the file.
+    Within a list left open, a line written as a section's header (a name, which no list
+    holds) is one: the list is not closed.
 
     >>> lines = ["[buttons]", "stop = 17", "[server]]", "port = 80"]
     >>> sorted(_section_lines(lines, "buttons".__eq__))
     [0, 1]
+    >>> lines = ["[buttons]", "seats = [", "[22, 23]]", "[camera]", "[buttons]", "x = [1,",
+    ...          "[camera]"]
+    >>> sorted(_section_lines(lines, "buttons".__eq__))
+    [0, 1, 2, 4, 5]
     """
     own: set[int] = set()
     inside = False
+    depth = 0  # the lists open
     for i, (line, in_text) in enumerate(zip(lines, _in_texts(lines), strict=True)):
-        if not in_text and line.lstrip().startswith("["):
-            header = _HEADER.fullmatch(line)
+        header = None if in_text else _HEADER.fullmatch(line)
+        if not in_text and line.lstrip().startswith("[") and (
+                depth == 0 or (header is not None and _NAME.fullmatch(header[1]))):
             inside = header is not None and owns(header[1].strip("\"'"))
+            depth = 0
+        else:
+            depth = max(0, depth + _read_line(line, in_text)[0])
         if inside:
             own.add(i)
     return own
@@ -117,25 +130,35 @@ def _section_lines(lines: list[str], owns: Callable[[str], bool]) -> set[int]:
 
 def _setting_index(lines: list[str], err: tomllib.TOMLDecodeError) -> int | None:
     """The line index of the setting ``err`` is in: the line it is told on, or the last one
-    written before it; a list left open is told at the start of the line after it (or at the
-    end), so it is the nearest line above that opens more lists than it closes.
+    written before it; a list left open is told at the start of the line after it, at the end,
+    or on the header of the section after it, so it is the nearest line above that opens more
+    lists than it closes.
 
-    >>> lines = ["seats = [22, 23", "stop_led = 5", "shout = 27"]
-    >>> try:
-    ...     tomllib.loads("\\n".join(lines))
-    ... except tomllib.TOMLDecodeError as err:
-    ...     lines[_setting_index(lines, err)]
+    >>> def wrong(lines):
+    ...     try:
+    ...         tomllib.loads("\\n".join(lines))
+    ...     except tomllib.TOMLDecodeError as err:
+    ...         return lines[_setting_index(lines, err)]
+    >>> wrong(["seats = [22, 23", "stop_led = 5", "shout = 27"])
     'seats = [22, 23'
+    >>> wrong(["seats = [", "22, 23]", "leds = [5,", "stop = 17"])  # (a comma after the last)
+    'leds = [5,'
+    >>> wrong(["seats = [22, 23,", "[camera]"])
+    'seats = [22, 23,'
     """
     told = _AT.search(str(err))
     at = int(told[1]) - 1 if told else len(lines)  # (past the last line: told at the end)
-    if str(err).startswith("Unclosed array"):
-        # told within a line's text, the list is open on that line; at its start, above it
-        within = told is not None and at < len(lines) \
-            and int(told[2]) > len(lines[at]) - len(lines[at].lstrip()) + 1
+    # told within a line's text, a list is open on that line; at its start, above it
+    within = told is not None and at < len(lines) \
+        and int(told[2]) > len(lines[at]) - len(lines[at].lstrip()) + 1
+    header = at < len(lines) and lines[at].lstrip().startswith("[")
+    if str(err).startswith("Unclosed array") or (
+            str(err).startswith("Invalid value") and (header or not within)):
         in_texts = _in_texts(lines)
+        still_open = 0  # the lists opened from the line looked at to the one told
         for i in range(at if within else min(at, len(lines)) - 1, -1, -1):
-            if _read_line(lines[i], in_texts[i])[0] > 0:
+            still_open += _read_line(lines[i], in_texts[i])[0]
+            if still_open > 0:
                 return i
     for i in range(min(at, len(lines) - 1), -1, -1):
         if lines[i].strip() and not lines[i].lstrip().startswith("#"):
@@ -199,6 +222,8 @@ def _why(err: tomllib.TOMLDecodeError, line: str) -> Notice:
     pin = _PIN.fullmatch(value)
     if pin:
         return Notice("notice.config.toml_pin", {"pin": int(pin[1])})
+    if str(err).startswith("Invalid value") and _read_line(line)[0] > 0:
+        return Notice("notice.config.toml_list")  # (a list left open, a comma after its last)
     for start, reason in _REASONS:
         if str(err).startswith(start):
             if reason.endswith("_twice"):

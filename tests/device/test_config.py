@@ -441,6 +441,35 @@ def test_a_line_toml_cannot_read_outside_the_buttons_leaves_every_default(
     assert notice.key == "notice.config_off" and str(path) in notice_text("en", notice)
 
 
+@pytest.mark.parametrize(("text", "says"), [
+    # a line of a list of several lines that starts with [ is no section's header
+    ("[buttons]\nseats = [\n  [22, 23]\n]\nshout = GPIO27\n[camera]\nfps = 5\n",
+     "line 5, shout = GPIO27: a pin is written as a number, such as 27; seats = [[22, 23]]: it "
+     "must be a list of GPIO numbers"),
+    # a list left open before the next section: that header ends [buttons] all the same
+    ("[buttons]\nseats = [22, 23,\n[camera]\nfps = 5\n",
+     "line 2, seats = [22, 23,: the list is not closed"),
+    ("[buttons]\nseats = [\n  22,\n]\nseat_leds = [5,\nstop = 40\n[camera]\nfps = 5\n",
+     "line 5, seat_leds = [5,: the list is not closed: it ends with ]; stop = 40: there is no "
+     "GPIO 40"),
+    # a section within [buttons] is told with the rest
+    ("[buttons]\nshout = GPIO27\n[buttons.leds]\nstop = 5\n[camera]\nfps = 5\n",
+     "line 2, shout = GPIO27: a pin is written as a number, such as 27; leds = { stop = 5 }: "
+     "there is no such setting"),
+])
+def test_a_buttons_section_with_a_list_or_a_section_within_is_read_to_its_end(
+        tmp_path: Path, text: str, says: str) -> None:
+    """A list's line that starts with [ was taken for the end of [buttons] (its wrong line then
+    outside it: the whole file refused), and [buttons.leds] was dropped unsaid when a line of
+    [buttons] could not be read."""
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
+    assert settings.buttons is None and settings.fps == 5.0
+    told = notice_text("en", buttons_off(settings))
+    assert f"In the config file {path}: {says}" in told, told
+
+
 def buttons_off(settings: ServeSettings) -> Notice:
     """The one notice ``settings`` tell: the buttons off."""
     [notice] = settings.told
