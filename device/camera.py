@@ -87,12 +87,14 @@ _log = logging.getLogger("dicetable")
 class Frame:
     """One frame: the BGR image, its time in seconds (the source's clock) and its number;
     ``small`` is a small YUV picture (:func:`small_yuv`) for watching motion when the source
-    makes one itself."""
+    makes one itself; ``held``: the last picture that could be read, sent again in place of
+    a newer one that cannot be (a folder's)."""
 
     image: Image
     at: float
     number: int
     small: Image | None = None
+    held: bool = False
 
 
 class FrameSource(Protocol):
@@ -421,7 +423,7 @@ class FolderSource(_Recording):
             return Frame(self._last[1], at, index)
         if self._unreadable is not None and identity == self._unreadable[0]:
             if self._last is not None:
-                return Frame(self._last[1], at, index)
+                return Frame(self._last[1], at, index, held=True)
             raise UnreadableFrame(self._unreadable[1], **self._unreadable[2])
         image, identity = self._written(path, identity)
         if isinstance(image, PictureError):

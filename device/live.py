@@ -207,6 +207,8 @@ class LiveLoop:
         self._skipped: set[str] = set()  # why (its key) pictures that cannot be read were
         # told, since the last read stood or the camera went out
         self._faulty = False  # the last picture taken up failed by a fault of the table's own
+        self._read_anew = False  # a picture that cannot be read was told: the next new one
+        # that can be is read again once still
         self._look_again = threading.Event()
         self._looks = threading.Condition()
         self._looks_asked = 0
@@ -381,6 +383,9 @@ class LiveLoop:
             heard = time.monotonic()
             if not self._faulty:
                 self._set_state("ok")
+            if self._read_anew and not item.held:
+                self._look_again.set()
+                self._read_anew = False
             moved = watch.moved(motion_picture(item.image, item.small))
             stirred = stirred or moved
             if moved and not told:
@@ -432,9 +437,13 @@ class LiveLoop:
         reason not told yet at once, however the reasons alternate (a held picture is read
         again and again, a camera saving a format OpenCV cannot read sends 15 a second; the
         phones show that pictures are skipped, the host's log and phone name the first of
-        each reason)."""
+        each reason). The next new picture that can be read is read once still, as if the
+        table had moved: a still table is read only once, and the phones (and a lesson's
+        photos) wait for a read that stands (a folder holding its last picture that could be
+        read sends that one again: no new picture, :attr:`Frame.held`)."""
         if why.key not in self._skipped:
             self._skipped.add(why.key)
+            self._read_anew = True
             self._sink.camera_status(CameraStatus(self._state, unreadable_why=why))
 
     def _set_state(self, state: CameraState, why: CameraError | None = None, *,

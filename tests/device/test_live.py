@@ -171,6 +171,21 @@ def test_an_unreadable_frame_is_told_and_the_game_goes_on(
     assert journal_lines(table) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
 
 
+def test_a_picture_that_cannot_be_read_amid_a_still_table_is_forgotten_once_it_reads_again(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # one picture cut short while the roll lay still: its read had stood, the table was read
+    # again only when something moved, and the phones said "pictures cannot be read" (a
+    # lesson refused every photo) for as long as nobody touched the table
+    folder = film(tmp_path / "frames", [PlannedRest((), 1.0, None, hand=False),
+                                        PlannedRest(dice([6, 6, 5, 2, 1, 1]), 3.0, 0)])
+    frames = sorted(folder.iterdir())
+    (folder / f"{frames[-20].stem}a.jpg").write_bytes(b"\xff\xd8 a damaged picture")
+    play_unpaced(folder, table, reader)
+    camera = table.snapshot().camera
+    assert camera is not None and camera["unreadable_why"] is None
+    assert journal_lines(table) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
+
+
 def test_an_unreadable_first_picture_held_is_told_to_the_phones_once(
         tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
     # a recording waiting for a game on a first picture that cannot be read: each read told
