@@ -388,3 +388,43 @@ def test_the_kiosks_page_with_no_game_has_no_buttons_and_shows_its_join_code(
         expect(phone.locator(".welcome button")).to_have_text(["Enter PIN", "Rules", "Statistics"])
     finally:
         phone.context.close()
+
+
+def test_the_kiosks_story_breaks_no_name_inside(browser: Browser, served: ServedTable) -> None:
+    # in the story's column (235 px at 720p) a name of 24 letters broke inside
+    # ("Anastasiavictoriaele naaa"), its colour dot alone on the line above it: a long name
+    # stays on one line (shortened with "…", whole on the score board), beside its dot
+    dalek_of_eight(served)
+    for lang in LANGUAGES:
+        for width, height in TVS:
+            with tv(browser, served, width, height, locale=lang) as page:
+                expect(page.locator(".story li").first).to_be_visible()
+                seen = page.evaluate("""(names) => {
+                    const lines = (range) => new Set([...range.getClientRects()]
+                        .filter((r) => r.width > 0).map((r) => Math.round(r.bottom))).size;
+                    const broken = [], parted = [];
+                    for (const li of document.querySelectorAll('#join .story li')) {
+                        const walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+                        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                            if (!node.parentElement.checkVisibility()) continue;
+                            for (const name of names) {
+                                const at = node.data.indexOf(name);
+                                if (at < 0) continue;
+                                const range = document.createRange();
+                                range.setStart(node, at);
+                                range.setEnd(node, at + name.length);
+                                if (lines(range) > 1) broken.push(name);
+                                const dot = li.querySelector('.swatch');
+                                if (dot && node.data.startsWith(name)
+                                        && dot.getBoundingClientRect().bottom
+                                            < range.getClientRects()[0].top) parted.push(name);
+                            }
+                        }
+                    }
+                    return {broken, parted,
+                            board: [...document.querySelectorAll('.scores .name')]
+                                .map((e) => e.textContent.trim())};
+                }""", LONG_NAMES)
+                where = f"{lang} {width}×{height}"
+                assert seen["broken"] == [] and seen["parted"] == [], f"{where}: {seen}"
+                assert seen["board"] == LONG_NAMES, f"{where}: the names whole on the board"

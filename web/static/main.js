@@ -139,7 +139,14 @@ function storyBox(view) {
   return el("section.story", {"aria-label": t("story.title")},
     el("h2", {text: t("story.title")}),
     el("ol", {reversed: true}, log.slice(-4).reverse().map((e) => el("li", {},
-      e.player ? swatch(e.player) : null, " ", shownSaid(e.text, e.said)))));
+      e.player ? swatch(e.player) : null, " ", shownSaid(e.text, e.said, KIOSK ? namesApart(e.text, view.players) : undefined)))));
+}
+
+/* A line's words with each player's name in a span.who of its own: a TV's narrow story keeps a
+   long name on one line, shortened with "…" (whole on the score board), not broken inside. */
+function namesApart(text, players) {
+  const names = players.slice().sort((a, b) => b.length - a.length).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return text.split(new RegExp("(" + names.join("|") + ")")).map((part, i) => (i % 2 ? el("span.who", {text: part}) : part));
 }
 
 function summary(view, game) {

@@ -60,9 +60,10 @@ function el(spec, attrs, ...children) {
   return node;
 }
 
-/* Words shown with pictures (17's ★ ✖), said as the server put them in words where it did. */
-function shownSaid(text, said) {
-  return said ? [el("span", {"aria-hidden": "true", text}), el("span.sr", {text: said})] : [text];
+/* Words shown with pictures (17's ★ ✖), said as the server put them in words where it did;
+   shown as given in ``shown`` (the same words, in parts) where given. */
+function shownSaid(text, said, shown = [text]) {
+  return said ? [el("span", {"aria-hidden": "true"}, shown), el("span.sr", {text: said})] : shown;
 }
 
 /* An icon of the page's sprite (Dalek faces), said as its label if given. */
