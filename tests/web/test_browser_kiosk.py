@@ -108,25 +108,41 @@ def test_the_kiosks_cards_are_read_from_the_sofa_and_all_seen(
     # Dicy's card names were 12 px at 720p, 18 px at 1080p, 17's cards' players 12 and 18 px
     # (the floor: 18 and 27 px); at the floor each card is whole and in its column's view.
     # With the dice on the table, a line across the columns, the four players' cards were
-    # drawn over each other in a column 4 px wide
+    # drawn over each other in a column 4 px wide; under them the dice, the rerolls and who
+    # must reactivate a card ran under the column's foot at 720p (the last of two lines wholly
+    # under it, at 1080p too)
     view = play(host(served), header, random_lines(header, moves, Random(3)))
-    if moves > 12:
-        assert view["table"]["dice"], "no dice on the table"
+    if moves == 60:
+        assert view["table"]["dice"] and view["pending"], "no dice, no card to reactivate"
     for width, height in TVS:
         with tv(browser, served, width, height) as page:
             expect(page.locator(cards).first).to_be_visible()
             seen = page.evaluate("""([cards, words]) => {
                 const column = document.querySelector('.col.see').getBoundingClientRect();
                 const all = [...document.querySelectorAll(cards)];
+                const hidden = (e) => {  // how much of it its scrolling boxes or the TV hide
+                    const whole = e.getBoundingClientRect();
+                    let [top, bottom] = [whole.top, Math.min(whole.bottom, innerHeight)];
+                    for (let a = e.parentElement; a; a = a.parentElement) {
+                        if (getComputedStyle(a).overflowY === 'visible') continue;
+                        const c = a.getBoundingClientRect();
+                        [top, bottom] = [Math.max(top, c.top), Math.min(bottom, c.bottom)];
+                    }
+                    return Math.round(whole.height - Math.max(0, bottom - top));
+                };
                 return {size: Math.min(...[...document.querySelectorAll(words)].map((e) =>
                             parseFloat(getComputedStyle(e).fontSize))),
                         cut: all.filter((e) => e.getBoundingClientRect().bottom > column.bottom + 1)
                             .length,
                         spilled: all.flatMap((e) => [e, ...e.querySelectorAll('b')])
-                            .filter((e) => e.scrollWidth > e.clientWidth + 1).length};
+                            .filter((e) => e.scrollWidth > e.clientWidth + 1).length,
+                        lines: [...document.querySelectorAll('main .line, main p, .hints li')]
+                            .filter((e) => hidden(e) > 1)
+                            .map((e) => `${hidden(e)} px of "${e.textContent}"`)};
             }""", [cards, words])
             assert seen["size"] >= height / 40 - .5, f"{width}×{height}: {words}: {seen}"
             assert seen["cut"] == 0 and seen["spilled"] == 0, f"{width}×{height}: {seen}"
+            assert seen["lines"] == [], f"{width}×{height}: hidden: {seen}"
 
 
 @pytest.mark.parametrize("header", [{**DICY_OF_FOUR, "target": 30},

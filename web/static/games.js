@@ -233,15 +233,21 @@ const dicy = {
   },
 
   table(view) {
-    const area = view.table;
     return el("section.area", {"aria-label": t("table.title")},
       view.players.map((p) => el("div.cards-row" + (p === view.turn ? ".current" : ""), {},
         el("div.who", {}, swatch(p), " ", p),
         el("div.cardline", {}, view.cards.map((c) => dicyCard(c, view.rows[p][c], p))))),
-      area && area.dice ? el("div.line", {}, el("span.label", {text: t("dicy.dice")}), area.dice.map(pip)) : null,
+      KIOSK ? null : dicy.underCards(view));
+  },
+
+  /* The dice, the rerolls and who must change a card: under the cards on a phone; beside the
+     score sheet on a TV, whose column the players' cards fill. */
+  underCards(view) {
+    const area = view.table;
+    return [area && area.dice ? el("div.line", {}, el("span.label", {text: t("dicy.dice")}), area.dice.map(pip)) : null,
       area && area.rerolls ? el("p", {text: t("dicy.rerolls", {n: area.rerolls,
         cards: area.frozen_to_reroll.map(cardName).join(", ")})}) : null,
-      view.pending.map((o) => el("p.owed", {}, swatch(o.player), " ", owedText(o))));
+      ...view.pending.map((o) => el("p.owed", {}, swatch(o.player), " ", owedText(o)))].filter(Boolean);
   },
 
   hints(hints) {

@@ -35,8 +35,12 @@ function drawPad() {
   board.replaceChildren(scoreboard(view, game));
   main.className = "pad";
   const playing = !view.over;
-  // A TV only watches: the score sheet takes the column a phone enters moves in.
+  // A TV only watches: the score sheet takes the column a phone enters moves in; where the
+  // players' cards fill a TV's column (Dicy), what lies under the cards goes above the sheet,
+  // which scrolls in what it leaves.
   // Two columns on a landscape tablet; on a phone one, in the order of the "order" classes.
+  const beside = KIOSK && game.underCards;
+  const under = beside ? game.underCards(view) : [];
   main.replaceChildren(
     el("div.col.see", KIOSK ? {tabindex: 0} : {}, [  // a TV's column scrolls where it must: reached by keys too
       notices(),
@@ -47,6 +51,7 @@ function drawPad() {
       KIOSK ? null : storyBox(view),
       KIOSK ? null : game.grid(view)].filter(Boolean)),
     el("div.col.do", {}, [
+      under.length ? el("div.under-cards", {}, under) : null,
       KIOSK ? game.grid(view) : null,
       playing && !KIOSK ? (S.auth ? entry(view, game) : watchOnly()) : null,
       hintsBox(view, game),
