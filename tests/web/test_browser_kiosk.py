@@ -101,6 +101,7 @@ DICY_OF_FOUR = {"game": "dicy", "players": LONG_NAMES[:4],
 @pytest.mark.parametrize(("header", "moves", "cards", "words"), [
     (DICY_OF_FOUR, 12, ".dcard", ".dcard b"),
     (DICY_OF_FOUR, 60, ".dcard", ".dcard b"),  # dice on the table, a line under the cards
+    ({**DICY_OF_FOUR, "target": 30}, 3000, ".dcard", ".dcard b"),  # the game over
     ({"game": "17", "players": LONG_NAMES[:6]}, 12, ".card17", ".card17 small")])
 def test_the_kiosks_cards_are_read_from_the_sofa_and_all_seen(
         browser: Browser, served: ServedTable, header: dict[str, Any], moves: int, cards: str,
@@ -110,7 +111,7 @@ def test_the_kiosks_cards_are_read_from_the_sofa_and_all_seen(
     # With the dice on the table, a line across the columns, the four players' cards were
     # drawn over each other in a column 4 px wide; under them the dice, the rerolls and who
     # must reactivate a card ran under the column's foot at 720p (the last of two lines wholly
-    # under it, at 1080p too)
+    # under it, at 1080p too), and a game over's cards under its summary (82 px at 720p)
     view = play(host(served), header, random_lines(header, moves, Random(3)))
     if moves == 60:
         assert view["table"]["dice"] and view["pending"], "no dice, no card to reactivate"
@@ -161,10 +162,10 @@ def test_the_kiosks_score_sheet_and_games_won_are_read_from_the_sofa_every_playe
                 seen = page.evaluate("""() => {
                     const size = (part) => Math.min(...[...document.querySelectorAll(part)]
                         .map((e) => parseFloat(getComputedStyle(e).fontSize)));
-                    const column = document.querySelector('.col.see').getBoundingClientRect();
+                    const column = (e) => e.closest('.col').getBoundingClientRect();
                     return {sheet: size('.grid small'), won: size('.summary small'),
                             unseen: [...document.querySelectorAll('.summary li')].filter((e) =>
-                                e.getBoundingClientRect().bottom > column.bottom + 1)
+                                e.getBoundingClientRect().bottom > column(e).bottom + 1)
                                 .map((e) => e.textContent)};
                 }""")
                 floor = height / 40 - .5

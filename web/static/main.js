@@ -36,8 +36,8 @@ function drawPad() {
   main.className = "pad";
   const playing = !view.over;
   // A TV only watches: the score sheet takes the column a phone enters moves in; where the
-  // players' cards fill a TV's column (Dicy), what lies under the cards goes above the sheet,
-  // which scrolls in what it leaves.
+  // players' cards fill a TV's column (Dicy), the end's summary and what lies under the cards
+  // go above the sheet, which scrolls in what they leave.
   // Two columns on a landscape tablet; on a phone one, in the order of the "order" classes.
   const beside = KIOSK && game.underCards;
   const under = beside ? game.underCards(view) : [];
@@ -45,12 +45,13 @@ function drawPad() {
     el("div.col.see", KIOSK ? {tabindex: 0} : {}, [  // a TV's column scrolls where it must: reached by keys too
       notices(),
       buttonsPanel(view),
-      view.over ? summary(view, game) : null,
+      view.over && !beside ? summary(view, game) : null,
       cameraShown(),
       game.table(view),
       KIOSK ? null : storyBox(view),
       KIOSK ? null : game.grid(view)].filter(Boolean)),
     el("div.col.do", {}, [
+      view.over && beside ? summary(view, game) : null,
       under.length ? el("div.under-cards", {}, under) : null,
       KIOSK ? game.grid(view) : null,
       playing && !KIOSK ? (S.auth ? entry(view, game) : watchOnly()) : null,
