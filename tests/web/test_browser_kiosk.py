@@ -180,7 +180,8 @@ def test_the_kiosks_score_sheet_at_dicy_breaks_card_names_only_between_syllables
     # at the TV's size (18 px at 720p) "Straight" broke as "Straigh t", a column 74 px wide;
     # with four players "Strai ght" and "Todo s di- fe- ren- tes", columns of 52 px: the join
     # code's column is narrower in a game, and a column too narrow for a name shows its points
-    # (on a 4:3 screen, or beside a longer address)
+    # (on a 4:3 screen, or beside a longer address) and the name's short form ("Str.", "≠ ×4"):
+    # it showed the points alone, the name only in a title a TV cannot hover
     header = {**DICY_OF_FOUR, "players": LONG_NAMES[:players]}
     play(host(served), header, random_lines(header, 60, Random(3)))
     for lang in LANGUAGES:
@@ -200,6 +201,9 @@ def test_the_kiosks_score_sheet_at_dicy_breaks_card_names_only_between_syllables
                     const names = [...document.querySelectorAll('.grid small')]
                         .filter((e) => e.checkVisibility());
                     return {shown: names.length,
+                            unnamed: [...document.querySelectorAll('.grid tbody td')].filter((e) =>
+                                e.textContent.trim() && !names.some((n) => e.contains(n)))
+                                .map((e) => e.textContent),
                             size: Math.min(...names.map((e) => parseFloat(getComputedStyle(e)
                                 .fontSize))),
                             broken: names.flatMap((e) => {  // a syllable wider than its cell
@@ -214,6 +218,7 @@ def test_the_kiosks_score_sheet_at_dicy_breaks_card_names_only_between_syllables
                     f"{lang} {width}×{height}: no card named: {seen}"
                 assert seen["size"] >= height / 40 - .5, f"{lang} {width}×{height}: {seen}"
                 assert seen["broken"] == [], f"{lang} {width}×{height}: broken inside: {seen}"
+                assert seen["unnamed"] == [], f"{lang} {width}×{height}: no card named: {seen}"
 
 
 @pytest.mark.parametrize(("header", "moves"), [

@@ -318,8 +318,11 @@ const dicy = {
   },
 
   grid(view) {
-    return scoreGrid(view, (r) => el("td", {title: r.what === "skip" ? t("act.skip") : cardName(r.card)},
-      String(r.points), " ", el("small", {text: breakable(r.what === "skip" ? t("act.skip") : cardName(r.card))})));
+    return scoreGrid(view, (r) => {
+      const name = r.what === "skip" ? t("act.skip") : cardName(r.card);
+      return el("td", {title: name}, String(r.points), " ", el("small", {text: breakable(name)}),
+        KIOSK ? el("small.short", {text: t("cardshort." + (r.what === "skip" ? "skip" : r.card))}) : null);  // a TV's column too narrow for the name
+    });
   },
 
   rank(view, p) {
