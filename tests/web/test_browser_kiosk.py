@@ -3,20 +3,19 @@ outer 5 % a TV's overscan may crop, the join code scanned from 1.5 m, nothing cu
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
-from contextlib import contextmanager
+from pathlib import Path
 from random import Random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from dicetable.child import ServedTable
 from engine.selfplay import random_lines
 from tests.web.test_browser_access import host, play
 from web.i18n import LANGUAGES
-
-if TYPE_CHECKING:
-    from dicetable.child import ServedTable
 
 pytestmark = pytest.mark.browser
 
@@ -24,87 +23,325 @@ LONG_NAMES = ["Maximilianoalexanderjose", "Anastasiavictoriaelenaaa", "Fabriziog
               "Joãopedrohenriquesouzaa", "Iñakiaitorjosebaandone", "Hélènemarieclairelouise",
               "Zoëcharlottebeatrixanne", "Benjaminchristopherjames"]
 TVS = ((1280, 720), (1920, 1080))
-
-
-@contextmanager
-def tv(browser: Browser, served: ServedTable, width: int, height: int,
-       **options: Any) -> Iterator[Page]:
-    """The kiosk page on a TV of that many CSS pixels, its score board drawn."""
-    page = browser.new_context(viewport={"width": width, "height": height}, **options).new_page()
-    try:
-        page.goto(served.url + "/kiosk")
-        expect(page.locator(".scores li").first).to_be_visible()
-        yield page
-    finally:
-        page.context.close()
-
-
-def dalek_of_eight(served: ServedTable) -> dict[str, Any]:
-    """Dalek Dice mid-play: eight players with names of 24 letters, a few rounds in."""
-    header = {"game": "dalek", "players": LONG_NAMES, "target": 500}
-    return play(host(served), header, random_lines(header, 80, Random(3)))
-
-
-def test_nothing_on_the_kiosk_lies_in_the_outer_5_percent_a_tv_may_crop(
-        browser: Browser, served: ServedTable) -> None:
-    # the title, the connection dot and the scores' left edge were 8 to 34 px from the edges
-    dalek_of_eight(served)
-    for width, height in TVS:
-        with tv(browser, served, width, height) as page:
-            out = page.evaluate("""() => {
-                const [x, y] = [innerWidth * .05, innerHeight * .05];
-                const seen = (e) => {  // its box, less what a scrolling box around it hides
-                    let {left, top, right, bottom} = e.getBoundingClientRect();
-                    for (let a = e.parentElement; a; a = a.parentElement) {
-                        if (getComputedStyle(a).overflowY === 'visible') continue;
-                        const c = a.getBoundingClientRect();
-                        [left, top] = [Math.max(left, c.left), Math.max(top, c.top)];
-                        [right, bottom] = [Math.min(right, c.right), Math.min(bottom, c.bottom)];
-                    }
-                    return {left, top, right, bottom};
-                };
-                return [...document.querySelectorAll('body *')].filter((e) => {
-                    const r = seen(e);
-                    const shown = r.right > r.left && r.bottom > r.top && e.checkVisibility()
-                        && (e.matches('svg, .conn, .swatch')
-                            || [...e.childNodes].some((n) => n.nodeType === 3
-                                                          && n.textContent.trim()));
-                    return shown && (r.left < x - .5 || r.top < y - .5
-                        || r.right > innerWidth - x + .5 || r.bottom > innerHeight - y + .5);
-                }).map((e) => `${e.tagName}.${e.className} "${e.textContent.slice(0, 20)}"`);
-            }""")
-            assert out == [], f"{width}×{height}: in the outer 5 %: {out}"
-
-
-def test_the_kiosks_words_and_scores_are_read_from_the_sofa(
-        browser: Browser, served: ServedTable) -> None:
-    # body text is 1/40 of the screen's height at least (27 px at 1080p), the scores larger:
-    # names were 24 px at 1080p, the round 13 px, the score sheet 19 px, all 27 px on a 4K TV
-    dalek_of_eight(served)
-    for width, height in (*TVS, (3840, 2160)):
-        with tv(browser, served, width, height) as page:
-            sizes = page.evaluate("""(parts) => Object.fromEntries(parts.map((part) =>
-                [part, Math.min(...[...document.querySelectorAll(part)].map((e) =>
-                    parseFloat(getComputedStyle(e).fontSize)))]))""",
-                ["#title", ".turn", ".status", ".scores .name", ".story li", ".grid td",
-                 "#join-url", ".scores .total"])
-            floor = height / 40
-            small = {part: size for part, size in sizes.items() if size < floor - .5}
-            assert small == {}, f"{width}×{height}: under {floor:.0f} px: {small}"
-            assert sizes[".scores .total"] > sizes[".scores .name"], f"{width}×{height}: {sizes}"
-
-
+DALEK_OF_EIGHT = ({"game": "dalek", "players": LONG_NAMES, "target": 500}, 80)
+"""Dalek Dice mid-play: eight players with names of 24 letters, a few rounds in."""
 DICY_OF_FOUR = {"game": "dicy", "players": LONG_NAMES[:4],
                 "cards": ["straight", "distinct-x4", "forty-minus", "lowest-three", "same-x5"]}
 
 
+class Kiosk:
+    """One table's kiosk, open on a TV in each language (a page each, sized as a test asks),
+    and the game a test asks for played on the table: the tests of one game share its play
+    and its pages (the tests are in the order of their games)."""
+
+    def __init__(self, browser: Browser, served: ServedTable) -> None:
+        self.browser = browser
+        self.served = served
+        self.host = host(served)
+        self.contexts: dict[str, BrowserContext] = {}
+        self.loaded: set[str] = set()  # the languages whose page shows the game played
+        self.played: tuple[str, int] | None = None
+        self.view: dict[str, Any] = {}
+
+    def show(self, header: dict[str, Any], moves: int) -> dict[str, Any]:
+        """The game of ``header`` ``moves`` random moves in (seeded), played unless it is the
+        table's game now: its last view. The pages load it when next asked for."""
+        game = (json.dumps(header, sort_keys=True), moves)
+        if game != self.played:
+            for context in self.contexts.values():  # not told each move live
+                context.pages[0].goto("about:blank")
+            self.loaded.clear()
+            self.view = play(self.host, header, random_lines(header, moves, Random(3)))
+            self.played = game
+        return self.view
+
+    def on(self, width: int, height: int, lang: str = "en") -> Page:
+        """The kiosk page in ``lang`` on a TV of that many CSS pixels, its score board drawn."""
+        if lang not in self.contexts:
+            self.contexts[lang] = self.browser.new_context(locale=lang)
+            self.contexts[lang].new_page()
+        page = self.contexts[lang].pages[0]
+        page.set_viewport_size({"width": width, "height": height})
+        if lang not in self.loaded:
+            page.goto(self.served.url + "/kiosk")
+            self.loaded.add(lang)
+        expect(page.locator(".scores li").first).to_be_visible()
+        return page
+
+    def close(self) -> None:
+        """Close the pages and the host's phone."""
+        for context in self.contexts.values():
+            context.close()
+        self.host.close()
+
+
+@pytest.fixture(scope="module")
+def kiosk(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Kiosk]:
+    """The kiosk of a ``dicetable serve`` of its own, for the tests of this module."""
+    with ServedTable(Path(tmp_path_factory.mktemp("kiosk")) / "state") as served:
+        kiosk = Kiosk(browser, served)
+        yield kiosk
+        kiosk.close()
+
+
+def test_nothing_on_the_kiosk_lies_in_the_outer_5_percent_a_tv_may_crop(
+        kiosk: Kiosk) -> None:
+    # the title, the connection dot and the scores' left edge were 8 to 34 px from the edges
+    kiosk.show(*DALEK_OF_EIGHT)
+    for width, height in TVS:
+        page = kiosk.on(width, height)
+        out = page.evaluate("""() => {
+            const [x, y] = [innerWidth * .05, innerHeight * .05];
+            const seen = (e) => {  // its box, less what a scrolling box around it hides
+                let {left, top, right, bottom} = e.getBoundingClientRect();
+                for (let a = e.parentElement; a; a = a.parentElement) {
+                    if (getComputedStyle(a).overflowY === 'visible') continue;
+                    const c = a.getBoundingClientRect();
+                    [left, top] = [Math.max(left, c.left), Math.max(top, c.top)];
+                    [right, bottom] = [Math.min(right, c.right), Math.min(bottom, c.bottom)];
+                }
+                return {left, top, right, bottom};
+            };
+            return [...document.querySelectorAll('body *')].filter((e) => {
+                const r = seen(e);
+                const shown = r.right > r.left && r.bottom > r.top && e.checkVisibility()
+                    && (e.matches('svg, .conn, .swatch')
+                        || [...e.childNodes].some((n) => n.nodeType === 3
+                                                      && n.textContent.trim()));
+                return shown && (r.left < x - .5 || r.top < y - .5
+                    || r.right > innerWidth - x + .5 || r.bottom > innerHeight - y + .5);
+            }).map((e) => `${e.tagName}.${e.className} "${e.textContent.slice(0, 20)}"`);
+        }""")
+        assert out == [], f"{width}×{height}: in the outer 5 %: {out}"
+
+
+def test_the_kiosks_words_and_scores_are_read_from_the_sofa(
+        kiosk: Kiosk) -> None:
+    # body text is 1/40 of the screen's height at least (27 px at 1080p), the scores larger:
+    # names were 24 px at 1080p, the round 13 px, the score sheet 19 px, all 27 px on a 4K TV
+    kiosk.show(*DALEK_OF_EIGHT)
+    for width, height in (*TVS, (3840, 2160)):
+        page = kiosk.on(width, height)
+        sizes = page.evaluate("""(parts) => Object.fromEntries(parts.map((part) =>
+            [part, Math.min(...[...document.querySelectorAll(part)].map((e) =>
+                parseFloat(getComputedStyle(e).fontSize)))]))""",
+            ["#title", ".turn", ".status", ".scores .name", ".story li", ".grid td",
+             "#join-url", ".scores .total"])
+        floor = height / 40
+        small = {part: size for part, size in sizes.items() if size < floor - .5}
+        assert small == {}, f"{width}×{height}: under {floor:.0f} px: {small}"
+        assert sizes[".scores .total"] > sizes[".scores .name"], f"{width}×{height}: {sizes}"
+
+
+def test_the_kiosks_join_code_leaves_a_game_the_room_and_is_scanned_from_the_table(
+        kiosk: Kiosk) -> None:
+    # in a game the join code's column took 30 % of the TV's width, its code 358 px at 720p;
+    # narrower, each of its modules is 4 px at 720p at least (an address of 37 with margins)
+    kiosk.show(*DALEK_OF_EIGHT)
+    for width, height in (*TVS, (3840, 2160)):
+        page = kiosk.on(width, height)
+        seen = page.evaluate("""() => {
+            const code = document.querySelector('#join svg');
+            return {join: document.querySelector('#join').getBoundingClientRect().width,
+                    main: document.querySelector('main').getBoundingClientRect().width,
+                    module: code.getBoundingClientRect().width  // 5 units a module
+                        / Math.max(37, code.viewBox.baseVal.width / 5)};
+        }""")
+        assert seen["join"] <= .2 * width, f"{width}×{height}: {seen}"
+        assert seen["main"] >= .65 * width, f"{width}×{height}: {seen}"
+        assert seen["module"] >= height / 180, f"{width}×{height}: {seen}"
+
+
+def test_the_kiosks_join_code_is_scanned_from_across_the_room(
+        kiosk: Kiosk) -> None:
+    # it was 320 px at every size: 15 % of a 4K TV's height at its own pixels
+    kiosk.show(*DALEK_OF_EIGHT)
+    for width, height in (*TVS, (3840, 2160)):
+        page = kiosk.on(width, height)
+        code = page.locator("#join svg").bounding_box()
+        assert code is not None
+        assert code["height"] >= .15 * height, f"{width}×{height}: the code {code}"
+
+
+def test_the_kiosks_join_address_is_one_line_beside_its_code(
+        kiosk: Kiosk) -> None:
+    # on a 4K TV it broke after the address's IP (the join box kept a phone's 600 px)
+    kiosk.show(*DALEK_OF_EIGHT)
+    for width, height in (*TVS, (3840, 2160)):
+        page = kiosk.on(width, height)
+        lines = page.locator("#join-url").evaluate(
+            "(e) => e.getClientRects().length && e.getBoundingClientRect().height"
+            " / parseFloat(getComputedStyle(e).lineHeight)")
+        assert round(lines) == 1, f"{width}×{height}: the address on {lines:.1f} lines"
+
+
+def test_the_kiosks_score_board_ends_before_the_join_code(
+        kiosk: Kiosk) -> None:
+    # its rule ran the TV's width: a stray dash stuck out right of the code
+    kiosk.show(*DALEK_OF_EIGHT)
+    for width, height in TVS:
+        page = kiosk.on(width, height)
+        board = page.locator("#board").bounding_box()
+        join = page.locator("#join").bounding_box()
+        assert board is not None and join is not None
+        assert board["x"] + board["width"] <= join["x"], f"{width}×{height}: {board} {join}"
+
+
+def test_on_a_4k_kiosk_the_bar_holds_its_title_and_each_players_colour_is_seen(
+        kiosk: Kiosk) -> None:
+    # the bar stayed 52 px tall under a title of 62 px, cut; the colour dots stayed 16 px
+    kiosk.show(*DALEK_OF_EIGHT)
+    for width, height in (*TVS, (3840, 2160)):
+        page = kiosk.on(width, height)
+        sizes = page.evaluate("""() => {
+            const box = (s) => document.querySelector(s).getBoundingClientRect();
+            return {bar: [box('.bar').top, box('.bar').bottom],
+                    title: [box('#title').top, box('#title').bottom],
+                    dot: box('.scores .swatch').height,
+                    name: parseFloat(getComputedStyle(document.querySelector('.scores .name'))
+                        .fontSize)};
+        }""")
+        assert sizes["bar"][0] <= sizes["title"][0] and sizes["title"][1] <= sizes["bar"][1], \
+            f"{width}×{height}: the title out of its bar: {sizes}"
+        assert sizes["dot"] >= sizes["name"] / 2, f"{width}×{height}: the dots: {sizes}"
+
+
+def test_the_kiosks_story_breaks_no_name_inside(kiosk: Kiosk) -> None:
+    # in the story's column (235 px at 720p) a name of 24 letters broke inside
+    # ("Anastasiavictoriaele naaa"), its colour dot alone on the line above it: a long name
+    # stays on one line (shortened with "…", whole on the score board), beside its dot
+    kiosk.show(*DALEK_OF_EIGHT)
+    for lang in LANGUAGES:
+        for width, height in TVS:
+            page = kiosk.on(width, height, lang)
+            expect(page.locator(".story li").first).to_be_visible()
+            seen = page.evaluate("""(names) => {
+                const lines = (range) => new Set([...range.getClientRects()]
+                    .filter((r) => r.width > 0).map((r) => Math.round(r.bottom))).size;
+                const broken = [], parted = [];
+                for (const li of document.querySelectorAll('#join .story li')) {
+                    const walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+                    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                        if (!node.parentElement.checkVisibility()) continue;
+                        for (const name of names) {
+                            const at = node.data.indexOf(name);
+                            if (at < 0) continue;
+                            const range = document.createRange();
+                            range.setStart(node, at);
+                            range.setEnd(node, at + name.length);
+                            if (lines(range) > 1) broken.push(name);
+                            const dot = li.querySelector('.swatch');
+                            if (dot && node.data.startsWith(name)
+                                    && dot.getBoundingClientRect().bottom
+                                        < range.getClientRects()[0].top) parted.push(name);
+                        }
+                    }
+                }
+                return {broken, parted,
+                        board: [...document.querySelectorAll('.scores .name')]
+                            .map((e) => e.textContent.trim())};
+            }""", LONG_NAMES)
+            where = f"{lang} {width}×{height}"
+            assert seen["broken"] == [] and seen["parted"] == [], f"{where}: {seen}"
+            assert seen["board"] == LONG_NAMES, f"{where}: the names whole on the board"
+
+
+def test_the_kiosks_score_sheet_of_17_keeps_long_names_in_their_cells(
+        kiosk: Kiosk) -> None:
+    # a name of 24 letters who said 17 ran over the round's total ("Hélènemarieclairelouise"
+    # written through "17 = 17") and out of the tokens' column
+    header = {"game": "17", "players": LONG_NAMES[:6]}
+    kiosk.show(header, 30)
+    for width, height in TVS:
+        page = kiosk.on(width, height)
+        expect(page.locator(".grid17 tbody td").first).to_be_visible()
+        spilled = page.evaluate("""() => [...document.querySelectorAll('.grid td, .grid th')]
+            .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)""")
+        assert spilled == [], f"{width}×{height}: out of their cells: {spilled}"
+
+
+def test_the_kiosk_of_a_17_game_over_does_not_scroll(
+        kiosk: Kiosk) -> None:
+    # the words said to a screen reader under the story's hidden lines made the page 958 px
+    # tall on a 720p TV (1381 px at 1080p): they escaped the column that scrolls
+    header = {"game": "17", "players": LONG_NAMES[:6]}
+    view = kiosk.show(header, 30)
+    assert view["over"]
+    for width, height in TVS:
+        page = kiosk.on(width, height)
+        expect(page.locator(".summary li")).to_have_count(6)
+        tall = page.evaluate("document.documentElement.scrollHeight")
+        assert tall <= height, f"{width}×{height}: the page is {tall} px tall"
+
+
+@pytest.mark.parametrize(("header", "moves"), [  # in the order of the tests around it
+    ({"game": "17", "players": LONG_NAMES[:6]}, 30),  # the games over
+    ({"game": "dalek", "players": LONG_NAMES, "target": 500}, 200),
+    ({"game": "17", "players": LONG_NAMES[:6]}, 12),  # a card discarded
+    (DICY_OF_FOUR, 60),  # dice on the table
+    ({**DICY_OF_FOUR, "target": 30}, 3000),
+    ({"game": "dalek", "players": LONG_NAMES, "target": 60}, 3000)])
+def test_the_kiosks_story_shows_its_newest_line_whole(
+        kiosk: Kiosk, header: dict[str, Any], moves: int) -> None:
+    # at 720p it was under its column's foot: Dalek of eight 89 px, 17 with a discard 37-64 px,
+    # Dicy of four with its dice 440-605 px (at 1080p too), and every game at its end
+    kiosk.show(header, moves)
+    for lang in LANGUAGES:
+        for width, height in TVS:
+            page = kiosk.on(width, height, lang)
+            newest = page.locator(".story li").first
+            expect(newest).to_be_visible()
+            seen = newest.evaluate("""(e) => {
+                const whole = e.getBoundingClientRect();
+                let [top, bottom] = [whole.top, whole.bottom];  // less what hides it
+                for (let a = e.parentElement; a; a = a.parentElement) {
+                    if (getComputedStyle(a).overflowY === 'visible') continue;
+                    const c = a.getBoundingClientRect();
+                    [top, bottom] = [Math.max(top, c.top), Math.min(bottom, c.bottom)];
+                }
+                return {hidden: Math.round(whole.height - Math.max(0, bottom - top)),
+                        under: Math.round(whole.bottom - innerHeight * .95),
+                        text: e.textContent};
+            }""")
+            assert seen["hidden"] <= 1 and seen["under"] <= 0, \
+                f"{header['game']} {lang} {width}×{height}: {seen}"
+
+
+@pytest.mark.parametrize("header", [{"game": "dalek", "players": LONG_NAMES, "target": 60},
+                                    {**DICY_OF_FOUR, "target": 30}])
+def test_the_kiosks_score_sheet_and_games_won_are_read_from_the_sofa_every_player_seen(
+        kiosk: Kiosk, header: dict[str, Any]) -> None:
+    # the score sheet's Dicy card names and Dalek's "+5" were 13 px at 720p, 19 px at 1080p,
+    # "games won" at the end 15 and 23 px (the floor: 18 and 27 px); the eighth player of the
+    # end's list was under the column's foot at 720p
+    view = kiosk.show(header, 3000)
+    assert view["over"]
+    for lang in LANGUAGES:
+        for width, height in TVS:
+            page = kiosk.on(width, height, lang)
+            expect(page.locator(".summary li")).to_have_count(len(header["players"]))
+            seen = page.evaluate("""() => {
+                const size = (part) => Math.min(...[...document.querySelectorAll(part)]
+                    .map((e) => parseFloat(getComputedStyle(e).fontSize)));
+                const column = (e) => e.closest('.col').getBoundingClientRect();
+                return {sheet: size('.grid small'), won: size('.summary small'),
+                        unseen: [...document.querySelectorAll('.summary li')].filter((e) =>
+                            e.getBoundingClientRect().bottom > column(e).bottom + 1)
+                            .map((e) => e.textContent)};
+            }""")
+            floor = height / 40 - .5
+            where = f"{lang} {width}×{height}: {seen}"
+            assert seen["sheet"] >= floor and seen["won"] >= floor, where
+            assert seen["unseen"] == [], where
+
+
 @pytest.mark.parametrize(("header", "moves", "cards", "words"), [
-    (DICY_OF_FOUR, 12, ".dcard", ".dcard b"),
-    (DICY_OF_FOUR, 60, ".dcard", ".dcard b"),  # dice on the table, a line under the cards
     ({**DICY_OF_FOUR, "target": 30}, 3000, ".dcard", ".dcard b"),  # the game over
-    ({"game": "17", "players": LONG_NAMES[:6]}, 12, ".card17", ".card17 small")])
+    ({"game": "17", "players": LONG_NAMES[:6]}, 12, ".card17", ".card17 small"),
+    (DICY_OF_FOUR, 12, ".dcard", ".dcard b"),
+    (DICY_OF_FOUR, 60, ".dcard", ".dcard b")])  # dice on the table, a line under the cards
 def test_the_kiosks_cards_are_read_from_the_sofa_and_all_seen(
-        browser: Browser, served: ServedTable, header: dict[str, Any], moves: int, cards: str,
+        kiosk: Kiosk, header: dict[str, Any], moves: int, cards: str,
         words: str) -> None:
     # Dicy's card names were 12 px at 720p, 18 px at 1080p, 17's cards' players 12 and 18 px
     # (the floor: 18 and 27 px); at the floor each card is whole and in its column's view.
@@ -112,288 +349,129 @@ def test_the_kiosks_cards_are_read_from_the_sofa_and_all_seen(
     # drawn over each other in a column 4 px wide; under them the dice, the rerolls and who
     # must reactivate a card ran under the column's foot at 720p (the last of two lines wholly
     # under it, at 1080p too), and a game over's cards under its summary (82 px at 720p)
-    view = play(host(served), header, random_lines(header, moves, Random(3)))
+    view = kiosk.show(header, moves)
     if moves == 60:
         assert view["table"]["dice"] and view["pending"], "no dice, no card to reactivate"
     for width, height in TVS:
-        with tv(browser, served, width, height) as page:
-            expect(page.locator(cards).first).to_be_visible()
-            seen = page.evaluate("""([cards, words]) => {
-                const column = document.querySelector('.col.see').getBoundingClientRect();
-                const all = [...document.querySelectorAll(cards)];
-                const hidden = (e) => {  // how much of it its scrolling boxes or the TV hide
-                    const whole = e.getBoundingClientRect();
-                    let [top, bottom] = [whole.top, Math.min(whole.bottom, innerHeight)];
-                    for (let a = e.parentElement; a; a = a.parentElement) {
-                        if (getComputedStyle(a).overflowY === 'visible') continue;
-                        const c = a.getBoundingClientRect();
-                        [top, bottom] = [Math.max(top, c.top), Math.min(bottom, c.bottom)];
-                    }
-                    return Math.round(whole.height - Math.max(0, bottom - top));
-                };
-                return {size: Math.min(...[...document.querySelectorAll(words)].map((e) =>
-                            parseFloat(getComputedStyle(e).fontSize))),
-                        cut: all.filter((e) => e.getBoundingClientRect().bottom > column.bottom + 1)
-                            .length,
-                        spilled: all.flatMap((e) => [e, ...e.querySelectorAll('b')])
-                            .filter((e) => e.scrollWidth > e.clientWidth + 1).length,
-                        lines: [...document.querySelectorAll('main .line, main p, .hints li')]
-                            .filter((e) => hidden(e) > 1)
-                            .map((e) => `${hidden(e)} px of "${e.textContent}"`)};
-            }""", [cards, words])
-            assert seen["size"] >= height / 40 - .5, f"{width}×{height}: {words}: {seen}"
-            assert seen["cut"] == 0 and seen["spilled"] == 0, f"{width}×{height}: {seen}"
-            assert seen["lines"] == [], f"{width}×{height}: hidden: {seen}"
+        page = kiosk.on(width, height)
+        expect(page.locator(cards).first).to_be_visible()
+        seen = page.evaluate("""([cards, words]) => {
+            const column = document.querySelector('.col.see').getBoundingClientRect();
+            const all = [...document.querySelectorAll(cards)];
+            const hidden = (e) => {  // how much of it its scrolling boxes or the TV hide
+                const whole = e.getBoundingClientRect();
+                let [top, bottom] = [whole.top, Math.min(whole.bottom, innerHeight)];
+                for (let a = e.parentElement; a; a = a.parentElement) {
+                    if (getComputedStyle(a).overflowY === 'visible') continue;
+                    const c = a.getBoundingClientRect();
+                    [top, bottom] = [Math.max(top, c.top), Math.min(bottom, c.bottom)];
+                }
+                return Math.round(whole.height - Math.max(0, bottom - top));
+            };
+            return {size: Math.min(...[...document.querySelectorAll(words)].map((e) =>
+                        parseFloat(getComputedStyle(e).fontSize))),
+                    cut: all.filter((e) => e.getBoundingClientRect().bottom > column.bottom + 1)
+                        .length,
+                    spilled: all.flatMap((e) => [e, ...e.querySelectorAll('b')])
+                        .filter((e) => e.scrollWidth > e.clientWidth + 1).length,
+                    lines: [...document.querySelectorAll('main .line, main p, .hints li')]
+                        .filter((e) => hidden(e) > 1)
+                        .map((e) => `${hidden(e)} px of "${e.textContent}"`)};
+        }""", [cards, words])
+        assert seen["size"] >= height / 40 - .5, f"{width}×{height}: {words}: {seen}"
+        assert seen["cut"] == 0 and seen["spilled"] == 0, f"{width}×{height}: {seen}"
+        assert seen["lines"] == [], f"{width}×{height}: hidden: {seen}"
 
 
-@pytest.mark.parametrize("header", [{**DICY_OF_FOUR, "target": 30},
-                                    {"game": "dalek", "players": LONG_NAMES, "target": 60}])
-def test_the_kiosks_score_sheet_and_games_won_are_read_from_the_sofa_every_player_seen(
-        browser: Browser, served: ServedTable, header: dict[str, Any]) -> None:
-    # the score sheet's Dicy card names and Dalek's "+5" were 13 px at 720p, 19 px at 1080p,
-    # "games won" at the end 15 and 23 px (the floor: 18 and 27 px); the eighth player of the
-    # end's list was under the column's foot at 720p
-    view = play(host(served), header, random_lines(header, 3000, Random(3)))
-    assert view["over"]
-    for lang in LANGUAGES:
-        for width, height in TVS:
-            with tv(browser, served, width, height, locale=lang) as page:
-                expect(page.locator(".summary li")).to_have_count(len(header["players"]))
-                seen = page.evaluate("""() => {
-                    const size = (part) => Math.min(...[...document.querySelectorAll(part)]
-                        .map((e) => parseFloat(getComputedStyle(e).fontSize)));
-                    const column = (e) => e.closest('.col').getBoundingClientRect();
-                    return {sheet: size('.grid small'), won: size('.summary small'),
-                            unseen: [...document.querySelectorAll('.summary li')].filter((e) =>
-                                e.getBoundingClientRect().bottom > column(e).bottom + 1)
-                                .map((e) => e.textContent)};
-                }""")
-                floor = height / 40 - .5
-                where = f"{lang} {width}×{height}: {seen}"
-                assert seen["sheet"] >= floor and seen["won"] >= floor, where
-                assert seen["unseen"] == [], where
-
-
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [4, 3])
 def test_the_kiosks_score_sheet_at_dicy_breaks_card_names_only_between_syllables(
-        browser: Browser, served: ServedTable, players: int) -> None:
+        kiosk: Kiosk, players: int) -> None:
     # at the TV's size (18 px at 720p) "Straight" broke as "Straigh t", a column 74 px wide;
     # with four players "Strai ght" and "Todo s di- fe- ren- tes", columns of 52 px: the join
     # code's column is narrower in a game, and a column too narrow for a name shows its points
     # (on a 4:3 screen, or beside a longer address) and the name's short form ("Str.", "≠ ×4"):
     # it showed the points alone, the name only in a title a TV cannot hover
     header = {**DICY_OF_FOUR, "players": LONG_NAMES[:players]}
-    play(host(served), header, random_lines(header, 60, Random(3)))
+    kiosk.show(header, 60)
     for lang in LANGUAGES:
         for width, height in (*TVS, (1024, 768)):
-            with tv(browser, served, width, height, locale=lang) as page:
-                expect(page.locator(".grid tbody td").first).to_be_visible()
-                seen = page.evaluate("""() => {
-                    const probe = document.body.appendChild(document.createElement('span'));
-                    probe.style.cssText = 'position: absolute; white-space: nowrap';
-                    const wide = (text, font) => {
-                        probe.style.font = font;
-                        probe.textContent = text;
-                        return probe.getBoundingClientRect().width;
-                    };
-                    const syllables = (word) => word.split('\\u00ad')  // a soft hyphen's "-" kept
-                        .map((part, i, parts) => part + (i < parts.length - 1 ? '-' : ''));
-                    const names = [...document.querySelectorAll('.grid small')]
-                        .filter((e) => e.checkVisibility());
-                    return {shown: names.length,
-                            unnamed: [...document.querySelectorAll('.grid tbody td')].filter((e) =>
-                                e.textContent.trim() && !names.some((n) => e.contains(n)))
-                                .map((e) => e.textContent),
-                            size: Math.min(...names.map((e) => parseFloat(getComputedStyle(e)
-                                .fontSize))),
-                            broken: names.flatMap((e) => {  // a syllable wider than its cell
-                                const cell = getComputedStyle(e.parentElement);
-                                const room = e.parentElement.clientWidth
-                                    - parseFloat(cell.paddingLeft) - parseFloat(cell.paddingRight);
-                                return e.textContent.split(' ').flatMap(syllables).filter(
-                                    (part) => wide(part, getComputedStyle(e).font) > room + .5);
-                            })};
-                }""")
-                assert seen["shown"] > 0 or width / height < 1.5, \
-                    f"{lang} {width}×{height}: no card named: {seen}"
-                assert seen["size"] >= height / 40 - .5, f"{lang} {width}×{height}: {seen}"
-                assert seen["broken"] == [], f"{lang} {width}×{height}: broken inside: {seen}"
-                assert seen["unnamed"] == [], f"{lang} {width}×{height}: no card named: {seen}"
-
-
-@pytest.mark.parametrize(("header", "moves"), [
-    ({"game": "dalek", "players": LONG_NAMES, "target": 500}, 200),
-    ({"game": "17", "players": LONG_NAMES[:6]}, 12),  # a card discarded
-    (DICY_OF_FOUR, 60),  # dice on the table
-    ({**DICY_OF_FOUR, "target": 30}, 3000),  # the games over
-    ({"game": "dalek", "players": LONG_NAMES, "target": 60}, 3000),
-    ({"game": "17", "players": LONG_NAMES[:6]}, 30)])
-def test_the_kiosks_story_shows_its_newest_line_whole(
-        browser: Browser, served: ServedTable, header: dict[str, Any], moves: int) -> None:
-    # at 720p it was under its column's foot: Dalek of eight 89 px, 17 with a discard 37-64 px,
-    # Dicy of four with its dice 440-605 px (at 1080p too), and every game at its end
-    play(host(served), header, random_lines(header, moves, Random(3)))
-    for lang in LANGUAGES:
-        for width, height in TVS:
-            with tv(browser, served, width, height, locale=lang) as page:
-                newest = page.locator(".story li").first
-                expect(newest).to_be_visible()
-                seen = newest.evaluate("""(e) => {
-                    const whole = e.getBoundingClientRect();
-                    let [top, bottom] = [whole.top, whole.bottom];  // less what hides it
-                    for (let a = e.parentElement; a; a = a.parentElement) {
-                        if (getComputedStyle(a).overflowY === 'visible') continue;
-                        const c = a.getBoundingClientRect();
-                        [top, bottom] = [Math.max(top, c.top), Math.min(bottom, c.bottom)];
-                    }
-                    return {hidden: Math.round(whole.height - Math.max(0, bottom - top)),
-                            under: Math.round(whole.bottom - innerHeight * .95),
-                            text: e.textContent};
-                }""")
-                assert seen["hidden"] <= 1 and seen["under"] <= 0, \
-                    f"{header['game']} {lang} {width}×{height}: {seen}"
-
-
-def test_the_kiosks_join_code_leaves_a_game_the_room_and_is_scanned_from_the_table(
-        browser: Browser, served: ServedTable) -> None:
-    # in a game the join code's column took 30 % of the TV's width, its code 358 px at 720p;
-    # narrower, each of its modules is 4 px at 720p at least (an address of 37 with margins)
-    dalek_of_eight(served)
-    for width, height in (*TVS, (3840, 2160)):
-        with tv(browser, served, width, height) as page:
+            page = kiosk.on(width, height, lang)
+            expect(page.locator(".grid tbody td").first).to_be_visible()
             seen = page.evaluate("""() => {
-                const code = document.querySelector('#join svg');
-                return {join: document.querySelector('#join').getBoundingClientRect().width,
-                        main: document.querySelector('main').getBoundingClientRect().width,
-                        module: code.getBoundingClientRect().width  // 5 units a module
-                            / Math.max(37, code.viewBox.baseVal.width / 5)};
+                const probe = document.body.appendChild(document.createElement('span'));
+                probe.style.cssText = 'position: absolute; white-space: nowrap';
+                const wide = (text, font) => {
+                    probe.style.font = font;
+                    probe.textContent = text;
+                    return probe.getBoundingClientRect().width;
+                };
+                const syllables = (word) => word.split('\\u00ad')  // a soft hyphen's "-" kept
+                    .map((part, i, parts) => part + (i < parts.length - 1 ? '-' : ''));
+                const names = [...document.querySelectorAll('.grid small')]
+                    .filter((e) => e.checkVisibility());
+                const seen = {shown: names.length,
+                    unnamed: [...document.querySelectorAll('.grid tbody td')].filter((e) =>
+                        e.textContent.trim() && !names.some((n) => e.contains(n)))
+                        .map((e) => e.textContent),
+                    size: Math.min(...names.map((e) => parseFloat(getComputedStyle(e).fontSize))),
+                    broken: names.flatMap((e) => {  // a syllable wider than its cell
+                        const cell = getComputedStyle(e.parentElement);
+                        const room = e.parentElement.clientWidth
+                            - parseFloat(cell.paddingLeft) - parseFloat(cell.paddingRight);
+                        return e.textContent.split(' ').flatMap(syllables).filter(
+                            (part) => wide(part, getComputedStyle(e).font) > room + .5);
+                    })};
+                probe.remove();  // the page is the next size's
+                return seen;
             }""")
-            assert seen["join"] <= .2 * width, f"{width}×{height}: {seen}"
-            assert seen["main"] >= .65 * width, f"{width}×{height}: {seen}"
-            assert seen["module"] >= height / 180, f"{width}×{height}: {seen}"
+            assert seen["shown"] > 0 or width / height < 1.5, \
+                f"{lang} {width}×{height}: no card named: {seen}"
+            assert seen["size"] >= height / 40 - .5, f"{lang} {width}×{height}: {seen}"
+            assert seen["broken"] == [], f"{lang} {width}×{height}: broken inside: {seen}"
+            assert seen["unnamed"] == [], f"{lang} {width}×{height}: no card named: {seen}"
 
 
 @pytest.mark.parametrize("moves", [12, 18])
 def test_the_kiosks_score_sheet_of_17_shows_its_newest_round_whole_under_its_names(
-        browser: Browser, served: ServedTable, moves: int) -> None:
+        kiosk: Kiosk, moves: int) -> None:
     # in es, it and pt at 720p the newest round was under the names of the columns (the hints
     # above it, the names of 24 letters broken over five lines): long names are shortened
     # there, a round's tokens each on a line, every token kept
     header = {"game": "17", "players": LONG_NAMES[:6]}
-    view = play(host(served), header, random_lines(header, moves, Random(3)))
+    view = kiosk.show(header, moves)
     assert not view["over"]
     for lang in LANGUAGES:
         for width, height in TVS:
-            with tv(browser, served, width, height, locale=lang) as page:
-                expect(page.locator(".grid17 tbody td").first).to_be_visible()
-                seen = page.evaluate("""() => {
-                    const box = (e) => e.getBoundingClientRect();
-                    const token = (e) => {  // its ★ or ✖, after the name
-                        const range = document.createRange();
-                        range.selectNodeContents(e.lastChild);
-                        return box(range);
-                    };
-                    const sheet = document.querySelector('.do > .scroll');
-                    const newest = box(sheet.querySelector('tbody tr:last-child'));
-                    return {under: newest.top < box(sheet.querySelector('thead th')).bottom - 1,
-                            cut: newest.bottom > box(sheet).bottom + 1,
-                            tokens: [...sheet.querySelectorAll('td.wrap > span')].filter((e) =>
-                                token(e).right > box(e).right + 1
-                                || box(e).right > box(e.closest('td')).right + 1).length};
-                }""")
-                assert seen == {"under": False, "cut": False, "tokens": 0}, \
-                    f"{lang} {width}×{height}: {seen}"
-
-
-def test_the_kiosks_join_code_is_scanned_from_across_the_room(
-        browser: Browser, served: ServedTable) -> None:
-    # it was 320 px at every size: 15 % of a 4K TV's height at its own pixels
-    dalek_of_eight(served)
-    for width, height in (*TVS, (3840, 2160)):
-        with tv(browser, served, width, height) as page:
-            code = page.locator("#join svg").bounding_box()
-            assert code is not None
-            assert code["height"] >= .15 * height, f"{width}×{height}: the code {code}"
-
-
-def test_the_kiosks_join_address_is_one_line_beside_its_code(
-        browser: Browser, served: ServedTable) -> None:
-    # on a 4K TV it broke after the address's IP (the join box kept a phone's 600 px)
-    dalek_of_eight(served)
-    for width, height in (*TVS, (3840, 2160)):
-        with tv(browser, served, width, height) as page:
-            lines = page.locator("#join-url").evaluate(
-                "(e) => e.getClientRects().length && e.getBoundingClientRect().height"
-                " / parseFloat(getComputedStyle(e).lineHeight)")
-            assert round(lines) == 1, f"{width}×{height}: the address on {lines:.1f} lines"
-
-
-def test_the_kiosks_score_sheet_of_17_keeps_long_names_in_their_cells(
-        browser: Browser, served: ServedTable) -> None:
-    # a name of 24 letters who said 17 ran over the round's total ("Hélènemarieclairelouise"
-    # written through "17 = 17") and out of the tokens' column
-    header = {"game": "17", "players": LONG_NAMES[:6]}
-    play(host(served), header, random_lines(header, 30, Random(3)))
-    for width, height in TVS:
-        with tv(browser, served, width, height) as page:
+            page = kiosk.on(width, height, lang)
             expect(page.locator(".grid17 tbody td").first).to_be_visible()
-            spilled = page.evaluate("""() => [...document.querySelectorAll('.grid td, .grid th')]
-                .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)""")
-            assert spilled == [], f"{width}×{height}: out of their cells: {spilled}"
-
-
-def test_the_kiosks_score_board_ends_before_the_join_code(
-        browser: Browser, served: ServedTable) -> None:
-    # its rule ran the TV's width: a stray dash stuck out right of the code
-    dalek_of_eight(served)
-    for width, height in TVS:
-        with tv(browser, served, width, height) as page:
-            board = page.locator("#board").bounding_box()
-            join = page.locator("#join").bounding_box()
-            assert board is not None and join is not None
-            assert board["x"] + board["width"] <= join["x"], f"{width}×{height}: {board} {join}"
-
-
-def test_the_kiosk_of_a_17_game_over_does_not_scroll(
-        browser: Browser, served: ServedTable) -> None:
-    # the words said to a screen reader under the story's hidden lines made the page 958 px
-    # tall on a 720p TV (1381 px at 1080p): they escaped the column that scrolls
-    header = {"game": "17", "players": LONG_NAMES[:6]}
-    view = play(host(served), header, random_lines(header, 30, Random(3)))
-    assert view["over"]
-    for width, height in TVS:
-        with tv(browser, served, width, height) as page:
-            expect(page.locator(".summary li")).to_have_count(6)
-            tall = page.evaluate("document.documentElement.scrollHeight")
-            assert tall <= height, f"{width}×{height}: the page is {tall} px tall"
-
-
-def test_on_a_4k_kiosk_the_bar_holds_its_title_and_each_players_colour_is_seen(
-        browser: Browser, served: ServedTable) -> None:
-    # the bar stayed 52 px tall under a title of 62 px, cut; the colour dots stayed 16 px
-    dalek_of_eight(served)
-    for width, height in (*TVS, (3840, 2160)):
-        with tv(browser, served, width, height) as page:
-            sizes = page.evaluate("""() => {
-                const box = (s) => document.querySelector(s).getBoundingClientRect();
-                return {bar: [box('.bar').top, box('.bar').bottom],
-                        title: [box('#title').top, box('#title').bottom],
-                        dot: box('.scores .swatch').height,
-                        name: parseFloat(getComputedStyle(document.querySelector('.scores .name'))
-                            .fontSize)};
+            seen = page.evaluate("""() => {
+                const box = (e) => e.getBoundingClientRect();
+                const token = (e) => {  // its ★ or ✖, after the name
+                    const range = document.createRange();
+                    range.selectNodeContents(e.lastChild);
+                    return box(range);
+                };
+                const sheet = document.querySelector('.do > .scroll');
+                const newest = box(sheet.querySelector('tbody tr:last-child'));
+                return {under: newest.top < box(sheet.querySelector('thead th')).bottom - 1,
+                        cut: newest.bottom > box(sheet).bottom + 1,
+                        tokens: [...sheet.querySelectorAll('td.wrap > span')].filter((e) =>
+                            token(e).right > box(e).right + 1
+                            || box(e).right > box(e.closest('td')).right + 1).length};
             }""")
-            assert sizes["bar"][0] <= sizes["title"][0] and sizes["title"][1] <= sizes["bar"][1], \
-                f"{width}×{height}: the title out of its bar: {sizes}"
-            assert sizes["dot"] >= sizes["name"] / 2, f"{width}×{height}: the dots: {sizes}"
+            assert seen == {"under": False, "cut": False, "tokens": 0}, \
+                f"{lang} {width}×{height}: {seen}"
 
 
 def test_the_kiosks_page_with_no_game_has_no_buttons_and_shows_its_join_code(
         browser: Browser, served: ServedTable) -> None:
     # it showed "Enter PIN", "Rules" and "Statistics": a TV has nothing to press them with
-    for width, height in TVS:
-        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-        try:
-            page.goto(served.url + "/kiosk")
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(served.url + "/kiosk")
+        for width, height in TVS:
+            page.set_viewport_size({"width": width, "height": height})
             expect(page.locator(".welcome")).to_contain_text(
                 "A game is started from a phone: scan the code to join the table.")
             expect(page.locator("button:visible")).to_have_count(0)
@@ -402,51 +480,8 @@ def test_the_kiosks_page_with_no_game_has_no_buttons_and_shows_its_join_code(
             assert code is not None and code["height"] >= .5 * height, f"{width}×{height}: {code}"
             tall = page.evaluate("document.documentElement.scrollHeight")
             assert tall <= height, f"{width}×{height}: the page is {tall} px tall"
-        finally:
-            page.context.close()
-    phone = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
-    try:  # a phone's page with no game is as it was
-        phone.goto(served.url + "/")
-        expect(phone.locator(".welcome button")).to_have_text(["Enter PIN", "Rules", "Statistics"])
+        page.set_viewport_size({"width": 360, "height": 740})
+        page.goto(served.url + "/")  # a phone's page with no game is as it was
+        expect(page.locator(".welcome button")).to_have_text(["Enter PIN", "Rules", "Statistics"])
     finally:
-        phone.context.close()
-
-
-def test_the_kiosks_story_breaks_no_name_inside(browser: Browser, served: ServedTable) -> None:
-    # in the story's column (235 px at 720p) a name of 24 letters broke inside
-    # ("Anastasiavictoriaele naaa"), its colour dot alone on the line above it: a long name
-    # stays on one line (shortened with "…", whole on the score board), beside its dot
-    dalek_of_eight(served)
-    for lang in LANGUAGES:
-        for width, height in TVS:
-            with tv(browser, served, width, height, locale=lang) as page:
-                expect(page.locator(".story li").first).to_be_visible()
-                seen = page.evaluate("""(names) => {
-                    const lines = (range) => new Set([...range.getClientRects()]
-                        .filter((r) => r.width > 0).map((r) => Math.round(r.bottom))).size;
-                    const broken = [], parted = [];
-                    for (const li of document.querySelectorAll('#join .story li')) {
-                        const walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
-                        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-                            if (!node.parentElement.checkVisibility()) continue;
-                            for (const name of names) {
-                                const at = node.data.indexOf(name);
-                                if (at < 0) continue;
-                                const range = document.createRange();
-                                range.setStart(node, at);
-                                range.setEnd(node, at + name.length);
-                                if (lines(range) > 1) broken.push(name);
-                                const dot = li.querySelector('.swatch');
-                                if (dot && node.data.startsWith(name)
-                                        && dot.getBoundingClientRect().bottom
-                                            < range.getClientRects()[0].top) parted.push(name);
-                            }
-                        }
-                    }
-                    return {broken, parted,
-                            board: [...document.querySelectorAll('.scores .name')]
-                                .map((e) => e.textContent.trim())};
-                }""", LONG_NAMES)
-                where = f"{lang} {width}×{height}"
-                assert seen["broken"] == [] and seen["parted"] == [], f"{where}: {seen}"
-                assert seen["board"] == LONG_NAMES, f"{where}: the names whole on the board"
+        context.close()
