@@ -8,6 +8,10 @@ The *watcher* takes frames from the mailbox, watches motion on a small colour pi
 read that stands to the sink (the session) as a :class:`Seen`. A slow read therefore drops
 frames and never queues them. A read of the table before anything moved in the camera's view
 is marked *as found* (:attr:`Seen.as_found`): what lay there already, no move of the game.
+A rest with something over the sheet's margin that was not there when the table was last read
+(an arm reaching over the table, a hand held still over the dice: :mod:`device.reach`) is read
+only once still for ``REACH_WAIT_S`` (3 s), not 0.3 s: a hand that leaves before is never read
+as the table (a cup left there is read then).
 The sink hears at once when something moves in view after a read stood (a read will follow
 once it is still): a stop pressed meanwhile waits for that read. A stop also has the camera
 look now (:meth:`LiveLoop.look_now`): a folder a camera saves into is looked at for new
@@ -45,6 +49,7 @@ from device.camera import (
     VideoSource,
 )
 from device.motion import Settler, StillnessWatch, Verdict, motion_picture
+from device.reach import REACH_WAIT_S, EdgeWatch
 from vision.errors import UnreadableImage
 from vision.observation import Observation, Observer, doubt_disagreements
 
@@ -333,6 +338,9 @@ class LiveLoop:
     def _watch(self) -> None:
         watch = StillnessWatch()
         settler = Settler(settle_s=self._settle_s)
+        edge = EdgeWatch()
+        judged = False  # whether this rest was looked at for something over the sheet's edge
+        reaching = False  # … and had some
         last: Observation | None = None
         stirred = False  # something moved in view since the first frame
         told = False  # the sink was told that something moved since the last read stood
@@ -357,7 +365,7 @@ class LiveLoop:
                     unopened = err
                 patience = min(patience * 2, MAX_PATIENCE_S)
                 settler.forget()
-                told = False
+                told = judged = False
                 continue
             stall = None
             if self._on_alive is not None:
@@ -377,6 +385,7 @@ class LiveLoop:
             if isinstance(item, CameraError):
                 if self._state != "out":
                     settler.forget()
+                    judged = False
                 told = False
                 self._set_state("out", item)
                 continue
@@ -398,9 +407,16 @@ class LiveLoop:
             if self._look_again.is_set():  # as if the table had moved: read it once still
                 self._look_again.clear()
                 moved = True
+            judged = judged and not moved
             if not settler.frame(moved=moved, at=item.at):
                 continue
             try:
+                if not judged:  # the rest's first read: a hand left over the table waits
+                    judged = True
+                    reaching = edge.reaching(item.image, None if last is None else last.lies)
+                    if reaching:
+                        settler.wait(REACH_WAIT_S)
+                        continue
                 observation = self._observer.observe(item.image)
                 self.reads += 1
                 verdict = settler.read(observation.key())
@@ -408,6 +424,7 @@ class LiveLoop:
                     observation = doubt_disagreements(last, observation)
                 last = observation
                 if verdict is not Verdict.AGAIN:
+                    edge.read(item.image, reaching=reaching)
                     self._sink.camera_seen(Seen(observation, item.image, _jpeg(item.image),
                                                 item.at, item.number, as_found=not stirred))
                     told = False

@@ -41,7 +41,9 @@ half its side, it was seen in 42 of 60 renders on white paper and 50 of 60 on th
 that moves it is seen.
 :class:`Settler` decides when to read: once the scene has been still for ``settle_s``; a read
 stands when ``agree`` still frames in a row gave the same read, the last of them ``settle_s``
-into the rest; then nothing is read until something moves again.
+into the rest; then nothing is read until something moves again. A rest it is told to wait
+for (:meth:`Settler.wait`: a hand held over the table, device.reach) is read likewise, only
+later into it.
 
 >>> settler = Settler(settle_s=0.3)
 >>> [settler.frame(moved=False, at=t / 10) for t in range(3)]
@@ -131,14 +133,8 @@ class StillnessWatch:
         SHAKE (the camera trembling) and brought to its light."""
         if not self._changed(a, b):
             return False
-        (dx, dy), _ = cv2.phaseCorrelate(b[0], a[0])
-        if not max(abs(dx), abs(dy)) <= SHAKE:  # a bump, or no shift at all (NaN)
-            return True
-        shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
-        shaken = [cv2.warpAffine(plane, shift, (plane.shape[1], plane.shape[0]),
-                                 flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
-                  for plane in b]
-        return self._changed(a, np.asarray(shaken, np.float32))
+        shaken = _shaken_onto(a, b, SHAKE)
+        return shaken is None or self._changed(a, shaken)
 
     def _changed(self, a: Picture, b: Picture) -> bool:
         """Whether ``a`` differs from ``b`` in grey or in colour once ``b`` is brought to
@@ -153,6 +149,46 @@ class StillnessWatch:
             change = np.maximum(change, _colour_change(a, b, gains, self.pixel_change))
         return bool(np.count_nonzero(change > self.pixel_change) > most
                     or _holds_patch(change > 2 * self.pixel_change, DIE_PIXELS))
+
+
+def light_change(now: Image, before: Image) -> Grey:
+    """How much each pixel of picture ``now`` (YUV, or grey alone) differs from ``before``, in
+    grey or colour (the more of the two), once ``before`` is brought to its light as
+    StillnessWatch does."""
+    return _change(_planes(np.atleast_3d(now)), _planes(np.atleast_3d(before)))
+
+
+def pixel_change(now: Image, before: Image, *, shake: float = SHAKE) -> Grey | None:
+    """:func:`light_change`, ``before`` shifted onto ``now`` by up to ``shake`` pixels where
+    they differ (a camera trembling); None where it is shifted more (a bump: no pixel can be
+    compared)."""
+    a, b = _planes(np.atleast_3d(now)), _planes(np.atleast_3d(before))
+    change = _change(a, b)
+    if not np.any(change > PIXEL_CHANGE):
+        return change
+    shaken = _shaken_onto(a, b, shake)
+    return None if shaken is None else _change(a, shaken)
+
+
+def _change(a: Picture, b: Picture) -> Grey:
+    """How much each pixel of ``a`` differs from ``b`` brought to its light, in grey or colour."""
+    gains = row_gains(a[0], b[0])
+    change = _grey_change(a[0], b[0], gains)
+    if len(a) == 3:
+        change = np.maximum(change, _colour_change(a, b, gains, PIXEL_CHANGE))
+    return change
+
+
+def _shaken_onto(a: Picture, b: Picture, shake: float) -> Picture | None:
+    """``b`` shifted onto ``a`` (found by phase correlation) where that shift is at most
+    ``shake`` pixels; None where it is more (a bump), or none is found (NaN)."""
+    (dx, dy), _ = cv2.phaseCorrelate(b[0], a[0])
+    if not max(abs(dx), abs(dy)) <= shake:
+        return None
+    shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
+    return np.asarray([cv2.warpAffine(plane, shift, (plane.shape[1], plane.shape[0]),
+                                      flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+                       for plane in b], np.float32)
 
 
 def _planes(picture: Image) -> Picture:
@@ -246,22 +282,30 @@ class Settler:
         self._at = 0.0
         self._done = False
         self._reads: list[Hashable] = []
+        self._settle_s = settle_s  # this rest's (see wait)
 
     def frame(self, *, moved: bool, at: float) -> bool:
         """Whether to read the frame taken at ``at`` (seconds)."""
         previous, self._last_at, self._at = self._last_at, at, at
         if moved:
             self._still_since, self._done, self._reads = None, False, []
+            self._settle_s = self.settle_s
             return False
         if self._still_since is None:
             self._still_since = at if previous is None else previous
-        return not self._done and at - self._still_since >= self.settle_s / 2 - 1e-6
+        return not self._done and at - self._still_since >= \
+            self._settle_s - self.settle_s / 2 - 1e-6
+
+    def wait(self, still_s: float) -> None:
+        """Read this rest only once it has been still for ``still_s`` (a read can stand then),
+        not ``settle_s``: something lies over the table that may leave (a hand)."""
+        self._settle_s = max(self._settle_s, still_s)
 
     def read(self, key: Hashable) -> Verdict:
         """Take the read of the frame :meth:`frame` asked for."""
         self._reads.append(key)
         settled = self._still_since is not None and \
-            self._at - self._still_since >= self.settle_s - 1e-6
+            self._at - self._still_since >= self._settle_s - 1e-6
         recent = self._reads[-self.agree:]
         if settled and len(recent) == self.agree and all(k == recent[0] for k in recent):
             self._done = True
@@ -274,3 +318,4 @@ class Settler:
     def forget(self) -> None:
         """Read the scene again once it is still (e.g. after a camera came back)."""
         self._still_since, self._last_at, self._done, self._reads = None, None, False, []
+        self._settle_s = self.settle_s

@@ -19,7 +19,7 @@ the camera never guesses.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 from vision.dice import DieRead
 
 if TYPE_CHECKING:
+    from vision.calibrate import Calibration
     from vision.sheet_seen import TableSeen
 
 NOT_SURE = 0  # how a "not sure" die counts in a key
@@ -52,7 +53,8 @@ class Observation:
     ``sheet`` "no-sheet", a Dicy sheet taken away, no sheet's marker in view, its dice read
     anywhere in the frame; "dark", "bright": it cannot see the sheet for the light; "sheet":
     it cannot be found, and ``sheet`` says why: a
-    :class:`vision.calibrate.CalibrationError`'s reason, such as "far")."""
+    :class:`vision.calibrate.CalibrationError`'s reason, such as "far"); ``lies``: where the
+    sheet read lay in the frame (its calibration, shifted to where its markers were)."""
 
     dice: tuple[DieRead, ...]
     width: int
@@ -61,6 +63,7 @@ class Observation:
     marks: tuple[Mark, ...] = ()
     problem: str | None = None
     sheet: str | None = None
+    lies: Calibration | None = field(default=None, compare=False, repr=False)
 
     def key(self) -> Hashable:
         """What two reads of a still scene must share to agree: the dice values, sorted, and

@@ -11,7 +11,8 @@ balance kept from frame to frame (vision.paper_balance.PaperBalance: measured an
 light changes; a frame thrown away is not looked at for it, and leaves it as it was) and is
 read by the reader of the sheet's game (vision.table_reads). The observation carries the
 game's reads, the ordinary dice of Dicy Cards in frame pixels (for the dice reads every game
-shares) and a mark for each die and card for the phones' picture.
+shares), a mark for each die and card for the phones' picture, and where the sheet lay in the
+frame (the live loop looks at its margin for a hand left over it).
 
 recalibrate() asks for the next frame to be calibrated anew (a one-tap recalibration); a
 table without a calibration is calibrated from its first frames. A frame in which the sheet
@@ -164,7 +165,7 @@ class SheetObserver:
         sheet = self.balance.balanced(flat, found.layout)
         seen = self.reader(found.game).read(sheet, found.layout)
         return Observation(_dice(seen, found), width, height, table=seen,
-                           marks=_marks(seen, found))
+                           marks=_marks(seen, found), lies=found)
 
     def reader(self, game: str) -> SheetReader:
         """The reader of ``game``'s sheet, with the profiles given and taught: made at its

@@ -29,12 +29,14 @@ from device.demo_film import write_film as write_demo_film
 from device.demo_plan import Plan, PlannedDie, PlannedRest
 from device.journal import Journal
 from device.live import CameraStatus, LiveLoop, Seen
+from device.motion import SETTLE_S
+from device.reach import REACH_WAIT_S
 from device.session import STOP_WAITS_S, TableSession
 from dicetable.cli import main
 from dicetable.live_table import camera_for
 from tests.device.cheap_camera import retake
 from tests.device.watching import watch
-from vision.calibrate import calibrate
+from vision.calibrate import Calibration, calibrate
 from vision.render import render_scene
 from vision.sheet_observer import SheetObserver
 from vision.table_film import HAND_FRAMES, SheetRest, write_film
@@ -217,6 +219,65 @@ def test_dicy_a_card_turned_frozen_names_the_reroll(tmp_path: Path, state: Path)
         assert journal(session) == [
             ("camera", {"roll": [1, 1, 2, 5, 6, 6]}),
             ("camera", {"reroll": {"freeze": "odd", "dice": [2, 3, 4, 5, 6, 6]}})]
+
+
+def test_dicy_a_phone_left_across_the_sheets_edge_holds_one_read_3_s_at_most(
+        tmp_path: Path, state: Path) -> None:
+    """A phone laid across the sheet's margin as the dice are rolled, and left there: as wide
+    as an arm over the table, and as still, it holds that rest's read REACH_WAIT_S at most;
+    then it is part of the table, and the reroll is read once still SETTLE_S."""
+    glacial = ["two-dice", "no-six", "odd", "straight", "two-pairs"]
+    cards = {f"p{p}-{i + 1}": f"{c}/active" for p in (1, 2) for i, c in enumerate(glacial)}
+    rolled = dice(["6", "6", "5", "2", "1", "1"], DICE_AREA)
+    rerolled = rolled[:4] + dice(["3", "4"], [(210.0, 99.0), (243.0, 113.0)], 10)
+    parts, folder = tmp_path / "parts", tmp_path / "film"
+    write_film(parts, [SheetRest(cards=cards), SheetRest(rolled, cards),
+                       SheetRest(rerolled, {**cards, "p1-3": "odd/frozen"})],
+               game="dicy", seed=8, hold=1)
+    empty, *shown = (cv2.imread(str(p)) for p in pictures_in(parts))
+    lies = calibrate(empty)
+    phoned = [phone_on(image, lies) for image in shown]  # from the roll's hand on
+    roll, reroll = phoned[HAND_FRAMES], phoned[-1]
+    fps = 15  # a folder's
+    film_of(folder, [empty] * fps + phoned[:HAND_FRAMES] + [roll] * 5 * fps
+            + phoned[HAND_FRAMES + 1:-1] + [reroll] * fps)
+    for session in table(state, DICY):
+        sink = MotionTold(session)
+        loop = LiveLoop(lambda: open_source(str(folder), paced=False),
+                        SheetObserver(None, threads=2), sink)
+        loop.start()
+        assert loop.wait(timeout=300)
+        assert journal(session) == [
+            ("camera", {"roll": [1, 1, 2, 5, 6, 6]}),
+            ("camera", {"reroll": {"freeze": "odd", "dice": [2, 3, 4, 5, 6, 6]}})]
+        rolled_from = fps + HAND_FRAMES  # the first frames of the two rests
+        rerolled_from = rolled_from + 5 * fps + HAND_FRAMES
+        assert len(sink.stood) == 3, sink.stood  # the sheet as found, the roll, the reroll
+        assert (sink.stood[1] - rolled_from) / fps <= REACH_WAIT_S + 2 / fps
+        assert (sink.stood[2] - rerolled_from) / fps <= SETTLE_S + 2 / fps
+
+
+def phone_on(image: np.ndarray, lies: Calibration) -> np.ndarray:
+    """``image`` with a phone lying across the left edge of the sheet that ``lies`` there
+    (140 × 70 mm, 110 of them off the sheet), beside its dice and cards."""
+    corners = lies.to_frame(np.array([[-110.0, 100.0], [30.0, 100.0], [30.0, 170.0],
+                                      [-110.0, 170.0]]))
+    out = image.copy()
+    cv2.fillConvexPoly(out, np.rint(corners).astype(np.int32), (40, 35, 30), cv2.LINE_AA)
+    return out
+
+
+def film_of(folder: Path, frames: list[np.ndarray]) -> None:
+    """``frames`` as a folder of JPEGs; a frame given again is linked to its first."""
+    folder.mkdir()
+    written: dict[int, Path] = {}
+    for number, frame in enumerate(frames):
+        path = folder / f"{number:05d}.jpg"
+        if id(frame) in written:
+            path.hardlink_to(written[id(frame)])
+        else:
+            cv2.imwrite(str(path), frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            written[id(frame)] = path
 
 
 def test_dicy_a_lamp_switched_on_mid_game_is_balanced_and_the_paper_measured_once_a_light(
@@ -538,10 +599,13 @@ def test_a_camera_a_pixel_or_two_off_reads_the_sheet_where_it_lies(seventeen: Pa
     assert seen.key() == SheetObserver(calibrate(frame), threads=1).observe(frame).key()
 
 
-def jennas_keep(tmp_path: Path, hand_s: float, fps: float) -> tuple[Path, Path]:
+def jennas_keep(tmp_path: Path, hand_s: float, fps: float, held_s: float = 0.0
+                ) -> tuple[Path, Path]:
     """Two films of the sheet: Jenna's roll (H4 H4 H4 H2 H2 D3 D3 D3 D2 DOC) rolled in, then
     her keep of H2 H2 D3 D3 D3 (the DOC to the top): her roll lying still for a second, her
-    hand moving over the sheet for ``hand_s`` seconds, and her keep lying still (at ``fps``)."""
+    hand moving over the sheet for ``hand_s`` seconds, held still for ``held_s`` of them
+    where it hides two of her Daleks (60 % of its way), and her keep lying still (at
+    ``fps``)."""
     rolled = dice(JENNA, TO_ROLL)
     kept = (dice(["DOC"], TOP, 20) + dice(["H2", "H2"], HUMANS, 21) + dice(["D3"] * 3, DALEKS, 23)
             + (rolled[0], rolled[1], rolled[2], rolled[8]))
@@ -551,7 +615,9 @@ def jennas_keep(tmp_path: Path, hand_s: float, fps: float) -> tuple[Path, Path]:
                hand_frames=round(hand_s * fps))
     # no two frames of her hand alike: a busy loop that skips frames never sees it still
     still, *hands, settled = pictures_in(parts)
-    frames = [still] * round(fps) + hands + [settled] * round(5 * fps)
+    over = round(0.6 * len(hands))
+    frames = [still] * round(fps) + hands[:over] + [hands[over]] * round(held_s * fps) \
+        + hands[over:] + [settled] * round(5 * fps)
     keep_film.mkdir()
     for number, frame in enumerate(frames):
         (keep_film / f"{number:05d}.jpg").hardlink_to(frame)
@@ -578,13 +644,16 @@ def stop_button(session: TableSession) -> Iterator[Callable[[], None]]:
 
 
 class MotionTold:
-    """The session as the live loop's sink, telling the test too when the loop saw motion."""
+    """The session as the live loop's sink, telling the test too when the loop saw motion,
+    and the number of each frame a read stood on."""
 
     def __init__(self, session: TableSession) -> None:
         self.session = session
         self.moved = threading.Event()
+        self.stood: list[int] = []
 
     def camera_seen(self, seen: Seen) -> None:
+        self.stood.append(seen.number)
         self.session.camera_seen(seen)
 
     def camera_status(self, status: CameraStatus) -> None:
@@ -611,19 +680,38 @@ def test_dalek_a_stop_pressed_as_the_keep_settles_waits_for_its_read(tmp_path: P
     (it journalled `keep []` at once and scored 0). (A stop refused: test_session_stop.)"""
     roll_film, keep_film = jennas_keep(tmp_path, hand_s=3.0, fps=10)
     for session in table(state, DALEK, stop_waits_s=60.0):
-        observer = play(roll_film, session, state)
-        sink = MotionTold(session)
-        with stop_button(session) as tap:
-            loop = LiveLoop(lambda: open_source(str(keep_film), fps=10), observer, sink)
-            loop.start()
-            try:
-                assert sink.moved.wait(60), "the loop saw her hand"
-                assert journal(session) == [("camera", {"roll": sorted(JENNA)})]
-                tap()  # her hand moves over the sheet for 3 s more
-                wait_for(lambda here=session: here.snapshot().view["turn"] == "Peter")
-            finally:
-                loop.stop()
+        stop_as_her_hand_comes(session, state, roll_film, keep_film)  # for 3 s more
         assert_jenna_kept_and_stopped(session, by="button")
+
+
+def test_dalek_a_hand_held_still_over_the_keep_is_not_read_as_the_table(tmp_path: Path,
+                                                                         state: Path) -> None:
+    """Jenna presses stop as she sets H2 H2 and D3 D3 D3 aside, and her hand hovers still
+    over two of her Daleks for a second before it leaves: the table under her hand was read
+    once still for 0.3 s and her keep journalled as D3 H2 H2, scoring 0. Her arm across the
+    sheet's margin holds the read: the stop scores the keep that lies there once she left."""
+    roll_film, keep_film = jennas_keep(tmp_path, hand_s=1.0, fps=10, held_s=1.0)
+    for session in table(state, DALEK, stop_waits_s=60.0):
+        stop_as_her_hand_comes(session, state, roll_film, keep_film)
+        assert_jenna_kept_and_stopped(session, by="button")
+
+
+def stop_as_her_hand_comes(session: TableSession, state: Path, roll_film: Path,
+                           keep_film: Path) -> None:
+    """Jenna's roll read from ``roll_film``; then ``keep_film`` played at 10 a second, and
+    the stop button pressed as the camera sees her hand come: until her turn ends."""
+    observer = play(roll_film, session, state)
+    sink = MotionTold(session)
+    with stop_button(session) as tap:
+        loop = LiveLoop(lambda: open_source(str(keep_film), fps=10), observer, sink)
+        loop.start()
+        try:
+            assert sink.moved.wait(60), "the loop saw her hand"
+            assert journal(session) == [("camera", {"roll": sorted(JENNA)})]
+            tap()
+            wait_for(lambda here=session: here.snapshot().view["turn"] == "Peter")
+        finally:
+            loop.stop()
 
 
 def test_dalek_a_roll_entered_by_phone_is_the_roll_the_camera_then_sees(

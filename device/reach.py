@@ -1,0 +1,141 @@
+"""A hand held still over the table: something reaching over the sheet's edge.
+
+A player's hand held still over the sheet (hovering while thinking, a forearm resting across
+it) makes a rest as still as the dice, and read then it hides the dice under it: a keep taken
+then (a stop pressed meanwhile) is short of them. An arm that reaches over the table crosses
+the sheet's edge, where no die or card lies: the margin, the paper's first ``EDGE_MM`` in from
+its edge (the zones and markers begin 7 mm in). A die is 16 mm across, a wrist 50 mm or more.
+
+:class:`EdgeWatch` compares the margin of a rest's frame with the frame of the last read that
+stood, and with that of the last read taken with nothing left over the edge: a rest that
+differs from both over a run of ``REACH_MM`` along the edge (and over at most
+``MOST_OF_EDGE`` of it: a light switched or a camera bumped changes all of it) is read only
+once still for ``REACH_WAIT_S``. The hand goes (a motion), and the rest after it is read as
+any other; a cup or a phone left on the margin is read after that wait, and is then part of
+the table as last read, so that the rests after it are read at once, and so is the rest once
+it is taken away (the table as read before it).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from device.motion import MOTION_WIDTH, PIXEL_CHANGE, SHAKE, light_change, pixel_change
+from vision.calibrate import Calibration
+
+Image = NDArray[np.uint8]
+
+EDGE_WIDTH = 320  # side of the picture the margin is compared on (twice the motion picture's)
+EDGE_MM = (1.5, 3.0, 4.5)  # depths into the paper the margin is looked at (its 7 mm: markers)
+STEP_MM = 2.0  # the margin is looked at every this many millimetres along the paper's edge
+REACH_MM = 45.0  # a run of changed margin this long along the edge is an arm, not dice
+MOST_OF_EDGE = 0.5  # a change over more of the edge is the light or the camera, not an arm
+REACH_WAIT_S = 3.0  # a rest with something over the edge is read once still this long
+
+
+def edge_picture(image: Image) -> Image:
+    """The YUV picture (as motion_picture's, EDGE_WIDTH wide) a frame's margin is compared
+    on: each plane softened over 3×3 pixels only, so that a card's colour beside the margin
+    does not reach it."""
+    height, width = image.shape[:2]
+    size = (EDGE_WIDTH, max(1, round(height * EDGE_WIDTH / width)))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    grey, v, u = cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb))
+    return np.asarray(cv2.GaussianBlur(cv2.merge((grey, u, v)), (3, 3), 0), np.uint8)
+
+
+class EdgeWatch:
+    """Whether a still rest has something left over the sheet's edge since the table was read."""
+
+    def __init__(self) -> None:
+        self._read: Image | None = None  # the margin's picture at the last read that stood
+        self._clear: Image | None = None  # … and at the last one nothing lay over it
+        self._margin: tuple[Calibration, Margin] | None = None  # where, for the sheet last seen
+
+    def reaching(self, image: Image, lies: Calibration | None) -> bool:
+        """Whether the frame ``image`` has something over the margin of the sheet that
+        ``lies`` there, that was not there at the last read, nor at the last read with
+        nothing over it (False with no sheet, or no read yet)."""
+        height, width = image.shape[:2]
+        if lies is None or self._read is None or lies.frame_size != (width, height):
+            return False
+        now = edge_picture(image)
+        margin = self._margin_of(lies, now.shape)
+        clear = () if self._clear is None or self._clear is self._read else (self._clear,)
+        return all(_reaches(now, before, margin) for before in (self._read, *clear))
+
+    def read(self, image: Image, *, reaching: bool) -> None:
+        """A read of ``image`` stood (``reaching``: with something over the margin)."""
+        self._read = edge_picture(image)
+        if not reaching:
+            self._clear = self._read
+
+    def _margin_of(self, lies: Calibration, shape: tuple[int, ...]) -> Margin:
+        """The margin's points in an edge picture of ``shape`` (kept while the sheet lies
+        where it lay)."""
+        if self._margin is None or self._margin[0] != lies:
+            sheet = lies.layout
+            points = lies.to_frame(_margin_points(sheet.width, sheet.height).reshape(-1, 2))
+            xy = np.rint(points * shape[1] / lies.frame_size[0]).astype(np.int64)
+            x, y = xy[:, 0].reshape(-1, len(EDGE_MM)), xy[:, 1].reshape(-1, len(EDGE_MM))
+            inside = (x >= 0) & (y >= 0) & (x < shape[1]) & (y < shape[0])
+            self._margin = lies, (np.where(inside, y, 0), np.where(inside, x, 0), inside)
+        return self._margin[1]
+
+
+Margin = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]
+"""The margin's points in an edge picture, a row a step along the edge and a column a depth:
+their rows, their columns, and whether each lies in the picture."""
+
+
+def _reaches(now: Image, before: Image, margin: Margin) -> bool:
+    """Whether the margin of ``now`` differs from ``before``'s over a run of REACH_MM along
+    the edge, and over at most MOST_OF_EDGE of it (looked at first without a camera's
+    trembling taken out, which only takes change away)."""
+    if now.shape != before.shape or not _long_run(_changed_along(light_change(now, before),
+                                                                 margin)):
+        return False
+    change = pixel_change(now, before, shake=SHAKE * EDGE_WIDTH / MOTION_WIDTH)
+    if change is None:  # the camera was bumped
+        return False
+    changed = _changed_along(change, margin)
+    return bool(changed.mean() <= MOST_OF_EDGE) and _long_run(changed)
+
+
+def _changed_along(change: NDArray[np.float32], margin: Margin) -> NDArray[np.bool_]:
+    """For each step along the paper's edge: whether most of the margin there (its depths
+    in the picture) changed by more than PIXEL_CHANGE."""
+    rows, columns, inside = margin
+    moved = (change[rows, columns] > PIXEL_CHANGE) & inside
+    return np.asarray(moved.sum(axis=1) * 2 > len(EDGE_MM), np.bool_)
+
+
+def _margin_points(width: float, height: float) -> NDArray[np.float64]:
+    """The margin's points (mm): for each step along the paper's edge (clockwise from its
+    top-left corner), one at each depth of EDGE_MM in."""
+    corners = np.array([(0.0, 0.0), (width, 0.0), (width, height), (0.0, height)])
+    sides = []
+    for side in range(4):
+        start, end = corners[side], corners[(side + 1) % 4]
+        length = float(np.linalg.norm(end - start))
+        along = (end - start) / length
+        inward = np.array([-along[1], along[0]])  # clockwise on the sheet: in is to the right
+        steps = np.arange(0.0, length, STEP_MM)[:, None, None]
+        depths = np.asarray(EDGE_MM)[None, :, None]
+        sides.append(start + along * steps + inward * depths)
+    return np.concatenate(sides)
+
+
+def _long_run(flags: NDArray[np.bool_]) -> bool:
+    """Whether ``flags`` (round the paper's edge, STEP_MM apart) hold a run of True of
+    REACH_MM, its end joined to its start."""
+    if flags.all():
+        return True
+    start = int(np.argmin(flags))  # a False: no run crosses it
+    best = run = 0
+    for flag in np.roll(flags, -start):
+        run = run + 1 if flag else 0
+        best = max(best, run)
+    return best * STEP_MM >= REACH_MM
