@@ -680,7 +680,7 @@ def test_dalek_a_stop_pressed_as_the_keep_settles_waits_for_its_read(tmp_path: P
     (it journalled `keep []` at once and scored 0). (A stop refused: test_session_stop.)"""
     roll_film, keep_film = jennas_keep(tmp_path, hand_s=3.0, fps=10)
     for session in table(state, DALEK, stop_waits_s=60.0):
-        stop_as_her_hand_comes(session, state, roll_film, keep_film)  # for 3 s more
+        stop_as_her_hand_comes(session, state, roll_film, keep_film)  # her hand moves 3 s
         assert_jenna_kept_and_stopped(session, by="button")
 
 
