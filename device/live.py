@@ -83,11 +83,13 @@ class Seen:
 class CameraStatus:
     """How the camera is: its state and, when out or ended, why (its English for the host's
     log, its key and values for the host's phone); or, with ``unreadable_why``, that a picture
-    could not be read and why (the camera goes on; its state is as it was)."""
+    could not be read and why (the camera goes on; its state is as it was); or, with
+    ``reads_again``, that a new picture of the table as last read could be read since."""
 
     state: CameraState
     why: CameraError | None = None
     unreadable_why: UnreadableFrame | None = None
+    reads_again: bool = False
     since: float | None = None
     """Out because no picture came: when the camera last sent one (its failures are none; on
     :func:`time.monotonic`), so that the host's phone counts how long it has been silent."""
@@ -212,8 +214,8 @@ class LiveLoop:
         self._skipped: set[str] = set()  # why (its key) pictures that cannot be read were
         # told, since the last read stood or the camera went out
         self._faulty = False  # the last picture taken up failed by a fault of the table's own
-        self._read_anew = False  # a picture that cannot be read was told: the next new one
-        # that can be is read again once still
+        self._read_anew = False  # a picture that cannot be read was told: whether the next
+        # new one can be is told (a moved table is read anyway)
         self._look_again = threading.Event()
         self._looks = threading.Condition()
         self._looks_asked = 0
@@ -392,10 +394,11 @@ class LiveLoop:
             heard = time.monotonic()
             if not self._faulty:
                 self._set_state("ok")
-            if self._read_anew and not item.held:
-                self._look_again.set()
-                self._read_anew = False
             moved = watch.moved(motion_picture(item.image, item.small))
+            if self._read_anew and not item.held:
+                self._read_anew = False
+                if not moved and settler.stood:  # the table as last read: it reads again
+                    self._sink.camera_status(CameraStatus(self._state, reads_again=True))
             stirred = stirred or moved
             if moved and not told:
                 self._sink.camera_moved()
@@ -454,10 +457,10 @@ class LiveLoop:
         reason not told yet at once, however the reasons alternate (a held picture is read
         again and again, a camera saving a format OpenCV cannot read sends 15 a second; the
         phones show that pictures are skipped, the host's log and phone name the first of
-        each reason). The next new picture that can be read is read once still, as if the
-        table had moved: a still table is read only once, and the phones (and a lesson's
-        photos) wait for a read that stands (a folder holding its last picture that could be
-        read sends that one again: no new picture, :attr:`Frame.held`)."""
+        each reason). The next new picture that can be read is told too where the table
+        did not move meanwhile (moved, it is read as any other), so that the phones (and a
+        lesson's photos) do not wait for a move; a folder holding its last picture that could
+        be read in place of a newer one sends no new picture (:attr:`Frame.held`)."""
         if why.key not in self._skipped:
             self._skipped.add(why.key)
             self._read_anew = True

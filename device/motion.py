@@ -301,6 +301,11 @@ class Settler:
         not ``settle_s``: something lies over the table that may leave (a hand)."""
         self._settle_s = max(self._settle_s, still_s)
 
+    @property
+    def stood(self) -> bool:
+        """Whether a read of this rest stood (none is asked for until something moves)."""
+        return self._done
+
     def read(self, key: Hashable) -> Verdict:
         """Take the read of the frame :meth:`frame` asked for."""
         self._reads.append(key)

@@ -541,6 +541,8 @@ class TableSession:
             return
         if status.unreadable_why is not None:
             desk.unreadable = status.unreadable_why
+        elif status.reads_again:
+            desk.unreadable = None
         else:
             desk.status = status
         self._publish_camera()

@@ -175,7 +175,8 @@ def test_a_picture_that_cannot_be_read_amid_a_still_table_is_forgotten_once_it_r
         tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
     # one picture cut short while the roll lay still: its read had stood, the table was read
     # again only when something moved, and the phones said "pictures cannot be read" (a
-    # lesson refused every photo) for as long as nobody touched the table
+    # lesson refused every photo) for as long as nobody touched the table; and the table is
+    # not read again for it (a question asked anew, a lesson's photo of the table unchanged)
     folder = film(tmp_path / "frames", [PlannedRest((), 1.0, None, hand=False),
                                         PlannedRest(dice([6, 6, 5, 2, 1, 1]), 3.0, 0)])
     frames = sorted(folder.iterdir())
@@ -183,6 +184,7 @@ def test_a_picture_that_cannot_be_read_amid_a_still_table_is_forgotten_once_it_r
     play_unpaced(folder, table, reader)
     camera = table.snapshot().camera
     assert camera is not None and camera["unreadable_why"] is None
+    assert camera["picture"] == 2  # the empty sheet and the roll, each read once
     assert journal_lines(table) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
 
 
