@@ -40,11 +40,11 @@ N = TypeVar("N", int, float)
 
 
 class ConfigError(ValueError):
-    """The config file cannot be used; the message says which file, where, and why. ``why`` is
-    the reason as a message key of the score pad's catalogs (``notice.config.…``, ``web/i18n``)
-    and its values, for the phones; where one setting is at fault, ``setting`` is it as written
-    (``stop = 40``), and ``line`` its line in the file where TOML could not read it. ``more``
-    are the section's other wrong settings, so that one restart fixes them all."""
+    """The config file cannot be used; the message says which file, where, and why. Where one
+    setting is at fault, ``setting`` is it as written (``stop = 40``) and ``why`` the reason as
+    a message key of the score pad's catalogs (``notice.config.…``, ``web/i18n``) and its values,
+    for the phones; ``line`` its line in the file where TOML could not read it. ``more`` are
+    the section's other wrong settings, so that one restart fixes them all."""
 
     def __init__(self, message: str, *, setting: str | None = None, why: Notice | None = None,
                  line: int | None = None, more: Sequence[ConfigError] = ()) -> None:
@@ -97,9 +97,7 @@ def told(key: str, wrong: Sequence[ConfigError], file: object) -> Notice:
 
 
 def _wrong(err: ConfigError) -> Notice:
-    """One wrong setting, line or file, for the phones."""
-    if err.setting is None:
-        return Notice("notice.config.wrong_file", {"why": err.why})
+    """One wrong setting or line, for the phones."""
     if err.line is None:
         return Notice("notice.config.wrong", {"setting": err.setting, "why": err.why})
     return Notice("notice.config.wrong_line", {"line": err.line, "setting": err.setting,
@@ -123,21 +121,15 @@ def load_config(path: Path | None) -> Config:
     data, unread = _read(path)
     for name, value in data.items():
         if not isinstance(value, dict):
-            raise (ConfigError(f"{path}: {name} must be a section ([{name}]), not a value",
-                               setting=written(data, name),
-                               why=Notice("notice.config.not_section", {"name": name}))
-                   if name in SECTIONS else
-                   ConfigError(f"{path}: {written(data, name)} is a setting outside any section "
-                               f"(each setting goes under its section: {SECTION_NAMES})",
-                               setting=written(data, name),
-                               why=Notice("notice.config.outside", {"sections": SECTION_NAMES})))
+            raise ConfigError(f"{path}: {name} must be a section ([{name}]), not a value"
+                              if name in SECTIONS else
+                              f"{path}: {written(data, name)} is a setting outside any section "
+                              f"(each setting goes under its section: {SECTION_NAMES})")
     misspelt = [name for name in data if name not in SECTIONS and misspelt_forgiven(name)]
     unknown = [name for name in data if name not in SECTIONS and name not in misspelt]
     if unknown:
         raise ConfigError(f"{path}: unknown section [{unknown[0]}] (the sections are "
-                          f"{SECTION_NAMES})", setting=f"[{unknown[0]}]",
-                          why=Notice("notice.config.unknown_section",
-                                     {"sections": SECTION_NAMES}))
+                          f"{SECTION_NAMES})")
     beside = FORGIVEN in data or len(misspelt) > 1
     for name in misspelt:
         del data[name]
@@ -162,23 +154,17 @@ def _read(path: Path) -> tuple[dict[str, Any], tuple[ConfigError, ...]]:
         text = path.read_text("utf-8-sig")  # a BOM, as Windows Notepad saves it, is no text
         return tomllib.loads(text), ()
     except FileNotFoundError:
-        raise ConfigError(f"{path}: there is no such config file",
-                          why=Notice("notice.config.no_file")) from None
+        raise ConfigError(f"{path}: there is no such config file") from None
     except IsADirectoryError:
-        raise ConfigError(f"{path}: this is a folder, not a config file",
-                          why=Notice("notice.config.folder")) from None
+        raise ConfigError(f"{path}: this is a folder, not a config file") from None
     except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{path}: the config file cannot be read ({_why(err)})",
-                          why=Notice("notice.config.unreadable", {"detail": _why(err)})) from None
+        raise ConfigError(f"{path}: the config file cannot be read ({_why(err)})") from None
     except tomllib.TOMLDecodeError as err:
         read = read_without(text, _forgiven_section, err)
         if read is None:
-            line = refused_line(text, err)
-            message = f"{path}: this is not a valid config file: {err}"
-            if line is None:
-                raise ConfigError(message, why=Notice("notice.config.not_toml")) from None
-            raise ConfigError(message, setting=line.text, why=line.why,
-                              line=line.number) from None
+            line = refused_line(text, _forgiven_section, err)
+            where = f"{path} line {line.number}: {line.text}" if line else str(path)
+            raise ConfigError(f"{where}: this is not a valid config file ({err})") from None
         data, wrong = read
         return data, tuple(ConfigError(f"{path} line {line.number}: {line.text}: {line.reason}",
                                        setting=line.text, why=line.why, line=line.number)

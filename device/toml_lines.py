@@ -79,18 +79,27 @@ def read_without(text: str, owns: Callable[[str], bool],
     return {**data, **sections}, sorted(wrong, key=lambda line: line.number)
 
 
-def refused_line(text: str, err: tomllib.TOMLDecodeError) -> WrongLine | None:
-    """The line of ``text`` that ``err`` refuses, as written and why; None when it names none.
+def refused_line(text: str, owns: Callable[[str], bool],
+                 err: tomllib.TOMLDecodeError) -> WrongLine | None:
+    """The line of ``text`` (which ``err`` refuses) that TOML refuses outside the sections whose
+    names ``owns``, as written and why; the line ``err`` names where the rest is right; None
+    when it names none.
 
-    >>> text = '[server]\\nport = 8017,\\n'
+    >>> text = '[buttons]\\nstop = 17,\\n[server]\\nport = 8017,\\n'
     >>> try:
     ...     tomllib.loads(text)
     ... except tomllib.TOMLDecodeError as err:
-    ...     line = refused_line(text, err)
+    ...     line = refused_line(text, "buttons".__eq__, err)
     >>> line.number, line.text, line.why.key
-    (2, 'port = 8017,', 'notice.config.toml_after')
+    (4, 'port = 8017,', 'notice.config.toml_after')
     """
     lines = text.splitlines()
+    own = _section_lines(lines, owns)
+    outside = ["" if i in own else line for i, line in enumerate(lines)]
+    try:
+        tomllib.loads("\n".join(outside))
+    except tomllib.TOMLDecodeError as refused:
+        lines, err = outside, refused
     at = _setting_index(lines, err)
     if at is None:
         return None
@@ -226,9 +235,5 @@ def _why(err: tomllib.TOMLDecodeError, line: str) -> Notice:
         return Notice("notice.config.toml_list")  # (a list left open, a comma after its last)
     for start, reason in _REASONS:
         if str(err).startswith(start):
-            if reason.endswith("_twice"):
-                return Notice(reason, {"name": key.strip()})
-            break
-    else:
-        reason = "notice.config.toml_line"
-    return Notice("notice.config.toml_header" if line.lstrip().startswith("[") else reason)
+            return Notice(reason, {"name": key.strip()} if reason.endswith("_twice") else {})
+    return Notice("notice.config.toml_line")

@@ -26,7 +26,6 @@ from device.button_config import ButtonConfig, button_config, buttons_off
 from device.calibration_store import CalibrationFileError
 from device.camera import DEFAULT_FPS, CameraError
 from device.config import (
-    Config,
     ConfigError,
     Wrong,
     config_path,
@@ -121,30 +120,26 @@ class ServeSettings:
 
 
 def serve_settings(args: argparse.Namespace) -> ServeSettings:
-    """The settings of ``args`` and the config file. A wrong setting of the file is left at its
-    default (a wrong ``[buttons]`` section, or a setting of it, gives no buttons; a wrong camera
-    source, no camera) and a file that cannot be read at all gives every default: ``told`` says
-    so to the host. ConfigError only for a file named by ``--config`` that is not there."""
-    path = config_path(args.config)
-    try:
-        config = load_config(path)
-    except ConfigError as err:
-        if args.config is not None and not args.config.is_file():
-            raise  # a name the person typed: they read the answer now
-        return _settings(args, Config(path), (told("config_off", [err], path),))
-    return _settings(args, config, ())
-
-
-def _settings(args: argparse.Namespace, config: Config,
-              notices: tuple[Notice, ...]) -> ServeSettings:
-    """The settings of ``args`` over ``config``'s, each wrong one of the file at its default;
-    ``notices`` and what is told of those."""
+    """The settings of ``args`` and the config file. A wrong file never widens who can reach the
+    table nor turns hardware on: ConfigError (the table does not start) for a file that cannot
+    be read at all (every default would listen on every network and switch on the default
+    buttons), and, where ``--host`` is not given, for a wrong ``host`` or a setting ``[server]``
+    does not know (the host is in doubt; its default listens on every network). Any other wrong
+    setting is left at its default and ``told`` to the host: a wrong port or max_streams, the
+    file's host beside ``--host``, a wrong ``[camera]`` (a wrong source: no camera) and a wrong
+    ``[buttons]`` (no buttons)."""
+    config = load_config(config_path(args.config))
     wrong = Wrong()
+    notices: tuple[Notice, ...] = ()
     server_settings = config.section("server")
     where = config.where("server")
-    wrong += unknown_keys(server_settings, SERVER_KEYS, where)
-    host = args.host or wrong.read(typed, DEFAULT_HOST, server_settings, "host", str,
-                                   DEFAULT_HOST, where)
+    unknown = unknown_keys(server_settings, SERVER_KEYS, where)
+    if args.host:
+        host = args.host
+        wrong += unknown
+        wrong.read(typed, None, server_settings, "host", str, DEFAULT_HOST, where)
+    else:
+        host = _host(server_settings, unknown, where)
     port = args.port  # checked by port_number
     if port is None:
         port = wrong.read(number_in, DEFAULT_PORT, server_settings, "port", int, DEFAULT_PORT,
@@ -175,6 +170,21 @@ def _settings(args: argparse.Namespace, config: Config,
         notices += (buttons_off(err, config.path),)
     return ServeSettings(host, port, max_streams, source, fps, buttons, notices, config.path,
                          source_setting if source else None)
+
+
+def _host(settings: Mapping[str, Any], unknown: list[ConfigError], where: str) -> str:
+    """The config file's host; ConfigError when it is wrong or ``[server]`` holds a setting it
+    does not know (``unknown``: ``hots`` may be the host misspelt)."""
+    doubts = list(unknown)
+    try:
+        host = typed(settings, "host", str, DEFAULT_HOST, where)
+    except ConfigError as err:
+        doubts.insert(0, err)
+    if doubts:
+        raise ConfigError("; ".join(map(str, doubts)) + ": the table does not start while the "
+                          "address it listens on is in doubt (its default is every network): "
+                          "fix the config file, or give --host")
+    return host
 
 
 def camera_source(settings: Mapping[str, Any], where: str) -> str | None:
