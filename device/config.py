@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from pathlib import Path
@@ -43,15 +43,18 @@ class ConfigError(ValueError):
     """The config file cannot be used; the message says which file, where, and why. Where one
     setting is at fault, ``setting`` is it as written (``stop = 40``) and ``why`` the reason as
     a message key of the score pad's catalogs (``notice.config.…``, ``web/i18n``) and its values,
-    for the phones; ``line`` its line in the file where TOML could not read it. ``more`` are
-    the section's other wrong settings, so that one restart fixes them all."""
+    for the phones; ``line`` its line in the file where TOML could not read it, ``section`` the
+    name of its section where the phones name it. ``more`` are the section's other wrong
+    settings, so that one restart fixes them all."""
 
     def __init__(self, message: str, *, setting: str | None = None, why: Notice | None = None,
-                 line: int | None = None, more: Sequence[ConfigError] = ()) -> None:
+                 line: int | None = None, section: str | None = None,
+                 more: Sequence[ConfigError] = ()) -> None:
         super().__init__(message)
         self.setting = setting
         self.why = why
         self.line = line
+        self.section = section
         self.more = tuple(more)
 
 
@@ -75,14 +78,27 @@ class Config:
 
 
 class Wrong(list[ConfigError]):
-    """The wrong settings found so far, each left at its default meanwhile."""
+    """The wrong settings found so far, each left at its default meanwhile; where they are of
+    ``section`` (``server``), each is told with its section's name (a notice that names it, the
+    buttons off, has None)."""
+
+    def __init__(self, wrong: Iterable[ConfigError] = (), *, section: str | None = None) -> None:
+        super().__init__()
+        self.section = section
+        self.add(wrong)
+
+    def add(self, wrong: Iterable[ConfigError]) -> None:
+        """Keep each of ``wrong``, with this section's name."""
+        for err in wrong:
+            err.section = err.section or self.section
+            self.append(err)
 
     def read(self, setting: Callable[..., T], default: T, *args: Any) -> T:
         """``setting(*args)``, or ``default`` with why it is wrong kept here."""
         try:
             return setting(*args)
         except ConfigError as err:
-            self.append(err)
+            self.add([err])
             return default
 
 
@@ -98,6 +114,9 @@ def told(key: str, wrong: Sequence[ConfigError], file: object) -> Notice:
 
 def _wrong(err: ConfigError) -> Notice:
     """One wrong setting or line, for the phones."""
+    if err.line is None and err.section is not None:
+        return Notice("notice.config.wrong_in", {"section": f"[{err.section}]",
+                                                 "setting": err.setting, "why": err.why})
     if err.line is None:
         return Notice("notice.config.wrong", {"setting": err.setting, "why": err.why})
     return Notice("notice.config.wrong_line", {"line": err.line, "setting": err.setting,

@@ -129,38 +129,39 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
     file's host beside ``--host``, a wrong ``[camera]`` (a wrong source: no camera) and a wrong
     ``[buttons]`` (no buttons)."""
     config = load_config(config_path(args.config))
-    wrong = Wrong()
+    server_wrong = Wrong(section="server")
     notices: tuple[Notice, ...] = ()
     server_settings = config.section("server")
     where = config.where("server")
     unknown = unknown_keys(server_settings, SERVER_KEYS, where)
     if args.host:
         host = args.host
-        wrong += unknown
-        wrong.read(typed, None, server_settings, "host", str, DEFAULT_HOST, where)
+        server_wrong.add(unknown)
+        server_wrong.read(typed, None, server_settings, "host", str, DEFAULT_HOST, where)
     else:
         host = _host(server_settings, unknown, where)
     port = args.port  # checked by port_number
     if port is None:
-        port = wrong.read(number_in, DEFAULT_PORT, server_settings, "port", int, DEFAULT_PORT,
-                          (0, MAX_PORT), where)
-    max_streams = args.max_streams or wrong.read(
+        port = server_wrong.read(number_in, DEFAULT_PORT, server_settings, "port", int,
+                                 DEFAULT_PORT, (0, MAX_PORT), where)
+    max_streams = args.max_streams or server_wrong.read(
         number_in, DEFAULT_MAX_STREAMS, server_settings, "max_streams", int,
         DEFAULT_MAX_STREAMS, (1, MAX_STREAMS), where)
     camera_settings = config.section("camera")
     where = config.where("camera")
-    wrong += unknown_keys(camera_settings, CAMERA_KEYS, where)
+    camera_wrong = Wrong(section="camera")
+    camera_wrong.add(unknown_keys(camera_settings, CAMERA_KEYS, where))
     source, source_setting = args.camera, None
     if not args.camera and not args.demo and "source" in camera_settings:
         source_setting = written(camera_settings, "source")
-        try:
-            source = camera_source(camera_settings, where)
-        except ConfigError as err:
-            notices += (told("camera_off", [err], config.path),)
-    fps = args.fps or (wrong.read(partial(number_in, above=True), None, camera_settings, "fps",
-                                  float, DEFAULT_FPS, (0, MAX_FPS), where)
+        camera_off = Wrong(section="camera")
+        source = camera_off.read(camera_source, None, camera_settings, where)
+        if camera_off:
+            notices += (told("camera_off", camera_off, config.path),)
+    fps = args.fps or (camera_wrong.read(partial(number_in, above=True), None, camera_settings,
+                                         "fps", float, DEFAULT_FPS, (0, MAX_FPS), where)
                        if "fps" in camera_settings else None)
-    if wrong:
+    if wrong := [*server_wrong, *camera_wrong]:
         notices += (told("settings_off", wrong, config.path),)
     try:
         buttons = button_config(config.section("buttons"), config.where("buttons"),
@@ -269,8 +270,8 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
             return 2
         camera = None  # the config file's: the table serves without, and the host is told
         notices.append(told("camera_off", [ConfigError(
-            str(err), setting=settings.source_setting, why=Notice(err.key, err.params))],
-            settings.file))
+            str(err), setting=settings.source_setting, why=Notice(err.key, err.params),
+            section="camera")], settings.file))
     except (CalibrationFileError, ProfileError, DemoFolderError) as err:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2

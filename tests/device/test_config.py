@@ -88,13 +88,15 @@ def test_a_wrong_setting_is_left_at_its_default_and_the_host_told(
     assert {name: getattr(settings, name) for name in default} == default
     assert settings.buttons == ButtonConfig(stop=5, shout=None)  # the other sections as written
     [notice] = settings.told
+    section = setting.split("\n")[0]
     assert notice_text("en", notice) == (
-        f"Some of the table's settings are wrong. In the config file {path}: {says}. The table "
-        "uses its default for each of them until the config file is fixed and the table "
-        "restarted.")
+        f"Some of the table's settings are wrong. In the config file {path}: in {section}, "
+        f"{says}. The table uses its default for each of them until the config file is fixed and "
+        "the table restarted.")
     for lang in LANGUAGES:
         told = notice_text(lang, notice)
-        assert str(path) in told and says.split(":")[0] in told and "{" not in told, told
+        assert str(path) in told and f"{section}, {says.split(':')[0]}" in told, told
+        assert "{" not in told, told
         assert str(path) not in notice_text(lang, notice.guest or notice)
 
 
@@ -104,8 +106,33 @@ def test_a_wrong_port_leaves_the_others_of_its_section_as_written(tmp_path: Path
     path.write_text('[server]\nhost = "127.0.0.1"\nport = 99999\nmax_streams = 0\n')
     settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
     assert (settings.host, settings.port, settings.max_streams) == ("127.0.0.1", 8017, 40)
-    assert "port = 99999: it must be from 0 to 65535; max_streams = 0: it must be from 1 to "\
-           "10000. The table uses" in notice_text("en", settings.told[0])
+    assert "in [server], port = 99999: it must be from 0 to 65535; in [server], max_streams = 0: "\
+           "it must be from 1 to 10000. The table uses" in notice_text("en", settings.told[0])
+
+
+WRONG_IN = {"en": "in [{}], {}", "es": "en [{}], {}", "it": "in [{}], {}", "pt": "em [{}], {}"}
+"""How a phone in each language names the section of a wrong setting."""
+
+
+def test_each_wrong_setting_told_names_its_section(tmp_path: Path) -> None:
+    """fps = 10 placed under [server] was told "there is no such setting (the settings are
+    host, port, max_streams)", the host left to guess where it went wrong."""
+    path = tmp_path / "config.toml"
+    path.write_text('[server]\nfps = 10\n[camera]\nport = 9000\nsource = "nope"\nfps = 0\n')
+    settings = serve_settings(build_parser().parse_args(
+        ["serve", "--config", str(path), "--host", "127.0.0.1"]))
+    [notice] = settings.told
+    assert notice_text("en", notice) == (
+        f"Some of the table's settings are wrong. In the config file {path}: in [server], fps = "
+        "10: there is no such setting (the settings are host, port, max_streams); in [camera], "
+        "port = 9000: there is no such setting (the settings are source, fps); in [camera], fps "
+        "= 0: it must be above 0 and at most 1000. The table uses its default for each of them "
+        "until the config file is fixed and the table restarted.")
+    for lang, wrong_in in WRONG_IN.items():
+        told = notice_text(lang, notice)
+        for section, setting in (("server", "fps = 10"), ("camera", "port = 9000"),
+                                 ("camera", "fps = 0")):
+            assert wrong_in.format(section, setting) + ": " in told, (lang, told)
 
 
 def test_wrong_settings_the_command_line_gives_are_not_told(tmp_path: Path) -> None:
@@ -141,8 +168,9 @@ def test_with_host_given_a_wrong_host_or_server_setting_is_told(tmp_path: Path) 
     assert settings.host == "127.0.0.1"
     [notice] = settings.told
     assert notice.key == "notice.settings_off"
-    assert "prot = 9000: there is no such setting (the settings are host, port, max_streams); "\
-           "host = 127: it must be text in quotes." in notice_text("en", notice)
+    assert "in [server], prot = 9000: there is no such setting (the settings are host, port, "\
+           "max_streams); in [server], host = 127: it must be text in quotes." in notice_text(
+               "en", notice)
 
 
 @pytest.mark.parametrize(("text", "host"), [
@@ -182,11 +210,13 @@ def test_a_wrong_server_and_camera_serve_and_the_phones_say_why(tmp_path: Path) 
                      env={"GPIOZERO_PIN_FACTORY": "mock"}) as served:
         host = {lang: notices(served.url, lang, pin=served.pin) for lang in LANGUAGES}
         guest = notices(served.url, "en")
-    camera_off = (f"The table's camera is off. In the config file {path}: source = “{folder}”: "
+    camera_off = (f"The table's camera is off. In the config file {path}: in [camera], source = "
+                  f"“{folder}”: "
                   f"there is no folder or file “{folder}”: check its name")
-    settings_off = (f"In the config file {path}: prot = 9000: there is no such setting (the "
-                    "settings are host, port, max_streams); fps = 0: it must be above 0 and "
-                    "at most 1000. The table uses its default for each of them")
+    settings_off = (f"In the config file {path}: in [server], prot = 9000: there is no such "
+                    "setting (the settings are host, port, max_streams); in [camera], fps = 0: it "
+                    "must be above 0 and at most 1000. The table uses its default for each of "
+                    "them")
     assert len(host["en"]) == 2, host["en"]
     assert any(camera_off in told for told in host["en"]), host["en"]
     assert any(settings_off in told for told in host["en"]), host["en"]
@@ -299,8 +329,9 @@ def test_a_camera_that_is_neither_a_number_nor_a_name_leaves_the_table_without(
     settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
     assert settings.source is None
     assert notice_text("en", settings.told[0]).startswith(
-        f"The table's camera is off. In the config file {path}: source = true: it must be text "
-        "in quotes. The table runs without a camera, the dice entered on the phones, until")
+        f"The table's camera is off. In the config file {path}: in [camera], source = true: it "
+        "must be text in quotes. The table runs without a camera, the dice entered on the "
+        "phones, until")
 
 
 @pytest.mark.parametrize(("option", "value", "says"), [
