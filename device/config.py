@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from device.notice import Notice
-from device.toml_lines import read_without, refused_line
+from device.toml_lines import headers, read_without, refused_line
 
 SYSTEM_CONFIG = Path("/etc/dicetable/config.toml")
 SECTIONS = ("server", "camera", "buttons")
@@ -171,7 +171,7 @@ def _read(path: Path) -> tuple[dict[str, Any], tuple[ConfigError, ...]]:
     out of it)."""
     try:
         text = path.read_text("utf-8-sig")  # a BOM, as Windows Notepad saves it, is no text
-        return tomllib.loads(text), ()
+        return _tables(tomllib.loads(text), text), ()
     except FileNotFoundError:
         raise ConfigError(f"{path}: there is no such config file") from None
     except IsADirectoryError:
@@ -185,9 +185,30 @@ def _read(path: Path) -> tuple[dict[str, Any], tuple[ConfigError, ...]]:
             where = f"{path} line {line.number}: {line.text}" if line else str(path)
             raise ConfigError(f"{where}: this is not a valid config file ({err})") from None
         data, wrong = read
-        return data, tuple(ConfigError(f"{path} line {line.number}: {line.text}: {line.reason}",
-                                       setting=line.text, why=line.why, line=line.number)
-                           for line in wrong)
+        return _tables(data, text), tuple(
+            ConfigError(f"{path} line {line.number}: {line.text}: {line.reason}",
+                        setting=line.text, why=line.why, line=line.number) for line in wrong)
+
+
+def _tables(data: dict[str, Any], text: str) -> dict[str, Any]:
+    """``data`` read from ``text``, each section within a section that ``text`` writes as a
+    header (``[buttons.leds]``) a :class:`Table`, so that it is told as written."""
+    for path, name in headers(text).items():
+        *within, last = path
+        parent: Any = data
+        for part in within:
+            parent = parent.get(part) if isinstance(parent, dict) else None
+        if within and isinstance(parent, dict) and isinstance(parent.get(last), dict):
+            parent[last] = Table(parent[last], header=name)
+    return data
+
+
+class Table(dict[str, Any]):
+    """A section within a section, written as its header ``[header]``."""
+
+    def __init__(self, settings: Mapping[str, Any], *, header: str) -> None:
+        super().__init__(settings)
+        self.header = header
 
 
 def misspelt_forgiven(name: str) -> bool:
@@ -265,12 +286,16 @@ def number_in(settings: Mapping[str, Any], key: str, kind: type[N], default: N,
 
 
 def written(settings: Mapping[str, Any], key: str) -> str:
-    """Setting ``key`` as the config file writes it: ``stop = 40``.
+    """Setting ``key`` as the config file writes it: ``stop = 40``, or ``[buttons.leds]`` for
+    a section within a section written as its header.
 
     >>> written({"seats": [22, 40]}, "seats")
     'seats = [22, 40]'
+    >>> written({"leds": Table({"stop": 5}, header="buttons.leds")}, "leds")
+    '[buttons.leds]'
     """
-    return f"{key} = {as_written(settings[key])}"
+    value = settings[key]
+    return f"[{value.header}]" if isinstance(value, Table) else f"{key} = {as_written(value)}"
 
 
 def as_written(value: Any) -> str:

@@ -106,6 +106,22 @@ def refused_line(text: str, owns: Callable[[str], bool],
     return WrongLine(at + 1, lines[at].strip(), _why(err, lines[at]), str(err))
 
 
+def headers(text: str) -> dict[tuple[str, ...], str]:
+    """The section headers ``text`` writes (outside a text of several lines): each one's names
+    (``("buttons", "leds")``) and its name as written (``buttons . leds``).
+
+    >>> headers("[buttons]\\n[ buttons . 'leds' ]  # LEDs\\nnote = '''\\n[x.y]\\n'''\\n")
+    {('buttons',): 'buttons', ('buttons', 'leds'): "buttons . 'leds'"}
+    """
+    lines = text.splitlines()
+    written: dict[tuple[str, ...], str] = {}
+    for line, in_text in zip(lines, _in_texts(lines), strict=True):
+        header = None if in_text else _HEADER.fullmatch(line)
+        if header is not None:
+            written[tuple(name.strip().strip("\"'") for name in header[1].split("."))] = header[1]
+    return written
+
+
 def _section_lines(lines: list[str], owns: Callable[[str], bool]) -> set[int]:
     """The indexes of the lines of the sections whose names ``owns``, from each of their headers
     to the next line that starts with ``[`` outside a text of several lines and outside a list

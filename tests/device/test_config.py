@@ -544,9 +544,9 @@ def test_a_line_toml_cannot_read_outside_the_buttons_leaves_the_file_unread(
     ("[buttons]\nseats = [\n  22,\n]\nseat_leds = [5,\nstop = 40\n[camera]\nfps = 5\n",
      "line 5, seat_leds = [5,: the list is not closed: it ends with ]; stop = 40: there is no "
      "GPIO 40"),
-    # a section within [buttons] is told with the rest
+    # a section within [buttons] is told with the rest, as written
     ("[buttons]\nshout = GPIO27\n[buttons.leds]\nstop = 5\n[camera]\nfps = 5\n",
-     "line 2, shout = GPIO27: a pin is written as a number, such as 27; leds = { stop = 5 }: "
+     "line 2, shout = GPIO27: a pin is written as a number, such as 27; [buttons.leds]: "
      "there is no such setting"),
 ])
 def test_a_buttons_section_with_a_list_or_a_section_within_is_read_to_its_end(
@@ -560,6 +560,30 @@ def test_a_buttons_section_with_a_list_or_a_section_within_is_read_to_its_end(
     assert settings.buttons is None and settings.fps == 5.0
     told = notice_text("en", buttons_off(settings))
     assert f"In the config file {path}: {says}" in told, told
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("[buttons]\nstop = 17\n[buttons.leds]\nstop = 5\n", "[buttons.leds]: there is no such "
+                                                         "setting"),
+    # its line cannot be read: it was told "leds = {  }"
+    ("[buttons]\nstop = 17\n[ buttons . leds ]  # the LEDs\nstop = GPIO5\n[camera]\nfps = 5\n",
+     "line 4, stop = GPIO5: a pin is written as a number, such as 5; [buttons . leds]: there is "
+     "no such setting"),
+    # written within [buttons] as a value, it is told so
+    ("[buttons]\nstop = 17\nleds = { stop = 5 }\n", "leds = { stop = 5 }: there is no such "
+                                                     "setting"),
+])
+def test_a_section_within_the_buttons_is_told_as_written(
+        tmp_path: Path, text: str, says: str) -> None:
+    """[buttons.leds] was told on the phone as leds = { stop = 5 }, which the file does not
+    hold (and as leds = {  } where its line could not be read)."""
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
+    assert settings.buttons is None
+    for lang in LANGUAGES:
+        assert says.split("; ")[-1].split(":")[0] + ": " in notice_text(lang, buttons_off(settings))
+    assert f"In the config file {path}: {says}" in notice_text("en", buttons_off(settings))
 
 
 def buttons_off(settings: ServeSettings) -> Notice:
