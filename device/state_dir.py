@@ -72,19 +72,29 @@ def _owned(path: Path) -> tuple[Path, str] | None:
 def ownership_advice(path: Path) -> str:
     """What to do about ``path`` (a file, or a folder and its files) that this user cannot
     open or write, in one wording for every command: run dicetable as the user who owns it
-    (never as root), or give it to this user. Where ``path`` cannot be looked at, its folder
-    is what is owned and given.
+    (never as root), or give it to this user. Where ``path`` cannot be looked at, only its
+    folder is (another user's 0700 home, the Pi's state folder, the service's): run dicetable
+    as that folder's owner, or, where that is root, copy the file out; never give the folder
+    away, which would give this user another's home, or take the Pi's table from its service.
 
-    >>> ownership_advice(Path("/no/such/place")).startswith("run dicetable as the user who")
-    True
+    >>> ownership_advice(Path("/no/such/place"))
+    'run dicetable as the user who owns it'
     """
     me, owned = this_user(), _owned(path)
-    place, owner = owned if owned is not None else (path, None)
-    give = f"give it to this user (sudo chown -R {me} {place})"
+    if owned is None:
+        return "run dicetable as the user who owns it"
+    place, owner = owned
+    if place != path:
+        if owner == "root":
+            return (f"its folder {place} is root's: copy it, as root, into a folder this user "
+                    f"can open, and give the copy to this user (sudo chown -R {me} on the copy)")
+        if owner == me:
+            return f"its folder {place} is this user's: open it to this user (chmod u+rwx {place})"
+        return (f"run dicetable as {owner}, who owns its folder {place} "
+                f"(sudo -u {owner} dicetable …)")
+    give = f"give it to this user (sudo chown -R {me} {path})"
     if owner in ("root", me):  # root is never to be run as; this user's own: only the files
         return give  # in it (root's, copied in with sudo) can be given
-    if owner is None:
-        return f"run dicetable as the user who owns it, or {give}"
     return f"run dicetable as {owner}, who owns it (sudo -u {owner} dicetable …), or {give}"
 
 

@@ -319,10 +319,16 @@ def test_a_table_this_user_cannot_open_is_said_with_whom_to_run_it_as(open_folde
     refused = (" is not open to this user: " + (
         f"run dicetable as {TABLES_USER}, who owns it (sudo -u {TABLES_USER} dicetable …), or "
         if root else "") + f"give it to this user (sudo chown -R {me} {state})\n")
+    # its journal, which cannot be looked at: the folder is never given away (the Pi's
+    # /var/lib/dicetable, the service's: it would break the service)
+    within = (f" is not open to this user: run dicetable as {TABLES_USER}, who owns its folder "
+              f"{state} (sudo -u {TABLES_USER} dicetable …)\n" if root else
+              f" is not open to this user: its folder {state} is this user's: open it to this "
+              f"user (chmod u+rwx {state})\n")
     assert done.returncode == 1
     # the folder, or its journal where the folders above it are open to all
     assert done.stderr in (f"dicetable: {state}{refused}",
-                           f"dicetable: {state / 'table.db'}{refused}")
+                           f"dicetable: {state / 'table.db'}{within}")
 
 
 @pytest.mark.parametrize("command", [["pin"], ["backup", "b.db"], ["restore", "b.db"], ["demo"],
@@ -409,9 +415,12 @@ def test_a_restore_or_start_by_a_user_who_cannot_open_the_table_says_whom_to_run
     user = "nobody" if root else pwd.getpwuid(os.geteuid()).pw_name
     advice = (f"run dicetable as {TABLES_USER}, who owns it (sudo -u {TABLES_USER} dicetable …), "
               "or " if root else "") + f"give it to this user (sudo chown -R {user} {state})"
-    if closed == "folder":
+    if closed == "folder":  # its journal cannot be looked at: the folder is never given away
+        within = (f"run dicetable as {TABLES_USER}, who owns its folder {state} (sudo -u "
+                  f"{TABLES_USER} dicetable …)" if root else f"its folder {state} is this "
+                  f"user's: open it to this user (chmod u+rwx {state})")
         assert (done.returncode, done.stderr) == (1, (
-            f"dicetable: {state / 'table.db'} is not open to this user: {advice}\n"))
+            f"dicetable: {state / 'table.db'} is not open to this user: {within}\n"))
     else:
         said = "nothing was restored" if command == "restore" else "cannot open the table's journal"
         assert (done.returncode, done.stderr) == (2, (  # restore: "could not be kept (…)"
@@ -506,8 +515,9 @@ def test_a_table_root_keeps_is_never_said_to_be_run_as_root(open_folder: Path) -
         as_another_user([sys.executable, "-m", "dicetable", "pin", "--state", str(state)]),
         capture_output=True, text=True, check=False, timeout=30, cwd=ROOT)
     assert (done.returncode, done.stderr) == (1, (  # "run it as root, who owns it (sudo -u root…"
-        f"dicetable: {state / 'table.db'} is not open to this user: give it to this user "
-        f"(sudo chown -R nobody {state})\n"))
+        f"dicetable: {state / 'table.db'} is not open to this user: its folder {state} is root's: "
+        "copy it, as root, into a folder this user can open, and give the copy to this user "
+        "(sudo chown -R nobody on the copy)\n"))  # not "sudo chown -R nobody {state}"
 
 
 @pytest.mark.parametrize("name", ["b.db", "kept/b.db"])
@@ -536,3 +546,23 @@ def test_a_backup_into_a_folder_this_user_cannot_enter_says_to_choose_another(
         f"dicetable: {theirs} cannot be entered by this user ({user}): back up into a folder "
         "this user can write, such as its home folder\n"))
     assert not list(theirs.rglob("b.db*"))
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can make a folder another user's")
+@pytest.mark.parametrize("command", [["pin"], ["backup", "b.db"], ["serve", "--port", "0"]])
+def test_a_table_in_another_users_closed_folder_never_says_to_take_the_folder(
+        open_folder: Path, command: list[str]) -> None:
+    """A table in another user's 0700 folder (their home; the Pi's /var/lib/dicetable, the
+    service's): its journal cannot be looked at, its folder can, and the advice was to take
+    the folder (sudo chown -R nobody FOLDER: another's whole home, the service's state)."""
+    state, _ = backed_up_table(open_folder)
+    give_to_the_tables_user(state)
+    state.chmod(0o700)
+    words = [str(open_folder / word) if word.endswith(".db") else word for word in command[1:]]
+    done = subprocess.run(
+        as_another_user([sys.executable, "-m", "dicetable", command[0], "--state", str(state),
+                         *words]), capture_output=True, text=True, check=False, timeout=30,
+        cwd=ROOT)
+    assert f"run dicetable as {TABLES_USER}, who owns its folder {state} (sudo -u {TABLES_USER} "\
+           "dicetable …)\n" in done.stderr, done.stderr
+    assert "chown" not in done.stderr and done.returncode != 0
