@@ -115,7 +115,11 @@ def _scratch(aside: Path) -> Iterator[Path]:
     while True:
         scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=aside))
         held = os.open(scratch, os.O_RDONLY | os.O_DIRECTORY)
-        fcntl.flock(held, fcntl.LOCK_EX)  # (waits for one removing it as left, if any)
+        # A file system without locks (ENOLCK, EOPNOTSUPP: some network ones) refuses flock to
+        # every process alike, so drop_left_scratch leaves this folder alone: the backup goes
+        # on without the lock, as it did before there was one.
+        with suppress(OSError):
+            fcntl.flock(held, fcntl.LOCK_EX)  # (waits for one removing it as left, if any)
         if _is_folder(held, scratch):
             break
         os.close(held)  # removed as left before it was locked: another
@@ -141,8 +145,8 @@ def drop_left_scratch(folder: Path) -> None:
             fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
             if _is_folder(held, scratch) and os.path.isfile(scratch / SCRATCH_MARK):
                 shutil.rmtree(scratch, ignore_errors=True)
-        except BlockingIOError:  # a running backup reads it
-            pass
+        except OSError:  # a running backup reads it (BlockingIOError), or the file system has
+            pass  # no locks (ENOLCK, EOPNOTSUPP): whether one does cannot be told, so leave it
         finally:
             os.close(held)
 

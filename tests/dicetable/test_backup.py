@@ -4,6 +4,7 @@ serving, and a restored table that serves the game where it was."""
 from __future__ import annotations
 
 import os
+import platform
 import shutil
 import signal
 import sqlite3
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from device.backup import games_in
+from device.backup import SCRATCH_MARK, games_in
 from device.journal import Journal
 from device.recovery import open_table
 from dicetable.child import ServedTable
@@ -577,3 +578,55 @@ def test_a_running_backups_scratch_copy_and_a_hosts_folder_named_alike_are_left_
         out, err = running.communicate(timeout=30)
     assert (running.returncode, out) == (0, f"Backed up 3 games to {state / 'copy.db'}\n"), err
     assert scratch_left(state) == [hosts] and games_in(hosts / "table.db") == 3
+
+
+WITHOUT_FLOCK = """
+import ctypes, errno, os, platform, resource, sys
+from dicetable.cli import main
+# flock(2) refused by the kernel, as a network file system without locks refuses it (NFS with
+# local_lock=none: ENOLCK; some others: EOPNOTSUPP): a seccomp filter on this process
+FLOCK = {"x86_64": 73, "aarch64": 32}[platform.machine()]
+class Filter(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte),
+                ("k", ctypes.c_uint)]
+class Program(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Filter))]
+code = (Filter * 4)(Filter(0x20, 0, 0, 0),  # load the system call's number
+                    Filter(0x15, 0, 1, FLOCK),  # flock?
+                    Filter(0x06, 0, 0, 0x00050000 | getattr(errno, sys.argv[1])),  # refused
+                    Filter(0x06, 0, 0, 0x7FFF0000))  # any other: allowed
+libc = ctypes.CDLL(None, use_errno=True)
+assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS
+assert libc.prctl(22, 2, ctypes.byref(Program(4, code)), 0, 0) == 0  # a seccomp filter
+# a journal with no room to grow is read through a scratch copy, as on a full card
+resource.setrlimit(resource.RLIMIT_FSIZE, (512 * 1024, 512 * 1024))
+sys.exit(main(sys.argv[2:]))
+"""
+"""``dicetable ARGS…`` where flock(2) fails with ``ERRNO`` (``python -c WITHOUT_FLOCK ERRNO
+ARGS…``), reading the journal through a scratch copy."""
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "aarch64"),
+                    reason="flock's system call number is known here for x86_64 and aarch64")
+@pytest.mark.parametrize("refused", ["ENOLCK", "EOPNOTSUPP"])
+def test_a_backup_where_the_file_system_has_no_locks_is_taken(
+        tmp_path: Path, refused: str) -> None:
+    """flock refused by a file system without locks (some network ones) failed the backup of a
+    full card's journal, where it worked before the scratch folder was locked: the backup goes
+    on without the lock, and a scratch folder that may be a running backup's is left alone."""
+    state = tmp_path / "state"
+    opened = open_table(state / "table.db")
+    for _ in range(3):
+        opened.journal.start_game(DALEK)
+    opened.journal.close()
+    left = state / "dicetable-backup-left"  # a killed backup's, or a running one's: unknown
+    left.mkdir()
+    (left / SCRATCH_MARK).touch()
+    done = subprocess.run(
+        [sys.executable, "-c", WITHOUT_FLOCK, refused, "backup", "--state", str(state),
+         str(tmp_path / "b.db")], capture_output=True, text=True, check=False, timeout=30,
+        cwd=Path(__file__).parents[2])
+    assert (done.returncode, done.stdout) == (0, f"Backed up 3 games to {tmp_path / 'b.db'}\n"), \
+        done.stderr
+    assert games_in(tmp_path / "b.db") == 3
+    assert scratch_left(state) == [left]
