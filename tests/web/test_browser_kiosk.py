@@ -246,6 +246,25 @@ def test_the_kiosks_story_breaks_no_name_inside(kiosk: Kiosk) -> None:
             assert seen["board"] == LONG_NAMES, f"{where}: the names whole on the board"
 
 
+def test_the_kiosks_score_sheet_shows_its_heading_whole_above_its_names(
+        kiosk: Kiosk) -> None:
+    # Dalek of eight at 1080p in Spanish: "Hoja de puntos" was half under the hints box (16 px
+    # of the sheet scrolled off its top, the heading with it)
+    kiosk.show(*DALEK_OF_EIGHT)
+    for lang in LANGUAGES:
+        for width, height in (*TVS, (1024, 768)):
+            page = kiosk.on(width, height, lang)
+            seen = page.evaluate("""() => {
+                const box = (e) => e.getBoundingClientRect();
+                const sheet = document.querySelector('.do > .scroll');
+                const heading = box(sheet.querySelector('caption'));
+                return {hidden: Math.round(Math.max(0, box(sheet).top - heading.top)),
+                        over: Math.round(Math.max(0, heading.bottom
+                            - box(sheet.querySelector('thead th')).top))};
+            }""")
+            assert seen == {"hidden": 0, "over": 0}, f"{lang} {width}×{height}: {seen}"
+
+
 def test_the_kiosks_score_sheet_of_17_keeps_long_names_in_their_cells(
         kiosk: Kiosk) -> None:
     # a name of 24 letters who said 17 ran over the round's total ("Hélènemarieclairelouise"
