@@ -402,6 +402,40 @@ def test_the_kiosks_cards_are_read_from_the_sofa_and_all_seen(
         assert seen["lines"] == [], f"{width}×{height}: hidden: {seen}"
 
 
+def test_the_kiosk_breaks_no_name_inside_on_the_board_nor_who_must_reactivate_a_card(
+        kiosk: Kiosk) -> None:
+    # at 1024×768 "Fabriziogiovannimarc ooo reactivates a card", and the board's tiles split
+    # each name of 24 letters over two or three lines ("Maximilian oalexanderjo se"): a name
+    # is on one line, shortened with "…" where it must be, whole on the score board
+    view = kiosk.show(DICY_OF_FOUR, 60)
+    assert len(view["pending"]) == 2, "two players must reactivate a card"
+    for lang in LANGUAGES:
+        for width, height in (*TVS, (1024, 768)):
+            page = kiosk.on(width, height, lang)
+            expect(page.locator(".owed")).to_have_count(2)
+            seen = page.evaluate("""(names) => {
+                const lines = (range) => new Set([...range.getClientRects()]
+                    .filter((r) => r.width > 0).map((r) => Math.round(r.bottom))).size;
+                const broken = [];
+                for (const line of document.querySelectorAll('.owed, .scores .name')) {
+                    const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+                    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                        for (const name of names) {
+                            const at = node.data.indexOf(name);
+                            if (at < 0) continue;
+                            const range = document.createRange();
+                            range.setStart(node, at);
+                            range.setEnd(node, at + name.length);
+                            if (lines(range) > 1) broken.push(line.textContent);
+                        }
+                    }
+                }
+                return {broken, cut: [...document.querySelectorAll('.scores .name')]
+                    .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)};
+            }""", LONG_NAMES)
+            assert seen == {"broken": [], "cut": []}, f"{lang} {width}×{height}: {seen}"
+
+
 @pytest.mark.parametrize("players", [4, 3])
 def test_the_kiosks_score_sheet_at_dicy_breaks_card_names_only_between_syllables(
         kiosk: Kiosk, players: int) -> None:

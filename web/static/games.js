@@ -247,7 +247,7 @@ const dicy = {
     return [area && area.dice ? el("div.line", {}, el("span.label", {text: t("dicy.dice")}), area.dice.map(pip)) : null,
       area && area.rerolls ? el("p", {text: t("dicy.rerolls", {n: area.rerolls,
         cards: area.frozen_to_reroll.map(cardName).join(", ")})}) : null,
-      ...view.pending.map((o) => el("p.owed", {}, swatch(o.player), " ", owedText(o)))].filter(Boolean);
+      ...view.pending.map((o) => el("p.owed", {}, swatch(o.player), " ", KIOSK ? namesApart(owedText(o), view.players) : owedText(o)))].filter(Boolean);
   },
 
   hints(hints) {

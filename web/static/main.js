@@ -33,6 +33,7 @@ function drawPad() {
   if (!view) { main.replaceChildren(...[notices(), noGame(), buttonsPanel(view), cameraShown()].filter(Boolean)); return; }
   board.setAttribute("aria-label", t("board.scores"));  // a landmark: the page's every part is in one
   board.replaceChildren(scoreboard(view, game));
+  if (KIOSK) namesWhole(board);
   main.className = "pad";
   const playing = !view.over;
   // A TV only watches: the score sheet takes the column a phone enters moves in; where the
@@ -110,6 +111,15 @@ function scoreboard(view, game) {
       totalOf(view, game, p, "span.total"),
       el("span.meter", {"aria-hidden": "true"}, el("span", {style: {width: (share * 100).toFixed(0) + "%", background: colourOf(p)}})));
     })));
+}
+
+/* A TV's score board keeps each name whole on one line: its tiles as wide as its longest name
+   (in rem: they keep it at any size of the TV), a name cut with "…" only where one tile a row
+   cannot hold it. */
+function namesWhole(board) {
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  const widest = Math.max(...[...board.querySelectorAll(".scores .name")].map((e) => e.scrollWidth));
+  board.style.setProperty("--name", (widest / rem).toFixed(2) + "rem");
 }
 
 /* A score; one of pictures (★ ✖) said in words. */
