@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from dicetable.child import ServedTable
 from engine.selfplay import random_lines
 from tests.web.test_browser_access import host, play
+from tests.web.tour import troubled_table
 from web.i18n import LANGUAGES
 
 pytestmark = pytest.mark.browser
@@ -58,7 +59,9 @@ class Kiosk:
     def on(self, width: int, height: int, lang: str = "en") -> Page:
         """The kiosk page in ``lang`` on a TV of that many CSS pixels, its score board drawn."""
         if lang not in self.contexts:
-            self.contexts[lang] = self.browser.new_context(locale=lang)
+            # its columns turn at once (the tests read where they stand), when told to
+            self.contexts[lang] = self.browser.new_context(locale=lang, reduced_motion="reduce")
+            self.contexts[lang].clock.install()
             self.contexts[lang].new_page()
         page = self.contexts[lang].pages[0]
         page.set_viewport_size({"width": width, "height": height})
@@ -73,6 +76,40 @@ class Kiosk:
         for context in self.contexts.values():
             context.close()
         self.host.close()
+
+
+PAN_MS = 6000
+"""How long a kiosk's column that cannot hold all it has stays, before it turns half its height
+further (from its end, back to its top)."""
+NEEDED = (".notices, section.camera, .dcard, .under-cards > *, .do > .scroll caption,"
+          " .do > .scroll tbody tr:last-child, .do > .scroll tfoot")
+"""What a player of Dicy needs on the TV: the host's notices, the camera, every card, the dice,
+the rerolls and who must reactivate a card, the score sheet's newest round and its totals."""
+
+
+def never_seen_whole(page: Page, needed: str) -> list[str]:
+    """What of ``needed`` the kiosk never shows whole as its columns turn (eight times): under
+    the TV's 5 % edge, a scrolling box's edge or a sheet's names."""
+    unseen: set[str] | None = None
+    for _ in range(8):
+        hidden = set(page.evaluate("""(needed) => [...document.querySelectorAll(needed)]
+            .filter((e) => {
+                const whole = e.getBoundingClientRect();
+                let [top, bottom] = [Math.max(whole.top, innerHeight * .05),
+                                     Math.min(whole.bottom, innerHeight * .95)];
+                for (let a = e.parentElement; a; a = a.parentElement) {
+                    if (getComputedStyle(a).overflowY === 'visible') continue;
+                    const c = a.getBoundingClientRect();
+                    [top, bottom] = [Math.max(top, c.top), Math.min(bottom, c.bottom)];
+                }
+                const names = e.closest('tbody') && e.closest('table').querySelector('thead');
+                if (names) top = Math.max(top, names.getBoundingClientRect().bottom);
+                return whole.height - Math.max(0, bottom - top) > 1;
+            }).map((e, i) => `${e.tagName}.${e.className} "${e.textContent.slice(0, 30)}"`)""",
+            needed))
+        unseen = hidden if unseen is None else unseen & hidden
+        page.clock.fast_forward(PAN_MS)
+    return sorted(unseen or ())
 
 
 @pytest.fixture(scope="module")
@@ -436,6 +473,19 @@ def test_the_kiosk_breaks_no_name_inside_on_the_board_nor_who_must_reactivate_a_
             assert seen == {"broken": [], "cut": []}, f"{lang} {width}×{height}: {seen}"
 
 
+def test_a_4_3_kiosk_of_dicy_shows_its_newest_round_and_all_else_in_view(
+        kiosk: Kiosk) -> None:
+    # at 1024×768 in Spanish, with the dice and two "reactivates a card" lines, the score sheet
+    # shrank to its names and totals, no round seen; the cards' last rows under the left
+    # column's foot: the sheet keeps its newest round, and a column that cannot hold all it
+    # has shows its top and its end in turn
+    kiosk.show(DICY_OF_FOUR, 60)
+    for lang in LANGUAGES:
+        page = kiosk.on(1024, 768, lang)
+        expect(page.locator(".owed")).to_have_count(2)
+        assert never_seen_whole(page, NEEDED) == [], lang
+
+
 @pytest.mark.parametrize("players", [4, 3])
 def test_the_kiosks_score_sheet_at_dicy_breaks_card_names_only_between_syllables(
         kiosk: Kiosk, players: int) -> None:
@@ -538,3 +588,27 @@ def test_the_kiosks_page_with_no_game_has_no_buttons_and_shows_its_join_code(
         expect(page.locator(".welcome button")).to_have_text(["Enter PIN", "Rules", "Statistics"])
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def troubled_kiosk(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Kiosk]:
+    """The kiosk of a table with the host's notices to show (its buttons off, its camera
+    sending a picture that cannot be read)."""
+    with troubled_table(Path(tmp_path_factory.mktemp("troubled"))) as served:
+        kiosk = Kiosk(browser, served)
+        yield kiosk
+        kiosk.close()
+
+
+def test_the_kiosk_of_dicy_with_the_hosts_notices_shows_every_card_in_turn(
+        troubled_kiosk: Kiosk) -> None:
+    # at 720p a "buttons off" notice and the camera's panel above four players' cards put the
+    # cards' last rows 150 px under the left column's foot, which scrolled only by keyboard:
+    # all cannot fit a TV 648 px tall, so the column shows its top and its end in turn
+    troubled_kiosk.show(DICY_OF_FOUR, 60)
+    for lang in LANGUAGES:
+        for width, height in (*TVS, (1024, 768)):
+            page = troubled_kiosk.on(width, height, lang)
+            expect(page.locator(".notices p")).to_be_visible()
+            expect(page.locator("section.camera")).to_be_visible()
+            assert never_seen_whole(page, NEEDED) == [], f"{lang} {width}×{height}"

@@ -58,6 +58,7 @@ function drawPad() {
       playing && !KIOSK ? (S.auth ? entry(view, game) : watchOnly()) : null,
       hintsBox(view, game),
       KIOSK ? null : actionsList(view, game)].filter(Boolean)));
+  if (KIOSK) fitTv();
 }
 
 /* What the host must be told (a damaged journal, a new PIN); a phone with the PIN dismisses it. */
@@ -120,6 +121,25 @@ function namesWhole(board) {
   const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
   const widest = Math.max(...[...board.querySelectorAll(".scores .name")].map((e) => e.scrollWidth));
   board.style.setProperty("--name", (widest / rem).toFixed(2) + "rem");
+}
+
+/* A TV nobody scrolls: the score sheet keeps room for its heading, its names, its newest round
+   and its totals; a column that cannot hold all it has still shows it all by itself, half its
+   height further each PAN_MS, from its top to its end and again. */
+const PAN_MS = 6000;
+let panned = 0;  // how many times the columns turned
+function fitTv() {
+  const sheet = document.querySelector("main .do > .scroll");
+  if (sheet) {
+    const parts = ["caption", "thead", "tbody tr:last-child", "tfoot"].map((part) => sheet.querySelector(part));
+    sheet.style.minHeight = parts.reduce((sum, e) => sum + (e ? e.getBoundingClientRect().height : 0), 2) + "px";
+  }
+  const behavior = matchMedia("(prefers-reduced-motion: reduce)").matches ? "instant" : "smooth";
+  for (const column of document.querySelectorAll("main .col")) {
+    const step = column.clientHeight / 2, end = column.scrollHeight - column.clientHeight;
+    const stops = end > 1 ? Math.ceil(end / step) + 1 : 1;  // a part half its height or less is whole at one
+    column.scrollTo({top: Math.min(end, (panned % stops) * step), behavior});
+  }
 }
 
 /* A score; one of pictures (★ ✖) said in words. */
@@ -466,6 +486,10 @@ function moveChoice(e) {
 function start() {
   new ResizeObserver(fitBoard).observe(document.getElementById("board"));
   addEventListener("resize", fitBoard);
+  if (KIOSK) {
+    addEventListener("resize", fitTv);
+    setInterval(() => { panned += 1; fitTv(); }, PAN_MS);
+  }
   document.getElementById("menu-button").addEventListener("click", (e) => {
     e.stopPropagation();
     toggleMenu();
