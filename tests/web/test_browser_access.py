@@ -1,5 +1,6 @@
 """The score pad for every player (Chromium): a 320 px phone, twice the text, the keyboard
-alone, a screen reader, Windows high contrast (forced colours), and a TV (the kiosk)."""
+alone, a screen reader, Windows high contrast (forced colours); a TV (the kiosk) is
+test_browser_kiosk's."""
 
 from __future__ import annotations
 
@@ -8,10 +9,8 @@ from collections.abc import Callable
 from random import Random
 from typing import TYPE_CHECKING, Any
 
-import cv2
-import numpy as np
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from engine.dicy_cards import Card as DicyCard
 from engine.selfplay import random_lines
@@ -304,94 +303,6 @@ def test_at_twice_the_text_the_menus_words_stay_in_their_buttons_on_a_320_px_pho
             .filter((e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)
             .map((e) => e.textContent)""")
         assert spilled == [], f"{lang}: words out of their menu item: {spilled}"
-
-
-def test_the_kiosks_story_stays_on_the_tv_and_scrolls_in_its_column(
-        browser: Browser, served: ServedTable) -> None:
-    header = {"game": "dalek", "players": ["Maximiliano", "Anastasia", "Fabrizio", "João",
-                                           "Iñaki", "Hélène", "Zoë", "Ben"], "target": 60}
-    play(host(served), header, random_lines(header, 40, Random(3)))
-    tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
-    try:
-        tv.goto(served.url + "/kiosk")
-        expect(tv.locator(".story li")).to_have_count(4)
-        height = tv.evaluate("innerHeight")
-        story = tv.locator(".story").bounding_box()
-        newest = tv.locator(".story li").first.bounding_box()
-        assert story is not None and newest is not None
-        assert story["y"] + story["height"] <= height, f"the story runs off the TV: {story}"
-        assert newest["y"] + newest["height"] <= height, "the newest of the story is off the TV"
-        assert tv.evaluate("document.documentElement.scrollHeight") <= height
-        reachable = tv.locator(".story").evaluate("""e => e.scrollHeight <= e.clientHeight + 1
-            || ["auto", "scroll"].includes(getComputedStyle(e).overflowY)""")
-        assert reachable, "what is left of the story cannot be scrolled to"
-    finally:
-        tv.context.close()
-
-
-def long_kiosk_game(served: ServedTable) -> dict[str, Any]:
-    """Eight players with long names, 800 moves of Dalek Dice to 500: a score sheet of twenty
-    rounds and more on the TV (its last view)."""
-    header = {"game": "dalek", "players": ["Maximiliano", "Anastasia", "Fabrizio", "João",
-                                           "Iñaki", "Hélène", "Zoë", "Ben"], "target": 500}
-    return play(host(served), header, random_lines(header, 800, Random(3)))
-
-
-def test_the_kiosks_score_sheet_of_a_long_game_fits_the_tv_its_newest_round_in_view(
-        browser: Browser, served: ServedTable) -> None:
-    view = long_kiosk_game(served)
-    assert view["round"] >= 20
-    for width, height in ((1280, 720), (1366, 768), (1920, 1080)):
-        tv = browser.new_context(viewport={"width": width, "height": height}).new_page()
-        try:
-            tv.goto(served.url + "/kiosk")
-            expect(tv.locator(".grid tbody tr")).to_have_count(view["round"])
-            sheet = tv.evaluate("""() => {
-                const box = (e) => e.getBoundingClientRect();
-                const scroll = document.querySelector('.do .scroll');
-                const inside = (e) => box(e).top >= box(scroll).top - 1
-                    && box(e).bottom <= box(scroll).bottom + 1;
-                return {bottom: box(scroll).bottom, page: document.documentElement.scrollHeight,
-                        newest: inside(scroll.querySelector('tbody tr:last-child')),
-                        names: inside(scroll.querySelector('thead th:last-child'))};
-            }""")
-            assert sheet["bottom"] <= height and sheet["page"] <= height, \
-                f"{width}×{height}: the score sheet runs off the TV: {sheet}"
-            assert sheet["newest"], f"{width}×{height}: the newest round is out of view"
-            assert sheet["names"], f"{width}×{height}: the players' names are out of view"
-        finally:
-            tv.context.close()
-
-
-def test_on_the_kiosk_no_digit_of_the_rows_scrolled_under_the_names_shows_through(
-        browser: Browser, served: ServedTable) -> None:
-    view = long_kiosk_game(served)
-    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
-    try:
-        tv.goto(served.url + "/kiosk")
-        expect(tv.locator(".grid tbody tr")).to_have_count(view["round"])
-        # the rows in magenta, a colour the page never uses: none of it may show on the names
-        tv.evaluate("""() => document.styleSheets[0].insertRule(`.grid tbody tr > *, .grid tbody
-            tr > * * { color: #f0f !important; background: #f0f !important; }`)""")
-        for scrolled in (0, -37, -101):  # the sheet scrolls from its end (the newest round)
-            names = tv.evaluate("""(scrolled) => {
-                const sheet = document.querySelector('.do .scroll');
-                sheet.scrollTop = scrolled;
-                const box = sheet.getBoundingClientRect();
-                const names = sheet.querySelector('thead th').getBoundingClientRect();
-                const first = sheet.querySelector('tbody tr').getBoundingClientRect();
-                return {x: box.left, y: names.top, width: box.width,
-                        height: Math.floor(names.height), under: first.top < names.bottom};
-            }""", scrolled)
-            assert names.pop("under"), f"no row under the names at {scrolled}"
-            shot = cv2.imdecode(np.frombuffer(tv.screenshot(clip=names), np.uint8),
-                                cv2.IMREAD_COLOR).astype(int)
-            blue, green, red = shot[..., 0], shot[..., 1], shot[..., 2]
-            through = np.nonzero((red > 200) & (blue > 200) & (green < 80))[0]
-            lines = sorted(set(through.tolist()))
-            assert lines == [], f"scrolled {scrolled}: rows show through the names on lines {lines}"
-    finally:
-        tv.context.close()
 
 
 def test_a_dicy_score_sheet_of_three_players_fits_a_320_px_phone(

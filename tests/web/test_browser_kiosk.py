@@ -9,6 +9,8 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
@@ -564,6 +566,80 @@ def test_the_kiosks_score_sheet_of_17_shows_its_newest_round_whole_under_its_nam
             }""")
             assert seen == {"under": False, "cut": False, "tokens": 0}, \
                 f"{lang} {width}×{height}: {seen}"
+
+
+EIGHT = ["Maximiliano", "Anastasia", "Fabrizio", "João", "Iñaki", "Hélène", "Zoë", "Ben"]
+LONG_GAME = ({"game": "dalek", "players": EIGHT, "target": 500}, 800)
+"""Eight players, 800 moves of Dalek Dice to 500: a score sheet of twenty rounds and more."""
+
+
+def test_the_kiosks_story_stays_on_the_tv_and_scrolls_in_its_column(kiosk: Kiosk) -> None:
+    kiosk.show({"game": "dalek", "players": EIGHT, "target": 60}, 40)
+    tv = kiosk.on(1280, 720)
+    expect(tv.locator(".story li")).to_have_count(4)
+    height = tv.evaluate("innerHeight")
+    story = tv.locator(".story").bounding_box()
+    newest = tv.locator(".story li").first.bounding_box()
+    assert story is not None and newest is not None
+    assert story["y"] + story["height"] <= height, f"the story runs off the TV: {story}"
+    assert newest["y"] + newest["height"] <= height, "the newest of the story is off the TV"
+    assert tv.evaluate("document.documentElement.scrollHeight") <= height
+    reachable = tv.locator(".story").evaluate("""e => e.scrollHeight <= e.clientHeight + 1
+        || ["auto", "scroll"].includes(getComputedStyle(e).overflowY)""")
+    assert reachable, "what is left of the story cannot be scrolled to"
+
+
+def test_the_kiosks_score_sheet_of_a_long_game_fits_the_tv_its_newest_round_in_view(
+        kiosk: Kiosk) -> None:
+    view = kiosk.show(*LONG_GAME)
+    assert view["round"] >= 20
+    for width, height in ((1280, 720), (1366, 768), (1920, 1080)):
+        tv = kiosk.on(width, height)
+        expect(tv.locator(".grid tbody tr")).to_have_count(view["round"])
+        sheet = tv.evaluate("""() => {
+            const box = (e) => e.getBoundingClientRect();
+            const scroll = document.querySelector('.do .scroll');
+            const inside = (e) => box(e).top >= box(scroll).top - 1
+                && box(e).bottom <= box(scroll).bottom + 1;
+            return {bottom: box(scroll).bottom, page: document.documentElement.scrollHeight,
+                    newest: inside(scroll.querySelector('tbody tr:last-child')),
+                    names: inside(scroll.querySelector('thead th:last-child'))};
+        }""")
+        assert sheet["bottom"] <= height and sheet["page"] <= height, \
+            f"{width}×{height}: the score sheet runs off the TV: {sheet}"
+        assert sheet["newest"], f"{width}×{height}: the newest round is out of view"
+        assert sheet["names"], f"{width}×{height}: the players' names are out of view"
+
+
+def test_on_the_kiosk_no_digit_of_the_rows_scrolled_under_the_names_shows_through(
+        kiosk: Kiosk) -> None:
+    view = kiosk.show(*LONG_GAME)
+    tv = kiosk.on(1920, 1080)
+    expect(tv.locator(".grid tbody tr")).to_have_count(view["round"])
+    # the rows in magenta, a colour the page never uses: none of it may show on the names
+    rule = tv.evaluate("""() => document.styleSheets[0].insertRule(`.grid tbody tr > *,
+        .grid tbody tr > * * { color: #f0f !important; background: #f0f !important; }`)""")
+    try:
+        for scrolled in (0, -37, -101):  # the sheet scrolls from its end (the newest round)
+            names = tv.evaluate("""(scrolled) => {
+                const sheet = document.querySelector('.do .scroll');
+                sheet.scrollTop = scrolled;
+                const box = sheet.getBoundingClientRect();
+                const names = sheet.querySelector('thead th').getBoundingClientRect();
+                const first = sheet.querySelector('tbody tr').getBoundingClientRect();
+                return {x: box.left, y: names.top, width: box.width,
+                        height: Math.floor(names.height), under: first.top < names.bottom};
+            }""", scrolled)
+            assert names.pop("under"), f"no row under the names at {scrolled}"
+            shot = cv2.imdecode(np.frombuffer(tv.screenshot(clip=names), np.uint8),
+                                cv2.IMREAD_COLOR).astype(int)
+            blue, green, red = shot[..., 0], shot[..., 1], shot[..., 2]
+            through = np.nonzero((red > 200) & (blue > 200) & (green < 80))[0]
+            lines = sorted(set(through.tolist()))
+            assert lines == [], f"scrolled {scrolled}: rows show through the names on lines {lines}"
+    finally:  # the page is the next test's
+        tv.evaluate("(rule) => document.styleSheets[0].deleteRule(rule)", rule)
+        tv.evaluate("document.querySelector('.do .scroll').scrollTop = 0")
 
 
 def test_the_kiosks_page_with_no_game_has_no_buttons_and_shows_its_join_code(
