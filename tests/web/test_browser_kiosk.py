@@ -285,6 +285,18 @@ def test_the_kiosks_story_breaks_no_name_inside(kiosk: Kiosk) -> None:
             assert seen["board"] == LONG_NAMES, f"{where}: the names whole on the board"
 
 
+def test_the_kiosks_score_board_of_eight_long_names_keeps_two_tiles_a_row(
+        kiosk: Kiosk) -> None:
+    # tiles as wide as a name of 24 letters stood one a row at 1024×768: eight rows, 320 px of
+    # a 768 px TV, the score sheet under the column's foot
+    kiosk.show(*DALEK_OF_EIGHT)
+    for width, height in (*TVS, (1024, 768)):
+        page = kiosk.on(width, height)
+        rows = page.evaluate("""() => new Set([...document.querySelectorAll('.scores li')]
+            .map((e) => Math.round(e.getBoundingClientRect().top))).size""")
+        assert rows <= 4, f"{width}×{height}: {rows} rows of tiles"
+
+
 def test_the_kiosks_score_sheet_shows_its_heading_whole_above_its_names(
         kiosk: Kiosk) -> None:
     # Dalek of eight at 1080p in Spanish: "Hoja de puntos" was half under the hints box (16 px

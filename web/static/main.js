@@ -115,8 +115,8 @@ function scoreboard(view, game) {
 }
 
 /* A TV's score board keeps each name whole on one line: its tiles as wide as its longest name
-   (in rem: they keep it at any size of the TV), a name cut with "…" only where one tile a row
-   cannot hold it. */
+   (in rem: they keep it at any size of the TV), a name cut with "…" only where half the board
+   cannot hold it (two tiles a row at least). */
 function namesWhole(board) {
   const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
   const widest = Math.max(...[...board.querySelectorAll(".scores .name")].map((e) => e.scrollWidth));
