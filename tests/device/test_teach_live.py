@@ -51,12 +51,40 @@ def dice(faces: list[str] | tuple[str, ...], spots: list[tuple[float, float]], f
                  for i, (f, (x, y)) in enumerate(zip(faces, spots, strict=False)))
 
 
+class Films:
+    """What the camera is shown in this module's tests: each rest, with its sheet, art, seed
+    and picture cut short, rendered once into a folder of its own and played again from there
+    wherever it is shown again (the live loop only reads the folder)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.made: dict[str, Path] = {}
+
+    def of(self, rest: SheetRest, *, game: str, style: str, seed: int, cut_short: bool
+           ) -> Path:
+        """The film of ``rest`` held still (then a picture cut short, which cannot be read)."""
+        key = repr((rest, game, style, seed, cut_short))
+        if key not in self.made:
+            folder = self.folder / f"film-{len(self.made)}"
+            write_film(folder, [rest], game=game, seed=seed, style=style, hold=6)
+            if cut_short:
+                (folder / "99999.jpg").write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF")
+            self.made[key] = folder
+        return self.made[key]
+
+
+@pytest.fixture(scope="module")
+def films(tmp_path_factory: pytest.TempPathFactory) -> Films:
+    return Films(tmp_path_factory.mktemp("films"))
+
+
 class Table:
     """A session with a camera: the observer, the teacher, and a way to show it the table
-    (``game``'s sheet, in ``style``)."""
+    (``game``'s sheet, in ``style``, through ``films``)."""
 
-    def __init__(self, tmp: Path, game: str = "dalek", style: str = STYLE) -> None:
-        self.game, self.style = game, style
+    def __init__(self, films: Films, tmp: Path, game: str = "dalek", style: str = STYLE
+                 ) -> None:
+        self.films, self.game, self.style = films, game, style
         self.tmp, self.state = tmp, tmp / "state"
         self.session = TableSession(Journal(self.state / "table.db"))
         self.session.start()
@@ -64,16 +92,12 @@ class Table:
         self.observer = SheetObserver(None, profiles=taught_profiles(self.state), threads=2)
         self.teacher = Teacher(self.state, self.observer.use_profile, self.observer.pips)
         self.session.teacher = self.teacher
-        self.shown = 0
 
     def show(self, rest: SheetRest, seed: int, *, then_cut_short: bool = False) -> None:
         """The camera sees ``rest`` on the sheet, still, through the live loop (then a picture
         cut short, which cannot be read)."""
-        self.shown += 1
-        folder = self.tmp / f"film-{self.shown}"
-        write_film(folder, [rest], game=self.game, seed=seed, style=self.style, hold=6)
-        if then_cut_short:
-            (folder / "99999.jpg").write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF")
+        folder = self.films.of(rest, game=self.game, style=self.style, seed=seed,
+                               cut_short=then_cut_short)
         loop = LiveLoop(lambda: open_source(str(folder), paced=False), self.observer,
                         self.session)
         loop.start()
@@ -116,8 +140,9 @@ def roll_game(table: Table, seed: int) -> list[dict[str, Any]]:
 ROLLED = ["H4", "H4", "H2", "D3", "D3", "D2", "DOC", "EXT", "H2", "D3"]
 
 
-def test_dalek_dice_of_a_new_art_are_taught_checked_saved_and_read(tmp_path: Path) -> None:
-    table = Table(tmp_path)
+def test_dalek_dice_of_a_new_art_are_taught_checked_saved_and_read(
+        tmp_path: Path, films: Films) -> None:
+    table = Table(films, tmp_path)
     try:
         assert roll_game(table, 31) == []  # the shipped profile cannot read this art
         lesson = table.teach("start", "dalek")["lesson"]
@@ -153,7 +178,7 @@ def test_dalek_dice_of_a_new_art_are_taught_checked_saved_and_read(tmp_path: Pat
         shutil.copyfile(profile_path(table.state, "dalek"), shared)
     finally:
         table.session.stop()
-    other = Table(tmp_path / "other")  # a table serving elsewhere takes the profile up
+    other = Table(films, tmp_path / "other")  # a table serving elsewhere takes the profile up
     watch = ProfileWatch(other.teacher, other.session.teach_news, every_s=0.05)
     watch.start()
     try:
@@ -197,8 +222,8 @@ class Checking:
         return self._answer
 
 
-def test_bad_steps_are_refused_and_change_nothing(tmp_path: Path) -> None:
-    table = Table(tmp_path)
+def test_bad_steps_are_refused_and_change_nothing(tmp_path: Path, films: Films) -> None:
+    table = Table(films, tmp_path)
     try:
         with pytest.raises(TeachRefusal, match="cannot be taught this kind"):
             table.teach("start", "chess")
@@ -228,11 +253,11 @@ def test_bad_steps_are_refused_and_change_nothing(tmp_path: Path) -> None:
 
 
 def test_a_photo_asked_as_the_cameras_picture_cannot_be_read_is_refused_and_the_lesson_goes_on(
-        tmp_path: Path) -> None:
+        tmp_path: Path, films: Films) -> None:
     """The camera's newest picture cannot be read (cut short in its folder): the photo was
     taken of the picture before it without a word, which shows the table as it was before
     (dice of the face before, half laid)."""
-    table = Table(tmp_path)
+    table = Table(films, tmp_path)
     try:
         table.teach("start", "dalek")
         table.show(SheetRest(dice(["H4"] * 10, TO_ROLL)), 40, then_cut_short=True)
@@ -280,8 +305,9 @@ ROLL = {"roll": [1, 1, 2, 5, 6, 6]}
 REROLL = {"reroll": {"freeze": "odd", "dice": [2, 3, 4, 5, 6, 6]}}
 
 
-def test_dicy_cards_of_a_new_art_are_taught_in_their_places_and_read(tmp_path: Path) -> None:
-    table = Table(tmp_path, "dicy", "pop")
+def test_dicy_cards_of_a_new_art_are_taught_in_their_places_and_read(
+        tmp_path: Path, films: Films) -> None:
+    table = Table(films, tmp_path, "dicy", "pop")
     try:
         before = dicy_game(table, 61)
         assert before == [ROLL]  # the shipped profile cannot tell which card was frozen
@@ -329,8 +355,8 @@ PLAYS = [{"play": {"card": "3", "face": "up"}}, {"play": {"face": "down"}},
          {"play": {"card": "2d", "face": "down"}}]
 
 
-def test_17_cards_of_a_new_art_are_taught_in_the_row_and_read(tmp_path: Path) -> None:
-    table = Table(tmp_path, "17", "pop")
+def test_17_cards_of_a_new_art_are_taught_in_the_row_and_read(tmp_path: Path, films: Films) -> None:
+    table = Table(films, tmp_path, "17", "pop")
     try:
         assert seventeen_game(table, 62) != PLAYS
         lesson = table.teach("start", "17-card")["lesson"]
@@ -361,8 +387,9 @@ def picture_game(table: Table, seed: int) -> list[dict[str, Any]]:
                        SheetRest(dice(PICTURES, DICE_AREA)), seed)
 
 
-def test_d6_dice_with_pictures_are_taught_in_the_dice_box_and_read(tmp_path: Path) -> None:
-    table = Table(tmp_path, "dicy", "pictures")
+def test_d6_dice_with_pictures_are_taught_in_the_dice_box_and_read(
+        tmp_path: Path, films: Films) -> None:
+    table = Table(films, tmp_path, "dicy", "pictures")
     try:
         assert picture_game(table, 63) == []
         lesson = table.teach("start", "d6")["lesson"]
@@ -392,11 +419,11 @@ def test_d6_dice_with_pictures_are_taught_in_the_dice_box_and_read(tmp_path: Pat
         table.session.stop()
 
 
-def test_a_d6_photo_of_dice_showing_another_face_is_refused(tmp_path: Path) -> None:
+def test_a_d6_photo_of_dice_showing_another_face_is_refused(tmp_path: Path, films: Films) -> None:
     """The step asks for dice showing 1: dice showing 5, or thrown as they fell, were taken
     as ones (the profile then read a 5 as a 1). Refused in the players' words, saying what
     the dice look like; the step has no photo and the table's profile is left as it was."""
-    table = Table(tmp_path, "dicy", "classic")
+    table = Table(films, tmp_path, "dicy", "classic")
     try:
         table.teach("start", "d6")
         for laid, said in ((["5"] * 6, "most of these dice look like 5, not 1: lay them all "
@@ -416,11 +443,12 @@ def test_a_d6_photo_of_dice_showing_another_face_is_refused(tmp_path: Path) -> N
         table.session.stop()
 
 
-def test_dice_doubted_and_kept_as_pictures_by_mistake_are_taken_back(tmp_path: Path) -> None:
+def test_dice_doubted_and_kept_as_pictures_by_mistake_are_taken_back(
+        tmp_path: Path, films: Films) -> None:
     """Dice showing 5 laid for the 1 step are doubted; a player who says they have pictures
     keeps that very photo as ones (the camera has moved on meanwhile); a wrong tap is taken
     back: the teach set is as before it, and the step takes photos again."""
-    table = Table(tmp_path, "dicy", "classic")
+    table = Table(films, tmp_path, "dicy", "classic")
     try:
         table.teach("start", "d6")
         table.show(SheetRest(dice(["5"] * 6, DICE_AREA)), 65)
@@ -472,8 +500,8 @@ def test_a_d6_photo_is_checked_by_the_cameras_own_dice_reader(tmp_path: Path) ->
         session.stop()
 
 
-def test_a_d6_face_may_be_left_to_its_pips_but_not_all(tmp_path: Path) -> None:
-    table = Table(tmp_path, "dicy", "classic")
+def test_a_d6_face_may_be_left_to_its_pips_but_not_all(tmp_path: Path, films: Films) -> None:
+    table = Table(films, tmp_path, "dicy", "classic")
     try:
         table.teach("start", "d6")
         for _ in range(5):
@@ -495,12 +523,12 @@ def test_a_d6_face_may_be_left_to_its_pips_but_not_all(tmp_path: Path) -> None:
 
 
 def test_a_card_photo_taken_back_is_not_the_last_photo_the_next_step_is_told_from(
-        tmp_path: Path) -> None:
+        tmp_path: Path, films: Films) -> None:
     """Dicy cards: step 1's photo, then step 2's cards photographed by mistake while step 1 is
     being taken, taken back. The next step is told from step 1's photo: its cards left lying
     are refused, step 2's cards are taken (step 2's cards were refused as unchanged, step 1's
     taken as step 2's)."""
-    table = Table(tmp_path, "dicy", "pop")
+    table = Table(films, tmp_path, "dicy", "pop")
     try:
         lesson = table.teach("start", "dicy-card")["lesson"]
         steps = [{s["place"]: s["face"] for s in step} for step in lesson["steps"]]
@@ -522,12 +550,13 @@ def test_a_card_photo_taken_back_is_not_the_last_photo_the_next_step_is_told_fro
         table.session.stop()
 
 
-def test_a_photo_taken_back_whose_labels_cannot_be_written_stays_kept(tmp_path: Path) -> None:
+def test_a_photo_taken_back_whose_labels_cannot_be_written_stays_kept(
+        tmp_path: Path, films: Films) -> None:
     """Taking back a photo rewrites the teach set's labels.json: a write that fails leaves
     the photo kept, in the lesson and on disk, and it is taken back once the write works
     (the photo was dropped from the lesson first: the step's count and the set no longer
     agreed, and the next try failed on a photo no longer there)."""
-    table = Table(tmp_path, "dicy", "classic")
+    table = Table(films, tmp_path, "dicy", "classic")
     try:
         table.teach("start", "d6")
         table.show(SheetRest(dice(["1"] * 6, DICE_AREA)), 65)
@@ -547,12 +576,12 @@ def test_a_photo_taken_back_whose_labels_cannot_be_written_stays_kept(tmp_path: 
 
 
 def test_the_question_of_a_doubted_photo_is_the_lessons_and_goes_when_it_moves_on(
-        tmp_path: Path) -> None:
+        tmp_path: Path, films: Films) -> None:
     """A doubted d6 photo's question is in the lesson's state for every phone; another
     phone's photo and its undo drop it, and a phone still showing it that answers "my dice
     have pictures" is told the lesson moved on (the camera's frame then, dice showing 4, was
     kept as ones unchecked). A doubted photo taken back is not asked about again."""
-    table = Table(tmp_path, "dicy", "classic")
+    table = Table(films, tmp_path, "dicy", "classic")
     labels = table.state / "teach" / "d6" / "labels.json"
 
     def doubt() -> dict[str, Any] | None:
@@ -594,11 +623,11 @@ def test_the_question_of_a_doubted_photo_is_the_lessons_and_goes_when_it_moves_o
 
 
 def test_a_photo_doubted_while_another_phone_took_a_photo_back_says_the_lesson_moved_on(
-        tmp_path: Path) -> None:
+        tmp_path: Path, films: Films) -> None:
     """A d6 photo is being checked when another phone takes the step's last photo back: its
     question is not the lesson's (not asked on any phone), so the phone that took it is told
     the lesson moved on, not asked about dice it is never shown."""
-    table = Table(tmp_path, "dicy", "classic")
+    table = Table(films, tmp_path, "dicy", "classic")
     undone: list[dict[str, Any]] = []
 
     def pips() -> DiceReader:  # the photo is being checked: another phone's undo comes now
@@ -629,10 +658,10 @@ def test_a_photo_doubted_while_another_phone_took_a_photo_back_says_the_lesson_m
         table.session.stop()
 
 
-def test_d6_photos_kept_hold_no_rectified_sheet(tmp_path: Path) -> None:
+def test_d6_photos_kept_hold_no_rectified_sheet(tmp_path: Path, films: Films) -> None:
     """Each d6 photo kept held the sheet rectified (1.7 MB at 3 px/mm), which only a card step
     is told from the step before by: a step's photos held 5 MB more than they need."""
-    table = Table(tmp_path, "dicy", "classic")
+    table = Table(films, tmp_path, "dicy", "classic")
     try:
         table.teach("start", "d6")
         table.show(SheetRest(dice(["1"] * 6, DICE_AREA)), 65)
@@ -654,10 +683,11 @@ def test_d6_photos_kept_hold_no_rectified_sheet(tmp_path: Path) -> None:
         table.session.stop()
 
 
-def test_a_photo_refused_for_no_doubt_sends_the_phones_nothing(tmp_path: Path) -> None:
+def test_a_photo_refused_for_no_doubt_sends_the_phones_nothing(
+        tmp_path: Path, films: Films) -> None:
     """A photo refused (no die in the box) changes nothing: no news goes to every phone; a
     doubted photo's question does."""
-    table = Table(tmp_path, "dicy", "classic")
+    table = Table(films, tmp_path, "dicy", "classic")
     try:
         table.teach("start", "d6")
         table.show(SheetRest(), 65)
@@ -675,13 +705,13 @@ def test_a_photo_refused_for_no_doubt_sends_the_phones_nothing(tmp_path: Path) -
 
 
 def test_a_doubted_photo_holds_only_what_is_read_while_its_question_stands(
-        tmp_path: Path) -> None:
+        tmp_path: Path, films: Films) -> None:
     """A doubted d6 photo is held until the players answer; it held the sheet rectified too
     (1.7 MB at 3 px/mm), read by nothing once the dice were found, twice over: in the photo,
     and in the frames of the refusal held as the question (its traceback kept the locals of
     the code that raised it). The camera's frame, written if the photo is kept, is all it
     needs beside the question."""
-    table = Table(tmp_path, "dicy", "classic")
+    table = Table(films, tmp_path, "dicy", "classic")
     try:
         table.teach("start", "d6")
         table.show(SheetRest(dice(["5"] * 6, DICE_AREA)), 65)
@@ -705,12 +735,12 @@ def test_a_doubted_photo_holds_only_what_is_read_while_its_question_stands(
 
 
 def test_the_phones_are_asked_about_the_last_photo_doubted_where_the_lesson_stands(
-        tmp_path: Path) -> None:
+        tmp_path: Path, films: Films) -> None:
     """The doubted photo held goes by one rule, the lesson moving on (a photo kept, one taken
     back, the next step); a new doubted photo is asked about in its stead, and a photo refused
     for anything else leaves the question as it was: each time, the question and the picture
     the phones are shown are those of the photo an answer would keep."""
-    table = Table(tmp_path, "dicy", "classic")
+    table = Table(films, tmp_path, "dicy", "classic")
 
     def asked() -> tuple[dict[str, Any] | None, bytes | None]:
         camera = table.session.snapshot().camera
