@@ -1,15 +1,17 @@
-"""Teach mode on a phone, end to end: ``dicetable serve --camera FOLDER`` whose camera sees the
-printed Dalek sheet with the table's own dice (an art the shipped profile does not know) laid
-face by face, then the check; a phone at 390×844 walks the score pad's steps, sees the check,
-saves, and downloads the taught profile."""
+"""Teach mode on a phone, end to end: ``dicetable serve --camera FOLDER`` whose camera saves a
+picture of the printed Dalek sheet into the folder as the table's own dice (an art the shipped
+profile does not know) are laid face by face, then the check; a phone at 390×844 walks the
+score pad's steps, sees the check, saves, and downloads the taught profile."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -27,8 +29,6 @@ from vision.teach_sheet import check_plan, steps
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-FPS = 15  # a folder camera's pace (device.camera.DEFAULT_FPS)
-HOLD = 9.0  # seconds each step's picture is held: a phone on a busy machine takes a step in 6
 PHOTO_MS = 30_000  # a photo is read before it counts: seconds on a machine at load 10 and more
 TO_ROLL = [(60.0, 140.0), (100.0, 140.0), (140.0, 140.0), (180.0, 140.0), (220.0, 140.0),
            (60.0, 182.0), (100.0, 182.0), (140.0, 182.0), (180.0, 182.0), (220.0, 182.0)]
@@ -42,14 +42,45 @@ def dice(faces: list[str] | tuple[str, ...], spots: list[tuple[float, float]], f
                  for i, (f, (x, y)) in enumerate(zip(faces, spots, strict=False)))
 
 
+class Camera:
+    """A camera that saves a picture into its folder each time the player lays something new
+    on ``game``'s sheet (in a new art by default), as ``dicetable serve --camera FOLDER`` finds
+    one: the table looks for new pictures once a second and holds the last one."""
+
+    def __init__(self, folder: Path, game: str, *, seed: int = 43, style: str = "pop") -> None:
+        folder.mkdir()
+        self.folder, self.game, self.seed, self.style = folder, game, seed, style
+        self.saved = 0
+
+    def lay(self, rest: SheetRest) -> None:
+        """The camera sees ``rest`` and saves its picture (written beside the folder, then moved
+        into it whole)."""
+        (image, _), = film([rest], game=self.game, seed=self.seed, style=self.style)
+        written = self.folder.parent / f"{self.folder.name}-writing.jpg"
+        cv2.imwrite(str(written), image)
+        self.saved += 1
+        os.replace(written, self.folder / f"{self.saved:05d}.jpg")
+
+
+@contextmanager
+def served_camera(tmp_path: Path, first: SheetRest, game: str, *, seed: int = 43,
+                  style: str = "pop") -> Iterator[tuple[ServedTable, Camera]]:
+    """``dicetable serve`` whose camera has saved a picture of ``first``."""
+    saves = Camera(tmp_path / "photos", game, seed=seed, style=style)
+    saves.lay(first)
+    with ServedTable(tmp_path / "state", args=["--camera", str(saves.folder)]) as table:
+        yield table, saves
+
+
+FACES = [SheetRest(dice([face] * 10, TO_ROLL, 10 * n)) for n, face in enumerate(DALEK_FACES)]
+DALEK_CHECK = SheetRest(dice(DALEK_FACES, ROW, 70))
+
+
 @pytest.fixture
-def teach_table(tmp_path: Path) -> Iterator[ServedTable]:
-    """The camera sees each face's dice for HOLD seconds, then the check row."""
-    rests = [SheetRest(dice([face] * 10, TO_ROLL, 10 * n)) for n, face in enumerate(DALEK_FACES)]
-    rests.append(SheetRest(dice(DALEK_FACES, ROW, 70)))
-    frames = held_film(tmp_path / "frames", rests, "dalek", HOLD, seed=41)
-    with ServedTable(tmp_path / "state", args=["--camera", str(frames)]) as table:
-        yield table
+def teach_table(tmp_path: Path) -> Iterator[tuple[ServedTable, Camera]]:
+    """The camera sees the first face's dice; the test lays the others, then the check row."""
+    with served_camera(tmp_path, FACES[0], "dalek", seed=41) as served:
+        yield served
 
 
 def sign_in(page: Page, table: ServedTable) -> None:
@@ -60,17 +91,11 @@ def sign_in(page: Page, table: ServedTable) -> None:
     assert response.ok
 
 
-def test_the_pad_walks_a_phone_through_teaching_dalek_dice(browser: Browser,
-                                                          teach_table: ServedTable,
-                                                          tmp_path: Path) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB",
-                                  accept_downloads=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.goto(teach_table.url + "/")
-    sign_in(page, teach_table)
-    page.reload()
+def test_the_pad_walks_a_phone_through_teaching_dalek_dice(
+        browser: Browser, teach_table: tuple[ServedTable, Camera], tmp_path: Path) -> None:
+    served, saves = teach_table
+    phones = Phones(browser, served, tmp_path)
+    page = phones.pages["en"]
     camera = page.locator("section.camera")
     camera.get_by_text("Teach the camera your dice and cards").click()
     camera.get_by_role("button", name="Teach Dalek Dice").click()
@@ -82,6 +107,7 @@ def test_the_pad_walks_a_phone_through_teaching_dalek_dice(browser: Browser,
         camera.get_by_role("button", name="Take photo").click()
         expect(camera).to_contain_text("Photos of this face: 1 of at most 3", timeout=PHOTO_MS)
         camera.get_by_role("button", name="On to the check" if n == 5 else "Next face").click()
+        saves.lay(FACES[n + 1] if n < 5 else DALEK_CHECK)
     expect(camera).to_contain_text("lay one die of each face in a row")
     expect(camera.locator(".teach-order li")).to_have_text(NAMES)
     expect(picture).to_have_attribute("src", re.compile(r"n=7$"), timeout=30_000)
@@ -94,38 +120,20 @@ def test_the_pad_walks_a_phone_through_teaching_dalek_dice(browser: Browser,
         camera.get_by_role("link", name=re.compile("Download the taught Dalek Dice")).click()
     download.value.save_as(tmp_path / "shared.npz")
     assert load(tmp_path / "shared.npz").taught() == DALEK_FACES
-    assert (teach_table.state / "profiles" / "profile-dalek.npz").is_file()
-    assert errors == []
-    context.close()
+    assert (served.state / "profiles" / "profile-dalek.npz").is_file()
+    assert phones.errors == []
+    phones.close()
+
+
+CARD_STEPS = [SheetRest(cards=dict(step)) for step in steps("dicy-card")]
 
 
 @pytest.fixture
-def cards_table(tmp_path: Path) -> Iterator[ServedTable]:
-    """The camera sees the Dicy sheet with each step's cards (a new art) for HOLD seconds
-    each, then the check's cards until the end."""
-    rests = [SheetRest(cards=dict(step)) for step in steps("dicy-card")]
-    rests.append(SheetRest(cards=dict(check_plan("dicy-card"))))
-    with ServedTable(tmp_path / "state", args=["--camera", str(held_film(
-            tmp_path / "frames", rests, "dicy", HOLD))]) as table:
-        yield table
-
-
-def held_film(frames: Path, rests: list[SheetRest], game: str, seconds: float, *,
-              seed: int = 43, style: str = "pop") -> Path:
-    """A folder camera's frames (a new art by default): each rest held ``seconds`` (the first
-    at least 6 s: the phone signs in; the last 60 s)."""
-    frames.mkdir()
-    number, still = 0, 0
-    for image, held in film(rests, game=game, seed=seed, style=style):
-        first = frames / f"{number:05d}.jpg"
-        cv2.imwrite(str(first), image)
-        last = still == len(rests) - 1
-        hold = round((max(6, seconds) if still == 0 else 60 if last else seconds) * FPS) \
-            if held else 1
-        for n in range(number + 1, number + hold):
-            (frames / f"{n:05d}.jpg").hardlink_to(first)
-        number, still = number + hold, still + held
-    return frames
+def cards_table(tmp_path: Path) -> Iterator[tuple[ServedTable, Camera]]:
+    """The camera sees the Dicy sheet with the first step's cards (a new art); the test lays
+    the others, then the check's cards."""
+    with served_camera(tmp_path, CARD_STEPS[0], "dicy") as served:
+        yield served
 
 
 LOCALES = {"en": "en-GB", "es": "es-ES", "pt": "pt-PT", "it": "it-IT"}
@@ -180,12 +188,12 @@ class Phones:
             context.close()
 
 
-def test_the_pad_walks_a_phone_through_teaching_dicy_cards(browser: Browser,
-                                                          cards_table: ServedTable,
-                                                          tmp_path: Path) -> None:
+def test_the_pad_walks_a_phone_through_teaching_dicy_cards(
+        browser: Browser, cards_table: tuple[ServedTable, Camera], tmp_path: Path) -> None:
     """One phone (English) walks the steps; then phones in the other languages join, and
     every screen of teach mode fits each of them."""
-    phones = Phones(browser, cards_table, tmp_path)
+    served, saves = cards_table
+    phones = Phones(browser, served, tmp_path)
     page = phones.pages["en"]
     camera = page.locator("section.camera")
     phones.open_entry("en")
@@ -206,13 +214,14 @@ def test_the_pad_walks_a_phone_through_teaching_dicy_cards(browser: Browser,
         if n == 0:
             expect(places.first).to_have_text("Player 1's row, place 1: Two dice, active side up")
         camera.get_by_role("button", name="On to the check" if n == 4 else "Next cards").click()
+        saves.lay(CARD_STEPS[n + 1] if n < 4 else SheetRest(cards=dict(check_plan("dicy-card"))))
     expect(camera).to_contain_text("Check: lay these cards in these places")
     expect(places.last).to_have_text("Player 3's row, place 2: All the same ×5, active side up")
     expect(picture).to_have_attribute("src", re.compile(r"n=6$"), timeout=30_000)
     camera.get_by_role("button", name="Check", exact=True).click()
     expect(camera.locator(".teach-checked li")).to_have_count(12, timeout=30_000)
     expect(camera.locator(".teach-checked")).to_contain_text(re.compile(r"Read right: \d+ of 12"))
-    phones.join("es", "pt", "it")  # the film holds the check from here on
+    phones.join("es", "pt", "it")  # the camera holds the check from here on
     phones.look("cards-checked")
     camera.get_by_role("button", name="Save").click()
     with page.expect_download() as download:
@@ -222,7 +231,7 @@ def test_the_pad_walks_a_phone_through_teaching_dicy_cards(browser: Browser,
     # a profile imported while the table serves shows on the pad at once, no restart
     default("dalek").save(tmp_path / "dalek.npz")
     subprocess.run([sys.executable, "-m", "dicetable", "teach", "dalek", "--import",
-                    str(tmp_path / "dalek.npz"), "--state", str(cards_table.state)], check=True)
+                    str(tmp_path / "dalek.npz"), "--state", str(served.state)], check=True)
     expect(camera.get_by_role("link", name=re.compile("Download the taught Dalek Dice"))
            ).to_be_visible(timeout=30_000)
     phones.open_entry("es", "pt", "it")
@@ -253,9 +262,8 @@ DICE_AREA = [(60.0 + 35.0 * i, 105.0) for i in range(6)]  # the Dicy sheet's dic
 @pytest.fixture
 def fives_table(tmp_path: Path) -> Iterator[ServedTable]:
     """The camera sees the Dicy sheet with six dice showing 5 in its dice box."""
-    frames = held_film(tmp_path / "frames", [SheetRest(dice(["5"] * 6, DICE_AREA, 0))], "dicy",
-                       HOLD, style="classic")
-    with ServedTable(tmp_path / "state", args=["--camera", str(frames)]) as table:
+    with served_camera(tmp_path, SheetRest(dice(["5"] * 6, DICE_AREA, 0)), "dicy",
+                       style="classic") as (table, _):
         yield table
 
 
