@@ -3,6 +3,7 @@ the app around them, and phones (Flask test clients) that know the CSRF token.""
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -182,6 +183,15 @@ def browser() -> Iterator[Browser]:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+def sign_in(page: Page, table: ServedTable) -> None:
+    """Sign the page's phone in with the table's PIN through the API."""
+    csrf = page.request.get(table.url + "/api/state").json()["csrf"]
+    response = page.request.post(table.url + "/auth/pin", data=json.dumps({"pin": table.pin}),
+                                 headers={"Content-Type": "application/json",
+                                          "X-CSRF-Token": csrf})
+    assert response.ok
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from device.live import CameraStatus, LiveLoop
 from device.session import TableSession
 from dicetable.child import ServedTable
 from dicetable.cli import main
-from tests.web.conftest import served_here
+from tests.web.conftest import served_here, sign_in
 from vision.calibrate import calibrate
 from vision.observation import DiceObserver
 from vision.reader import DiceReader
@@ -57,15 +57,6 @@ def camera_table(tmp_path: Path) -> Iterator[ServedTable]:
                frames, seed=4)
     with ServedTable(tmp_path / "state", args=["--camera", str(frames)]) as table:
         yield table
-
-
-def sign_in(page: Page, table: ServedTable) -> None:
-    """Sign the page's phone in with the table's PIN through the API."""
-    csrf = page.request.get(table.url + "/api/state").json()["csrf"]
-    response = page.request.post(table.url + "/auth/pin", data=json.dumps({"pin": table.pin}),
-                                 headers={"Content-Type": "application/json",
-                                          "X-CSRF-Token": csrf})
-    assert response.ok
 
 
 def start_game(page: Page, table: ServedTable, header: dict[str, object] = DICY) -> None:

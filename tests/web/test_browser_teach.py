@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from dicetable.child import ServedTable
+from tests.web.conftest import sign_in
 from vision.components import DALEK_FACES
 from vision.profile import default, load
 from vision.table_film import SheetRest, film
@@ -81,14 +82,6 @@ def teach_table(tmp_path: Path) -> Iterator[tuple[ServedTable, Camera]]:
     """The camera sees the first face's dice; the test lays the others, then the check row."""
     with served_camera(tmp_path, FACES[0], "dalek", seed=41) as served:
         yield served
-
-
-def sign_in(page: Page, table: ServedTable) -> None:
-    csrf = page.request.get(table.url + "/api/state").json()["csrf"]
-    response = page.request.post(table.url + "/auth/pin", data=json.dumps({"pin": table.pin}),
-                                 headers={"Content-Type": "application/json",
-                                          "X-CSRF-Token": csrf})
-    assert response.ok
 
 
 def test_the_pad_walks_a_phone_through_teaching_dalek_dice(
@@ -164,9 +157,9 @@ class Phones:
 
     def look(self, name: str) -> None:
         """Every phone shows the screen whole: nothing wider than the phone (a screenshot
-        of each is kept in ``shots``)."""
+        of each is kept in ``shots``), 300 ms after the step (every phone at once)."""
+        self.pages["en"].wait_for_timeout(300)
         for lang, page in self.pages.items():
-            page.wait_for_timeout(300)
             wide = page.evaluate("""() => [...document.querySelectorAll('section.camera *')]
                 .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5
                                || e.scrollWidth > e.clientWidth + 1
