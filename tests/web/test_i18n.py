@@ -466,12 +466,22 @@ def camera_refusals(session: TableSession) -> Iterator[Callable[[], object]]:
                               source="phone")
 
 
+def sheet(game: str, *, dice: tuple[Any, ...] = (), cards: dict[str, str] | None = None
+          ) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    """The camera's picture of ``game``'s sheet with these dice (vision.table_scene.PlacedDie)
+    and cards, at 960×540: the teacher finds the sheet and refuses each step as at 1280×720,
+    in the same words, for half the work."""
+    from vision.table_scene import render_still
+
+    return render_still(1, game=game, dice=dice, cards=cards, width=960, height=540).image
+
+
 def teach_refusals(state: Path) -> Iterator[Callable[[], object]]:
     """Every step of teach mode refused: no camera, no lesson, no frame, no sheet, another
     game's sheet, no die in the box, d6 dice showing another face or thrown, the same frame
     twice, too many photos, out of order, no photo to take back."""
     from device.teacher import Teacher
-    from vision.table_scene import PlacedDie, render_still
+    from vision.table_scene import PlacedDie
 
     session = TableSession(Journal(state / "table.db"))
     session.start()
@@ -495,13 +505,13 @@ def teach_refusals(state: Path) -> Iterator[Callable[[], object]]:
         yield teach("save")
         show(np.full((120, 160, 3), 128, np.uint8))
         yield teach("photo")
-        show(render_still(1, game="17").image)
+        show(sheet("17"))
         yield teach("photo")
-        show(render_still(1, game="dalek").image)
+        show(sheet("dalek"))
         yield teach("photo")
         yield unreadable_photo(session)  # (the next picture shown reads again)
         dice = tuple(PlacedDie("H4", 60.0 + 40 * i, 160.0, 0.3, i) for i in range(5))
-        frame = render_still(1, game="dalek", dice=dice).image
+        frame = sheet("dalek", dice=dice)
         yield from photos_too_many(session, show, frame)
         for _ in range(5):
             session.teach("next", base_version=session.snapshot().version)
@@ -513,13 +523,13 @@ def teach_refusals(state: Path) -> Iterator[Callable[[], object]]:
         yield checked_meanwhile(session)
         yield from card_refusals(session, show)
         session.teach("start", "d6", base_version=session.snapshot().version)
-        show(render_still(1, game="dicy", dice=()).image)
+        show(sheet("dicy"))
         yield teach("photo")  # no die in the dice box
         fives = tuple(PlacedDie("5", 60.0 + 35 * i, 105.0, 0.3, i) for i in range(6))
-        show(render_still(1, game="dicy", dice=fives).image)
+        show(sheet("dicy", dice=fives))
         yield teach("photo")  # the dice show 5, not 1
         thrown = tuple(PlacedDie(str(n + 1), 60.0 + 35 * n, 105.0, 0.3, n) for n in range(6))
-        show(render_still(1, game="dicy", dice=thrown).image)
+        show(sheet("dicy", dice=thrown))
         yield teach("photo")  # the dice show every number but 1
         yield teach("undo")  # no photo to take back
         for _ in range(5):
@@ -582,7 +592,6 @@ def card_refusals(session: TableSession, show: Callable[[Any], None]
                   ) -> Iterator[Callable[[], object]]:
     """Teaching cards refused: a place with no card, a card left from the step before, the
     same picture twice, too many photos, out of order."""
-    from vision.table_scene import render_still
     from vision.teach_sheet import steps
 
     def teach(do: str, kind: str | None = None) -> Callable[[], object]:
@@ -593,20 +602,20 @@ def card_refusals(session: TableSession, show: Callable[[Any], None]
     yield unreadable_photo(session)
     yield teach("next")  # no photo yet
     yield teach("check")  # not every step taken
-    show(render_still(1, game="dicy", cards=dict(list(first.items())[:4])).image)
+    show(sheet("dicy", cards=dict(list(first.items())[:4])))
     yield teach("photo")  # place 5 of player 1's row is empty
-    laid = render_still(1, game="dicy", cards=first).image
+    laid = sheet("dicy", cards=first)
     yield from photos_too_many(session, show, laid)
     session.teach("next", base_version=session.snapshot().version)
     show(laid)
     yield teach("photo")  # the cards of the step before
     for step in steps("dicy-card")[1:]:
-        show(render_still(1, game="dicy", cards=dict(step)).image)
+        show(sheet("dicy", cards=dict(step)))
         session.teach("photo", base_version=session.snapshot().version)
         session.teach("next", base_version=session.snapshot().version)
     yield teach("photo")  # every step has its photos
     session.teach("start", "17-card", base_version=session.snapshot().version)
-    show(render_still(1, game="17").image)
+    show(sheet("17"))
     yield teach("photo")  # place 1 of the row is empty
 
 
