@@ -440,6 +440,27 @@ def test_a_restore_cut_at_any_step_leaves_a_table_that_starts_without_a_false_lo
     assert cuts > 3  # each step was cut: keeping the journal, its count, the copy
 
 
+def three_games_and_an_older_one(tmp_path: Path) -> tuple[Path, Path]:
+    """A table's state folder whose journal holds three games, and an older journal of one
+    game beside it to restore."""
+    state, older = tmp_path / "state", tmp_path / "older.db"
+    opened = open_table(state / "table.db")
+    for _ in range(3):
+        opened.journal.start_game(DALEK)
+    opened.journal.close()
+    Journal(older).start_game(DALEK)
+    return state, older
+
+
+def killed_restore(script: str, arg: str, state: Path, older: Path) -> None:
+    """``dicetable restore`` of ``older`` into ``state`` run as ``python -c script arg …``,
+    which kills it on the way (SIGKILL, a power cut)."""
+    killed = subprocess.run(
+        [sys.executable, "-c", script, arg, "restore", "--state", str(state), str(older)],
+        capture_output=True, text=True, check=False, timeout=30, cwd=Path(__file__).parents[2])
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+
+
 CUT_WHILE_KEEPING = """
 import os, signal, sys
 from dicetable.cli import main
@@ -455,17 +476,8 @@ sys.exit(main(sys.argv[2:]))
 @pytest.mark.parametrize("then", ["restore", "serve"])
 def test_a_restore_cut_while_keeping_the_journal_leaves_no_second_copy_once_it_goes_on(
         tmp_path: Path, dicetable: Any, cut_at: str, then: str) -> None:
-    state, older = tmp_path / "state", tmp_path / "older.db"
-    opened = open_table(state / "table.db")
-    for _ in range(3):
-        opened.journal.start_game(DALEK)
-    opened.journal.close()
-    Journal(older).start_game(DALEK)
-    cut = subprocess.run(
-        [sys.executable, "-c", CUT_WHILE_KEEPING, cut_at, "restore", "--state", str(state),
-         str(older)], capture_output=True, text=True, check=False, timeout=30,
-        cwd=Path(__file__).parents[2])
-    assert cut.returncode == -signal.SIGKILL, cut.stderr
+    state, older = three_games_and_an_older_one(tmp_path)
+    killed_restore(CUT_WHILE_KEEPING, cut_at, state, older)
     (partial,) = state.glob("table-before-restore-*.db.partial")  # as the host finds it
     assert partial.stat().st_mode & 0o777 == 0o600  # (it holds the PIN)
     if then == "restore":
@@ -524,17 +536,8 @@ def test_a_restore_killed_reading_through_a_scratch_copy_leaves_it_only_until_th
     """A restore killed while it kept the journal of a full card (read through a copy) left the
     copy, the PIN in it, in the state folder for good; the next start, backup or restore
     removes it."""
-    state, older = tmp_path / "state", tmp_path / "older.db"
-    opened = open_table(state / "table.db")
-    for _ in range(3):
-        opened.journal.start_game(DALEK)
-    opened.journal.close()
-    Journal(older).start_game(DALEK)
-    killed = subprocess.run(
-        [sys.executable, "-c", IN_SCRATCH, "SIGKILL", "restore", "--state", str(state),
-         str(older)], capture_output=True, text=True, check=False, timeout=30,
-        cwd=Path(__file__).parents[2])
-    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    state, older = three_games_and_an_older_one(tmp_path)
+    killed_restore(IN_SCRATCH, "SIGKILL", state, older)
     (left,) = scratch_left(state)
     assert games_in(left / "table.db") == 3  # a copy of the journal, the PIN in it
     if then == "serve":
@@ -549,12 +552,7 @@ def test_a_restore_killed_reading_through_a_scratch_copy_leaves_it_only_until_th
 
 def test_a_running_backups_scratch_copy_and_a_hosts_folder_named_alike_are_left_alone(
         tmp_path: Path, dicetable: Any) -> None:
-    state, older = tmp_path / "state", tmp_path / "older.db"
-    opened = open_table(state / "table.db")
-    for _ in range(3):
-        opened.journal.start_game(DALEK)
-    opened.journal.close()
-    Journal(older).start_game(DALEK)
+    state, older = three_games_and_an_older_one(tmp_path)
     hosts = state / "dicetable-backup-monday"  # the host's own folder of backups
     hosts.mkdir()
     (hosts / "table.db").write_bytes((state / "table.db").read_bytes())
