@@ -470,7 +470,7 @@ def sheet(game: str, *, dice: tuple[Any, ...] = (), cards: dict[str, str] | None
           ) -> np.ndarray[Any, np.dtype[np.uint8]]:
     """The camera's picture of ``game``'s sheet with these dice (vision.table_scene.PlacedDie)
     and cards, at 960×540: the teacher finds the sheet and refuses each step as at 1280×720,
-    in the same words, for half the work."""
+    in the same words, for two thirds of the work."""
     from vision.table_scene import render_still
 
     return render_still(1, game=game, dice=dice, cards=cards, width=960, height=540).image
