@@ -125,19 +125,19 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
     be read at all (every default would listen on every network and switch on the default
     buttons), and, where ``--host`` is not given, for a wrong ``host`` or a setting ``[server]``
     does not know (the host is in doubt; its default listens on every network). Any other wrong
-    setting is left at its default and ``told`` to the host: a wrong port or max_streams, the
-    file's host beside ``--host``, a wrong ``[camera]`` (a wrong source: no camera) and a wrong
-    ``[buttons]`` (no buttons)."""
+    setting is left at its default and ``told`` to the host: a wrong port or max_streams, a
+    wrong ``[camera]`` (a wrong source: no camera) and a wrong ``[buttons]`` (no buttons). A
+    setting the command line gives (``--host``, ``--port``, …) is not read from the file, so
+    not told."""
     config = load_config(config_path(args.config))
     server_wrong = Wrong(section="server")
     notices: tuple[Notice, ...] = ()
     server_settings = config.section("server")
     where = config.where("server")
     unknown = unknown_keys(server_settings, SERVER_KEYS, where)
-    if args.host:
+    if args.host:  # the file's host is not used, so not told (one [server] does not know is)
         host = args.host
         server_wrong.add(unknown)
-        server_wrong.read(typed, None, server_settings, "host", str, DEFAULT_HOST, where)
     else:
         host = _host(server_settings, unknown, where)
     port = args.port  # checked by port_number
