@@ -59,8 +59,8 @@ def backup(journal: Path, target: Path) -> int:
     if not journal.is_file():
         raise BackupError(f"there is no journal at {journal}")
     if (closed := _closed_folder(target)) is not None:  # (running as its owner is no answer)
-        raise BackupError(f"{closed} cannot be entered by this user ({this_user()}): back up "
-                          "into a folder this user can write, such as its home folder")
+        raise BackupError(f"{_cannot_enter(closed)}: back up into a folder this user can "
+                          "write, such as its home folder")
     if target.is_dir():
         raise BackupError(f"{target} is a folder; name the backup file")
     target = target.resolve()  # through a link, to the file it names (on a USB stick, say)
@@ -176,6 +176,9 @@ def restore(backup_file: Path, journal: Path) -> tuple[int, Path | None]:
     backup is copied in (one SQLite transaction: whole, or not at all). A restore stopped at
     any point (a power cut) leaves the journal it replaced or the backup, never beside a count
     of commits that is not its own."""
+    if (closed := _closed_folder(backup_file)) is not None:  # (whether it is there is unknown)
+        raise BackupError(f"{_cannot_enter(closed)}: copy the backup into a folder this user "
+                          "can enter, such as its home folder, and restore it from there")
     if _is_journals_own(backup_file, journal):
         raise BackupError(f"{backup_file} is the table's own journal, not a backup; name a "
                           "file written by dicetable backup")
@@ -331,3 +334,8 @@ def _closed_folder(target: Path) -> Path | None:
         if not os.access(folder, os.X_OK):
             return folder
     return None
+
+
+def _cannot_enter(folder: Path) -> str:
+    """That this user cannot enter ``folder``, in the host's words."""
+    return f"{folder} cannot be entered by this user ({this_user()})"

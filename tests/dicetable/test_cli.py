@@ -548,6 +548,37 @@ def test_a_backup_into_a_folder_this_user_cannot_enter_says_to_choose_another(
     assert not list(theirs.rglob("b.db*"))
 
 
+@pytest.mark.parametrize("name", ["b.db", "kept/b.db"])
+def test_a_restore_from_a_folder_this_user_cannot_enter_says_so(
+        open_folder: Path, name: str) -> None:
+    """A backup in a folder this user cannot enter (another user's home) was refused as a file
+    not open to this user, to be restored as the folder's owner (or as the user who owns it,
+    where the folder above its folder is closed), into whose table it would not go; as
+    ``backup`` says of such a folder, it is now said that this user cannot enter it."""
+    state, older = backed_up_table(open_folder)
+    theirs = open_folder / "theirs"
+    (theirs / "kept").mkdir(parents=True)
+    older.rename(theirs / name)
+    root = os.geteuid() == 0
+    if root:  # (root enters any folder: the restore is made by nobody, into nobody's table)
+        for place in (state, *state.iterdir()):
+            shutil.chown(place, "nobody", "nogroup")
+        shutil.chown(theirs, TABLES_USER, TABLES_USER)
+    theirs.chmod(0o700 if root else 0o000)  # another user's folder, as /home/ana
+    try:
+        done = subprocess.run(
+            as_another_user([sys.executable, "-m", "dicetable", "restore", "--state", str(state),
+                             str(theirs / name)]),
+            capture_output=True, text=True, check=False, timeout=30, cwd=ROOT)
+    finally:
+        theirs.chmod(0o755)
+    user = "nobody" if root else pwd.getpwuid(os.geteuid()).pw_name
+    assert (done.returncode, done.stderr) == (2, (
+        f"dicetable: {theirs} cannot be entered by this user ({user}): copy the backup into a "
+        "folder this user can enter, such as its home folder, and restore it from there\n"))
+    assert not list(state.glob("table-before-restore-*"))
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can make a folder another user's")
 @pytest.mark.parametrize("command", [["pin"], ["backup", "b.db"], ["serve", "--port", "0"]])
 def test_a_table_in_another_users_closed_folder_never_says_to_take_the_folder(
