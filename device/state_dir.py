@@ -74,7 +74,8 @@ def ownership_advice(path: Path) -> str:
     open or write, in one wording for every command: run dicetable as the user who owns it
     (never as root), or give it to this user. Where ``path`` cannot be looked at, only its
     folder is (another user's 0700 home, the Pi's state folder, the service's): run dicetable
-    as that folder's owner, or, where that is root, copy the file out; never give the folder
+    as that folder's owner, or, where that is root, back the table up (its journal; a copy of
+    it alone would leave out its write-ahead log) or copy the file out; never give the folder
     away, which would give this user another's home, or take the Pi's table from its service.
 
     >>> ownership_advice(Path("/no/such/place"))
@@ -85,6 +86,11 @@ def ownership_advice(path: Path) -> str:
         return "run dicetable as the user who owns it"
     place, owner = owned
     if place != path:
+        if owner == "root" and path.name.startswith(JOURNAL_FILE):  # its log beside it too
+            return (f"its folder {place} is root's: back the table up, as root, into a folder "
+                    f"this user can open (sudo dicetable backup --state {place} FILE; a copy "
+                    f"of {JOURNAL_FILE} alone leaves out its latest moves), give the backup to "
+                    f"this user (sudo chown {me} FILE) and restore it (dicetable restore FILE)")
         if owner == "root":
             return (f"its folder {place} is root's: copy it, as root, into a folder this user "
                     f"can open, and give the copy to this user (sudo chown -R {me} on the copy)")

@@ -514,10 +514,13 @@ def test_a_table_root_keeps_is_never_said_to_be_run_as_root(open_folder: Path) -
     done = subprocess.run(
         as_another_user([sys.executable, "-m", "dicetable", "pin", "--state", str(state)]),
         capture_output=True, text=True, check=False, timeout=30, cwd=ROOT)
-    assert (done.returncode, done.stderr) == (1, (  # "run it as root, who owns it (sudo -u root…"
+    # not "run it as root, who owns it (sudo -u root…", nor "sudo chown -R nobody {state}", nor
+    # to copy table.db out (its write-ahead log, the latest moves, left behind)
+    assert (done.returncode, done.stderr) == (1, (
         f"dicetable: {state / 'table.db'} is not open to this user: its folder {state} is root's: "
-        "copy it, as root, into a folder this user can open, and give the copy to this user "
-        "(sudo chown -R nobody on the copy)\n"))  # not "sudo chown -R nobody {state}"
+        "back the table up, as root, into a folder this user can open (sudo dicetable backup "
+        f"--state {state} FILE; a copy of table.db alone leaves out its latest moves), give the "
+        "backup to this user (sudo chown nobody FILE) and restore it (dicetable restore FILE)\n"))
 
 
 @pytest.mark.parametrize("name", ["b.db", "kept/b.db"])
