@@ -182,8 +182,11 @@ def _read(path: Path) -> tuple[dict[str, Any], tuple[ConfigError, ...]]:
         read = read_without(text, _forgiven_section, err)
         if read is None:
             line = refused_line(text, _forgiven_section, err)
-            where = f"{path} line {line.number}: {line.text}" if line else str(path)
-            raise ConfigError(f"{where}: this is not a valid config file ({err})") from None
+            if line is None:
+                raise ConfigError(f"{path}: this is not a valid config file ({err})") from None
+            raise ConfigError(f"{path} line {line.number}: {line.text}: this is not a valid "
+                              "config file", setting=line.text, why=line.why,
+                              line=line.number) from None
         data, wrong = read
         return _tables(data, text), tuple(
             ConfigError(f"{path} line {line.number}: {line.text}: {line.reason}",

@@ -92,6 +92,12 @@ def refused_line(text: str, owns: Callable[[str], bool],
     ...     line = refused_line(text, "buttons".__eq__, err)
     >>> line.number, line.text, line.why.key
     (4, 'port = 8017,', 'notice.config.toml_after')
+    >>> try:
+    ...     tomllib.loads("[camera\\nfps = 5\\n")
+    ... except tomllib.TOMLDecodeError as err:
+    ...     line = refused_line("[camera\\nfps = 5\\n", "buttons".__eq__, err)
+    >>> line.number, line.text, line.why.key
+    (1, '[camera', 'notice.config.toml_header')
     """
     lines = text.splitlines()
     own = _section_lines(lines, owns)
@@ -103,7 +109,9 @@ def refused_line(text: str, owns: Callable[[str], bool],
     at = _setting_index(lines, err)
     if at is None:
         return None
-    return WrongLine(at + 1, lines[at].strip(), _why(err, lines[at]), str(err))
+    why = Notice("notice.config.toml_header") if lines[at].lstrip().startswith("[") \
+        else _why(err, lines[at])  # (outside [buttons], no setting is a list of several lines)
+    return WrongLine(at + 1, lines[at].strip(), why, str(err))
 
 
 def headers(text: str) -> dict[tuple[str, ...], str]:

@@ -202,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = serve_settings(args)
     except ConfigError as err:
-        print(f"dicetable: {err}", file=sys.stderr)
+        print(f"dicetable: {_refusal(err)}", file=sys.stderr)
         return 2
     # A file past a size limit (RLIMIT_FSIZE) is an error the journal reports, not a crash.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
@@ -228,6 +228,14 @@ def run(args: argparse.Namespace) -> int:
     if status == 0:
         print("dicetable: stopped; the game is saved", file=sys.stderr, flush=True)
     return status
+
+
+def _refusal(err: ConfigError) -> str:
+    """Why the config file keeps the table from starting, in English: ``err``, and why its line
+    cannot be read as the phones word it, where it names one (not TOML's own words)."""
+    from web.wording import notice_text
+
+    return f"{err}: {notice_text('en', err.why)}" if err.why else str(err)
 
 
 def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,

@@ -520,6 +520,28 @@ def test_brackets_in_a_buttons_text_do_not_confuse_the_reading_of_its_wrong_line
     assert says in told and f"{right}:" not in told, told
 
 
+@pytest.mark.parametrize(("text", "says"), [
+    ("[camera]\nfps = 5,\n", "line 2: fps = 5,: this is not a valid config file: there is more "
+     "after the value: one setting to a line, with nothing after it but a comment that starts "
+     "with #"),
+    ("[server]\nport = 80\nport = 81\n", "line 3: port = 81: this is not a valid config file: "
+     "port is written twice: keep one of them"),
+    ("[server]\nport\n", "line 2: port: this is not a valid config file: a setting is written "
+     "as its name, = and its value, such as stop = 17"),
+    ('[buttons]\nstop = 17\n[camera\nsource = "/dev/video2"\n', "line 3: [camera: this is not a "
+     "valid config file: a section's name is written between [ and ], alone on its line, such "
+     "as [camera]"),
+])
+def test_a_line_that_keeps_the_table_from_starting_is_said_in_a_hosts_words(
+        tmp_path: Path, text: str, says: str) -> None:
+    """The refusal ended with TOML's own words in brackets, "(Expected newline or end of
+    document after a statement (at line 2, column 8))"; it now says why as the phones say it
+    of a [buttons] line."""
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    assert refused(tmp_path, "--config", str(path)) == f"dicetable: {path} {says}\n"
+
+
 @pytest.mark.parametrize("text", [
     "[camera]\nfps = 5,\n[buttons]\nstop = 17\n",  # a wrong line outside [buttons]
     "[buttons]\nstop = 17,\n[camera]\nfps = fast\n",  # and one outside too
