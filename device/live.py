@@ -13,7 +13,8 @@ A rest with something over the sheet's margin that was not there when the table 
 only once still for ``REACH_WAIT_S`` (3 s), not 0.3 s: a hand that leaves before is never read
 as the table (a cup left there is read then).
 The sink hears at once when something moves in view after a read stood (a read will follow
-once it is still): a stop pressed meanwhile waits for that read. A stop also has the camera
+once it is still), and when a rest's read is held so: a stop pressed meanwhile waits for that
+read. A stop also has the camera
 look now (:meth:`LiveLoop.look_now`): a folder a camera saves into is looked at for new
 pictures only once a second.
 
@@ -108,6 +109,10 @@ class LiveSink(Protocol):
     def camera_moved(self) -> None:
         """Something moved in view since the last read stood: its read follows once the
         table is still (returns at once)."""
+
+    def camera_holds(self, seconds: float) -> None:
+        """The table is still, but something left over the sheet's edge holds its read until
+        it has been still ``seconds`` more (returns at once)."""
 
 
 class _Busy:
@@ -419,6 +424,7 @@ class LiveLoop:
                     reaching = edge.reaching(item.image, None if last is None else last.lies)
                     if reaching:
                         settler.wait(REACH_WAIT_S)
+                        self._sink.camera_holds(REACH_WAIT_S)
                         continue
                 observation = self._observer.observe(item.image)
                 self.reads += 1

@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -127,6 +128,7 @@ class TableSession:
         self._snapshot = Snapshot(0, live=self._live, run=self._run_token)
         self._desk: CameraDesk | None = None
         self._stirred = False  # the camera saw the table move since its last read was taken
+        self._held_until = 0.0  # when the rest the camera holds is read at the earliest
         self._made_by: dict[int, Source] = {}  # who made each of the last moves (by version)
         self._news: dict[str, Any] | None = None
         self._notices_version = 0
@@ -225,7 +227,7 @@ class TableSession:
         """A read of the camera that stands (from the live loop; waits until it is taken)."""
         self._run(lambda: self._camera_seen(seen))
         with self._changed:
-            self._stirred = False
+            self._stirred, self._held_until = False, 0.0
             self._changed.notify_all()
 
     def camera_moved(self) -> None:
@@ -233,6 +235,14 @@ class TableSession:
         the live loop; returns at once)."""
         with self._changed:
             self._stirred = True
+
+    def camera_holds(self, seconds: float) -> None:
+        """The table is still, but the camera reads it only once it has been still ``seconds``
+        more (a hand left over the sheet's edge): a stop waiting for that read waits that much
+        longer (from the live loop; returns at once)."""
+        with self._changed:
+            self._held_until = time.monotonic() + seconds
+            self._changed.notify_all()
 
     def recording_waits(self) -> bool:
         """Whether a recording the camera plays waits now, holding its picture (any thread):
@@ -443,7 +453,8 @@ class TableSession:
         rest; ``waiting`` is called as the stop starts to wait. The look takes up to
         ``stop_waits_s`` (a folder may play pictures saved up to 2 s before the press), and
         the read then has its own ``stop_waits_s``: the time for the player's hands to leave
-        the table counts from when the camera sees it as it lay at the press. SessionError
+        the table counts from when the camera sees it as it lay at the press, or from the
+        end of a rest it holds meanwhile (a hand left over the sheet's edge). SessionError
         when that read does not come in time (the table still moving). Runs on the caller's
         thread: the read is taken on the worker meanwhile."""
         can_look, stirred = self._run(self._keep_waits)
@@ -454,11 +465,27 @@ class TableSession:
             waiting()
         if look is not None:
             look(self._stop_waits_s)  # the camera heard of any move before it returns
+        if not self._read_came():
+            raise SessionError("the camera still sees movement over the table; take your "
+                               "hands off it and stop again, or enter your keep on the "
+                               "phone")
+
+    def _read_came(self) -> bool:
+        """Whether the camera read the table within ``stop_waits_s`` from now or, where it
+        holds a rest meanwhile (:meth:`camera_holds`), within ``stop_waits_s`` of the end of
+        that hold (the first one: a hand that moves on is not waited for again)."""
+        deadline = time.monotonic() + self._stop_waits_s
+        held = False
         with self._changed:
-            if not self._changed.wait_for(lambda: not self._stirred, self._stop_waits_s):
-                raise SessionError("the camera still sees movement over the table; take your "
-                                   "hands off it and stop again, or enter your keep on the "
-                                   "phone")
+            while self._stirred:
+                if not held and self._held_until > time.monotonic():
+                    deadline = max(deadline, self._held_until + self._stop_waits_s)
+                    held = True
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(left)
+            return True
 
     def _keep_waits(self) -> tuple[bool, bool]:
         """Whether the camera waits to journal a keep and shows the table (it can look at it

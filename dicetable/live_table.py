@@ -95,6 +95,11 @@ class HostLog:
         if self._reads_the_game():
             self._session.camera_moved()
 
+    def camera_holds(self, seconds: float) -> None:
+        """Hand on that the table's read is held."""
+        if self._reads_the_game():
+            self._session.camera_holds(seconds)
+
     def _reads_the_game(self) -> bool:
         """Whether the camera's news is for the game on the table (the demo's film is not,
         for a game a person set up)."""

@@ -340,6 +340,9 @@ class HeldUp:
     def camera_moved(self) -> None:
         self.session.camera_moved()
 
+    def camera_holds(self, seconds: float) -> None:
+        self.session.camera_holds(seconds)
+
 
 def test_the_picture_right_behind_news_of_one_that_cannot_be_read_is_taken(
         table: TableSession, reader: DiceObserver) -> None:
@@ -499,6 +502,9 @@ class AskTimed:
 
     def camera_moved(self) -> None:
         self.session.camera_moved()
+
+    def camera_holds(self, seconds: float) -> None:
+        self.session.camera_holds(seconds)
 
 
 class HangingCamera:

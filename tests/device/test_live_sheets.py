@@ -599,13 +599,13 @@ def test_a_camera_a_pixel_or_two_off_reads_the_sheet_where_it_lies(seventeen: Pa
     assert seen.key() == SheetObserver(calibrate(frame), threads=1).observe(frame).key()
 
 
-def jennas_keep(tmp_path: Path, hand_s: float, fps: float, held_s: float = 0.0
-                ) -> tuple[Path, Path]:
+def jennas_keep(tmp_path: Path, hand_s: float, fps: float, held_s: float = 0.0,
+                held_at: float = 0.6) -> tuple[Path, Path]:
     """Two films of the sheet: Jenna's roll (H4 H4 H4 H2 H2 D3 D3 D3 D2 DOC) rolled in, then
     her keep of H2 H2 D3 D3 D3 (the DOC to the top): her roll lying still for a second, her
-    hand moving over the sheet for ``hand_s`` seconds, held still for ``held_s`` of them
-    where it hides two of her Daleks (60 % of its way), and her keep lying still (at
-    ``fps``)."""
+    hand moving over the sheet for ``hand_s`` seconds, held still for ``held_s`` more at
+    ``held_at`` of its way (60 %: where it hides two of her Daleks), and her keep lying
+    still (at ``fps``)."""
     rolled = dice(JENNA, TO_ROLL)
     kept = (dice(["DOC"], TOP, 20) + dice(["H2", "H2"], HUMANS, 21) + dice(["D3"] * 3, DALEKS, 23)
             + (rolled[0], rolled[1], rolled[2], rolled[8]))
@@ -615,7 +615,7 @@ def jennas_keep(tmp_path: Path, hand_s: float, fps: float, held_s: float = 0.0
                hand_frames=round(hand_s * fps))
     # no two frames of her hand alike: a busy loop that skips frames never sees it still
     still, *hands, settled = pictures_in(parts)
-    over = round(0.6 * len(hands))
+    over = round(held_at * len(hands))
     frames = [still] * round(fps) + hands[:over] + [hands[over]] * round(held_s * fps) \
         + hands[over:] + [settled] * round(5 * fps)
     keep_film.mkdir()
@@ -663,6 +663,9 @@ class MotionTold:
         self.session.camera_moved()
         self.moved.set()
 
+    def camera_holds(self, seconds: float) -> None:
+        self.session.camera_holds(seconds)
+
 
 def assert_jenna_kept_and_stopped(session: TableSession, *, by: str) -> None:
     """The camera journalled Jenna's roll and her keep (H2 H2, D3 D3 D3), then her stop
@@ -692,6 +695,19 @@ def test_dalek_a_hand_held_still_over_the_keep_is_not_read_as_the_table(tmp_path
     sheet's margin holds the read: the stop scores the keep that lies there once she left."""
     roll_film, keep_film = jennas_keep(tmp_path, hand_s=1.0, fps=10, held_s=1.0)
     for session in table(state, DALEK, stop_waits_s=60.0):
+        stop_as_her_hand_comes(session, state, roll_film, keep_film)
+        assert_jenna_kept_and_stopped(session, by="button")
+
+
+def test_dalek_a_stop_pressed_with_a_forearm_resting_across_the_edge_waits_for_its_read(
+        tmp_path: Path, state: Path) -> None:
+    """Jenna presses stop as she sets her keep aside, her forearm then resting 6 s low across
+    the sheet's near edge, clear of her dice: the camera reads that rest once still 3 s, and
+    the stop, waiting 3 s from its press, was refused ('the camera still sees movement'),
+    her keep not journalled. It waits for the read the camera holds, and scores her keep."""
+    roll_film, keep_film = jennas_keep(tmp_path, hand_s=3.0, fps=10, held_s=6.0,
+                                       held_at=0.07)
+    for session in table(state, DALEK):  # the stop's own wait
         stop_as_her_hand_comes(session, state, roll_film, keep_film)
         assert_jenna_kept_and_stopped(session, by="button")
 

@@ -182,6 +182,43 @@ def test_a_stop_while_the_table_never_settles_says_the_camera_sees_movement(
         assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("phone", {"stop": {}})]
 
 
+def test_a_stop_while_the_camera_holds_a_rest_waits_for_its_read(state: Path) -> None:
+    """Jenna's forearm rests across the sheet's edge as she stops: the camera holds that
+    rest's read (3 s on a table, 1 s here), longer than the stop's own wait; the stop waits
+    for it and journals her keep."""
+    for session in rolled(state, stop_waits_s=0.5):
+        session.camera_moved()
+        session.camera_holds(1.0)
+        stopping = threading.Thread(target=stop, args=(session,))
+        stopping.start()
+        time.sleep(1.0)
+        assert journal(state) == [("camera", {"roll": JENNA})], "it waits"
+        session.camera_seen(seen(SET_ASIDE, 2))
+        stopping.join(10.0)
+        assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("phone", {"stop": {}})]
+
+
+def test_a_stop_while_a_held_hand_moves_on_is_refused_once_the_hold_and_its_wait_are_over(
+        state: Path) -> None:
+    """The camera held a rest (a hand left over the edge), then the hand moves on and keeps
+    moving: the stop waits the hold and its own wait after it, no more, and is refused."""
+    for session in rolled(state, stop_waits_s=0.3):
+        session.camera_moved()
+        session.camera_holds(0.5)
+        started = time.monotonic()
+        with pytest.raises(SessionError, match="still sees movement over the table"):
+            stop(session)
+        assert 0.8 <= time.monotonic() - started < 3.0
+        session.camera_holds(0.5)  # a later hold of a rest read before the stop: not waited
+        session.camera_seen(seen(ROLLED, 2))
+        session.camera_moved()
+        started = time.monotonic()
+        with pytest.raises(SessionError, match="still sees movement over the table"):
+            stop(session)
+        assert time.monotonic() - started < 0.8
+        assert journal(state) == [("camera", {"roll": JENNA})]
+
+
 def test_dice_set_aside_after_a_roll_entered_by_phone_are_a_keep_not_a_roll(
         state: Path) -> None:
     """The camera could only note Jenna's roll (a die unsure), so she entered it by phone; she
