@@ -8,7 +8,7 @@ its edge (the zones and markers begin 7 mm in). A die is 16 mm across, a wrist 5
 
 :class:`EdgeWatch` compares the margin of a rest's frame with the frame of the last read that
 stood, and with that of the last read taken with nothing left over the edge: a rest that
-differs from both over a run of ``REACH_MM`` along the edge (and over at most
+differs from both, along the same run of ``REACH_MM`` of the edge (and over at most
 ``MOST_OF_EDGE`` of it: a light switched or a camera bumped changes all of it) is read only
 once still for ``REACH_WAIT_S``. The hand goes (a motion), and the rest after it is read as
 any other; a cup or a phone left on the margin is read after that wait, and is then part of
@@ -69,15 +69,22 @@ class EdgeWatch:
 
     def reaching(self, image: Image, lies: Calibration | None) -> bool:
         """Whether the frame ``image`` has something over the margin of the sheet that
-        ``lies`` there, that was not there at the last read, nor at the last read with
-        nothing over it (False with no sheet, or no read yet)."""
+        ``lies`` there, along a run of it where it differs from the last read and from the
+        last read with nothing over it both (False with no sheet, or no read yet): what a
+        read held lay elsewhere (a cup, then an arm that left) is nothing new."""
         height, width = image.shape[:2]
         if lies is None or self._read is None or lies.frame_size != (width, height):
             return False
         now = edge_picture(image)
         margin = self._margin_of(lies, now.shape)
         clear = () if self._clear is None or self._clear is self._read else (self._clear,)
-        return all(_reaches(now, before, margin) for before in (self._read, *clear))
+        new = np.ones(len(margin[0]), np.bool_)
+        for before in (self._read, *clear):
+            changed = _changed_from(now, before, margin)
+            if changed is None:
+                return False
+            new &= changed
+        return _long_run(new)
 
     def read(self, image: Image, *, reaching: bool) -> None:
         """A read of ``image`` stood (``reaching``: with something over the margin)."""
@@ -98,18 +105,19 @@ class EdgeWatch:
         return self._margin[1]
 
 
-def _reaches(now: Image, before: Image, margin: Margin) -> bool:
-    """Whether the margin of ``now`` differs from ``before``'s over a run of REACH_MM along
-    the edge, and over at most MOST_OF_EDGE of it (looked at first without a camera's
-    trembling taken out, which only takes change away)."""
+def _changed_from(now: Image, before: Image, margin: Margin) -> NDArray[np.bool_] | None:
+    """For each step along the paper's edge, whether the margin of ``now`` differs from
+    ``before``'s there; None where it differs over no run of REACH_MM (looked at first
+    without a camera's trembling taken out, which only takes change away), over more than
+    MOST_OF_EDGE (the light, or the camera), or the camera was bumped."""
     if now.shape != before.shape or not _long_run(_changed_along(light_change(now, before),
                                                                  margin)):
-        return False
+        return None
     change = pixel_change(now, before, shake=SHAKE * EDGE_WIDTH / MOTION_WIDTH)
     if change is None:  # the camera was bumped
-        return False
+        return None
     changed = _changed_along(change, margin)
-    return bool(changed.mean() <= MOST_OF_EDGE) and _long_run(changed)
+    return changed if changed.mean() <= MOST_OF_EDGE and _long_run(changed) else None
 
 
 def _changed_along(change: NDArray[np.float32], margin: Margin) -> NDArray[np.bool_]:

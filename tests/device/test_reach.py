@@ -98,6 +98,33 @@ def test_a_cup_left_on_the_margin_is_part_of_the_table_once_read(
     assert watch.reaching(hands[1], lies) is True
 
 
+def test_an_arm_read_while_a_cup_stood_on_the_margin_leaves_nothing_new_once_it_went(
+        rolled: tuple[np.ndarray, Calibration]) -> None:
+    """A cup put on the margin (held, read), then an arm held over the near edge past the
+    wait (held, read): the arm leaves, the cup still there, and that rest was held again,
+    though the cup had been read and the arm was gone."""
+    image, lies = rolled
+
+    def cup_on(frame: np.ndarray) -> np.ndarray:
+        x, y = lies.to_frame(np.array([[-20.0, 40.0]]))[0]
+        radius = round(float(np.linalg.norm(lies.to_frame(np.array([[20.0, 40.0]]))[0]
+                                            - (x, y))))
+        out = frame.copy()
+        cv2.circle(out, (round(x), round(y)), radius, (30, 60, 160), -1, cv2.LINE_AA)
+        return out
+
+    hand = [frame for frame, _ in film([SheetRest(ROLLED), SheetRest(ROLLED)], game="dalek",
+                                       seed=SEED, hand_frames=1)][1]
+    watch = watching(image)
+    assert watch.reaching(cup_on(image), lies) is True
+    watch.read(cup_on(image), reaching=True)
+    assert watch.reaching(cup_on(hand), lies) is True
+    watch.read(cup_on(hand), reaching=True)
+    assert watch.reaching(cup_on(image), lies) is False
+    watch.read(cup_on(image), reaching=False)
+    assert watch.reaching(cup_on(hand), lies) is True  # the arm back: held again
+
+
 def test_a_table_with_no_sheet_or_not_read_yet_has_nothing_over_its_edge(
         rolled: tuple[np.ndarray, Calibration]) -> None:
     image, lies = rolled
