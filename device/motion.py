@@ -158,16 +158,17 @@ def light_change(now: Image, before: Image) -> Grey:
     return _change(_planes(np.atleast_3d(now)), _planes(np.atleast_3d(before)))
 
 
-def pixel_change(now: Image, before: Image, *, shake: float = SHAKE) -> Grey | None:
-    """:func:`light_change`, ``before`` shifted onto ``now`` by up to ``shake`` pixels where
-    they differ (a camera trembling); None where it is shifted more (a bump: no pixel can be
-    compared)."""
-    a, b = _planes(np.atleast_3d(now)), _planes(np.atleast_3d(before))
-    change = _change(a, b)
-    if not np.any(change > PIXEL_CHANGE):
-        return change
-    shaken = _shaken_onto(a, b, shake)
-    return None if shaken is None else _change(a, shaken)
+def shaken_onto(now: Image, before: Image, *, shake: float = SHAKE) -> Image | None:
+    """Picture ``before`` (YUV) shifted onto ``now`` (a camera trembling), where that shift
+    is at most ``shake`` pixels; None where it is more (a bump: no pixel can be compared)."""
+    (dx, dy), _ = cv2.phaseCorrelate(*(np.asarray(picture[..., 0], np.float32)
+                                       for picture in (before, now)))
+    if not max(abs(dx), abs(dy)) <= shake:
+        return None
+    shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
+    return np.asarray(cv2.warpAffine(before, shift, (before.shape[1], before.shape[0]),
+                                     flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE),
+                      np.uint8)
 
 
 def _change(a: Picture, b: Picture) -> Grey:

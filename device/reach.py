@@ -13,16 +13,27 @@ differs from both, along the same run of ``REACH_MM`` of the edge (and over at m
 once still for ``REACH_WAIT_S``. The hand goes (a motion), and the rest after it is read as
 any other; a cup or a phone left on the margin is read after that wait, and is then part of
 the table as last read, so that the rests after it are read at once, and so is the rest once
-it is taken away (the table as read before it).
+it is taken away (the table as read before it). A change of the margin that is only the
+paper dimmed or brightened, its grey by at most ``SHADE`` (a flicker's bands taken out) and
+its colour by the same share (within ``SHADE_COLOUR``), is a shadow (a player leaning over a
+lit table), no arm: skin and coloured or dark sleeves change colour or darken more.
 
 On renders of the three sheets (8 seeds each), two rests of other dice and cards under
 flicker bands of 0, 5 and 10 %, plain or as a cheap camera takes them (noise σ 12, JPEG 35),
 still or trembling by a pixel either way: no rest held of 288. The test films' arm (about
-70 mm wide) over the second rest at three places along its way: 856 held of 864; the 8 left
-were on 17's white sheet under a trembling camera (the arm pulls the shift phase correlation
-finds past SHAKE, and nothing is compared). Dice on the margin changed 22 to 24 mm of it
-alone, 40 mm two side by side; three in a row (58 mm) are held. The look costs 3 ms a rest
-here (17 ms with an arm over the sheet), and 1 ms a read that stands.
+70 mm wide) over the second rest at three places along its way: 858 held of 864, as before
+shadows were told apart; the 6 left (1 on the Dalek sheet, 5 on 17's white sheet) were
+under a trembling camera (the arm pulls the shift phase correlation finds past SHAKE, and
+nothing is compared). A soft shadow (its edge blurred over 5, 15 or 30 mm) dimming the
+paper by 5, 10, 20, 30 or 40 % over 70 to 120 mm of the margin (its near or far edge, a side
+or a corner), cast over the second rest or gone from it, in those 288 pairs: none held of
+1440 (1059 before: 196 of 288 at 10 %, all from 20 %). What is as neutral as a shadow is
+taken as one: dice on the margin changed 22 to 24 mm of it alone, 40 mm two side by side
+and 58 mm three in a row (held before), of which 0 to 4 mm now count; the test's arm in
+other colours over paper of grey 163: black, navy, denim, beige, white were held at its three
+places, as before, a mid grey (120, as neutral as a shadow) at 2 (3 before), the paper's own
+grey at none (as before). The look costs 2 to 3 ms a rest here (7 to 9 ms with an arm or a
+shadow over the sheet), and 1 ms a read that stands.
 """
 
 from __future__ import annotations
@@ -31,7 +42,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from device.motion import MOTION_WIDTH, PIXEL_CHANGE, SHAKE, light_change, pixel_change
+from device.motion import (
+    MOTION_WIDTH,
+    PIXEL_CHANGE,
+    SHAKE,
+    light_change,
+    row_gains,
+    shaken_onto,
+)
 from vision.calibrate import Calibration
 
 Image = NDArray[np.uint8]
@@ -42,6 +60,8 @@ STEP_MM = 2.0  # the margin is looked at every this many millimetres along the p
 REACH_MM = 45.0  # a run of changed margin this long along the edge is an arm, not dice
 MOST_OF_EDGE = 0.5  # a change over more of the edge is the light or the camera, not an arm
 REACH_WAIT_S = 3.0  # a rest with something over the edge is read once still this long
+SHADE = 0.45  # paper dimmed by up to this share, or brightened as much back, is a shadow …
+SHADE_COLOUR = PIXEL_CHANGE / 2  # … where its colour changed no more than that with its grey
 
 Margin = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]
 """The margin's points in an edge picture, a row a step along the edge and a column a depth:
@@ -113,19 +133,40 @@ def _changed_from(now: Image, before: Image, margin: Margin) -> NDArray[np.bool_
     if now.shape != before.shape or not _long_run(_changed_along(light_change(now, before),
                                                                  margin)):
         return None
-    change = pixel_change(now, before, shake=SHAKE * EDGE_WIDTH / MOTION_WIDTH)
-    if change is None:  # the camera was bumped
+    shaken = shaken_onto(now, before, shake=SHAKE * EDGE_WIDTH / MOTION_WIDTH)
+    if shaken is None:  # the camera was bumped
         return None
-    changed = _changed_along(change, margin)
+    changed = _changed_along(light_change(now, shaken), margin, _shaded(now, shaken, margin))
     return changed if changed.mean() <= MOST_OF_EDGE and _long_run(changed) else None
 
 
-def _changed_along(change: NDArray[np.float32], margin: Margin) -> NDArray[np.bool_]:
+def _changed_along(change: NDArray[np.float32], margin: Margin,
+                   shaded: NDArray[np.bool_] | None = None) -> NDArray[np.bool_]:
     """For each step along the paper's edge: whether most of the margin there (its depths
-    in the picture) changed by more than PIXEL_CHANGE."""
+    in the picture) changed by more than PIXEL_CHANGE (and, given ``shaded``, not only
+    by a shadow)."""
     rows, columns, inside = margin
     moved = (change[rows, columns] > PIXEL_CHANGE) & inside
+    if shaded is not None:
+        moved &= ~shaded
     return np.asarray(moved.sum(axis=1) * 2 > len(EDGE_MM), np.bool_)
+
+
+def _shaded(now: Image, before: Image, margin: Margin) -> NDArray[np.bool_]:
+    """For each of the margin's points: whether ``now`` is ``before`` only dimmed or
+    brightened (a shadow cast over the paper, or gone): its grey by at most SHADE (once a
+    flicker's bands are taken out), its colour offsets (U and V from 128) by the same share
+    within SHADE_COLOUR. A hand or a
+    sleeve changes colour, or darkens more."""
+    rows, columns, _ = margin
+    a = now[rows, columns].astype(np.float32)
+    b = before[rows, columns].astype(np.float32)
+    ratio = (a[..., 0] + 1.0) / (b[..., 0] + 1.0)
+    recoloured = np.abs((a[..., 1:] - 128.0) - (b[..., 1:] - 128.0) * ratio[..., None])
+    gains = row_gains(now[..., 0].astype(np.float32), before[..., 0].astype(np.float32))
+    shade = ratio / gains[rows, 0]  # (a flicker's bands taken out)
+    return np.asarray((shade >= 1.0 - SHADE) & (shade <= 1.0 / (1.0 - SHADE))
+                      & (recoloured.max(axis=-1) <= SHADE_COLOUR), np.bool_)
 
 
 def _margin_points(width: float, height: float) -> NDArray[np.float64]:

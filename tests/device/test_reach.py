@@ -74,6 +74,37 @@ def test_light_flickering_a_camera_trembling_or_bumped_are_no_arm(
     assert watch.reaching(moved_by(6, 3), lies) is False  # (the read says "moved")
 
 
+def shaded(frame: np.ndarray, lies: Calibration, dim: float,
+           corners: tuple[float, float, float, float]) -> np.ndarray:
+    """``frame`` with a soft shadow (its edge blurred by σ 15 pixels, about 7 mm) dimming it
+    by ``dim`` over the sheet's rectangle ``corners`` (mm, left, top, right, bottom: past
+    its edge)."""
+    x0, y0, x1, y1 = corners
+    points = lies.to_frame(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    mask = np.zeros(frame.shape[:2], np.float32)
+    cv2.fillConvexPoly(mask, np.rint(points).astype(np.int32), 1.0)
+    mask = cv2.GaussianBlur(mask, (0, 0), 15)
+    return np.clip(frame * (1 - dim * mask[..., None]), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("corners", [(100.0, 180.0, 180.0, 260.0), (-60.0, 60.0, 20.0, 160.0),
+                                     (-30.0, -30.0, 40.0, 40.0)],
+                         ids=["over the near edge", "along a side", "over a corner"])
+@pytest.mark.parametrize("dim", [0.1, 0.3])
+def test_a_shadow_cast_across_the_margin_or_gone_from_it_is_no_arm(
+        rolled: tuple[np.ndarray, Calibration], corners: tuple[float, float, float, float],
+        dim: float) -> None:
+    """A player leaning over a lit table shades the paper's margin at every rest: the rest
+    was held 3 s as if an arm lay there (8 to 12 % darker over 80 to 100 mm of it)."""
+    image, lies = rolled
+    kept = still(*KEPT)
+    assert watching(image).reaching(shaded(kept, lies, dim, corners), lies) is False
+    assert watching(shaded(image, lies, dim, corners)).reaching(kept, lies) is False
+    hand = [frame for frame, _ in film([SheetRest(ROLLED), SheetRest(KEPT)], game="dalek",
+                                       seed=SEED, hand_frames=1)][1]
+    assert watching(image).reaching(shaded(hand, lies, dim, corners), lies) is True
+
+
 def test_a_cup_left_on_the_margin_is_part_of_the_table_once_read(
         rolled: tuple[np.ndarray, Calibration]) -> None:
     image, lies = rolled
