@@ -208,7 +208,7 @@ def test_a_stop_while_a_held_hand_moves_on_is_refused_once_the_hold_and_its_wait
         started = time.monotonic()
         with pytest.raises(SessionError, match="still sees movement over the table"):
             stop(session)
-        assert 0.8 <= time.monotonic() - started < 3.0
+        assert 0.7 <= time.monotonic() - started < 3.0  # the hold (0.5 s) and 0.3 s
         session.camera_holds(0.5)  # a later hold of a rest read before the stop: not waited
         session.camera_seen(seen(ROLLED, 2))
         session.camera_moved()
