@@ -81,6 +81,34 @@ def test_the_italian_catalogue_calls_the_host_one_name() -> None:
             assert "chi ospita" not in words, key
 
 
+READ_OTHERWISE = {"en": {"six"}, "es": {"par", "pares", "seis"}, "it": {"sei"}, "pt": {"seis"}}
+"""Words a card's short form under its points ("12 Seis") would be read as, not as the card: a
+number, or "even" (es "pares") beside "Imp." for the odd."""
+
+
+def abbreviates(short: str, words: str) -> bool:
+    """Whether ``short`` ("Pja.") has its letters in order in one of ``words`` ("Pareja")."""
+    letters = short.rstrip(".").lower()
+    return any(all(c in iter(word) for c in letters)  # each found after the one before
+               for word in words.lower().split())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_cards_short_form_reads_as_its_card(lang: str) -> None:
+    # on a TV's narrow score sheet, Spanish "Par." (a pair) read as "pares" (even) beside
+    # "Imp." (odd), "12 Seis" as the number six, and "Paso" for the button's "Saltar"
+    words = catalog(lang)["ui"]
+    for key, short in words.items():
+        if not key.startswith("cardshort."):
+            continue
+        card = key.removeprefix("cardshort.")
+        long = words["act.skip" if card == "skip" else "card." + card]
+        for word in short.split():
+            assert word.rstrip(".").lower() not in READ_OTHERWISE[lang], (key, short)
+            if word.endswith(".") or card == "skip":
+                assert abbreviates(word, long), (key, short, long)
+
+
 def test_a_sheet_too_small_in_the_picture_is_not_told_to_be_printed_larger() -> None:
     # the camera needs pixels per millimetre: a larger paper under the same camera is as small
     printing = {"en": "print", "es": "imprim", "it": "stampa", "pt": "imprim"}
