@@ -654,6 +654,24 @@ def test_on_the_kiosk_no_digit_of_the_rows_scrolled_under_the_names_shows_throug
         tv.evaluate("document.querySelector('.do .scroll').scrollTop = 0")
 
 
+def test_the_kiosks_story_keeps_a_word_holding_a_players_name_whole(kiosk: Kiosk) -> None:
+    # a name was set apart (on a line of its own, "…" where long) wherever it stood in a line,
+    # inside other words too: "Dal" of "Daleks" split "Dal|eks" on a narrow TV; a name is set
+    # apart only as a whole word, "Zoë" and "José" too
+    kiosk.show({"game": "dalek", "players": ["Zoë", "José", "Dal"], "target": 500}, 12)
+    page = kiosk.on(1280, 720)
+    expect(page.locator(".story li").first).to_be_visible()
+    seen = page.evaluate("""() => [...document.querySelectorAll('.story .who')].map((e) => {
+        const around = (e.previousSibling?.textContent ?? '').slice(-1)
+            + '|' + (e.nextSibling?.textContent ?? '').slice(0, 1);
+        return {name: e.textContent, around};
+    })""")
+    assert {who["name"] for who in seen} >= {"Dal"}, f"no line names Dal: {seen}"
+    apart = [who for who in seen if any(c.isalnum() for c in who["around"])]
+    assert apart == [], f"a name set apart inside a word: {apart}"
+    assert "Daleks" in page.locator(".story").inner_text(), "no word holds the name"
+
+
 def test_the_kiosks_page_with_no_game_has_no_buttons_and_shows_its_join_code(
         browser: Browser, served: ServedTable) -> None:
     # it showed "Enter PIN", "Rules" and "Statistics": a TV has nothing to press them with

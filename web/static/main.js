@@ -179,10 +179,11 @@ function storyBox(view) {
 }
 
 /* A line's words with each player's name in a span.who of its own: a TV's narrow story keeps a
-   long name on one line, shortened with "…" (whole on the score board), not broken inside. */
+   long name on one line, shortened with "…" (whole on the score board), not broken inside;
+   a name only as a whole word ("Dal", not the start of "Daleks"). */
 function namesApart(text, players) {
   const names = players.slice().sort((a, b) => b.length - a.length).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  return text.split(new RegExp("(" + names.join("|") + ")")).map((part, i) => (i % 2 ? el("span.who", {text: part}) : part));
+  return text.split(new RegExp("(?<![\\p{L}\\p{N}\\p{M}])(" + names.join("|") + ")(?![\\p{L}\\p{N}\\p{M}])", "u")).map((part, i) => (i % 2 ? el("span.who", {text: part}) : part));
 }
 
 function summary(view, game) {
