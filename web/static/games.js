@@ -195,7 +195,8 @@ function breakable(name) {
 /* A Dicy card as it lies on the table: its name, what it needs and scores; active or frozen. */
 function dicyCard(id, state, owner) {
   const frozen = state === "frozen";
-  return button([el("b", {text: breakable(cardName(id))}), el("small", {text: breakable(t("cardinfo." + id))})],
+  return button([el("b", {text: breakable(cardName(id))}), KIOSK ? el("b.short", {text: t("cardshort." + id)}) : null,
+    el("small", {text: breakable(t("cardinfo." + id))})],  // a TV's card too narrow for the name: its short form
     () => cardInfo(id), "dcard" + (frozen ? " frozen" : ""),
     {style: frozen ? null : {borderColor: colourOf(owner)},
       "aria-label": cardName(id) + " · " + t("dicy." + state) + " · " + t("cardinfo." + id)});

@@ -129,6 +129,11 @@ function namesWhole(board) {
 const PAN_MS = 6000;
 let panned = 0;  // how many times the columns turned
 function fitTv() {
+  for (const card of document.querySelectorAll(".dcard")) {  // a name wider than its card: its short form
+    card.classList.remove("narrow");
+    const name = card.querySelector("b");
+    card.classList.toggle("narrow", name.scrollWidth > name.clientWidth + 1);
+  }
   const sheet = document.querySelector("main .do > .scroll");
   if (sheet) {
     const parts = ["caption", "thead", "tbody tr:last-child", "tfoot"].map((part) => sheet.querySelector(part));
