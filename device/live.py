@@ -219,6 +219,9 @@ class LiveLoop:
         self._skipped: set[str] = set()  # why (its key) pictures that cannot be read were
         # told, since the last read stood or the camera went out
         self._faulty = False  # the last picture taken up failed by a fault of the table's own
+        self._answered = False  # the phones were told the pictures read again since the last
+        # read stood: the next that cannot be read is told, but not answered again (a camera
+        # tearing every third picture would have the phones' warning flicker)
         self._read_anew = False  # a picture that cannot be read was told: whether the next
         # new one can be is told (a moved table is read anyway)
         self._look_again = threading.Event()
@@ -402,7 +405,9 @@ class LiveLoop:
             moved = watch.moved(motion_picture(item.image, item.small))
             if self._read_anew and not item.held:
                 self._read_anew = False
-                if not moved and settler.stood:  # the table as last read: it reads again
+                if not moved and settler.stood and not self._answered:  # the table as last
+                    self._answered = True  # read: its pictures read again
+                    self._skipped.clear()
                     self._sink.camera_status(CameraStatus(self._state, reads_again=True))
             stirred = stirred or moved
             if moved and not told:
@@ -438,6 +443,7 @@ class LiveLoop:
                                                 item.at, item.number, as_found=not stirred))
                     told = False
                     self._skipped.clear()
+                    self._answered = False
             except UnreadableImage as err:
                 self._skip(UnreadableFrame("camera.why.picture_unusable", detail=str(err)))
                 continue
@@ -465,8 +471,10 @@ class LiveLoop:
         phones show that pictures are skipped, the host's log and phone name the first of
         each reason). The next new picture that can be read is told too where the table
         did not move meanwhile (moved, it is read as any other), so that the phones (and a
-        lesson's photos) do not wait for a move; a folder holding its last picture that could
-        be read in place of a newer one sends no new picture (:attr:`Frame.held`)."""
+        lesson's photos) do not wait for a move; that once until a read stands: a picture
+        that cannot be read after it is told again, and stays told. A folder holding its last
+        picture that could be read in place of a newer one sends no new picture
+        (:attr:`Frame.held`)."""
         if why.key not in self._skipped:
             self._skipped.add(why.key)
             self._read_anew = True
@@ -483,6 +491,7 @@ class LiveLoop:
             self._state, self._reason = state, reason
             if state == "out":
                 self._skipped.clear()
+                self._answered = False
             self._sink.camera_status(CameraStatus(state, why, since=since))
 
 

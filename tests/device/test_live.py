@@ -188,6 +188,23 @@ def test_a_picture_that_cannot_be_read_amid_a_still_table_is_forgotten_once_it_r
     assert journal_lines(table) == [("camera", {"roll": [1, 1, 2, 5, 6, 6]})]
 
 
+def test_a_second_picture_that_cannot_be_read_amid_a_still_table_is_told_and_stays_told(
+        tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
+    # after the phones heard the pictures read again, the next picture cut short went untold
+    # (its reason counted as told) until the table moved; a camera tearing picture after
+    # picture is told once more and left told, not flickering, and the table is read once
+    folder = film(tmp_path / "frames", [PlannedRest((), 1.0, None, hand=False),
+                                        PlannedRest(dice([6, 6, 5, 2, 1, 1]), 3.0, 0)])
+    frames = sorted(folder.iterdir())
+    for late in (30, 15):
+        (folder / f"{frames[-late].stem}a.jpg").write_bytes(b"\xff\xd8 a damaged picture")
+    play_unpaced(folder, table, reader)
+    camera = table.snapshot().camera
+    assert camera is not None and camera["unreadable_why"] == {
+        "key": "camera.why.picture_unreadable", "params": {"name": f"{frames[-15].stem}a.jpg"}}
+    assert camera["picture"] == 2  # the empty sheet and the roll, each read once
+
+
 def test_an_unreadable_first_picture_held_is_told_to_the_phones_once(
         tmp_path: Path, table: TableSession, reader: DiceObserver) -> None:
     # a recording waiting for a game on a first picture that cannot be read: each read told
