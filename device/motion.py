@@ -161,14 +161,9 @@ def light_change(now: Image, before: Image) -> Grey:
 def shaken_onto(now: Image, before: Image, *, shake: float = SHAKE) -> Image | None:
     """Picture ``before`` (YUV) shifted onto ``now`` (a camera trembling), where that shift
     is at most ``shake`` pixels; None where it is more (a bump: no pixel can be compared)."""
-    (dx, dy), _ = cv2.phaseCorrelate(*(np.asarray(picture[..., 0], np.float32)
-                                       for picture in (before, now)))
-    if not max(abs(dx), abs(dy)) <= shake:
-        return None
-    shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
-    return np.asarray(cv2.warpAffine(before, shift, (before.shape[1], before.shape[0]),
-                                     flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE),
-                      np.uint8)
+    shift = _trembling(np.asarray(now[..., 0], np.float32),
+                       np.asarray(before[..., 0], np.float32), shake)
+    return None if shift is None else np.asarray(_shifted(before, shift), np.uint8)
 
 
 def _change(a: Picture, b: Picture) -> Grey:
@@ -181,15 +176,27 @@ def _change(a: Picture, b: Picture) -> Grey:
 
 
 def _shaken_onto(a: Picture, b: Picture, shake: float) -> Picture | None:
-    """``b`` shifted onto ``a`` (found by phase correlation) where that shift is at most
-    ``shake`` pixels; None where it is more (a bump), or none is found (NaN)."""
-    (dx, dy), _ = cv2.phaseCorrelate(b[0], a[0])
+    """Planes ``b`` shifted onto ``a`` where that shift is at most ``shake`` pixels; None
+    where it is more (a bump)."""
+    shift = _trembling(a[0], b[0], shake)
+    return None if shift is None else np.asarray([_shifted(plane, shift) for plane in b],
+                                                 np.float32)
+
+
+def _trembling(now: Grey, before: Grey, shake: float) -> NDArray[np.float64] | None:
+    """The shift of grey ``before`` onto ``now`` (found by phase correlation) as an affine
+    matrix, where it is at most ``shake`` pixels; None where it is more, or none is found
+    (NaN)."""
+    (dx, dy), _ = cv2.phaseCorrelate(before, now)
     if not max(abs(dx), abs(dy)) <= shake:
         return None
-    shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
-    return np.asarray([cv2.warpAffine(plane, shift, (plane.shape[1], plane.shape[0]),
-                                      flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
-                       for plane in b], np.float32)
+    return np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
+
+
+def _shifted(picture: Image | Grey, shift: NDArray[np.float64]) -> NDArray[np.generic]:
+    """``picture`` moved by ``shift`` (its edges repeated)."""
+    return np.asarray(cv2.warpAffine(picture, shift, (picture.shape[1], picture.shape[0]),
+                                     flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE))
 
 
 def _planes(picture: Image) -> Picture:
