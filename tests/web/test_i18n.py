@@ -89,8 +89,17 @@ number, or "even" (es "pares") beside "Imp." for the odd."""
 def abbreviates(short: str, words: str) -> bool:
     """Whether ``short`` ("Pja.") has its letters in order in one of ``words`` ("Pareja")."""
     letters = short.rstrip(".").lower()
-    return any(all(c in iter(word) for c in letters)  # each found after the one before
-               for word in words.lower().split())
+    return any(_in_order(letters, word) for word in words.lower().split())
+
+
+def _in_order(letters: str, word: str) -> bool:
+    """Whether ``letters`` are found in ``word``, each after the one before.
+
+    >>> _in_order("pja", "pareja"), _in_order("jap", "pareja")
+    (True, False)
+    """
+    rest = iter(word)
+    return all(letter in rest for letter in letters)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
