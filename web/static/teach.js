@@ -61,7 +61,7 @@ function teachEntry(teach) {
 function teachPanel(lesson, camera, trouble = []) {
   const parts = [el("h3", {text: t("teach.heading." + lesson.kind)})];
   const unread = camera.unreadable_why ? el("p.teach-unreadable", {text: t(lesson.cards ? "teach.unreadable_cards" : "teach.unreadable")}) : null;
-  if (trouble.length) parts.push(el("div.teach-camera", {}, trouble, unread));
+  if (trouble.length || unread) parts.push(el("div.teach-camera", {}, trouble, unread));
   if (lesson.step < lesson.steps.length) parts.push(...teachTaking(lesson));
   else parts.push(...teachChecking(lesson));
   parts.push(button(t("teach.cancel"), () => teachStep("cancel"), "small"));
