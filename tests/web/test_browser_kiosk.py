@@ -73,6 +73,20 @@ class Kiosk:
         expect(page.locator(".scores li").first).to_be_visible()
         return page
 
+    def move(self, page: Page) -> None:
+        """The game shown one random move further (as seeded), ``page`` waiting until it shows
+        the table's new state."""
+        assert self.played is not None
+        header, moves = json.loads(self.played[0]), self.played[1]
+        _, body = self.host.get("/api/state")
+        line = random_lines(header, moves + 1, Random(3))[-1]
+        status, body = self.host.post("/api/action", {"line": line,
+                                                      "base_version": body["state"]["version"]})
+        assert status == 200, body
+        self.played = (self.played[0], moves + 1)
+        page.wait_for_function("(version) => S.state.version === version",
+                               arg=body["state"]["version"])
+
     def close(self) -> None:
         """Close the pages and the host's phone."""
         for context in self.contexts.values():
@@ -89,29 +103,47 @@ NEEDED = (".notices, section.camera, .dcard, .under-cards > *, .do > .scroll cap
 the rerolls and who must reactivate a card, the score sheet's newest round and its totals."""
 
 
+SHEET_NEEDED = ".do > .scroll tbody tr:last-child, .do > .scroll tfoot"
+"""What a Dicy player looks to the TV for after a move: the sheet's newest round and totals."""
+
+
+def hidden_now(page: Page, needed: str) -> set[str]:
+    """What of ``needed`` the kiosk does not show whole where its columns stand now: under the
+    TV's 5 % edge, a scrolling box's edge or a sheet's names."""
+    return set(page.evaluate("""(needed) => [...document.querySelectorAll(needed)]
+        .filter((e) => {
+            const whole = e.getBoundingClientRect();
+            let [top, bottom] = [Math.max(whole.top, innerHeight * .05),
+                                 Math.min(whole.bottom, innerHeight * .95)];
+            for (let a = e.parentElement; a; a = a.parentElement) {
+                if (getComputedStyle(a).overflowY === 'visible') continue;
+                const c = a.getBoundingClientRect();
+                [top, bottom] = [Math.max(top, c.top), Math.min(bottom, c.bottom)];
+            }
+            const names = e.closest('tbody') && e.closest('table').querySelector('thead');
+            if (names) top = Math.max(top, names.getBoundingClientRect().bottom);
+            return whole.height - Math.max(0, bottom - top) > 1;
+        }).map((e, i) => `${e.tagName}.${e.className} "${e.textContent.slice(0, 30)}"`)""",
+        needed))
+
+
 def never_seen_whole(page: Page, needed: str) -> list[str]:
-    """What of ``needed`` the kiosk never shows whole as its columns turn (eight times): under
-    the TV's 5 % edge, a scrolling box's edge or a sheet's names."""
+    """What of ``needed`` the kiosk never shows whole as its columns turn (eight times)."""
     unseen: set[str] | None = None
     for _ in range(8):
-        hidden = set(page.evaluate("""(needed) => [...document.querySelectorAll(needed)]
-            .filter((e) => {
-                const whole = e.getBoundingClientRect();
-                let [top, bottom] = [Math.max(whole.top, innerHeight * .05),
-                                     Math.min(whole.bottom, innerHeight * .95)];
-                for (let a = e.parentElement; a; a = a.parentElement) {
-                    if (getComputedStyle(a).overflowY === 'visible') continue;
-                    const c = a.getBoundingClientRect();
-                    [top, bottom] = [Math.max(top, c.top), Math.min(bottom, c.bottom)];
-                }
-                const names = e.closest('tbody') && e.closest('table').querySelector('thead');
-                if (names) top = Math.max(top, names.getBoundingClientRect().bottom);
-                return whole.height - Math.max(0, bottom - top) > 1;
-            }).map((e, i) => `${e.tagName}.${e.className} "${e.textContent.slice(0, 30)}"`)""",
-            needed))
+        hidden = hidden_now(page, needed)
         unseen = hidden if unseen is None else unseen & hidden
         page.clock.fast_forward(PAN_MS)
     return sorted(unseen or ())
+
+
+def ever_hidden(page: Page, needed: str) -> list[str]:
+    """What of ``needed`` the kiosk hides at one turn of its columns or more (eight turns)."""
+    hidden: set[str] = set()
+    for _ in range(8):
+        hidden |= hidden_now(page, needed)
+        page.clock.fast_forward(PAN_MS)
+    return sorted(hidden)
 
 
 @pytest.fixture(scope="module")
@@ -483,9 +515,10 @@ def test_the_kiosks_cards_are_read_from_the_sofa_and_all_seen(
         assert seen["spilled"] == 0, f"{width}×{height}: {seen}"
         if (width, height) in TVS:
             assert seen["cut"] == 0, f"{width}×{height}: {seen}"
-        else:  # a 4:3 TV's column turns to show what it cannot hold
-            assert never_seen_whole(page, cards) == [], f"{width}×{height}: {seen}"
-        assert seen["lines"] == [], f"{width}×{height}: hidden: {seen}"
+            assert seen["lines"] == [], f"{width}×{height}: hidden: {seen}"
+        else:  # a 4:3 TV's columns turn to show what they cannot hold (the dice, from the sheet)
+            assert never_seen_whole(page, f"{cards}, main .line, main p, .hints li") == [], \
+                f"{width}×{height}: {seen}"
 
 
 def test_the_kiosk_breaks_no_name_inside_on_the_board_nor_who_must_reactivate_a_card(
@@ -533,6 +566,32 @@ def test_a_4_3_kiosk_of_dicy_shows_its_newest_round_and_all_else_in_view(
         page = kiosk.on(1024, 768, lang)
         expect(page.locator(".owed")).to_have_count(2)
         assert never_seen_whole(page, NEEDED) == [], lang
+
+
+def test_a_kiosk_of_dicy_keeps_its_newest_round_and_totals_in_view_as_its_columns_turn(
+        kiosk: Kiosk) -> None:
+    # at 1280×720 in Spanish the sheet's room made the right column 471 px in 462: it turned
+    # 9 px every 6 s, the totals cut at one stop, a "reactivates a card" line at the other
+    kiosk.show(DICY_OF_FOUR, 60)
+    for lang in LANGUAGES:
+        for width, height in TVS:
+            page = kiosk.on(width, height, lang)
+            assert ever_hidden(page, SHEET_NEEDED) == [], f"{lang} {width}×{height}"
+
+
+def test_a_4_3_kiosk_of_dicy_rests_on_its_newest_round_and_comes_back_to_it_after_a_move(
+        kiosk: Kiosk) -> None:
+    # at 1024×768 the right column showed the newest round and totals only every other 6 s,
+    # and a move made while it showed its top was not seen where it landed
+    kiosk.show(DICY_OF_FOUR, 60)
+    page = kiosk.on(1024, 768, "es")
+    page.reload()
+    expect(page.locator(".scores li").first).to_be_visible()
+    assert hidden_now(page, SHEET_NEEDED) == set(), "at rest"
+    page.clock.fast_forward(PAN_MS)
+    assert hidden_now(page, SHEET_NEEDED), "the column shows the rest in turn"
+    kiosk.move(page)
+    assert hidden_now(page, SHEET_NEEDED) == set(), "after a move"
 
 
 @pytest.mark.parametrize("players", [4, 3])
@@ -753,3 +812,14 @@ def test_the_kiosk_of_dicy_with_the_hosts_notices_shows_every_card_in_turn(
             expect(page.locator(".notices p")).to_be_visible()
             expect(page.locator("section.camera")).to_be_visible()
             assert never_seen_whole(page, NEEDED) == [], f"{lang} {width}×{height}"
+
+
+def test_a_kiosk_of_dicy_with_the_hosts_notices_keeps_its_newest_round_and_totals_in_view(
+        troubled_kiosk: Kiosk) -> None:
+    # the left column turns (the notices and the camera above the cards); the right one holds
+    # its sheet's newest round and totals in view at every turn
+    troubled_kiosk.show(DICY_OF_FOUR, 60)
+    for lang in LANGUAGES:
+        for width, height in TVS:
+            page = troubled_kiosk.on(width, height, lang)
+            assert ever_hidden(page, SHEET_NEEDED) == [], f"{lang} {width}×{height}"

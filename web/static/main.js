@@ -124,26 +124,42 @@ function namesWhole(board) {
 }
 
 /* A TV nobody scrolls: the score sheet keeps room for its heading, its names, its newest round
-   and its totals; a column that cannot hold all it has still shows it all by itself, half its
-   height further each PAN_MS, from its top to its end and again. */
+   and its totals. A column that cannot hold all it has by a line or less draws its parts closer
+   (the sheet, at last, scrolls inside itself); one that cannot by more shows it all by itself:
+   it rests where the sheet's newest round and totals are (its top where it has no sheet), at
+   each new state at once, and every PAN_MS turns half its height further, to its end and back. */
 const PAN_MS = 6000;
-let panned = 0;  // how many times the columns turned
-function fitTv() {
+let panned = 0;  // how many times the columns turned since the state shown came
+let panner = null, pannedFor = null;  // the columns' timer, and the state it turns them for
+function fitTv(turning = false) {
   for (const card of document.querySelectorAll(".dcard")) {  // a name wider than its card: its short form
     card.classList.remove("narrow");
     const name = card.querySelector("b");
     card.classList.toggle("narrow", name.scrollWidth > name.clientWidth + 1);
   }
-  const sheet = document.querySelector("main .do > .scroll");
-  if (sheet) {
-    const parts = ["caption", "thead", "tbody tr:last-child", "tfoot"].map((part) => sheet.querySelector(part));
-    sheet.style.minHeight = parts.reduce((sum, e) => sum + (e ? e.getBoundingClientRect().height : 0), 2) + "px";
+  if (S.state.version !== pannedFor) {  // a new move is seen where it lands
+    pannedFor = S.state.version;
+    panned = 0;
+    clearInterval(panner);
+    panner = setInterval(() => { panned += 1; fitTv(true); }, PAN_MS);
   }
-  const behavior = matchMedia("(prefers-reduced-motion: reduce)").matches ? "instant" : "smooth";
+  const sheet = document.querySelector("main .do > .scroll");
+  const needed = sheet ? ["caption", "thead", "tbody tr:last-child", "tfoot"].map((part) => sheet.querySelector(part))
+    .reduce((sum, e) => sum + (e ? e.getBoundingClientRect().height : 0), 2) : 0;
+  if (sheet) sheet.style.minHeight = needed + "px";
+  const line = 1.5 * parseFloat(getComputedStyle(document.documentElement).fontSize);
+  const behavior = turning && !matchMedia("(prefers-reduced-motion: reduce)").matches ? "smooth" : "instant";
   for (const column of document.querySelectorAll("main .col")) {
-    const step = column.clientHeight / 2, end = column.scrollHeight - column.clientHeight;
-    const stops = end > 1 ? Math.ceil(end / step) + 1 : 1;  // a part half its height or less is whole at one
-    column.scrollTo({top: Math.min(end, (panned % stops) * step), behavior});
+    column.classList.remove("tight");
+    const over = () => column.scrollHeight - column.clientHeight;
+    if (over() > 1 && over() <= line) column.classList.add("tight");
+    if (sheet && column.contains(sheet) && over() > 1 && over() <= line) sheet.style.minHeight = needed - over() + "px";
+    const end = over(), step = column.clientHeight / 2;
+    const stops = end > 1 ? [...Array(Math.ceil(end / step) + 1).keys()].map((i) => Math.min(end, i * step)) : [0];
+    const rest = sheet && column.contains(sheet) ? Math.min(end, Math.max(0, Math.ceil(
+      sheet.getBoundingClientRect().bottom - column.getBoundingClientRect().top + column.scrollTop - column.clientHeight))) : 0;
+    const turns = [rest, ...stops.filter((top) => Math.abs(top - rest) > 1)];
+    column.scrollTo({top: turns[panned % turns.length], behavior});
   }
 }
 
@@ -492,10 +508,7 @@ function moveChoice(e) {
 function start() {
   new ResizeObserver(fitBoard).observe(document.getElementById("board"));
   addEventListener("resize", fitBoard);
-  if (KIOSK) {
-    addEventListener("resize", fitTv);
-    setInterval(() => { panned += 1; fitTv(); }, PAN_MS);
-  }
+  if (KIOSK) addEventListener("resize", () => fitTv());
   document.getElementById("menu-button").addEventListener("click", (e) => {
     e.stopPropagation();
     toggleMenu();
