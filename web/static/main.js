@@ -154,13 +154,20 @@ function fitTv(turning = false) {
     const over = () => column.scrollHeight - column.clientHeight;
     if (over() > 1 && over() <= line) column.classList.add("tight");
     if (sheet && column.contains(sheet) && over() > 1 && over() <= line) sheet.style.minHeight = needed - over() + "px";
-    const end = over(), step = column.clientHeight / 2;
-    const stops = end > 1 ? [...Array(Math.ceil(end / step) + 1).keys()].map((i) => Math.min(end, i * step)) : [0];
-    const rest = sheet && column.contains(sheet) ? Math.min(end, Math.max(0, Math.ceil(
-      sheet.getBoundingClientRect().bottom - column.getBoundingClientRect().top + column.scrollTop - column.clientHeight))) : 0;
-    const turns = [rest, ...stops.filter((top) => Math.abs(top - rest) > 1)];
+    const turns = columnTurns(column, sheet);
     column.scrollTo({top: turns[panned % turns.length], behavior});
   }
+}
+
+/* Where a TV's column stands in turn (its scrollTop): first its rest, where the score sheet's
+   foot is in view (its top where it has no sheet), then every half of its height, to its end. */
+function columnTurns(column, sheet) {
+  const end = column.scrollHeight - column.clientHeight, step = column.clientHeight / 2;
+  const stops = end > 1 ? [...Array(Math.ceil(end / step) + 1).keys()].map((i) => Math.min(end, i * step)) : [0];
+  const foot = sheet && column.contains(sheet)
+    ? sheet.getBoundingClientRect().bottom - column.getBoundingClientRect().top + column.scrollTop : 0;
+  const rest = Math.min(end, Math.max(0, Math.ceil(foot - column.clientHeight)));
+  return [rest, ...stops.filter((top) => Math.abs(top - rest) > 1)];
 }
 
 /* A score; one of pictures (★ ✖) said in words. */
