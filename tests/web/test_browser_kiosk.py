@@ -109,9 +109,10 @@ SHEET_NEEDED = ".do > .scroll tbody tr:last-child, .do > .scroll tfoot"
 
 def hidden_now(page: Page, needed: str) -> set[str]:
     """What of ``needed`` the kiosk does not show whole where its columns stand now: under the
-    TV's 5 % edge, a scrolling box's edge or a sheet's names."""
-    return set(page.evaluate("""(needed) => [...document.querySelectorAll(needed)]
-        .filter((e) => {
+    TV's 5 % edge, a scrolling box's edge or a sheet's names (each by its place among them:
+    two players' cards of one name are two)."""
+    return set(page.evaluate("""(needed) => [...[...document.querySelectorAll(needed)].entries()]
+        .filter(([, e]) => {
             const whole = e.getBoundingClientRect();
             let [top, bottom] = [Math.max(whole.top, innerHeight * .05),
                                  Math.min(whole.bottom, innerHeight * .95)];
@@ -123,7 +124,7 @@ def hidden_now(page: Page, needed: str) -> set[str]:
             const names = e.closest('tbody') && e.closest('table').querySelector('thead');
             if (names) top = Math.max(top, names.getBoundingClientRect().bottom);
             return whole.height - Math.max(0, bottom - top) > 1;
-        }).map((e, i) => `${e.tagName}.${e.className} "${e.textContent.slice(0, 30)}"`)""",
+        }).map(([i, e]) => `${i}: ${e.tagName}.${e.className} "${e.textContent.slice(0, 30)}"`)""",
         needed))
 
 
