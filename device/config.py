@@ -67,6 +67,9 @@ class Config:
     unread: tuple[ConfigError, ...] = ()
     """What of the :data:`FORGIVEN` section could not be read (a line TOML refuses): each
     wrong line as written and why; the section holds the lines that could be read."""
+    misspelt: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """The sections named as :data:`FORGIVEN` misspelt ([button]), by name as written: their
+    settings are not read (each is told as wrong), but what they hold is looked at."""
 
     def section(self, name: str) -> dict[str, Any]:
         """The settings of section ``name`` (empty when the file has none)."""
@@ -150,10 +153,8 @@ def load_config(path: Path | None) -> Config:
         raise ConfigError(f"{path}: unknown section [{unknown[0]}] (the sections are "
                           f"{SECTION_NAMES})")
     beside = FORGIVEN in data or len(misspelt) > 1
-    for name in misspelt:
-        del data[name]
-        unread += (_misspelt(path, name, beside=beside),)
-    return Config(path, data, unread)
+    unread += tuple(_misspelt(path, name, beside=beside) for name in misspelt)
+    return Config(path, data, unread, {name: data.pop(name) for name in misspelt})
 
 
 def _misspelt(path: Path, name: str, *, beside: bool) -> ConfigError:

@@ -26,6 +26,7 @@ from device.button_config import ButtonConfig, button_config, buttons_off
 from device.calibration_store import CalibrationFileError
 from device.camera import DEFAULT_FPS, CameraError
 from device.config import (
+    Config,
     ConfigError,
     Wrong,
     config_path,
@@ -123,8 +124,9 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
     """The settings of ``args`` and the config file. A wrong file never widens who can reach the
     table nor turns hardware on: ConfigError (the table does not start) for a file that cannot
     be read at all (every default would listen on every network and switch on the default
-    buttons), and, where ``--host`` is not given, for a wrong ``host`` or a setting ``[server]``
-    does not know (the host is in doubt; its default listens on every network). Any other wrong
+    buttons), and, where ``--host`` is not given, for a wrong ``host``, a setting
+    ``[server]`` does not know, or a ``[server]`` setting written in another section (the host
+    is in doubt; its default listens on every network). Any other wrong
     setting is left at its default and ``told`` to the host: a wrong port or max_streams, a
     wrong ``[camera]`` (a wrong source: no camera) and a wrong ``[buttons]`` (no buttons). A
     setting the command line gives (``--host``, ``--port``, …) is not read from the file, so
@@ -139,7 +141,7 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
         host = args.host
         server_wrong.add(unknown)
     else:
-        host = _host(server_settings, unknown, where)
+        host = _host(server_settings, [*unknown, *_server_settings_elsewhere(config)], where)
     port = args.port  # checked by port_number
     if port is None:
         port = server_wrong.read(number_in, DEFAULT_PORT, server_settings, "port", int,
@@ -173,10 +175,11 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
                          source_setting if source else None)
 
 
-def _host(settings: Mapping[str, Any], unknown: list[ConfigError], where: str) -> str:
-    """The config file's host; ConfigError when it is wrong or ``[server]`` holds a setting it
-    does not know (``unknown``: ``hots`` may be the host misspelt)."""
-    doubts = list(unknown)
+def _host(settings: Mapping[str, Any], doubts: list[ConfigError], where: str) -> str:
+    """The config file's host; ConfigError when it is wrong, or with ``doubts`` (a
+    setting ``[server]`` does not know: ``hots`` may be the host misspelt; ``host`` written in
+    another section)."""
+    doubts = list(doubts)
     try:
         host = typed(settings, "host", str, DEFAULT_HOST, where)
     except ConfigError as err:
@@ -186,6 +189,20 @@ def _host(settings: Mapping[str, Any], unknown: list[ConfigError], where: str) -
                           "address it listens on is in doubt (its default is every network): "
                           "fix the config file, or give --host")
     return host
+
+
+def _server_settings_elsewhere(config: Config) -> list[ConfigError]:
+    """Why each ``[server]`` setting written in another section (``[camera]``, ``[buttons]``
+    or a misspelt one, a ``[buttons]`` line TOML cannot read too) puts the host in doubt: the
+    host meant for ``[server]`` may be among them."""
+    sections = {"camera": config.section("camera"), "buttons": config.section("buttons"),
+                **config.misspelt}
+    found = [(config.where(name), key) for name, settings in sections.items()
+             for key in settings if key in SERVER_KEYS]
+    found += [(f"{config.path} line {line.line}", key) for line in config.unread
+              if (key := (line.setting or "").split("=")[0].strip()) in SERVER_KEYS]
+    return [ConfigError(f"{where}: “{key}” is a setting of [server]: it goes under [server]")
+            for where, key in found]
 
 
 def camera_source(settings: Mapping[str, Any], where: str) -> str | None:

@@ -165,6 +165,30 @@ def test_without_host_given_a_host_in_doubt_keeps_the_table_from_starting(
                                  "or give --host"), err
 
 
+SHIPPED = Path(__file__).parents[2] / "systemd" / "config.toml"
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    # appended to the shipped file, it lands in [buttons]: it served on 0.0.0.0, buttons off
+    (SHIPPED.read_text() + 'host = "127.0.0.1"\n', "[buttons]: “host”"),
+    ('[camera]\nsource = "picamera2"\nhost = "127.0.0.1"\n', "[camera]: “host”"),
+    ('[button]\nstop = 17\nhost = "127.0.0.1"\n', "[button]: “host”"),
+    ('[buttons]\nstop = 17\n[Buttons]\nhost = "127.0.0.1"\n', "[Buttons]: “host”"),
+    ("[buttons]\nhost = 127.0.0.1\n", "line 2: “host”"),  # a line TOML cannot read
+    ("[camera]\nport = 9000\n", "[camera]: “port”"),
+    ("[buttons]\nmax_streams = 5\n", "[buttons]: “max_streams”"),
+])
+def test_without_host_given_a_server_setting_in_another_section_keeps_the_table_from_starting(
+        tmp_path: Path, text: str, says: str) -> None:
+    """``host`` written under [buttons] (the shipped file's last section) or [camera] was told
+    as a wrong buttons or camera setting, and the table listened on every network."""
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    err = refused(tmp_path, "--config", str(path))
+    assert f"dicetable: {path} {says} is a setting of [server]: it goes under [server]: the " \
+           "table does not start while the address it listens on is in doubt" in err, err
+
+
 def test_with_host_given_a_server_setting_it_does_not_know_is_told(tmp_path: Path) -> None:
     """The file's wrong host is not (``--host`` is used in its place, not its default)."""
     path = tmp_path / "config.toml"
