@@ -124,7 +124,7 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
     """The settings of ``args`` and the config file. A wrong file never widens who can reach the
     table nor turns hardware on: ConfigError (the table does not start) for a file that cannot
     be read at all (every default would listen on every network and switch on the default
-    buttons), and, where ``--host`` is not given, for a wrong ``host``, a setting
+    buttons), and, where ``--host`` is not given, for a wrong or empty ``host``, a setting
     ``[server]`` does not know, or a ``[server]`` setting written in another section (the host
     is in doubt; its default listens on every network). Any other wrong
     setting is left at its default and ``told`` to the host: a wrong port or max_streams, a
@@ -176,12 +176,15 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
 
 
 def _host(settings: Mapping[str, Any], doubts: list[ConfigError], where: str) -> str:
-    """The config file's host; ConfigError when it is wrong, or with ``doubts`` (a
+    """The config file's host; ConfigError when it is wrong or empty, or with ``doubts`` (a
     setting ``[server]`` does not know: ``hots`` may be the host misspelt; ``host`` written in
     another section)."""
     doubts = list(doubts)
     try:
         host = typed(settings, "host", str, DEFAULT_HOST, where)
+        if not host.strip():  # waitress would listen on every network
+            raise ConfigError(f"{where}: “host” is empty: write the address out, such as "
+                              "“127.0.0.1” (this machine alone) or “0.0.0.0” (every network)")
     except ConfigError as err:
         doubts.insert(0, err)
     if doubts:

@@ -152,6 +152,10 @@ def test_wrong_settings_the_command_line_gives_are_not_told(tmp_path: Path) -> N
     ("host = 127", "[server]: “host” must be text, not 127"),
     ('hots = "127.0.0.1"', "[server]: unknown setting “hots” (known: host, port, max_streams)"),
     ('host = "127.0.0.1"\nprot = 9000', "[server]: unknown setting “prot”"),
+    # waitress listened on every network
+    ('host = ""', "[server]: “host” is empty: write the address out, such as “127.0.0.1” (this "
+                  "machine alone) or “0.0.0.0” (every network)"),
+    ('host = "  "', "[server]: “host” is empty"),
 ])
 def test_without_host_given_a_host_in_doubt_keeps_the_table_from_starting(
         tmp_path: Path, setting: str, says: str) -> None:
