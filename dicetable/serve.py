@@ -11,6 +11,7 @@ goes to the log and to the score pad.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import socket
 import sys
@@ -65,6 +66,10 @@ MAX_STREAMS = 10_000
 MAX_FPS = 1000
 SERVER_KEYS = ("host", "port", "max_streams")
 CAMERA_KEYS = ("source", "fps")
+CONFIG_REFUSED = os.EX_CONFIG
+"""The exit status of a table its config file keeps from starting (78, sysexits' EX_CONFIG):
+systemd does not start it again until the file is fixed (the unit's RestartPreventExitStatus);
+any other refusal (2: the state folder held by a restore, say) it starts again."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -217,13 +222,14 @@ def camera_source(settings: Mapping[str, Any], where: str) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until interrupted (Ctrl-C or SIGTERM)."""
+    """Serve until interrupted (Ctrl-C or SIGTERM); :data:`CONFIG_REFUSED` where the config
+    file keeps the table from starting."""
     keep_memory_flat()
     try:
         settings = serve_settings(args)
     except ConfigError as err:
         print(f"dicetable: {_refusal(err)}", file=sys.stderr)
-        return 2
+        return CONFIG_REFUSED
     # A file past a size limit (RLIMIT_FSIZE) is an error the journal reports, not a crash.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     state = journal_path(args.state).parent

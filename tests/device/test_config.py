@@ -266,12 +266,12 @@ def test_a_wrong_server_and_camera_serve_and_the_phones_say_why(tmp_path: Path) 
 
 def refused(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> str:
     """What the real ``dicetable serve`` says on stderr, given ``args``, as it refuses to start
-    (exit 2) without creating its state folder."""
+    (exit 78, EX_CONFIG: systemd does not start it again) without creating its state folder."""
     state = tmp_path / "state"
     done = subprocess.run([sys.executable, "-m", "dicetable", "serve", "--state", str(state),
                            "--port", "0", *args], capture_output=True, text=True, timeout=20,
                           env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock", **(env or {})})
-    assert done.returncode == 2 and not state.exists(), done
+    assert done.returncode == os.EX_CONFIG and not state.exists(), done
     return done.stderr
 
 
@@ -309,7 +309,7 @@ def test_a_config_file_that_is_a_folder_or_not_text_keeps_the_table_from_startin
 def test_a_config_file_the_command_line_names_that_is_not_there_is_refused_at_once(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "cofnig.toml"
-    assert main(["serve", "--state", str(tmp_path / "state"), "--config", str(missing)]) == 2
+    assert main(["serve", "--state", str(tmp_path / "state"), "--config", str(missing)]) == 78
     assert f"{missing}: there is no such config file" in capsys.readouterr().err
     assert not (tmp_path / "state").exists()
 

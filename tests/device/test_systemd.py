@@ -38,6 +38,28 @@ def test_the_unit_never_gives_up_on_a_table_refused_at_start() -> None:
     assert unit["Service"]["Restart"] == "always" and float(unit["Service"]["RestartSec"]) >= 1
 
 
+def test_a_table_its_config_file_refuses_is_not_started_again_and_another_refusal_is(
+        tmp_path: Path) -> None:
+    """A config file that keeps the table from starting restarted it every 2 s for ever (exit
+    2, as every refusal), importing the camera's libraries each time (seconds on a Pi 4); it
+    now exits with a status the unit does not restart, until the file is fixed."""
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str  # type: ignore[assignment,method-assign]
+    unit.read(UNIT)
+    kept_down = {int(status) for status in unit["Service"]["RestartPreventExitStatus"].split()}
+    config = tmp_path / "config.toml"
+    config.write_text("[server]\nhots = \"127.0.0.1\"\n")
+    state_a_file = tmp_path / "state"
+    state_a_file.write_text("")
+    statuses = [subprocess.run([sys.executable, "-m", "dicetable", "serve", "--port", "0",
+                                *args], capture_output=True, text=True, timeout=30,
+                               check=False).returncode
+                for args in (["--state", str(tmp_path / "s"), "--config", str(config)],
+                             ["--state", str(state_a_file), "--host", "127.0.0.1"])]
+    assert statuses[0] in kept_down, statuses
+    assert statuses[1] != 0 and statuses[1] not in kept_down, statuses
+
+
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None,
                     reason="systemd-analyze is not installed (Debian package systemd)")
 def test_systemd_analyze_verifies_the_unit(tmp_path: Path) -> None:
