@@ -18,6 +18,7 @@ after keeping the journal it replaces beside it.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import shutil
 import sqlite3
@@ -47,6 +48,7 @@ PAGES_PER_STEP = 256
 SCRATCH_PREFIX = "dicetable-backup-"
 SCRATCH_MARK = "dicetable-scratch"
 """The file that marks a folder named :data:`SCRATCH_PREFIX` as a backup's scratch."""
+_log = logging.getLogger("dicetable")
 
 
 class BackupError(Exception):
@@ -135,7 +137,8 @@ def drop_left_scratch(folder: Path) -> None:
     """Remove the scratch folders (:func:`_scratch`) in ``folder`` that a backup or restore
     killed meanwhile left, copies of the journal (its PIN too): those marked as such, and
     locked by no running process. A running backup's is left alone, and so is a folder of the
-    host's named alike (it has no mark)."""
+    host's named alike (it has no mark). On a file system without locks none can be told from
+    a running backup's: each is left, and logged."""
     for scratch in folder.glob(f"{SCRATCH_PREFIX}*"):
         try:
             held = os.open(scratch, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
@@ -145,8 +148,14 @@ def drop_left_scratch(folder: Path) -> None:
             fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
             if _is_folder(held, scratch) and os.path.isfile(scratch / SCRATCH_MARK):
                 shutil.rmtree(scratch, ignore_errors=True)
-        except OSError:  # a running backup reads it (BlockingIOError), or the file system has
-            pass  # no locks (ENOLCK, EOPNOTSUPP): whether one does cannot be told, so leave it
+        except BlockingIOError:  # a running backup reads it
+            pass
+        except OSError:  # no locks (ENOLCK, EOPNOTSUPP): whether one does cannot be told
+            if os.path.isfile(scratch / SCRATCH_MARK):  # (so they pile up: say so)
+                _log.warning("dicetable: %s, a copy of the journal a backup or restore made, "
+                             "is left there: this file system has no locks, so whether a "
+                             "backup still reads it cannot be told; remove it once no backup "
+                             "or restore runs", scratch)
         finally:
             os.close(held)
 

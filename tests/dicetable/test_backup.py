@@ -618,8 +618,10 @@ def test_a_backup_where_the_file_system_has_no_locks_is_taken(
         opened.journal.start_game(DALEK)
     opened.journal.close()
     left = state / "dicetable-backup-left"  # a killed backup's, or a running one's: unknown
-    left.mkdir()
-    (left / SCRATCH_MARK).touch()
+    beside = tmp_path / "dicetable-backup-left"  # one in the backup's folder, which it looks at
+    for folder in (left, beside):
+        folder.mkdir()
+        (folder / SCRATCH_MARK).touch()
     done = subprocess.run(
         [sys.executable, "-c", WITHOUT_FLOCK, refused, "backup", "--state", str(state),
          str(tmp_path / "b.db")], capture_output=True, text=True, check=False, timeout=30,
@@ -627,4 +629,9 @@ def test_a_backup_where_the_file_system_has_no_locks_is_taken(
     assert (done.returncode, done.stdout) == (0, f"Backed up 3 games to {tmp_path / 'b.db'}\n"), \
         done.stderr
     assert games_in(tmp_path / "b.db") == 3
-    assert scratch_left(state) == [left]
+    assert scratch_left(state) == [left] and scratch_left(tmp_path) == [beside]
+    # left unsaid, such folders piled up: each is logged as left, in one line
+    assert done.stderr == (f"dicetable: {beside}, a copy of the journal a backup or restore made, "
+                           "is left there: this file system has no locks, so whether a backup "
+                           "still reads it cannot be told; remove it once no backup or restore "
+                           "runs\n"), done.stderr
