@@ -69,6 +69,10 @@ def _owned(path: Path) -> tuple[Path, str] | None:
     return None
 
 
+NO_OWNER_ADVICE = "run dicetable as the user who owns it"
+"""What to do about a file no owner of which can be looked up."""
+
+
 def ownership_advice(path: Path) -> str:
     """What to do about ``path`` (a file, or a folder and its files) that this user cannot
     open or write, in one wording for every command: run dicetable as the user who owns it
@@ -83,7 +87,7 @@ def ownership_advice(path: Path) -> str:
     """
     me, owned = this_user(), _owned(path)
     if owned is None:
-        return "run dicetable as the user who owns it"
+        return NO_OWNER_ADVICE
     place, owner = owned
     if place != path:
         if owner == "root" and path.name.startswith(JOURNAL_FILE):  # its log beside it too

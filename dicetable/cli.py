@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
-from device.state_dir import StateFolderIsAFile, ownership_advice
+from device.state_dir import NO_OWNER_ADVICE, StateFolderIsAFile, ownership_advice
 from dicetable.stop_signals import Handler, take_stop_signals
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
@@ -196,7 +196,7 @@ def refused(err: PermissionError) -> str:
     """What a file the system would not open means, and what to do (see
     :func:`device.state_dir.ownership_advice`)."""
     if not err.filename:
-        return "a file is not open to this user: run dicetable as the user who owns it"
+        return f"a file is not open to this user: {NO_OWNER_ADVICE}"
     path = Path(err.filename)
     return f"{path} is not open to this user: {ownership_advice(path)}"
 
