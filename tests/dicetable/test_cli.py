@@ -523,6 +523,27 @@ def test_a_table_root_keeps_is_never_said_to_be_run_as_root(open_folder: Path) -
         "backup to this user (sudo chown nobody FILE) and restore it (dicetable restore FILE)\n"))
 
 
+def run_beside_a_closed_folder(command: str, state: Path, theirs: Path,
+                               name: str) -> tuple[subprocess.CompletedProcess[str], str]:
+    """``dicetable COMMAND --state STATE THEIRS/NAME`` run by a user who cannot enter folder
+    ``theirs`` (another user's, as /home/ana; root enters any folder: then run by nobody, of
+    nobody's table); what it did, and who ran it."""
+    root = os.geteuid() == 0
+    if root:
+        for place in (state, *state.iterdir()):
+            shutil.chown(place, "nobody", "nogroup")
+        shutil.chown(theirs, TABLES_USER, TABLES_USER)
+    theirs.chmod(0o700 if root else 0o000)
+    try:
+        done = subprocess.run(
+            as_another_user([sys.executable, "-m", "dicetable", command, "--state", str(state),
+                             str(theirs / name)]),
+            capture_output=True, text=True, check=False, timeout=30, cwd=ROOT)
+    finally:
+        theirs.chmod(0o755)
+    return done, "nobody" if root else pwd.getpwuid(os.geteuid()).pw_name
+
+
 @pytest.mark.parametrize("name", ["b.db", "kept/b.db"])
 def test_a_backup_into_a_folder_this_user_cannot_enter_says_to_choose_another(
         open_folder: Path, name: str) -> None:
@@ -531,20 +552,7 @@ def test_a_backup_into_a_folder_this_user_cannot_enter_says_to_choose_another(
     state, theirs = open_folder / "state", open_folder / "theirs"
     open_table(state / "table.db").journal.close()
     (theirs / "kept").mkdir(parents=True)
-    root = os.geteuid() == 0
-    if root:  # (root enters any folder: the backup is taken by nobody, of nobody's table)
-        for place in (state, *state.iterdir()):
-            shutil.chown(place, "nobody", "nogroup")
-        shutil.chown(theirs, TABLES_USER, TABLES_USER)
-    theirs.chmod(0o700 if root else 0o000)  # another user's folder, as /home/ana
-    try:
-        done = subprocess.run(
-            as_another_user([sys.executable, "-m", "dicetable", "backup", "--state", str(state),
-                             str(theirs / name)]),
-            capture_output=True, text=True, check=False, timeout=30, cwd=ROOT)
-    finally:
-        theirs.chmod(0o755)
-    user = "nobody" if root else pwd.getpwuid(os.geteuid()).pw_name
+    done, user = run_beside_a_closed_folder("backup", state, theirs, name)
     assert (done.returncode, done.stderr) == (2, (  # "run it as daemon, who owns it (…)"
         f"dicetable: {theirs} cannot be entered by this user ({user}): back up into a folder "
         "this user can write, such as its home folder\n"))
@@ -562,20 +570,7 @@ def test_a_restore_from_a_folder_this_user_cannot_enter_says_so(
     theirs = open_folder / "theirs"
     (theirs / "kept").mkdir(parents=True)
     older.rename(theirs / name)
-    root = os.geteuid() == 0
-    if root:  # (root enters any folder: the restore is made by nobody, into nobody's table)
-        for place in (state, *state.iterdir()):
-            shutil.chown(place, "nobody", "nogroup")
-        shutil.chown(theirs, TABLES_USER, TABLES_USER)
-    theirs.chmod(0o700 if root else 0o000)  # another user's folder, as /home/ana
-    try:
-        done = subprocess.run(
-            as_another_user([sys.executable, "-m", "dicetable", "restore", "--state", str(state),
-                             str(theirs / name)]),
-            capture_output=True, text=True, check=False, timeout=30, cwd=ROOT)
-    finally:
-        theirs.chmod(0o755)
-    user = "nobody" if root else pwd.getpwuid(os.geteuid()).pw_name
+    done, user = run_beside_a_closed_folder("restore", state, theirs, name)
     assert (done.returncode, done.stderr) == (2, (
         f"dicetable: {theirs} cannot be entered by this user ({user}): copy the backup into a "
         "folder this user can enter, such as its home folder, and restore it from there\n"))
