@@ -200,5 +200,6 @@ def refused(err: PermissionError) -> str:
     path = Path(err.filename)
     return f"{path} is not open to this user: {ownership_advice(path)}"
 
+
 if __name__ == "__main__":
     sys.exit(main())

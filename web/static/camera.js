@@ -16,7 +16,7 @@ function cameraPanel() {
   if (!camera) return null;
   const teach = teachReady(camera) ? camera.teach : null;
   const status = cameraStatus(camera);
-  const parts = [statusLine(status), ...troubleLines(camera)];
+  const parts = [statusLine(status), ...troubleLines(camera, status)];
   if (teach && teach.lesson) {  // the camera's trouble too (the lesson's photos wait for it), its state unless well
     const trouble = status === "ok" ? parts.slice(1) : parts;
     return el("section.camera", {"aria-label": t("teach.title")}, teachPanel(teach.lesson, camera, trouble));
@@ -47,9 +47,8 @@ function statusLine(status) {
 /* What is wrong with the camera beside its state: why it is out, for the host to mend (it may
    name a folder the host gave the table); which picture could not be read and why, for the
    host (it names the picture's file), else that one could not be. */
-function troubleLines(camera) {
+function troubleLines(camera, status = cameraStatus(camera)) {
   const reasons = hostReasons(camera);
-  const status = cameraStatus(camera);
   const lines = reasonLines(reasons.why, "p.camera-why");
   const named = reasonLines(reasons.unreadable, "p.camera-unreadable");
   lines.push(...named);

@@ -131,29 +131,40 @@ function namesWhole(board) {
 const PAN_MS = 6000;
 let panned = 0;  // how many times the columns turned since the state shown came
 let panner = null, pannedFor = null;  // the columns' timer, and the state it turns them for
-function fitTv(turning = false) {
-  for (const card of document.querySelectorAll(".dcard")) {  // a name wider than its card: its short form
-    card.classList.remove("narrow");
-    const name = card.querySelector("b");
-    card.classList.toggle("narrow", name.scrollWidth > name.clientWidth + 1);
-  }
+function fitTv() {
+  const cards = [...document.querySelectorAll(".dcard")];  // a name wider than its card: its short form
+  cards.forEach((card) => card.classList.remove("narrow"));
+  const narrow = cards.map((card) => { const name = card.querySelector("b"); return name.scrollWidth > name.clientWidth + 1; });
+  cards.forEach((card, i) => card.classList.toggle("narrow", narrow[i]));  // (measured all at once)
   if (S.state.version !== pannedFor) {  // a new move is seen where it lands
     pannedFor = S.state.version;
     panned = 0;
     clearInterval(panner);
-    panner = setInterval(() => { panned += 1; fitTv(true); }, PAN_MS);
+    panner = setInterval(() => { panned += 1; turnColumns(true); }, PAN_MS);
   }
   const sheet = document.querySelector("main .do > .scroll");
   const needed = sheet ? ["caption", "thead", "tbody tr:last-child", "tfoot"].map((part) => sheet.querySelector(part))
     .reduce((sum, e) => sum + (e ? e.getBoundingClientRect().height : 0), 2) : 0;
   if (sheet) sheet.style.minHeight = needed + "px";
   const line = 1.5 * parseFloat(getComputedStyle(document.documentElement).fontSize);
-  const behavior = turning && !matchMedia("(prefers-reduced-motion: reduce)").matches ? "smooth" : "instant";
   for (const column of document.querySelectorAll("main .col")) {
     column.classList.remove("tight");
     const over = () => column.scrollHeight - column.clientHeight;
-    if (over() > 1 && over() <= line) column.classList.add("tight");
-    if (sheet && column.contains(sheet) && over() > 1 && over() <= line) sheet.style.minHeight = needed - over() + "px";
+    const before = over();
+    if (before <= 1 || before > line) continue;
+    column.classList.add("tight");
+    const after = over();
+    if (sheet && column.contains(sheet) && after > 1 && after <= line) sheet.style.minHeight = needed - after + "px";
+  }
+  turnColumns(false);
+}
+
+/* The TV's columns turned to where they stand now (``turning``: a turn of the timer, smooth
+   where the TV does not ask for less motion); nothing is measured anew. */
+function turnColumns(turning) {
+  const sheet = document.querySelector("main .do > .scroll");
+  const behavior = turning && !matchMedia("(prefers-reduced-motion: reduce)").matches ? "smooth" : "instant";
+  for (const column of document.querySelectorAll("main .col")) {
     const turns = columnTurns(column, sheet);
     column.scrollTo({top: turns[panned % turns.length], behavior});
   }
