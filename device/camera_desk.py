@@ -46,6 +46,9 @@ class CameraDesk:
         self.question: Question | None = None
         self.held: Held | None = None
         self.note: Note | None = None
+        self.reaching = False
+        """The camera waits for something across the sheet's edge to leave (a hand held over
+        the table) before it reads it (until the next read that stands)."""
         self.unreadable: UnreadableFrame | None = None
         """Why a picture could not be read, the first of a run of one reason (None: the last
         could, or none came)."""
@@ -74,6 +77,7 @@ class CameraDesk:
         """``seen`` is the camera's latest read that stands."""
         self.seen = seen
         self.pictures += 1
+        self.reaching = False
 
     def forget_game(self) -> None:
         """A new game (or none): drop its reads, question and held roll."""
@@ -106,6 +110,7 @@ class CameraDesk:
                                                     "line": self.held.hold.line},
             "note": None if self.note is None else {"key": self.note.key,
                                                     "params": self.note.params},
+            "reaching": self.reaching,
         }
 
 

@@ -9,9 +9,11 @@ read that stands to the sink (the session) as a :class:`Seen`. A slow read there
 frames and never queues them. A read of the table before anything moved in the camera's view
 is marked *as found* (:attr:`Seen.as_found`): what lay there already, no move of the game.
 A rest with something over the sheet's margin that was not there when the table was last read
-(an arm reaching over the table, a hand held still over the dice: :mod:`device.reach`) is read
-only once still for ``REACH_WAIT_S`` (3 s), not 0.3 s: a hand that leaves before is never read
-as the table (a cup left there is read then).
+(an arm reaching over the table, a hand held still over the dice: :mod:`device.reach`) is not
+read once still 0.3 s: a hand that leaves is never read as the table. Still there after
+``REACH_WAIT_S`` (3 s), the sink hears it (the phones ask for hands off the table), and the
+rest is read once still ``REACH_MOST_S`` (10 s), as :attr:`Seen.reaching` (a cup left there is
+part of the table from then on).
 The sink hears at once when something moves in view after a read stood (a read will follow
 once it is still), and when a rest's read is held so: a stop pressed meanwhile waits for that
 read. A stop also has the camera
@@ -50,7 +52,7 @@ from device.camera import (
     VideoSource,
 )
 from device.motion import Settler, StillnessWatch, Verdict, motion_picture
-from device.reach import REACH_WAIT_S, EdgeWatch
+from device.reach import REACH_MOST_S, REACH_WAIT_S, EdgeWatch
 from vision.errors import UnreadableImage
 from vision.observation import Observation, Observer, doubt_disagreements
 
@@ -70,7 +72,9 @@ class Seen:
     """A read that stands: the observation, the frame it was read on, a JPEG of it for the
     phones (at most PICTURE_WIDTH wide), the frame's time and number; ``as_found`` when
     nothing has moved in the camera's view since its first frame (the table as it was found:
-    dice lying there then were not rolled for the camera)."""
+    dice lying there then were not rolled for the camera); ``reaching`` when something new
+    lay across the sheet's edge as it was read, held still ``REACH_MOST_S`` (a hand resting
+    over the dice, a cup left there)."""
 
     observation: Observation
     frame: NDArray[np.uint8]
@@ -78,6 +82,7 @@ class Seen:
     at: float
     number: int
     as_found: bool = False
+    reaching: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,7 +117,11 @@ class LiveSink(Protocol):
 
     def camera_holds(self, seconds: float) -> None:
         """The table is still, but something left over the sheet's edge holds its read until
-        it has been still ``seconds`` more (returns at once)."""
+        it leaves, ``seconds`` at most (returns at once)."""
+
+    def camera_reaching(self) -> None:
+        """The table's read is held still: what lies over the sheet's edge has not left in
+        ``REACH_WAIT_S`` (hands off the table, please; returns at once)."""
 
 
 class _Busy:
@@ -349,8 +358,6 @@ class LiveLoop:
         watch = StillnessWatch()
         settler = Settler(settle_s=self._settle_s)
         edge = EdgeWatch()
-        judged = False  # whether this rest was looked at for something over the sheet's edge
-        reaching = False  # … and had some
         last: Observation | None = None
         stirred = False  # something moved in view since the first frame
         told = False  # the sink was told that something moved since the last read stood
@@ -375,7 +382,7 @@ class LiveLoop:
                     unopened = err
                 patience = min(patience * 2, MAX_PATIENCE_S)
                 settler.forget()
-                told = judged = False
+                told = False
                 continue
             stall = None
             if self._on_alive is not None:
@@ -395,7 +402,6 @@ class LiveLoop:
             if isinstance(item, CameraError):
                 if self._state != "out":
                     settler.forget()
-                    judged = False
                 told = False
                 self._set_state("out", item)
                 continue
@@ -420,17 +426,18 @@ class LiveLoop:
             if self._look_again.is_set():  # as if the table had moved: read it once still
                 self._look_again.clear()
                 moved = True
-            judged = judged and not moved
             if not settler.frame(moved=moved, at=item.at):
                 continue
             try:
-                if not judged:  # the rest's first read: a hand left over the table waits
-                    judged = True
-                    reaching = edge.reaching(item.image, None if last is None else last.lies)
-                    if reaching:
-                        settler.wait(REACH_WAIT_S)
-                        self._sink.camera_holds(REACH_WAIT_S)
-                        continue
+                if settler.fresh and edge.reaching(item.image,  # a hand left over the table
+                                                   None if last is None else last.lies):
+                    settler.wait(REACH_WAIT_S)
+                    self._sink.camera_holds(REACH_MOST_S)
+                    continue
+                if settler.waits_s == REACH_WAIT_S:  # … and held still there
+                    settler.wait(REACH_MOST_S)
+                    self._sink.camera_reaching()
+                    continue
                 observation = self._observer.observe(item.image)
                 self.reads += 1
                 verdict = settler.read(observation.key())
@@ -438,9 +445,11 @@ class LiveLoop:
                     observation = doubt_disagreements(last, observation)
                 last = observation
                 if verdict is not Verdict.AGAIN:
+                    reaching = settler.waits_s == REACH_MOST_S
                     edge.read(item.image, reaching=reaching)
                     self._sink.camera_seen(Seen(observation, item.image, _jpeg(item.image),
-                                                item.at, item.number, as_found=not stirred))
+                                                item.at, item.number, as_found=not stirred,
+                                                reaching=reaching))
                     told = False
                     self._skipped.clear()
                     self._answered = False

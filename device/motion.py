@@ -290,24 +290,42 @@ class Settler:
         self._at = 0.0
         self._done = False
         self._reads: list[Hashable] = []
-        self._settle_s = settle_s  # this rest's (see wait)
+        self._wait_s = 0.0  # how long this rest was told to wait (see wait)
+        self._asked = False  # a frame of this rest was asked for
+        self._fresh = False  # … the one asked for now first
 
     def frame(self, *, moved: bool, at: float) -> bool:
         """Whether to read the frame taken at ``at`` (seconds)."""
         previous, self._last_at, self._at = self._last_at, at, at
         if moved:
-            self._still_since, self._done, self._reads = None, False, []
-            self._settle_s = self.settle_s
+            self._new_rest()
             return False
         if self._still_since is None:
             self._still_since = at if previous is None else previous
-        return not self._done and at - self._still_since >= \
-            self._settle_s - self.settle_s / 2 - 1e-6
+        ask = not self._done and at - self._still_since >= \
+            self._rest_s - self.settle_s / 2 - 1e-6
+        self._fresh, self._asked = ask and not self._asked, self._asked or ask
+        return ask
+
+    @property
+    def fresh(self) -> bool:
+        """Whether the frame :meth:`frame` just asked for is the first its rest asked for."""
+        return self._fresh
 
     def wait(self, still_s: float) -> None:
         """Read this rest only once it has been still for ``still_s`` (a read can stand then),
         not ``settle_s``: something lies over the table that may leave (a hand)."""
-        self._settle_s = max(self._settle_s, still_s)
+        self._wait_s = max(self._wait_s, still_s)
+
+    @property
+    def waits_s(self) -> float:
+        """The longest this rest was told to :meth:`wait` (0: it was not)."""
+        return self._wait_s
+
+    @property
+    def _rest_s(self) -> float:
+        """How long this rest is to be still before a read of it stands."""
+        return max(self.settle_s, self._wait_s)
 
     @property
     def stood(self) -> bool:
@@ -318,7 +336,7 @@ class Settler:
         """Take the read of the frame :meth:`frame` asked for."""
         self._reads.append(key)
         settled = self._still_since is not None and \
-            self._at - self._still_since >= self._settle_s - 1e-6
+            self._at - self._still_since >= self._rest_s - 1e-6
         recent = self._reads[-self.agree:]
         if settled and len(recent) == self.agree and all(k == recent[0] for k in recent):
             self._done = True
@@ -330,5 +348,10 @@ class Settler:
 
     def forget(self) -> None:
         """Read the scene again once it is still (e.g. after a camera came back)."""
-        self._still_since, self._last_at, self._done, self._reads = None, None, False, []
-        self._settle_s = self.settle_s
+        self._last_at = None
+        self._new_rest()
+
+    def _new_rest(self) -> None:
+        """Forget the rest: the next still frame starts a new one."""
+        self._still_since, self._done, self._reads = None, False, []
+        self._wait_s, self._asked, self._fresh = 0.0, False, False

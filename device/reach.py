@@ -9,11 +9,14 @@ its edge (the zones and markers begin 7 mm in). A die is 16 mm across, a wrist 5
 :class:`EdgeWatch` compares the margin of a rest's frame with the frame of the last read that
 stood, and with that of the last read taken with nothing left over the edge: a rest that
 differs from both, along the same run of ``REACH_MM`` of the edge (and over at most
-``MOST_OF_EDGE`` of it: a light switched or a camera bumped changes all of it) is read only
-once still for ``REACH_WAIT_S``. The hand goes (a motion), and the rest after it is read as
-any other; a cup or a phone left on the margin is read after that wait, and is then part of
-the table as last read, so that the rests after it are read at once, and so is the rest once
-it is taken away (the table as read before it). A change of the margin that is only the
+``MOST_OF_EDGE`` of it: a light switched or a camera bumped changes all of it) is not read
+at once. The hand goes (a motion), and the rest after it is read as any other. Still there
+after ``REACH_WAIT_S`` (a hand resting over the dice as a player stops), the phones ask for
+hands off the table, and the rest is read only once still ``REACH_MOST_S`` (10 s), marked as
+read with something across the edge (the session refuses to score a Dalek keep from it): the
+bound for what is not a hand, a cup or a phone left on the margin, which is then part of the
+table as last read, so that the rests after it are read at once, and so is the rest once it
+is taken away (the table as read before it). A change of the margin that is only the
 paper dimmed or brightened, its grey by at most ``SHADE`` (a flicker's bands taken out) and
 its colour by the same share (within ``SHADE_COLOUR``), is a shadow (a player leaning over a
 lit table), no arm: skin and coloured or dark sleeves change colour or darken more.
@@ -59,7 +62,8 @@ EDGE_MM = (1.5, 3.0, 4.5)  # depths into the paper the margin is looked at (its 
 STEP_MM = 2.0  # the margin is looked at every this many millimetres along the paper's edge
 REACH_MM = 45.0  # a run of changed margin this long along the edge is an arm, not dice
 MOST_OF_EDGE = 0.5  # a change over more of the edge is the light or the camera, not an arm
-REACH_WAIT_S = 3.0  # a rest with something over the edge is read once still this long
+REACH_WAIT_S = 3.0  # a rest with something over the edge is waited for this long, then …
+REACH_MOST_S = 10.0  # … the phones ask for hands off, and it is read as it lies after this
 SHADE = 0.45  # paper dimmed by up to this share, or brightened as much back, is a shadow …
 SHADE_COLOUR = PIXEL_CHANGE / 2  # … where its colour changed no more than that with its grey
 

@@ -186,7 +186,8 @@ class TableSession:
         (``stop_waits_s`` at most once the camera looked; ``waiting`` is called as it starts
         to wait): the dice the player set aside before stopping are the keep. A stop is
         refused while the camera's last read does not show that keep surely (a die it is not
-        sure of, a frame it could only note)."""
+        sure of, a frame it could only note, something left across the sheet's edge: a hand
+        resting over the dice)."""
         if "stop" in line:
             self._await_read_of_keep(waiting)
         return self._run(lambda: self._act(line, base_version, source))
@@ -237,12 +238,17 @@ class TableSession:
             self._stirred = True
 
     def camera_holds(self, seconds: float) -> None:
-        """The table is still, but the camera reads it only once it has been still ``seconds``
-        more (a hand left over the sheet's edge): a stop waiting for that read waits that much
+        """The table is still, but the camera reads it only once what lies over the sheet's
+        edge leaves, ``seconds`` at most (a hand): a stop waiting for that read waits that much
         longer (from the live loop; returns at once)."""
         with self._changed:
             self._held_until = time.monotonic() + seconds
             self._changed.notify_all()
+
+    def camera_reaching(self) -> None:
+        """What the camera's read waits to leave the sheet's edge has not left: the phones ask
+        for hands off the table (from the live loop; returns at once)."""
+        self.call_soon(self._camera_reaching)
 
     def recording_waits(self) -> bool:
         """Whether a recording the camera plays waits now, holding its picture (any thread):
@@ -505,6 +511,10 @@ class TableSession:
         if waiting is not None and "stop" in line and desk is not None \
                 and desk.seen is not None:
             assert desk.reads is not None
+            if desk.seen.reaching:
+                raise SessionError("the camera still sees something across the edge of the "
+                                   "sheet; take your hand off the table and stop again, or "
+                                   "enter your keep on the phone")
             # the keep the camera's latest read shows comes first, where it is sure of the
             # kept dice (that read may be only a note: a die left to roll unsure, dice picked
             # up to roll again); the last read it took may be from before they were set aside
@@ -572,7 +582,13 @@ class TableSession:
             desk.unreadable = None
         else:
             desk.status = status
+            desk.reaching = desk.reaching and status.state == "ok"
         self._publish_camera()
+
+    def _camera_reaching(self) -> None:
+        if self._desk is not None:
+            self._desk.reaching = True
+            self._publish_camera()
 
     def _camera_seen(self, seen: Seen) -> None:
         desk = self._desk

@@ -100,6 +100,11 @@ class HostLog:
         if self._reads_the_game():
             self._session.camera_holds(seconds)
 
+    def camera_reaching(self) -> None:
+        """Hand on that it is held still."""
+        if self._reads_the_game():
+            self._session.camera_reaching()
+
     def _reads_the_game(self) -> bool:
         """Whether the camera's news is for the game on the table (the demo's film is not,
         for a game a person set up)."""

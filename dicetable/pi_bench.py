@@ -208,6 +208,9 @@ class _Quiet:
     def camera_holds(self, seconds: float) -> None:
         """Nothing."""
 
+    def camera_reaching(self) -> None:
+        """Nothing."""
+
 
 def camera_hang(watchdog_sec: float) -> tuple[int, float]:
     """Run the camera loop on a camera that answers, then hangs, with the watchdog on a

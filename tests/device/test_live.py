@@ -360,6 +360,9 @@ class HeldUp:
     def camera_holds(self, seconds: float) -> None:
         self.session.camera_holds(seconds)
 
+    def camera_reaching(self) -> None:
+        self.session.camera_reaching()
+
 
 def test_the_picture_right_behind_news_of_one_that_cannot_be_read_is_taken(
         table: TableSession, reader: DiceObserver) -> None:
@@ -522,6 +525,9 @@ class AskTimed:
 
     def camera_holds(self, seconds: float) -> None:
         self.session.camera_holds(seconds)
+
+    def camera_reaching(self) -> None:
+        self.session.camera_reaching()
 
 
 class HangingCamera:

@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -196,6 +197,40 @@ def test_a_stop_while_the_camera_holds_a_rest_waits_for_its_read(state: Path) ->
         session.camera_seen(seen(SET_ASIDE, 2))
         stopping.join(10.0)
         assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("phone", {"stop": {}})]
+
+
+def test_a_stop_on_a_read_taken_with_a_hand_resting_across_the_edge_is_refused(
+        state: Path) -> None:
+    """Jenna's hand rests over her Daleks past the camera's hold: the phones are asked for
+    hands off the table; the read the camera takes at last, with her hand there (two of her
+    Daleks hidden), does not score her keep. Her hand gone, the next read does."""
+    hidden = [die for die in SET_ASIDE if die != ("D3", "kept-daleks")] + [("D3", "kept-daleks")]
+    for session in rolled(state, stop_waits_s=30.0):
+        session.camera_moved()
+        session.camera_holds(10.0)
+        session.camera_reaching()
+        camera = wait_for_camera(session, lambda c: c["reaching"])
+        assert camera["note"] is None
+        session.camera_seen(replace(seen(hidden, 2), reaching=True))
+        assert (session.snapshot().camera or {})["reaching"] is False
+        with pytest.raises(SessionError, match="something across the edge of the sheet"):
+            stop(session)
+        assert journal(state) == [("camera", {"roll": JENNA})]
+        session.camera_moved()
+        session.camera_seen(seen(SET_ASIDE, 3))
+        stop(session)
+        assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("phone", {"stop": {}})]
+
+
+def wait_for_camera(session: TableSession,
+                    done: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
+    """The camera part of the table's state once ``done`` with it (news the session takes
+    up on its worker without waiting)."""
+    deadline = time.monotonic() + NEWS_S
+    while not done(camera := session.snapshot().camera or {}):
+        assert time.monotonic() < deadline, "the phones were not told"
+        time.sleep(0.02)
+    return camera
 
 
 def test_a_stop_while_a_held_hand_moves_on_is_refused_once_the_hold_and_its_wait_are_over(

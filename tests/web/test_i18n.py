@@ -501,6 +501,10 @@ def camera_refusals(session: TableSession) -> Iterator[Callable[[], object]]:
                              np.zeros((2, 2, 3), np.uint8), b"", 0.0, 3))
     yield lambda: session.act({"stop": {}}, base_version=session.snapshot().version,
                               source="phone")
+    session.camera_seen(Seen(Observation((), 800, 600, table=rolled),  # a hand held still
+                             np.zeros((2, 2, 3), np.uint8), b"", 0.0, 4, reaching=True))
+    yield lambda: session.act({"stop": {}}, base_version=session.snapshot().version,
+                              source="phone")
 
 
 def sheet(game: str, *, dice: tuple[Any, ...] = (), cards: dict[str, str] | None = None

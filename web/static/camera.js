@@ -27,6 +27,7 @@ function cameraPanel() {
     parts.push(button(t("camera.recalibrate"), () => change("/api/camera/recalibrate", {}), "primary"));
   }
   if (camera.held) parts.push(el("p.camera-note", {text: t("camera.held", {player: camera.held.player})}));
+  if (camera.reaching) parts.push(el("p.camera-note", {text: t("camera.reaching")}));
   if (camera.ask) parts.push(question(camera.ask));
   if (camera.seen) parts.push(picture(camera));
   if (teach && !(S.state.view && !S.state.view.over)) parts.push(teachEntry(teach));
