@@ -89,15 +89,18 @@ def test_a_rest_told_to_wait_is_read_once_still_that_long_and_the_next_as_before
     settler = Settler(settle_s=0.3)
     assert settler.frame(moved=True, at=10.0) is False
     assert settler.frame(moved=False, at=10.15) is True  # reads would start: a hand lies there
+    assert settler.fresh and settler.waits_s == 0.0
     settler.wait(3.0)
     assert [settler.frame(moved=False, at=t) for t in (10.3, 11.0, 12.8)] == [False] * 3
     assert settler.frame(moved=False, at=12.85) is True  # reads start half a settle before
+    assert not settler.fresh and settler.waits_s == 3.0
     assert settler.read((2,)) is Verdict.AGAIN
     assert settler.frame(moved=False, at=13.0) is True
     assert settler.read((2,)) is Verdict.STANDS
     assert settler.frame(moved=True, at=14.0) is False  # it left: the next rest is read as any
     assert settler.frame(moved=False, at=14.1) is False
     assert settler.frame(moved=False, at=14.15) is True
+    assert settler.fresh and settler.waits_s == 0.0
 
 
 def test_reads_that_never_agree_end_unsettled() -> None:
