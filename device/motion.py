@@ -60,6 +60,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from enum import Enum
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -69,6 +70,7 @@ Image = NDArray[np.uint8]
 Picture = NDArray[np.float32]  # a small picture's planes (grey, colours), signed
 Grey = NDArray[np.float32]  # its grey (rows, columns)
 Mask = NDArray[np.bool_]  # pixels of a picture
+T = TypeVar("T", np.uint8, np.float32)
 
 MOTION_WIDTH = 160  # side of the small colour picture motion is watched on
 COLOUR_SOFTENING = (5, 5)  # the colour is averaged over this many small pixels (about a die)
@@ -133,8 +135,8 @@ class StillnessWatch:
         SHAKE (the camera trembling) and brought to its light."""
         if not self._changed(a, b):
             return False
-        shaken = _shaken_onto(a, b, SHAKE)
-        return shaken is None or self._changed(a, shaken)
+        shaken = shaken_onto(np.moveaxis(a, 0, -1), np.moveaxis(b, 0, -1))
+        return shaken is None or self._changed(a, np.moveaxis(shaken, -1, 0))
 
     def _changed(self, a: Picture, b: Picture) -> bool:
         """Whether ``a`` differs from ``b`` in grey or in colour once ``b`` is brought to
@@ -142,45 +144,40 @@ class StillnessWatch:
         shutter shows it as bands across the picture that roll from frame to frame): more than
         ``moving_share`` of its pixels changed, or ``DIE_PIXELS`` together changed twice as
         much (a die)."""
-        gains = row_gains(a[0], b[0])
-        change = _grey_change(a[0], b[0], gains)
-        most = self.moving_share * change.size
-        if len(a) == 3 and np.count_nonzero(change > self.pixel_change) <= most:
-            change = np.maximum(change, _colour_change(a, b, gains, self.pixel_change))
+        most = self.moving_share * a[0].size
+        change = _change(a, b, pixel_change=self.pixel_change, most=most)
         return bool(np.count_nonzero(change > self.pixel_change) > most
                     or _holds_patch(change > 2 * self.pixel_change, DIE_PIXELS))
 
 
-def light_change(now: Image, before: Image) -> Grey:
+def light_change(now: Image, before: Image, gains: Grey | None = None) -> Grey:
     """How much each pixel of picture ``now`` (YUV, or grey alone) differs from ``before``, in
     grey or colour (the more of the two), once ``before`` is brought to its light as
-    StillnessWatch does."""
-    return _change(_planes(np.atleast_3d(now)), _planes(np.atleast_3d(before)))
+    StillnessWatch does (``gains``: :func:`row_gains` of their grey, where worked out)."""
+    return _change(_planes(np.atleast_3d(now)), _planes(np.atleast_3d(before)), gains=gains)
 
 
-def shaken_onto(now: Image, before: Image, *, shake: float = SHAKE) -> Image | None:
-    """Picture ``before`` (YUV) shifted onto ``now`` (a camera trembling), where that shift
-    is at most ``shake`` pixels; None where it is more (a bump: no pixel can be compared)."""
-    shift = _trembling(np.asarray(now[..., 0], np.float32),
-                       np.asarray(before[..., 0], np.float32), shake)
-    return None if shift is None else np.asarray(_shifted(before, shift), np.uint8)
+def shaken_onto(now: NDArray[T], before: NDArray[T], *,
+                shake: float = SHAKE) -> NDArray[T] | None:
+    """Picture ``before`` (its planes last, grey first) shifted onto ``now`` (a camera
+    trembling), where that shift is at most ``shake`` pixels; None where it is more (a bump:
+    no pixel can be compared)."""
+    shift = _trembling(np.ascontiguousarray(now[..., 0], np.float32),
+                       np.ascontiguousarray(before[..., 0], np.float32), shake)
+    return None if shift is None else _shifted(before, shift)
 
 
-def _change(a: Picture, b: Picture) -> Grey:
-    """How much each pixel of ``a`` differs from ``b`` brought to its light, in grey or colour."""
-    gains = row_gains(a[0], b[0])
+def _change(a: Picture, b: Picture, *, gains: Grey | None = None,
+            pixel_change: float = PIXEL_CHANGE, most: float | None = None) -> Grey:
+    """How much each pixel of ``a`` differs from ``b`` brought to its light (``gains``, where
+    worked out), in grey or colour; the colour not looked at where the grey of more than
+    ``most`` pixels changed by more than ``pixel_change`` already (the picture moved)."""
+    if gains is None:
+        gains = row_gains(a[0], b[0])
     change = _grey_change(a[0], b[0], gains)
-    if len(a) == 3:
-        change = np.maximum(change, _colour_change(a, b, gains, PIXEL_CHANGE))
+    if len(a) == 3 and (most is None or np.count_nonzero(change > pixel_change) <= most):
+        change = np.maximum(change, _colour_change(a, b, gains, pixel_change))
     return change
-
-
-def _shaken_onto(a: Picture, b: Picture, shake: float) -> Picture | None:
-    """Planes ``b`` shifted onto ``a`` where that shift is at most ``shake`` pixels; None
-    where it is more (a bump)."""
-    shift = _trembling(a[0], b[0], shake)
-    return None if shift is None else np.asarray([_shifted(plane, shift) for plane in b],
-                                                 np.float32)
 
 
 def _trembling(now: Grey, before: Grey, shake: float) -> NDArray[np.float64] | None:
@@ -193,10 +190,12 @@ def _trembling(now: Grey, before: Grey, shake: float) -> NDArray[np.float64] | N
     return np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
 
 
-def _shifted(picture: Image | Grey, shift: NDArray[np.float64]) -> NDArray[np.generic]:
-    """``picture`` moved by ``shift`` (its edges repeated)."""
-    return np.asarray(cv2.warpAffine(picture, shift, (picture.shape[1], picture.shape[0]),
-                                     flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE))
+def _shifted(picture: NDArray[T], shift: NDArray[np.float64]) -> NDArray[T]:
+    """``picture`` (its planes last) moved by ``shift`` (its edges repeated)."""
+    moved = cv2.warpAffine(np.ascontiguousarray(picture), shift,
+                           (picture.shape[1], picture.shape[0]),
+                           flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(moved, picture.dtype).reshape(picture.shape)  # (one plane kept)
 
 
 def _planes(picture: Image) -> Picture:

@@ -140,7 +140,9 @@ def _changed_from(now: Image, before: Image, margin: Margin) -> NDArray[np.bool_
     shaken = shaken_onto(now, before, shake=SHAKE * EDGE_WIDTH / MOTION_WIDTH)
     if shaken is None:  # the camera was bumped
         return None
-    changed = _changed_along(light_change(now, shaken), margin, _shaded(now, shaken, margin))
+    gains = row_gains(now[..., 0].astype(np.float32), shaken[..., 0].astype(np.float32))
+    changed = _changed_along(light_change(now, shaken, gains), margin,
+                             _shaded(now, shaken, margin, gains))
     return changed if changed.mean() <= MOST_OF_EDGE and _long_run(changed) else None
 
 
@@ -156,18 +158,18 @@ def _changed_along(change: NDArray[np.float32], margin: Margin,
     return np.asarray(moved.sum(axis=1) * 2 > len(EDGE_MM), np.bool_)
 
 
-def _shaded(now: Image, before: Image, margin: Margin) -> NDArray[np.bool_]:
+def _shaded(now: Image, before: Image, margin: Margin, gains: NDArray[np.float32]
+            ) -> NDArray[np.bool_]:
     """For each of the margin's points: whether ``now`` is ``before`` only dimmed or
     brightened (a shadow cast over the paper, or gone): its grey by at most SHADE (once a
-    flicker's bands are taken out), its colour offsets (U and V from 128) by the same share
-    within SHADE_COLOUR. A hand or a
-    sleeve changes colour, or darkens more."""
+    flicker's bands are taken out: the :func:`row_gains` of their grey, ``gains``), its colour
+    offsets (U and V from 128) by the same share within SHADE_COLOUR. A hand or a sleeve
+    changes colour, or darkens more."""
     rows, columns, _ = margin
     a = now[rows, columns].astype(np.float32)
     b = before[rows, columns].astype(np.float32)
     ratio = (a[..., 0] + 1.0) / (b[..., 0] + 1.0)
     recoloured = np.abs((a[..., 1:] - 128.0) - (b[..., 1:] - 128.0) * ratio[..., None])
-    gains = row_gains(now[..., 0].astype(np.float32), before[..., 0].astype(np.float32))
     shade = ratio / gains[rows, 0]  # (a flicker's bands taken out)
     return np.asarray((shade >= 1.0 - SHADE) & (shade <= 1.0 / (1.0 - SHADE))
                       & (recoloured.max(axis=-1) <= SHADE_COLOUR), np.bool_)
