@@ -25,7 +25,6 @@ from device.config import (
     ConfigError,
     Wrong,
     as_written,
-    number_in,
     told,
     typed,
     unknown_keys,
@@ -87,11 +86,11 @@ def button_config(settings: Mapping[str, Any], where: str, *,
 
     def flag(key: str, default: bool) -> bool:
         """Switch ``key`` (``default`` when not given)."""
-        return read(typed, default, settings, key, bool, default, where)
+        return wrong.read_typed(settings, key, bool, default, where)
 
     def number(key: str, default: float, bounds: tuple[float, float]) -> float:
         """Number ``key`` within ``bounds`` (``default`` when not given)."""
-        return read(number_in, default, settings, key, float, default, bounds, where)
+        return wrong.read_number(settings, key, float, default, bounds, where)
 
     if not flag("enabled", True) and not wrong:
         return None

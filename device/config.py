@@ -43,17 +43,19 @@ class ConfigError(ValueError):
     """The config file cannot be used; the message says which file, where, and why. Where one
     setting is at fault, ``setting`` is it as written (``stop = 40``) and ``why`` the reason as
     a message key of the score pad's catalogs (``notice.config.…``, ``web/i18n``) and its values,
-    for the phones; ``line`` its line in the file where TOML could not read it, ``section`` the
-    name of its section where the phones name it. ``more`` are the section's other wrong
-    settings, so that one restart fixes them all."""
+    for the phones; ``line`` its line in the file where TOML could not read it (``key`` the
+    setting's name it writes before its =), ``section`` the name of its section where the
+    phones name it. ``more`` are the section's other wrong settings, so that one restart fixes
+    them all."""
 
     def __init__(self, message: str, *, setting: str | None = None, why: Notice | None = None,
-                 line: int | None = None, section: str | None = None,
+                 line: int | None = None, key: str | None = None, section: str | None = None,
                  more: Sequence[ConfigError] = ()) -> None:
         super().__init__(message)
         self.setting = setting
         self.why = why
         self.line = line
+        self.key = key
         self.section = section
         self.more = tuple(more)
 
@@ -103,6 +105,18 @@ class Wrong(list[ConfigError]):
         except ConfigError as err:
             self.add([err])
             return default
+
+    def read_typed(self, settings: Mapping[str, Any], key: str, kind: type[T], default: T,
+                   where: str) -> T:
+        """Setting ``key`` as :func:`typed` reads it; ``default`` where it is absent or wrong
+        (why kept here)."""
+        return self.read(typed, default, settings, key, kind, default, where)
+
+    def read_number(self, settings: Mapping[str, Any], key: str, kind: type[N], default: N,
+                    bounds: tuple[float, float], where: str) -> N:
+        """Setting ``key`` as :func:`number_in` reads it; ``default`` where it is absent or
+        wrong (why kept here)."""
+        return self.read(number_in, default, settings, key, kind, default, bounds, where)
 
 
 def told(key: str, wrong: Sequence[ConfigError], file: object) -> Notice:
@@ -191,7 +205,8 @@ def _read(path: Path) -> tuple[dict[str, Any], tuple[ConfigError, ...]]:
         data, wrong = read
         return _tables(data, text), tuple(
             ConfigError(f"{path} line {line.number}: {line.text}: {line.reason}",
-                        setting=line.text, why=line.why, line=line.number) for line in wrong)
+                        setting=line.text, why=line.why, line=line.number, key=line.key)
+            for line in wrong)
 
 
 def _tables(data: dict[str, Any], text: str) -> dict[str, Any]:

@@ -39,12 +39,14 @@ _REASONS = (("Cannot declare", "notice.config.toml_twice"),
 @dataclass(frozen=True)
 class WrongLine:
     """A line TOML refuses: its number (from 1), its text as written, why (for the phones),
-    and TOML's own words for it (for the host's log)."""
+    TOML's own words for it (for the host's log), and the setting's name as written before
+    its ``=`` (the line's text where it has none)."""
 
     number: int
     text: str
     why: Notice
     reason: str
+    key: str
 
 
 def read_without(text: str, owns: Callable[[str], bool],
@@ -71,8 +73,7 @@ def read_without(text: str, owns: Callable[[str], bool],
             setting = _setting_index(kept, refused)
             if setting is None:
                 return None
-            wrong.append(WrongLine(setting + 1, kept[setting].strip(),
-                                   _why(refused, kept[setting]), str(refused)))
+            wrong.append(_wrong_line(setting, kept[setting], refused))
             kept[setting] = ""
     if not wrong:
         return None
@@ -109,9 +110,8 @@ def refused_line(text: str, owns: Callable[[str], bool],
     at = _setting_index(lines, err)
     if at is None:
         return None
-    why = Notice("notice.config.toml_header") if lines[at].lstrip().startswith("[") \
-        else _why(err, lines[at])  # (outside [buttons], no setting is a list of several lines)
-    return WrongLine(at + 1, lines[at].strip(), why, str(err))
+    # (outside [buttons], no setting is a list of several lines)
+    return _wrong_line(at, lines[at], err, header=lines[at].lstrip().startswith("["))
 
 
 def headers(text: str) -> dict[tuple[str, ...], str]:
@@ -249,9 +249,18 @@ def _in_texts(lines: list[str]) -> list[str]:
     return texts
 
 
-def _why(err: tomllib.TOMLDecodeError, line: str) -> Notice:
-    """Why TOML refuses ``line`` (``err``), as a notice's message key."""
+def _wrong_line(index: int, line: str, err: tomllib.TOMLDecodeError, *,
+                header: bool = False) -> WrongLine:
+    """Line ``index`` (from 0), ``line``, which ``err`` refuses (a section's ``header``, or a
+    setting), as written and why."""
     key, _, value = line.partition("=")
+    why = Notice("notice.config.toml_header") if header else _why(err, key.strip(), value, line)
+    return WrongLine(index + 1, line.strip(), why, str(err), key.strip())
+
+
+def _why(err: tomllib.TOMLDecodeError, key: str, value: str, line: str) -> Notice:
+    """Why TOML refuses ``line`` (``err``), setting ``key`` = ``value``, as a notice's message
+    key."""
     pin = _PIN.fullmatch(value)
     if pin:
         return Notice("notice.config.toml_pin", {"pin": int(pin[1])})
@@ -259,5 +268,5 @@ def _why(err: tomllib.TOMLDecodeError, line: str) -> Notice:
         return Notice("notice.config.toml_list")  # (a list left open, a comma after its last)
     for start, reason in _REASONS:
         if str(err).startswith(start):
-            return Notice(reason, {"name": key.strip()} if reason.endswith("_twice") else {})
+            return Notice(reason, {"name": key} if reason.endswith("_twice") else {})
     return Notice("notice.config.toml_line")

@@ -149,11 +149,10 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
         host = _host(server_settings, [*unknown, *_server_settings_elsewhere(config)], where)
     port = args.port  # checked by port_number
     if port is None:
-        port = server_wrong.read(number_in, DEFAULT_PORT, server_settings, "port", int,
-                                 DEFAULT_PORT, (0, MAX_PORT), where)
-    max_streams = args.max_streams or server_wrong.read(
-        number_in, DEFAULT_MAX_STREAMS, server_settings, "max_streams", int,
-        DEFAULT_MAX_STREAMS, (1, MAX_STREAMS), where)
+        port = server_wrong.read_number(server_settings, "port", int, DEFAULT_PORT,
+                                        (0, MAX_PORT), where)
+    max_streams = args.max_streams or server_wrong.read_number(
+        server_settings, "max_streams", int, DEFAULT_MAX_STREAMS, (1, MAX_STREAMS), where)
     camera_settings = config.section("camera")
     where = config.where("camera")
     camera_wrong = Wrong(section="camera")
@@ -207,8 +206,8 @@ def _server_settings_elsewhere(config: Config) -> list[ConfigError]:
                 **config.misspelt}
     found = [(config.where(name), key) for name, settings in sections.items()
              for key in settings if key in SERVER_KEYS]
-    found += [(f"{config.path} line {line.line}", key) for line in config.unread
-              if (key := (line.setting or "").split("=")[0].strip()) in SERVER_KEYS]
+    found += [(f"{config.path} line {line.line}", line.key) for line in config.unread
+              if line.key in SERVER_KEYS]
     return [ConfigError(f"{where}: “{key}” is a setting of [server]: it goes under [server]")
             for where, key in found]
 
