@@ -255,11 +255,19 @@ def _forgiven_section(name: str) -> bool:
 
 def unknown_keys(settings: Mapping[str, Any], known: tuple[str, ...],
                  where: str) -> list[ConfigError]:
-    """Why each setting a section does not know is wrong, in the section's order."""
-    return [ConfigError(f"{where}: unknown setting “{key}” (known: {', '.join(known)})",
+    """Why each setting a section does not know is wrong, in the section's order (a section
+    within it named as its header is written, ``[server.lan]``)."""
+    return [ConfigError(f"{where}: unknown setting {_name(settings, key)} (known: "
+                        f"{', '.join(known)})",
                         setting=written(settings, key),
                         why=Notice("notice.config.unknown", {"known": ", ".join(known)}))
             for key in settings if key not in known]
+
+
+def _name(settings: Mapping[str, Any], key: str) -> str:
+    """Setting ``key``'s name, for messages: “key”, or ``[header]`` for a section within a
+    section written as its header."""
+    return written(settings, key) if isinstance(settings[key], Table) else f"“{key}”"
 
 
 def typed(settings: Mapping[str, Any], key: str, kind: type[T], default: T, where: str) -> T:

@@ -15,7 +15,7 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import partial
@@ -29,6 +29,7 @@ from device.camera import DEFAULT_FPS, CameraError
 from device.config import (
     Config,
     ConfigError,
+    Table,
     Wrong,
     config_path,
     load_config,
@@ -200,16 +201,36 @@ def _host(settings: Mapping[str, Any], doubts: list[ConfigError], where: str) ->
 
 def _server_settings_elsewhere(config: Config) -> list[ConfigError]:
     """Why each ``[server]`` setting written in another section (``[camera]``, ``[buttons]``
-    or a misspelt one, a ``[buttons]`` line TOML cannot read too) puts the host in doubt: the
-    host meant for ``[server]`` may be among them."""
+    or a misspelt one, a section within one, ``[buttons.leds]``, a ``[buttons]`` line TOML
+    cannot read too) puts the host in doubt: the host meant for ``[server]`` may be among
+    them."""
     sections = {"camera": config.section("camera"), "buttons": config.section("buttons"),
                 **config.misspelt}
-    found = [(config.where(name), key) for name, settings in sections.items()
-             for key in settings if key in SERVER_KEYS]
+    found = [each for name, settings in sections.items()
+             for each in _server_keys(settings, config.where(name), config)]
     found += [(f"{config.path} line {line.line}", line.key) for line in config.unread
-              if line.key in SERVER_KEYS]
+              if line.key is not None and line.key in SERVER_KEYS]
     return [ConfigError(f"{where}: “{key}” is a setting of [server]: it goes under [server]")
             for where, key in found]
+
+
+def _server_keys(settings: Mapping[str, Any], where: str, config: Config,
+                 within: str = "") -> Iterator[tuple[str, str]]:
+    """Where each ``[server]`` setting in ``settings`` (of section ``where``) and in the
+    sections within them is written, and its name: a section written as its header
+    (``[buttons.leds]``) is named so, a setting of a value written ``{ … }`` by its dotted name
+    (``leds.host``, ``within`` the names before it)."""
+    for key, value in settings.items():
+        if isinstance(value, Table):
+            yield from _server_keys(value, config.where(value.header), config)
+        elif isinstance(value, dict):
+            yield from _server_keys(value, where, config, f"{within}{key}.")
+        elif key in SERVER_KEYS:
+            yield where, f"{within}{key}"
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, dict):  # a list of sections, [[buttons.leds]]
+                    yield from _server_keys(item, where, config, f"{within}{key}.")
 
 
 def camera_source(settings: Mapping[str, Any], where: str) -> str | None:

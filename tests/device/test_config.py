@@ -193,6 +193,26 @@ def test_without_host_given_a_server_setting_in_another_section_keeps_the_table_
            "table does not start while the address it listens on is in doubt" in err, err
 
 
+@pytest.mark.parametrize(("text", "says"), [
+    ('[buttons.leds]\nhost = "127.0.0.1"\n', "[buttons.leds]: “host” is a setting of [server]"),
+    ("[buttons]\nstop = 17\n[ buttons . leds ]\nport = 9000\n", "[buttons . leds]: “port”"),
+    ('[camera.lens]\nhost = "127.0.0.1"\n', "[camera.lens]: “host”"),
+    ("[button.leds]\nmax_streams = 5\n", "[button.leds]: “max_streams”"),
+    ('[buttons.leds.stop]\nhost = "127.0.0.1"\n', "[buttons.leds.stop]: “host”"),
+    ('[buttons]\nleds = { host = "127.0.0.1" }\n', "[buttons]: “leds.host”"),
+    ('[server.lan]\nhost = "127.0.0.1"\n', "[server]: unknown setting [server.lan] (known: "),
+])
+def test_without_host_given_a_server_setting_in_a_section_within_keeps_the_table_from_starting(
+        tmp_path: Path, text: str, says: str) -> None:
+    """``host`` in a section within another ([buttons.leds]) was not looked at, and the table
+    listened on every network; [server.lan] was told as the setting “lan”."""
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
+    assert str(err.value).startswith(f"{path} {says}"), err.value
+
+
 def test_with_host_given_a_server_setting_it_does_not_know_is_told(tmp_path: Path) -> None:
     """The file's wrong host is not (``--host`` is used in its place, not its default)."""
     path = tmp_path / "config.toml"
