@@ -67,6 +67,10 @@ MAX_STREAMS = 10_000
 MAX_FPS = 1000
 SERVER_KEYS = ("host", "port", "max_streams")
 CAMERA_KEYS = ("source", "fps")
+EMPTY_HOST = ("is empty: write the address out, such as “127.0.0.1” (this machine alone) or "
+              "“0.0.0.0” (every network)")
+IN_DOUBT = ("the table does not start while the address it listens on is in doubt (its "
+            "default is every network)")
 CONFIG_REFUSED = os.EX_CONFIG
 """The exit status of a table its config file keeps from starting (78, sysexits' EX_CONFIG):
 systemd does not start it again until the file is fixed (the unit's RestartPreventExitStatus);
@@ -132,7 +136,7 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
     be read at all (every default would listen on every network and switch on the default
     buttons), and, where ``--host`` is not given, for a wrong or empty ``host``, a setting
     ``[server]`` does not know, or a ``[server]`` setting written in another section (the host
-    is in doubt; its default listens on every network). Any other wrong
+    is in doubt; its default listens on every network); so is an empty ``--host``. Any other wrong
     setting is left at its default and ``told`` to the host: a wrong port or max_streams, a
     wrong ``[camera]`` (a wrong source: no camera) and a wrong ``[buttons]`` (no buttons). A
     setting the command line gives (``--host``, ``--port``, …) is not read from the file, so
@@ -143,8 +147,9 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
     server_settings = config.section("server")
     where = config.where("server")
     unknown = unknown_keys(server_settings, SERVER_KEYS, where)
-    if args.host:  # the file's host is not used, so not told (one [server] does not know is)
-        host = args.host
+    if args.host is not None:
+        # the file's host is not used, so not told (a setting [server] does not know is)
+        host = _given_host(args.host)
         server_wrong.add(unknown)
     else:
         host = _host(server_settings, [*unknown, *_server_settings_elsewhere(config)], where)
@@ -188,14 +193,20 @@ def _host(settings: Mapping[str, Any], doubts: list[ConfigError], where: str) ->
     try:
         host = typed(settings, "host", str, DEFAULT_HOST, where)
         if not host.strip():  # waitress would listen on every network
-            raise ConfigError(f"{where}: “host” is empty: write the address out, such as "
-                              "“127.0.0.1” (this machine alone) or “0.0.0.0” (every network)")
+            raise ConfigError(f"{where}: “host” {EMPTY_HOST}")
     except ConfigError as err:
         doubts.insert(0, err)
     if doubts:
-        raise ConfigError("; ".join(map(str, doubts)) + ": the table does not start while the "
-                          "address it listens on is in doubt (its default is every network): "
-                          "fix the config file, or give --host")
+        raise ConfigError("; ".join(map(str, doubts)) + f": {IN_DOUBT}: fix the config file, or "
+                          "give --host")
+    return host
+
+
+def _given_host(host: str) -> str:
+    """``--host``'s address; ConfigError where it is empty (waitress would listen on every
+    network)."""
+    if not host.strip():
+        raise ConfigError(f"--host {EMPTY_HOST}: {IN_DOUBT}")
     return host
 
 

@@ -169,6 +169,21 @@ def test_without_host_given_a_host_in_doubt_keeps_the_table_from_starting(
                                  "or give --host"), err
 
 
+@pytest.mark.parametrize("given", ["", "  "])
+def test_an_empty_host_given_keeps_the_table_from_starting(tmp_path: Path, given: str) -> None:
+    """--host "" counted as no host given: the table listened where the config file said, or
+    on every network by default; it is refused as the file's empty host is (exit 78)."""
+    path = tmp_path / "config.toml"
+    path.write_text('[server]\nhost = "127.0.0.1"\n')
+    with pytest.raises(ConfigError) as err:
+        serve_settings(build_parser().parse_args(["serve", "--config", str(path), "--host",
+                                                  given]))
+    assert str(err.value) == (
+        "--host is empty: write the address out, such as “127.0.0.1” (this machine alone) or "
+        "“0.0.0.0” (every network): the table does not start while the address it listens on "
+        "is in doubt (its default is every network)")
+
+
 SHIPPED = Path(__file__).parents[2] / "systemd" / "config.toml"
 
 
