@@ -166,10 +166,10 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
     source, source_setting = args.camera, None
     if not args.camera and not args.demo and "source" in camera_settings:
         source_setting = written(camera_settings, "source")
-        camera_off = Wrong(section="camera")
-        source = camera_off.read(camera_source, None, camera_settings, where)
-        if camera_off:
-            notices += (told("camera_off", camera_off, config.path),)
+        try:
+            source = camera_source(camera_settings, where)
+        except ConfigError as err:
+            notices += (camera_off(err, config.path),)
     fps = args.fps or (camera_wrong.read(partial(number_in, above=True), None, camera_settings,
                                          "fps", float, DEFAULT_FPS, (0, MAX_FPS), where)
                        if "fps" in camera_settings else None)
@@ -250,6 +250,12 @@ def camera_source(settings: Mapping[str, Any], where: str) -> str | None:
     if isinstance(number, int) and not isinstance(number, bool) and number >= 0:
         return str(number)
     return typed(settings, "source", str, "", where) or None
+
+
+def camera_off(err: ConfigError, file: Path | None) -> Notice:
+    """What the host's phone says of the config file ``file``'s camera source that is wrong or
+    names no camera (``err``): the table runs without a camera until it is fixed."""
+    return told("camera_off", Wrong([err], section="camera"), file)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -334,9 +340,8 @@ def _serve(args: argparse.Namespace, settings: ServeSettings, state: Path,
             print(f"dicetable: {err}", file=sys.stderr)
             return 2
         camera = None  # the config file's: the table serves without, and the host is told
-        notices.append(told("camera_off", [ConfigError(
-            str(err), setting=settings.source_setting, why=Notice(err.key, err.params),
-            section="camera")], settings.file))
+        notices.append(camera_off(ConfigError(str(err), setting=settings.source_setting,
+                                              why=Notice(err.key, err.params)), settings.file))
     except (CalibrationFileError, ProfileError, DemoFolderError) as err:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2
