@@ -26,7 +26,9 @@ from dicetable.service import POWER_OFF, PowerOff, StopSignals
 from tests.dicetable.terminal import started_from_a_terminal
 from tests.web.conftest import served_here
 from web.app import create_app
+from web.i18n import LANGUAGES, ui
 from web.table import table
+from web.wording import notice_text
 
 
 def test_serve_tells_systemd_it_is_ready_alive_and_stopping(tmp_path: Path) -> None:
@@ -115,44 +117,22 @@ INHIBITED = ('Operation inhibited by "apt" (PID 812 "unattended-upgr", user root
              "out other users.\nAlternatively, ignore inhibitors and users with 'systemctl "
              "poweroff -i'.")
 """What systemctl says where a program blocks shutdown (its own check of the inhibitors)."""
-UPDATING = {
-    "en": "The Pi did not power off: a program on it asked it to stay on (an update, say). The "
-          "game goes on; try again in a few minutes.",
-    "es": "La Pi no se apagó: un programa en ella pidió que siguiera encendida (una "
-          "actualización, por ejemplo). La partida sigue; vuelve a intentarlo dentro de unos "
-          "minutos.",
-    "it": "Il Pi non si è spento: un programma su di esso ha chiesto di restare acceso (un "
-          "aggiornamento, per esempio). La partita continua; riprova tra qualche minuto.",
-    "pt": "O Pi não se desligou: um programa nele pediu para ficar ligado (uma atualização, por "
-          "exemplo). O jogo continua; tenta de novo daqui a uns minutos.",
-}
-DENIED = {
-    "en": "The Pi did not power off: it did not let the table do it. Either a program on it "
-          "asks it to stay on (an update, say: try again in a few minutes), or the table may "
-          "not power it off (the set-up step in “On the Pi” in the README lets it). The game "
-          "goes on.",
-    "es": "La Pi no se apagó: no dejó que la mesa la apagara. O bien un programa en ella pide "
-          "que siga encendida (una actualización, por ejemplo: vuelve a intentarlo dentro de "
-          "unos minutos), o bien la mesa no puede apagarla (el paso de instalación de «On the "
-          "Pi» en el README se lo permite). La partida sigue.",
-    "it": "Il Pi non si è spento: non ha lasciato che il tavolo lo spegnesse. O un programma su "
-          "di esso chiede di restare acceso (un aggiornamento, per esempio: riprova tra qualche "
-          "minuto), o il tavolo non ha il permesso di spegnerlo (il passo di installazione in «On "
-          "the Pi» nel README glielo permette). La partita continua.",
-    "pt": "O Pi não se desligou: não deixou a mesa desligá-lo. Ou um programa nele pede para "
-          "ficar ligado (uma atualização, por exemplo: tenta de novo daqui a uns minutos), ou a "
-          "mesa não tem permissão para o desligar (o passo de instalação de «On the Pi» no "
-          "README permite-o). O jogo continua.",
-}
-"""polkit said no: the table's user may not power the Pi off, or may not past a program's weak
-inhibitor (logind 257 and later asks polkit then, as it asked for every inhibitor before);
-systemctl says the same words for both."""
-FAILED = {
-    "en": "The Pi did not power off. The game goes on; the table's log says why.",
-    "es": "La Pi no se apagó. La partida sigue; el registro de la mesa dice por qué.",
-    "it": "Il Pi non si è spento. La partita continua; il registro del tavolo dice perché.",
-    "pt": "O Pi não se desligou. O jogo continua; o registo da mesa diz porquê.",
-}
+UPDATING, DENIED, FAILED = ("notice.power_off.inhibited", "notice.power_off.denied",
+                             "notice.power_off.failed")
+"""Why the Pi did not power off, as the phones are told: a program on it asked it to stay on;
+polkit said no (the table's user may not power the Pi off, or may not past a program's weak
+inhibitor: logind 257 and later asks polkit then, as it asked for every inhibitor before;
+systemctl says the same words for both); another reason."""
+
+
+def catalog_words(key: str) -> dict[str, str]:
+    """What a phone reads of the host's notice ``key`` in each language: its catalog's own
+    words (none left in English, none with a value left to fill in)."""
+    words = {lang: notice_text(lang, Notice(key)) for lang in LANGUAGES}
+    assert all(key in ui(lang) for lang in LANGUAGES), key
+    assert all(words[lang] != words["en"] for lang in LANGUAGES if lang != "en"), words
+    assert not any("{" in said for said in words.values()), words
+    return words
 
 
 def notices_read(url: str, lang: str) -> list[str]:
@@ -187,7 +167,7 @@ def phones_told(session: TableSession, news: dict[str, object]) -> None:
 ], ids=["inhibited", "block-inhibitor", "older-logind", "weak-inhibitor-or-polkit",
         "polkit-asks", "other"])
 def test_a_refused_power_off_leaves_the_table_serving_and_every_phone_says_why(
-        tmp_path: Path, said: str, told: dict[str, str]) -> None:
+        tmp_path: Path, said: str, told: str) -> None:
     """Stop held alone: the power-off is asked while the table serves; refused, the table goes
     on serving (it had stopped first, and systemd's Restart=always brought it back 2 s later
     with no word why), the host's log says what systemctl said, and every phone reads why in
@@ -200,12 +180,12 @@ def test_a_refused_power_off_leaves_the_table_serving_and_every_phone_says_why(
     actions = ButtonActions(session, seated=False, on_shutdown=power_off)
     try:
         with served_here(app) as url:
-            assert all(notices_read(url, lang) == [] for lang in told)
+            assert all(notices_read(url, lang) == [] for lang in LANGUAGES)
             actions.hold_stop()
             phones_told(session, {"n": 2, "kind": "shutdown_refused"})
             actions.hold_stop()  # held again: told once
             phones_told(session, {"n": 4, "kind": "shutdown_refused"})
-            for lang, words in told.items():
+            for lang, words in catalog_words(told).items():
                 assert notices_read(url, lang) == [words]
             game = session.new_game({"game": "dalek", "players": ["Ana", "Ben"]},
                                     base_version=session.snapshot().version)
