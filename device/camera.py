@@ -47,6 +47,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from device.camera_config import DEFAULT_FPS
 from device.camera_errors import CameraError as CameraError  # (given with the sources)
 from device.camera_errors import SourceEnded as SourceEnded
 from device.camera_errors import UnreadableFrame as UnreadableFrame
@@ -66,7 +67,6 @@ UNREADABLE_PHOTOS = {"HEIC": "camera.why.heic", "RAW": "camera.why.raw"}
 """The reason told of a folder of photos the table cannot read (vision.picture_formats), by
 their kind; any other kind's is ``camera.why.unreadable_photos``, naming it."""
 DEEPER = 2  # a folder's pictures are looked for this many folders down (DCIM/100CANON)
-DEFAULT_FPS = 15.0  # a folder's pictures a second, and a video's whose file gives no sane rate
 VIDEO_RATES = (1.0, 120.0)  # the frame rates a video file's own is believed within
 FULL_SIZE = (1280, 720)  # the frame the reader gets from a live camera
 MOTION_SIZE = (320, 180)  # the picamera2 stream for watching motion

@@ -2,7 +2,7 @@
 
 ``dicetable serve --config FILE`` (else ``$DICETABLE_CONFIG``, else ``/etc/dicetable/config.toml``
 when it exists) reads it; options given on the command line win over the file. Each part reads
-its own section (``[camera]`` in :mod:`device.camera`, ``[server]`` in the serve command,
+its own section (``[camera]`` in :mod:`device.camera_config`, ``[server]`` in the serve command,
 ``[buttons]`` for the GPIO buttons), so this module only loads the file and names what is wrong
 in words a host understands.
 

@@ -6,145 +6,52 @@ import argparse
 import os
 import signal
 import sys
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from importlib import import_module
 from pathlib import Path
-from types import FrameType
 
 from device.state_dir import NO_OWNER_ADVICE, StateFolderIsAFile, ownership_advice
-from dicetable.stop_signals import Handler, take_stop_signals
+from dicetable.stop_signals import Stopped, early_stop
 
-Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
-                Callable[[argparse.Namespace], int]]
-
-
-def _commands() -> list[Command]:
-    # imported here, once stop signals are taken (see main): they take a second here to load,
-    # seconds on a Pi
-    from dicetable import (
-        backup,
-        bench,
-        calibrate_command,
-        demo,
-        eval_command,
-        kiosk,
-        pin,
-        render_command,
-        replay,
-        serve,
-        teach_command,
-    )
-
-    return [
-        ("replay", "rebuild a game from its record (JSON Lines) and print its state",
-         replay.configure, replay.run),
-        ("serve", "run the table: the score pad on every phone, kept by the rules",
-         serve.configure, serve.run),
-        ("pin", "print the table PIN that phones need to change the game",
-         pin.configure, pin.run),
-        ("eval", "score the dice reader on a labelled image set (labels.json or YOLO)",
-         eval_command.configure, eval_command.run),
-        ("bench", "measure speed, latency and memory and print the figures",
-         bench.configure, bench.run),
-        ("demo", "render the demo game's frames for serve --demo",
-         demo.configure, demo.run),
-        ("backup", "copy every game to a file, also while the table is serving",
-         backup.configure_backup, backup.run_backup),
-        ("restore", "put a backup back in place of the journal (not while serving)",
-         backup.configure_restore, backup.run_restore),
-        ("kiosk", "show the score pad full screen on a TV on the Pi (Chromium)",
-         kiosk.configure, kiosk.run),
-        ("calibrate", "print the table sheet, or find it in a camera frame and keep it",
-         calibrate_command.configure, calibrate_command.run),
-        ("teach", "teach the reader your own dice or cards from labelled photos, or take "
-                  "up a profile taught elsewhere",
-         teach_command.configure, teach_command.run),
-        ("render", "render labelled table scenes of a game (for tests and teaching)",
-         render_command.configure, render_command.run),
-    ]
+COMMANDS: dict[str, tuple[str, str]] = {
+    "replay": ("replay", "rebuild a game from its record (JSON Lines) and print its state"),
+    "serve": ("serve", "run the table: the score pad on every phone, kept by the rules"),
+    "pin": ("pin", "print the table PIN that phones need to change the game"),
+    "eval": ("eval_command",
+             "score the dice reader on a labelled image set (labels.json or YOLO)"),
+    "bench": ("bench", "measure speed, latency and memory and print the figures"),
+    "demo": ("demo", "render the demo game's frames for serve --demo"),
+    "backup": ("backup", "copy every game to a file, also while the table is serving"),
+    "restore": ("restore", "put a backup back in place of the journal (not while serving)"),
+    "kiosk": ("kiosk", "show the score pad full screen on a TV on the Pi (Chromium)"),
+    "calibrate": ("calibrate_command",
+                  "print the table sheet, or find it in a camera frame and keep it"),
+    "teach": ("teach_command", "teach the reader your own dice or cards from labelled photos, "
+                               "or take up a profile taught elsewhere"),
+    "render": ("render_command",
+               "render labelled table scenes of a game (for tests and teaching)"),
+}
+"""Each command: its module in ``dicetable`` (its ``configure(parser)`` adds the command's
+arguments, its ``run(args)`` runs it and returns the exit status), and what it does."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with one sub-parser per command."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with one sub-parser per command; only ``command``'s arguments where
+    it is given, only its module loaded (all of them take a second to load, seconds on a Pi:
+    the camera's, the reader's and the server's libraries)."""
     parser = argparse.ArgumentParser(
         prog="dicetable",
         description="A camera over a real game table: it reads the dice and cards, checks every "
                     "move by the rules and keeps the score on every phone at the table.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, summary, configure, run in _commands():
+    for name, (module, summary) in COMMANDS.items():
         sub = commands.add_parser(name, help=summary, description=summary)
-        configure(sub)
-        sub.set_defaults(run=run, command_parser=sub)
+        if command in (None, name):
+            loaded = import_module(f"dicetable.{module}")
+            loaded.configure(sub)
+            sub.set_defaults(run=loaded.run, command_parser=sub)
     return parser
-
-
-class Stopped(KeyboardInterrupt):
-    """A stop signal (SIGTERM, SIGINT) came before the command took it itself."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-class EarlyStop:
-    """SIGTERM and SIGINT while a command loads and starts (systemd stopping the table as it
-    starts, Ctrl-C): noted while its modules load (raised inside a compiled module's loading,
-    it comes out as an ImportError with a traceback), raised as :class:`Stopped` once they
-    are (:meth:`now`), until the command takes the signals itself (serve, once its table
-    opens); one more while they load is let be, one after the stop is raised acts as it would
-    by default (a second Ctrl-C ends a command slow to stop)."""
-
-    def __init__(self) -> None:
-        self.signum: int | None = None
-        self._raising = False
-        self._taken: tuple[int, ...] = ()
-
-    def take(self) -> dict[int, Handler]:
-        """Take SIGTERM and SIGINT (in the main thread), but leave one ignored so (a command
-        started in the background by a script, ``dicetable eval … &``, is not stopped by
-        Ctrl-C); returns the handlers of those taken, as they were."""
-        before = take_stop_signals(self)
-        self._taken = tuple(before)
-        return before
-
-    def __call__(self, signum: int, frame: FrameType | None) -> None:
-        if self.signum is not None:
-            return
-        self.signum = signum
-        if self._raising:
-            self._stop(signum)
-
-    def now(self) -> None:
-        """The modules are loaded: a stop noted is raised, and one to come at once."""
-        self._raising = True
-        if self.signum is not None:
-            self._stop(self.signum)
-
-    def _stop(self, signum: int) -> None:
-        """Raise :class:`Stopped` by ``signum``; a signal taken acts as by default from now
-        on."""
-        for taken in self._taken:
-            signal.signal(taken, signal.SIG_DFL)
-        raise Stopped(signum)
-
-
-@contextmanager
-def early_stop() -> Iterator[EarlyStop]:
-    """An :class:`EarlyStop` taking SIGTERM and SIGINT while inside (in the main thread, where
-    not ignored; the handlers before are put back after)."""
-    stop = EarlyStop()
-    if threading.current_thread() is not threading.main_thread():
-        stop.now()
-        yield stop
-        return
-    before = stop.take()
-    try:
-        yield stop
-    finally:
-        for signum, handler in before.items():
-            signal.signal(signum, handler)
 
 
 def stopped_status(err: KeyboardInterrupt, command: str | None) -> int:
@@ -161,7 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     with early_stop() as stop:
         try:
-            parser = build_parser()  # (loads the commands' modules)
+            # (loads the command's module, once stop signals are taken)
+            parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
             stop.now()
             return _run(parser, words)
         except KeyboardInterrupt as err:  # stopped on purpose, so no traceback

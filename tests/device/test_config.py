@@ -17,7 +17,7 @@ from device.config import ConfigError, config_path, load_config, unknown_keys
 from device.notice import Notice
 from dicetable.child import ServedTable
 from dicetable.cli import build_parser, main
-from dicetable.serve import ServeSettings, serve_settings
+from dicetable.serve_settings import ServeSettings, serve_settings
 from web.wording import notice_text
 
 
@@ -603,6 +603,23 @@ def test_a_line_that_keeps_the_table_from_starting_is_said_in_a_hosts_words(
     path = tmp_path / "config.toml"
     path.write_text(text)
     assert refused(tmp_path, "--config", str(path)) == f"dicetable: {path} {says}\n"
+
+
+@pytest.mark.parametrize("text", ['[server]\nhost = ""\n', "[camera]\nfps = 5,\n"])
+def test_a_table_its_config_file_keeps_from_starting_loads_none_of_its_libraries(
+        tmp_path: Path, text: str) -> None:
+    """The refusal came once the camera's, the reader's and the server's libraries had loaded
+    (a second of CPU here, seconds on a Pi); it now comes before them."""
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    loaded = ("import sys; from dicetable.cli import main; status = main(sys.argv[1:]); "
+              "print(status, [name for name in ('cv2', 'numpy', 'onnxruntime', 'flask') "
+              "if name in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", loaded, "serve", "--state",
+                           str(tmp_path / "state"), "--config", str(path)],
+                          capture_output=True, text=True, timeout=20, check=False)
+    assert done.stdout == "78 []\n", done
+    assert "this is not a valid config file" in done.stderr or "is empty" in done.stderr
 
 
 @pytest.mark.parametrize("text", [

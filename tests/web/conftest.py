@@ -20,7 +20,7 @@ from werkzeug.test import TestResponse
 from device.journal import Journal
 from device.session import TableSession
 from dicetable.child import ServedTable, free_port
-from web import create_app
+from web.app import create_app
 from web.server import create_server, end_streams
 
 

@@ -22,7 +22,7 @@ from device.config import ConfigError
 from device.journal import Journal
 from device.session import TableSession
 from tests.web.conftest import served_here
-from web import create_app
+from web.app import create_app
 from web.auth import host_link, host_token
 from web.table import table
 from web.throttle import PinThrottle

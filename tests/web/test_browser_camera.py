@@ -30,7 +30,7 @@ from vision.observation import DiceObserver
 from vision.reader import DiceReader
 from vision.table_film import SheetRest
 from vision.table_film import write_film as write_sheet_film
-from web import create_app
+from web.app import create_app
 
 pytestmark = pytest.mark.browser
 

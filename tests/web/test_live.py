@@ -20,7 +20,7 @@ from device.session import TableSession
 from dicetable import attacks
 from dicetable.child import ServedTable
 from tests.web.conftest import served_here
-from web import create_app
+from web.app import create_app
 from web.client import EventStream, Phone
 from web.events import POLL_S, event
 from web.server import end_streams

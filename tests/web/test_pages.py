@@ -49,7 +49,7 @@ def test_the_join_code_is_a_full_qr_of_the_address(client: FlaskClient) -> None:
 
 
 def test_the_public_url_wins_over_the_address_used(app: object, journal: Journal) -> None:
-    from web import create_app
+    from web.app import create_app
     from web.table import table
 
     base = table(app)  # type: ignore[arg-type]
@@ -62,7 +62,7 @@ def test_the_public_url_wins_over_the_address_used(app: object, journal: Journal
 @pytest.mark.parametrize("given", ["", lambda: ""], ids=["empty", "a function giving none"])
 def test_an_empty_public_url_gives_the_address_the_phone_used(
         app: object, journal: Journal, given: str | Callable[[], str]) -> None:
-    from web import create_app
+    from web.app import create_app
     from web.table import table
 
     configured = create_app({"TABLE_SESSION": table(app).session,  # type: ignore[arg-type]
@@ -75,7 +75,7 @@ def test_an_empty_public_url_gives_the_address_the_phone_used(
 def test_a_public_url_function_is_asked_again_for_each_page(app: object,
                                                            journal: Journal) -> None:
     # as `dicetable serve` gives it, once its server knows its port: the Pi's network changes
-    from web import create_app
+    from web.app import create_app
     from web.table import table
 
     configured = create_app({"TABLE_SESSION": table(app).session,  # type: ignore[arg-type]
