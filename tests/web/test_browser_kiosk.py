@@ -4,10 +4,10 @@ outer 5 % a TV's overscan may crop, the join code scanned from 1.5 m, nothing cu
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from random import Random
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -26,10 +26,25 @@ LONG_NAMES = ["Maximilianoalexanderjose", "Anastasiavictoriaelenaaa", "Fabriziog
               "Joãopedrohenriquesouzaa", "Iñakiaitorjosebaandone", "Hélènemarieclairelouise",
               "Zoëcharlottebeatrixanne", "Benjaminchristopherjames"]
 TVS = ((1280, 720), (1920, 1080))
+FOUR_THIRDS = (1024, 768)
+WITH_4_3 = (*TVS, FOUR_THIRDS)
+WITH_4K = (*TVS, (3840, 2160))
 DALEK_OF_EIGHT = ({"game": "dalek", "players": LONG_NAMES, "target": 500}, 80)
 """Dalek Dice mid-play: eight players with names of 24 letters, a few rounds in."""
 DICY_OF_FOUR = {"game": "dicy", "players": LONG_NAMES[:4],
                 "cards": ["straight", "distinct-x4", "forty-minus", "lowest-three", "same-x5"]}
+
+
+class Tv(NamedTuple):
+    """The kiosk page on a TV of ``width``×``height`` CSS pixels in ``lang``."""
+
+    page: Page
+    width: int
+    height: int
+    lang: str
+
+    def __str__(self) -> str:
+        return f"{self.lang} {self.width}×{self.height}"
 
 
 class Kiosk:
@@ -72,6 +87,13 @@ class Kiosk:
             self.loaded.add(lang)
         expect(page.locator(".scores li").first).to_be_visible()
         return page
+
+    def tvs(self, sizes: Iterable[tuple[int, int]],
+            langs: Iterable[str] = ("en",)) -> Iterator[Tv]:
+        """The kiosk page on a TV of each of ``sizes`` (width, height), in each of ``langs``."""
+        for lang in langs:
+            for width, height in sizes:
+                yield Tv(self.on(width, height, lang), width, height, lang)
 
     def move(self, page: Page) -> None:
         """The game shown one random move further (as seeded), ``page`` waiting until it shows
@@ -160,8 +182,8 @@ def test_nothing_on_the_kiosk_lies_in_the_outer_5_percent_a_tv_may_crop(
         kiosk: Kiosk) -> None:
     # the title, the connection dot and the scores' left edge were 8 to 34 px from the edges
     kiosk.show(*DALEK_OF_EIGHT)
-    for width, height in TVS:
-        page = kiosk.on(width, height)
+    for tv in kiosk.tvs(TVS):
+        page = tv.page
         out = page.evaluate("""() => {
             const [x, y] = [innerWidth * .05, innerHeight * .05];
             const seen = (e) => {  // its box, less what a scrolling box around it hides
@@ -184,7 +206,7 @@ def test_nothing_on_the_kiosk_lies_in_the_outer_5_percent_a_tv_may_crop(
                     || r.right > innerWidth - x + .5 || r.bottom > innerHeight - y + .5);
             }).map((e) => `${e.tagName}.${e.className} "${e.textContent.slice(0, 20)}"`);
         }""")
-        assert out == [], f"{width}×{height}: in the outer 5 %: {out}"
+        assert out == [], f"{tv}: in the outer 5 %: {out}"
 
 
 def test_the_kiosks_words_and_scores_are_read_from_the_sofa(
@@ -192,17 +214,17 @@ def test_the_kiosks_words_and_scores_are_read_from_the_sofa(
     # body text is 1/40 of the screen's height at least (27 px at 1080p), the scores larger:
     # names were 24 px at 1080p, the round 13 px, the score sheet 19 px, all 27 px on a 4K TV
     kiosk.show(*DALEK_OF_EIGHT)
-    for width, height in (*TVS, (3840, 2160)):
-        page = kiosk.on(width, height)
+    for tv in kiosk.tvs(WITH_4K):
+        page = tv.page
         sizes = page.evaluate("""(parts) => Object.fromEntries(parts.map((part) =>
             [part, Math.min(...[...document.querySelectorAll(part)].map((e) =>
                 parseFloat(getComputedStyle(e).fontSize)))]))""",
             ["#title", ".turn", ".status", ".scores .name", ".story li", ".grid td",
              "#join-url", ".scores .total"])
-        floor = height / 40
+        floor = tv.height / 40
         small = {part: size for part, size in sizes.items() if size < floor - .5}
-        assert small == {}, f"{width}×{height}: under {floor:.0f} px: {small}"
-        assert sizes[".scores .total"] > sizes[".scores .name"], f"{width}×{height}: {sizes}"
+        assert small == {}, f"{tv}: under {floor:.0f} px: {small}"
+        assert sizes[".scores .total"] > sizes[".scores .name"], f"{tv}: {sizes}"
 
 
 def test_the_kiosks_join_code_leaves_a_game_the_room_and_is_scanned_from_the_table(
@@ -210,8 +232,8 @@ def test_the_kiosks_join_code_leaves_a_game_the_room_and_is_scanned_from_the_tab
     # in a game the join code's column took 30 % of the TV's width, its code 358 px at 720p;
     # narrower, each of its modules is 4 px at 720p at least (an address of 37 with margins)
     kiosk.show(*DALEK_OF_EIGHT)
-    for width, height in (*TVS, (3840, 2160)):
-        page = kiosk.on(width, height)
+    for tv in kiosk.tvs(WITH_4K):
+        page = tv.page
         seen = page.evaluate("""() => {
             const code = document.querySelector('#join svg');
             return {join: document.querySelector('#join').getBoundingClientRect().width,
@@ -219,52 +241,52 @@ def test_the_kiosks_join_code_leaves_a_game_the_room_and_is_scanned_from_the_tab
                     module: code.getBoundingClientRect().width  // 5 units a module
                         / Math.max(37, code.viewBox.baseVal.width / 5)};
         }""")
-        assert seen["join"] <= .2 * width, f"{width}×{height}: {seen}"
-        assert seen["main"] >= .65 * width, f"{width}×{height}: {seen}"
-        assert seen["module"] >= height / 180, f"{width}×{height}: {seen}"
+        assert seen["join"] <= .2 * tv.width, f"{tv}: {seen}"
+        assert seen["main"] >= .65 * tv.width, f"{tv}: {seen}"
+        assert seen["module"] >= tv.height / 180, f"{tv}: {seen}"
 
 
 def test_the_kiosks_join_code_is_scanned_from_across_the_room(
         kiosk: Kiosk) -> None:
     # it was 320 px at every size: 15 % of a 4K TV's height at its own pixels
     kiosk.show(*DALEK_OF_EIGHT)
-    for width, height in (*TVS, (3840, 2160)):
-        page = kiosk.on(width, height)
+    for tv in kiosk.tvs(WITH_4K):
+        page = tv.page
         code = page.locator("#join svg").bounding_box()
         assert code is not None
-        assert code["height"] >= .15 * height, f"{width}×{height}: the code {code}"
+        assert code["height"] >= .15 * tv.height, f"{tv}: the code {code}"
 
 
 def test_the_kiosks_join_address_is_one_line_beside_its_code(
         kiosk: Kiosk) -> None:
     # on a 4K TV it broke after the address's IP (the join box kept a phone's 600 px)
     kiosk.show(*DALEK_OF_EIGHT)
-    for width, height in (*TVS, (3840, 2160)):
-        page = kiosk.on(width, height)
+    for tv in kiosk.tvs(WITH_4K):
+        page = tv.page
         lines = page.locator("#join-url").evaluate(
             "(e) => e.getClientRects().length && e.getBoundingClientRect().height"
             " / parseFloat(getComputedStyle(e).lineHeight)")
-        assert round(lines) == 1, f"{width}×{height}: the address on {lines:.1f} lines"
+        assert round(lines) == 1, f"{tv}: the address on {lines:.1f} lines"
 
 
 def test_the_kiosks_score_board_ends_before_the_join_code(
         kiosk: Kiosk) -> None:
     # its rule ran the TV's width: a stray dash stuck out right of the code
     kiosk.show(*DALEK_OF_EIGHT)
-    for width, height in TVS:
-        page = kiosk.on(width, height)
+    for tv in kiosk.tvs(TVS):
+        page = tv.page
         board = page.locator("#board").bounding_box()
         join = page.locator("#join").bounding_box()
         assert board is not None and join is not None
-        assert board["x"] + board["width"] <= join["x"], f"{width}×{height}: {board} {join}"
+        assert board["x"] + board["width"] <= join["x"], f"{tv}: {board} {join}"
 
 
 def test_on_a_4k_kiosk_the_bar_holds_its_title_and_each_players_colour_is_seen(
         kiosk: Kiosk) -> None:
     # the bar stayed 52 px tall under a title of 62 px, cut; the colour dots stayed 16 px
     kiosk.show(*DALEK_OF_EIGHT)
-    for width, height in (*TVS, (3840, 2160)):
-        page = kiosk.on(width, height)
+    for tv in kiosk.tvs(WITH_4K):
+        page = tv.page
         sizes = page.evaluate("""() => {
             const box = (s) => document.querySelector(s).getBoundingClientRect();
             return {bar: [box('.bar').top, box('.bar').bottom],
@@ -274,8 +296,8 @@ def test_on_a_4k_kiosk_the_bar_holds_its_title_and_each_players_colour_is_seen(
                         .fontSize)};
         }""")
         assert sizes["bar"][0] <= sizes["title"][0] and sizes["title"][1] <= sizes["bar"][1], \
-            f"{width}×{height}: the title out of its bar: {sizes}"
-        assert sizes["dot"] >= sizes["name"] / 2, f"{width}×{height}: the dots: {sizes}"
+            f"{tv}: the title out of its bar: {sizes}"
+        assert sizes["dot"] >= sizes["name"] / 2, f"{tv}: the dots: {sizes}"
 
 
 def test_the_kiosks_story_breaks_no_name_inside(kiosk: Kiosk) -> None:
@@ -283,39 +305,38 @@ def test_the_kiosks_story_breaks_no_name_inside(kiosk: Kiosk) -> None:
     # ("Anastasiavictoriaele naaa"), its colour dot alone on the line above it: a long name
     # stays on one line (shortened with "…", whole on the score board), beside its dot
     kiosk.show(*DALEK_OF_EIGHT)
-    for lang in LANGUAGES:
-        for width, height in TVS:
-            page = kiosk.on(width, height, lang)
-            expect(page.locator(".story li").first).to_be_visible()
-            seen = page.evaluate("""(names) => {
-                const lines = (range) => new Set([...range.getClientRects()]
-                    .filter((r) => r.width > 0).map((r) => Math.round(r.bottom))).size;
-                const broken = [], parted = [];
-                for (const li of document.querySelectorAll('#join .story li')) {
-                    const walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
-                    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-                        if (!node.parentElement.checkVisibility()) continue;
-                        for (const name of names) {
-                            const at = node.data.indexOf(name);
-                            if (at < 0) continue;
-                            const range = document.createRange();
-                            range.setStart(node, at);
-                            range.setEnd(node, at + name.length);
-                            if (lines(range) > 1) broken.push(name);
-                            const dot = li.querySelector('.swatch');
-                            if (dot && node.data.startsWith(name)
-                                    && dot.getBoundingClientRect().bottom
-                                        < range.getClientRects()[0].top) parted.push(name);
-                        }
+    for tv in kiosk.tvs(TVS, LANGUAGES):
+        page = tv.page
+        expect(page.locator(".story li").first).to_be_visible()
+        seen = page.evaluate("""(names) => {
+            const lines = (range) => new Set([...range.getClientRects()]
+                .filter((r) => r.width > 0).map((r) => Math.round(r.bottom))).size;
+            const broken = [], parted = [];
+            for (const li of document.querySelectorAll('#join .story li')) {
+                const walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                    if (!node.parentElement.checkVisibility()) continue;
+                    for (const name of names) {
+                        const at = node.data.indexOf(name);
+                        if (at < 0) continue;
+                        const range = document.createRange();
+                        range.setStart(node, at);
+                        range.setEnd(node, at + name.length);
+                        if (lines(range) > 1) broken.push(name);
+                        const dot = li.querySelector('.swatch');
+                        if (dot && node.data.startsWith(name)
+                                && dot.getBoundingClientRect().bottom
+                                    < range.getClientRects()[0].top) parted.push(name);
                     }
                 }
-                return {broken, parted,
-                        board: [...document.querySelectorAll('.scores .name')]
-                            .map((e) => e.textContent.trim())};
-            }""", LONG_NAMES)
-            where = f"{lang} {width}×{height}"
-            assert seen["broken"] == [] and seen["parted"] == [], f"{where}: {seen}"
-            assert seen["board"] == LONG_NAMES, f"{where}: the names whole on the board"
+            }
+            return {broken, parted,
+                    board: [...document.querySelectorAll('.scores .name')]
+                        .map((e) => e.textContent.trim())};
+        }""", LONG_NAMES)
+        where = str(tv)
+        assert seen["broken"] == [] and seen["parted"] == [], f"{where}: {seen}"
+        assert seen["board"] == LONG_NAMES, f"{where}: the names whole on the board"
 
 
 def test_the_kiosks_score_board_of_eight_long_names_keeps_two_tiles_a_row(
@@ -323,11 +344,11 @@ def test_the_kiosks_score_board_of_eight_long_names_keeps_two_tiles_a_row(
     # tiles as wide as a name of 24 letters stood one a row at 1024×768: eight rows, 320 px of
     # a 768 px TV, the score sheet under the column's foot
     kiosk.show(*DALEK_OF_EIGHT)
-    for width, height in (*TVS, (1024, 768)):
-        page = kiosk.on(width, height)
+    for tv in kiosk.tvs(WITH_4_3):
+        page = tv.page
         rows = page.evaluate("""() => new Set([...document.querySelectorAll('.scores li')]
             .map((e) => Math.round(e.getBoundingClientRect().top))).size""")
-        assert rows <= 4, f"{width}×{height}: {rows} rows of tiles"
+        assert rows <= 4, f"{tv}: {rows} rows of tiles"
 
 
 def test_the_kiosks_score_sheet_shows_its_heading_whole_above_its_names(
@@ -335,47 +356,45 @@ def test_the_kiosks_score_sheet_shows_its_heading_whole_above_its_names(
     # Dalek of eight at 1080p in Spanish: "Hoja de puntos" was half under the hints box (16 px
     # of the sheet scrolled off its top, the heading with it)
     kiosk.show(*DALEK_OF_EIGHT)
-    for lang in LANGUAGES:
-        for width, height in (*TVS, (1024, 768)):
-            page = kiosk.on(width, height, lang)
-            seen = page.evaluate("""() => {
-                const box = (e) => e.getBoundingClientRect();
-                const sheet = document.querySelector('.do > .scroll');
-                const heading = box(sheet.querySelector('caption'));
-                return {hidden: Math.round(Math.max(0, box(sheet).top - heading.top)),
-                        over: Math.round(Math.max(0, heading.bottom
-                            - box(sheet.querySelector('thead th')).top))};
-            }""")
-            assert seen == {"hidden": 0, "over": 0}, f"{lang} {width}×{height}: {seen}"
+    for tv in kiosk.tvs(WITH_4_3, LANGUAGES):
+        page = tv.page
+        seen = page.evaluate("""() => {
+            const box = (e) => e.getBoundingClientRect();
+            const sheet = document.querySelector('.do > .scroll');
+            const heading = box(sheet.querySelector('caption'));
+            return {hidden: Math.round(Math.max(0, box(sheet).top - heading.top)),
+                    over: Math.round(Math.max(0, heading.bottom
+                        - box(sheet.querySelector('thead th')).top))};
+        }""")
+        assert seen == {"hidden": 0, "over": 0}, f"{tv}: {seen}"
 
 
 def test_the_kiosks_score_sheet_of_eight_breaks_no_number(kiosk: Kiosk) -> None:
     # Dalek of eight at 1024×768: a total of "17" broke over two lines ("1" over "7") in its
     # player's narrow column (26 px), and "+5", "13" and "15": each number whole in its cell
     kiosk.show(*DALEK_OF_EIGHT)
-    for lang in LANGUAGES:
-        for width, height in (*TVS, (1024, 768)):
-            page = kiosk.on(width, height, lang)
-            seen = page.evaluate("""() => {
-                const broken = [];
-                for (const cell of document.querySelectorAll('.do > .scroll td')) {
-                    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-                    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-                        for (const number of node.data.matchAll(/[+−-]?\\d+/g)) {
-                            const range = document.createRange();
-                            range.setStart(node, number.index);
-                            range.setEnd(node, number.index + number[0].length);
-                            const lines = new Set([...range.getClientRects()]
-                                .filter((r) => r.width > 0).map((r) => Math.round(r.bottom)));
-                            if (lines.size > 1) broken.push(number[0]);
-                        }
+    for tv in kiosk.tvs(WITH_4_3, LANGUAGES):
+        page = tv.page
+        seen = page.evaluate("""() => {
+            const broken = [];
+            for (const cell of document.querySelectorAll('.do > .scroll td')) {
+                const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                    for (const number of node.data.matchAll(/[+−-]?\\d+/g)) {
+                        const range = document.createRange();
+                        range.setStart(node, number.index);
+                        range.setEnd(node, number.index + number[0].length);
+                        const lines = new Set([...range.getClientRects()]
+                            .filter((r) => r.width > 0).map((r) => Math.round(r.bottom)));
+                        if (lines.size > 1) broken.push(number[0]);
                     }
                 }
-                const spilled = [...document.querySelectorAll('.do > .scroll td')]
-                    .filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent);
-                return {broken, spilled};
-            }""")
-            assert seen == {"broken": [], "spilled": []}, f"{lang} {width}×{height}: {seen}"
+            }
+            const spilled = [...document.querySelectorAll('.do > .scroll td')]
+                .filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent);
+            return {broken, spilled};
+        }""")
+        assert seen == {"broken": [], "spilled": []}, f"{tv}: {seen}"
 
 
 def test_the_kiosks_score_sheet_of_17_keeps_long_names_in_their_cells(
@@ -384,12 +403,12 @@ def test_the_kiosks_score_sheet_of_17_keeps_long_names_in_their_cells(
     # written through "17 = 17") and out of the tokens' column
     header = {"game": "17", "players": LONG_NAMES[:6]}
     kiosk.show(header, 30)
-    for width, height in TVS:
-        page = kiosk.on(width, height)
+    for tv in kiosk.tvs(TVS):
+        page = tv.page
         expect(page.locator(".grid17 tbody td").first).to_be_visible()
         spilled = page.evaluate("""() => [...document.querySelectorAll('.grid td, .grid th')]
             .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)""")
-        assert spilled == [], f"{width}×{height}: out of their cells: {spilled}"
+        assert spilled == [], f"{tv}: out of their cells: {spilled}"
 
 
 def test_the_kiosk_of_a_17_game_over_does_not_scroll(
@@ -399,11 +418,11 @@ def test_the_kiosk_of_a_17_game_over_does_not_scroll(
     header = {"game": "17", "players": LONG_NAMES[:6]}
     view = kiosk.show(header, 30)
     assert view["over"]
-    for width, height in TVS:
-        page = kiosk.on(width, height)
+    for tv in kiosk.tvs(TVS):
+        page = tv.page
         expect(page.locator(".summary li")).to_have_count(6)
         tall = page.evaluate("document.documentElement.scrollHeight")
-        assert tall <= height, f"{width}×{height}: the page is {tall} px tall"
+        assert tall <= tv.height, f"{tv}: the page is {tall} px tall"
 
 
 @pytest.mark.parametrize(("header", "moves"), [  # in the order of the tests around it
@@ -418,25 +437,24 @@ def test_the_kiosks_story_shows_its_newest_line_whole(
     # at 720p it was under its column's foot: Dalek of eight 89 px, 17 with a discard 37-64 px,
     # Dicy of four with its dice 440-605 px (at 1080p too), and every game at its end
     kiosk.show(header, moves)
-    for lang in LANGUAGES:
-        for width, height in TVS:
-            page = kiosk.on(width, height, lang)
-            newest = page.locator(".story li").first
-            expect(newest).to_be_visible()
-            seen = newest.evaluate("""(e) => {
-                const whole = e.getBoundingClientRect();
-                let [top, bottom] = [whole.top, whole.bottom];  // less what hides it
-                for (let a = e.parentElement; a; a = a.parentElement) {
-                    if (getComputedStyle(a).overflowY === 'visible') continue;
-                    const c = a.getBoundingClientRect();
-                    [top, bottom] = [Math.max(top, c.top), Math.min(bottom, c.bottom)];
-                }
-                return {hidden: Math.round(whole.height - Math.max(0, bottom - top)),
-                        under: Math.round(whole.bottom - innerHeight * .95),
-                        text: e.textContent};
-            }""")
-            assert seen["hidden"] <= 1 and seen["under"] <= 0, \
-                f"{header['game']} {lang} {width}×{height}: {seen}"
+    for tv in kiosk.tvs(TVS, LANGUAGES):
+        page = tv.page
+        newest = page.locator(".story li").first
+        expect(newest).to_be_visible()
+        seen = newest.evaluate("""(e) => {
+            const whole = e.getBoundingClientRect();
+            let [top, bottom] = [whole.top, whole.bottom];  // less what hides it
+            for (let a = e.parentElement; a; a = a.parentElement) {
+                if (getComputedStyle(a).overflowY === 'visible') continue;
+                const c = a.getBoundingClientRect();
+                [top, bottom] = [Math.max(top, c.top), Math.min(bottom, c.bottom)];
+            }
+            return {hidden: Math.round(whole.height - Math.max(0, bottom - top)),
+                    under: Math.round(whole.bottom - innerHeight * .95),
+                    text: e.textContent};
+        }""")
+        assert seen["hidden"] <= 1 and seen["under"] <= 0, \
+            f"{header['game']} {tv}: {seen}"
 
 
 @pytest.mark.parametrize("header", [{"game": "dalek", "players": LONG_NAMES, "target": 60},
@@ -448,23 +466,22 @@ def test_the_kiosks_score_sheet_and_games_won_are_read_from_the_sofa_every_playe
     # end's list was under the column's foot at 720p
     view = kiosk.show(header, 3000)
     assert view["over"]
-    for lang in LANGUAGES:
-        for width, height in TVS:
-            page = kiosk.on(width, height, lang)
-            expect(page.locator(".summary li")).to_have_count(len(header["players"]))
-            seen = page.evaluate("""() => {
-                const size = (part) => Math.min(...[...document.querySelectorAll(part)]
-                    .map((e) => parseFloat(getComputedStyle(e).fontSize)));
-                const column = (e) => e.closest('.col').getBoundingClientRect();
-                return {sheet: size('.grid small'), won: size('.summary small'),
-                        unseen: [...document.querySelectorAll('.summary li')].filter((e) =>
-                            e.getBoundingClientRect().bottom > column(e).bottom + 1)
-                            .map((e) => e.textContent)};
-            }""")
-            floor = height / 40 - .5
-            where = f"{lang} {width}×{height}: {seen}"
-            assert seen["sheet"] >= floor and seen["won"] >= floor, where
-            assert seen["unseen"] == [], where
+    for tv in kiosk.tvs(TVS, LANGUAGES):
+        page = tv.page
+        expect(page.locator(".summary li")).to_have_count(len(header["players"]))
+        seen = page.evaluate("""() => {
+            const size = (part) => Math.min(...[...document.querySelectorAll(part)]
+                .map((e) => parseFloat(getComputedStyle(e).fontSize)));
+            const column = (e) => e.closest('.col').getBoundingClientRect();
+            return {sheet: size('.grid small'), won: size('.summary small'),
+                    unseen: [...document.querySelectorAll('.summary li')].filter((e) =>
+                        e.getBoundingClientRect().bottom > column(e).bottom + 1)
+                        .map((e) => e.textContent)};
+        }""")
+        floor = tv.height / 40 - .5
+        where = f"{tv}: {seen}"
+        assert seen["sheet"] >= floor and seen["won"] >= floor, where
+        assert seen["unseen"] == [], where
 
 
 @pytest.mark.parametrize(("header", "moves", "cards", "words"), [
@@ -486,8 +503,8 @@ def test_the_kiosks_cards_are_read_from_the_sofa_and_all_seen(
     view = kiosk.show(header, moves)
     if moves == 60:
         assert view["table"]["dice"] and view["pending"], "no dice, no card to reactivate"
-    for width, height in (*TVS, (1024, 768)):
-        page = kiosk.on(width, height)
+    for tv in kiosk.tvs(WITH_4_3):
+        page = tv.page
         expect(page.locator(cards).first).to_be_visible()
         seen = page.evaluate("""([cards, words]) => {
             const column = document.querySelector('.col.see').getBoundingClientRect();
@@ -512,14 +529,14 @@ def test_the_kiosks_cards_are_read_from_the_sofa_and_all_seen(
                         .filter((e) => hidden(e) > 1)
                         .map((e) => `${hidden(e)} px of "${e.textContent}"`)};
         }""", [cards, words])
-        assert seen["size"] >= height / 40 - .5, f"{width}×{height}: {words}: {seen}"
-        assert seen["spilled"] == 0, f"{width}×{height}: {seen}"
-        if (width, height) in TVS:
-            assert seen["cut"] == 0, f"{width}×{height}: {seen}"
-            assert seen["lines"] == [], f"{width}×{height}: hidden: {seen}"
+        assert seen["size"] >= tv.height / 40 - .5, f"{tv}: {words}: {seen}"
+        assert seen["spilled"] == 0, f"{tv}: {seen}"
+        if (tv.width, tv.height) in TVS:
+            assert seen["cut"] == 0, f"{tv}: {seen}"
+            assert seen["lines"] == [], f"{tv}: hidden: {seen}"
         else:  # a 4:3 TV's columns turn to show what they cannot hold (the dice, from the sheet)
             assert never_seen_whole(page, f"{cards}, main .line, main p, .hints li") == [], \
-                f"{width}×{height}: {seen}"
+                f"{tv}: {seen}"
 
 
 def test_the_kiosk_breaks_no_name_inside_on_the_board_nor_who_must_reactivate_a_card(
@@ -529,31 +546,30 @@ def test_the_kiosk_breaks_no_name_inside_on_the_board_nor_who_must_reactivate_a_
     # is on one line, shortened with "…" where it must be, whole on the score board
     view = kiosk.show(DICY_OF_FOUR, 60)
     assert len(view["pending"]) == 2, "two players must reactivate a card"
-    for lang in LANGUAGES:
-        for width, height in (*TVS, (1024, 768)):
-            page = kiosk.on(width, height, lang)
-            expect(page.locator(".owed")).to_have_count(2)
-            seen = page.evaluate("""(names) => {
-                const lines = (range) => new Set([...range.getClientRects()]
-                    .filter((r) => r.width > 0).map((r) => Math.round(r.bottom))).size;
-                const broken = [];
-                for (const line of document.querySelectorAll('.owed, .scores .name')) {
-                    const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
-                    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-                        for (const name of names) {
-                            const at = node.data.indexOf(name);
-                            if (at < 0) continue;
-                            const range = document.createRange();
-                            range.setStart(node, at);
-                            range.setEnd(node, at + name.length);
-                            if (lines(range) > 1) broken.push(line.textContent);
-                        }
+    for tv in kiosk.tvs(WITH_4_3, LANGUAGES):
+        page = tv.page
+        expect(page.locator(".owed")).to_have_count(2)
+        seen = page.evaluate("""(names) => {
+            const lines = (range) => new Set([...range.getClientRects()]
+                .filter((r) => r.width > 0).map((r) => Math.round(r.bottom))).size;
+            const broken = [];
+            for (const line of document.querySelectorAll('.owed, .scores .name')) {
+                const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                    for (const name of names) {
+                        const at = node.data.indexOf(name);
+                        if (at < 0) continue;
+                        const range = document.createRange();
+                        range.setStart(node, at);
+                        range.setEnd(node, at + name.length);
+                        if (lines(range) > 1) broken.push(line.textContent);
                     }
                 }
-                return {broken, cut: [...document.querySelectorAll('.scores .name')]
-                    .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)};
-            }""", LONG_NAMES)
-            assert seen == {"broken": [], "cut": []}, f"{lang} {width}×{height}: {seen}"
+            }
+            return {broken, cut: [...document.querySelectorAll('.scores .name')]
+                .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)};
+        }""", LONG_NAMES)
+        assert seen == {"broken": [], "cut": []}, f"{tv}: {seen}"
 
 
 def test_a_4_3_kiosk_of_dicy_shows_its_newest_round_and_all_else_in_view(
@@ -563,10 +579,9 @@ def test_a_4_3_kiosk_of_dicy_shows_its_newest_round_and_all_else_in_view(
     # column's foot: the sheet keeps its newest round, and a column that cannot hold all it
     # has shows its top and its end in turn
     kiosk.show(DICY_OF_FOUR, 60)
-    for lang in LANGUAGES:
-        page = kiosk.on(1024, 768, lang)
-        expect(page.locator(".owed")).to_have_count(2)
-        assert never_seen_whole(page, NEEDED) == [], lang
+    for tv in kiosk.tvs([FOUR_THIRDS], LANGUAGES):
+        expect(tv.page.locator(".owed")).to_have_count(2)
+        assert never_seen_whole(tv.page, NEEDED) == [], str(tv)
 
 
 def test_a_4_3_kiosk_of_dicy_rests_on_its_newest_round_and_comes_back_to_it_after_a_move(
@@ -594,42 +609,40 @@ def test_the_kiosks_score_sheet_at_dicy_breaks_card_names_only_between_syllables
     # it showed the points alone, the name only in a title a TV cannot hover
     header = {**DICY_OF_FOUR, "players": LONG_NAMES[:players]}
     kiosk.show(header, 60)
-    for lang in LANGUAGES:
-        for width, height in (*TVS, (1024, 768)):
-            page = kiosk.on(width, height, lang)
-            expect(page.locator(".grid tbody td").first).to_be_visible()
-            seen = page.evaluate("""() => {
-                const probe = document.body.appendChild(document.createElement('span'));
-                probe.style.cssText = 'position: absolute; white-space: nowrap';
-                const wide = (text, font) => {
-                    probe.style.font = font;
-                    probe.textContent = text;
-                    return probe.getBoundingClientRect().width;
-                };
-                const syllables = (word) => word.split('\\u00ad')  // a soft hyphen's "-" kept
-                    .map((part, i, parts) => part + (i < parts.length - 1 ? '-' : ''));
-                const names = [...document.querySelectorAll('.grid small')]
-                    .filter((e) => e.checkVisibility());
-                const seen = {shown: names.length,
-                    unnamed: [...document.querySelectorAll('.grid tbody td')].filter((e) =>
-                        e.textContent.trim() && !names.some((n) => e.contains(n)))
-                        .map((e) => e.textContent),
-                    size: Math.min(...names.map((e) => parseFloat(getComputedStyle(e).fontSize))),
-                    broken: names.flatMap((e) => {  // a syllable wider than its cell
-                        const cell = getComputedStyle(e.parentElement);
-                        const room = e.parentElement.clientWidth
-                            - parseFloat(cell.paddingLeft) - parseFloat(cell.paddingRight);
-                        return e.textContent.split(' ').flatMap(syllables).filter(
-                            (part) => wide(part, getComputedStyle(e).font) > room + .5);
-                    })};
-                probe.remove();  // the page is the next size's
-                return seen;
-            }""")
-            assert seen["shown"] > 0 or width / height < 1.5, \
-                f"{lang} {width}×{height}: no card named: {seen}"
-            assert seen["size"] >= height / 40 - .5, f"{lang} {width}×{height}: {seen}"
-            assert seen["broken"] == [], f"{lang} {width}×{height}: broken inside: {seen}"
-            assert seen["unnamed"] == [], f"{lang} {width}×{height}: no card named: {seen}"
+    for tv in kiosk.tvs(WITH_4_3, LANGUAGES):
+        page = tv.page
+        expect(page.locator(".grid tbody td").first).to_be_visible()
+        seen = page.evaluate("""() => {
+            const probe = document.body.appendChild(document.createElement('span'));
+            probe.style.cssText = 'position: absolute; white-space: nowrap';
+            const wide = (text, font) => {
+                probe.style.font = font;
+                probe.textContent = text;
+                return probe.getBoundingClientRect().width;
+            };
+            const syllables = (word) => word.split('\\u00ad')  // a soft hyphen's "-" kept
+                .map((part, i, parts) => part + (i < parts.length - 1 ? '-' : ''));
+            const names = [...document.querySelectorAll('.grid small')]
+                .filter((e) => e.checkVisibility());
+            const seen = {shown: names.length,
+                unnamed: [...document.querySelectorAll('.grid tbody td')].filter((e) =>
+                    e.textContent.trim() && !names.some((n) => e.contains(n)))
+                    .map((e) => e.textContent),
+                size: Math.min(...names.map((e) => parseFloat(getComputedStyle(e).fontSize))),
+                broken: names.flatMap((e) => {  // a syllable wider than its cell
+                    const cell = getComputedStyle(e.parentElement);
+                    const room = e.parentElement.clientWidth
+                        - parseFloat(cell.paddingLeft) - parseFloat(cell.paddingRight);
+                    return e.textContent.split(' ').flatMap(syllables).filter(
+                        (part) => wide(part, getComputedStyle(e).font) > room + .5);
+                })};
+            probe.remove();  // the page is the next size's
+            return seen;
+        }""")
+        assert seen["shown"] > 0 or tv.width / tv.height < 1.5, f"{tv}: no card named: {seen}"
+        assert seen["size"] >= tv.height / 40 - .5, f"{tv}: {seen}"
+        assert seen["broken"] == [], f"{tv}: broken inside: {seen}"
+        assert seen["unnamed"] == [], f"{tv}: no card named: {seen}"
 
 
 @pytest.mark.parametrize("moves", [12, 18])
@@ -641,27 +654,25 @@ def test_the_kiosks_score_sheet_of_17_shows_its_newest_round_whole_under_its_nam
     header = {"game": "17", "players": LONG_NAMES[:6]}
     view = kiosk.show(header, moves)
     assert not view["over"]
-    for lang in LANGUAGES:
-        for width, height in TVS:
-            page = kiosk.on(width, height, lang)
-            expect(page.locator(".grid17 tbody td").first).to_be_visible()
-            seen = page.evaluate("""() => {
-                const box = (e) => e.getBoundingClientRect();
-                const token = (e) => {  // its ★ or ✖, after the name
-                    const range = document.createRange();
-                    range.selectNodeContents(e.lastChild);
-                    return box(range);
-                };
-                const sheet = document.querySelector('.do > .scroll');
-                const newest = box(sheet.querySelector('tbody tr:last-child'));
-                return {under: newest.top < box(sheet.querySelector('thead th')).bottom - 1,
-                        cut: newest.bottom > box(sheet).bottom + 1,
-                        tokens: [...sheet.querySelectorAll('td.wrap > span')].filter((e) =>
-                            token(e).right > box(e).right + 1
-                            || box(e).right > box(e.closest('td')).right + 1).length};
-            }""")
-            assert seen == {"under": False, "cut": False, "tokens": 0}, \
-                f"{lang} {width}×{height}: {seen}"
+    for tv in kiosk.tvs(TVS, LANGUAGES):
+        page = tv.page
+        expect(page.locator(".grid17 tbody td").first).to_be_visible()
+        seen = page.evaluate("""() => {
+            const box = (e) => e.getBoundingClientRect();
+            const token = (e) => {  // its ★ or ✖, after the name
+                const range = document.createRange();
+                range.selectNodeContents(e.lastChild);
+                return box(range);
+            };
+            const sheet = document.querySelector('.do > .scroll');
+            const newest = box(sheet.querySelector('tbody tr:last-child'));
+            return {under: newest.top < box(sheet.querySelector('thead th')).bottom - 1,
+                    cut: newest.bottom > box(sheet).bottom + 1,
+                    tokens: [...sheet.querySelectorAll('td.wrap > span')].filter((e) =>
+                        token(e).right > box(e).right + 1
+                        || box(e).right > box(e.closest('td')).right + 1).length};
+        }""")
+        assert seen == {"under": False, "cut": False, "tokens": 0}, f"{tv}: {seen}"
 
 
 EIGHT = ["Maximiliano", "Anastasia", "Fabrizio", "João", "Iñaki", "Hélène", "Zoë", "Ben"]
@@ -689,10 +700,10 @@ def test_the_kiosks_score_sheet_of_a_long_game_fits_the_tv_its_newest_round_in_v
         kiosk: Kiosk) -> None:
     view = kiosk.show(*LONG_GAME)
     assert view["round"] >= 20
-    for width, height in ((1280, 720), (1366, 768), (1920, 1080)):
-        tv = kiosk.on(width, height)
-        expect(tv.locator(".grid tbody tr")).to_have_count(view["round"])
-        sheet = tv.evaluate("""() => {
+    for tv in kiosk.tvs(((1280, 720), (1366, 768), (1920, 1080))):
+        page = tv.page
+        expect(page.locator(".grid tbody tr")).to_have_count(view["round"])
+        sheet = page.evaluate("""() => {
             const box = (e) => e.getBoundingClientRect();
             const scroll = document.querySelector('.do .scroll');
             const inside = (e) => box(e).top >= box(scroll).top - 1
@@ -701,10 +712,10 @@ def test_the_kiosks_score_sheet_of_a_long_game_fits_the_tv_its_newest_round_in_v
                     newest: inside(scroll.querySelector('tbody tr:last-child')),
                     names: inside(scroll.querySelector('thead th:last-child'))};
         }""")
-        assert sheet["bottom"] <= height and sheet["page"] <= height, \
-            f"{width}×{height}: the score sheet runs off the TV: {sheet}"
-        assert sheet["newest"], f"{width}×{height}: the newest round is out of view"
-        assert sheet["names"], f"{width}×{height}: the players' names are out of view"
+        assert sheet["bottom"] <= tv.height and sheet["page"] <= tv.height, \
+            f"{tv}: the score sheet runs off the TV: {sheet}"
+        assert sheet["newest"], f"{tv}: the newest round is out of view"
+        assert sheet["names"], f"{tv}: the players' names are out of view"
 
 
 def test_on_the_kiosk_no_digit_of_the_rows_scrolled_under_the_names_shows_through(
@@ -796,12 +807,11 @@ def test_the_kiosk_of_dicy_with_the_hosts_notices_shows_every_card_in_turn(
     # cards' last rows 150 px under the left column's foot, which scrolled only by keyboard:
     # all cannot fit a TV 648 px tall, so the column shows its top and its end in turn
     troubled_kiosk.show(DICY_OF_FOUR, 60)
-    for lang in LANGUAGES:
-        for width, height in (*TVS, (1024, 768)):
-            page = troubled_kiosk.on(width, height, lang)
-            expect(page.locator(".notices p")).to_be_visible()
-            expect(page.locator("section.camera")).to_be_visible()
-            assert never_seen_whole(page, NEEDED) == [], f"{lang} {width}×{height}"
+    for tv in troubled_kiosk.tvs(WITH_4_3, LANGUAGES):
+        page = tv.page
+        expect(page.locator(".notices p")).to_be_visible()
+        expect(page.locator("section.camera")).to_be_visible()
+        assert never_seen_whole(page, NEEDED) == [], str(tv)
 
 
 @pytest.mark.parametrize("table", ["kiosk", "troubled_kiosk"])
@@ -813,7 +823,6 @@ def test_a_kiosk_of_dicy_keeps_its_newest_round_and_totals_in_view_as_its_column
     # cards), and the right one holds its sheet's newest round and totals at every turn
     kiosk: Kiosk = request.getfixturevalue(table)
     kiosk.show(DICY_OF_FOUR, 60)
-    for lang in LANGUAGES:
-        for width, height in TVS:
-            page = kiosk.on(width, height, lang)
-            assert ever_hidden(page, SHEET_NEEDED) == [], f"{lang} {width}×{height}"
+    for tv in kiosk.tvs(TVS, LANGUAGES):
+        page = tv.page
+        assert ever_hidden(page, SHEET_NEEDED) == [], str(tv)
