@@ -765,6 +765,15 @@ def test_the_kiosks_story_keeps_a_word_holding_a_players_name_whole(kiosk: Kiosk
     apart = [who for who in seen if any(c.isalnum() for c in who["around"])]
     assert apart == [], f"a name set apart inside a word: {apart}"
     assert "Daleks" in page.locator(".story").inner_text(), "no word holds the name"
+    # the pattern that finds the names was made again for each line at each redraw
+    made = page.evaluate("""() => {
+        const Made = RegExp;
+        let made = 0;
+        window.RegExp = function (...args) { made += 1; return new Made(...args); };
+        try { render(); } finally { window.RegExp = Made; }
+        return made;
+    }""")
+    assert made == 0, f"a redraw with the same players made {made} patterns"
 
 
 def test_the_kiosks_page_with_no_game_has_no_buttons_and_shows_its_join_code(

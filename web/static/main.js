@@ -221,8 +221,19 @@ function storyBox(view) {
    long name on one line, shortened with "…" (whole on the score board), not broken inside;
    a name only as a whole word ("Dal", not the start of "Daleks"). */
 function namesApart(text, players) {
-  const names = players.slice().sort((a, b) => b.length - a.length).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  return text.split(new RegExp("(?<![\\p{L}\\p{N}\\p{M}])(" + names.join("|") + ")(?![\\p{L}\\p{N}\\p{M}])", "u")).map((part, i) => (i % 2 ? el("span.who", {text: part}) : part));
+  return text.split(namesFinder(players)).map((part, i) => (i % 2 ? el("span.who", {text: part}) : part));
+}
+
+/* The pattern that finds the players' names as whole words (the longest first), made once
+   for a list of players. */
+let finder = {players: "", pattern: null};
+function namesFinder(players) {
+  const key = JSON.stringify(players);
+  if (finder.players !== key) {
+    const names = players.slice().sort((a, b) => b.length - a.length).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    finder = {players: key, pattern: new RegExp("(?<![\\p{L}\\p{N}\\p{M}])(" + names.join("|") + ")(?![\\p{L}\\p{N}\\p{M}])", "u")};
+  }
+  return finder.pattern;
 }
 
 function summary(view, game) {
