@@ -457,6 +457,30 @@ def test_the_kiosks_story_shows_its_newest_line_whole(
             f"{header['game']} {tv}: {seen}"
 
 
+def test_a_4_3_kiosks_end_keeps_each_name_on_one_line_beside_its_colour(kiosk: Kiosk) -> None:
+    # at 1024×768 the end's list broke each name of 24 letters inside ("Maximilianoalexanderjo"
+    # over "se"): a name stays on one line beside its dot, shortened with "…" where it must be
+    # (whole on the score board), its score after it
+    view = kiosk.show({"game": "dalek", "players": LONG_NAMES, "target": 60}, 3000)
+    assert view["over"]
+    for tv in kiosk.tvs([FOUR_THIRDS], LANGUAGES):
+        expect(tv.page.locator(".summary li")).to_have_count(len(LONG_NAMES))
+        seen = tv.page.evaluate("""() => [...document.querySelectorAll('.summary li')].map((li) => {
+            const name = li.querySelector('b'), range = document.createRange();
+            range.selectNodeContents(name);
+            const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+                .map((r) => Math.round(r.bottom)));
+            const cut = name.scrollWidth > name.clientWidth + 1;
+            return {name: name.textContent, lines: lines.size,
+                    dot: li.querySelector('.swatch').getBoundingClientRect().bottom
+                        > name.getBoundingClientRect().top,
+                    marked: !cut || getComputedStyle(name).textOverflow === 'ellipsis'};
+        })""")
+        wrong = [name for name in seen if name["lines"] != 1 or not name["dot"]
+                 or not name["marked"] or name["name"] not in LONG_NAMES]
+        assert wrong == [], f"{tv}: {wrong}"
+
+
 @pytest.mark.parametrize("header", [{"game": "dalek", "players": LONG_NAMES, "target": 60},
                                     {**DICY_OF_FOUR, "target": 30}])
 def test_the_kiosks_score_sheet_and_games_won_are_read_from_the_sofa_every_player_seen(
