@@ -241,14 +241,16 @@ const dicy = {
       KIOSK ? null : dicy.underCards(view));
   },
 
-  /* The dice, the rerolls and who must change a card: under the cards on a phone; beside the
-     score sheet on a TV, whose column the players' cards fill. */
+  /* The dice, the rerolls and who must change a card: under the cards on a phone; above the
+     score sheet on a TV, whose column the players' cards fill, the dice and the rerolls next to
+     the sheet (a column that cannot hold all rests on its newest round: the dice in view too). */
   underCards(view) {
     const area = view.table;
-    return [area && area.dice ? el("div.line", {}, el("span.label", {text: t("dicy.dice")}), area.dice.map(pip)) : null,
+    const dice = [area && area.dice ? el("div.line", {}, el("span.label", {text: t("dicy.dice")}), area.dice.map(pip)) : null,
       area && area.rerolls ? el("p", {text: t("dicy.rerolls", {n: area.rerolls,
-        cards: area.frozen_to_reroll.map(cardName).join(", ")})}) : null,
-      ...view.pending.map((o) => el("p.owed", {}, swatch(o.player), " ", KIOSK ? namesApart(owedText(o), view.players) : owedText(o)))].filter(Boolean);
+        cards: area.frozen_to_reroll.map(cardName).join(", ")})}) : null];
+    const owed = view.pending.map((o) => el("p.owed", {}, swatch(o.player), " ", KIOSK ? namesApart(owedText(o), view.players) : owedText(o)));
+    return (KIOSK ? [...owed, ...dice] : [...dice, ...owed]).filter(Boolean);
   },
 
   hints(hints) {
