@@ -668,7 +668,20 @@ def test_the_kiosks_score_sheet_at_dicy_breaks_card_names_only_between_syllables
                         - parseFloat(cell.paddingLeft) - parseFloat(cell.paddingRight);
                     return e.textContent.split(' ').flatMap(syllables).filter(
                         (part) => wide(part, getComputedStyle(e).font) > room + .5);
-                })};
+                }),
+                // short forms where every card's name would fit its cell
+                needless: [...document.querySelectorAll('.grid small.short')].some((e) =>
+                    e.checkVisibility()) && [...document.querySelectorAll('.grid td')]
+                    .every((cell) => {
+                        const name = cell.querySelector('small:not(.short)');
+                        if (!name) return true;
+                        const style = getComputedStyle(cell);
+                        const room = cell.clientWidth - parseFloat(style.paddingLeft)
+                            - parseFloat(style.paddingRight);
+                        const font = getComputedStyle(name).font;
+                        return name.textContent.split(' ').flatMap(syllables)
+                            .every((part) => wide(part, font) <= room + .5);
+                    })};
             probe.remove();  // the page is the next size's
             return seen;
         }""")
@@ -676,6 +689,7 @@ def test_the_kiosks_score_sheet_at_dicy_breaks_card_names_only_between_syllables
         assert seen["size"] >= tv.height / 40 - .5, f"{tv}: {seen}"
         assert seen["broken"] == [], f"{tv}: broken inside: {seen}"
         assert seen["unnamed"] == [], f"{tv}: no card named: {seen}"
+        assert not seen["needless"], f"{tv}: short names where the names fit: {seen}"
 
 
 @pytest.mark.parametrize("moves", [12, 18])

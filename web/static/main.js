@@ -132,10 +132,18 @@ const PAN_MS = 6000;
 let panned = 0;  // how many times the columns turned since the state shown came
 let panner = null, pannedFor = null;  // the columns' timer, and the state it turns them for
 function fitTv() {
-  const cards = [...document.querySelectorAll(".dcard")];  // a name wider than its card: its short form
+  // a Dicy card's name wider than its card, a sheet's card name with a syllable wider than its
+  // cell: the short form, the sheet's names all at once (one look), measured all at once
+  const cards = [...document.querySelectorAll(".dcard")];
+  const sheetNames = [...document.querySelectorAll("main .grid td:has(> small.short) > small:not(.short)")];
+  const grid = document.querySelector("main .grid");
   cards.forEach((card) => card.classList.remove("narrow"));
-  const narrow = cards.map((card) => { const name = card.querySelector("b"); return name.scrollWidth > name.clientWidth + 1; });
-  cards.forEach((card, i) => card.classList.toggle("narrow", narrow[i]));  // (measured all at once)
+  if (grid) grid.classList.remove("short-names");
+  const wider = (e) => e.scrollWidth > e.clientWidth + 1;
+  const narrow = cards.map((card) => wider(card.querySelector("b")));
+  const shortNames = sheetNames.some(wider);
+  cards.forEach((card, i) => card.classList.toggle("narrow", narrow[i]));
+  if (grid) grid.classList.toggle("short-names", shortNames);
   if (S.state.version !== pannedFor) {  // a new move is seen where it lands
     pannedFor = S.state.version;
     panned = 0;
