@@ -894,3 +894,23 @@ def test_a_kiosk_of_dicy_keeps_its_newest_round_and_totals_in_view_as_its_column
     for tv in kiosk.tvs(TVS, LANGUAGES):
         page = tv.page
         assert ever_hidden(page, SHEET_NEEDED) == [], str(tv)
+
+
+def test_a_4_3_kiosks_columns_turn_each_on_its_own_never_both_at_once(
+        troubled_kiosk: Kiosk) -> None:
+    # at 1024×768 with the host's notices both columns turned on one timer, both at once every
+    # 6 s: each column that cannot hold all it has turns on its own, the left one half a turn
+    # after the right one, so that a viewer reads one while the other stands still
+    troubled_kiosk.show(DICY_OF_FOUR, 60)
+    page = troubled_kiosk.on(*FOUR_THIRDS)
+    page.reload()
+    expect(page.locator(".scores li").first).to_be_visible()
+    tops = "() => [...document.querySelectorAll('main .col')].map((e) => Math.round(e.scrollTop))"
+    before, moved = page.evaluate(tops), []
+    for _ in range(8):
+        page.clock.fast_forward(PAN_MS // 2)
+        now = page.evaluate(tops)
+        moved.append(tuple(top != was for top, was in zip(now, before, strict=True)))
+        before = now
+    assert (True, True) not in moved, f"both columns turned at once: {moved}"
+    assert all(any(turned) for turned in zip(*moved, strict=True)), f"a column stood still: {moved}"

@@ -125,12 +125,15 @@ function namesWhole(board) {
 
 /* A TV nobody scrolls: the score sheet keeps room for its heading, its names, its newest round
    and its totals. A column that cannot hold all it has by a line or less draws its parts closer
-   (the sheet, at last, scrolls inside itself); one that cannot by more shows it all by itself:
-   it rests where the sheet's newest round and totals are (its top where it has no sheet), at
-   each new state at once, and every PAN_MS turns half its height further, to its end and back. */
+   (the sheet, at last, scrolls inside itself); one that cannot by more shows it all by itself,
+   on a timer of its own: it rests where the sheet's newest round and totals are (its top where
+   it has no sheet), at each new state at once, and every PAN_MS turns half its height further,
+   to its end and back. Each column turns at its own pace (its own stops, none for one that
+   holds all it has), and never as the other does: the left one half a PAN_MS after the right
+   one, so that a viewer across the room reads one while the other stands still. */
 const PAN_MS = 6000;
-let panned = 0;  // how many times the columns turned since the state shown came
-let panner = null, pannedFor = null;  // the columns' timer, and the state it turns them for
+const turning = {};  // each turning column ("see", "do"): how many times it turned, its timer
+let turnedFor = null;  // the state they turn for
 function fitTv() {
   // a Dicy card's name wider than its card, a sheet's card name with a syllable wider than its
   // cell: the short form, the sheet's names all at once (one look), measured all at once
@@ -144,11 +147,9 @@ function fitTv() {
   const shortNames = sheetNames.some(wider);
   cards.forEach((card, i) => card.classList.toggle("narrow", narrow[i]));
   if (grid) grid.classList.toggle("short-names", shortNames);
-  if (S.state.version !== pannedFor) {  // a new move is seen where it lands
-    pannedFor = S.state.version;
-    panned = 0;
-    clearInterval(panner);
-    panner = setInterval(() => { panned += 1; turnColumns(true); }, PAN_MS);
+  if (S.state.version !== turnedFor) {  // a new move is seen where it lands
+    turnedFor = S.state.version;
+    Object.keys(turning).forEach(standStill);
   }
   const sheet = document.querySelector("main .do > .scroll");
   const needed = sheet ? ["caption", "thead", "tbody tr:last-child", "tfoot"].map((part) => sheet.querySelector(part))
@@ -164,17 +165,43 @@ function fitTv() {
     const after = over();
     if (sheet && column.contains(sheet) && after > 1 && after <= line) sheet.style.minHeight = needed - after + "px";
   }
+  for (const column of document.querySelectorAll("main .col")) {
+    const side = columnSide(column);
+    if (columnTurns(column, sheet).length < 2) standStill(side);
+    else if (!turning[side]) startTurning(side);
+  }
   turnColumns(false);
 }
 
-/* The TV's columns turned to where they stand now (``turning``: a turn of the timer, smooth
-   where the TV does not ask for less motion); nothing is measured anew. */
-function turnColumns(turning) {
+function columnSide(column) {
+  return column.classList.contains("do") ? "do" : "see";
+}
+
+/* A column's own timer: its first turn PAN_MS after the state came (the left one's half a
+   PAN_MS later), then one every PAN_MS. */
+function startTurning(side) {
+  const turns = {times: 0, timer: null};
+  const next = (wait) => {
+    turns.timer = setTimeout(() => { turns.times += 1; turnColumns(true, side); next(PAN_MS); }, wait);
+  };
+  turning[side] = turns;
+  next(side === "see" ? PAN_MS * 1.5 : PAN_MS);
+}
+
+function standStill(side) {
+  if (turning[side]) clearTimeout(turning[side].timer);
+  delete turning[side];
+}
+
+/* The TV's columns (or the one of ``side``) turned to where they stand now (``smooth``: a turn
+   of its timer, smooth where the TV does not ask for less motion); nothing is measured anew. */
+function turnColumns(smooth, side) {
   const sheet = document.querySelector("main .do > .scroll");
-  const behavior = turning && !matchMedia("(prefers-reduced-motion: reduce)").matches ? "smooth" : "instant";
+  const behavior = smooth && !matchMedia("(prefers-reduced-motion: reduce)").matches ? "smooth" : "instant";
   for (const column of document.querySelectorAll("main .col")) {
-    const turns = columnTurns(column, sheet);
-    column.scrollTo({top: turns[panned % turns.length], behavior});
+    if (side && columnSide(column) !== side) continue;
+    const turns = columnTurns(column, sheet), turned = turning[columnSide(column)];
+    column.scrollTo({top: turns[(turned ? turned.times : 0) % turns.length], behavior});
   }
 }
 
