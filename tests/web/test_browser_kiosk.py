@@ -172,6 +172,34 @@ def ever_hidden(page: Page, needed: str) -> list[str]:
     return sorted(hidden)
 
 
+def names_on_lines(page: Page, where: str, names: list[str]) -> list[dict[str, Any]]:
+    """Each of ``names`` shown in an element of ``where``: the element's text, how many lines
+    the name takes, and whether it is parted from the element's colour dot (on a line under it)."""
+    return list(page.evaluate("""([where, names]) => {
+        const found = [];
+        for (const line of document.querySelectorAll(where)) {
+            const dot = line.querySelector('.swatch');
+            const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                if (!node.parentElement.checkVisibility()) continue;
+                for (const name of names) {
+                    const at = node.data.indexOf(name);
+                    if (at < 0) continue;
+                    const range = document.createRange();
+                    range.setStart(node, at);
+                    range.setEnd(node, at + name.length);
+                    const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+                    found.push({name, text: line.textContent,
+                                lines: new Set(rects.map((r) => Math.round(r.bottom))).size,
+                                parted: Boolean(dot && node.data.startsWith(name) && rects.length
+                                    && dot.getBoundingClientRect().bottom < rects[0].top)});
+                }
+            }
+        }
+        return found;
+    }""", [where, names]))
+
+
 def numbers_cut(page: Page) -> dict[str, list[str]]:
     """The numbers of the kiosk's score sheet broken over two lines in their cells, and the
     cells whose words stick out of them."""
@@ -335,35 +363,12 @@ def test_the_kiosks_story_breaks_no_name_inside(kiosk: Kiosk) -> None:
     for tv in kiosk.tvs(TVS, LANGUAGES):
         page = tv.page
         expect(page.locator(".story li").first).to_be_visible()
-        seen = page.evaluate("""(names) => {
-            const lines = (range) => new Set([...range.getClientRects()]
-                .filter((r) => r.width > 0).map((r) => Math.round(r.bottom))).size;
-            const broken = [], parted = [];
-            for (const li of document.querySelectorAll('#join .story li')) {
-                const walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
-                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-                    if (!node.parentElement.checkVisibility()) continue;
-                    for (const name of names) {
-                        const at = node.data.indexOf(name);
-                        if (at < 0) continue;
-                        const range = document.createRange();
-                        range.setStart(node, at);
-                        range.setEnd(node, at + name.length);
-                        if (lines(range) > 1) broken.push(name);
-                        const dot = li.querySelector('.swatch');
-                        if (dot && node.data.startsWith(name)
-                                && dot.getBoundingClientRect().bottom
-                                    < range.getClientRects()[0].top) parted.push(name);
-                    }
-                }
-            }
-            return {broken, parted,
-                    board: [...document.querySelectorAll('.scores .name')]
-                        .map((e) => e.textContent.trim())};
-        }""", LONG_NAMES)
-        where = str(tv)
-        assert seen["broken"] == [] and seen["parted"] == [], f"{where}: {seen}"
-        assert seen["board"] == LONG_NAMES, f"{where}: the names whole on the board"
+        seen = names_on_lines(page, "#join .story li", LONG_NAMES)
+        broken = [name["name"] for name in seen if name["lines"] > 1 or name["parted"]]
+        assert broken == [], f"{tv}: {seen}"
+        board = page.eval_on_selector_all(".scores .name",
+                                          "(names) => names.map((e) => e.textContent.trim())")
+        assert board == LONG_NAMES, f"{tv}: the names whole on the board"
 
 
 def test_the_kiosks_score_board_of_eight_long_names_keeps_two_tiles_a_row(
@@ -472,20 +477,13 @@ def test_a_4_3_kiosks_end_keeps_each_name_on_one_line_beside_its_colour(kiosk: K
     assert view["over"]
     for tv in kiosk.tvs([FOUR_THIRDS], LANGUAGES):
         expect(tv.page.locator(".summary li")).to_have_count(len(LONG_NAMES))
-        seen = tv.page.evaluate("""() => [...document.querySelectorAll('.summary li')].map((li) => {
-            const name = li.querySelector('b'), range = document.createRange();
-            range.selectNodeContents(name);
-            const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
-                .map((r) => Math.round(r.bottom)));
-            const cut = name.scrollWidth > name.clientWidth + 1;
-            return {name: name.textContent, lines: lines.size,
-                    dot: li.querySelector('.swatch').getBoundingClientRect().bottom
-                        > name.getBoundingClientRect().top,
-                    marked: !cut || getComputedStyle(name).textOverflow === 'ellipsis'};
-        })""")
-        wrong = [name for name in seen if name["lines"] != 1 or not name["dot"]
-                 or not name["marked"] or name["name"] not in LONG_NAMES]
-        assert wrong == [], f"{tv}: {wrong}"
+        seen = names_on_lines(tv.page, ".summary li", LONG_NAMES)
+        wrong = [name for name in seen if name["lines"] > 1 or name["parted"]]
+        assert len(seen) == len(LONG_NAMES) and wrong == [], f"{tv}: {seen}"
+        unmarked = tv.page.eval_on_selector_all(".summary li b", """(names) => names.filter((e) =>
+            e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).textOverflow !== 'ellipsis')
+            .map((e) => e.textContent)""")
+        assert unmarked == [], f"{tv}: cut with no \"…\": {unmarked}"
 
 
 @pytest.mark.parametrize("header", [{"game": "dalek", "players": LONG_NAMES, "target": 60},
@@ -580,27 +578,11 @@ def test_the_kiosk_breaks_no_name_inside_on_the_board_nor_who_must_reactivate_a_
     for tv in kiosk.tvs(WITH_4_3, LANGUAGES):
         page = tv.page
         expect(page.locator(".owed")).to_have_count(2)
-        seen = page.evaluate("""(names) => {
-            const lines = (range) => new Set([...range.getClientRects()]
-                .filter((r) => r.width > 0).map((r) => Math.round(r.bottom))).size;
-            const broken = [];
-            for (const line of document.querySelectorAll('.owed, .scores .name')) {
-                const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
-                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-                    for (const name of names) {
-                        const at = node.data.indexOf(name);
-                        if (at < 0) continue;
-                        const range = document.createRange();
-                        range.setStart(node, at);
-                        range.setEnd(node, at + name.length);
-                        if (lines(range) > 1) broken.push(line.textContent);
-                    }
-                }
-            }
-            return {broken, cut: [...document.querySelectorAll('.scores .name')]
-                .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)};
-        }""", LONG_NAMES)
-        assert seen == {"broken": [], "cut": []}, f"{tv}: {seen}"
+        broken = [name["text"] for name in names_on_lines(page, ".owed, .scores .name", LONG_NAMES)
+                  if name["lines"] > 1]
+        cut = page.eval_on_selector_all(".scores .name", """(names) => names
+            .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)""")
+        assert (broken, cut) == ([], []), f"{tv}: {broken} {cut}"
 
 
 def test_a_4_3_kiosk_of_dicy_shows_its_newest_round_and_all_else_in_view(
