@@ -67,13 +67,18 @@ class EventStream:
 
 class Phone:
     """A phone on the table's network: one kept-alive connection, the session cookie, the
-    CSRF token. Not thread-safe: one per thread."""
+    CSRF token. Not thread-safe: one per thread.
+
+    The server closes a connection kept alive with no request for a while (web.server's
+    IDLE_S); as a browser does, a request that finds its kept-alive connection closed before
+    any answer is sent once more on a new one."""
 
     def __init__(self, url: str, *, timeout: float = 30.0) -> None:
         parts = urlsplit(url)
         self._connection = http.client.HTTPConnection(parts.hostname or "localhost",
                                                       parts.port or 80, timeout=timeout)
         self._cookies: dict[str, str] = {}
+        self._answered = False  # whether the connection gave an answer (it was kept alive)
         self.csrf = ""
         status, body = self.get("/api/state")
         if status != 200:
@@ -107,10 +112,23 @@ class Phone:
         if method == "POST":
             data = json.dumps(body).encode()
             headers.update({"Content-Type": "application/json", "X-CSRF-Token": self.csrf})
-        self._connection.request(method, path, body=data, headers=headers)
-        response = self._connection.getresponse()
+        try:
+            response = self._send(method, path, data, headers)
+        except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+            if not self._answered:
+                raise
+            self._connection.close()  # closed while idle: the next request opens a new one
+            self._answered = False
+            response = self._send(method, path, data, headers)
         for header in response.headers.get_all("Set-Cookie") or []:
             for name, morsel in SimpleCookie(header).items():
                 self._cookies[name] = morsel.value
         text = response.read()
         return response.status, json.loads(text) if text else None
+
+    def _send(self, method: str, path: str, data: bytes | None,
+              headers: dict[str, str]) -> http.client.HTTPResponse:
+        self._connection.request(method, path, body=data, headers=headers)
+        response = self._connection.getresponse()
+        self._answered = True
+        return response
