@@ -142,15 +142,12 @@ function sentence(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
-function clearError() {
-  const box = document.getElementById("toast");
-  if (!box.hidden && box.classList.contains("error")) { box.hidden = true; clearTimeout(toast.timer); }
-}
-
-/* The message at the top goes, where it is still ``message`` (one shown since stays). */
+/* The message at the top goes where it is still ``message`` (one shown since stays) or, with
+   none given, where it is an error (a success takes those down, not an "ok"). */
 function untoast(message) {
   const box = document.getElementById("toast");
-  if (!box.hidden && box.textContent === sentence(message)) { box.hidden = true; clearTimeout(toast.timer); }
+  const still = message === undefined ? box.classList.contains("error") : box.textContent === sentence(message);
+  if (!box.hidden && still) { box.hidden = true; clearTimeout(toast.timer); }
 }
 
 /* The server, one change at a time: a tap made on the screen of the change on its way, or
@@ -189,7 +186,7 @@ async function send(url, body, options) {
     try { data = await response.json(); } catch (e) { data = {}; }
     if (data.csrf) S.csrf = data.csrf;
     if (response.ok) {
-      clearError();
+      untoast();  // a success: the error up goes
       if (data.state) apply(data.state);
       return data;
     }
