@@ -3,7 +3,6 @@ the app around them, and phones (Flask test clients) that know the CSRF token.""
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -185,13 +184,29 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
-def sign_in(page: Page, table: ServedTable) -> None:
-    """Sign the page's phone in with the table's PIN through the API."""
-    csrf = page.request.get(table.url + "/api/state").json()["csrf"]
-    response = page.request.post(table.url + "/auth/pin", data=json.dumps({"pin": table.pin}),
-                                 headers={"Content-Type": "application/json",
-                                          "X-CSRF-Token": csrf})
-    assert response.ok
+def sign_in(page: Page, pin: str) -> None:
+    """The phone of the page (the score pad, loaded) signs in as the host does: ``pin`` typed
+    in the PIN's dialog; the welcome it shows taken down, the page as a load with the PIN."""
+    page.evaluate("askPin()")
+    page.fill("#pin-input", pin)
+    page.click("#pin-ok")
+    expect(page.locator("#pin-dialog")).to_be_hidden()
+    page.evaluate("untoast(t('pin.welcome'))")
+
+
+def log_out_a_copy(page: Page, url: str) -> None:
+    """The page's phone loses the PIN's grant as when logged out on a copy of it (another
+    phone with its cookie, in the table at ``url``): the page itself is not told."""
+    assert page.context.browser is not None
+    copy = page.context.browser.new_context()
+    try:
+        copy.add_cookies([{"name": c["name"], "value": c["value"], "url": url}
+                          for c in page.context.cookies()])
+        csrf = copy.request.get(url + "/api/state").json()["csrf"]
+        assert copy.request.post(url + "/auth/logout", data="{}", headers={
+            "Content-Type": "application/json", "X-CSRF-Token": csrf}).ok  # every copy's grant
+    finally:
+        copy.close()
 
 
 @pytest.fixture

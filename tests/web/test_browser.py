@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +16,7 @@ from playwright.sync_api import Browser, Locator, Page, Route, expect
 from device.journal import Journal
 from device.state_dir import journal_path
 from engine.selfplay import random_lines
+from tests.web.conftest import log_out_a_copy, sign_in
 from web.client import Phone
 from web.i18n import catalog
 
@@ -812,12 +812,7 @@ def test_a_phone_that_enters_the_pin_reads_the_buttons_off_notice_in_full(
     expect(notices).to_contain_text(f"In the config file {config}: stop = 40: there is no GPIO")
     assert [url for url in asked if url.endswith("/api/state")] == []
     # the PIN's grant gone (logged out on a copy of the phone): the host's words go with it
-    copy = open_phone().context
-    copy.add_cookies([{"name": c["name"], "value": c["value"], "url": served.url}
-                      for c in host.page.context.cookies()])
-    csrf = copy.request.get(served.url + "/api/state").json()["csrf"]
-    assert copy.request.post(served.url + "/auth/logout", data="{}", headers={
-        "Content-Type": "application/json", "X-CSRF-Token": csrf}).ok
+    log_out_a_copy(host.page, served.url)
     host.set_up("Dalek Dice", ["Jenna", "Peter"], None, None)
     host.button("Start")
     expect(host.page.locator("#pin-dialog")).to_be_visible()
@@ -1027,8 +1022,12 @@ def test_the_bars_controls_are_named_in_the_phones_language(
 
 def test_a_move_taken_whose_answer_is_lost_is_told_as_such(open_phone: Callable[..., Page],
                                                            served: ServedTable) -> None:
-    # The table takes the roll; its answer never reaches the phone (the Wi-Fi dropped it).
-    pad = Pad(open_phone())
+    roll_whose_answer_is_lost(Pad(open_phone()), served)
+
+
+def roll_whose_answer_is_lost(pad: Pad, served: ServedTable) -> None:
+    """The table takes the roll; its answer never reaches the phone (the Wi-Fi dropped it):
+    the phone says to check the move is there, and shows it, taken once."""
     pad.enter_pin(served.pin)
     pad.new_game("Dalek Dice", ["Ana", "Ben"])
 
@@ -1055,10 +1054,7 @@ def test_large_text_on_a_small_phone_keeps_names_and_words_whole(
                               "base_version": body["state"]["version"]})
     for lang in ("it", "es"):
         page = open_phone(viewport={"width": 320, "height": 568}, locale=lang)
-        csrf = page.request.get(served.url + "/api/state").json()["csrf"]
-        page.request.post(served.url + "/auth/pin", data=json.dumps({"pin": served.pin}),
-                          headers={"Content-Type": "application/json", "X-CSRF-Token": csrf})
-        page.reload()
+        sign_in(page, served.pin)
         expect(page.locator(".choice")).to_have_count(3)
         page.evaluate("document.documentElement.style.fontSize = '36px'")  # twice the text
         expect(page.locator("#board")).to_have_class(re.compile(r"\btall\b"))
@@ -1103,12 +1099,7 @@ def test_a_phone_logged_out_on_a_copy_of_it_watches_and_is_asked_for_the_pin_as_
     jenna = Pad(open_phone())
     jenna.enter_pin(served.pin)
     jenna.new_game("Dalek Dice", ["Jenna", "Peter"])
-    copy = open_phone().context  # another phone with the same cookie, logged out
-    copy.add_cookies([{"name": c["name"], "value": c["value"], "url": served.url}
-                      for c in jenna.page.context.cookies()])
-    csrf = copy.request.get(served.url + "/api/state").json()["csrf"]
-    assert copy.request.post(served.url + "/auth/logout", data="{}", headers={
-        "Content-Type": "application/json", "X-CSRF-Token": csrf}).ok  # every copy's grant
+    log_out_a_copy(jenna.page, served.url)
     jenna.menu("Finished games")  # anyone may watch: no PIN asked
     expect(jenna.page.locator(".history")).to_contain_text("No finished games yet.")
     jenna.menu("Score pad")

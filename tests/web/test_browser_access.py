@@ -4,7 +4,6 @@ test_browser_kiosk's."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from random import Random
 from typing import TYPE_CHECKING, Any
@@ -14,6 +13,7 @@ from playwright.sync_api import Page, expect
 
 from engine.dicy_cards import Card as DicyCard
 from engine.selfplay import random_lines
+from tests.web.conftest import log_out_a_copy, sign_in
 from tests.web.tour import DALEK_ROLL
 from web.client import Phone
 
@@ -53,11 +53,8 @@ def play(phone: Phone, header: dict[str, Any], lines: list[dict[str, Any]]) -> d
 
 
 def with_pin(page: Page, served: ServedTable) -> Page:
-    """The page, reloaded once its phone has entered the PIN."""
-    csrf = page.request.get(served.url + "/api/state").json()["csrf"]
-    page.request.post(served.url + "/auth/pin", data=json.dumps({"pin": served.pin}),
-                      headers={"Content-Type": "application/json", "X-CSRF-Token": csrf})
-    page.reload()
+    """The page, once its phone has entered the PIN."""
+    sign_in(page, served.pin)
     return page
 
 
@@ -459,12 +456,7 @@ def test_the_pin_asked_of_a_phone_logged_out_elsewhere_cancelled_gives_the_keybo
     view = play(phone, {"game": "dalek", "players": ["Ana", "Ben"]}, [{"roll": DALEK_ROLL}])
     page = with_pin(open_phone(), served)
     shows(page, view["version"])
-    copy = open_phone().context  # another phone with the same cookie, logged out
-    copy.add_cookies([{"name": c["name"], "value": c["value"], "url": served.url}
-                      for c in page.context.cookies()])
-    csrf = copy.request.get(served.url + "/api/state").json()["csrf"]
-    assert copy.request.post(served.url + "/auth/logout", data="{}", headers={
-        "Content-Type": "application/json", "X-CSRF-Token": csrf}).ok
+    log_out_a_copy(page, served.url)
     page.get_by_role("button", name="Undo", exact=True).focus()
     page.keyboard.press("Enter")
     expect(page.locator("#pin-dialog")).to_have_attribute("open", "")

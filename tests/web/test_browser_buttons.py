@@ -5,7 +5,6 @@ kiosk page for a TV."""
 from __future__ import annotations
 
 import io
-import json
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -24,7 +23,7 @@ from device.journal import Journal
 from device.session import TableSession
 from dicetable.service import PowerOff
 from tests.dicetable.test_service import INHIBITED, UPDATING, stand_in
-from tests.web.conftest import served_here
+from tests.web.conftest import served_here, sign_in
 from web.app import create_app
 from web.server import end_streams
 from web.table import table
@@ -90,12 +89,7 @@ def phone(browser: Browser, pi: PiTable, lang: str, *, pin: bool = False) -> Pag
     page.set_default_timeout(5000)
     page.goto(pi.url + "/")
     if pin:
-        csrf = page.request.get(pi.url + "/api/state").json()["csrf"]
-        response = page.request.post(pi.url + "/auth/pin", data=json.dumps(
-            {"pin": pi.session.journal.pin()}), headers={"Content-Type": "application/json",
-                                                          "X-CSRF-Token": csrf})
-        assert response.ok
-        page.reload()
+        sign_in(page, pi.session.journal.pin())
     return page
 
 

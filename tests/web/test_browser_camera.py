@@ -8,6 +8,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -60,14 +61,49 @@ def camera_table(tmp_path: Path) -> Iterator[ServedTable]:
 
 
 def start_game(page: Page, table: ServedTable, header: dict[str, object] = DICY) -> None:
-    """Sign in with the PIN and set a game up through the API (the set-up screen is not what
-    this test is about)."""
-    sign_in(page, table)
+    """Sign in with the PIN (typed on the page) and set a game up through the API (the set-up
+    screen is not what this test is about)."""
+    sign_in(page, table.pin)
     state = page.request.get(table.url + "/api/state").json()
     headers = {"Content-Type": "application/json", "X-CSRF-Token": state["csrf"]}
     response = page.request.post(table.url + "/api/game", headers=headers, data=json.dumps(
         {"header": header, "base_version": state["state"]["version"]}))
     assert response.ok, response.text()
+
+
+@contextmanager
+def host_and_guest(browser: Browser, url: str, pin: str, locale: str) -> Iterator[
+        tuple[Page, Page]]:
+    """Two phones in ``locale`` on the score pad at ``url``: the host's (the PIN typed) and a
+    guest's; closed after."""
+    contexts = [browser.new_context(viewport={"width": 360, "height": 740}, locale=locale)
+                for _ in range(2)]
+    try:
+        host, guest = (context.new_page() for context in contexts)
+        for page in (host, guest):
+            page.goto(url + "/")
+        sign_in(host, pin)
+        yield host, guest
+    finally:
+        for context in contexts:
+            context.close()
+
+
+@contextmanager
+def table_here(tmp_path: Path, *told: CameraStatus) -> Iterator[tuple[TableSession, str]]:
+    """A table watching its camera, told ``told`` of it, served in this process: its session
+    and address; stopped after."""
+    session = TableSession(Journal(tmp_path / "state" / "table.db"))
+    session.start()
+    try:
+        session.watch_camera()
+        for status in told:
+            session.camera_status(status)
+        with served_here(create_app({"JOURNAL": session.journal,
+                                     "TABLE_SESSION": session})) as url:
+            yield session, url
+    finally:
+        session.stop()
 
 
 def test_a_roll_on_the_table_arrives_and_a_question_is_answered_with_a_tap(
@@ -78,7 +114,6 @@ def test_a_roll_on_the_table_arrives_and_a_question_is_answered_with_a_tap(
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(camera_table.url + "/")
     start_game(page, camera_table)
-    page.reload()
     camera = page.locator("section.camera")
     expect(camera).to_contain_text("The camera saw 6 6 5 2 1 1", timeout=20_000)
     expect(camera.locator("img")).to_have_attribute("src", "/api/camera/picture.jpg?n=2")
@@ -135,7 +170,6 @@ def test_a_game_read_on_its_sheet_links_the_sheet_to_print(browser: Browser,
         page = context.new_page()
         page.goto(table.url + "/")
         start_game(page, table, DALEK)
-        page.reload()
         camera = page.locator("section.camera")
         expect(camera).to_contain_text("Mettete il foglio stampato di Dalek Dice",
                                        timeout=20_000)
@@ -173,7 +207,6 @@ def test_a_corner_square_out_of_sight_links_the_sheet_to_print_at_actual_size(
         page = context.new_page()
         page.goto(table.url + "/")
         start_game(page, table, {"game": "17", "players": ["Ana", "Ben"]})
-        page.reload()
         camera = page.locator("section.camera")
         expect(camera).to_contain_text(told, timeout=20_000)
         expect(camera).to_contain_text("A folha para imprimir em tamanho real (100 %): A4 · Letter")
@@ -191,18 +224,8 @@ def test_the_host_is_told_in_their_language_why_the_camera_is_out(browser: Brows
     folder.mkdir()
     for n in (1, 2):
         (folder / f"IMG_000{n}.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic")
-    with ServedTable(tmp_path / "state", args=["--camera", str(folder)]) as table:
-        phones = []
-        for host in (True, False):
-            context = browser.new_context(viewport={"width": 360, "height": 740},
-                                          locale="es-ES")
-            page = context.new_page()
-            page.goto(table.url + "/")
-            if host:
-                sign_in(page, table)
-                page.reload()
-            phones.append((context, page))
-        (_, host_page), (_, watcher) = phones
+    with ServedTable(tmp_path / "state", args=["--camera", str(folder)]) as table, \
+            host_and_guest(browser, table.url, table.pin, "es-ES") as (host_page, watcher):
         expect(host_page.locator("section.camera .camera-status.out")).to_have_text(
             "La cámara no responde: mientras tanto, introducid los dados en el móvil. "
             "Reintentando…", timeout=20_000)
@@ -216,8 +239,6 @@ def test_the_host_is_told_in_their_language_why_the_camera_is_out(browser: Brows
         expect(watcher.locator("section.camera .camera-status.out")).to_be_visible()
         expect(watcher.locator(".camera-why")).to_have_count(0)
         assert str(folder) not in watcher.locator("body").inner_text()
-        for context, _ in phones:
-            context.close()
 
 
 def test_a_host_whose_pin_was_renewed_is_asked_for_it_when_the_camera_is_out_anew(
@@ -231,8 +252,7 @@ def test_a_host_whose_pin_was_renewed_is_asked_for_it_when_the_camera_is_out_ane
         context = browser.new_context(viewport={"width": 360, "height": 740})
         page = context.new_page()
         page.goto(table.url + "/")
-        sign_in(page, table)
-        page.reload()
+        sign_in(page, table.pin)
         expect(page.locator("section.camera .camera-why")).to_contain_text("HEIC",
                                                                           timeout=20_000)
         asks: list[str] = []
@@ -274,14 +294,10 @@ def test_the_host_sees_how_long_the_camera_has_sent_no_picture_counted_on_the_pa
         browser: Browser, tmp_path: Path) -> None:
     # The seconds were the loop's latest patience, told at each stall: 5 s, then "10 s" at
     # 15 s, "20 s" at 35 s, and "120 s" from 275 s on for good
-    session = TableSession(Journal(tmp_path / "state" / "table.db"))
-    session.start()
-    session.watch_camera()
-    app = create_app({"JOURNAL": session.journal, "TABLE_SESSION": session})
     released = threading.Event()
-    loop = LiveLoop(lambda: SilentCamera(released), DiceObserver(DiceReader(threads=1)),
-                    session, stall_s=0.5)
-    with served_here(app) as url:
+    with table_here(tmp_path) as (session, url):
+        loop = LiveLoop(lambda: SilentCamera(released), DiceObserver(DiceReader(threads=1)),
+                        session, stall_s=0.5)
         context = browser.new_context(viewport={"width": 360, "height": 740})
         try:
             page = context.new_page()
@@ -290,12 +306,7 @@ def test_the_host_sees_how_long_the_camera_has_sent_no_picture_counted_on_the_pa
             page.on("request", lambda request: asks.append(request.url)
                     if request.url.endswith("/api/camera/why") else None)
             page.goto(url + "/")
-            csrf = page.request.get(url + "/api/state").json()["csrf"]
-            assert page.request.post(url + "/auth/pin",
-                                     data=json.dumps({"pin": session.journal.pin()}),
-                                     headers={"Content-Type": "application/json",
-                                              "X-CSRF-Token": csrf}).ok
-            page.reload()
+            sign_in(page, session.journal.pin())
             started = time.monotonic()
             loop.start()
             why = page.locator("section.camera .camera-why")
@@ -324,7 +335,6 @@ def test_the_host_sees_how_long_the_camera_has_sent_no_picture_counted_on_the_pa
             context.close()
             released.set()
             loop.stop()
-            session.stop()
 
 
 def test_the_systems_own_words_are_on_a_line_of_their_own_named_as_such(
@@ -337,8 +347,7 @@ def test_the_systems_own_words_are_on_a_line_of_their_own_named_as_such(
         context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")
         page = context.new_page()
         page.goto(table.url + "/")
-        sign_in(page, table)
-        page.reload()
+        sign_in(page, table.pin)
         expect(page.locator("section.camera .camera-status")).to_be_visible(timeout=20_000)
         (folder / "IMG_0001.JPG").unlink()
         folder.rmdir()
@@ -368,18 +377,8 @@ def test_a_camera_sending_only_pictures_that_cannot_be_read_says_so_and_the_host
         assert cv2.imwrite(str(folder / name), np.zeros((7000, 8000), np.uint8))
     else:
         (folder / name).write_bytes(picture)
-    with ServedTable(tmp_path / "state", args=["--camera", str(folder)]) as table:
-        phones = []
-        for host in (True, False):
-            context = browser.new_context(viewport={"width": 360, "height": 740},
-                                          locale="es-ES")
-            page = context.new_page()
-            page.goto(table.url + "/")
-            if host:
-                sign_in(page, table)
-                page.reload()
-            phones.append((context, page))
-        (_, host_page), (_, guest) = phones
+    with ServedTable(tmp_path / "state", args=["--camera", str(folder)]) as table, \
+            host_and_guest(browser, table.url, table.pin, "es-ES") as (host_page, guest):
         for page in (host_page, guest):
             expect(page.locator("section.camera .camera-status")).to_have_text(
                 "La cámara envía imágenes que no se pueden leer", timeout=20_000)
@@ -387,8 +386,6 @@ def test_a_camera_sending_only_pictures_that_cannot_be_read_says_so_and_the_host
         expect(guest.locator("section.camera .camera-unreadable")).to_have_count(0)
         assert name not in guest.locator("body").inner_text()
         assert str(folder) not in host_page.locator("body").inner_text()
-        for context, _ in phones:
-            context.close()
 
 
 
@@ -396,12 +393,7 @@ def test_a_camera_sending_only_pictures_that_cannot_be_read_says_so_and_the_host
 def test_a_guest_is_told_a_picture_could_not_be_read_once_the_camera_is_working(
         browser: Browser, tmp_path: Path) -> None:
     # the pad read a boolean the state also sent beside why (unreadable_why); why alone now
-    session = TableSession(Journal(tmp_path / "state" / "table.db"))
-    session.start()
-    session.watch_camera()
-    session.camera_status(CameraStatus("ok"))
-    app = create_app({"JOURNAL": session.journal, "TABLE_SESSION": session})
-    with served_here(app) as url:
+    with table_here(tmp_path, CameraStatus("ok")) as (session, url):
         context = browser.new_context(viewport={"width": 360, "height": 740})
         try:
             page = context.new_page()
@@ -416,34 +408,24 @@ def test_a_guest_is_told_a_picture_could_not_be_read_once_the_camera_is_working(
             assert "IMG_0003.jpg" not in page.locator("body").inner_text()
         finally:
             context.close()
-            session.stop()
 
 
 def test_the_host_reads_why_the_camera_is_out_and_which_picture_failed_asked_once(
         browser: Browser, tmp_path: Path) -> None:
     # A picture too large, then the folder gone: the host's phone asked GET /api/camera/why
     # twice for the one answer that names both (and a 401 would have asked for the PIN twice)
-    session = TableSession(Journal(tmp_path / "state" / "table.db"))
-    session.start()
-    session.watch_camera()
-    session.camera_status(CameraStatus("starting", unreadable_why=UnreadableFrame(
-        "camera.why.picture_too_large", name="IMG_0002.png", width=8000, height=7000, most=50)))
-    session.camera_status(CameraStatus("out", CameraError("camera.why.folder_gone",
-                                                          folder="/home/pi/fotos")))
-    app = create_app({"JOURNAL": session.journal, "TABLE_SESSION": session})
-    with served_here(app) as url:
+    too_large = CameraStatus("starting", unreadable_why=UnreadableFrame(
+        "camera.why.picture_too_large", name="IMG_0002.png", width=8000, height=7000, most=50))
+    gone = CameraStatus("out", CameraError("camera.why.folder_gone", folder="/home/pi/fotos"))
+    with table_here(tmp_path, too_large, gone) as (session, url):
         context = browser.new_context(viewport={"width": 360, "height": 740})
         try:
             page = context.new_page()
             asks: list[str] = []
             page.on("request", lambda request: asks.append(request.url)
                     if request.url.endswith("/api/camera/why") else None)
-            csrf = page.request.get(url + "/api/state").json()["csrf"]
-            assert page.request.post(url + "/auth/pin",
-                                     data=json.dumps({"pin": session.journal.pin()}),
-                                     headers={"Content-Type": "application/json",
-                                              "X-CSRF-Token": csrf}).ok
             page.goto(url + "/")
+            sign_in(page, session.journal.pin())
             expect(page.locator("section.camera .camera-why")).to_contain_text(
                 "/home/pi/fotos")
             expect(page.locator("section.camera .camera-unreadable")).to_have_text(
@@ -453,7 +435,6 @@ def test_the_host_reads_why_the_camera_is_out_and_which_picture_failed_asked_onc
             assert len(asks) == 1, asks
         finally:
             context.close()
-            session.stop()
 
 
 class CameraSavingTooLarge:
@@ -487,44 +468,26 @@ def test_a_picture_that_cannot_be_read_after_one_that_could_is_named_to_the_host
         browser: Browser, tmp_path: Path) -> None:
     # The camera watching the table saved a picture too large to read: the host read only "A
     # picture from the camera could not be read." (its name and why in the host's log alone)
-    session = TableSession(Journal(tmp_path / "state" / "table.db"))
-    session.start()
-    session.watch_camera()
-    app = create_app({"JOURNAL": session.journal, "TABLE_SESSION": session})
     saved = threading.Event()
-    loop = LiveLoop(lambda: CameraSavingTooLarge(saved), DiceObserver(DiceReader(threads=1)),
-                    session)
-    phones = []
-    with served_here(app) as url:
+    with table_here(tmp_path) as (session, url):
+        loop = LiveLoop(lambda: CameraSavingTooLarge(saved), DiceObserver(DiceReader(threads=1)),
+                        session)
+        loop.start()
         try:
-            loop.start()
-            for host in (True, False):
-                context = browser.new_context(viewport={"width": 360, "height": 740},
-                                              locale="pt-PT")
-                phones.append(context)
-                page = context.new_page()
-                page.goto(url + "/")
-                if host:
-                    csrf = page.request.get(url + "/api/state").json()["csrf"]
-                    assert page.request.post(url + "/auth/pin", data=json.dumps(
-                        {"pin": session.journal.pin()}), headers={
-                        "Content-Type": "application/json", "X-CSRF-Token": csrf}).ok
-                    page.reload()
-                expect(page.locator("section.camera figure.seen")).to_be_visible(
-                    timeout=20_000)  # (a read stands)
-            host_page, guest = (context.pages[0] for context in phones)
-            saved.set()
-            expect(host_page.locator("section.camera .camera-unreadable")).to_have_text(
-                "A imagem IMG_0002.png é grande demais para ser lida (8000×7000 pixels; no "
-                "máximo 50 megapixels)")
-            expect(host_page.locator("section.camera p.muted")).to_have_count(0)  # (better)
-            expect(guest.locator("section.camera p.muted")).to_have_text(
-                "Não foi possível ler uma imagem da câmara.")
-            for page in (host_page, guest):
-                expect(page.locator("section.camera .camera-status.ok")).to_be_visible()
-            assert "IMG_0002" not in guest.locator("body").inner_text()
+            with host_and_guest(browser, url, session.journal.pin(), "pt-PT") as (host_page,
+                                                                                 guest):
+                for page in (host_page, guest):
+                    expect(page.locator("section.camera figure.seen")).to_be_visible(
+                        timeout=20_000)  # (a read stands)
+                saved.set()
+                expect(host_page.locator("section.camera .camera-unreadable")).to_have_text(
+                    "A imagem IMG_0002.png é grande demais para ser lida (8000×7000 pixels; no "
+                    "máximo 50 megapixels)")
+                expect(host_page.locator("section.camera p.muted")).to_have_count(0)  # (better)
+                expect(guest.locator("section.camera p.muted")).to_have_text(
+                    "Não foi possível ler uma imagem da câmara.")
+                for page in (host_page, guest):
+                    expect(page.locator("section.camera .camera-status.ok")).to_be_visible()
+                assert "IMG_0002" not in guest.locator("body").inner_text()
         finally:
-            for context in phones:
-                context.close()
             loop.stop()
-            session.stop()

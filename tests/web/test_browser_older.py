@@ -8,11 +8,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Page, Route
 
-from tests.web.test_browser import Pad
+from tests.web.test_browser import Pad, roll_whose_answer_is_lost
 from tests.web.test_browser_access import host, play, shows
-from web.client import Phone
 
 if TYPE_CHECKING:
     from dicetable.child import ServedTable
@@ -54,20 +53,8 @@ def older_phone(open_phone: Callable[..., Page]) -> Callable[[], Pad]:
 
 def test_a_move_taken_whose_answer_is_lost_is_told_as_such_on_an_older_phone(
         older_phone: Callable[[], Pad], served: ServedTable) -> None:
-    # The table takes the roll; its answer never reaches the phone (the Wi-Fi dropped it).
     pad = older_phone()
-    pad.enter_pin(served.pin)
-    pad.new_game("Dalek Dice", ["Ana", "Ben"])
-
-    def lost(route: Route) -> None:
-        route.fetch()  # the table gets it and answers ...
-        route.abort("connectionreset")  # ... to no one
-
-    pad.page.route("**/api/action", lost)
-    pad.roll("H4", "H4", "H4", "H2", "H2", "D3", "D3", "D2", "DOC", "EXT")
-    expect(pad.page.locator("#toast")).to_contain_text("check that your move is there")
-    pad.expect_area("Rolled")
-    assert Phone(served.url).get("/api/state")[1]["state"]["view"]["actions"] == 1  # taken once
+    roll_whose_answer_is_lost(pad, served)
     assert pad.errors == []
 
 

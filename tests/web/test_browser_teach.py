@@ -150,8 +150,7 @@ class Phones:
             page = context.new_page()
             page.on("pageerror", lambda err: self.errors.append(str(err)))
             page.goto(self.table.url + "/")
-            sign_in(page, self.table)
-            page.reload()
+            sign_in(page, self.table.pin)
             self.contexts.append(context)
             self.pages[lang] = page
 
@@ -399,8 +398,7 @@ def test_a_page_loaded_before_the_lesson_told_the_camera_trouble_still_shows_the
         errors: list[str] = []
         page.on("pageerror", lambda err: errors.append(str(err)))
         page.goto(table.url + "/")
-        sign_in(page, table)
-        page.reload()
+        sign_in(page, table.pin)
         camera = page.locator("section.camera")
         camera.get_by_text("Teach the camera your dice and cards").click()
         camera.get_by_role("button", name="Teach Dalek Dice").click()

@@ -19,7 +19,7 @@ from werkzeug.test import TestResponse
 
 from device.hotspot import hotspot
 from device.journal import Journal
-from tests.web.conftest import PHONE, Phone, served_here
+from tests.web.conftest import PHONE, Phone, served_here, sign_in
 from vision.sheet import GAMES
 
 
@@ -128,10 +128,7 @@ def open_pad(app: Flask, journal: Journal, browser: Browser) -> Iterator[Callabl
             page = contexts[-1].new_page()
             page.goto(f"{address}/")
             if pin:
-                page.evaluate("askPin()")
-                page.fill("#pin-input", journal.pin())
-                page.click("#pin-ok")
-                expect(page.locator("#pin-dialog")).to_be_hidden()
+                sign_in(page, journal.pin())
             page.click("#menu-button")
             expect(page.locator("#menu")).to_be_visible()
             return page

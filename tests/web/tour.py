@@ -19,6 +19,7 @@ import numpy as np
 from playwright.sync_api import Browser, Page
 
 from dicetable.child import ServedTable
+from tests.web.conftest import sign_in
 from web.client import Phone
 
 SIZES: dict[str, dict[str, Any]] = {
@@ -47,11 +48,7 @@ class Tour:
         self.page = self.context.new_page()
         self.page.set_default_timeout(8000)
         self.page.goto(url + "/")
-        self.page.evaluate("askPin()")
-        self.page.fill("#pin-input", pin)
-        self.page.click("#pin-ok")
-        self.page.wait_for_selector("#pin-dialog", state="hidden")
-        self.page.evaluate("document.getElementById('toast').hidden = true")
+        sign_in(self.page, pin)
         self.helper = Phone(url)
         self.helper.enter_pin(pin)
 
