@@ -16,12 +16,9 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 
 from dicetable.child import ServedTable
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.web.tour import SIZES, Tour, host_notices, tour, troubled_table
 from web.i18n import LANGUAGES
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def main() -> None:
@@ -35,7 +32,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as state, ServedTable(Path(state)) as served, \
             tempfile.TemporaryDirectory() as other, troubled_table(Path(other)) as troubled, \
             sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         for size in options.size:
             for lang in options.lang:
                 folder = options.folder / size / lang
@@ -49,18 +46,13 @@ def main() -> None:
                     page.screenshot(path=str(folder / f"{len(shots):02d}-{name}.png"),
                                     full_page=True)
 
-                visit = Tour(browser, served.url, served.pin, lang, size,
-                             "dark" if options.dark else "light")
-                try:
-                    tour(visit, shoot)
-                finally:
-                    visit.close()
-                visit = Tour(browser, troubled.url, troubled.pin, lang, size,
-                             "dark" if options.dark else "light")
-                try:
-                    host_notices(visit, shoot)
-                finally:
-                    visit.close()
+                for table, walk in ((served, tour), (troubled, host_notices)):
+                    visit = Tour(browser, table.url, table.pin, lang, size,
+                                 "dark" if options.dark else "light")
+                    try:
+                        walk(visit, shoot)
+                    finally:
+                        visit.close()
                 count += len(shots)
                 print(f"{folder}: {len(shots)} screens")
         browser.close()
