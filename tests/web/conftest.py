@@ -186,7 +186,8 @@ def browser() -> Iterator[Browser]:
 
 def sign_in(page: Page, pin: str) -> None:
     """The phone of the page (the score pad, loaded) signs in as the host does: ``pin`` typed
-    in the PIN's dialog; the welcome it shows taken down, the page as a load with the PIN."""
+    in the PIN's dialog (opened by the page's own askPin); the welcome it shows is taken down,
+    so that the page is as one loaded with the PIN."""
     page.evaluate("askPin()")
     page.fill("#pin-input", pin)
     page.click("#pin-ok")
