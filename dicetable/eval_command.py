@@ -60,7 +60,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "vision/table_dataset.py")
     parser.add_argument("--split", metavar="NAME",
                         help="the split to score: a split of labels.json or a train/val/test "
-                             "folder, or 'all' (default: test when there is one, else all)")
+                             "folder (Test, valid or validation are test and val too), or 'all' "
+                             "(default: test when there is one, else all)")
     parser.add_argument("--json", action="store_true",
                         help="print only a JSON object on stdout: dataset, format, split, "
                              "dice_total, dice_correct, dice_wrong_value, dice_missed, "

@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 from dicetable.failure_pictures import FailurePictures, PictureError
 from vision.calibrate import Calibration, CalibrationError, calibrate, rectify
 from vision.components import EMPTY, READ_ON_SHEET
-from vision.datasets import MANIFEST, Box, DatasetError
+from vision.datasets import MANIFEST, Box, DatasetError, split_named
 from vision.dice_finder import DieFinder
 from vision.errors import ModelMissing, ModelUnreadable
 from vision.face_reader import FaceReader
@@ -64,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         profile = load(args.profile) if args.profile is not None else None
         everything = load_photos(args.dataset)
-        split = args.split or ("test" if any(p.split == "test" for p in everything) else "all")
+        split = (split_named(args.split) if args.split
+                 else "test" if any(p.split == "test" for p in everything) else "all")
         photos = [p for p in everything if split == "all" or p.split == split]
     except (ProfileError, DatasetError) as err:
         print(f"{PROG}: {err}", file=sys.stderr)

@@ -9,11 +9,12 @@ Two formats:
 
 - ``labels.json`` as in ``../shared/datasets/README.md``: ``{"images": [{"file", "dice":
   [{"value", "bbox": [x0, y0, x1, y1]}], "ignore", "split", "width", "height"}]}``, boxes in
-  pixels of that image. A photo is read turned as its orientation tag says (as a phone shows
-  it), unless ``width`` and ``height`` (or, without them, the boxes) fit only its pixels as
-  stored: labels made with a tool that ignores the tag. (A half turn, a mirror or a square
-  photo keeps its size either way, so there the labels are taken to be of the photo as
-  shown.)
+  pixels of that image; a split written ``Test``, ``TRAIN``, ``valid`` or ``validation`` is
+  the split test, train or val, as a folder's is. A photo is read turned as its orientation
+  tag says (as a phone shows it), unless ``width`` and ``height`` (or, without them, the
+  boxes) fit only its pixels as stored: labels made with a tool that ignores the tag. (A half
+  turn, a mirror or a square photo keeps its size either way, so there the labels are taken
+  to be of the photo as shown.)
 - YOLO: ``cls xc yc w h`` lines, box normalised to the image size, which is read from the
   image (a segmentation line ``cls x1 y1 x2 y2 ...`` gives its polygon's box). Class 0..5 is
   value 1..6, unless the set names its classes (``data.yaml``, ``classes.txt``, ``obj.names``
@@ -67,6 +68,17 @@ NAMES_FILES = ("data.yaml", "data.yml", "dataset.yaml", "classes.txt", "obj.name
 _VALUE_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 ALL = "all"
 """The split name that selects every image."""
+
+
+def split_named(name: str) -> str:
+    """The split a name written in labels.json or given as ``--split`` stands for: the usual
+    three whatever their case or spelling (``Test``, ``validation``), others as written.
+
+    >>> [split_named(n) for n in ("Train", "TEST", "valid", "Validation", "holdout", "all")]
+    ['train', 'test', 'val', 'val', 'holdout', 'all']
+    """
+    return SPLIT_FOLDERS.get(name.strip().lower(), name)
+
 _T = TypeVar("_T")
 
 
@@ -150,7 +162,9 @@ class Dataset:
         return "test" if "test" in self.splits else ALL
 
     def select(self, split: str) -> Dataset:
-        """The images (and problems) of one split; ``all`` keeps everything."""
+        """The images (and problems) of one split (:func:`split_named`); ``all`` keeps
+        everything."""
+        split = split_named(split)
         if split == ALL:
             return self
         if split not in self.splits:
@@ -302,7 +316,7 @@ def _load_manifest(root: Path) -> Dataset:
     problems: list[Problem] = []
     for index, item in enumerate(images):
         split = item.get("split") if isinstance(item, dict) else None
-        split = split if isinstance(split, str) else None
+        split = split_named(split) if isinstance(split, str) else None
         try:
             entries.append(_manifest_entry(root, item))
         except _Bad as bad:
@@ -321,6 +335,7 @@ def _manifest_entry(root: Path, item: object) -> Entry:
     split = item.get("split")
     if split is not None and not isinstance(split, str):
         raise _Bad('"split" is not a string')
+    split = split if split is None else split_named(split)
     size = stated_size(item)
     dice_items = _key(item, "dice", list)
     dice = []

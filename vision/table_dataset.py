@@ -39,7 +39,8 @@ What each key holds, exactly:
   its Dice box; a die elsewhere counts missed unless its box is in ``ignore``). A photo of d6
   dice alone without ``sheet`` is read for dice anywhere, and taught from as it is.
 - ``split``: optional; eval scores ``test`` when any photo has it (photos without a split
-  are then left out), else every photo; ``--split all`` scores every photo.
+  are then left out), else every photo; ``--split all`` scores every photo. ``Test``,
+  ``TRAIN``, ``valid`` or ``validation`` are the splits test, train and val.
 - ``ignore``: boxes where a die lies whose face is not labelled: a read there is not false.
 
 >>> item = Labelled("dalek", "H4", (0.0, 0.0, 10.0, 10.0))
@@ -78,6 +79,7 @@ from vision.datasets import (
     die_value,
     ignore_boxes,
     pixel_box,
+    split_named,
     stated_size,
 )
 from vision.table_scene import TableScene
@@ -168,7 +170,7 @@ def load(root: Path, split: str | None = None) -> list[TablePhoto]:
             name = entry.get("file") if isinstance(entry, dict) else None
             where = f"images[{n}]" + (f" ({name})" if isinstance(name, str) else "")
             raise DatasetError(f"{path}: {where}: {_why(err)}") from err
-        if split is None or photo.split == split:
+        if split is None or photo.split == split_named(split):
             photos.append(photo)
     return photos
 
@@ -196,7 +198,8 @@ def _photo(root: Path, entry: dict[str, object]) -> TablePhoto:
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"items[{n}]: {_why(err)}") from err
     split = entry.get("split")
-    return TablePhoto(file, root / file, split if isinstance(split, str) else None,
+    split = split_named(split) if isinstance(split, str) else None
+    return TablePhoto(file, root / file, split,
                       tuple(items), _sheet(entry.get("sheet")), _empty(entry), size,
                       ignore_boxes(entry, size))
 

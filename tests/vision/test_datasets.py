@@ -76,6 +76,23 @@ def test_manifest_without_splits_defaults_to_every_image(tmp_path: Path) -> None
         dataset.select("test")
 
 
+def test_manifest_splits_written_as_other_tools_write_them_are_the_usual_three(
+        tmp_path: Path) -> None:
+    # "Train"/"Test" (Roboflow's folders) or "validation": the test split is still the one
+    # scored by default, not every image, train included; asked for in either spelling
+    for name in ("a", "b", "c"):
+        _image(tmp_path / f"{name}.jpg")
+    _manifest(tmp_path, [{"file": "a.jpg", "split": "Train", "dice": []},
+                         {"file": "b.jpg", "split": "TEST", "dice": []},
+                         {"file": "c.jpg", "split": "validation", "dice": []}])
+    dataset = load(tmp_path)
+    assert dataset.splits == ("test", "train", "val")
+    assert dataset.default_split() == "test"
+    assert [e.file for e in dataset.select("test").entries] == ["b.jpg"]
+    assert [e.file for e in dataset.select("Valid").entries] == ["c.jpg"]
+    assert [p.file for p in load_table_photos(tmp_path, "valid")] == ["c.jpg"]
+
+
 @pytest.mark.parametrize("text, message", [
     ("{not json", "not valid JSON: .* line 1 column 2"),
     ('["images"]', 'an object with an "images" list'),
