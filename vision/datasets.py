@@ -47,6 +47,7 @@ import yaml
 from numpy.typing import NDArray
 
 from vision.image_size import TOO_LARGE, image_size
+from vision.photo_names import PhotoFinder
 from vision.picture_file import decoded, too_large
 from vision.picture_formats import PICTURE_SUFFIXES, unreadable_kind
 
@@ -314,11 +315,12 @@ def _load_manifest(root: Path) -> Dataset:
         raise DatasetError(f'{path}: expected an object with an "images" list')
     entries: list[Entry] = []
     problems: list[Problem] = []
+    photos = PhotoFinder(root)
     for index, item in enumerate(images):
         split = item.get("split") if isinstance(item, dict) else None
         split = split_named(split) if isinstance(split, str) else None
         try:
-            entries.append(_manifest_entry(root, item))
+            entries.append(_manifest_entry(photos, item))
         except _Bad as bad:
             name = item.get("file") if isinstance(item, dict) else None
             where = f"images[{index}]" + (f" ({name})" if isinstance(name, str) else "")
@@ -328,7 +330,7 @@ def _load_manifest(root: Path) -> Dataset:
     return Dataset(root, MANIFEST, tuple(entries), tuple(problems))
 
 
-def _manifest_entry(root: Path, item: object) -> Entry:
+def _manifest_entry(photos: PhotoFinder, item: object) -> Entry:
     if not isinstance(item, dict):
         raise _Bad("not an object")
     file = _key(item, "file", str)
@@ -344,7 +346,7 @@ def _manifest_entry(root: Path, item: object) -> Entry:
             raise _Bad(f"dice[{number}] is not an object")
         dice.append(LabelledDie(die_value(die, f"dice[{number}]"),
                                 pixel_box(die.get("bbox"), f"dice[{number}].bbox", size)))
-    return Entry(file, root / file, split, tuple(dice), ignore_boxes(item, size), size)
+    return Entry(file, photos.path_of(file), split, tuple(dice), ignore_boxes(item, size), size)
 
 
 def die_value(die: dict[str, object], what: str) -> int:

@@ -82,6 +82,7 @@ from vision.datasets import (
     split_named,
     stated_size,
 )
+from vision.photo_names import PhotoFinder
 from vision.table_scene import TableScene
 
 Box = tuple[float, float, float, float]
@@ -163,9 +164,10 @@ def load(root: Path, split: str | None = None) -> list[TablePhoto]:
     if not isinstance(doc, dict) or not isinstance(doc.get("images"), list):
         raise DatasetError(f'{path}: expected an object with an "images" list')
     photos = []
+    finder = PhotoFinder(root)
     for n, entry in enumerate(doc["images"]):
         try:
-            photo = _photo(root, entry)
+            photo = _photo(finder, entry)
         except (KeyError, TypeError, ValueError) as err:
             name = entry.get("file") if isinstance(entry, dict) else None
             where = f"images[{n}]" + (f" ({name})" if isinstance(name, str) else "")
@@ -179,7 +181,7 @@ def _why(err: Exception) -> str:
     return f'missing key "{err.args[0]}"' if isinstance(err, KeyError) else str(err)
 
 
-def _photo(root: Path, entry: dict[str, object]) -> TablePhoto:
+def _photo(finder: PhotoFinder, entry: dict[str, object]) -> TablePhoto:
     file = str(entry["file"])
     size = stated_size(entry)
     items: list[Labelled] = []
@@ -199,7 +201,7 @@ def _photo(root: Path, entry: dict[str, object]) -> TablePhoto:
             raise ValueError(f"items[{n}]: {_why(err)}") from err
     split = entry.get("split")
     split = split_named(split) if isinstance(split, str) else None
-    return TablePhoto(file, root / file, split,
+    return TablePhoto(file, finder.path_of(file), split,
                       tuple(items), _sheet(entry.get("sheet")), _empty(entry), size,
                       ignore_boxes(entry, size))
 

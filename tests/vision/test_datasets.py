@@ -187,6 +187,26 @@ def test_missing_unreadable_and_wrongly_sized_images_fail_one_by_one(tmp_path: P
         assert reason in err.value.problem.reason
 
 
+def test_photos_named_as_windows_or_a_mac_names_them_are_found(tmp_path: Path) -> None:
+    # a labels.json written on Windows (backslashes, another case: its disks tell no case)
+    # or a Mac (an accent kept apart from its letter) names files Linux holds otherwise
+    _image(tmp_path / "Photos/IMG_1.JPG")
+    _image(tmp_path / "Photos/caf\u00e9.jpg")  # é composed, as Linux keeps a typed name
+    _image(tmp_path / "twice/a.jpg")
+    _image(tmp_path / "twice/A.jpg")
+    _manifest(tmp_path, [{"file": name, "dice": []} for name in (
+        "Photos\\IMG_1.JPG", "photos/img_1.jpg", "Photos/cafe\u0301.jpg", "twice/a.JPG",
+        "photos/gone.jpg")])
+    found, other_case, accent, either, gone = load(tmp_path).entries
+    for entry in (found, other_case, accent):
+        assert decode(entry).image.shape == (48, 64, 3), entry.file
+    for entry in (either, gone):  # two files differ from it in case alone; none is there
+        with pytest.raises(EntryError, match="image file missing"):
+            decode(entry)
+    accented = load_table_photos(tmp_path)[2]
+    assert accented.image().shape == (48, 64, 3)
+
+
 def _turned_photo(path: Path) -> None:
     """A 64×32 JPEG (its left quarter white) whose Exif orientation tag (6) tells a viewer to
     turn it a quarter turn clockwise, as a phone held upright writes it."""
