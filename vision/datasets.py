@@ -1,7 +1,9 @@
 """Labelled dice photos for ``dicetable eval``: a ``labels.json`` folder or a YOLO folder.
 
 ``load(root)`` lists the images and their labels without decoding any pixels; ``decode(entry)``
-reads one image and gives its labels in pixels. Anything malformed in one image's labels
+reads one image and gives its labels in pixels (a photo past 4 megapixels read shrunk to fit
+them, its labels with it, as the table reads a phone's photo in a camera's folder: a 48 MP
+photo took eval to a peak of 405 MB, 152 MB so). Anything malformed in one image's labels
 becomes a :class:`Problem` (file, line when there is one, reason) and that image is skipped;
 only a folder that holds nothing usable raises :class:`DatasetError`.
 
@@ -48,7 +50,7 @@ from numpy.typing import NDArray
 
 from vision.image_size import TOO_LARGE, image_size
 from vision.photo_names import PhotoFinder
-from vision.picture_file import decoded, too_large
+from vision.picture_file import FRAME_PIXELS, decoded, shrink_of, too_large
 from vision.picture_formats import PICTURE_SUFFIXES, unreadable_kind
 
 Box = tuple[float, float, float, float]
@@ -188,15 +190,17 @@ def load(root: Path) -> Dataset:
 
 
 def decode(entry: Entry) -> Sample:
-    """Read ``entry``'s image and give its labels in pixels; raises :class:`EntryError`."""
-    image = decode_image(entry, () if entry.normalised else
-                         [*(d.box for d in entry.dice), *entry.ignore])
+    """Read ``entry``'s image and give its labels in pixels of it: a photo past
+    :data:`~vision.picture_file.FRAME_PIXELS` is read shrunk to fit them, as the table reads
+    one in a camera's folder (a phone's 48 MP photo), its labels with it; raises
+    :class:`EntryError`."""
+    image, full = _labelled_image(entry, () if entry.normalised else
+                                  [*(d.box for d in entry.dice), *entry.ignore], FRAME_PIXELS)
     width, height = _size(image)
-    if not entry.normalised:
-        return Sample(entry.file, image, entry.dice, entry.ignore)
+    across, down = (width, height) if entry.normalised else (width / full[0], height / full[1])
 
     def scale(box: Box) -> Box:
-        return (box[0] * width, box[1] * height, box[2] * width, box[3] * height)
+        return (box[0] * across, box[1] * down, box[2] * across, box[3] * down)
 
     return Sample(entry.file, image,
                   tuple(LabelledDie(d.value, scale(d.box)) for d in entry.dice),
@@ -206,39 +210,76 @@ def decode(entry: Entry) -> Sample:
 def decode_image(entry: Entry, boxes: Sequence[Box]) -> NDArray[np.uint8]:
     """``entry``'s image turned as its labels were made: as its stated size, else its pixel
     ``boxes`` (every labelled box), fit (see the module's note); raises :class:`EntryError`."""
+    return _labelled_image(entry, boxes, None)[0]
+
+
+Size = tuple[int, int]
+"""(width, height) in pixels."""
+
+
+def _labelled_image(entry: Entry, boxes: Sequence[Box],
+                    fit: int | None) -> tuple[NDArray[np.uint8], Size]:
+    """:func:`decode_image`, shrunk to ``fit`` pixels where given, and the size the labels
+    are in (the image's before shrinking)."""
     data, stored = _read_bytes(entry)  # the header's size: the pixels as stored, not turned
-    image = _decode_image(entry, data, stored, turned=True)
-    if entry.size is not None and entry.size != _size(image):
+    photo = _Photo(entry, data, stored, 1 if fit is None or stored is None
+                   else shrink_of(stored, fit))
+    image, shown = photo.decoded(turned=True)
+    if entry.size is not None and entry.size != shown:
         if entry.size != stored:
-            shown = f"{_size(image)[0]}x{_size(image)[1]}"
-            if stored is not None and stored != _size(image):
-                shown += f" ({stored[0]}x{stored[1]} as stored)"
-            _fail(entry, f"the image is {shown} but {MANIFEST} says "
+            said = f"{shown[0]}x{shown[1]}"
+            if stored is not None and stored != shown:
+                said += f" ({stored[0]}x{stored[1]} as stored)"
+            _fail(entry, f"the image is {said} but {MANIFEST} says "
                          f"{entry.size[0]}x{entry.size[1]}")
-        return _decode_image(entry, data, stored, turned=False)
-    return _as_labelled(entry, data, stored, image, boxes)
+        return photo.decoded(turned=False)
+    return _as_labelled(photo, image, shown, boxes)
 
 
-def _as_labelled(entry: Entry, data: bytes, stored: tuple[int, int] | None,
-                 image: NDArray[np.uint8], boxes: Sequence[Box]) -> NDArray[np.uint8]:
-    """A photo whose manifest gives no size, turned the way its pixel boxes fit: as shown, or
-    as stored (``stored``, its header's size) where only that fits (a tool that ignores the
-    orientation tag); a box wholly outside it, or boxes that are fractions of it, fail the
-    entry."""
+@dataclass(frozen=True)
+class _Photo:
+    """A photo's bytes, its header's size (None: it has none) and the shrink it is read at."""
+
+    entry: Entry
+    data: bytes
+    stored: Size | None
+    shrink: int
+
+    def decoded(self, *, turned: bool) -> tuple[NDArray[np.uint8], Size]:
+        """The photo, turned as its orientation tag says or as stored, and its size before
+        shrinking; fails the entry where it cannot be decoded."""
+        image = decoded(self.data, turned=turned, shrink=self.shrink, size=self.stored)
+        if image is None:
+            _fail(self.entry, _cannot_read(self.entry.path)
+                  or "not a readable image (empty, truncated or not an image format)")
+        size = _size(image)
+        if self.shrink == 1 or self.stored is None:
+            return image, size
+        width, height = self.stored  # shrunk as stored or turned a quarter: the nearer
+        return image, min(((width, height), (height, width)), key=lambda full: abs(
+            full[0] / self.shrink - size[0]) + abs(full[1] / self.shrink - size[1]))
+
+
+def _as_labelled(photo: _Photo, image: NDArray[np.uint8], size: Size,
+                 boxes: Sequence[Box]) -> tuple[NDArray[np.uint8], Size]:
+    """A photo whose manifest gives no size (``image``, of ``size`` before shrinking), turned
+    the way its pixel boxes fit: as shown, or as stored where only that fits (a tool that
+    ignores the orientation tag); a box wholly outside it, or boxes that are fractions of it,
+    fail the entry."""
     if not boxes:
-        return image
-    size = _size(image)
+        return image, size
     if max(max(box) for box in boxes) <= 1.0 and min(size) > 4:
-        _fail(entry, "its boxes look like fractions of the image (0..1); labels.json boxes "
-                     "are in pixels")
+        _fail(photo.entry, "its boxes look like fractions of the image (0..1); labels.json "
+                           "boxes are in pixels")
     if all(_fits(box, size) for box in boxes):
-        return image
+        return image, size
+    stored = photo.stored
     if stored is not None and stored != size and all(_fits(box, stored) for box in boxes):
-        return _decode_image(entry, data, stored, turned=False)
+        return photo.decoded(turned=False)
     for box in boxes:
         if box[2] <= 0 or box[3] <= 0 or box[0] >= size[0] or box[1] >= size[1]:
-            _fail(entry, f"a box {list(box)} lies outside the {size[0]}x{size[1]} image")
-    return image
+            _fail(photo.entry, f"a box {list(box)} lies outside the {size[0]}x{size[1]} image")
+    return image, size
 
 
 def _fits(box: Box, size: tuple[int, int]) -> bool:
@@ -261,15 +302,6 @@ def _read_bytes(entry: Entry) -> tuple[bytes, tuple[int, int] | None]:
     if (large := too_large(data, size)) is not None:
         _fail(entry, "the image is " + TOO_LARGE.format_map(large))
     return data, size
-
-
-def _decode_image(entry: Entry, data: bytes, size: tuple[int, int] | None, *,
-                  turned: bool) -> NDArray[np.uint8]:
-    image = decoded(data, turned=turned, size=size)
-    if image is None:
-        _fail(entry, _cannot_read(entry.path)
-              or "not a readable image (empty, truncated or not an image format)")
-    return image
 
 
 def _cannot_read(path: Path) -> str | None:

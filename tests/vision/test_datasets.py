@@ -207,11 +207,11 @@ def test_photos_named_as_windows_or_a_mac_names_them_are_found(tmp_path: Path) -
     assert accented.image().shape == (48, 64, 3)
 
 
-def _turned_photo(path: Path) -> None:
-    """A 64×32 JPEG (its left quarter white) whose Exif orientation tag (6) tells a viewer to
-    turn it a quarter turn clockwise, as a phone held upright writes it."""
-    pixels = np.zeros((32, 64, 3), np.uint8)
-    pixels[:, :16] = 255
+def _turned_photo(path: Path, width: int = 64, height: int = 32) -> None:
+    """A JPEG (its left quarter white) whose Exif orientation tag (6) tells a viewer to turn
+    it a quarter turn clockwise, as a phone held upright writes it."""
+    pixels = np.zeros((height, width, 3), np.uint8)
+    pixels[:, :width // 4] = 255
     jpeg = cv2.imencode(".jpg", pixels)[1].tobytes()
     tiff = (b"II*\x00" + struct.pack("<IH", 8, 1) + struct.pack("<HHIHH", 0x0112, 3, 1, 6, 0)
             + struct.pack("<I", 0))
@@ -254,6 +254,32 @@ def test_boxes_without_a_size_say_which_way_the_photo_was_labelled_or_what_is_wr
             "its boxes look like fractions of the image (0..1); labels.json boxes are in "
             "pixels")):
         decode(fractions)
+
+
+def test_a_photo_past_a_cameras_size_is_read_shrunk_as_the_table_reads_it_its_labels_too(
+        tmp_path: Path) -> None:
+    # a phone's 48 MP photo was decoded whole (eval's peak 405 MB, against 134 MB for a
+    # photo of 640x480): it is read at the camera's size, as the table reads it in a folder
+    _image(tmp_path / "big.jpg", width=2400, height=1800)
+    _turned_photo(tmp_path / "phone.jpg", 2400, 1800)  # 1800x2400 as shown
+    _manifest(tmp_path, [
+        {"file": "big.jpg", "width": 2400, "height": 1800,
+         "dice": [_die(4, [600, 300, 700, 400])], "ignore": [[0, 0, 100, 100]]},
+        {"file": "phone.jpg", "width": 1800, "height": 2400, "dice": []},
+        {"file": "phone.jpg", "width": 2400, "height": 1800, "dice": []},
+        {"file": "phone.jpg", "dice": [_die(2, [2000, 100, 2300, 400])]},  # as stored
+        {"file": "phone.jpg", "width": 100, "height": 100, "dice": []}])
+    *entries, wrong = load(tmp_path).entries
+    big, shown, stored, by_boxes = (decode(entry) for entry in entries)
+    assert big.image.shape == (900, 1200, 3)
+    assert big.dice == (LabelledDie(4, (300.0, 150.0, 350.0, 200.0)),)
+    assert big.ignore == ((0.0, 0.0, 50.0, 50.0),)
+    assert shown.image.shape == (1200, 900, 3) and shown.image[:300].mean() > 200
+    assert stored.image.shape == by_boxes.image.shape == (900, 1200, 3)
+    assert by_boxes.dice == (LabelledDie(2, (1000.0, 50.0, 1150.0, 200.0)),)
+    with pytest.raises(EntryError, match=re.escape(
+            "the image is 1800x2400 (2400x1800 as stored) but labels.json says 100x100")):
+        decode(wrong)
 
 
 def test_the_shared_sets_load_with_their_documented_counts() -> None:
