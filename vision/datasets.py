@@ -51,7 +51,7 @@ from numpy.typing import NDArray
 from vision.image_size import TOO_LARGE, image_size
 from vision.photo_names import PhotoFinder
 from vision.picture_file import FRAME_PIXELS, decoded, shrink_of, too_large
-from vision.picture_formats import PICTURE_SUFFIXES, unreadable_kind
+from vision.picture_formats import PICTURE_SUFFIXES, unreadable_inside, unreadable_kind
 
 Box = tuple[float, float, float, float]
 """x0, y0, x1, y1 in image pixels (or in fractions of the image size before decoding a YOLO
@@ -251,6 +251,7 @@ class _Photo:
         image = decoded(self.data, turned=turned, shrink=self.shrink, size=self.stored)
         if image is None:
             _fail(self.entry, _cannot_read(self.entry.path)
+                  or _cannot_read_inside(self.entry.path, self.data)
                   or "not a readable image (empty, truncated or not an image format)")
         size = _size(image)
         if self.shrink == 1 or self.stored is None:
@@ -310,7 +311,19 @@ def _cannot_read(path: Path) -> str | None:
     kind = unreadable_kind(path)
     if kind is None:
         return None
-    return f"{kind} photos cannot be read here; convert them to JPEG or PNG"
+    return _NOT_READ.format(kind=kind)
+
+
+def _cannot_read_inside(path: Path, data: bytes) -> str | None:
+    """Why a photo named as one the table reads, but in a format it does not, is skipped
+    (an iPhone's HEIC saved as ``.jpg``); None for other files."""
+    kind = unreadable_inside(data)
+    if kind is None:
+        return None
+    return f"a {kind} photo named {path.suffix}: " + _NOT_READ.format(kind=kind)
+
+
+_NOT_READ = "{kind} photos cannot be read here; convert them to JPEG or PNG"
 
 
 def _size(image: NDArray[np.uint8]) -> tuple[int, int]:

@@ -12,6 +12,12 @@ gigabytes.
 ('HEIC', 'RAW')
 >>> unreadable_kind(Path("._IMG_0001.HEIC")), unreadable_kind(Path("frame.png"))
 (None, None)
+
+A photo is also known by its first bytes, where a tool saved it under another name (an
+iPhone's HEIC as ``.jpg``):
+
+>>> unreadable_inside(b"\\x00\\x00\\x00\\x18ftypheic"), unreadable_inside(b"\\xff\\xd8\\xff")
+('HEIC', None)
 """
 
 from __future__ import annotations
@@ -28,6 +34,18 @@ UNREADABLE: dict[str, tuple[str, ...]] = {
     "AVIF": (".avif",),  # some phones' photos
 }
 """The kinds of photo the table cannot read, and the endings of their names."""
+
+
+_BRANDS = {b"heic": "HEIC", b"heix": "HEIC", b"heim": "HEIC", b"heis": "HEIC",
+           b"hevc": "HEIC", b"hevx": "HEIC", b"mif1": "HEIC", b"msf1": "HEIC",
+           b"avif": "AVIF", b"avis": "AVIF"}
+"""An ISO media file's first brand (its ``ftyp`` box): the kind of photo it holds."""
+
+
+def unreadable_inside(data: bytes) -> str | None:
+    """The kind of photo the table cannot read that the file ``data`` holds, by its first
+    bytes; None for any other (a video of the same file family among them)."""
+    return _BRANDS.get(data[8:12]) if data[4:8] == b"ftyp" else None
 
 
 def unreadable_kind(path: Path) -> str | None:

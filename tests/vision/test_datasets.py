@@ -459,6 +459,22 @@ def test_a_phone_photo_format_that_cannot_be_read_is_named(tmp_path: Path) -> No
                                   "JPEG or PNG")
 
 
+def test_an_iphones_heic_photo_named_jpg_is_named_heic(tmp_path: Path) -> None:
+    # some tools save an iPhone's photo as .jpg and leave it HEIC inside
+    (tmp_path / "IMG_1.jpg").write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic"
+                                        + bytes(100))
+    (tmp_path / "IMG_2.jpg").write_bytes(b"\x00\x00\x00\x18ftypmp42")  # a video: no photo
+    _manifest(tmp_path, [{"file": "IMG_1.jpg", "dice": []}, {"file": "IMG_2.jpg", "dice": []}])
+    reasons = []
+    for entry in load(tmp_path).entries:
+        with pytest.raises(EntryError) as err:
+            decode(entry)
+        reasons.append(err.value.problem.reason)
+    assert reasons == ["a HEIC photo named .jpg: HEIC photos cannot be read here; convert "
+                       "them to JPEG or PNG",
+                       "not a readable image (empty, truncated or not an image format)"]
+
+
 def test_gif_images_are_evaluated_and_raw_photos_named_as_the_camera_names_them(
         tmp_path: Path) -> None:
     # the GIF was left out unsaid (OpenCV here reads it), the RAW photo too (the camera's
