@@ -399,10 +399,20 @@ def die_value(die: dict[str, object], what: str) -> int:
     saying what is wrong with it."""
     if "value" not in die:
         raise _Bad(f'{what}: missing key "value"')
-    value = die["value"]
-    if type(value) is not int or not 1 <= value <= 6:
-        raise _Bad(f"{what}.value must be a whole number 1..6, not {json.dumps(value)}")
+    value = _whole(die["value"])
+    if value is None or not 1 <= value <= 6:
+        raise _Bad(f"{what}.value must be a whole number 1..6, not {json.dumps(die['value'])}")
     return value
+
+
+def _whole(value: object) -> int | None:
+    """A whole number as JSON writes it, ``5`` or ``5.0`` (a table of floats wrote it); None
+    for anything else (``true`` too)."""
+    if type(value) is int:
+        return value
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return None
 
 
 def ignore_boxes(item: dict[str, object], size: tuple[int, int] | None) -> tuple[Box, ...]:
@@ -431,9 +441,9 @@ def stated_size(item: dict[str, object]) -> tuple[int, int] | None:
 
 
 def _positive_int(item: dict[str, object], key: str) -> int:
-    value = item.get(key)
-    if type(value) is not int or value <= 0:
-        raise _Bad(f'"{key}" must be a positive whole number, not {value!r}')
+    value = _whole(item.get(key))
+    if value is None or value <= 0:
+        raise _Bad(f'"{key}" must be a positive whole number, not {item.get(key)!r}')
     return value
 
 

@@ -155,6 +155,18 @@ def test_a_die_or_ignore_box_labelled_wrong_is_said_alike_in_dice_sets_and_table
     assert str(told.value) == f"{tmp_path / MANIFEST}: images[0] (x.jpg): {reason}"
 
 
+def test_whole_numbers_written_with_a_decimal_point_are_whole_numbers(tmp_path: Path) -> None:
+    # a labels.json written from a table of floats (pandas, numpy) says 5.0 and 64.0
+    _image(tmp_path / "a.jpg")
+    _manifest(tmp_path, [{"file": "a.jpg", "width": 64.0, "height": 48.0,
+                          "dice": [{"value": 5.0, "bbox": [1, 2, 20, 22]}]},
+                         {"file": "a.jpg", "dice": [{"value": 4.5, "bbox": [1, 2, 20, 22]}]}])
+    dataset = load(tmp_path)
+    assert decode(dataset.entries[0]).dice == (LabelledDie(5, (1.0, 2.0, 20.0, 22.0)),)
+    [problem] = dataset.problems
+    assert problem.reason.endswith("dice[0].value must be a whole number 1..6, not 4.5")
+
+
 def test_a_split_whose_every_image_is_malformed_is_selected_with_its_reasons(
         tmp_path: Path) -> None:
     _image(tmp_path / "good.jpg")
