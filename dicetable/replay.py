@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     for record in args.records:
         try:
             game = _replay(record)
-        except (OSError, RecordError, LineTooLong, NotUtf8) as err:
+        except (OSError, RecordError, LineTooLong, NotUtf8, CutOff) as err:
             if args.json and len(args.records) > 1:
                 print("null")
             sys.stdout.flush()
@@ -93,11 +93,37 @@ class NotUtf8(Exception):
                          "UTF-8")
 
 
+class CutOff(Exception):
+    """A record whose last line breaks off: the file was cut off while it was being written
+    (a power cut leaves a line written in part, or the room the file took, never written,
+    as zero bytes)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(f"line {number}: the record breaks off in this line, as one cut off "
+                         "while it was being written (a power cut) does: the lines before it "
+                         "are whole; delete this line to replay them")
+
+
 def _replay(record: str) -> Game:
     if record == STDIN:
-        return read_record(_lines(sys.stdin.buffer))
+        return _read(sys.stdin.buffer)
     with Path(record).open("rb") as file:
-        return read_record(_lines(file))
+        return _read(file)
+
+
+def _read(file: BinaryIO) -> Game:
+    lines = _Lines(file)
+    try:
+        return read_record(lines)
+    except RecordError as err:
+        if err.reason.template == UNREADABLE and lines.breaks_off(err.line):
+            raise CutOff(err.line) from None
+        raise
+
+
+NEVER_WRITTEN = b"\x00 \t\r\n"
+"""What a file cut off by a power cut may hold past its last line: zero bytes (the room it
+took, never written) and line ends."""
 
 
 def _name(record: str) -> str:
@@ -105,21 +131,55 @@ def _name(record: str) -> str:
     return "standard input" if record == STDIN else record
 
 
-def _lines(file: BinaryIO) -> Iterator[str]:
+class _Lines:
     """The file's lines as text, refusing one longer than :data:`MAX_LINE_CHARS` (in bytes:
-    a character is one to four) or not UTF-8."""
-    number = 0
-    while line := file.readline(4 * MAX_LINE_CHARS + 1):
-        number += 1
-        if len(line) > 4 * MAX_LINE_CHARS:
-            raise LineTooLong(number)
-        try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError:
-            raise NotUtf8(number) from None
-        if len(text) > MAX_LINE_CHARS:
-            raise LineTooLong(number)
-        yield text
+    a character is one to four) or not UTF-8; the last one read is kept, to tell whether the
+    record breaks off in it."""
+
+    def __init__(self, file: BinaryIO) -> None:
+        self.file = file
+        self.number = 0
+        self.last = ""
+
+    def __iter__(self) -> Iterator[str]:
+        while line := self.file.readline(4 * MAX_LINE_CHARS + 1):
+            self.number += 1
+            if len(line) > 4 * MAX_LINE_CHARS:
+                raise LineTooLong(self.number)
+            try:
+                text = line.decode("utf-8")
+            except UnicodeDecodeError as err:
+                if err.reason == "unexpected end of data" and not line.endswith(b"\n"):
+                    raise CutOff(self.number) from None  # cut off within a letter
+                raise NotUtf8(self.number) from None
+            if len(text) > MAX_LINE_CHARS:
+                raise LineTooLong(self.number)
+            self.last = text
+            yield text
+
+    def breaks_off(self, number: int) -> bool:
+        """Whether line ``number``, which is no JSON, is where the file was cut off: the last
+        line read, nothing but :data:`NEVER_WRITTEN` after it, and its JSON unfinished at the
+        end of the file or zero bytes in it."""
+        if number != self.number:
+            return False
+        rest = self.file.read(MAX_LINE_CHARS)
+        if len(rest) == MAX_LINE_CHARS or rest.strip(NEVER_WRITTEN):
+            return False
+        return "\x00" in self.last or (not self.last.endswith("\n")
+                                       and _unfinished(self.last))
+
+
+def _unfinished(text: str) -> bool:
+    """Whether ``text`` is JSON that stops before its end (a string, an object or a list not
+    closed), not JSON written wrong."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as err:
+        return err.pos >= len(text.rstrip()) or err.msg.startswith("Unterminated string")
+    except ValueError:
+        return False
+    return False
 
 
 def _reason(err: Exception) -> str:

@@ -102,6 +102,37 @@ def test_unreadable_records_get_a_clear_message(tmp_path: Path, content: bytes |
     assert why in capsys.readouterr().err
 
 
+CUT_OFF = ("the record breaks off in this line, as one cut off while it was being written (a "
+           "power cut) does: the lines before it are whole; delete this line to replay them")
+
+
+@pytest.mark.parametrize(("tail", "line"), [
+    (b'{"stop": {', 4),  # the last line, written in part
+    (b'{"stop": {}}\n{"ro', 5),
+    (b'{"stop": {}}\n\x00\x00\x00\x00', 5),  # the room the file took, never written
+    (b'{"stop": {}}\x00\x00\x00\x00\n\x00\x00', 4),
+    (b'{"stop": {}}  # Zo\xc3', 4),  # within the two bytes of an \u00eb
+])
+def test_a_record_cut_off_by_a_power_cut_is_told_so_by_the_line_it_breaks_off_in(
+        tmp_path: Path, tail: bytes, line: int, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "record.jsonl"
+    path.write_bytes(b"\n".join(JENNA.read_bytes().splitlines()[:3]) + b"\n" + tail)
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err == f"{path}: line {line}: {CUT_OFF}\n"
+
+
+@pytest.mark.parametrize("content", [
+    b'{"game": "dalek", "players": ["Ana", "Ben"]}\n{"stop": {\n{"undo": {}}\n',  # not last
+    b'{"game": "dalek", "players": ["Ana", "Ben"]}\n{"stop": }',  # whole, but not JSON
+])
+def test_a_line_not_json_that_a_power_cut_did_not_cut_is_told_unreadable(
+        tmp_path: Path, content: bytes, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "record.jsonl"
+    path.write_bytes(content)
+    assert main(["replay", str(path)]) == 2
+    assert "line 2: the text cannot be read at column" in capsys.readouterr().err
+
+
 HOW_A_HEADER_IS_WRITTEN = ('a record starts with its header: its game ("dalek", "dicy", "17") '
                            'and its players, such as {"game": "dalek", "players": ["Ana", '
                            '"Ben"]} (RULES.md gives the format)')
