@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
 def _save(failures: FailurePictures, photo: TablePhoto, read: _Photo) -> bool:
     """Write the photo with its reads drawn on it; whether it was written (else it says why)."""
     try:
-        failures.save(failures.name_for(photo.file), draw_kinds(read.image, photo.ignore,
+        failures.save(failures.name_for(photo.file), draw_kinds(read.image, read.ignore,
                                                                 read.kinds))
     except PictureError as err:
         print(f"{PROG}: {err}", file=sys.stderr)
@@ -169,17 +169,19 @@ class _Readers:
 
 
 class _Photo(NamedTuple):
-    """One photo read: the read's time (ms), the photo, and each kind on it as scored."""
+    """One photo read: the read's time (ms), the photo (shrunk as it was read) and its ignore
+    boxes in its pixels, and each kind on it as scored."""
 
     ms: float
     image: NDArray[np.uint8]
+    ignore: tuple[Box, ...]
     kinds: list[KindScored]
 
 
 def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally], notes: list[str]
            ) -> _Photo:
     """Read one photo and add it to the tallies (and what was left out of them to notes)."""
-    image = photo.image()
+    image, photo = photo.read()
     if not photo.on_sheet:
         start = time.perf_counter()
         scored = []
@@ -192,7 +194,7 @@ def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally], note
                 assert isinstance(reader, FaceReader)
                 reads = [(r.face, r.x, r.y, r.confidence) for r in reader.read(image)]
             scored.append(_add_dice(tallies, kind, photo, reads))
-        return _Photo((time.perf_counter() - start) * 1000, image, scored)
+        return _Photo((time.perf_counter() - start) * 1000, image, photo.ignore, scored)
     start = time.perf_counter()
     found = calibrate(image)
     flat = rectify(image, found)
@@ -202,13 +204,13 @@ def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally], note
     if isinstance(reader, DalekTableReader):
         dalek = reader.read(flat, sheet)
         ms = (time.perf_counter() - start) * 1000
-        return _Photo(ms, image, [_add_dice(tallies, "dalek", photo, _in_photo(
+        return _Photo(ms, image, photo.ignore, [_add_dice(tallies, "dalek", photo, _in_photo(
             found, [(d.face, d.x, d.y, d.confidence) for d in dalek.dice]))])
     if isinstance(reader, DicyTableReader):
         reader.new_sheet()  # each photo its own table: its print's card size chosen on it
         dicy = reader.read(flat, sheet)
         ms = (time.perf_counter() - start) * 1000
-        return _Photo(ms, image, [
+        return _Photo(ms, image, photo.ignore, [
             _add_places(tallies, notes, "dicy-card", photo, found,
                         {p.place: p.face for p in dicy.places}),
             _add_dice(tallies, "d6", photo, _in_photo(
@@ -217,9 +219,9 @@ def _score(photo: TablePhoto, readers: _Readers, tallies: dict[str, Tally], note
     row = reader.read(flat, sheet)
     ms = (time.perf_counter() - start) * 1000
     seen = {p.place: p.face for p in row.row + row.stray}
-    return _Photo(ms, image, [_add_places(tallies, notes, "17-card", photo, found,
-                                          {p.name: seen.get(p.name, EMPTY)
-                                           for p in sheet.places()})])
+    return _Photo(ms, image, photo.ignore, [_add_places(
+        tallies, notes, "17-card", photo, found,
+        {p.name: seen.get(p.name, EMPTY) for p in sheet.places()})])
 
 
 def _tally(tallies: dict[str, Tally], kind: str) -> Tally:

@@ -194,8 +194,8 @@ def decode(entry: Entry) -> Sample:
     :data:`~vision.picture_file.FRAME_PIXELS` is read shrunk to fit them, as the table reads
     one in a camera's folder (a phone's 48 MP photo), its labels with it; raises
     :class:`EntryError`."""
-    image, full = _labelled_image(entry, () if entry.normalised else
-                                  [*(d.box for d in entry.dice), *entry.ignore], FRAME_PIXELS)
+    image, full = decode_image(entry, () if entry.normalised else
+                               [*(d.box for d in entry.dice), *entry.ignore])
     width, height = _size(image)
     across, down = (width, height) if entry.normalised else (width / full[0], height / full[1])
 
@@ -207,23 +207,17 @@ def decode(entry: Entry) -> Sample:
                   tuple(scale(b) for b in entry.ignore))
 
 
-def decode_image(entry: Entry, boxes: Sequence[Box]) -> NDArray[np.uint8]:
-    """``entry``'s image turned as its labels were made: as its stated size, else its pixel
-    ``boxes`` (every labelled box), fit (see the module's note); raises :class:`EntryError`."""
-    return _labelled_image(entry, boxes, None)[0]
-
-
 Size = tuple[int, int]
 """(width, height) in pixels."""
 
 
-def _labelled_image(entry: Entry, boxes: Sequence[Box],
-                    fit: int | None) -> tuple[NDArray[np.uint8], Size]:
-    """:func:`decode_image`, shrunk to ``fit`` pixels where given, and the size the labels
-    are in (the image's before shrinking)."""
+def decode_image(entry: Entry, boxes: Sequence[Box]) -> tuple[NDArray[np.uint8], Size]:
+    """``entry``'s image turned as its labels were made: as its stated size, else its pixel
+    ``boxes`` (every labelled box), fit (see the module's note), shrunk to fit
+    :data:`~vision.picture_file.FRAME_PIXELS`; and the size its labels are in (the image's
+    before shrinking). Raises :class:`EntryError`."""
     data, stored = _read_bytes(entry)  # the header's size: the pixels as stored, not turned
-    photo = _Photo(entry, data, stored, 1 if fit is None or stored is None
-                   else shrink_of(stored, fit))
+    photo = _Photo(entry, data, stored, 1 if stored is None else shrink_of(stored, FRAME_PIXELS))
     image, shown = photo.decoded(turned=True)
     if entry.size is not None and entry.size != shown:
         if entry.size != stored:

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -140,14 +140,27 @@ class TablePhoto:
         return self.sheet is not None or bool(self.empty) or any(
             i.kind not in READ_ANYWHERE for i in self.items)
 
-    def image(self) -> NDArray[np.uint8]:
+    def read(self) -> tuple[NDArray[np.uint8], TablePhoto]:
         """The photo as it was labelled (turned as its orientation tag says, unless its size or
-        boxes fit it only as stored; see vision.datasets)."""
+        boxes fit it only as stored; past 4 megapixels shrunk to them, as the table reads a
+        camera's picture: see vision.datasets), and this photo with its labels in its pixels."""
         try:
-            return decode_image(Entry(self.file, self.path, self.split, (), (), self.size),
-                                [*(i.bbox for i in self.items), *self.ignore])
+            image, (width, height) = decode_image(
+                Entry(self.file, self.path, self.split, (), (), self.size),
+                [*(i.bbox for i in self.items), *self.ignore])
         except EntryError as err:
             raise DatasetError(str(err)) from err
+        across, down = image.shape[1] / width, image.shape[0] / height
+        if (across, down) == (1.0, 1.0):
+            return image, self
+
+        def box(b: Box) -> Box:
+            return (b[0] * across, b[1] * down, b[2] * across, b[3] * down)
+
+        return image, replace(self, items=tuple(replace(
+            item, bbox=box(item.bbox), corners=None if item.corners is None else tuple(
+                (x * across, y * down) for x, y in item.corners)) for item in self.items),
+            ignore=tuple(map(box, self.ignore)))
 
 
 def load(root: Path, split: str | None = None) -> list[TablePhoto]:

@@ -136,7 +136,7 @@ def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None =
 def _view(photo: TablePhoto) -> _View:
     """The photo rectified when it is read on a sheet that can be found (what lies off the
     sheet set apart), else as it is."""
-    image = photo.image()
+    image, photo = photo.read()
     found = None
     if photo.on_sheet:
         try:
