@@ -31,6 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.image_size import TOO_LARGE, image_size, most_pixels
+from vision.picture_formats import unreadable_inside, unreadable_kind
 
 FRAME_PIXELS = 4_000_000
 """The most pixels a camera's picture is read at (a 12 MP photo is read at 3 MP, 2000×1500)."""
@@ -61,6 +62,10 @@ def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
     image = decoded(data, size=size,
                     shrink=1 if fit is None or size is None else shrink_of(size, fit))
     if image is None:
+        kind = unreadable_kind(path) or unreadable_inside(data)
+        if kind is not None:  # (an iPhone's HEIC, under its name or saved as .jpg)
+            raise PictureError(f"is a {kind} photo, which cannot be read here; convert it to "
+                               "JPEG or PNG")
         raise PictureError("is not a readable image (empty, cut short or not an image "
                            "format)")
     height, width = image.shape[:2]

@@ -373,6 +373,18 @@ def test_calibrate_print_names_the_paper_and_how_to_get_the_other(
     assert "on US Letter paper" in said and "--paper a4" in said and "--paper letter" not in said
 
 
+@pytest.mark.parametrize("name", ["IMG_0001.HEIC", "IMG_0001.jpg"])
+def test_calibrate_names_an_iphones_heic_photo_as_one_whatever_its_name(
+        tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # a photo of the table taken with an iPhone: it was "not a readable image (empty, cut
+    # short or not an image format)", as if the file were damaged
+    photo = tmp_path / name
+    photo.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(100))
+    assert main(["calibrate", "--image", str(photo), "--state", str(tmp_path / "state")]) == 2
+    assert (f"the picture {photo} is a HEIC photo, which cannot be read here; convert it to "
+            "JPEG or PNG") in capsys.readouterr().err
+
+
 def test_calibrate_refuses_a_frame_cut_short_or_too_large_naming_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # a frame cut short was read with its missing half grey and the sheet blamed ("cannot be
