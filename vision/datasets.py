@@ -48,8 +48,8 @@ import numpy as np
 import yaml
 from numpy.typing import NDArray
 
+from vision.file_names import FileFinder
 from vision.image_size import TOO_LARGE, image_size
-from vision.photo_names import PhotoFinder
 from vision.picture_file import FRAME_PIXELS, decoded, shrink_of, too_large
 from vision.picture_formats import PICTURE_SUFFIXES, unreadable_inside, unreadable_kind
 
@@ -354,7 +354,7 @@ def _load_manifest(root: Path) -> Dataset:
         raise DatasetError(f'{path}: expected an object with an "images" list')
     entries: list[Entry] = []
     problems: list[Problem] = []
-    photos = PhotoFinder(root)
+    photos = FileFinder(root)
     for index, item in enumerate(images):
         split = item.get("split") if isinstance(item, dict) else None
         split = split_named(split) if isinstance(split, str) else None
@@ -369,7 +369,7 @@ def _load_manifest(root: Path) -> Dataset:
     return Dataset(root, MANIFEST, tuple(entries), tuple(problems))
 
 
-def _manifest_entry(photos: PhotoFinder, item: object) -> Entry:
+def _manifest_entry(photos: FileFinder, item: object) -> Entry:
     if not isinstance(item, dict):
         raise _Bad("not an object")
     file = _key(item, "file", str)
@@ -466,10 +466,12 @@ def _load_yolo(root: Path) -> Dataset:
         for p in sorted(files) if (reason := _cannot_read(p)) is not None]
     used: set[Path] = set()
     names = _ClassNames(root)
+    finder = FileFinder(root)
     for image in images:
         rel = image.relative_to(root)
         split = _split_of(rel)
         label, in_labels_folder = _label_file(root, rel)
+        label = finder.path_of(label.relative_to(root).as_posix())  # IMG_1.TXT too
         if not label.is_file():
             if in_labels_folder:  # Ultralytics: an image without a label file holds no dice
                 entries.append(Entry(rel.as_posix(), image, split, (), normalised=True))
@@ -486,7 +488,7 @@ def _load_yolo(root: Path) -> Dataset:
                                     line=bad.line, split=split))
             continue
         entries.append(Entry(rel.as_posix(), image, split, dice, normalised=True))
-    orphans = [p.relative_to(root) for p in files if p.suffix == ".txt"
+    orphans = [p.relative_to(root) for p in files if p.suffix.lower() == ".txt"
                and p not in used and p.name not in NAMES_FILES]
     problems.extend(Problem(rel.as_posix(), "no image for this label file",
                             split=_split_of(rel))

@@ -82,7 +82,7 @@ from vision.datasets import (
     split_named,
     stated_size,
 )
-from vision.photo_names import PhotoFinder
+from vision.file_names import FileFinder
 from vision.table_scene import TableScene
 
 Box = tuple[float, float, float, float]
@@ -177,7 +177,7 @@ def load(root: Path, split: str | None = None) -> list[TablePhoto]:
     if not isinstance(doc, dict) or not isinstance(doc.get("images"), list):
         raise DatasetError(f'{path}: expected an object with an "images" list')
     photos = []
-    finder = PhotoFinder(root)
+    finder = FileFinder(root)
     for n, entry in enumerate(doc["images"]):
         try:
             photo = _photo(finder, entry)
@@ -194,7 +194,7 @@ def _why(err: Exception) -> str:
     return f'missing key "{err.args[0]}"' if isinstance(err, KeyError) else str(err)
 
 
-def _photo(finder: PhotoFinder, entry: dict[str, object]) -> TablePhoto:
+def _photo(finder: FileFinder, entry: dict[str, object]) -> TablePhoto:
     file = str(entry["file"])
     size = stated_size(entry)
     items: list[Labelled] = []

@@ -358,7 +358,7 @@ def _renamed(folder: Path) -> None:
 
 @pytest.mark.parametrize(("change", "said"), [
     (_resaved_larger, "the image is 1920x1080 but labels.json says 1280x720"),
-    (_renamed, "image file missing"),  # (one named 0000.JPG is read: vision.photo_names)
+    (_renamed, "image file missing"),  # (one named 0000.JPG is read: vision.file_names)
 ])
 def test_a_photo_not_as_labelled_is_skipped_saying_why(
         rendered: dict[str, Path], tmp_path: Path, change: Callable[[Path], None], said: str,

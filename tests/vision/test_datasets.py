@@ -553,6 +553,19 @@ def test_a_label_file_without_its_image_is_reported(tmp_path: Path) -> None:
     assert (problem.file, problem.reason) == ("labels/gone.txt", "no image for this label file")
 
 
+def test_a_yolo_label_file_named_in_another_case_is_its_images(tmp_path: Path) -> None:
+    # a set made on Windows: IMG_1.TXT was no label of IMG_1.jpg, which was then scored as
+    # a table without dice (every die read a false one), and GONE.TXT was not reported
+    _image(tmp_path / "images/IMG_1.jpg")
+    _text(tmp_path / "labels/img_1.TXT", "3 0.5 0.5 0.2 0.2\n")
+    _text(tmp_path / "labels/GONE.TXT", "0 0.5 0.5 0.2 0.2\n")
+    dataset = load(tmp_path)
+    assert [(e.file, [d.value for d in e.dice]) for e in dataset.entries] == [
+        ("images/IMG_1.jpg", [4])]
+    assert [p.describe() for p in dataset.problems] == [
+        "labels/GONE.TXT: no image for this label file"]
+
+
 def test_folders_with_nothing_to_evaluate_raise(tmp_path: Path) -> None:
     with pytest.raises(DatasetError, match="no such folder"):
         load(tmp_path / "absent")

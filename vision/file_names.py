@@ -1,10 +1,11 @@
-"""Where the photo a ``labels.json`` names lies, found as the system that wrote it finds it.
+"""Where the file a set names lies (a photo ``labels.json`` names, an image's YOLO label
+file), found as the system that made the set finds it.
 
 A set labelled on Windows names its photos with backslashes (``images\\IMG_1.jpg``), and
 Windows and a Mac find a file whatever the case of its letters (``img_1.jpg`` is
 ``IMG_1.JPG``); a Mac also keeps an accent apart from its letter (``é`` as ``e`` and a
 combining accent) where a name typed on Linux holds it composed. Linux tells all of these
-apart: a photo named another way is found here, folder by folder, where one file alone
+apart: a file named another way is found here, folder by folder, where one file alone
 answers to its name so (two that differ in case alone: neither is taken).
 
 >>> name_key("Cafe\\u0301.JPG") == name_key("caf\\u00e9.jpg")
@@ -23,15 +24,15 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
 
 
-class PhotoFinder:
-    """Finds a set's photos under its folder, listing each folder looked into once."""
+class FileFinder:
+    """Finds a set's files under its folder, listing each folder looked into once."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self._listed: dict[Path, dict[str, list[Path]]] = {}
 
     def path_of(self, file: str) -> Path:
-        """The photo ``file`` names: as written when it is there, else the one file named so
+        """The file ``file`` names: as written when it is there, else the one file named so
         another way (see the module's note), else as written (told missing when read)."""
         written = self.root / file
         if written.exists():
