@@ -314,7 +314,7 @@ def _cannot_read_inside(path: Path, data: bytes) -> str | None:
     kind = unreadable_inside(data)
     if kind is None:
         return None
-    return f"a {kind} photo named {path.suffix}: " + _NOT_READ.format(kind=kind)
+    return f"named {path.suffix} but in the {kind} format: " + _NOT_READ.format(kind=kind)
 
 
 _NOT_READ = "{kind} photos cannot be read here; convert them to JPEG or PNG"

@@ -64,8 +64,8 @@ def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
     if image is None:
         kind = unreadable_kind(path) or unreadable_inside(data)
         if kind is not None:  # (an iPhone's HEIC, under its name or saved as .jpg)
-            raise PictureError(f"is a {kind} photo, which cannot be read here; convert it to "
-                               "JPEG or PNG")
+            raise PictureError(f"is in the {kind} format, which cannot be read here; convert "
+                               "it to JPEG or PNG")
         raise PictureError("is not a readable image (empty, cut short or not an image "
                            "format)")
     height, width = image.shape[:2]
@@ -99,10 +99,12 @@ def decoded(data: bytes, *, turned: bool = True, shrink: int = 1,
     """The picture ``data`` holds as BGR, shrunk by ``shrink`` (1, 2, 4 or 8) as it is
     decoded, turned as its orientation tag says if ``turned`` (a photo; a video's frame is
     played as stored); None where none can be decoded, or it is :func:`too_large` (OpenCV
-    would decode a corrupt size to gigabytes, or assert). ``size`` is :func:`image_size` of
-    ``data`` where the caller has read it already (None: its header has none); the header is
-    read here only when it is not given."""
-    if too_large(data, size) is not None:
+    would decode a corrupt size to gigabytes, or assert), or a photo the table does not
+    read (vision.picture_formats: an AVIF, whose size is not known before it is decoded, is
+    not, whatever its name). ``size`` is :func:`image_size` of ``data`` where the caller has
+    read it already (None: its header has none); the header is read here only when it is not
+    given."""
+    if too_large(data, size) is not None or unreadable_inside(data) is not None:
         return None
     flags = _SHRUNK[shrink] | (0 if turned else cv2.IMREAD_IGNORE_ORIENTATION)
     try:

@@ -381,8 +381,8 @@ def test_calibrate_names_an_iphones_heic_photo_as_one_whatever_its_name(
     photo = tmp_path / name
     photo.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(100))
     assert main(["calibrate", "--image", str(photo), "--state", str(tmp_path / "state")]) == 2
-    assert (f"the picture {photo} is a HEIC photo, which cannot be read here; convert it to "
-            "JPEG or PNG") in capsys.readouterr().err
+    assert (f"the picture {photo} is in the HEIC format, which cannot be read here; convert "
+            "it to JPEG or PNG") in capsys.readouterr().err
 
 
 def test_calibrate_refuses_a_frame_cut_short_or_too_large_naming_it(
