@@ -490,20 +490,26 @@ def test_a_phone_photo_format_that_cannot_be_read_is_named(tmp_path: Path) -> No
                                   "JPEG or PNG")
 
 
+def _decoding_refused(root: Path, files: list[str]) -> list[str]:
+    """Why each of ``files``, listed in labels.json, is refused as it is decoded."""
+    _manifest(root, [{"file": file, "dice": []} for file in files])
+    reasons = []
+    for entry in load(root).entries:
+        with pytest.raises(EntryError) as err:
+            decode(entry)
+        reasons.append(err.value.problem.reason)
+    return reasons
+
+
 def test_an_iphones_heic_photo_named_jpg_is_named_heic(tmp_path: Path) -> None:
     # some tools save an iPhone's photo as .jpg and leave it HEIC inside
     (tmp_path / "IMG_1.jpg").write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic"
                                         + bytes(100))
     (tmp_path / "IMG_2.jpg").write_bytes(b"\x00\x00\x00\x18ftypmp42")  # a video: no photo
-    _manifest(tmp_path, [{"file": "IMG_1.jpg", "dice": []}, {"file": "IMG_2.jpg", "dice": []}])
-    reasons = []
-    for entry in load(tmp_path).entries:
-        with pytest.raises(EntryError) as err:
-            decode(entry)
-        reasons.append(err.value.problem.reason)
-    assert reasons == ["named .jpg but in the HEIC format: HEIC photos cannot be read here; "
-                       "convert them to JPEG or PNG",
-                       "not a readable image (empty, truncated or not an image format)"]
+    assert _decoding_refused(tmp_path, ["IMG_1.jpg", "IMG_2.jpg"]) == [
+        "named .jpg but in the HEIC format: HEIC photos cannot be read here; convert them to "
+        "JPEG or PNG",
+        "not a readable image (empty, truncated or not an image format)"]
 
 
 def test_an_avif_photo_is_not_decoded_whatever_its_name(tmp_path: Path) -> None:
@@ -512,15 +518,10 @@ def test_an_avif_photo_is_not_decoded_whatever_its_name(tmp_path: Path) -> None:
     avif = cv2.imencode(".avif", np.full((48, 64, 3), 128, np.uint8))[1].tobytes()
     (tmp_path / "a.avif").write_bytes(avif)
     (tmp_path / "b.jpg").write_bytes(avif)
-    _manifest(tmp_path, [{"file": "a.avif", "dice": []}, {"file": "b.jpg", "dice": []}])
-    reasons = []
-    for entry in load(tmp_path).entries:
-        with pytest.raises(EntryError) as err:
-            decode(entry)
-        reasons.append(err.value.problem.reason)
-    assert reasons == ["AVIF photos cannot be read here; convert them to JPEG or PNG",
-                       "named .jpg but in the AVIF format: AVIF photos cannot be read here; "
-                       "convert them to JPEG or PNG"]
+    assert _decoding_refused(tmp_path, ["a.avif", "b.jpg"]) == [
+        "AVIF photos cannot be read here; convert them to JPEG or PNG",
+        "named .jpg but in the AVIF format: AVIF photos cannot be read here; convert them to "
+        "JPEG or PNG"]
 
 
 def test_gif_images_are_evaluated_and_raw_photos_named_as_the_camera_names_them(
