@@ -35,8 +35,7 @@ from vision.kind_eval import Read, Tally
 from vision.labelled_places import place_labels
 from vision.profile import Profile, ProfileError, load
 from vision.reader import DiceReader
-from vision.table_dataset import TablePhoto
-from vision.table_dataset import load as load_photos
+from vision.table_dataset import TablePhoto, listed
 from vision.table_reads import (
     DalekTableReader,
     DicyTableReader,
@@ -63,15 +62,19 @@ def wanted(args: argparse.Namespace) -> bool:
 def run(args: argparse.Namespace) -> int:
     try:
         profile = load(args.profile) if args.profile is not None else None
-        everything = load_photos(args.dataset)
-        split = (split_named(args.split) if args.split
-                 else "test" if any(p.split == "test" for p in everything) else "all")
-        photos = [p for p in everything if split == "all" or p.split == split]
+        everything, wrong = listed(args.dataset)
     except (ProfileError, DatasetError) as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
+    split = (split_named(args.split) if args.split else "test" if "test" in (
+        {p.split for p in everything} | {w.split for w in wrong}) else "all")
+    photos = [p for p in everything if split == "all" or p.split == split]
+    skipped = [f"{MANIFEST}: {w.why}" for w in wrong if split == "all" or w.split in (None, split)]
     if not photos:
-        print(f"{PROG}: {args.dataset}: no photos in split {split!r}", file=sys.stderr)
+        for why in skipped:
+            print(f"{PROG}: skipped {why}", file=sys.stderr)
+        print(f"{PROG}: {args.dataset}: no photos in split {split!r}"
+              + (" but those skipped (above)" if skipped else ""), file=sys.stderr)
         return 2
     try:
         failures = FailurePictures(args.save_failures) if args.save_failures else None
@@ -80,7 +83,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     readers = _Readers(profile, args.threads, args.models)
     tallies: dict[str, Tally] = {}
-    skipped: list[str] = []
     notes: list[str] = []
     times: list[float] = []
     drawn = 0

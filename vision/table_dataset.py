@@ -164,7 +164,26 @@ class TablePhoto:
 
 
 def load(root: Path, split: str | None = None) -> list[TablePhoto]:
-    """The photos of a labels.json folder (of one split, if given)."""
+    """The photos of a labels.json folder (of one split, if given); DatasetError where an
+    entry is written wrong (naming it and why)."""
+    photos, wrong = listed(root)
+    if wrong:
+        raise DatasetError(f"{root / MANIFEST}: {wrong[0].why}")
+    return [p for p in photos if split is None or p.split == split_named(split)]
+
+
+@dataclass(frozen=True)
+class WrongEntry:
+    """An entry of labels.json written wrong: its split (None: not known) and why, naming
+    the entry (``images[1] (images/0001.jpg): ...``)."""
+
+    split: str | None
+    why: str
+
+
+def listed(root: Path) -> tuple[list[TablePhoto], list[WrongEntry]]:
+    """The photos of a labels.json folder, and each entry written wrong, passed over; a
+    labels.json that cannot be read at all raises DatasetError."""
     path = root / MANIFEST
     try:
         doc = json.loads(path.read_bytes())
@@ -176,18 +195,18 @@ def load(root: Path, split: str | None = None) -> list[TablePhoto]:
         raise DatasetError(f"{path}: nests too deeply to be a list of labels") from err
     if not isinstance(doc, dict) or not isinstance(doc.get("images"), list):
         raise DatasetError(f'{path}: expected an object with an "images" list')
-    photos = []
+    photos, wrong = [], []
     finder = FileFinder(root)
     for n, entry in enumerate(doc["images"]):
         try:
-            photo = _photo(finder, entry)
+            photos.append(_photo(finder, entry))
         except (KeyError, TypeError, ValueError) as err:
             name = entry.get("file") if isinstance(entry, dict) else None
+            split = entry.get("split") if isinstance(entry, dict) else None
             where = f"images[{n}]" + (f" ({name})" if isinstance(name, str) else "")
-            raise DatasetError(f"{path}: {where}: {_why(err)}") from err
-        if split is None or photo.split == split_named(split):
-            photos.append(photo)
-    return photos
+            wrong.append(WrongEntry(split_named(split) if isinstance(split, str) else None,
+                                    f"{where}: {_why(err)}"))
+    return photos, wrong
 
 
 def _why(err: Exception) -> str:

@@ -347,6 +347,23 @@ def test_boxes_given_as_corner_and_size_are_refused(
     assert "is empty or reversed (need x0 < x1 and y0 < y1)" in err
 
 
+def test_a_photo_labelled_wrong_is_skipped_saying_why_and_the_rest_scored(
+        rendered: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # one entry written wrong refused the whole set ("dicetable eval: .../labels.json:
+    # images[1] ..."), where a set of dice photos skips it and goes on
+    own = _kinds(_scores(rendered["dalek"], capsys))
+    folder = _copy(rendered["dalek"], tmp_path / "set")
+    doc = json.loads((folder / "labels.json").read_text())
+    wrong = json.loads(json.dumps(doc["images"][0]))
+    wrong["file"], wrong["items"][0]["face"] = "images/again.jpg", "H9"
+    shutil.copy(folder / "images" / "0000.jpg", folder / "images" / "again.jpg")
+    (folder / "labels.json").write_text(json.dumps({"images": [*doc["images"], wrong]}))
+    result = _scores(folder, capsys)
+    assert result["skipped"] == ["labels.json: images[1] (images/again.jpg): items[0]: 'H9' "
+                                 "is not a face of dalek (H4, H2, D3, D2, DOC, EXT)"]
+    assert _kinds(result) == own
+
+
 def _resaved_larger(folder: Path) -> None:
     photo = folder / "images" / "0000.jpg"
     cv2.imwrite(str(photo), cv2.resize(cv2.imread(str(photo)), (1920, 1080)))
