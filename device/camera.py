@@ -711,6 +711,8 @@ def _unreadable(path: Path, why: PictureError) -> UnreadableFrame:
     """What the host and the phones are told of a picture that cannot be read."""
     if why.too_large is not None:
         return UnreadableFrame("camera.why.picture_too_large", name=path.name, **why.too_large)
+    if why.kind is not None:  # (an iPhone's HEIC saved as .jpg)
+        return UnreadableFrame("camera.why.picture_format", name=path.name, kind=why.kind)
     return UnreadableFrame("camera.why.picture_unreadable", name=path.name)
 
 

@@ -42,11 +42,14 @@ _SHRUNK = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_RED
 
 class PictureError(Exception):
     """Why a picture file cannot be read, in plain words; ``too_large`` holds the values of
-    :data:`TOO_LARGE` for one too large to read, else None."""
+    :data:`TOO_LARGE` for one too large to read, else None; ``kind`` the kind of photo the
+    table does not read it is (vision.picture_formats), else None."""
 
-    def __init__(self, reason: str, too_large: dict[str, int] | None = None) -> None:
+    def __init__(self, reason: str, too_large: dict[str, int] | None = None,
+                 kind: str | None = None) -> None:
         super().__init__(reason)
         self.too_large = too_large
+        self.kind = kind
 
 
 def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
@@ -65,7 +68,7 @@ def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
         kind = unreadable_kind(path) or unreadable_inside(data)
         if kind is not None:  # (an iPhone's HEIC, under its name or saved as .jpg)
             raise PictureError(f"is in the {kind} format, which cannot be read here; convert "
-                               "it to JPEG or PNG")
+                               "it to JPEG or PNG", kind=kind)
         raise PictureError("is not a readable image (empty, cut short or not an image "
                            "format)")
     height, width = image.shape[:2]

@@ -214,6 +214,24 @@ def test_a_damaged_picture_is_one_unreadable_frame(folder: Path) -> None:
     assert source.read().number == 2
 
 
+def test_an_iphones_heic_photo_saved_as_jpg_is_told_as_one_and_the_next_is_played(
+        folder: Path) -> None:
+    # it was "the picture 001.jpg cannot be read", as a damaged one is
+    (folder / "001.png").unlink()
+    (folder / "001.jpg").write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic"
+                                     + bytes(100))
+    source = FolderSource(folder, fps=10, paced=False, clock=FakeClock())
+    source.open()
+    source.read()
+    with pytest.raises(UnreadableFrame) as told:
+        source.read()
+    assert (told.value.key, told.value.params) == ("camera.why.picture_format",
+                                                   {"name": "001.jpg", "kind": "HEIC"})
+    assert str(told.value) == ("the picture 001.jpg is in the HEIC format, which the table "
+                               "cannot read: save it as a JPEG picture")
+    assert source.read().number == 2
+
+
 @pytest.mark.parametrize("suffix", [".jpg", ".png"])
 def test_a_picture_cut_short_is_unreadable_not_half_a_table(tmp_path: Path,
                                                             suffix: str) -> None:
