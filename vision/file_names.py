@@ -6,7 +6,10 @@ Windows and a Mac find a file whatever the case of its letters (``img_1.jpg`` is
 ``IMG_1.JPG``); a Mac also keeps an accent apart from its letter (``é`` as ``e`` and a
 combining accent) where a name typed on Linux holds it composed. Linux tells all of these
 apart: a file named another way is found here, folder by folder, where one file alone
-answers to its name so (two that differ in case alone: neither is taken).
+answers to its name so (two that differ in case alone: neither is taken). A tool that writes
+each photo's whole path (``C:\\Users\\ana\\dice\\images\\IMG_1.jpg``,
+``/home/ana/dice/images/IMG_1.jpg``) names where it lay on the machine that labelled it: the
+longest end of that path found under the set's folder is the photo (``images/IMG_1.jpg``).
 
 >>> name_key("Cafe\\u0301.JPG") == name_key("caf\\u00e9.jpg")
 True
@@ -37,18 +40,26 @@ class FileFinder:
         written = self.root / file
         if written.exists():
             return written
+        parts = [part for part in re.split(r"[\\/]", file) if part not in ("", ".")]
+        found = self._found(parts)
+        if found is None and _whole_path(file):  # where it lay on the machine labelling it
+            found = next((end for start in range(1, len(parts))
+                          if (end := self._found(parts[start:])) is not None), None)
+        return found or written
+
+    def _found(self, parts: list[str]) -> Path | None:
+        """The one file under the root at ``parts`` (each named as written, or the one entry
+        of its folder named so another way), else None."""
         at = self.root
-        for part in re.split(r"[\\/]", file):
-            if part in ("", "."):
-                continue
+        for part in parts:
             if (at / part).exists():
                 at = at / part
                 continue
             alike = self._listing(at).get(name_key(part), [])
             if len(alike) != 1:
-                return written
+                return None
             at = alike[0]
-        return at if at.is_file() else written
+        return at if at.is_file() else None
 
     def _listing(self, folder: Path) -> dict[str, list[Path]]:
         if folder not in self._listed:
@@ -60,3 +71,13 @@ class FileFinder:
                 pass  # not a folder, or not open to this user: nothing named so here
             self._listed[folder] = listing
         return self._listed[folder]
+
+
+def _whole_path(file: str) -> bool:
+    """Whether ``file`` is a whole path (``/home/ana/...``, ``C:\\Users\\...``), which a set
+    made on another machine names as it lay there.
+
+    >>> [_whole_path(f) for f in ("/home/a.jpg", "C:/a.jpg", "c:a.jpg", "images/a.jpg")]
+    [True, True, False, False]
+    """
+    return file.startswith(("/", "\\")) or re.match(r"[A-Za-z]:[\\/]", file) is not None

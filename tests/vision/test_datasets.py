@@ -219,6 +219,20 @@ def test_photos_named_as_windows_or_a_mac_names_them_are_found(tmp_path: Path) -
     assert image.shape == (48, 64, 3)
 
 
+def test_photos_named_by_where_they_lay_on_the_machine_that_labelled_them_are_found(
+        tmp_path: Path) -> None:
+    # a tool that writes each photo's whole path: on Windows, or on another computer
+    _image(tmp_path / "images/IMG_1.JPG")
+    _manifest(tmp_path, [{"file": name, "dice": []} for name in (
+        "C:\\Users\\ana\\dice\\images\\IMG_1.JPG", "/home/ana/dice/images/img_1.jpg",
+        "/home/ana/dice/images/IMG_2.JPG")])
+    windows, other, gone = load(tmp_path).entries
+    for entry in (windows, other):
+        assert decode(entry).image.shape == (48, 64, 3), entry.file
+    with pytest.raises(EntryError, match="image file missing"):
+        decode(gone)
+
+
 def _turned_photo(path: Path, width: int = 64, height: int = 32) -> None:
     """A JPEG (its left quarter white) whose Exif orientation tag (6) tells a viewer to turn
     it a quarter turn clockwise, as a phone held upright writes it."""
