@@ -82,6 +82,7 @@ def split_named(name: str) -> str:
     """
     return SPLIT_FOLDERS.get(name.strip().lower(), name)
 
+
 _T = TypeVar("_T")
 
 

@@ -54,9 +54,11 @@ class Taught(NamedTuple):
 
 @dataclass(frozen=True)
 class _View:
-    """A photo as it is read: the image (rectified when it shows a sheet), its items' outlines
-    in that image, and its scale (pixels per mm) when known."""
+    """A photo as it is read (``photo``, its labels in the pixels of the photo as read:
+    TablePhoto.read): the image (rectified when it shows a sheet), its items' outlines in that
+    image, and its scale (pixels per mm) when known."""
 
+    photo: TablePhoto
     image: NDArray[np.uint8]
     items: list[tuple[Labelled, NDArray[np.float64]]]
     px_per_mm: float | None
@@ -92,7 +94,7 @@ def teach(kind: str, photos: Iterable[TablePhoto], *, finder: DieFinder | None =
         left_out += [(photo, item) for item in view.off_sheet if item.kind == kind]
         placed: dict[Labelled, str] = {}
         if is_card(kind) and view.calibration is not None:
-            placed = place_labels(photo, kind, view.calibration).placed
+            placed = place_labels(view.photo, kind, view.calibration).placed
         items = [(item, quad if item.corners else None) for item, quad in view.items
                  if item.kind == kind]
         if is_card(kind):
@@ -144,7 +146,7 @@ def _view(photo: TablePhoto) -> _View:
         except CalibrationError:
             found = None
     if found is None:
-        return _View(image, [(i, i.quad()) for i in photo.items], None, None)
+        return _View(photo, image, [(i, i.quad()) for i in photo.items], None, None)
     flat = rectify(image, found)
     height, width = flat.shape[:2]
     rough = OFF_SHEET_MM * PX_PER_MM
@@ -156,7 +158,7 @@ def _view(photo: TablePhoto) -> _View:
             on.append((item, quad))
         else:
             off.append(item)
-    return _View(flat, on, PX_PER_MM, found, tuple(off))
+    return _View(photo, flat, on, PX_PER_MM, found, tuple(off))
 
 
 def _cards(view: _View, items: list[tuple[Labelled, NDArray[np.float64] | None]],

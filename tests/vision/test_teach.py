@@ -10,6 +10,7 @@ import pytest
 
 from vision.calibrate import calibrate, rectify
 from vision.dice_finder import DieFinder
+from vision.labelled_places import place_labels
 from vision.profile import Profile, ProfileError, default, load
 from vision.sheet import PX_PER_MM
 from vision.sheet_seen import DalekObservation, DieSeen
@@ -168,6 +169,21 @@ def test_observation_keys_ignore_positions_and_confidence() -> None:
     c = DalekObservation((DieSeen("H2", "to-roll", 10, 10, 0.9), DieSeen(None, "top", 5, 5, 0.2)))
     assert a.key() == b.key() != c.key()
     assert a.zone("top") == (None,) and not a.sure
+
+
+def test_cards_on_a_phones_large_photo_read_shrunk_are_labelled_in_their_places(
+        tmp_path: Path) -> None:
+    # teach cuts each card out of its place: a 5.8 MP photo is read shrunk to 1600x900 and
+    # its cards, labelled by their corners alone, placed in it (teach placed them by the
+    # photo's labels as written, twice too far: on no place)
+    write(tmp_path, [("train", render_table(7, game="dicy", width=3200, height=1800))])
+    [photo] = load_photos(tmp_path)
+    photo = replace(photo, items=tuple(replace(i, zone=None) for i in photo.items))
+    image, read = photo.read()
+    assert image.shape == (900, 1600, 3)
+    placed = place_labels(read, "dicy-card", calibrate(image)).placed
+    cards = [i for i in read.items if i.kind == "dicy-card"]
+    assert len(cards) > 10 and set(placed) == set(cards)
 
 
 def test_a_die_labelled_a_little_beyond_the_sheets_edge_is_taught_one_beside_it_is_not(
