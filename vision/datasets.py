@@ -1,11 +1,11 @@
 """Labelled dice photos for ``dicetable eval``: a ``labels.json`` folder or a YOLO folder.
 
 ``load(root)`` lists the images and their labels without decoding any pixels; ``decode(entry)``
-reads one image and gives its labels in pixels (a photo past 4 megapixels read shrunk to fit
-them, its labels with it, as the table reads a phone's photo in a camera's folder: a 48 MP
-photo took eval to a peak of 405 MB, 152 MB so). Anything malformed in one image's labels
-becomes a :class:`Problem` (file, line when there is one, reason) and that image is skipped;
-only a folder that holds nothing usable raises :class:`DatasetError`.
+reads one image and gives its labels in pixels (a photo past :data:`PHOTO_PIXELS` read shrunk
+to fit them, its labels with it: a 48 MP photo read whole took eval to a peak of 405 MB).
+Anything malformed in one image's labels becomes a :class:`Problem` (file, line when there is
+one, reason) and that image is skipped; only a folder that holds nothing usable raises
+:class:`DatasetError`.
 
 Two formats:
 
@@ -50,7 +50,7 @@ from numpy.typing import NDArray
 
 from vision.file_names import FileFinder
 from vision.image_size import TOO_LARGE, image_size
-from vision.picture_file import FRAME_PIXELS, decoded, shrink_of, too_large
+from vision.picture_file import decoded, shrink_of, too_large
 from vision.picture_formats import PICTURE_SUFFIXES, unreadable_inside, unreadable_kind
 
 Box = tuple[float, float, float, float]
@@ -190,13 +190,18 @@ def load(root: Path) -> Dataset:
     return _load_yolo(root)
 
 
+PHOTO_PIXELS = 13_000_000
+"""The most pixels a dice photo is read at: a phone's 12 MP photo whole (the reader is made
+for photos of 0.3 to 12 MP: shrunk to 3 MP, the renderer's 12 MP development set of 409 dice
+read 286 right, not 297), a 48 MP one at 12 MP."""
+
+
 def decode(entry: Entry) -> Sample:
     """Read ``entry``'s image and give its labels in pixels of it: a photo past
-    :data:`~vision.picture_file.FRAME_PIXELS` is read shrunk to fit them, as the table reads
-    one in a camera's folder (a phone's 48 MP photo), its labels with it; raises
+    :data:`PHOTO_PIXELS` is read shrunk to fit them, its labels with it; raises
     :class:`EntryError`."""
     image, full = decode_image(entry, () if entry.normalised else
-                               [*(d.box for d in entry.dice), *entry.ignore])
+                               [*(d.box for d in entry.dice), *entry.ignore], PHOTO_PIXELS)
     width, height = _size(image)
     across, down = (width, height) if entry.normalised else (width / full[0], height / full[1])
 
@@ -212,13 +217,14 @@ Size = tuple[int, int]
 """(width, height) in pixels."""
 
 
-def decode_image(entry: Entry, boxes: Sequence[Box]) -> tuple[NDArray[np.uint8], Size]:
+def decode_image(entry: Entry, boxes: Sequence[Box],
+                 fit: int) -> tuple[NDArray[np.uint8], Size]:
     """``entry``'s image turned as its labels were made: as its stated size, else its pixel
-    ``boxes`` (every labelled box), fit (see the module's note), shrunk to fit
-    :data:`~vision.picture_file.FRAME_PIXELS`; and the size its labels are in (the image's
-    before shrinking). Raises :class:`EntryError`."""
+    ``boxes`` (every labelled box), fit (see the module's note), shrunk to fit ``fit``
+    pixels; and the size its labels are in (the image's before shrinking). Raises
+    :class:`EntryError`."""
     data, stored = _read_bytes(entry)  # the header's size: the pixels as stored, not turned
-    photo = _Photo(entry, data, stored, 1 if stored is None else shrink_of(stored, FRAME_PIXELS))
+    photo = _Photo(entry, data, stored, 1 if stored is None else shrink_of(stored, fit))
     image, shown = photo.decoded(turned=True)
     if entry.size is not None and entry.size != shown:
         if entry.size != stored:

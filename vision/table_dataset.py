@@ -83,6 +83,7 @@ from vision.datasets import (
     stated_size,
 )
 from vision.file_names import FileFinder
+from vision.picture_file import FRAME_PIXELS
 from vision.table_scene import TableScene
 
 Box = tuple[float, float, float, float]
@@ -142,12 +143,12 @@ class TablePhoto:
 
     def read(self) -> tuple[NDArray[np.uint8], TablePhoto]:
         """The photo as it was labelled (turned as its orientation tag says, unless its size or
-        boxes fit it only as stored; past 4 megapixels shrunk to them, as the table reads a
-        camera's picture: see vision.datasets), and this photo with its labels in its pixels."""
+        boxes fit it only as stored; past FRAME_PIXELS shrunk to them, as the table reads a
+        camera's picture), and this photo with its labels in its pixels."""
         try:
             image, (width, height) = decode_image(
                 Entry(self.file, self.path, self.split, (), (), self.size),
-                [*(i.bbox for i in self.items), *self.ignore])
+                [*(i.bbox for i in self.items), *self.ignore], FRAME_PIXELS)
         except EntryError as err:
             raise DatasetError(str(err)) from err
         across, down = image.shape[1] / width, image.shape[0] / height

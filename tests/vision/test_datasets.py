@@ -282,49 +282,32 @@ def test_boxes_without_a_size_say_which_way_the_photo_was_labelled_or_what_is_wr
         decode(fractions)
 
 
-def test_a_photo_past_a_cameras_size_is_read_shrunk_as_the_table_reads_it_its_labels_too(
-        tmp_path: Path) -> None:
+def test_a_photo_past_a_phones_12_mp_is_read_shrunk_its_labels_too(tmp_path: Path) -> None:
     # a phone's 48 MP photo was decoded whole (eval's peak 405 MB, against 134 MB for a
-    # photo of 640x480): it is read at the camera's size, as the table reads it in a folder
-    _image(tmp_path / "big.jpg", width=2400, height=1800)
-    _turned_photo(tmp_path / "phone.jpg", 2400, 1800)  # 1800x2400 as shown
+    # photo of 640x480); a 12 MP photo is read whole, as the reader is made for it
+    _image(tmp_path / "twelve.jpg", width=4032, height=3024)
+    _image(tmp_path / "big.jpg", width=5200, height=3600)
+    _turned_photo(tmp_path / "phone.jpg", 5200, 3600)  # 3600x5200 as shown
     _manifest(tmp_path, [
-        {"file": "big.jpg", "width": 2400, "height": 1800,
+        {"file": "twelve.jpg", "dice": []},
+        {"file": "big.jpg", "width": 5200, "height": 3600,
          "dice": [_die(4, [600, 300, 700, 400])], "ignore": [[0, 0, 100, 100]]},
-        {"file": "phone.jpg", "width": 1800, "height": 2400, "dice": []},
-        {"file": "phone.jpg", "width": 2400, "height": 1800, "dice": []},
-        {"file": "phone.jpg", "dice": [_die(2, [2000, 100, 2300, 400])]},  # as stored
+        {"file": "phone.jpg", "width": 3600, "height": 5200, "dice": []},
+        {"file": "phone.jpg", "width": 5200, "height": 3600, "dice": []},
+        {"file": "phone.jpg", "dice": [_die(2, [4000, 100, 4300, 400])]},  # as stored
         {"file": "phone.jpg", "width": 100, "height": 100, "dice": []}])
     *entries, wrong = load(tmp_path).entries
-    big, shown, stored, by_boxes = (decode(entry) for entry in entries)
-    assert big.image.shape == (900, 1200, 3)
+    twelve, big, shown, stored, by_boxes = (decode(entry) for entry in entries)
+    assert twelve.image.shape == (3024, 4032, 3)
+    assert big.image.shape == (1800, 2600, 3)
     assert big.dice == (LabelledDie(4, (300.0, 150.0, 350.0, 200.0)),)
     assert big.ignore == ((0.0, 0.0, 50.0, 50.0),)
-    assert shown.image.shape == (1200, 900, 3) and shown.image[:300].mean() > 200
-    assert stored.image.shape == by_boxes.image.shape == (900, 1200, 3)
-    assert by_boxes.dice == (LabelledDie(2, (1000.0, 50.0, 1150.0, 200.0)),)
+    assert shown.image.shape == (2600, 1800, 3) and shown.image[:650].mean() > 200
+    assert stored.image.shape == by_boxes.image.shape == (1800, 2600, 3)
+    assert by_boxes.dice == (LabelledDie(2, (2000.0, 50.0, 2150.0, 200.0)),)
     with pytest.raises(EntryError, match=re.escape(
-            "the image is 1800x2400 (2400x1800 as stored) but labels.json says 100x100")):
+            "the image is 3600x5200 (5200x3600 as stored) but labels.json says 100x100")):
         decode(wrong)
-
-
-def test_a_table_photo_past_a_cameras_size_is_read_shrunk_its_labels_too(
-        tmp_path: Path) -> None:
-    # a 36 MP photo of a Dalek sheet: eval's peak was 382 MB and its read 5.2 s
-    _image(tmp_path / "sheet.jpg", width=2400, height=1800)
-    _manifest(tmp_path, [{"file": "sheet.jpg", "width": 2400, "height": 1800,
-                          "items": [{"kind": "dalek", "face": "H4", "bbox": [600, 300, 700, 400],
-                                     "corners": [[600, 350], [650, 300], [700, 350],
-                                                 [650, 400]]}],
-                          "dice": [_die(3, [1000, 1000, 1100, 1100])],
-                          "ignore": [[0, 0, 100, 100]]}])
-    image, photo = load_table_photos(tmp_path)[0].read()
-    assert image.shape == (900, 1200, 3)
-    die, dalek = photo.items
-    assert dalek.bbox == (300.0, 150.0, 350.0, 200.0)
-    assert dalek.corners == ((300.0, 175.0), (325.0, 150.0), (350.0, 175.0), (325.0, 200.0))
-    assert (die.face, die.bbox) == ("3", (500.0, 500.0, 550.0, 550.0))
-    assert photo.ignore == ((0.0, 0.0, 50.0, 50.0),)
 
 
 def test_the_shared_sets_load_with_their_documented_counts() -> None:
