@@ -133,8 +133,7 @@ def _power_cuts(state: Path) -> Iterator[Figure]:
     acknowledged: list[dict[str, Any]] = []
     rng = Random(9)
     with ServedTable(state) as table:
-        phone = Phone(table.url)
-        phone.enter_pin(table.pin)
+        phone = Phone(table.url, pin=table.pin)
         status, body = phone.post("/api/game", {"header": HEADER, "base_version": 0})
         assert status == 200, body
     lost = answered = 0
@@ -168,8 +167,7 @@ def _post_until_cut(table: ServedTable, lines: list[dict[str, Any]],
     """Post the next lines until the table dies, noting each acknowledged one (and, in
     ``refused``, an action the table refused, which no cut explains)."""
     try:
-        phone = Phone(table.url)
-        phone.enter_pin(table.pin)
+        phone = Phone(table.url, pin=table.pin)
         _, body = phone.get("/api/state")
         version = body["state"]["version"]
         for line in lines[len(acknowledged):]:

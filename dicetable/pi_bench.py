@@ -65,8 +65,7 @@ def suite(threads: int) -> Iterator[Figure]:
         buttons.start()
         url = f"http://127.0.0.1:{server.effective_port}"
         followers = Followers(url, 1)
-        phone = Phone(url)
-        phone.enter_pin(session.journal.pin())
+        phone = Phone(url, pin=session.journal.pin())
         try:
             stops, taps = _stops(session, factory, phone, followers)
             yield "stop button let go → state parsed by SSE client, p50", \

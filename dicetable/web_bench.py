@@ -42,8 +42,7 @@ def suite(threads: int) -> Iterator[Figure]:
             ServedTable(Path(state), max_streams=MAX_STREAMS) as table:
         yield "waitress threads (one per live stream + spare)", \
             float(threads_for_streams(MAX_STREAMS)), "threads"
-        phone = Phone(table.url)
-        phone.enter_pin(table.pin)
+        phone = Phone(table.url, pin=table.pin)
         latencies = _push_latencies(table.url, phone)
         yield f"POSTed action → state parsed by all {FOLLOWERS} SSE clients, p50", \
             ms(percentile(latencies, 50)), "ms"

@@ -37,7 +37,9 @@ def parse_events(buffer: str) -> tuple[list[tuple[str, str]], str]:
 class EventStream:
     """One open stream of ``url`` (``http://host:port/path``); close it when done."""
 
-    def __init__(self, url: str, *, timeout: float = 30.0) -> None:
+    def __init__(self, url: str, *, pin: str | None = None, timeout: float = 30.0) -> None:
+        """A phone on the table at ``url``, that entered ``pin`` where it is given (it can
+        change the game; raises if the PIN is refused)."""
         parts = urlsplit(url)
         self._connection = http.client.HTTPConnection(parts.hostname or "localhost",
                                                       parts.port or 80, timeout=timeout)
@@ -73,7 +75,9 @@ class Phone:
     IDLE_S); as a browser does, a request that finds its kept-alive connection closed before
     any answer is sent once more on a new one."""
 
-    def __init__(self, url: str, *, timeout: float = 30.0) -> None:
+    def __init__(self, url: str, *, pin: str | None = None, timeout: float = 30.0) -> None:
+        """A phone on the table at ``url``, that entered ``pin`` where it is given (it can
+        change the game; raises if the PIN is refused)."""
         parts = urlsplit(url)
         self._connection = http.client.HTTPConnection(parts.hostname or "localhost",
                                                       parts.port or 80, timeout=timeout)
@@ -84,6 +88,8 @@ class Phone:
         if status != 200:
             raise RuntimeError(f"the table answered {status} to /api/state")
         self.csrf = body["csrf"]
+        if pin is not None:
+            self.enter_pin(pin)
 
     def get(self, path: str) -> tuple[int, Any]:
         """GET ``path``: the status and the JSON body."""

@@ -40,8 +40,7 @@ PAGE = 4096
 
 def start_game(table: ServedTable) -> tuple[Phone, int]:
     """A phone with the PIN and a new game on the table; returns the phone and the version."""
-    phone = Phone(table.url)
-    phone.enter_pin(table.pin)
+    phone = Phone(table.url, pin=table.pin)
     status, body = phone.post("/api/game", {"header": HEADER, "base_version": 0})
     assert status == 200, body
     return phone, body["state"]["version"]
@@ -86,8 +85,7 @@ def test_a_corrupt_page_keeps_the_damaged_file_and_what_can_be_read(
         assert table.pin == pin  # the PIN could be read: kept
         actions = body["state"]["view"]["actions"]
         assert 0 < actions < 200  # the lines before the damaged page, and the game goes on
-        phone = Phone(table.url)
-        phone.enter_pin(pin)
+        phone = Phone(table.url, pin=pin)
         post(phone, LINES[actions:actions + 3], body["state"]["version"])
     (kept,) = kept_folders(state)
     assert (kept / "table.db").read_bytes() == damaged
@@ -144,8 +142,7 @@ def test_a_lost_wal_after_a_power_cut_is_told_and_the_pin_is_kept(
         post(phone, LINES[:20], version)
         pin = table.pin
     table = ServedTable(state).start()
-    phone = Phone(table.url)
-    phone.enter_pin(pin)
+    phone = Phone(table.url, pin=pin)
     post(phone, LINES[20:30], state_of(table)["state"]["version"])
     table.stop(kill=True)
     wal = journal_path(state).with_name("table.db-wal")
@@ -213,8 +210,7 @@ def test_a_full_disk_refuses_the_change_clearly_and_keeps_every_acknowledged_one
     with ServedTable(state) as table:
         phone, version = start_game(table)
     table = ServedTable(state, log=log, file_size_limit=160_000).start()
-    phone = Phone(table.url)
-    phone.enter_pin(table.pin)
+    phone = Phone(table.url, pin=table.pin)
     version = state_of(table)["state"]["version"]
     acknowledged = 0
     for line in LINES:
@@ -253,8 +249,7 @@ def test_a_table_on_a_card_that_filled_up_starts_and_goes_on(small_card: Path) -
             "The table's memory card is full. The table is using the room it keeps for "
             "this, so the game goes on. Host: free room on the card soon."]
         assert body["state"]["view"]["actions"] == 3
-        phone = Phone(table.url)
-        phone.enter_pin(table.pin)
+        phone = Phone(table.url, pin=table.pin)
         post(phone, LINES[3:6], body["state"]["version"])
     assert _journalled(state) == LINES[:6]
 

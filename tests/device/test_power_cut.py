@@ -32,8 +32,7 @@ def legal_lines(count: int, seed: int) -> list[dict[str, Any]]:
 def post_burst(table: ServedTable, lines: list[dict[str, Any]], version: int,
                acknowledged: list[dict[str, Any]]) -> None:
     """Post ``lines`` one by one, appending each acknowledged line, until the table dies."""
-    phone = Phone(table.url)
-    phone.enter_pin(table.pin)
+    phone = Phone(table.url, pin=table.pin)
     for line in lines:
         try:
             status, body = phone.post("/api/action", {"line": line, "base_version": version})
@@ -49,8 +48,7 @@ def test_no_acknowledged_action_is_lost_to_a_power_cut(tmp_path: Path) -> None:
     lines = legal_lines(BURST, seed=2026)
     acknowledged: list[dict[str, Any]] = []
     with ServedTable(state) as table:
-        host = Phone(table.url)
-        host.enter_pin(table.pin)
+        host = Phone(table.url, pin=table.pin)
         status, body = host.post("/api/game", {"header": HEADER, "base_version": 0})
         assert status == 200, body
         burst = threading.Thread(target=post_burst, args=(

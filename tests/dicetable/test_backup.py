@@ -57,8 +57,7 @@ def play(phone: Phone, lines: list[dict[str, object]]) -> int:
 def test_a_backup_taken_while_playing_restores_the_game(tmp_path: Path, dicetable: Any) -> None:
     state, copy = tmp_path / "state", tmp_path / "games.db"
     with ServedTable(state) as table:
-        phone = Phone(table.url)
-        phone.enter_pin(table.pin)
+        phone = Phone(table.url, pin=table.pin)
         status, _ = phone.post("/api/game", {"header": DALEK, "base_version": 0})
         assert status == 200
         play(phone, TURN)
@@ -284,8 +283,7 @@ def test_a_backup_named_as_the_journals_own_file_is_refused_and_the_table_plays_
         tmp_path: Path, dicetable: Any, name: str) -> None:
     state = tmp_path / "state"
     with ServedTable(state) as table:
-        phone = Phone(table.url)
-        phone.enter_pin(table.pin)
+        phone = Phone(table.url, pin=table.pin)
         phone.post("/api/game", {"header": DALEK, "base_version": 0})
         play(phone, TURN)
         done = dicetable("backup", "--state", str(state), str(state / name))

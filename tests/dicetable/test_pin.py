@@ -32,8 +32,7 @@ def test_a_folder_without_a_table_is_said_so_and_left_empty(
 def test_pin_prints_the_pin_of_the_served_table_and_new_changes_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with ServedTable(tmp_path / "state") as table:
-        phone = Phone(table.url)
-        phone.enter_pin(table.pin)
+        phone = Phone(table.url, pin=table.pin)
         assert main(["pin", "--state", str(table.state)]) == 0
         assert capsys.readouterr().out.strip() == table.pin
         assert main(["pin", "--link", "--state", str(table.state)]) == 0

@@ -45,8 +45,7 @@ def test_a_journal_of_an_older_version_serves_its_games_where_they_were(tmp_path
     old_pin = old_journal(state / "table.db")
     with ServedTable(state) as table:
         assert table.pin == old_pin  # the phones' PIN as it was
-        phone = Phone(table.url)
-        phone.enter_pin(old_pin)
+        phone = Phone(table.url, pin=old_pin)
         _, history = phone.get("/api/history")
         assert [(g["id"], g["winners"]) for g in history["games"]] == [(2, ["Cy"]), (1, ["Ana"])]
         _, stats = phone.get("/api/stats")

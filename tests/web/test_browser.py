@@ -452,8 +452,7 @@ def test_a_screen_of_the_menu_opened_as_the_language_switches_shows_the_new_ones
 
 def test_17_names_of_five_players_are_whole_on_a_small_phone(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
-    host = Phone(served.url)
-    host.enter_pin(served.pin)
+    host = Phone(served.url, pin=served.pin)
     names = ["Ana", "Bento", "Clara", "Anastasia", "Massimiliano"]
     status, body = host.post("/api/game", {"header": {"game": "17", "players": names},
                                            "base_version": 0})
@@ -509,8 +508,7 @@ def test_the_join_codes_heading_keeps_the_keyboard_as_the_game_changes(
     # Its heading was drawn anew at each state the table sent, and the keyboard fell off it
     page = open_phone()
     heading = join_code_by_keyboard(page)
-    host = Phone(served.url)
-    host.enter_pin(served.pin)
+    host = Phone(served.url, pin=served.pin)
     status, body = host.post("/api/game", {"header": {"game": "dalek", "players": ["Ana", "Bo"]},
                                            "base_version": 0})
     assert status == 200, body
@@ -520,8 +518,7 @@ def test_the_join_codes_heading_keeps_the_keyboard_as_the_game_changes(
 
 def test_the_kiosk_shows_the_end_of_an_eight_player_game_beside_a_whole_join_code(
         browser: Browser, served: ServedTable) -> None:
-    host = Phone(served.url)
-    host.enter_pin(served.pin)
+    host = Phone(served.url, pin=served.pin)
     header = {"game": "dalek", "players": ["Maximiliano", "Anastasia", "Fabrizio", "João",
                                            "Iñaki", "Hélène", "Zoë", "Ben"], "target": 30}
     _, body = host.post("/api/game", {"header": header, "base_version": 0})
@@ -1044,8 +1041,7 @@ def roll_whose_answer_is_lost(pad: Pad, served: ServedTable) -> None:
 
 def test_large_text_on_a_small_phone_keeps_names_and_words_whole(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
-    host = Phone(served.url)
-    host.enter_pin(served.pin)
+    host = Phone(served.url, pin=served.pin)
     status, body = host.post("/api/game", {"header": {
         "game": "dicy", "players": ["Anastasia", "Bento", "Clara", "Duarte"],
         "mode": "glacial"}, "base_version": 0})
@@ -1068,8 +1064,7 @@ def test_large_text_on_a_small_phone_keeps_names_and_words_whole(
 def test_a_name_being_typed_keeps_its_place_when_the_roster_arrives(
         open_phone: Callable[..., Page], served: ServedTable) -> None:
     # A slow table: the players of earlier games come after the form, while a name is typed.
-    host = Phone(served.url)
-    host.enter_pin(served.pin)
+    host = Phone(served.url, pin=served.pin)
     header = {"game": "dalek", "players": ["Jenna", "Peter"], "target": 6}
     _, body = host.post("/api/game", {"header": header, "base_version": 0})
     for line in random_lines(header, 10_000, Random(1)):

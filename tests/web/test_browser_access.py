@@ -28,9 +28,7 @@ SMALL = {"viewport": {"width": 320, "height": 568}}
 
 def host(served: ServedTable) -> Phone:
     """A phone with the PIN, outside the browser: it sets the table up."""
-    phone = Phone(served.url)
-    phone.enter_pin(served.pin)
-    return phone
+    return Phone(served.url, pin=served.pin)
 
 
 def play(phone: Phone, header: dict[str, Any], lines: list[dict[str, Any]]) -> dict[str, Any]:

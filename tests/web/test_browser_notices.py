@@ -57,8 +57,7 @@ def test_pages_open_across_a_restart_show_what_the_new_start_tells(
     journal.start_game(HEADER)
     journal.close()
     with ServedTable(state) as table:
-        phone = Phone(table.url)
-        phone.enter_pin(table.pin)
+        phone = Phone(table.url, pin=table.pin)
         pages = {(lang, kiosk): opened(browser, table.url, lang, kiosk=kiosk)
                  for lang, kiosk in SEEN}
         try:

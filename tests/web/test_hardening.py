@@ -71,8 +71,7 @@ def test_rotating_addresses_get_no_more_pin_checks_than_the_table_allows(
 ])
 def test_odd_input_is_refused_with_a_4xx_never_a_500(
         table: ServedTable, path: str, body: str | None, headers: dict[str, str]) -> None:
-    phone = Phone(table.url)
-    phone.enter_pin(table.pin)
+    phone = Phone(table.url, pin=table.pin)
     cookie = "; ".join(f"{k}={v}" for k, v in phone._cookies.items())
     connection = http.client.HTTPConnection("127.0.0.1", table.port, timeout=5)
     connection.putrequest("POST", path)
@@ -116,8 +115,7 @@ def test_a_whole_table_behind_one_address_keeps_its_streams(tmp_path: Path) -> N
         try:
             events = [stream.events() for stream in streams]
             assert [next(each)[0] for each in events] == ["state"] * 10
-            phone = Phone(table.url)
-            phone.enter_pin(table.pin)
+            phone = Phone(table.url, pin=table.pin)
             phone.post("/api/game", {"header": HEADER, "base_version": 0})
             # every phone sees the game: none was ended to make room for the next
             assert [_game_seen(each) for each in events] == [1] * 10
@@ -146,8 +144,7 @@ def test_the_connections_of_a_whole_table_behind_one_address_stay_open(tmp_path:
 
 def test_a_phone_that_never_reads_loses_its_stream_not_a_thread(tmp_path: Path) -> None:
     with ServedTable(tmp_path / "state", max_streams=1) as table:
-        phone = Phone(table.url)
-        phone.enter_pin(table.pin)
+        phone = Phone(table.url, pin=table.pin)
         status, body = phone.post("/api/game", {"header": HEADER, "base_version": 0})
         version = body["state"]["version"]
         freed_after = None
@@ -165,8 +162,7 @@ def test_a_phone_that_never_reads_loses_its_stream_not_a_thread(tmp_path: Path) 
 
 
 def test_logging_out_revokes_every_copy_of_the_cookie(table: ServedTable) -> None:
-    phone = Phone(table.url)
-    phone.enter_pin(table.pin)
+    phone = Phone(table.url, pin=table.pin)
     copy = Phone(table.url)
     copy._cookies = dict(phone._cookies)
     copy.csrf = phone.csrf

@@ -48,8 +48,7 @@ def stream_of(response: TestResponse) -> Iterable[bytes]:
 
 def test_a_stream_starts_with_the_state_and_follows_every_change(tmp_path: Path) -> None:
     with ServedTable(tmp_path) as table:
-        phone = Phone(table.url)
-        phone.enter_pin(table.pin)
+        phone = Phone(table.url, pin=table.pin)
         stream = EventStream(f"{table.url}/events")
         assert stream.response.getheader("Content-Type", "").startswith("text/event-stream")
         received = states(stream)
@@ -68,8 +67,7 @@ def test_a_stream_starts_with_the_state_and_follows_every_change(tmp_path: Path)
 
 def test_a_phone_that_reconnects_gets_the_current_state(tmp_path: Path) -> None:
     with ServedTable(tmp_path) as table:
-        phone = Phone(table.url)
-        phone.enter_pin(table.pin)
+        phone = Phone(table.url, pin=table.pin)
         phone.post("/api/game", {"header": DALEK, "base_version": 0})
         asleep = EventStream(f"{table.url}/events")
         next(states(asleep))

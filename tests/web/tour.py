@@ -49,8 +49,7 @@ class Tour:
         self.page.set_default_timeout(8000)
         self.page.goto(url + "/")
         sign_in(self.page, pin)
-        self.helper = Phone(url)
-        self.helper.enter_pin(pin)
+        self.helper = Phone(url, pin=pin)
 
     def close(self) -> None:
         """Close the page and the helper."""
