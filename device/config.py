@@ -43,19 +43,20 @@ class ConfigError(ValueError):
     """The config file cannot be used; the message says which file, where, and why. Where one
     setting is at fault, ``setting`` is it as written (``stop = 40``) and ``why`` the reason as
     a message key of the score pad's catalogs (``notice.config.…``, ``web/i18n``) and its values,
-    for the phones; ``line`` its line in the file where TOML could not read it (``key`` the
-    setting's name it writes before its =), ``section`` the name of its section where the
-    phones name it. ``more`` are the section's other wrong settings, so that one restart fixes
+    for the phones; ``line`` its line in the file where TOML could not read it (``names`` those
+    of the settings it writes, dotted), ``section`` the name of its section where the phones
+    name it. ``more`` are the section's other wrong settings, so that one restart fixes
     them all."""
 
     def __init__(self, message: str, *, setting: str | None = None, why: Notice | None = None,
-                 line: int | None = None, key: str | None = None, section: str | None = None,
+                 line: int | None = None, names: tuple[str, ...] = (),
+                 section: str | None = None,
                  more: Sequence[ConfigError] = ()) -> None:
         super().__init__(message)
         self.setting = setting
         self.why = why
         self.line = line
-        self.key = key
+        self.names = names
         self.section = section
         self.more = tuple(more)
 
@@ -205,7 +206,8 @@ def _read(path: Path) -> tuple[dict[str, Any], tuple[ConfigError, ...]]:
         data, wrong = read
         return _tables(data, text), tuple(
             ConfigError(f"{path} line {line.number}: {line.text}: {line.reason}",
-                        setting=line.text, why=line.why, line=line.number, key=line.key)
+                        setting=line.text, why=line.why, line=line.number,
+                        names=line.names)
             for line in wrong)
 
 

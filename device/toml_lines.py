@@ -27,6 +27,12 @@ _NAME = re.compile(r"(?![0-9_.-]*$)(?!(?:true|false|[+-]?(?:inf|nan))$)[\w.-]+")
 """A section's name as a list cannot hold it: a bare word, not a number, true or false."""
 _AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 _PIN = re.compile(r"\s*(?:gpio|pin)\s*_?\s*(\d+)\s*(#.*)?", re.IGNORECASE)
+_PART = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s"'=.,{}\[\]#]+)"""
+_WRITES = re.compile(rf"""(?P<name>{_PART}(?:\s*\.\s*{_PART})*)\s*=(?P<table>\s*{{)?
+                         |(?P<text>"(?:[^"\\\n]|\\.)*"|'[^'\n]*')|(?P<close>}})|\#""", re.VERBOSE)
+"""In a line, a setting's name before its ``=`` (a value written ``{`` after it), a quoted
+text, the close of a value written ``{ … }``, or its comment."""
+_PARTS = re.compile(_PART)
 # tomllib's reasons, as a host may read them (the first words of its message)
 _REASONS = (("Cannot declare", "notice.config.toml_twice"),
             ("Cannot overwrite", "notice.config.toml_twice"),
@@ -39,14 +45,14 @@ _REASONS = (("Cannot declare", "notice.config.toml_twice"),
 @dataclass(frozen=True)
 class WrongLine:
     """A line TOML refuses: its number (from 1), its text as written, why (for the phones),
-    TOML's own words for it (for the host's log), and the setting's name as written before
-    its ``=`` (the line's text where it has none)."""
+    TOML's own words for it (for the host's log), and the names of the settings it writes
+    (:func:`names_written`)."""
 
     number: int
     text: str
     why: Notice
     reason: str
-    key: str
+    names: tuple[str, ...]
 
 
 def read_without(text: str, owns: Callable[[str], bool],
@@ -128,6 +134,31 @@ def headers(text: str) -> dict[tuple[str, ...], str]:
         if header is not None:
             written[tuple(name.strip().strip("\"'") for name in header[1].split("."))] = header[1]
     return written
+
+
+def names_written(line: str) -> tuple[str, ...]:
+    """The names of the settings ``line`` writes, read as well as a line TOML cannot read
+    allows: each before an ``=``, its parts joined by dots, quotes removed, a setting of a value
+    written ``{ … }`` named after it.
+
+    >>> names_written("server . 'host' = 127.0.0.1  # host = 1")
+    ('server.host',)
+    >>> names_written('leds = { stop = 5, "Port" = 90, note = "a = b" }, x = {y = { z = 1 }}')
+    ('leds', 'leds.stop', 'leds.Port', 'leds.note', 'x', 'x.y', 'x.y.z')
+    """
+    names: list[str] = []
+    within: list[str] = []  # the names of the values written { … } that the line is in
+    for found in _WRITES.finditer(line):
+        if found["name"]:
+            name = ".".join(part.strip("\"'") for part in _PARTS.findall(found["name"]))
+            names.append(".".join([*within, name]))
+            if found["table"]:
+                within.append(name)
+        elif found["close"]:
+            within = within[:-1]
+        elif not found["text"]:  # the comment
+            break
+    return tuple(names)
 
 
 def _section_lines(lines: list[str], owns: Callable[[str], bool]) -> set[int]:
@@ -255,7 +286,7 @@ def _wrong_line(index: int, line: str, err: tomllib.TOMLDecodeError, *,
     setting), as written and why."""
     key, _, value = line.partition("=")
     why = Notice("notice.config.toml_header") if header else _why(err, key.strip(), value, line)
-    return WrongLine(index + 1, line.strip(), why, str(err), key.strip())
+    return WrongLine(index + 1, line.strip(), why, str(err), names_written(line))
 
 
 def _why(err: tomllib.TOMLDecodeError, key: str, value: str, line: str) -> Notice:

@@ -143,14 +143,14 @@ def _given_host(host: str) -> str:
 def _server_settings_elsewhere(config: Config) -> list[ConfigError]:
     """Why each ``[server]`` setting written in another section (``[camera]``, ``[buttons]``
     or a misspelt one, a section within one, ``[buttons.leds]``, a ``[buttons]`` line TOML
-    cannot read too) puts the host in doubt: the host meant for ``[server]`` may be among
-    them."""
+    cannot read too, its name dotted or in another case, ``leds.HOST``) puts the host in doubt:
+    the host meant for ``[server]`` may be among them."""
     sections = {"camera": config.section("camera"), "buttons": config.section("buttons"),
                 **config.misspelt}
     found = [each for name, settings in sections.items()
              for each in _server_keys(settings, config.where(name), config)]
-    found += [(f"{config.path} line {line.line}", line.key) for line in config.unread
-              if line.key is not None and line.key in SERVER_KEYS]
+    found += [(f"{config.path} line {line.line}", name) for line in config.unread
+              for name in line.names if _names_server_setting(name)]
     return [ConfigError(f"{where}: “{key}” is a setting of [server]: it goes under [server]")
             for where, key in found]
 
@@ -166,12 +166,18 @@ def _server_keys(settings: Mapping[str, Any], where: str, config: Config,
             yield from _server_keys(value, config.where(value.header), config)
         elif isinstance(value, dict):
             yield from _server_keys(value, where, config, f"{within}{key}.")
-        elif key in SERVER_KEYS:
+        elif _names_server_setting(key):
             yield where, f"{within}{key}"
         elif isinstance(value, list):
             for item in value:
                 if isinstance(item, dict):  # a list of sections, [[buttons.leds]]
                     yield from _server_keys(item, where, config, f"{within}{key}.")
+
+
+def _names_server_setting(name: str) -> bool:
+    """Whether setting ``name`` (dotted: ``leds.host``) is one of ``[server]``'s, in any case
+    (``HOST``): its last part."""
+    return name.rsplit(".", 1)[-1].strip().casefold() in SERVER_KEYS
 
 
 def camera_off(err: ConfigError, file: Path | None) -> Notice:

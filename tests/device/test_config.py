@@ -216,11 +216,25 @@ def test_without_host_given_a_server_setting_in_another_section_keeps_the_table_
     ('[buttons.leds.stop]\nhost = "127.0.0.1"\n', "[buttons.leds.stop]: “host”"),
     ('[buttons]\nleds = { host = "127.0.0.1" }\n', "[buttons]: “leds.host”"),
     ('[server.lan]\nhost = "127.0.0.1"\n', "[server]: unknown setting [server.lan] (known: "),
+    # a line TOML cannot read, a dotted name or a value written { … }: it served on 0.0.0.0
+    (SHIPPED.read_text() + "server.host = 127.0.0.1\n",
+     f"line {len(SHIPPED.read_text().splitlines()) + 1}: “server.host”"),
+    ("[buttons]\nleds.host = 127.0.0.1\n", "line 2: “leds.host”"),
+    ("[buttons]\nleds . 'port' = 9000,\n", "line 2: “leds.port”"),
+    ("[buttons]\nleds = { host = 127.0.0.1 }\n", "line 2: “leds.host”"),
+    ("[buttons]\nleds = { stop = 5, max_streams = 5,, }\n", "line 2: “leds.max_streams”"),
+    ('[buttons]\n"host" = 127.0.0.1\n', "line 2: “host”"),
+    # in another case: it turned the buttons off, and the table listened on every network
+    ('[buttons]\nHOST = "127.0.0.1"\n', "[buttons]: “HOST”"),
+    ("[buttons]\nHost = 127.0.0.1\n", "line 2: “Host”"),
+    ('[camera]\nPort = 9000\n', "[camera]: “Port”"),
+    ('[buttons]\nleds = { Host = "127.0.0.1" }\n', "[buttons]: “leds.Host”"),
 ])
 def test_without_host_given_a_server_setting_in_a_section_within_keeps_the_table_from_starting(
         tmp_path: Path, text: str, says: str) -> None:
     """``host`` in a section within another ([buttons.leds]) was not looked at, and the table
-    listened on every network; [server.lan] was told as the setting “lan”."""
+    listened on every network; [server.lan] was told as the setting “lan”. So was a [buttons]
+    line TOML cannot read that writes it dotted or within { … }, and ``HOST``."""
     path = tmp_path / "config.toml"
     path.write_text(text)
     with pytest.raises(ConfigError) as err:
