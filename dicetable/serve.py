@@ -54,7 +54,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="how many phones may follow the game live at once "
                              f"(default {DEFAULT_MAX_STREAMS})")
     camera = parser.add_mutually_exclusive_group()
-    camera.add_argument("--camera", metavar="SOURCE",
+    camera.add_argument("--camera", type=_camera_named, metavar="SOURCE",
                         help="the camera: picamera2, a camera number (0) or /dev/video path, "
                              "a folder of pictures or a video file (default: none, or the "
                              "config file's [camera] source)")
@@ -70,6 +70,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speed", type=rate(100), default=1.0,
                         help="play a folder, video or the demo this many times faster "
                              "(default 1)")
+
+
+def _camera_named(source: str) -> str:
+    """``--camera``'s value: a camera named; an empty one names none (it was the working
+    folder, played as a folder of pictures)."""
+    if not source.strip():
+        raise argparse.ArgumentTypeError(
+            "it is empty: name the camera, such as “picamera2”, “0” (a camera's number), "
+            "“/dev/video0”, a folder of pictures or a video file; or leave --camera out for the "
+            "config file's camera, or none")
+    return source
 
 
 def run(args: argparse.Namespace) -> int:

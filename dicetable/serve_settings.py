@@ -94,11 +94,11 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
     camera_wrong = Wrong(section="camera")
     camera_wrong.add(unknown_keys(camera_settings, CAMERA_KEYS, where))
     source, source_setting = args.camera, None
-    if not args.camera and not args.demo and "source" in camera_settings:
+    if source is None and not args.demo and "source" in camera_settings:
         source_setting = written(camera_settings, "source")
         try:
             source = camera_source(camera_settings, where)
-        except ConfigError as err:
+        except ConfigError as err:  # (source stays None: no camera)
             notices += (camera_off(err, config.path),)
     fps = args.fps or (camera_wrong.read(partial(number_in, above=True), None, camera_settings,
                                          "fps", float, DEFAULT_FPS, (0, MAX_FPS), where)

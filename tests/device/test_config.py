@@ -379,6 +379,24 @@ def test_serve_refuses_a_port_there_is_none_of(
     assert not (tmp_path / "state").exists()
 
 
+@pytest.mark.parametrize(("given", "source"), [("", None), ("", "true"), ("  ", '"nowhere"')])
+def test_serve_refuses_an_empty_camera(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                       given: str, source: str | None) -> None:
+    """--camera "" counted as no camera given, and a wrong [camera] source (or no config file)
+    left it "": the table played the working folder as a folder camera, where the phones said
+    the camera was off."""
+    path = tmp_path / "config.toml"
+    path.write_text(f"[camera]\nsource = {source}\n")
+    config = [] if source is None else ["--config", str(path)]
+    with pytest.raises(SystemExit) as stopped:
+        build_parser("serve").parse_args(["serve", *config, "--camera", given])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        "dicetable serve: error: argument --camera: it is empty: name the camera, such as "
+        "“picamera2”, “0” (a camera's number), “/dev/video0”, a folder of pictures or a video "
+        "file; or leave --camera out for the config file's camera, or none\n")
+
+
 @pytest.mark.parametrize(("setting", "source"), [
     ("source = 0", "0"),  # a camera's number, as a number or as text
     ('source = "0"', "0"),
