@@ -36,11 +36,13 @@ class EarlyStop:
     it comes out as an ImportError with a traceback), raised as :class:`Stopped` once they
     are (:meth:`now`), until the command takes the signals itself (serve, once its table
     opens); one more while they load is let be, one after the stop is raised acts as it would
-    by default (a second Ctrl-C ends a command slow to stop)."""
+    by default (a second Ctrl-C ends a command slow to stop), also where this one is within
+    another (serve's, around its table's loading, is within the command line's)."""
 
     def __init__(self) -> None:
         self.signum: int | None = None
         self._raising = False
+        self.raised = False  # the stop is raised (a signal now acts by default)
         self._taken: tuple[int, ...] = ()
 
     def take(self) -> dict[int, Handler]:
@@ -69,13 +71,15 @@ class EarlyStop:
         on."""
         for taken in self._taken:
             signal.signal(taken, signal.SIG_DFL)
+        self.raised = True
         raise Stopped(signum)
 
 
 @contextmanager
 def early_stop() -> Iterator[EarlyStop]:
     """An :class:`EarlyStop` taking SIGTERM and SIGINT while inside (in the main thread, where
-    not ignored; the handlers before are put back after)."""
+    not ignored; the handlers before are put back after, but for an early stop around this one
+    once the stop is raised: it goes out through it, and a signal after it acts by default)."""
     stop = EarlyStop()
     if threading.current_thread() is not threading.main_thread():
         stop.now()
@@ -86,4 +90,5 @@ def early_stop() -> Iterator[EarlyStop]:
         yield stop
     finally:
         for signum, handler in before.items():
-            signal.signal(signum, handler)
+            signal.signal(signum, signal.SIG_DFL if stop.raised and isinstance(handler, EarlyStop)
+                          else handler)

@@ -295,7 +295,7 @@ def test_a_second_ctrl_c_ends_a_command_slow_to_stop(tmp_path: Path) -> None:
     command = tmp_path / "slow_to_stop.py"
     command.write_text(
         "import time\n"
-        "from dicetable.cli import early_stop\n"
+        "from dicetable.stop_signals import early_stop\n"
         "with early_stop() as stop:\n"
         "    stop.now()\n"
         "    try:\n"
@@ -313,6 +313,38 @@ def test_a_second_ctrl_c_ends_a_command_slow_to_stop(tmp_path: Path) -> None:
     slow.send_signal(signal.SIGINT)
     slow.communicate(timeout=10)
     assert slow.returncode == -signal.SIGINT  # ended by it
+
+
+def test_a_second_ctrl_c_ends_a_table_stopped_while_it_loads(tmp_path: Path) -> None:
+    # serve notes a stop while the table's modules load, within the command line's early stop,
+    # which was put back once the first was raised: a second Ctrl-C came out of it as a
+    # traceback, where it ends the command as by default
+    command = tmp_path / "stopped_while_loading.py"
+    command.write_text(
+        "import time\n"
+        "from dicetable.stop_signals import early_stop\n"
+        "with early_stop() as stop:\n"
+        "    stop.now()\n"
+        "    try:\n"
+        "        with early_stop() as loading:\n"
+        "            print('loading', flush=True)\n"
+        "            while loading.signum is None:\n"
+        "                time.sleep(0.01)\n"
+        "            loading.now()\n"
+        "    except KeyboardInterrupt:\n"
+        "        print('stopping', flush=True)\n"
+        "        time.sleep(60)  # a slow stop\n", encoding="utf-8")
+    slow = started_from_a_terminal([sys.executable, str(command)], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE,
+                                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert slow.stdout is not None
+    assert slow.stdout.readline() == "loading\n"
+    slow.send_signal(signal.SIGINT)
+    assert slow.stdout.readline() == "stopping\n"
+    slow.send_signal(signal.SIGINT)
+    _, errors = slow.communicate(timeout=10)
+    assert slow.returncode == -signal.SIGINT  # ended by it
+    assert errors == ""
 
 
 def test_the_kiosk_started_as_root_says_whom_to_run_it_as(
