@@ -289,9 +289,18 @@ def test_a_command_started_with_ctrl_c_ignored_is_not_stopped_by_it(tmp_path: Pa
     assert errors == "dicetable: stopped\n"
 
 
-def test_a_second_ctrl_c_ends_a_command_slow_to_stop(tmp_path: Path) -> None:
+@pytest.mark.parametrize("work", [
     # eval, teach or calibrate stopped by Ctrl-C while a slow step winds down: every Ctrl-C
     # after the first was let be, and the host had to kill it
+    "        time.sleep(60)\n",
+    # serve stopped while its table loads, in an early stop within the command line's, which
+    # was put back once the stop was raised: a second Ctrl-C came out of it as a traceback
+    "        with early_stop() as loading:\n"
+    "            while loading.signum is None:\n"
+    "                time.sleep(0.01)\n"
+    "            loading.now()\n",
+])
+def test_a_second_ctrl_c_ends_a_command_slow_to_stop(tmp_path: Path, work: str) -> None:
     command = tmp_path / "slow_to_stop.py"
     command.write_text(
         "import time\n"
@@ -300,37 +309,7 @@ def test_a_second_ctrl_c_ends_a_command_slow_to_stop(tmp_path: Path) -> None:
         "    stop.now()\n"
         "    try:\n"
         "        print('working', flush=True)\n"
-        "        time.sleep(60)\n"
-        "    except KeyboardInterrupt:\n"
-        "        print('stopping', flush=True)\n"
-        "        time.sleep(60)  # a slow stop\n", encoding="utf-8")
-    slow = started_from_a_terminal([sys.executable, str(command)], stdout=subprocess.PIPE,
-                                   env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert slow.stdout is not None
-    assert slow.stdout.readline() == "working\n"
-    slow.send_signal(signal.SIGINT)
-    assert slow.stdout.readline() == "stopping\n"
-    slow.send_signal(signal.SIGINT)
-    slow.communicate(timeout=10)
-    assert slow.returncode == -signal.SIGINT  # ended by it
-
-
-def test_a_second_ctrl_c_ends_a_table_stopped_while_it_loads(tmp_path: Path) -> None:
-    # serve notes a stop while the table's modules load, within the command line's early stop,
-    # which was put back once the first was raised: a second Ctrl-C came out of it as a
-    # traceback, where it ends the command as by default
-    command = tmp_path / "stopped_while_loading.py"
-    command.write_text(
-        "import time\n"
-        "from dicetable.stop_signals import early_stop\n"
-        "with early_stop() as stop:\n"
-        "    stop.now()\n"
-        "    try:\n"
-        "        with early_stop() as loading:\n"
-        "            print('loading', flush=True)\n"
-        "            while loading.signum is None:\n"
-        "                time.sleep(0.01)\n"
-        "            loading.now()\n"
+        f"{work}"
         "    except KeyboardInterrupt:\n"
         "        print('stopping', flush=True)\n"
         "        time.sleep(60)  # a slow stop\n", encoding="utf-8")
@@ -338,7 +317,7 @@ def test_a_second_ctrl_c_ends_a_table_stopped_while_it_loads(tmp_path: Path) -> 
                                    stderr=subprocess.PIPE,
                                    env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert slow.stdout is not None
-    assert slow.stdout.readline() == "loading\n"
+    assert slow.stdout.readline() == "working\n"
     slow.send_signal(signal.SIGINT)
     assert slow.stdout.readline() == "stopping\n"
     slow.send_signal(signal.SIGINT)
