@@ -27,12 +27,14 @@ _NAME = re.compile(r"(?![0-9_.-]*$)(?!(?:true|false|[+-]?(?:inf|nan))$)[\w.-]+")
 """A section's name as a list cannot hold it: a bare word, not a number, true or false."""
 _AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 _PIN = re.compile(r"\s*(?:gpio|pin)\s*_?\s*(\d+)\s*(#.*)?", re.IGNORECASE)
-_PART = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s"'=.,{}\[\]#]+)"""
-_WRITES = re.compile(rf"""(?P<name>{_PART}(?:\s*\.\s*{_PART})*)\s*=(?P<table>\s*{{)?
+_PART = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s"'=.,:{}\[\]#]+)"""
+_PARTS = re.compile(_PART)
+_DOTTED = rf"{_PART}(?:\s*\.\s*{_PART})*"
+_WRITES = re.compile(rf"""(?P<name>{_DOTTED})\s*=(?P<table>\s*{{)?
                          |(?P<text>"(?:[^"\\\n]|\\.)*"|'[^'\n]*')|(?P<close>}})|\#""", re.VERBOSE)
 """In a line, a setting's name before its ``=`` (a value written ``{`` after it), a quoted
 text, the close of a value written ``{ … }``, or its comment."""
-_PARTS = re.compile(_PART)
+_LEADS = re.compile(rf"\s*({_DOTTED})")
 # tomllib's reasons, as a host may read them (the first words of its message)
 _REASONS = (("Cannot declare", "notice.config.toml_twice"),
             ("Cannot overwrite", "notice.config.toml_twice"),
@@ -139,26 +141,34 @@ def headers(text: str) -> dict[tuple[str, ...], str]:
 def names_written(line: str) -> tuple[str, ...]:
     """The names of the settings ``line`` writes, read as well as a line TOML cannot read
     allows: each before an ``=``, its parts joined by dots, quotes removed, a setting of a value
-    written ``{ … }`` named after it.
+    written ``{ … }`` named after it; with no ``=``, the name it starts with.
 
     >>> names_written("server . 'host' = 127.0.0.1  # host = 1")
     ('server.host',)
     >>> names_written('leds = { stop = 5, "Port" = 90, note = "a = b" }, x = {y = { z = 1 }}')
     ('leds', 'leds.stop', 'leds.Port', 'leds.note', 'x', 'x.y', 'x.y.z')
+    >>> names_written("host: 127.0.0.1"), names_written("# host: 1")
+    (('host',), ())
     """
     names: list[str] = []
     within: list[str] = []  # the names of the values written { … } that the line is in
     for found in _WRITES.finditer(line):
         if found["name"]:
-            name = ".".join(part.strip("\"'") for part in _PARTS.findall(found["name"]))
-            names.append(".".join([*within, name]))
+            names.append(".".join([*within, _joined(found["name"])]))
             if found["table"]:
-                within.append(name)
+                within.append(_joined(found["name"]))
         elif found["close"]:
             within = within[:-1]
         elif not found["text"]:  # the comment
             break
+    if not names and (lead := _LEADS.match(line)):
+        names.append(_joined(lead[1]))
     return tuple(names)
+
+
+def _joined(name: str) -> str:
+    """A dotted name as written (``leds . "host"``), its parts joined by dots, quotes removed."""
+    return ".".join(part.strip("\"'") for part in _PARTS.findall(name))
 
 
 def _section_lines(lines: list[str], owns: Callable[[str], bool]) -> set[int]:

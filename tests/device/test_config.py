@@ -224,6 +224,7 @@ def test_without_host_given_a_server_setting_in_another_section_keeps_the_table_
     ("[buttons]\nleds = { host = 127.0.0.1 }\n", "line 2: “leds.host”"),
     ("[buttons]\nleds = { stop = 5, max_streams = 5,, }\n", "line 2: “leds.max_streams”"),
     ('[buttons]\n"host" = 127.0.0.1\n', "line 2: “host”"),
+    ("[buttons]\nhost: 127.0.0.1\n", "line 2: “host”"),  # (no =)
     # in another case: it turned the buttons off, and the table listened on every network
     ('[buttons]\nHOST = "127.0.0.1"\n', "[buttons]: “HOST”"),
     ("[buttons]\nHost = 127.0.0.1\n", "line 2: “Host”"),
