@@ -80,9 +80,11 @@ class CameraDesk:
         self.reaching = False
 
     def forget_game(self) -> None:
-        """A new game (or none): drop its reads, question and held roll."""
+        """A new game (or none): drop its reads, question, held roll and call for hands off
+        the table."""
         self.reads, self.reads_game = None, None
         self.question, self.held, self.note = None, None, None
+        self.reaching = False
 
     def to_json(self) -> dict[str, Any]:
         """The ``camera`` part of the state (language-neutral: a refusal goes as its template

@@ -129,6 +129,7 @@ class TableSession:
         self._desk: CameraDesk | None = None
         self._stirred = False  # the camera saw the table move since its last read was taken
         self._held_until = 0.0  # when the rest the camera holds is read at the earliest
+        self._outages = 0  # how many times the camera went out (a read awaited never comes)
         self._made_by: dict[int, Source] = {}  # who made each of the last moves (by version)
         self._news: dict[str, Any] | None = None
         self._notices_version = 0
@@ -232,17 +233,17 @@ class TableSession:
             self._changed.notify_all()
 
     def camera_moved(self) -> None:
-        """Something moved in the camera's view: a read follows once the table is still (from
-        the live loop; returns at once)."""
+        """Something moved in the camera's view: a read follows once the table is still, and
+        a rest the camera held is over (from the live loop; returns at once)."""
         with self._changed:
-            self._stirred = True
+            self._stirred, self._held_until = True, 0.0
 
     def camera_holds(self, seconds: float) -> None:
         """The table is still, but the camera reads it only once what lies over the sheet's
         edge leaves, ``seconds`` at most (a hand): a stop waiting for that read waits that much
         longer (from the live loop; returns at once)."""
         with self._changed:
-            self._held_until = time.monotonic() + seconds
+            self._stirred, self._held_until = True, time.monotonic() + seconds
             self._changed.notify_all()
 
     def camera_reaching(self) -> None:
@@ -264,6 +265,7 @@ class TableSession:
         if status.state in ("out", "ended"):  # no read is coming
             with self._changed:
                 self._stirred = False
+                self._outages += 1
                 self._changed.notify_all()
 
     def answer(self, question: int, reply: dict[str, Any], *, base_version: int) -> Snapshot:
@@ -461,9 +463,10 @@ class TableSession:
         the read then has its own ``stop_waits_s``: the time for the player's hands to leave
         the table counts from when the camera sees it as it lay at the press, or from the
         end of a rest it holds meanwhile (a hand left over the sheet's edge). SessionError
-        when that read does not come in time (the table still moving). Runs on the caller's
-        thread: the read is taken on the worker meanwhile."""
-        can_look, stirred = self._run(self._keep_waits)
+        when that read does not come in time (the table still moving), or the camera goes out
+        before it comes. Runs on the caller's thread: the read is taken on the worker
+        meanwhile."""
+        can_look, stirred, outages = self._run(self._keep_waits)
         look = self.look_now if can_look else None
         if not stirred and look is None:
             return
@@ -471,15 +474,14 @@ class TableSession:
             waiting()
         if look is not None:
             look(self._stop_waits_s)  # the camera heard of any move before it returns
-        if not self._read_came():
-            raise SessionError("the camera still sees movement over the table; take your "
-                               "hands off it and stop again, or enter your keep on the "
-                               "phone")
+        self._wait_for_read(outages)
 
-    def _read_came(self) -> bool:
-        """Whether the camera read the table within ``stop_waits_s`` from now or, where it
+    def _wait_for_read(self, outages: int) -> None:
+        """Wait until the camera read the table, within ``stop_waits_s`` from now or, where it
         holds a rest meanwhile (:meth:`camera_holds`), within ``stop_waits_s`` of the end of
-        that hold (the first one: a hand that moves on is not waited for again)."""
+        that hold (the first one: a hand that moves on is not waited for again); SessionError
+        when it does not, or the camera went out since it had gone out ``outages`` times (its
+        read before is stale)."""
         deadline = time.monotonic() + self._stop_waits_s
         held = False
         with self._changed:
@@ -489,20 +491,25 @@ class TableSession:
                     held = True
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    return False
+                    raise SessionError("the camera still sees movement over the table; take "
+                                       "your hands off it and stop again, or enter your keep "
+                                       "on the phone")
                 self._changed.wait(left)
-            return True
+            if self._outages != outages:
+                raise SessionError("the camera went out before it read the dice you set "
+                                   "aside; enter your keep on the phone, or stop again once "
+                                   "the camera is back")
 
-    def _keep_waits(self) -> tuple[bool, bool]:
+    def _keep_waits(self) -> tuple[bool, bool, int]:
         """Whether the camera waits to journal a keep and shows the table (it can look at it
-        now), and whether it waits to journal a keep and saw the table move since its last
-        read."""
+        now), whether it waits to journal a keep and saw the table move since its last
+        read, and how many times it went out so far."""
         desk, game = self._desk, self._game
-        if desk is None or desk.reads is None or game is None \
-                or desk.reads.pending(game) is None:
-            return False, False
         with self._changed:
-            return desk.status.state == "ok", self._stirred
+            if desk is None or desk.reads is None or game is None \
+                    or desk.reads.pending(game) is None:
+                return False, False, self._outages
+            return desk.status.state == "ok", self._stirred, self._outages
 
     def _act(self, line: dict[str, Any], base_version: int, source: Source) -> Snapshot:
         game = self._current_game(base_version)
@@ -512,9 +519,9 @@ class TableSession:
                 and desk.seen is not None:
             assert desk.reads is not None
             if desk.seen.reaching:
-                raise SessionError("the camera still sees something across the edge of the "
-                                   "sheet; take your hand off the table and stop again, or "
-                                   "enter your keep on the phone")
+                raise SessionError("the camera sees something across the edge of the sheet "
+                                   "that may hide your dice; move what lies there and stop "
+                                   "again, or enter your keep on the phone")
             # the keep the camera's latest read shows comes first, where it is sure of the
             # kept dice (that read may be only a note: a die left to roll unsure, dice picked
             # up to roll again); the last read it took may be from before they were set aside
@@ -615,7 +622,7 @@ class TableSession:
             # compared with stays the table as the players left it.
             if not isinstance(decision, Note) and not (isinstance(decision, Ask)
                                                        and decision.kind == "values"):
-                desk.reads.remember(seen.observation, game)
+                desk.reads.remember(seen.observation, game, marked=seen.reaching)
             if self._take(decision, seen) is not None:
                 return
         self._publish_camera()
@@ -653,7 +660,7 @@ class TableSession:
                          reason=err), seen)
             return None
         if desk.reads is not None:
-            desk.reads.remember(seen.observation, self._game)
+            desk.reads.remember(seen.observation, self._game, marked=seen.reaching)
         if self._recorder is not None:
             self._recorder.keep(seen, self._game_id, len(self._game.actions) - 1,
                                 self._game.record()[1:])
@@ -668,7 +675,7 @@ class TableSession:
             raise SessionError("this question of the camera was already answered")
         decision, seen = answer_question(question, reply, self._game, desk.reads)
         desk.question = None
-        desk.reads.remember(seen.observation, self._game)
+        desk.reads.remember(seen.observation, self._game, marked=seen.reaching)
         snapshot = self._take(decision, seen)
         for version in range(base_version + 1, self._snapshot.version + 1):
             self._made_by[version] = "phone"  # journalled as the camera's read, on a phone's word

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 from device.button_actions import ButtonActions
 from device.button_config import ButtonConfig
 from device.buttons import TableButtons
+from device.camera_errors import CameraError
 from device.journal import Journal
 from device.live import CameraStatus, Seen
 from device.session import SessionError, Snapshot, TableSession
@@ -209,11 +211,11 @@ def test_a_stop_on_a_read_taken_with_a_hand_resting_across_the_edge_is_refused(
         session.camera_moved()
         session.camera_holds(10.0)
         session.camera_reaching()
-        camera = wait_for_camera(session, lambda c: c["reaching"])
-        assert camera["note"] is None
+        camera = news(session, lambda snap: (snap.camera or {})["reaching"]).camera
+        assert camera is not None and camera["note"] is None
         session.camera_seen(replace(seen(hidden, 2), reaching=True))
         assert (session.snapshot().camera or {})["reaching"] is False
-        with pytest.raises(SessionError, match="something across the edge of the sheet"):
+        with pytest.raises(SessionError, match="move what lies there and stop again"):
             stop(session)
         assert journal(state) == [("camera", {"roll": JENNA})]
         session.camera_moved()
@@ -222,15 +224,46 @@ def test_a_stop_on_a_read_taken_with_a_hand_resting_across_the_edge_is_refused(
         assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("phone", {"stop": {}})]
 
 
-def wait_for_camera(session: TableSession,
-                    done: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
-    """The camera part of the table's state once ``done`` with it (news the session takes
-    up on its worker without waiting)."""
-    deadline = time.monotonic() + NEWS_S
-    while not done(camera := session.snapshot().camera or {}):
-        assert time.monotonic() < deadline, "the phones were not told"
-        time.sleep(0.02)
-    return camera
+def test_a_roll_read_with_a_hand_resting_over_the_keep_is_not_what_the_keep_counts_from(
+        state: Path) -> None:
+    """Jenna kept H2 H2 D3 D3 D3 and rolled again, her hand resting over her two humans as
+    the camera read the roll (marked); her hand leaves, she sets a D3 aside and stops: the
+    keep was counted from the read under her hand and journalled as D3 H2 H2 (she scored 8,
+    not 4)."""
+    again: list[Die] = [(face, "to-roll") for face in ("D3", "H2", "H2", "D2")]
+    kept = [die for die in SET_ASIDE if die[1] != "to-roll"]
+    hidden = [die for die in kept if die != ("H2", "kept-humans")]
+    later = [*kept, ("D3", "kept-daleks"), *again[1:]]
+    for session in rolled(state, stop_waits_s=30.0):
+        session.camera_seen(seen(SET_ASIDE, 2))
+        session.camera_seen(replace(seen(hidden + again, 3), reaching=True))
+        assert journal(state)[1:] == [("camera", {"keep": KEEP}),
+                                      ("camera", {"roll": ["D3", "H2", "H2", "D2"]})]
+        session.camera_seen(seen(kept + again, 4))
+        session.camera_seen(seen(later, 5))
+        stop(session)
+        assert journal(state)[3:] == [("camera", {"keep": ["D3"]}), ("phone", {"stop": {}})]
+        assert session.snapshot().view["scores"] == {"Jenna": 4, "Peter": 0}  # type: ignore
+
+
+def test_a_stop_waiting_for_a_read_as_the_camera_goes_out_is_refused(state: Path) -> None:
+    """Jenna stops as her hand rests across the edge (the camera holds the rest), and the
+    camera goes out meanwhile: the stop went on with the read before she set her dice aside
+    and journalled `keep []`. It is refused, nothing journalled; the camera back and its read
+    come, her stop scores her keep."""
+    out = CameraStatus("out", CameraError("camera.why.stalled", seconds="5"))
+    for session in rolled(state, stop_waits_s=30.0):
+        session.camera_status(CameraStatus("ok"))
+        session.camera_moved()
+        session.camera_holds(10.0)
+        with pytest.raises(SessionError, match="the camera went out before it read the dice"):
+            session.act({"stop": {}}, base_version=session.snapshot().version, source="phone",
+                        waiting=partial(session.camera_status, out))
+        assert journal(state) == [("camera", {"roll": JENNA})]
+        session.camera_status(CameraStatus("ok"))
+        session.camera_seen(seen(SET_ASIDE, 2))
+        stop(session)
+        assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("phone", {"stop": {}})]
 
 
 def test_a_stop_while_a_held_hand_moves_on_is_refused_once_the_hold_and_its_wait_are_over(
@@ -251,6 +284,12 @@ def test_a_stop_while_a_held_hand_moves_on_is_refused_once_the_hold_and_its_wait
         with pytest.raises(SessionError, match="still sees movement over the table"):
             stop(session)
         assert time.monotonic() - started < 0.8
+        session.camera_holds(5.0)  # a hold the hand moved on from before the stop: over
+        session.camera_moved()
+        started = time.monotonic()
+        with pytest.raises(SessionError, match="still sees movement over the table"):
+            stop(session)
+        assert time.monotonic() - started < 0.8  # (it waited 5.3 s)
         assert journal(state) == [("camera", {"roll": JENNA})]
 
 
@@ -299,12 +338,18 @@ def buttons(session: TableSession) -> Iterator[Callable[[int], None]]:
 
 def button_news(session: TableSession, kind: str) -> Snapshot:
     """The first snapshot showing the buttons' news of ``kind`` (fails after NEWS_S)."""
+    return news(session, lambda snap: snap.buttons and snap.buttons["kind"] == kind)
+
+
+def news(session: TableSession, shown: Callable[[Snapshot], object]) -> Snapshot:
+    """The first snapshot the phones get that has ``shown`` (fails after NEWS_S: news the
+    session takes up on its worker without waiting, or a press's)."""
     deadline = time.monotonic() + NEWS_S
     snap = session.snapshot()
     with session.subscribe() as updates:
-        while not (snap.buttons and snap.buttons["kind"] == kind):
+        while not shown(snap):
             update = updates.get(max(0.0, deadline - time.monotonic()))
-            assert update is not None, f"no {kind} news came; buttons: {snap.buttons}"
+            assert update is not None, f"the phones were not told; buttons: {snap.buttons}"
             snap = update
     return snap
 

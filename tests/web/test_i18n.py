@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from device.button_actions import ButtonActions
-from device.camera_errors import UnreadableFrame
+from device.camera_errors import CameraError, UnreadableFrame
 from device.journal import Journal
 from device.live import CameraStatus, Seen
 from device.session import SessionError, TableSession
@@ -505,6 +505,10 @@ def camera_refusals(session: TableSession) -> Iterator[Callable[[], object]]:
                              np.zeros((2, 2, 3), np.uint8), b"", 0.0, 4, reaching=True))
     yield lambda: session.act({"stop": {}}, base_version=session.snapshot().version,
                               source="phone")
+    session.camera_moved()  # her hand leaves, and the camera goes out as the stop waits
+    out = CameraStatus("out", CameraError("camera.why.stalled", seconds="5"))
+    yield lambda: session.act({"stop": {}}, base_version=session.snapshot().version,
+                              source="phone", waiting=lambda: session.camera_status(out))
 
 
 def sheet(game: str, *, dice: tuple[Any, ...] = (), cards: dict[str, str] | None = None
