@@ -224,6 +224,16 @@ def test_a_stop_on_a_read_taken_with_a_hand_resting_across_the_edge_is_refused(
         assert journal(state)[1:] == [("camera", {"keep": KEEP}), ("phone", {"stop": {}})]
 
 
+def test_a_new_game_drops_the_call_for_hands_off_the_table(state: Path) -> None:
+    """The phones were asked for hands off the table, and a new game is set up before the
+    camera's read: the call went on through the new game until the camera went out."""
+    for session in rolled(state, stop_waits_s=30.0):
+        session.camera_reaching()
+        news(session, lambda snap: (snap.camera or {})["reaching"])
+        session.new_game(DALEK, base_version=session.snapshot().version, abandon_current=True)
+        assert (session.snapshot().camera or {})["reaching"] is False
+
+
 def test_a_roll_read_with_a_hand_resting_over_the_keep_is_not_what_the_keep_counts_from(
         state: Path) -> None:
     """Jenna kept H2 H2 D3 D3 D3 and rolled again, her hand resting over her two humans as
