@@ -188,7 +188,7 @@ class TableSession:
         to wait): the dice the player set aside before stopping are the keep. A stop is
         refused while the camera's last read does not show that keep surely (a die it is not
         sure of, a frame it could only note, something left across the sheet's edge: a hand
-        resting over the dice)."""
+        resting over the dice), or where the camera went out as it waited for the read."""
         if "stop" in line:
             self._await_read_of_keep(waiting)
         return self._run(lambda: self._act(line, base_version, source))
