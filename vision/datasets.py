@@ -359,21 +359,34 @@ def _load_manifest(root: Path) -> Dataset:
     images = doc.get("images") if isinstance(doc, dict) else None
     if not isinstance(images, list):
         raise DatasetError(f'{path}: expected an object with an "images" list')
-    entries: list[Entry] = []
+    listed: dict[int, Entry] = {}
     problems: list[Problem] = []
     photos = FileFinder(root)
     for index, item in enumerate(images):
         split = item.get("split") if isinstance(item, dict) else None
         split = split_named(split) if isinstance(split, str) else None
         try:
-            entries.append(_manifest_entry(photos, item))
+            listed[index] = _manifest_entry(photos, item)
         except _Bad as bad:
             name = item.get("file") if isinstance(item, dict) else None
             where = f"images[{index}]" + (f" ({name})" if isinstance(name, str) else "")
             problems.append(Problem(MANIFEST, f"{where}: {bad}", split=split))
-    if not entries and not problems:
+    found = list(listed.items())
+    for at, other in photos.shared([(e.file, e.path) for _, e in found]).items():
+        (n, entry), (m, named) = found[at], found[other]
+        del listed[n]
+        problems.append(Problem(entry.file, named_too(
+            entry.path.relative_to(root).as_posix(), m, named.file), split=entry.split))
+    if not listed and not problems:
         raise DatasetError(f"{path}: lists no images")
-    return Dataset(root, MANIFEST, tuple(entries), tuple(problems))
+    return Dataset(root, MANIFEST, tuple(listed.values()), tuple(problems))
+
+
+def named_too(found: str, index: int, file: str) -> str:
+    """Why an entry whose photo was found other than as written, as ``found``, is skipped
+    where entry ``index`` (naming ``file``) finds that photo too (vision.file_names)."""
+    return (f"not found as written, and the photo it would be, {found}, is named by "
+            f"images[{index}] ({file}) too")
 
 
 def _manifest_entry(photos: FileFinder, item: object) -> Entry:
@@ -474,11 +487,20 @@ def _load_yolo(root: Path) -> Dataset:
     used: set[Path] = set()
     names = _ClassNames(root)
     finder = FileFinder(root)
-    for image in images:
+    wanted = [_label_file(root, image.relative_to(root)) for image in images]
+    written = [label.relative_to(root).as_posix() for label, _ in wanted]
+    found = [finder.path_of(name) for name in written]  # IMG_1.TXT too
+    passed = finder.shared(list(zip(written, found, strict=True)))
+    for at, image in enumerate(images):
         rel = image.relative_to(root)
         split = _split_of(rel)
-        label, in_labels_folder = _label_file(root, rel)
-        label = finder.path_of(label.relative_to(root).as_posix())  # IMG_1.TXT too
+        label, in_labels_folder = found[at], wanted[at][1]
+        if at in passed:
+            other = images[passed[at]].relative_to(root).as_posix()
+            problems.append(Problem(rel.as_posix(), f"no label file {wanted[at][0].name}, and "
+                                    f"the one it would be, {label.name}, is that of {other}",
+                                    split=split))
+            continue
         if not label.is_file():
             if in_labels_folder:  # Ultralytics: an image without a label file holds no dice
                 entries.append(Entry(rel.as_posix(), image, split, (), normalised=True))

@@ -11,14 +11,22 @@ each photo's whole path (``C:\\Users\\ana\\dice\\images\\IMG_1.jpg``,
 ``/home/ana/dice/images/IMG_1.jpg``) names where it lay on the machine that labelled it: the
 longest end of that path found under the set's folder is the photo (``images/IMG_1.jpg``).
 
+A file found other than as written is taken only where no other entry of the set finds that
+file too (:meth:`FileFinder.shared`): a set made on Linux may hold ``IMG_1.jpg`` and
+``img_1.jpg``, and copied through a Mac keep one; a whole path may end in a name another entry
+writes (``C:\\...\\val\\IMG_1.jpg`` and ``IMG_1.jpg``). Each would score one photo twice, or
+one photo against another's labels.
+
 >>> name_key("Cafe\\u0301.JPG") == name_key("caf\\u00e9.jpg")
 True
 """
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
 
 
@@ -46,6 +54,22 @@ class FileFinder:
             found = next((end for start in range(1, len(parts))
                           if (end := self._found(parts[start:])) is not None), None)
         return found or written
+
+    def shared(self, found: Sequence[tuple[str, Path]]) -> dict[int, int]:
+        """The entries to pass over, of those ``found`` lists (each its file's name as written
+        and the file :meth:`path_of` found): each one found other than as written whose file
+        another entry finds too, as written or not, with the index of that other entry (one
+        found as written first)."""
+        finders: dict[str, list[int]] = {}
+        for index, (_, path) in enumerate(found):
+            finders.setdefault(os.path.normpath(path), []).append(index)
+        passed = {}
+        for index, (name, path) in enumerate(found):
+            others = [i for i in finders[os.path.normpath(path)] if i != index]
+            if others and path != self.root / name:
+                passed[index] = min(others, key=lambda i: (
+                    found[i][1] != self.root / found[i][0], i))
+        return passed
 
     def _found(self, parts: list[str]) -> Path | None:
         """The one file under the root at ``parts`` (each named as written, or the one entry

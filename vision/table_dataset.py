@@ -78,6 +78,7 @@ from vision.datasets import (
     decode_image,
     die_value,
     ignore_boxes,
+    named_too,
     pixel_box,
     split_named,
     stated_size,
@@ -196,18 +197,25 @@ def listed(root: Path) -> tuple[list[TablePhoto], list[WrongEntry]]:
         raise DatasetError(f"{path}: nests too deeply to be a list of labels") from err
     if not isinstance(doc, dict) or not isinstance(doc.get("images"), list):
         raise DatasetError(f'{path}: expected an object with an "images" list')
-    photos, wrong = [], []
+    photos: dict[int, TablePhoto] = {}
+    wrong = []
     finder = FileFinder(root)
     for n, entry in enumerate(doc["images"]):
         try:
-            photos.append(_photo(finder, entry))
+            photos[n] = _photo(finder, entry)
         except (KeyError, TypeError, ValueError) as err:
             name = entry.get("file") if isinstance(entry, dict) else None
             split = entry.get("split") if isinstance(entry, dict) else None
             where = f"images[{n}]" + (f" ({name})" if isinstance(name, str) else "")
             wrong.append(WrongEntry(split_named(split) if isinstance(split, str) else None,
                                     f"{where}: {_why(err)}"))
-    return photos, wrong
+    found = list(photos.items())
+    for at, other in finder.shared([(p.file, p.path) for _, p in found]).items():
+        (n, photo), (m, named) = found[at], found[other]
+        del photos[n]
+        wrong.append(WrongEntry(photo.split, f"images[{n}] ({photo.file}): " + named_too(
+            photo.path.relative_to(root).as_posix(), m, named.file)))
+    return list(photos.values()), wrong
 
 
 def _why(err: Exception) -> str:

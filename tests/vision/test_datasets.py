@@ -203,11 +203,12 @@ def test_photos_named_as_windows_or_a_mac_names_them_are_found(tmp_path: Path) -
     # a labels.json written on Windows (backslashes, another case: its disks tell no case)
     # or a Mac (an accent kept apart from its letter) names files Linux holds otherwise
     _image(tmp_path / "Photos/IMG_1.JPG")
+    _image(tmp_path / "Photos/IMG_2.JPG")
     _image(tmp_path / "Photos/caf\u00e9.jpg")  # é composed, as Linux keeps a typed name
     _image(tmp_path / "twice/a.jpg")
     _image(tmp_path / "twice/A.jpg")
     _manifest(tmp_path, [{"file": name, "dice": []} for name in (
-        "Photos\\IMG_1.JPG", "photos/img_1.jpg", "Photos/cafe\u0301.jpg", "twice/a.JPG",
+        "Photos\\IMG_1.JPG", "photos/img_2.jpg", "Photos/cafe\u0301.jpg", "twice/a.JPG",
         "photos/gone.jpg")])
     found, other_case, accent, either, gone = load(tmp_path).entries
     for entry in (found, other_case, accent):
@@ -223,14 +224,40 @@ def test_photos_named_by_where_they_lay_on_the_machine_that_labelled_them_are_fo
         tmp_path: Path) -> None:
     # a tool that writes each photo's whole path: on Windows, or on another computer
     _image(tmp_path / "images/IMG_1.JPG")
+    _image(tmp_path / "images/IMG_2.JPG")
     _manifest(tmp_path, [{"file": name, "dice": []} for name in (
-        "C:\\Users\\ana\\dice\\images\\IMG_1.JPG", "/home/ana/dice/images/img_1.jpg",
-        "/home/ana/dice/images/IMG_2.JPG")])
+        "C:\\Users\\ana\\dice\\images\\IMG_1.JPG", "/home/ana/dice/images/img_2.jpg",
+        "/home/ana/dice/images/IMG_3.JPG")])
     windows, other, gone = load(tmp_path).entries
     for entry in (windows, other):
         assert decode(entry).image.shape == (48, 64, 3), entry.file
     with pytest.raises(EntryError, match="image file missing"):
         decode(gone)
+
+
+def test_a_photo_named_otherwise_that_another_entry_names_is_not_scored_twice(
+        tmp_path: Path) -> None:
+    # a Linux set held IMG_1.jpg and img_1.jpg; copied through a Mac, only IMG_1.jpg is left:
+    # img_1.jpg's labels were scored against IMG_1.jpg, and IMG_1.jpg scored twice; a whole
+    # path whose file name alone is found is that photo too
+    _image(tmp_path / "IMG_1.jpg")
+    _manifest(tmp_path, [{"file": "img_1.jpg", "dice": [_die(6, [1, 1, 9, 9])]},
+                         {"file": "IMG_1.jpg", "dice": [_die(1, [1, 1, 9, 9])]},
+                         {"file": "C:\\Users\\ana\\dice\\val\\IMG_1.jpg", "dice": []}])
+    dataset = load(tmp_path)
+    assert [(e.file, [d.value for d in e.dice]) for e in dataset.entries] == [
+        ("IMG_1.jpg", [1])]
+    assert [p.describe() for p in dataset.problems] == [
+        "img_1.jpg: not found as written, and the photo it would be, IMG_1.jpg, is named by "
+        "images[1] (IMG_1.jpg) too",
+        "C:\\Users\\ana\\dice\\val\\IMG_1.jpg: not found as written, and the photo it would "
+        "be, IMG_1.jpg, is named by images[1] (IMG_1.jpg) too"]
+    _manifest(tmp_path, [{"file": "img_1.jpg", "items": [
+        {"kind": "dalek", "face": "H4", "bbox": [1, 1, 9, 9]}]}, {"file": "IMG_1.jpg"}])
+    with pytest.raises(DatasetError, match=re.escape(
+            "images[0] (img_1.jpg): not found as written, and the photo it would be, "
+            "IMG_1.jpg, is named by images[1] (IMG_1.jpg) too")):
+        load_table_photos(tmp_path)
 
 
 def _turned_photo(path: Path, width: int = 64, height: int = 32) -> None:
@@ -579,6 +606,22 @@ def test_a_yolo_label_file_named_in_another_case_is_its_images(tmp_path: Path) -
         ("images/IMG_1.jpg", [4])]
     assert [p.describe() for p in dataset.problems] == [
         "labels/GONE.TXT: no image for this label file"]
+
+
+@pytest.mark.parametrize("labels", ["", "labels/"])
+def test_a_yolo_label_file_is_not_taken_for_an_image_named_so_in_another_case(
+        tmp_path: Path, labels: str) -> None:
+    # a Linux set: img_1.jpg has no label file (Ultralytics: a table without dice); it was
+    # scored with IMG_1.jpg's dice
+    _image(tmp_path / "images/IMG_1.jpg")
+    _image(tmp_path / "images/img_1.jpg")
+    _text(tmp_path / (labels or "images/") / "IMG_1.txt", "3 0.5 0.5 0.2 0.2\n")
+    dataset = load(tmp_path)
+    assert [(e.file, [d.value for d in e.dice]) for e in dataset.entries] == [
+        ("images/IMG_1.jpg", [4])]
+    assert [p.describe() for p in dataset.problems] == [
+        "images/img_1.jpg: no label file img_1.txt, and the one it would be, IMG_1.txt, is "
+        "that of images/IMG_1.jpg"]
 
 
 def test_folders_with_nothing_to_evaluate_raise(tmp_path: Path) -> None:
