@@ -204,13 +204,18 @@ def decode(entry: Entry) -> Sample:
                                [*(d.box for d in entry.dice), *entry.ignore], PHOTO_PIXELS)
     width, height = _size(image)
     across, down = (width, height) if entry.normalised else (width / full[0], height / full[1])
-
-    def scale(box: Box) -> Box:
-        return (box[0] * across, box[1] * down, box[2] * across, box[3] * down)
-
     return Sample(entry.file, image,
-                  tuple(LabelledDie(d.value, scale(d.box)) for d in entry.dice),
-                  tuple(scale(b) for b in entry.ignore))
+                  tuple(LabelledDie(d.value, scaled(d.box, across, down)) for d in entry.dice),
+                  tuple(scaled(b, across, down) for b in entry.ignore))
+
+
+def scaled(box: Box, across: float, down: float) -> Box:
+    """``box`` with its x scaled by ``across`` and its y by ``down``.
+
+    >>> scaled((1.0, 2.0, 3.0, 4.0), 2, 0.5)
+    (2.0, 1.0, 6.0, 2.0)
+    """
+    return (box[0] * across, box[1] * down, box[2] * across, box[3] * down)
 
 
 Size = tuple[int, int]

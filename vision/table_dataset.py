@@ -72,6 +72,7 @@ from vision.components import (
 )
 from vision.datasets import (
     MANIFEST,
+    PHOTO_PIXELS,
     DatasetError,
     Entry,
     EntryError,
@@ -80,6 +81,7 @@ from vision.datasets import (
     ignore_boxes,
     named_too,
     pixel_box,
+    scaled,
     split_named,
     stated_size,
 )
@@ -144,25 +146,23 @@ class TablePhoto:
 
     def read(self) -> tuple[NDArray[np.uint8], TablePhoto]:
         """The photo as it was labelled (turned as its orientation tag says, unless its size or
-        boxes fit it only as stored; past FRAME_PIXELS shrunk to them, as the table reads a
-        camera's picture), and this photo with its labels in its pixels."""
+        boxes fit it only as stored; shrunk to fit FRAME_PIXELS on a sheet, as the table reads
+        a camera's picture, else PHOTO_PIXELS, as eval reads a photo of dice), and this photo
+        with its labels in its pixels."""
         try:
             image, (width, height) = decode_image(
                 Entry(self.file, self.path, self.split, (), (), self.size),
-                [*(i.bbox for i in self.items), *self.ignore], FRAME_PIXELS)
+                [*(i.bbox for i in self.items), *self.ignore],
+                FRAME_PIXELS if self.on_sheet else PHOTO_PIXELS)
         except EntryError as err:
             raise DatasetError(str(err)) from err
         across, down = image.shape[1] / width, image.shape[0] / height
         if (across, down) == (1.0, 1.0):
             return image, self
-
-        def box(b: Box) -> Box:
-            return (b[0] * across, b[1] * down, b[2] * across, b[3] * down)
-
         return image, replace(self, items=tuple(replace(
-            item, bbox=box(item.bbox), corners=None if item.corners is None else tuple(
-                (x * across, y * down) for x, y in item.corners)) for item in self.items),
-            ignore=tuple(map(box, self.ignore)))
+            item, bbox=scaled(item.bbox, across, down), corners=None if item.corners is None
+            else tuple((x * across, y * down) for x, y in item.corners)) for item in self.items),
+            ignore=tuple(scaled(box, across, down) for box in self.ignore))
 
 
 def load(root: Path, split: str | None = None) -> list[TablePhoto]:

@@ -337,6 +337,23 @@ def test_a_photo_past_a_phones_12_mp_is_read_shrunk_its_labels_too(tmp_path: Pat
         decode(wrong)
 
 
+def test_table_photos_of_dice_alone_are_read_as_dice_photos_and_sheets_as_frames(
+        tmp_path: Path) -> None:
+    # a photo of dice alone in a set of table photos is read for dice anywhere, as a set of
+    # dice photos reads it (it was shrunk to 4 MP, as a photo of a sheet is)
+    _image(tmp_path / "dice.jpg", width=2400, height=1800)
+    _image(tmp_path / "sheet.jpg", width=2400, height=1800)
+    _manifest(tmp_path, [
+        {"file": "dice.jpg", "dice": [_die(3, [200, 100, 300, 200])]},
+        {"file": "sheet.jpg", "items": [
+            {"kind": "dalek", "face": "H4", "bbox": [200, 100, 300, 200],
+             "corners": [[200, 100], [300, 100], [300, 200], [200, 200]]}]}])
+    (dice, as_read), (sheet, on_sheet) = (p.read() for p in load_table_photos(tmp_path))
+    assert dice.shape == (1800, 2400, 3) and as_read.items[0].bbox == (200, 100, 300, 200)
+    assert sheet.shape == (900, 1200, 3) and on_sheet.items[0].bbox == (100, 50, 150, 100)
+    assert on_sheet.items[0].corners == ((100, 50), (150, 50), (150, 100), (100, 100))
+
+
 def test_the_shared_sets_load_with_their_documented_counts() -> None:
     shared = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
     if not shared.is_dir():
