@@ -51,7 +51,7 @@ from numpy.typing import NDArray
 from vision.file_names import FileFinder
 from vision.image_size import TOO_LARGE, image_size
 from vision.picture_file import decoded, shrink_of, too_large
-from vision.picture_formats import PICTURE_SUFFIXES, unreadable_inside, unreadable_kind
+from vision.picture_formats import PICTURE_SUFFIXES, not_read, unreadable, unreadable_kind
 
 Box = tuple[float, float, float, float]
 """x0, y0, x1, y1 in image pixels (or in fractions of the image size before decoding a YOLO
@@ -256,9 +256,9 @@ class _Photo:
         shrinking; fails the entry where it cannot be decoded."""
         image = decoded(self.data, turned=turned, shrink=self.shrink, size=self.stored)
         if image is None:
-            _fail(self.entry, _cannot_read(self.entry.path)
-                  or _cannot_read_inside(self.entry.path, self.data)
-                  or "not a readable image (empty, truncated or not an image format)")
+            kind = unreadable(self.entry.path, self.data)
+            _fail(self.entry, "not a readable image (empty, truncated or not an image format)"
+                  if kind is None else not_read(kind, self.entry.path))
         size = _size(image)
         if self.shrink == 1 or self.stored is None:
             return image, size
@@ -309,27 +309,6 @@ def _read_bytes(entry: Entry) -> tuple[bytes, tuple[int, int] | None]:
     if (large := too_large(data, size)) is not None:
         _fail(entry, "the image is " + TOO_LARGE.format_map(large))
     return data, size
-
-
-def _cannot_read(path: Path) -> str | None:
-    """Why a photo in a format the table does not read (vision.picture_formats) is skipped;
-    None for other files."""
-    kind = unreadable_kind(path)
-    if kind is None:
-        return None
-    return _NOT_READ.format(kind=kind)
-
-
-def _cannot_read_inside(path: Path, data: bytes) -> str | None:
-    """Why a photo named as one the table reads, but in a format it does not, is skipped
-    (an iPhone's HEIC saved as ``.jpg``); None for other files."""
-    kind = unreadable_inside(data)
-    if kind is None:
-        return None
-    return f"named {path.suffix} but in the {kind} format: " + _NOT_READ.format(kind=kind)
-
-
-_NOT_READ = "{kind} photos cannot be read here; convert them to JPEG or PNG"
 
 
 def _size(image: NDArray[np.uint8]) -> tuple[int, int]:
@@ -487,8 +466,9 @@ def _load_yolo(root: Path) -> Dataset:
     images = sorted(p for p in files if p.suffix.lower() in PICTURE_SUFFIXES)
     entries: list[Entry] = []
     problems: list[Problem] = [
-        Problem(p.relative_to(root).as_posix(), reason, split=_split_of(p.relative_to(root)))
-        for p in sorted(files) if (reason := _cannot_read(p)) is not None]
+        Problem(p.relative_to(root).as_posix(), not_read(kind, p),
+                split=_split_of(p.relative_to(root)))
+        for p in sorted(files) if (kind := unreadable_kind(p)) is not None]
     used: set[Path] = set()
     names = _ClassNames(root)
     finder = FileFinder(root)

@@ -110,8 +110,11 @@ def _is_gif(data: bytes) -> bool:
 def _jpeg_size(data: bytes) -> tuple[int, int] | None:
     at = 2
     while at + 9 <= len(data):
-        if data[at] != 0xFF:
-            return None
+        if data[at] != 0xFF:  # bytes before a marker, which libjpeg passes over too
+            at = data.find(b"\xff", at)
+            if at < 0:
+                return None
+            continue
         marker = data[at + 1]
         if marker == 0xFF:  # fill byte
             at += 1

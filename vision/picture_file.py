@@ -16,6 +16,12 @@ is :data:`MAX_PIXELS`, past which none is decoded. A GIF costs 4 times a PNG's: 
 bytes and some 12 bytes a pixel (a 12 MP GIF 141 MB at the peak, a 49 MP one 565 MB), so none
 past 10 megapixels, :data:`MAX_GIF_PIXELS`, is decoded (a 10 MP GIF is 118 to 129 MB).
 
+A picture whose size its header does not give (vision.image_size: one neither PNG, JPEG,
+WebP, TIFF, BMP nor GIF) is not decoded, whatever its name: an AVIF (its size lies deep in its
+boxes), a PPM, JPEG 2000, Sun raster, HDR or PFM picture saved as ``.jpg``, which OpenCV
+would decode to whatever size it holds. A phone saves JPEG (or HEIC, which is not read
+anyway); these come from other tools, and are converted in a moment.
+
 >>> shrink_of((8000, 6000), FRAME_PIXELS), shrink_of((4000, 3000), FRAME_PIXELS)
 (4, 2)
 >>> shrink_of((1280, 720), FRAME_PIXELS), shrink_of((40000, 30000), FRAME_PIXELS)
@@ -31,7 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.image_size import TOO_LARGE, image_size, most_pixels
-from vision.picture_formats import unreadable_inside, unreadable_kind
+from vision.picture_formats import not_read, unreadable
 
 FRAME_PIXELS = 4_000_000
 """The most pixels a camera's picture is read at (a 12 MP photo is read at 3 MP, 2000×1500)."""
@@ -65,16 +71,11 @@ def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
     image = decoded(data, size=size,
                     shrink=1 if fit is None or size is None else shrink_of(size, fit))
     if image is None:
-        kind = unreadable_kind(path) or unreadable_inside(data)
+        kind = unreadable(path, data)
         if kind is not None:  # (an iPhone's HEIC, under its name or saved as .jpg)
-            raise PictureError(f"is in the {kind} format, which cannot be read here; convert "
-                               "it to JPEG or PNG", kind=kind)
+            raise PictureError("is " + not_read(kind, path), kind=kind)
         raise PictureError("is not a readable image (empty, cut short or not an image "
                            "format)")
-    height, width = image.shape[:2]
-    if fit is not None and size is None and (more := shrink_of((width, height), fit)) > 1:
-        image = np.asarray(cv2.resize(image, (width // more, height // more),
-                                      interpolation=cv2.INTER_AREA), np.uint8)
     return image
 
 
@@ -102,12 +103,12 @@ def decoded(data: bytes, *, turned: bool = True, shrink: int = 1,
     """The picture ``data`` holds as BGR, shrunk by ``shrink`` (1, 2, 4 or 8) as it is
     decoded, turned as its orientation tag says if ``turned`` (a photo; a video's frame is
     played as stored); None where none can be decoded, or it is :func:`too_large` (OpenCV
-    would decode a corrupt size to gigabytes, or assert), or a photo the table does not
-    read (vision.picture_formats: an AVIF, whose size is not known before it is decoded, is
-    not, whatever its name). ``size`` is :func:`image_size` of ``data`` where the caller has
-    read it already (None: its header has none); the header is read here only when it is not
-    given."""
-    if too_large(data, size) is not None or unreadable_inside(data) is not None:
+    would decode a corrupt size to gigabytes, or assert), or its size is not known before it
+    is decoded (see the module's note). ``size`` is :func:`image_size` of ``data`` where the
+    caller has read it already (None: its header has none); the header is read here only
+    when it is not given."""
+    size = image_size(data) if size == _UNMEASURED else size
+    if size is None or too_large(data, size) is not None:
         return None
     flags = _SHRUNK[shrink] | (0 if turned else cv2.IMREAD_IGNORE_ORIENTATION)
     try:

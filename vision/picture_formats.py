@@ -39,13 +39,27 @@ UNREADABLE: dict[str, tuple[str, ...]] = {
 _BRANDS = {b"heic": "HEIC", b"heix": "HEIC", b"heim": "HEIC", b"heis": "HEIC",
            b"hevc": "HEIC", b"hevx": "HEIC", b"mif1": "HEIC", b"msf1": "HEIC",
            b"avif": "AVIF", b"avis": "AVIF"}
-"""An ISO media file's first brand (its ``ftyp`` box): the kind of photo it holds."""
+"""An ISO media file's brand (its ``ftyp`` box): the kind of photo it holds."""
+_ANY_HEIF = (b"mif1", b"msf1")
+"""The brands of any HEIF picture (HEIC, AVIF): the brands that follow say which."""
 
 
 def unreadable_inside(data: bytes) -> str | None:
     """The kind of photo the table cannot read that the file ``data`` holds, by its first
-    bytes; None for any other (a video of the same file family among them)."""
-    return _BRANDS.get(data[8:12]) if data[4:8] == b"ftyp" else None
+    bytes (its first brand, or where that is any HEIF's, the first that says which); None
+    for any other (a video of the same file family among them).
+
+    >>> unreadable_inside(b"\\x00\\x00\\x00\\x1cftypmif1\\x00\\x00\\x00\\x00mif1miafavif")
+    'AVIF'
+    """
+    if data[4:8] != b"ftyp":
+        return None
+    brand = data[8:12]
+    if brand in _ANY_HEIF:
+        end = min(int.from_bytes(data[:4], "big"), len(data))
+        brand = next((b for b in (data[at:at + 4] for at in range(16, end - 3, 4))
+                      if b in _BRANDS and b not in _ANY_HEIF), brand)
+    return _BRANDS.get(brand)
 
 
 def unreadable_kind(path: Path) -> str | None:
@@ -54,3 +68,23 @@ def unreadable_kind(path: Path) -> str | None:
     suffix = path.suffix.lower()
     return None if path.name.startswith(".") else next(
         (kind for kind, suffixes in UNREADABLE.items() if suffix in suffixes), None)
+
+
+def unreadable(path: Path, data: bytes) -> str | None:
+    """The kind of photo the table cannot read that ``path`` is named as, else the one its
+    bytes ``data`` hold (an iPhone's HEIC saved as ``.jpg``); None for any other."""
+    return unreadable_kind(path) or unreadable_inside(data)
+
+
+def not_read(kind: str, path: Path) -> str:
+    """Why the photo at ``path``, of a ``kind`` the table cannot read, is not read (after its
+    name), saying the ending it was named with where that is not its kind's.
+
+    >>> not_read("HEIC", Path("IMG_1.jpg"))
+    'a HEIC photo named .jpg, which cannot be read here; convert it to JPEG or PNG'
+    >>> not_read("AVIF", Path("IMG_1.avif"))
+    'an AVIF photo, which cannot be read here; convert it to JPEG or PNG'
+    """
+    article = "an" if kind[0] in "AEIOU" else "a"
+    named = f" named {path.suffix}" if path.suffix and unreadable_kind(path) != kind else ""
+    return f"{article} {kind} photo{named}, which cannot be read here; convert it to JPEG or PNG"

@@ -120,9 +120,9 @@ def test_teach_passes_over_the_photos_it_cannot_read_and_names_them(
                  str(tmp_path / "p.npz")]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Taught dalek from 1 photos: H4 1, "), out
-    assert ("  skipped images/0000.heic: HEIC photos cannot be read here; convert them to JPEG "
-            "or PNG\n  skipped images/0001.jpg: not a readable image (empty, truncated or not "
-            "an image format)\n") in out
+    assert ("  skipped images/0000.heic: a HEIC photo, which cannot be read here; convert it "
+            "to JPEG or PNG\n  skipped images/0001.jpg: not a readable image (empty, "
+            "truncated or not an image format)\n") in out
     assert (tmp_path / "p.npz").is_file()
     labels["images"] = labels["images"][:2]  # none readable
     (photos / "labels.json").write_text(json.dumps(labels))
@@ -130,7 +130,7 @@ def test_teach_passes_over_the_photos_it_cannot_read_and_names_them(
                  str(tmp_path / "q.npz")]) == 2
     assert capsys.readouterr().err == (
         "dicetable teach: none of the 2 photos can be read:\n"
-        "  images/0000.heic: HEIC photos cannot be read here; convert them to JPEG or PNG\n"
+        "  images/0000.heic: a HEIC photo, which cannot be read here; convert it to JPEG or PNG\n"
         "  images/0001.jpg: not a readable image (empty, truncated or not an image format)\n")
     assert not (tmp_path / "q.npz").exists()
 
@@ -169,7 +169,7 @@ def test_teach_writes_no_profile_where_a_face_was_only_on_photos_it_cannot_read(
     assert capsys.readouterr().err == (
         "dicetable teach: EXT would not be taught: the only photos of it cannot be read; no "
         "profile written:\n"
-        "  images/0000.heic: HEIC photos cannot be read here; convert them to JPEG or PNG\n")
+        "  images/0000.heic: a HEIC photo, which cannot be read here; convert it to JPEG or PNG\n")
     assert not (tmp_path / "p.npz").exists()
 
 
@@ -204,7 +204,7 @@ def test_teach_writes_no_profile_where_a_face_lies_off_the_sheet_on_each_readabl
     assert capsys.readouterr().err == (
         "dicetable teach: EXT would not be taught: the only photos of it cannot be read or show "
         "it off the sheet; no profile written:\n"
-        "  images/0000.heic: HEIC photos cannot be read here; convert them to JPEG or PNG\n"
+        "  images/0000.heic: a HEIC photo, which cannot be read here; convert it to JPEG or PNG\n"
         "  note images/0001.jpg: the dalek labelled 'EXT' lies off the sheet; it is not taught\n")
     labels = json.loads((photos / "labels.json").read_text())
     labels["images"] = labels["images"][1:]
@@ -240,7 +240,7 @@ def test_teach_names_the_d6_faces_left_to_their_pips(
     assert main(["teach", "d6", "--from", str(tmp_path / "photos"), "--out",
                  str(tmp_path / "p.npz")]) == 0
     out = capsys.readouterr().out
-    assert "\n  skipped images/0000.heic: HEIC photos cannot be read here" in out, out
+    assert "\n  skipped images/0000.heic: a HEIC photo, which cannot be read here" in out, out
     assert "\n  not taught: 6 (read by their pips)\n" in out, out
     assert (tmp_path / "p.npz").is_file()
 
@@ -381,7 +381,8 @@ def test_calibrate_names_an_iphones_heic_photo_as_one_whatever_its_name(
     photo = tmp_path / name
     photo.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(100))
     assert main(["calibrate", "--image", str(photo), "--state", str(tmp_path / "state")]) == 2
-    assert (f"the picture {photo} is in the HEIC format, which cannot be read here; convert "
+    named = " named .jpg" if name.endswith(".jpg") else ""
+    assert (f"the picture {photo} is a HEIC photo{named}, which cannot be read here; convert "
             "it to JPEG or PNG") in capsys.readouterr().err
 
 

@@ -527,8 +527,8 @@ def test_a_phone_photo_format_that_cannot_be_read_is_named(tmp_path: Path) -> No
     dataset = load(tmp_path)
     assert [e.file for e in dataset.entries] == ["a.jpg"]
     [problem] = dataset.problems
-    assert problem.describe() == ("b.HEIC: HEIC photos cannot be read here; convert them to "
-                                  "JPEG or PNG")
+    assert problem.describe() == ("b.HEIC: a HEIC photo, which cannot be read here; convert it "
+                                  "to JPEG or PNG")
 
 
 def _decoding_refused(root: Path, files: list[str]) -> list[str]:
@@ -548,8 +548,7 @@ def test_an_iphones_heic_photo_named_jpg_is_named_heic(tmp_path: Path) -> None:
                                         + bytes(100))
     (tmp_path / "IMG_2.jpg").write_bytes(b"\x00\x00\x00\x18ftypmp42")  # a video: no photo
     assert _decoding_refused(tmp_path, ["IMG_1.jpg", "IMG_2.jpg"]) == [
-        "named .jpg but in the HEIC format: HEIC photos cannot be read here; convert them to "
-        "JPEG or PNG",
+        "a HEIC photo named .jpg, which cannot be read here; convert it to JPEG or PNG",
         "not a readable image (empty, truncated or not an image format)"]
 
 
@@ -559,10 +558,34 @@ def test_an_avif_photo_is_not_decoded_whatever_its_name(tmp_path: Path) -> None:
     avif = cv2.imencode(".avif", np.full((48, 64, 3), 128, np.uint8))[1].tobytes()
     (tmp_path / "a.avif").write_bytes(avif)
     (tmp_path / "b.jpg").write_bytes(avif)
-    assert _decoding_refused(tmp_path, ["a.avif", "b.jpg"]) == [
-        "AVIF photos cannot be read here; convert them to JPEG or PNG",
-        "named .jpg but in the AVIF format: AVIF photos cannot be read here; convert them to "
-        "JPEG or PNG"]
+    # its first brand that of any HEIF picture, the next AVIF's (it was told a HEIC photo)
+    (tmp_path / "c.jpg").write_bytes(avif[:8] + b"mif1" + avif[12:])
+    assert _decoding_refused(tmp_path, ["a.avif", "b.jpg", "c.jpg"]) == [
+        "an AVIF photo, which cannot be read here; convert it to JPEG or PNG",
+        "an AVIF photo named .jpg, which cannot be read here; convert it to JPEG or PNG",
+        "an AVIF photo named .jpg, which cannot be read here; convert it to JPEG or PNG"]
+
+
+@pytest.mark.parametrize("kind", [".ppm", ".ras", ".jp2", ".hdr", ".pfm"])
+def test_a_picture_whose_size_is_not_known_before_decoding_is_not_decoded(
+        tmp_path: Path, kind: str) -> None:
+    # OpenCV decodes each, but its size is not read first (vision.image_size): one saved as
+    # .jpg was decoded to whatever size it held
+    image = np.full((48, 64, 3), 128, np.uint8)
+    (tmp_path / "a.jpg").write_bytes(cv2.imencode(
+        kind, image if kind not in (".hdr", ".pfm") else image.astype(np.float32))[1].tobytes())
+    assert _decoding_refused(tmp_path, ["a.jpg"]) == [
+        "not a readable image (empty, truncated or not an image format)"]
+
+
+def test_a_jpeg_with_bytes_before_a_marker_is_measured_and_read(tmp_path: Path) -> None:
+    # libjpeg passes over them (its size was not known, so no picture is decoded so)
+    jpeg = cv2.imencode(".jpg", np.full((48, 64, 3), 128, np.uint8))[1].tobytes()
+    app0 = 4 + int.from_bytes(jpeg[4:6], "big")
+    (tmp_path / "a.jpg").write_bytes(jpeg[:app0] + b"\x00\x00" + jpeg[app0:])
+    _manifest(tmp_path, [{"file": "a.jpg", "dice": []}])
+    [entry] = load(tmp_path).entries
+    assert decode(entry).image.shape == (48, 64, 3)
 
 
 def test_gif_images_are_evaluated_and_raw_photos_named_as_the_camera_names_them(
@@ -577,7 +600,7 @@ def test_gif_images_are_evaluated_and_raw_photos_named_as_the_camera_names_them(
     [entry] = dataset.entries
     assert entry.file == "a.gif" and decode(entry).image.shape == (48, 64, 3)
     assert [p.describe() for p in dataset.problems] == [
-        "b.NEF: RAW photos cannot be read here; convert them to JPEG or PNG"]
+        "b.NEF: a RAW photo, which cannot be read here; convert it to JPEG or PNG"]
 
 
 def test_a_gif_past_10_megapixels_is_too_large_to_read(tmp_path: Path) -> None:
@@ -599,8 +622,8 @@ def test_a_raw_photo_in_labels_json_is_named_a_raw_photo(tmp_path: Path) -> None
     (tmp_path / "images/a.CR2").write_bytes(b"II*\x00\x10\x00\x00\x00CR\x02\x00")
     _manifest(tmp_path, [{"file": "images/a.CR2", "dice": [_die(3, [1, 1, 9, 9])]}])
     [entry] = load(tmp_path).entries
-    with pytest.raises(EntryError, match=r"^images/a\.CR2: RAW photos cannot be read here; "
-                                         r"convert them to JPEG or PNG$"):
+    with pytest.raises(EntryError, match=r"^images/a\.CR2: a RAW photo, which cannot be read "
+                                         r"here; convert it to JPEG or PNG$"):
         decode(entry)
 
 
