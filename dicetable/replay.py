@@ -148,14 +148,28 @@ class _Lines:
                 raise LineTooLong(self.number)
             try:
                 text = line.decode("utf-8")
-            except UnicodeDecodeError as err:
-                if err.reason == "unexpected end of data" and not line.endswith(b"\n"):
-                    raise CutOff(self.number) from None  # cut off within a letter
+            except UnicodeDecodeError:
+                if self._cut_in_a_letter(line):
+                    raise CutOff(self.number) from None
                 raise NotUtf8(self.number) from None
             if len(text) > MAX_LINE_CHARS:
                 raise LineTooLong(self.number)
             self.last = text
             yield text
+
+    def _cut_in_a_letter(self, line: bytes) -> bool:
+        """Whether ``line``, which is not UTF-8, was cut off within a letter: what comes before
+        its first zero byte ends in part of a letter, and nothing but :data:`NEVER_WRITTEN`
+        follows to the end of the file."""
+        written = line.split(b"\x00", 1)[0]
+        try:
+            written.decode("utf-8")
+        except UnicodeDecodeError as err:
+            if err.reason != "unexpected end of data" or line[len(written):].strip(NEVER_WRITTEN):
+                return False
+            rest = self.file.read(MAX_LINE_CHARS)
+            return len(rest) < MAX_LINE_CHARS and not rest.strip(NEVER_WRITTEN)
+        return False
 
     def breaks_off(self, number: int) -> bool:
         """Whether line ``number``, which is no JSON, is where the file was cut off: the last

@@ -112,6 +112,7 @@ CUT_OFF = ("the record breaks off in this line, as one cut off while it was bein
     (b'{"stop": {}}\n\x00\x00\x00\x00', 5),  # the room the file took, never written
     (b'{"stop": {}}\x00\x00\x00\x00\n\x00\x00', 4),
     (b'{"stop": {}}  # Zo\xc3', 4),  # within the two bytes of an \u00eb
+    (b'{"ro\xc3\x00\x00', 4),  # and the room after it never written
 ])
 def test_a_record_cut_off_by_a_power_cut_is_told_so_by_the_line_it_breaks_off_in(
         tmp_path: Path, tail: bytes, line: int, capsys: pytest.CaptureFixture[str]) -> None:
