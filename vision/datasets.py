@@ -75,12 +75,14 @@ ALL = "all"
 
 def split_named(name: str) -> str:
     """The split a name written in labels.json or given as ``--split`` stands for: the usual
-    three whatever their case or spelling (``Test``, ``validation``), others as written.
+    three and ``all`` whatever their case or spelling (``Test``, ``validation``, ``ALL``),
+    others as written.
 
-    >>> [split_named(n) for n in ("Train", "TEST", "valid", "Validation", "holdout", "all")]
+    >>> [split_named(n) for n in ("Train", "TEST", "valid", "Validation", "holdout", "ALL")]
     ['train', 'test', 'val', 'val', 'holdout', 'all']
     """
-    return SPLIT_FOLDERS.get(name.strip().lower(), name)
+    folded = name.strip().lower()
+    return ALL if folded == ALL else SPLIT_FOLDERS.get(folded, name)
 
 
 _T = TypeVar("_T")

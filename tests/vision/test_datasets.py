@@ -90,6 +90,7 @@ def test_manifest_splits_written_as_other_tools_write_them_are_the_usual_three(
     assert dataset.default_split() == "test"
     assert [e.file for e in dataset.select("test").entries] == ["b.jpg"]
     assert [e.file for e in dataset.select("Valid").entries] == ["c.jpg"]
+    assert len(dataset.select("ALL").entries) == 3  # (it was no split 'ALL')
     assert [p.file for p in load_table_photos(tmp_path, "valid")] == ["c.jpg"]
 
 
