@@ -231,12 +231,12 @@ def decode_image(entry: Entry, boxes: Sequence[Box],
     pixels; and the size its labels are in (the image's before shrinking). Raises
     :class:`EntryError`."""
     data, stored = _read_bytes(entry)  # the header's size: the pixels as stored, not turned
-    photo = _Photo(entry, data, stored, 1 if stored is None else shrink_of(stored, fit))
+    photo = _Photo(entry, data, stored, shrink_of(stored, fit))
     image, shown = photo.decoded(turned=True)
     if entry.size is not None and entry.size != shown:
         if entry.size != stored:
             said = f"{shown[0]}x{shown[1]}"
-            if stored is not None and stored != shown:
+            if stored != shown:
                 said += f" ({stored[0]}x{stored[1]} as stored)"
             _fail(entry, f"the image is {said} but {MANIFEST} says "
                          f"{entry.size[0]}x{entry.size[1]}")
@@ -246,11 +246,11 @@ def decode_image(entry: Entry, boxes: Sequence[Box],
 
 @dataclass(frozen=True)
 class _Photo:
-    """A photo's bytes, its header's size (None: it has none) and the shrink it is read at."""
+    """A photo's bytes, its header's size and the shrink it is read at."""
 
     entry: Entry
     data: bytes
-    stored: Size | None
+    stored: Size
     shrink: int
 
     def decoded(self, *, turned: bool) -> tuple[NDArray[np.uint8], Size]:
@@ -258,11 +258,9 @@ class _Photo:
         shrinking; fails the entry where it cannot be decoded."""
         image = decoded(self.data, turned=turned, shrink=self.shrink, size=self.stored)
         if image is None:
-            kind = unreadable(self.entry.path, self.data)
-            _fail(self.entry, "not a readable image (empty, truncated or not an image format)"
-                  if kind is None else not_read(kind, self.entry.path))
+            _fail(self.entry, _not_readable(self.entry.path, self.data))
         size = _size(image)
-        if self.shrink == 1 or self.stored is None:
+        if self.shrink == 1:
             return image, size
         width, height = self.stored  # shrunk as stored or turned a quarter: the nearer
         return image, min(((width, height), (height, width)), key=lambda full: abs(
@@ -283,7 +281,7 @@ def _as_labelled(photo: _Photo, image: NDArray[np.uint8], size: Size,
     if all(_fits(box, size) for box in boxes):
         return image, size
     stored = photo.stored
-    if stored is not None and stored != size and all(_fits(box, stored) for box in boxes):
+    if stored != size and all(_fits(box, stored) for box in boxes):
         return photo.decoded(turned=False)
     for box in boxes:
         if box[2] <= 0 or box[3] <= 0 or box[0] >= size[0] or box[1] >= size[1]:
@@ -298,9 +296,9 @@ def _fits(box: Box, size: tuple[int, int]) -> bool:
             and box[3] <= size[1] + slack)
 
 
-def _read_bytes(entry: Entry) -> tuple[bytes, tuple[int, int] | None]:
-    """``entry``'s image file and its header's size (None: it has none), refused past the
-    pixels the table decodes."""
+def _read_bytes(entry: Entry) -> tuple[bytes, Size]:
+    """``entry``'s image file and its header's size, refused past the pixels the table
+    decodes, or where its header gives none (vision.picture_file)."""
     try:
         data = entry.path.read_bytes()
     except FileNotFoundError:
@@ -308,9 +306,18 @@ def _read_bytes(entry: Entry) -> tuple[bytes, tuple[int, int] | None]:
     except OSError as err:
         _fail(entry, f"cannot read the image: {err.strerror or err}")
     size = image_size(data)
+    if size is None:
+        _fail(entry, _not_readable(entry.path, data))
     if (large := too_large(data, size)) is not None:
         _fail(entry, "the image is " + TOO_LARGE.format_map(large))
     return data, size
+
+
+def _not_readable(path: Path, data: bytes) -> str:
+    """Why the photo at ``path``, holding ``data``, is not read where it cannot be decoded."""
+    kind = unreadable(path, data)
+    return ("not a readable image (empty, truncated or not an image format)" if kind is None
+            else not_read(kind, path))
 
 
 def _size(image: NDArray[np.uint8]) -> tuple[int, int]:
