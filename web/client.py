@@ -37,9 +37,7 @@ def parse_events(buffer: str) -> tuple[list[tuple[str, str]], str]:
 class EventStream:
     """One open stream of ``url`` (``http://host:port/path``); close it when done."""
 
-    def __init__(self, url: str, *, pin: str | None = None, timeout: float = 30.0) -> None:
-        """A phone on the table at ``url``, that entered ``pin`` where it is given (it can
-        change the game; raises if the PIN is refused)."""
+    def __init__(self, url: str, *, timeout: float = 30.0) -> None:
         parts = urlsplit(url)
         self._connection = http.client.HTTPConnection(parts.hostname or "localhost",
                                                       parts.port or 80, timeout=timeout)

@@ -189,10 +189,15 @@ def sign_in(page: Page, pin: str) -> None:
     in the PIN's dialog (opened by the page's own askPin); the welcome it shows is taken down,
     so that the page is as one loaded with the PIN."""
     page.evaluate("askPin()")
+    type_pin(page, pin)
+    page.evaluate("untoast(t('pin.welcome'))")
+
+
+def type_pin(page: Page, pin: str) -> None:
+    """``pin`` typed in the page's open PIN dialog and sent: the dialog closes."""
     page.fill("#pin-input", pin)
     page.click("#pin-ok")
     expect(page.locator("#pin-dialog")).to_be_hidden()
-    page.evaluate("untoast(t('pin.welcome'))")
 
 
 def log_out_a_copy(page: Page, url: str) -> None:

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Locator, Page, Route, expect
 from device.journal import Journal
 from device.state_dir import journal_path
 from engine.selfplay import random_lines
-from tests.web.conftest import log_out_a_copy, sign_in
+from tests.web.conftest import log_out_a_copy, sign_in, type_pin
 from web.client import Phone
 from web.i18n import catalog
 
@@ -46,9 +46,7 @@ class Pad:
 
     def enter_pin(self, pin: str) -> None:
         self.menu("Enter PIN")
-        self.page.fill("#pin-input", pin)
-        self.page.click("#pin-ok")
-        expect(self.page.locator("#pin-dialog")).not_to_be_visible()
+        type_pin(self.page, pin)
 
     def i_am(self, name: str) -> None:
         self.page.click("#menu-button")

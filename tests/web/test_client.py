@@ -13,7 +13,7 @@ import pytest
 from web.client import Phone
 
 
-class ClosesWhenIdle(BaseHTTPRequestHandler):
+class ClosesAfterEachAnswer(BaseHTTPRequestHandler):
     """A server that keeps no connection alive past its answer, without saying so (as the
     table's server does to one idle too long): it counts the requests it answered."""
 
@@ -43,8 +43,8 @@ class ClosesWhenIdle(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def idle_closing() -> Iterator[str]:
-    ClosesWhenIdle.answered = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), ClosesWhenIdle)
+    ClosesAfterEachAnswer.answered = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), ClosesAfterEachAnswer)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
@@ -57,4 +57,5 @@ def test_a_phone_whose_kept_connection_was_closed_asks_again_once_on_a_new_one(
     assert phone.get("/api/state") == (200, {"csrf": "token", "state": {}})
     assert phone.post("/api/action", {"line": {}}) == (200, {"ok": True})
     phone.close()
-    assert ClosesWhenIdle.answered == ["GET /api/state", "GET /api/state", "POST /api/action"]
+    assert ClosesAfterEachAnswer.answered == [
+        "GET /api/state", "GET /api/state", "POST /api/action"]
