@@ -42,7 +42,7 @@ WHY: dict[str, str] = {
     "camera.why.picture_unreadable": "the picture {name} cannot be read",
     "camera.why.picture_too_large": "the picture {name} is " + TOO_LARGE,
     "camera.why.picture_format": "the picture {name} is in the {kind} format, which the table "
-                                 "cannot read: save it as a JPEG picture",
+                                 "cannot read: convert it to JPEG",
     "camera.why.picture_unusable": "the picture cannot be used ({detail})",
     "camera.why.no_video": "there is no video file {path}",
     "camera.why.video_unplayable": "the video {path} cannot be played",

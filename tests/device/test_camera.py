@@ -228,7 +228,7 @@ def test_an_iphones_heic_photo_saved_as_jpg_is_told_as_one_and_the_next_is_playe
     assert (told.value.key, told.value.params) == ("camera.why.picture_format",
                                                    {"name": "001.jpg", "kind": "HEIC"})
     assert str(told.value) == ("the picture 001.jpg is in the HEIC format, which the table "
-                               "cannot read: save it as a JPEG picture")
+                               "cannot read: convert it to JPEG")
     assert source.read().number == 2
 
 
