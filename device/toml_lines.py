@@ -35,6 +35,7 @@ _WRITES = re.compile(rf"""(?P<name>{_DOTTED})\s*=(?P<table>\s*{{)?
 """In a line, a setting's name before its ``=`` (a value written ``{`` after it), a quoted
 text, the close of a value written ``{ … }``, or its comment."""
 _LEADS = re.compile(rf"\s*({_DOTTED})")
+_VALUE = re.compile(r"""\s*("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^,}#]*)""")
 # tomllib's reasons, as a host may read them (the first words of its message)
 _REASONS = (("Cannot declare", "notice.config.toml_twice"),
             ("Cannot overwrite", "notice.config.toml_twice"),
@@ -164,6 +165,40 @@ def names_written(line: str) -> tuple[str, ...]:
     if not names and (lead := _LEADS.match(line)):
         names.append(_joined(lead[1]))
     return tuple(names)
+
+
+def value_written(line: str, name: str) -> str | None:
+    """The value ``line`` gives setting ``name`` (dotted, as :func:`names_written` names it),
+    as written: a quoted text whole, else up to a comma, a ``}`` or a comment; None where it
+    writes none.
+
+    >>> value_written("leds = { stop = 5, max_streams = 5,, }", "leds.max_streams")
+    '5'
+    >>> value_written("host: 127.0.0.1  # mine", "host"), value_written("'host' = '::1'", "host")
+    ('127.0.0.1', "'::1'")
+    """
+    within: list[str] = []
+    for found in _WRITES.finditer(line):
+        if found["name"]:
+            dotted = ".".join([*within, _joined(found["name"])])
+            if found["table"]:
+                within.append(_joined(found["name"]))
+            elif dotted == name:
+                return _value(line[found.end():])
+        elif found["close"]:
+            within = within[:-1]
+        elif not found["text"]:  # the comment
+            break
+    lead = _LEADS.match(line)
+    if lead and _joined(lead[1]) == name and "=" not in line:
+        return _value(line[lead.end():].lstrip().removeprefix(":"))
+    return None
+
+
+def _value(rest: str) -> str | None:
+    """The value that ``rest`` (what follows a setting's ``=``) starts with, as written."""
+    found = _VALUE.match(rest)
+    return found[1].strip() if found and found[1].strip() else None
 
 
 def _joined(name: str) -> str:

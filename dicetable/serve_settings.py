@@ -5,6 +5,8 @@ before the camera's and the server's libraries load (a second here, seconds on a
 from __future__ import annotations
 
 import argparse
+import json
+import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -18,6 +20,7 @@ from device.config import (
     ConfigError,
     Table,
     Wrong,
+    as_written,
     config_path,
     load_config,
     number_in,
@@ -27,6 +30,7 @@ from device.config import (
     written,
 )
 from device.notice import Notice
+from device.toml_lines import value_written
 from dicetable.options import MAX_PORT
 
 DEFAULT_HOST = "0.0.0.0"
@@ -37,8 +41,11 @@ MAX_FPS = 1000
 SERVER_KEYS = ("host", "port", "max_streams")
 EMPTY_HOST = ("is empty: write the address out, such as “127.0.0.1” (this machine alone) or "
               "“0.0.0.0” (every network)")
-IN_DOUBT = ("the table does not start while the address it listens on is in doubt (its "
-            "default is every network)")
+IN_DOUBT = ("The table does not start while the address it listens on is in doubt (by "
+            "default it is every network)")
+ELSEWHERE = ("The table does not start while a [server] setting lies elsewhere (the address it "
+             "listens on may be among them; by default it is every network)")
+FIX = ": fix the config file, or give --host"
 
 
 @dataclass(frozen=True)
@@ -82,7 +89,7 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
         host = _given_host(args.host)
         server_wrong.add(unknown)
     else:
-        host = _host(server_settings, [*unknown, *_server_settings_elsewhere(config)], where)
+        host = _host(server_settings, unknown, _server_settings_elsewhere(config), where)
     port = args.port  # checked by port_number
     if port is None:
         port = server_wrong.read_number(server_settings, "port", int, DEFAULT_PORT,
@@ -115,11 +122,13 @@ def serve_settings(args: argparse.Namespace) -> ServeSettings:
                          source_setting if source else None)
 
 
-def _host(settings: Mapping[str, Any], doubts: list[ConfigError], where: str) -> str:
-    """The config file's host; ConfigError when it is wrong or empty, or with ``doubts`` (a
-    setting ``[server]`` does not know: ``hots`` may be the host misspelt; ``host`` written in
-    another section)."""
-    doubts = list(doubts)
+def _host(settings: Mapping[str, Any], unknown: list[ConfigError],
+          elsewhere: list[tuple[str, ConfigError]], where: str) -> str:
+    """The config file's host; ConfigError when it is wrong or empty, or with settings
+    ``[server]`` does not know (``unknown``: ``hots`` may be the host misspelt) or its settings
+    written in another section (``elsewhere``, each with its name: the host may be among
+    them)."""
+    doubts = [*unknown, *(err for _, err in elsewhere)]
     try:
         host = typed(settings, "host", str, DEFAULT_HOST, where)
         if not host.strip():  # waitress would listen on every network
@@ -127,8 +136,9 @@ def _host(settings: Mapping[str, Any], doubts: list[ConfigError], where: str) ->
     except ConfigError as err:
         doubts.insert(0, err)
     if doubts:
-        raise ConfigError("; ".join(map(str, doubts)) + f": {IN_DOUBT}: fix the config file, or "
-                          "give --host")
+        host_in_doubt = len(doubts) > len(elsewhere) or any(key == "host" for key, _ in elsewhere)
+        raise ConfigError("; ".join(map(str, doubts)) + ". "
+                          + (IN_DOUBT if host_in_doubt else ELSEWHERE) + FIX)
     return host
 
 
@@ -136,29 +146,54 @@ def _given_host(host: str) -> str:
     """``--host``'s address; ConfigError where it is empty (waitress would listen on every
     network)."""
     if not host.strip():
-        raise ConfigError(f"--host {EMPTY_HOST}: {IN_DOUBT}")
+        raise ConfigError(f"--host {EMPTY_HOST}. {IN_DOUBT}")
     return host
 
 
-def _server_settings_elsewhere(config: Config) -> list[ConfigError]:
-    """Why each ``[server]`` setting written in another section (``[camera]``, ``[buttons]``
+def _server_settings_elsewhere(config: Config) -> list[tuple[str, ConfigError]]:
+    """Each ``[server]`` setting written in another section (``[camera]``, ``[buttons]``
     or a misspelt one, a section within one, ``[buttons.leds]``, a ``[buttons]`` line TOML
-    cannot read too, its name dotted or in another case, ``leds.HOST``) puts the host in doubt:
-    the host meant for ``[server]`` may be among them."""
+    cannot read too, its name dotted or in another case, ``leds.HOST``), by its name in
+    ``[server]``, and why it puts the host in doubt, with the line to write under ``[server]``
+    (the host meant for ``[server]`` may be among them)."""
     sections = {"camera": config.section("camera"), "buttons": config.section("buttons"),
                 **config.misspelt}
-    found = [each for name, settings in sections.items()
-             for each in _server_keys(settings, config.where(name), config)]
-    found += [(f"{config.path} line {line.line}", name) for line in config.unread
-              for name in line.names if _names_server_setting(name)]
-    return [ConfigError(f"{where}: “{key}” is a setting of [server]: it goes under [server]")
-            for where, key in found]
+    found = [(where, name, _toml_text(value))
+             for section, settings in sections.items()
+             for where, name, value in _server_keys(settings, config.where(section), config)]
+    found += [(f"{config.path} line {line.line}", name, value_written(line.setting or "", name))
+              for line in config.unread for name in line.names if _names_server_setting(name)]
+    return [(key := _server_key(name),
+             ConfigError(f"{where}: “{name}” belongs under [server], written "
+                         f"{key} = {server_value(key, value)}"))
+            for where, name, value in found]
+
+
+def server_value(key: str, written: str | None) -> str:
+    """The value ``written`` (as the file writes it; None: none) as TOML reads it under
+    ``[server]``'s ``key``: quoted where TOML needs quotes, as a host always does.
+
+    >>> server_value("host", "127.0.0.1"), server_value("host", "'::1'"), server_value("port", "80")
+    ('"127.0.0.1"', "'::1'", '80')
+    """
+    text = (written or "").strip()
+    try:
+        value = tomllib.loads(f"value = {text}")["value"]
+    except tomllib.TOMLDecodeError:
+        return json.dumps(text.strip("\"'"), ensure_ascii=False)
+    return json.dumps(str(value), ensure_ascii=False) if key == "host" and not isinstance(
+        value, str) else text
+
+
+def _toml_text(value: Any) -> str:
+    """``value`` read from the file, written as TOML writes it."""
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else as_written(value)
 
 
 def _server_keys(settings: Mapping[str, Any], where: str, config: Config,
-                 within: str = "") -> Iterator[tuple[str, str]]:
+                 within: str = "") -> Iterator[tuple[str, str, Any]]:
     """Where each ``[server]`` setting in ``settings`` (of section ``where``) and in the
-    sections within them is written, and its name: a section written as its header
+    sections within them is written, its name and its value: a section written as its header
     (``[buttons.leds]``) is named so, a setting of a value written ``{ … }`` by its dotted name
     (``leds.host``, ``within`` the names before it)."""
     for key, value in settings.items():
@@ -167,7 +202,7 @@ def _server_keys(settings: Mapping[str, Any], where: str, config: Config,
         elif isinstance(value, dict):
             yield from _server_keys(value, where, config, f"{within}{key}.")
         elif _names_server_setting(key):
-            yield where, f"{within}{key}"
+            yield where, f"{within}{key}", value
         elif isinstance(value, list):
             for item in value:
                 if isinstance(item, dict):  # a list of sections, [[buttons.leds]]
@@ -177,7 +212,12 @@ def _server_keys(settings: Mapping[str, Any], where: str, config: Config,
 def _names_server_setting(name: str) -> bool:
     """Whether setting ``name`` (dotted: ``leds.host``) is one of ``[server]``'s, in any case
     (``HOST``): its last part."""
-    return name.rsplit(".", 1)[-1].strip().casefold() in SERVER_KEYS
+    return _server_key(name) in SERVER_KEYS
+
+
+def _server_key(name: str) -> str:
+    """Setting ``name`` (dotted: ``leds.HOST``) as ``[server]`` names it: ``host``."""
+    return name.rsplit(".", 1)[-1].strip().casefold()
 
 
 def camera_off(err: ConfigError, file: Path | None) -> Notice:

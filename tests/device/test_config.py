@@ -164,9 +164,9 @@ def test_without_host_given_a_host_in_doubt_keeps_the_table_from_starting(
     path = tmp_path / "config.toml"
     path.write_text(f"[server]\n{setting}\n")
     assert f"dicetable: {path} {says}" in (err := refused(tmp_path, "--config", str(path)))
-    assert err.rstrip().endswith("the table does not start while the address it listens on is "
-                                 "in doubt (its default is every network): fix the config file, "
-                                 "or give --host"), err
+    assert err.rstrip().endswith(". The table does not start while the address it listens on "
+                                 "is in doubt (by default it is every network): fix the config "
+                                 "file, or give --host"), err
 
 
 @pytest.mark.parametrize("given", ["", "  "])
@@ -180,8 +180,8 @@ def test_an_empty_host_given_keeps_the_table_from_starting(tmp_path: Path, given
                                                   given]))
     assert str(err.value) == (
         "--host is empty: write the address out, such as “127.0.0.1” (this machine alone) or "
-        "“0.0.0.0” (every network): the table does not start while the address it listens on "
-        "is in doubt (its default is every network)")
+        "“0.0.0.0” (every network). The table does not start while the address it listens on "
+        "is in doubt (by default it is every network)")
 
 
 SHIPPED = Path(__file__).parents[2] / "systemd" / "config.toml"
@@ -204,12 +204,17 @@ def test_without_host_given_a_server_setting_in_another_section_keeps_the_table_
     path = tmp_path / "config.toml"
     path.write_text(text)
     err = refused(tmp_path, "--config", str(path))
-    assert f"dicetable: {path} {says} is a setting of [server]: it goes under [server]: the " \
-           "table does not start while the address it listens on is in doubt" in err, err
+    assert f"dicetable: {path} {says} belongs under [server], written " in err, err
+    assert err.rstrip().endswith(
+        "The table does not start while the address it listens on is in doubt (by default it is "
+        "every network): fix the config file, or give --host" if "“host”" in says else
+        "The table does not start while a [server] setting lies elsewhere (the address it "
+        "listens on may be among them; by default it is every network): fix the config file, "
+        "or give --host"), err
 
 
 @pytest.mark.parametrize(("text", "says"), [
-    ('[buttons.leds]\nhost = "127.0.0.1"\n', "[buttons.leds]: “host” is a setting of [server]"),
+    ('[buttons.leds]\nhost = "127.0.0.1"\n', "[buttons.leds]: “host” belongs under [server]"),
     ("[buttons]\nstop = 17\n[ buttons . leds ]\nport = 9000\n", "[buttons . leds]: “port”"),
     ('[camera.lens]\nhost = "127.0.0.1"\n', "[camera.lens]: “host”"),
     ("[button.leds]\nmax_streams = 5\n", "[button.leds]: “max_streams”"),
@@ -241,6 +246,29 @@ def test_without_host_given_a_server_setting_in_a_section_within_keeps_the_table
     with pytest.raises(ConfigError) as err:
         serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
     assert str(err.value).startswith(f"{path} {says}"), err.value
+
+
+@pytest.mark.parametrize(("text", "host"), [
+    ("[buttons]\nhost: 127.0.0.1\n", "127.0.0.1"),  # YAML's way
+    ("[buttons]\nserver.host = 127.0.0.1\n", "127.0.0.1"),
+    ('[buttons]\nHOST = "127.0.0.1"\n', "127.0.0.1"),
+    ('[buttons]\nleds = { host = "127.0.0.1" }\n', "127.0.0.1"),
+    ("[camera]\nhost = '::1'  # mine\n", "::1"),
+    ("[buttons]\nhost = 127\n", "127"),
+])
+def test_the_line_a_misplaced_host_is_told_to_be_written_is_read_under_server(
+        tmp_path: Path, text: str, host: str) -> None:
+    """The message said “it goes under [server]”; moved there as written, each of these lines
+    was refused again (no =, more after the value, an unknown setting “HOST”)."""
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
+    line = re.search(r"belongs under \[server\], written (.+?)\. The table", str(err.value))
+    assert line is not None, err.value
+    path.write_text(f"[server]\n{line[1]}\n")
+    settings = serve_settings(build_parser().parse_args(["serve", "--config", str(path)]))
+    assert (settings.host, settings.told) == (host, ())
 
 
 def test_with_host_given_a_server_setting_it_does_not_know_is_told(tmp_path: Path) -> None:
