@@ -34,6 +34,7 @@ from vision.datasets import (
     Sample,
     decode,
     load,
+    split_named,
 )
 from vision.dice import DieRead
 from vision.errors import ModelMissing, ModelUnreadable, UnreadableImage
@@ -60,7 +61,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "vision/table_dataset.py")
     parser.add_argument("--split", metavar="NAME",
                         help="the split to score: a split of labels.json or a train/val/test "
-                             "folder (Test, valid or validation are test and val too), or 'all' "
+                             "folder (in any case; valid or validation is val, testing is test, "
+                             "training is train), or 'all' "
                              "(default: test when there is one, else all)")
     parser.add_argument("--json", action="store_true",
                         help="print only a JSON object on stdout: dataset, format, split, "
@@ -150,7 +152,7 @@ class _Stop(Exception):
 def _dataset(root: Path, split: str | None) -> tuple[Dataset, str]:
     try:
         everything = load(root)
-        split = split or everything.default_split()
+        split = split_named(split) if split else everything.default_split()
         dataset = everything.select(split)
     except DatasetError as err:
         raise _Stop(str(err)) from err

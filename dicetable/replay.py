@@ -99,9 +99,10 @@ class CutOff(Exception):
     as zero bytes)."""
 
     def __init__(self, number: int) -> None:
-        super().__init__(f"line {number}: the record breaks off in this line, as one cut off "
-                         "while it was being written (a power cut) does: the lines before it "
-                         "are whole; delete this line to replay them")
+        super().__init__(f"line {number}: the record breaks off in this line (its end is "
+                         "missing: cut off as it was written, by a power cut, or a bracket left "
+                         "out): the lines before it are whole; complete this line, or delete it "
+                         "to replay them")
 
 
 def _replay(record: str) -> Game:

@@ -51,7 +51,13 @@ from numpy.typing import NDArray
 from vision.file_names import FileFinder
 from vision.image_size import TOO_LARGE, image_size
 from vision.picture_file import decoded, shrink_of, too_large
-from vision.picture_formats import PICTURE_SUFFIXES, not_read, unreadable, unreadable_kind
+from vision.picture_formats import (
+    NOT_READABLE,
+    PICTURE_SUFFIXES,
+    not_read,
+    unreadable,
+    unreadable_kind,
+)
 
 Box = tuple[float, float, float, float]
 """x0, y0, x1, y1 in image pixels (or in fractions of the image size before decoding a YOLO
@@ -316,8 +322,7 @@ def _read_bytes(entry: Entry) -> tuple[bytes, Size]:
 def _not_readable(path: Path, data: bytes) -> str:
     """Why the photo at ``path``, holding ``data``, is not read where it cannot be decoded."""
     kind = unreadable(path, data)
-    return ("not a readable image (empty, truncated or not an image format)" if kind is None
-            else not_read(kind, path))
+    return NOT_READABLE if kind is None else not_read(kind, path)
 
 
 def _size(image: NDArray[np.uint8]) -> tuple[int, int]:

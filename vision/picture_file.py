@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.image_size import TOO_LARGE, image_size, most_pixels
-from vision.picture_formats import not_read, unreadable
+from vision.picture_formats import NOT_READABLE, not_read, unreadable
 
 FRAME_PIXELS = 4_000_000
 """The most pixels a camera's picture is read at (a 12 MP photo is read at 3 MP, 2000×1500)."""
@@ -74,8 +74,7 @@ def read_picture(path: Path, *, fit: int | None = None) -> NDArray[np.uint8]:
         kind = unreadable(path, data)
         if kind is not None:  # (an iPhone's HEIC, under its name or saved as .jpg)
             raise PictureError("is " + not_read(kind, path), kind=kind)
-        raise PictureError("is not a readable image (empty, cut short or not an image "
-                           "format)")
+        raise PictureError("is " + NOT_READABLE)
     return image
 
 

@@ -76,6 +76,12 @@ def unreadable(path: Path, data: bytes) -> str | None:
     return unreadable_kind(path) or unreadable_inside(data)
 
 
+NOT_READABLE = ("not a readable image: empty, cut short, or in a format whose size is not known "
+                "before it is read (a PPM or JPEG 2000 saved as .jpg, say); save it as JPEG or "
+                "PNG")
+"""Why a photo of no kind :func:`unreadable` names is not read."""
+
+
 def not_read(kind: str, path: Path) -> str:
     """Why the photo at ``path``, of a ``kind`` the table cannot read, is not read (after its
     name), saying the ending it was named with where that is not its kind's.

@@ -102,8 +102,9 @@ def test_unreadable_records_get_a_clear_message(tmp_path: Path, content: bytes |
     assert why in capsys.readouterr().err
 
 
-CUT_OFF = ("the record breaks off in this line, as one cut off while it was being written (a "
-           "power cut) does: the lines before it are whole; delete this line to replay them")
+CUT_OFF = ("the record breaks off in this line (its end is missing: cut off as it was written, "
+           "by a power cut, or a bracket left out): the lines before it are whole; complete this "
+           "line, or delete it to replay them")
 
 
 @pytest.mark.parametrize(("tail", "line"), [

@@ -121,8 +121,9 @@ def test_teach_passes_over_the_photos_it_cannot_read_and_names_them(
     out = capsys.readouterr().out
     assert out.startswith("Taught dalek from 1 photos: H4 1, "), out
     assert ("  skipped images/0000.heic: a HEIC photo, which cannot be read here; convert it "
-            "to JPEG or PNG\n  skipped images/0001.jpg: not a readable image (empty, "
-            "truncated or not an image format)\n") in out
+            "to JPEG or PNG\n  skipped images/0001.jpg: not a readable image: empty, cut short, "
+            "or in a format whose size is not known before it is read (a PPM or JPEG 2000 "
+            "saved as .jpg, say); save it as JPEG or PNG\n") in out
     assert (tmp_path / "p.npz").is_file()
     labels["images"] = labels["images"][:2]  # none readable
     (photos / "labels.json").write_text(json.dumps(labels))
@@ -131,7 +132,9 @@ def test_teach_passes_over_the_photos_it_cannot_read_and_names_them(
     assert capsys.readouterr().err == (
         "dicetable teach: none of the 2 photos can be read:\n"
         "  images/0000.heic: a HEIC photo, which cannot be read here; convert it to JPEG or PNG\n"
-        "  images/0001.jpg: not a readable image (empty, truncated or not an image format)\n")
+        "  images/0001.jpg: not a readable image: empty, cut short, or in a format whose size "
+        "is not known before it is read (a PPM or JPEG 2000 saved as .jpg, say); save it as "
+        "JPEG or PNG\n")
     assert not (tmp_path / "q.npz").exists()
 
 
@@ -400,8 +403,9 @@ def test_calibrate_refuses_a_frame_cut_short_or_too_large_naming_it(
     state = tmp_path / "state"
     assert main(["calibrate", "--image", str(tmp_path / "cut short.jpg"), "--state",
                  str(state)]) == 2
-    assert (f"the picture {tmp_path / 'cut short.jpg'} is not a readable image (empty, cut "
-            "short or not an image format)") in capsys.readouterr().err
+    assert (f"the picture {tmp_path / 'cut short.jpg'} is not a readable image: empty, cut "
+            "short, or in a format whose size is not known before it is read (a PPM or JPEG "
+            "2000 saved as .jpg, say); save it as JPEG or PNG") in capsys.readouterr().err
     assert cv2.imwrite(str(tmp_path / "huge.png"), np.zeros((7000, 8000, 3), np.uint8))
     assert main(["calibrate", "--image", str(tmp_path / "huge.png"), "--state",
                  str(state)]) == 2

@@ -550,7 +550,8 @@ def test_an_iphones_heic_photo_named_jpg_is_named_heic(tmp_path: Path) -> None:
     (tmp_path / "IMG_2.jpg").write_bytes(b"\x00\x00\x00\x18ftypmp42")  # a video: no photo
     assert _decoding_refused(tmp_path, ["IMG_1.jpg", "IMG_2.jpg"]) == [
         "a HEIC photo named .jpg, which cannot be read here; convert it to JPEG or PNG",
-        "not a readable image (empty, truncated or not an image format)"]
+        "not a readable image: empty, cut short, or in a format whose size is not known before "
+        "it is read (a PPM or JPEG 2000 saved as .jpg, say); save it as JPEG or PNG"]
 
 
 def test_an_avif_photo_is_not_decoded_whatever_its_name(tmp_path: Path) -> None:
@@ -576,7 +577,8 @@ def test_a_picture_whose_size_is_not_known_before_decoding_is_not_decoded(
     (tmp_path / "a.jpg").write_bytes(cv2.imencode(
         kind, image if kind not in (".hdr", ".pfm") else image.astype(np.float32))[1].tobytes())
     assert _decoding_refused(tmp_path, ["a.jpg"]) == [
-        "not a readable image (empty, truncated or not an image format)"]
+        "not a readable image: empty, cut short, or in a format whose size is not known before "
+        "it is read (a PPM or JPEG 2000 saved as .jpg, say); save it as JPEG or PNG"]
 
 
 def test_a_jpeg_with_bytes_before_a_marker_is_measured_and_read(tmp_path: Path) -> None:
