@@ -158,7 +158,7 @@ def _server_settings_elsewhere(config: Config) -> list[tuple[str, ConfigError]]:
     (the host meant for ``[server]`` may be among them)."""
     sections = {"camera": config.section("camera"), "buttons": config.section("buttons"),
                 **config.misspelt}
-    found = [(where, name, _toml_text(value))
+    found: list[tuple[str, str, str | None]] = [(where, name, _toml_text(value))
              for section, settings in sections.items()
              for where, name, value in _server_keys(settings, config.where(section), config)]
     found += [(f"{config.path} line {line.line}", name, value_written(line.setting or "", name))
