@@ -168,18 +168,20 @@ class _Lines:
         except UnicodeDecodeError as err:
             if err.reason != "unexpected end of data" or line[len(written):].strip(NEVER_WRITTEN):
                 return False
-            rest = self.file.read(MAX_LINE_CHARS)
-            return len(rest) < MAX_LINE_CHARS and not rest.strip(NEVER_WRITTEN)
+            return self._nothing_written_after()
         return False
+
+    def _nothing_written_after(self) -> bool:
+        """Whether nothing but :data:`NEVER_WRITTEN` follows the last line read to the end of
+        the file (reads it)."""
+        rest = self.file.read(MAX_LINE_CHARS)
+        return len(rest) < MAX_LINE_CHARS and not rest.strip(NEVER_WRITTEN)
 
     def breaks_off(self, number: int) -> bool:
         """Whether line ``number``, which is no JSON, is where the file was cut off: the last
         line read, nothing but :data:`NEVER_WRITTEN` after it, and its JSON unfinished at the
         end of the file or zero bytes in it."""
-        if number != self.number:
-            return False
-        rest = self.file.read(MAX_LINE_CHARS)
-        if len(rest) == MAX_LINE_CHARS or rest.strip(NEVER_WRITTEN):
+        if number != self.number or not self._nothing_written_after():
             return False
         return "\x00" in self.last or (not self.last.endswith("\n")
                                        and _unfinished(self.last))
