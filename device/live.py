@@ -12,9 +12,8 @@ A rest with something over the sheet's margin that was not there when the table 
 (an arm reaching over the table, a hand held still over the dice: :mod:`device.reach`) is not
 read once still 0.3 s: a hand that leaves is never read as the table. Still there after
 ``REACH_WAIT_S`` (3 s), the sink hears it (the phones ask for hands off the table), and the
-rest is read once still ``REACH_MOST_S`` (10 s), as :attr:`Seen.reaching`. What that read had
-there holds no rest again (a cup left there), but each read while something lies across the
-margin where the last read with nothing there had none is marked so too.
+rest is read once still ``REACH_MOST_S`` (10 s) as it lies: a cup left there is part of the
+table from then on, and a hand held there that long is read with the dice it hides.
 The sink hears at once when something moves in view after a read stood (a read will follow
 once it is still), and when a rest's read is held so: a stop pressed meanwhile waits for that
 read; the hand moving on is told as a move again (the hold is over). A stop also has the camera
@@ -53,7 +52,7 @@ from device.camera import (
     VideoSource,
 )
 from device.motion import Settler, StillnessWatch, Verdict, motion_picture
-from device.reach import REACH_MOST_S, REACH_WAIT_S, Across, EdgeWatch
+from device.reach import REACH_MOST_S, REACH_WAIT_S, EdgeWatch
 from vision.errors import UnreadableImage
 from vision.observation import Observation, Observer, doubt_disagreements
 
@@ -73,10 +72,7 @@ class Seen:
     """A read that stands: the observation, the frame it was read on, a JPEG of it for the
     phones (at most PICTURE_WIDTH wide), the frame's time and number; ``as_found`` when
     nothing has moved in the camera's view since its first frame (the table as it was found:
-    dice lying there then were not rolled for the camera); ``reaching`` when something lay
-    across the sheet's edge as it was read that the last read with nothing there did not
-    have (a hand resting over the dice, held still ``REACH_MOST_S``, or still there after
-    that read; a cup left there): it may hide dice."""
+    dice lying there then were not rolled for the camera)."""
 
     observation: Observation
     frame: NDArray[np.uint8]
@@ -84,7 +80,6 @@ class Seen:
     at: float
     number: int
     as_found: bool = False
-    reaching: bool = False
 
 
 @dataclass(frozen=True)
@@ -361,7 +356,6 @@ class LiveLoop:
         watch = StillnessWatch()
         settler = Settler(settle_s=self._settle_s)
         edge = EdgeWatch()
-        across = Across.NOTHING  # what lies over the sheet's edge in this rest
         last: Observation | None = None
         stirred = False  # something moved in view since the first frame
         told = False  # the sink was told that something moved since the last read stood
@@ -433,13 +427,12 @@ class LiveLoop:
             if not settler.frame(moved=moved, at=item.at):
                 continue
             try:
-                if settler.fresh:
-                    across = edge.across(item.image, None if last is None else last.lies)
-                    if across is Across.NEW:  # a hand left over the table
-                        settler.wait(REACH_WAIT_S)
-                        self._sink.camera_holds(REACH_MOST_S)
-                        told = False  # (the hand moving on ends the hold: told as a move)
-                        continue
+                if settler.fresh and edge.reaching(item.image,  # a hand left over the table
+                                                   None if last is None else last.lies):
+                    settler.wait(REACH_WAIT_S)
+                    self._sink.camera_holds(REACH_MOST_S)
+                    told = False  # (the hand moving on ends the hold: told as a move)
+                    continue
                 if settler.waits_s == REACH_WAIT_S:  # … and held still there
                     settler.wait(REACH_MOST_S)
                     self._sink.camera_reaching()
@@ -451,11 +444,9 @@ class LiveLoop:
                     observation = doubt_disagreements(last, observation)
                 last = observation
                 if verdict is not Verdict.AGAIN:
-                    reaching = across is not Across.NOTHING
-                    edge.read(item.image, reaching=reaching)
+                    edge.read(item.image, reaching=settler.waits_s == REACH_MOST_S)
                     self._sink.camera_seen(Seen(observation, item.image, _jpeg(item.image),
-                                                item.at, item.number, as_found=not stirred,
-                                                reaching=reaching))
+                                                item.at, item.number, as_found=not stirred))
                     told = False
                     self._skipped.clear()
                     self._answered = False

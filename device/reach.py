@@ -7,22 +7,21 @@ the sheet's edge, where no die or card lies: the margin, the paper's first ``EDG
 its edge (the zones and markers begin 7 mm in). A die is 16 mm across, a wrist 50 mm or more.
 
 :class:`EdgeWatch` compares the margin of a rest's frame with the frame of the last read that
-stood, and with that of the last read taken with nothing left over the edge: a rest that
+stood, and with that of the last read not held for something over the edge: a rest that
 differs from both, along the same run of ``REACH_MM`` of the edge (and over at most
-``MOST_OF_EDGE`` of it: a light switched or a camera bumped changes all of it) is not read
-at once. The hand goes (a motion), and the rest after it is read as any other. Still there
-after ``REACH_WAIT_S`` (a hand resting over the dice as a player stops), the phones ask for
-hands off the table, and the rest is read only once still ``REACH_MOST_S`` (10 s), marked as
-read with something across the edge (the session refuses to score a Dalek keep from it): the
-bound for what is not a hand, a cup or a phone left on the margin. What a read had there is
-nothing new (:attr:`Across.READ`): the rests after it are read at once, but marked too while
-their margin differs from the last read with nothing over it (a hand that did not leave
-hides the dice it hid), and that read stays what the margin is compared with until a read
-finds nothing there (the cup taken away: that rest is read at once, unmarked).
-A change of the margin that is only the paper dimmed or brightened, its grey by at most
-``SHADE`` (a flicker's bands taken out) and its colour by the same share (within
-``SHADE_COLOUR``), is a shadow (a player leaning over a lit table), no arm: skin and
-coloured or dark sleeves change colour or darken more.
+``MOST_OF_EDGE`` of it: a light switched or a camera bumped changes all of it) is something
+new over the edge, not read at once. The hand goes (a motion), and the rest after it is read
+as any other. Still there after ``REACH_WAIT_S`` (a hand resting over the dice as a player
+stops), the phones ask for hands off the table, and the rest is read once still
+``REACH_MOST_S`` (10 s), as it lies: the bound for what is not a hand, a cup or a phone left
+on the margin, a lamp switched on beside the table, which is then part of the table as last
+read, so that the rests after it are read at once, and so is the rest once it is taken away
+before the table is read again (the table as read before it; taken away later, it is new, and
+waited for as an arm is). A hand held there that long is read with the dice it hides, as the
+table: the limit of this look. A change of the margin that is only the paper dimmed or
+brightened, its grey by at most ``SHADE`` (a flicker's bands taken out) and its colour by the
+same share (within ``SHADE_COLOUR``), is a shadow (a player leaning over a lit table), no arm:
+skin and coloured or dark sleeves change colour or darken more.
 
 On renders of the three sheets (8 seeds each), two rests of other dice and cards under
 flicker bands of 0, 5 and 10 %, plain or as a cheap camera takes them (noise σ 12, JPEG 35),
@@ -43,8 +42,6 @@ shadow over the sheet), and 1 ms a read that stands.
 """
 
 from __future__ import annotations
-
-from enum import Enum
 
 import cv2
 import numpy as np
@@ -88,46 +85,37 @@ def edge_picture(image: Image) -> Image:
     return np.asarray(cv2.GaussianBlur(cv2.merge((grey, u, v)), (3, 3), 0), np.uint8)
 
 
-class Across(Enum):
-    """What lies across the sheet's margin in a still rest, by the table as read."""
-
-    NOTHING = "nothing"  # the margin as at the last read with nothing over it
-    READ = "read"  # something the last read had there too (a cup left, a hand still resting)
-    NEW = "new"  # something the last read did not have (an arm reaching over the table)
-
-
 class EdgeWatch:
-    """What a still rest has left over the sheet's edge since the table was read."""
+    """Whether a still rest has something new left over the sheet's edge since the table was
+    read."""
 
     def __init__(self) -> None:
         self._read: Image | None = None  # the margin's picture at the last read that stood
         self._clear: Image | None = None  # … and at the last one nothing lay over it
         self._margin: tuple[Calibration, Margin] | None = None  # where, for the sheet last seen
 
-    def across(self, image: Image, lies: Calibration | None) -> Across:
-        """What lies over the margin of the sheet that ``lies`` there in the frame ``image``:
-        NEW along a run of it where it differs from the last read and from the last read
-        with nothing over it both, READ where it differs from the latter alone (what a read
-        held lay there already: a cup, a hand that did not leave), NOTHING where neither
-        (or with no sheet, or no read yet)."""
+    def reaching(self, image: Image, lies: Calibration | None) -> bool:
+        """Whether the frame ``image`` has something over the margin of the sheet that
+        ``lies`` there, along a run of it where it differs from the last read and from the
+        last read with nothing over it both (False with no sheet, or no read yet): what a
+        read held lay elsewhere (a cup, then an arm that left) is nothing new."""
         height, width = image.shape[:2]
-        if lies is None or self._read is None or self._clear is None \
-                or lies.frame_size != (width, height):
-            return Across.NOTHING
+        if lies is None or self._read is None or lies.frame_size != (width, height):
+            return False
         now = edge_picture(image)
         margin = self._margin_of(lies, now.shape)
-        from_clear = _changed_from(now, self._clear, margin)
-        if from_clear is None:
-            return Across.NOTHING
-        if self._read is self._clear:
-            return Across.NEW
-        from_read = _changed_from(now, self._read, margin)
-        new = from_read is not None and _long_run(from_read & from_clear)
-        return Across.NEW if new else Across.READ
+        clear = () if self._clear is None or self._clear is self._read else (self._clear,)
+        new = np.ones(len(margin[0]), np.bool_)
+        for before in (self._read, *clear):
+            changed = _changed_from(now, before, margin)
+            if changed is None:
+                return False
+            new &= changed
+        return _long_run(new)
 
     def read(self, image: Image, *, reaching: bool) -> None:
-        """A read of ``image`` stood (``reaching``: with something over the margin, as
-        :meth:`across` found it)."""
+        """A read of ``image`` stood (``reaching``: held for something over the margin, it
+        was read with it there)."""
         self._read = edge_picture(image)
         if not reaching:
             self._clear = self._read

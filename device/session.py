@@ -187,8 +187,8 @@ class TableSession:
         (``stop_waits_s`` at most once the camera looked; ``waiting`` is called as it starts
         to wait): the dice the player set aside before stopping are the keep. A stop is
         refused while the camera's last read does not show that keep surely (a die it is not
-        sure of, a frame it could only note, something left across the sheet's edge: a hand
-        resting over the dice), or where the camera went out as it waited for the read."""
+        sure of, a frame it could only note), or where the camera went out as it waited for
+        the read."""
         if "stop" in line:
             self._await_read_of_keep(waiting)
         return self._run(lambda: self._act(line, base_version, source))
@@ -518,10 +518,6 @@ class TableSession:
         if waiting is not None and "stop" in line and desk is not None \
                 and desk.seen is not None:
             assert desk.reads is not None
-            if desk.seen.reaching:
-                raise SessionError("the camera sees something across the edge of the sheet "
-                                   "that may hide your dice; move what lies there and stop "
-                                   "again, or enter your keep on the phone")
             # the keep the camera's latest read shows comes first, where it is sure of the
             # kept dice (that read may be only a note: a die left to roll unsure, dice picked
             # up to roll again); the last read it took may be from before they were set aside
@@ -622,7 +618,7 @@ class TableSession:
             # compared with stays the table as the players left it.
             if not isinstance(decision, Note) and not (isinstance(decision, Ask)
                                                        and decision.kind == "values"):
-                desk.reads.remember(seen.observation, game, marked=seen.reaching)
+                desk.reads.remember(seen.observation, game)
             if self._take(decision, seen) is not None:
                 return
         self._publish_camera()
@@ -660,7 +656,7 @@ class TableSession:
                          reason=err), seen)
             return None
         if desk.reads is not None:
-            desk.reads.remember(seen.observation, self._game, marked=seen.reaching)
+            desk.reads.remember(seen.observation, self._game)
         if self._recorder is not None:
             self._recorder.keep(seen, self._game_id, len(self._game.actions) - 1,
                                 self._game.record()[1:])
@@ -675,7 +671,7 @@ class TableSession:
             raise SessionError("this question of the camera was already answered")
         decision, seen = answer_question(question, reply, self._game, desk.reads)
         desk.question = None
-        desk.reads.remember(seen.observation, self._game, marked=seen.reaching)
+        desk.reads.remember(seen.observation, self._game)
         snapshot = self._take(decision, seen)
         for version in range(base_version + 1, self._snapshot.version + 1):
             self._made_by[version] = "phone"  # journalled as the camera's read, on a phone's word

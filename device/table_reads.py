@@ -25,9 +25,11 @@ when the sheet was taken away too (still told, see still_told; a bumped camera, 
 still in view, is told and nothing read). Dalek Dice and 17 are read on their sheets only
 (vision.table_reads): Dalek dice rolled into "to roll" are a roll, the dice moved into the
 kept areas the keep (known once the rest is rolled again, the pool is empty, or the player
-stops: :meth:`TableReads.pending`); a 17 card laid at the row's end is a play. A read the
-rules refuse becomes the question "correct"; a read with a die or card the camera is not sure
-of is told, never guessed.
+stops: :meth:`TableReads.pending`), counted against the first read that showed the roll: a
+roll read with a hand held over kept dice (the camera reads a hand held still 10 s as the
+table, :mod:`device.reach`) has the dice it hid counted as kept again; a 17 card laid at
+the row's end is a play. A read the rules refuse becomes the question "correct"; a read with
+a die or card the camera is not sure of is told, never guessed.
 """
 
 from __future__ import annotations
@@ -113,9 +115,8 @@ class TableReads(Protocol):
         """What ``seen`` means for ``game`` now (nothing is remembered: see remember);
         ``as_found``: nothing had moved in view since the camera's first frame."""
 
-    def remember(self, seen: Observation, game: Game, *, marked: bool = False) -> None:
-        """``seen`` is now what lies on the table, and ``game`` what the game says of it;
-        ``marked``: read with something across the sheet's edge, which may hide dice."""
+    def remember(self, seen: Observation, game: Game) -> None:
+        """``seen`` is now what lies on the table, and ``game`` what the game says of it."""
 
     def pending(self, game: Game) -> dict[str, Any] | None:
         """A line the table already shows but the camera waits to journal (a Dalek keep
@@ -143,7 +144,7 @@ class DicyReads:
         self._last: Observation | None = None
         self._synced: tuple[int, ...] | None = None  # the game's dice when _last was taken
 
-    def remember(self, seen: Observation, game: Game, *, marked: bool = False) -> None:
+    def remember(self, seen: Observation, game: Game) -> None:
         """Compare the next read with ``seen``; the game's dice are now in step with it (when
         no die moved since the last read, they are those that were: a move entered by phone
         meanwhile is not on the table; ``seen`` remembered again once its move is journalled
@@ -319,21 +320,17 @@ class DalekReads:
         self._last: DalekObservation | None = None
         self._at_roll: DalekObservation | None = None  # the table when the roll was journalled
         self._roll: tuple[str, int] | None = None  # whose roll, and which of the turn
-        self._at_roll_marked = False  # _at_roll was read with something across the edge
 
-    def remember(self, seen: Observation, game: Game, *, marked: bool = False) -> None:
+    def remember(self, seen: Observation, game: Game) -> None:
         """``seen`` lies on the table now; the first read after a roll that shows it is the
-        roll's (not one of the table as it lay before a roll entered by phone). A ``marked``
-        read (something across the sheet's edge: a hand may hide kept dice) is the roll's
-        only until the next read of it that is not: a keep is counted from that one."""
+        roll's (not one of the table as it lay before a roll entered by phone)."""
         if not isinstance(seen.table, DalekObservation):
             return
         view = game.view()
         roll = _which_roll(view)
-        if "keep" in view["expects"] and (
-                (roll != self._roll and self._shows_roll(seen.table, view))
-                or (roll == self._roll and self._at_roll_marked and not marked)):
-            self._at_roll, self._roll, self._at_roll_marked = seen.table, roll, marked
+        if "keep" in view["expects"] and roll != self._roll and self._shows_roll(seen.table,
+                                                                                  view):
+            self._at_roll, self._roll = seen.table, roll
         self._last = seen.table
 
     def _shows_roll(self, table: DalekObservation, view: dict[str, Any]) -> bool:
@@ -422,7 +419,7 @@ class SeventeenReads:
     def __init__(self) -> None:
         self._last: SeventeenObservation | None = None
 
-    def remember(self, seen: Observation, game: Game, *, marked: bool = False) -> None:
+    def remember(self, seen: Observation, game: Game) -> None:
         if isinstance(seen.table, SeventeenObservation):
             self._last = seen.table
 

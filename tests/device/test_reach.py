@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from device.reach import Across, EdgeWatch
+from device.reach import EdgeWatch
 from tests.device.cheap_camera import banded
 from vision.calibrate import Calibration, calibrate
 from vision.table_film import SheetRest, film
@@ -43,8 +43,8 @@ def test_an_arm_reaching_over_the_sheets_edge_is_seen_and_not_once_it_left(
                                          seed=SEED, hand_frames=5)]
     *hands, kept = frames[1:]
     watch = watching(image)
-    assert [watch.across(hand, lies) for hand in hands] == [Across.NEW] * 5
-    assert watch.across(kept, lies) is Across.NOTHING
+    assert [watch.reaching(hand, lies) for hand in hands] == [True] * 5
+    assert watch.reaching(kept, lies) is False
 
 
 @pytest.mark.parametrize("edge", [[(150.0, 208.0)], [(296.0, 100.0)],
@@ -55,7 +55,7 @@ def test_dice_rolled_onto_the_sheets_edge_are_no_arm(rolled: tuple[np.ndarray, C
                                                      edge: list[tuple[float, float]]) -> None:
     image, lies = rolled
     astray = tuple(PlacedDie("H4", x, y, 0.3, 40 + i) for i, (x, y) in enumerate(edge))
-    assert watching(image).across(still(*ROLLED, *astray), lies) is Across.NOTHING
+    assert watching(image).reaching(still(*ROLLED, *astray), lies) is False
 
 
 def test_light_flickering_a_camera_trembling_or_bumped_are_no_arm(
@@ -69,9 +69,9 @@ def test_light_flickering_a_camera_trembling_or_bumped_are_no_arm(
                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
     watch = watching(banded(image, 0.1, 0))
-    assert watch.across(banded(kept, 0.1, 1), lies) is Across.NOTHING
-    assert watch.across(moved_by(1, -1), lies) is Across.NOTHING
-    assert watch.across(moved_by(6, 3), lies) is Across.NOTHING  # (the read says "moved")
+    assert watch.reaching(banded(kept, 0.1, 1), lies) is False
+    assert watch.reaching(moved_by(1, -1), lies) is False
+    assert watch.reaching(moved_by(6, 3), lies) is False  # (the read says "moved")
 
 
 def shaded(frame: np.ndarray, lies: Calibration, dim: float,
@@ -98,18 +98,15 @@ def test_a_shadow_cast_across_the_margin_or_gone_from_it_is_no_arm(
     was held 3 s as if an arm lay there (8 to 12 % darker over 80 to 100 mm of it)."""
     image, lies = rolled
     kept = still(*KEPT)
-    assert watching(image).across(shaded(kept, lies, dim, corners), lies) is Across.NOTHING
-    assert watching(shaded(image, lies, dim, corners)).across(kept, lies) is Across.NOTHING
+    assert watching(image).reaching(shaded(kept, lies, dim, corners), lies) is False
+    assert watching(shaded(image, lies, dim, corners)).reaching(kept, lies) is False
     hand = [frame for frame, _ in film([SheetRest(ROLLED), SheetRest(KEPT)], game="dalek",
                                        seed=SEED, hand_frames=1)][1]
-    assert watching(image).across(shaded(hand, lies, dim, corners), lies) is Across.NEW
+    assert watching(image).reaching(shaded(hand, lies, dim, corners), lies) is True
 
 
 def test_a_cup_left_on_the_margin_is_part_of_the_table_once_read(
         rolled: tuple[np.ndarray, Calibration]) -> None:
-    """A cup held once, read: the rests after it are not held, but still have it across the
-    edge (their reads may hide dice: the next read with it was taken as the clean table, and
-    the bare table after it held as new); the cup taken away, nothing lies there."""
     image, lies = rolled
 
     def cup_on(frame: np.ndarray) -> np.ndarray:
@@ -122,15 +119,14 @@ def test_a_cup_left_on_the_margin_is_part_of_the_table_once_read(
 
     watch = watching(image)
     cupped = cup_on(still(*KEPT))
-    assert watch.across(cupped, lies) is Across.NEW  # read once still a while: then …
+    assert watch.reaching(cupped, lies) is True  # read once still a while: then …
     watch.read(cupped, reaching=True)
-    assert watch.across(cup_on(image), lies) is Across.READ  # … the table is read with it
-    watch.read(cup_on(image), reaching=True)  # (still marked: it may hide dice)
-    assert watch.across(image, lies) is Across.NOTHING  # and without it, as it was before
+    assert watch.reaching(cup_on(image), lies) is False  # … the table is read with it
+    assert watch.reaching(image, lies) is False  # and without it, as it was before
     watch.read(image, reaching=False)
     hands = [frame for frame, _ in film([SheetRest(ROLLED), SheetRest(ROLLED)], game="dalek",
                                         seed=SEED, hand_frames=1)]
-    assert watch.across(hands[1], lies) is Across.NEW
+    assert watch.reaching(hands[1], lies) is True
 
 
 def test_an_arm_read_while_a_cup_stood_on_the_margin_leaves_nothing_new_once_it_went(
@@ -151,13 +147,13 @@ def test_an_arm_read_while_a_cup_stood_on_the_margin_leaves_nothing_new_once_it_
     hand = [frame for frame, _ in film([SheetRest(ROLLED), SheetRest(ROLLED)], game="dalek",
                                        seed=SEED, hand_frames=1)][1]
     watch = watching(image)
-    assert watch.across(cup_on(image), lies) is Across.NEW
+    assert watch.reaching(cup_on(image), lies) is True
     watch.read(cup_on(image), reaching=True)
-    assert watch.across(cup_on(hand), lies) is Across.NEW
+    assert watch.reaching(cup_on(hand), lies) is True
     watch.read(cup_on(hand), reaching=True)
-    assert watch.across(cup_on(image), lies) is Across.READ
-    watch.read(cup_on(image), reaching=True)
-    assert watch.across(cup_on(hand), lies) is Across.NEW  # the arm back: held again
+    assert watch.reaching(cup_on(image), lies) is False
+    watch.read(cup_on(image), reaching=False)
+    assert watch.reaching(cup_on(hand), lies) is True  # the arm back: held again
 
 
 def test_a_table_with_no_sheet_or_not_read_yet_has_nothing_over_its_edge(
@@ -165,5 +161,27 @@ def test_a_table_with_no_sheet_or_not_read_yet_has_nothing_over_its_edge(
     image, lies = rolled
     hand = [frame for frame, _ in film([SheetRest(ROLLED), SheetRest(ROLLED)], game="dalek",
                                        seed=SEED, hand_frames=1)][1]
-    assert EdgeWatch().across(hand, lies) is Across.NOTHING
-    assert watching(image).across(hand, None) is Across.NOTHING
+    assert EdgeWatch().reaching(hand, lies) is False
+    assert watching(image).reaching(hand, None) is False
+
+
+@pytest.mark.parametrize(("dim", "corners"), [(-1.0, (100.0, 180.0, 180.0, 260.0)),
+                                              (0.6, (-60.0, 60.0, 20.0, 160.0))],
+                         ids=["a lamp doubling the light over the near edge",
+                              "a hard shadow along a side"])
+def test_a_lasting_change_of_light_over_the_margin_holds_one_rest_only(
+        rolled: tuple[np.ndarray, Calibration], dim: float,
+        corners: tuple[float, float, float, float]) -> None:
+    """A lamp switched on beside the table, or a bottle's hard shadow, changes part of the
+    margin for the rest of the evening: the first rest after it is held (read after the
+    wait, with the light as it is then), and every rest after it is read at once (each
+    read was marked, and every Dalek stop refused for the rest of the evening)."""
+    image, lies = rolled
+    third = (PlacedDie("H2", 100.0, 80.0, 0.0, 1), ROLLED[0], *ROLLED[2:])
+    watch = watching(image)
+    held = []
+    for dice in (KEPT, ROLLED, third, KEPT):
+        frame = shaded(still(*dice), lies, dim, corners)
+        held.append(watch.reaching(frame, lies))
+        watch.read(frame, reaching=held[-1])  # (held: read once still the longest wait)
+    assert held == [True, False, False, False]

@@ -501,10 +501,6 @@ def camera_refusals(session: TableSession) -> Iterator[Callable[[], object]]:
                              np.zeros((2, 2, 3), np.uint8), b"", 0.0, 3))
     yield lambda: session.act({"stop": {}}, base_version=session.snapshot().version,
                               source="phone")
-    session.camera_seen(Seen(Observation((), 800, 600, table=rolled),  # a hand held still
-                             np.zeros((2, 2, 3), np.uint8), b"", 0.0, 4, reaching=True))
-    yield lambda: session.act({"stop": {}}, base_version=session.snapshot().version,
-                              source="phone")
     session.camera_moved()  # her hand leaves, and the camera goes out as the stop waits
     out = CameraStatus("out", CameraError("camera.why.stalled", seconds="5"))
     yield lambda: session.act({"stop": {}}, base_version=session.snapshot().version,
