@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from device.camera_answers import answer_question
 from device.camera_desk import CameraDesk, Held
 from device.journal import Journal, Source, StoredGame
-from device.live import CameraStatus, Seen
+from device.live import CameraState, CameraStatus, Seen
 from device.notice import Notice
 from device.recorder import Recorder
 from device.table_reads import Apply, Ask, Decision, Hold, Note, reads_for, still_told
@@ -127,7 +127,8 @@ class TableSession:
         self._run_token = secrets.token_hex(4)
         self._snapshot = Snapshot(0, live=self._live, run=self._run_token)
         self._desk: CameraDesk | None = None
-        self._stirred = False  # the camera saw the table move since its last read was taken
+        self._stirred = False  # the camera saw the table move since its last read (gone out
+        # since or not: that read is stale all the same)
         self._held_until = 0.0  # when the rest the camera holds is read at the earliest
         self._outages = 0  # how many times the camera went out (a read awaited never comes)
         self._made_by: dict[int, Source] = {}  # who made each of the last moves (by version)
@@ -187,8 +188,8 @@ class TableSession:
         (``stop_waits_s`` at most once the camera looked; ``waiting`` is called as it starts
         to wait): the dice the player set aside before stopping are the keep. A stop is
         refused while the camera's last read does not show that keep surely (a die it is not
-        sure of, a frame it could only note), or where the camera went out as it waited for
-        the read."""
+        sure of, a frame it could only note), or where the camera is out, or went out as it
+        waited, before it read the table that moved (its read before is stale)."""
         if "stop" in line:
             self._await_read_of_keep(waiting)
         return self._run(lambda: self._act(line, base_version, source))
@@ -264,7 +265,6 @@ class TableSession:
         self._run(lambda: self._camera_status(status))
         if status.state in ("out", "ended"):  # no read is coming
             with self._changed:
-                self._stirred = False
                 self._outages += 1
                 self._changed.notify_all()
 
@@ -463,11 +463,15 @@ class TableSession:
         the read then has its own ``stop_waits_s``: the time for the player's hands to leave
         the table counts from when the camera sees it as it lay at the press, or from the
         end of a rest it holds meanwhile (a hand left over the sheet's edge). SessionError
-        when that read does not come in time (the table still moving), or the camera goes out
-        before it comes. Runs on the caller's thread: the read is taken on the worker
-        meanwhile."""
-        can_look, stirred, outages = self._run(self._keep_waits)
-        look = self.look_now if can_look else None
+        when that read does not come in time (the table still moving), or the camera is out,
+        or goes out, before it comes. Runs on the caller's thread: the read is taken on the
+        worker meanwhile."""
+        state, stirred, outages = self._run(self._keep_waits)
+        if state is None:
+            return
+        if stirred and state in ("out", "ended"):
+            raise _camera_went_out()
+        look = self.look_now if state == "ok" else None
         if not stirred and look is None:
             return
         if waiting is not None:
@@ -485,7 +489,7 @@ class TableSession:
         deadline = time.monotonic() + self._stop_waits_s
         held = False
         with self._changed:
-            while self._stirred:
+            while self._stirred and self._outages == outages:
                 if not held and self._held_until > time.monotonic():
                     deadline = max(deadline, self._held_until + self._stop_waits_s)
                     held = True
@@ -496,20 +500,18 @@ class TableSession:
                                        "on the phone")
                 self._changed.wait(left)
             if self._outages != outages:
-                raise SessionError("the camera went out before it read the dice you set "
-                                   "aside; enter your keep on the phone, or stop again once "
-                                   "the camera is back")
+                raise _camera_went_out()
 
-    def _keep_waits(self) -> tuple[bool, bool, int]:
-        """Whether the camera waits to journal a keep and shows the table (it can look at it
-        now), whether it waits to journal a keep and saw the table move since its last
-        read, and how many times it went out so far."""
+    def _keep_waits(self) -> tuple[CameraState | None, bool, int]:
+        """The camera's state where it waits to journal a keep (None where it does not),
+        whether it saw the table move since its last read, and how many times it went out
+        so far."""
         desk, game = self._desk, self._game
         with self._changed:
             if desk is None or desk.reads is None or game is None \
                     or desk.reads.pending(game) is None:
-                return False, False, self._outages
-            return desk.status.state == "ok", self._stirred, self._outages
+                return None, False, self._outages
+            return desk.status.state, self._stirred, self._outages
 
     def _act(self, line: dict[str, Any], base_version: int, source: Source) -> Snapshot:
         game = self._current_game(base_version)
@@ -846,3 +848,8 @@ def _replay_stored(stored: StoredGame) -> Game:
         raise stored.damage
     return game
 
+
+def _camera_went_out() -> SessionError:
+    """A stop refused: the camera went out after the table moved, before it read it."""
+    return SessionError("the camera went out before it read the dice you set aside; enter "
+                        "your keep on the phone, or stop again once the camera is back")

@@ -256,6 +256,24 @@ def test_a_cup_moved_after_the_roll_was_read_leaves_the_keep_as_set_aside(
                                       ("phone", {"stop": {}})]
 
 
+def test_a_stop_after_the_camera_went_out_with_the_table_moved_is_refused(
+        state: Path) -> None:
+    """Jenna sets her dice aside (the camera sees them move) and the camera goes out before
+    it reads them; she stops: the stop went on with the read from before she set them aside
+    and journalled `keep []` (she scored 0). It is refused, nothing journalled; the camera
+    back, her stop waits for its read of her keep and scores it."""
+    out = CameraStatus("out", CameraError("camera.why.stalled", seconds="5"))
+    for session in rolled(state, stop_waits_s=30.0):
+        session.camera_status(CameraStatus("ok"))
+        session.camera_moved()
+        session.camera_status(out)
+        with pytest.raises(SessionError, match="the camera went out before it read the dice"):
+            stop(session)
+        assert journal(state) == [("camera", {"roll": JENNA})]
+        session.camera_status(CameraStatus("ok"))
+        stop_waiting_for_the_read_of_her_keep(session, state)
+
+
 def test_a_stop_waiting_for_a_read_as_the_camera_goes_out_is_refused(state: Path) -> None:
     """Jenna stops as her hand rests across the edge (the camera holds the rest), and the
     camera goes out meanwhile: the stop went on with the read before she set her dice aside
