@@ -601,13 +601,12 @@ def test_a_camera_a_pixel_or_two_off_reads_the_sheet_where_it_lies(seventeen: Pa
     assert seen.key() == SheetObserver(calibrate(frame), threads=1).observe(frame).key()
 
 
-def jennas_keep(tmp_path: Path, hand_s: float, fps: float, held_s: float = 0.0,
-                held_at: float = 0.6) -> tuple[Path, Path]:
+def jennas_keep(tmp_path: Path, hand_s: float, fps: float,
+                held_s: float = 0.0) -> tuple[Path, Path]:
     """Two films of the sheet: Jenna's roll (H4 H4 H4 H2 H2 D3 D3 D3 D2 DOC) rolled in, then
     her keep of H2 H2 D3 D3 D3 (the DOC to the top): her roll lying still for a second, her
-    hand moving over the sheet for ``hand_s`` seconds, held still for ``held_s`` more at
-    ``held_at`` of its way (60 %: where it hides two of her Daleks), and her keep lying
-    still (at ``fps``)."""
+    hand moving over the sheet for ``hand_s`` seconds, held still for ``held_s`` more 60 % of
+    its way (where it hides two of her Daleks), and her keep lying still (at ``fps``)."""
     rolled = dice(JENNA, TO_ROLL)
     kept = (dice(["DOC"], TOP, 20) + dice(["H2", "H2"], HUMANS, 21) + dice(["D3"] * 3, DALEKS, 23)
             + (rolled[0], rolled[1], rolled[2], rolled[8]))
@@ -617,7 +616,7 @@ def jennas_keep(tmp_path: Path, hand_s: float, fps: float, held_s: float = 0.0,
                hand_frames=round(hand_s * fps))
     # no two frames of her hand alike: a busy loop that skips frames never sees it still
     still, *hands, settled = pictures_in(parts)
-    over = round(held_at * len(hands))
+    over = round(0.6 * len(hands))
     frames = [still] * round(fps) + hands[:over] + [hands[over]] * round(held_s * fps) \
         + hands[over:] + [settled] * round(5 * fps)
     keep_film.mkdir()

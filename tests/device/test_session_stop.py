@@ -377,7 +377,7 @@ def news(session: TableSession, shown: Callable[[Snapshot], object]) -> Snapshot
     with session.subscribe() as updates:
         while not shown(snap):
             update = updates.get(max(0.0, deadline - time.monotonic()))
-            assert update is not None, f"the phones were not told; buttons: {snap.buttons}"
+            assert update is not None, f"the phones were not told; they have {snap.to_json()}"
             snap = update
     return snap
 
