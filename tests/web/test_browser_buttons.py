@@ -22,7 +22,7 @@ from device.buttons import TableButtons
 from device.journal import Journal
 from device.session import TableSession
 from dicetable.service import PowerOff
-from tests.dicetable.test_service import INHIBITED, UPDATING, stand_in
+from tests.dicetable.test_service import INHIBITED, UPDATING, catalog_words, stand_in
 from tests.web.conftest import served_here, sign_in
 from web.app import create_app
 from web.server import end_streams
@@ -213,7 +213,8 @@ def test_a_power_off_an_update_holds_back_is_told_on_every_phone_and_the_kiosk(
     pi = PiTable(tmp_path / "state", power_off=stand_in(tmp_path, INHIBITED, 1))
     try:
         pi.new_game({"game": "dalek", "players": ["Ana", "Ben"]})
-        pages = {lang: phone(browser, pi, lang, pin=lang == "en") for lang in UPDATING}
+        updating = catalog_words(UPDATING)
+        pages = {lang: phone(browser, pi, lang, pin=lang == "en") for lang in updating}
         tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
         tv.goto(pi.url + "/kiosk")
         for page in [*pages.values(), tv]:
@@ -222,10 +223,10 @@ def test_a_power_off_an_update_holds_back_is_told_on_every_phone_and_the_kiosk(
         time.sleep(HOLD_S + 0.3)
         pi.factory.pin(STOP).drive_high()
         for lang, page in pages.items():
-            expect(page.locator("section.notices p")).to_have_text(UPDATING[lang])
+            expect(page.locator("section.notices p")).to_have_text(updating[lang])
             expect(page.locator("#toast")).to_be_hidden()  # "shutting down" went
             expect(page.locator("#board")).to_contain_text("Ana")
-        expect(tv.locator("section.notices p")).to_have_text(UPDATING["en"])
+        expect(tv.locator("section.notices p")).to_have_text(updating["en"])
         pages["pt"].screenshot(path=tmp_path / "power-off-refused-pt.png")
         tv.screenshot(path=tmp_path / "power-off-refused-kiosk.png")
         pages["en"].locator("section.notices").get_by_role("button", name="Got it").click()
@@ -258,7 +259,7 @@ def test_a_refusal_told_while_the_pi_is_asked_to_power_off_stays_once_it_stayed_
         pi.tap(STOP)
         expect(page.locator("#toast")).to_contain_text(REFUSED["en"])
         answer.touch()
-        expect(page.locator("section.notices p")).to_have_text(UPDATING["en"])
+        expect(page.locator("section.notices p")).to_have_text(catalog_words(UPDATING)["en"])
         expect(page.locator("#toast")).to_contain_text(REFUSED["en"])
         expect(page.locator("#toast")).to_be_visible()
         assert shutting_down and REFUSED["en"] not in shutting_down
