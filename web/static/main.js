@@ -30,7 +30,11 @@ function drawPad() {
   const screen = join || typeof menuScreen === "function" && menuScreen(main);
   headingTakesKeyboard();
   if (screen) return;
-  if (!view) { main.replaceChildren(...[notices(), noGame(), buttonsPanel(view), cameraShown()].filter(Boolean)); return; }
+  if (!view) {
+    if (KIOSK) standStill();  // the game abandoned: nothing turns
+    main.replaceChildren(...[notices(), noGame(), buttonsPanel(view), cameraShown()].filter(Boolean));
+    return;
+  }
   board.setAttribute("aria-label", t("board.scores"));  // a landmark: the page's every part is in one
   board.replaceChildren(scoreboard(view, game));
   if (KIOSK) namesWhole(board);
@@ -126,37 +130,45 @@ function namesWhole(board) {
 /* A TV nobody scrolls: the score sheet keeps room for its heading, its names, its newest round
    and its totals. A column that cannot hold all it has by a line or less draws its parts closer
    (the sheet, at last, scrolls inside itself); one that cannot by more shows it all by itself,
-   on a timer of its own: it rests where the sheet's newest round and totals are (its top where
-   it has no sheet), at each new state at once, and every PAN_MS turns half its height further,
-   to its end and back. Each column turns at its own pace (its own stops, none for one that
-   holds all it has), and never as the other does: the left one half a PAN_MS after the right
-   one, so that a viewer across the room reads one while the other stands still. */
+   in turn: it rests where the sheet's newest round and totals are (its top where it has no
+   sheet), at each new state at once, and turns half its height further, to its end and back.
+   One timer turns them: PAN_MS after the state came, then every PAN_MS/2, the right column and
+   the left one in turn (each only where it cannot hold all it has), so that the two never move
+   at once, whenever each began to need it: a viewer reads one while the other stands still. */
 const PAN_MS = 6000;
-const turning = {};  // each turning column ("see", "do"): how many times it turned, its timer
+const turned = {see: 0, do: 0};  // how many times each column turned from its rest
+let panning = null;  // the timer that turns them
 let turnedFor = null;  // the state they turn for
 function fitTv() {
   // a Dicy card's name wider than its card, a sheet's card name with a syllable wider than its
-  // cell: the short form, the sheet's names all at once (one look), measured all at once
+  // cell, a total wider than its cell: the short form, the sheet's names all at once (one
+  // look), its numbers closer, measured all at once
   const cards = [...document.querySelectorAll(".dcard")];
   const sheetNames = [...document.querySelectorAll("main .grid td:has(> small.short) > small:not(.short)")];
   const grid = document.querySelector("main .grid");
+  const totals = [...document.querySelectorAll("main .grid tfoot td")];
   cards.forEach((card) => card.classList.remove("narrow"));
-  if (grid) grid.classList.remove("short-names");
+  if (grid) grid.classList.remove("short-names", "dense", "denser");
   const wider = (e) => e.scrollWidth > e.clientWidth + 1;
   const narrow = cards.map((card) => wider(card.querySelector("b")));
   const shortNames = sheetNames.some(wider);
+  const spills = (e) => e.scrollWidth > e.clientWidth;  // a digit past the cell's edge
+  const dense = totals.some(spills);
   cards.forEach((card, i) => card.classList.toggle("narrow", narrow[i]));
   if (grid) grid.classList.toggle("short-names", shortNames);
+  if (grid) grid.classList.toggle("dense", dense);
+  if (dense) grid.classList.toggle("denser", totals.some(spills));  // measured again, closer
   if (S.state.version !== turnedFor) {  // a new move is seen where it lands
     turnedFor = S.state.version;
-    Object.keys(turning).forEach(standStill);
+    standStill();
   }
   const sheet = document.querySelector("main .do > .scroll");
   const needed = sheet ? ["caption", "thead", "tbody tr:last-child", "tfoot"].map((part) => sheet.querySelector(part))
     .reduce((sum, e) => sum + (e ? e.getBoundingClientRect().height : 0), 2) : 0;
   if (sheet) sheet.style.minHeight = needed + "px";
   const line = 1.5 * parseFloat(getComputedStyle(document.documentElement).fontSize);
-  for (const column of document.querySelectorAll("main .col")) {
+  const columns = [...document.querySelectorAll("main .col")];
+  for (const column of columns) {
     column.classList.remove("tight");
     const over = () => column.scrollHeight - column.clientHeight;
     const before = over();
@@ -165,32 +177,56 @@ function fitTv() {
     const after = over();
     if (sheet && column.contains(sheet) && after > 1 && after <= line) sheet.style.minHeight = needed - after + "px";
   }
-  for (const column of document.querySelectorAll("main .col")) {
-    const side = columnSide(column);
-    if (columnTurns(column, sheet).length < 2) standStill(side);
-    else if (!turning[side]) startTurning(side);
-  }
+  const turns = columns.filter((column) => columnTurns(column, sheet).length > 1);
+  const withSheet = turns.find((column) => column.contains(sheet));
+  if (withSheet) restUncut(withSheet, sheet);
+  const sides = turns.map(columnSide);
+  for (const side of Object.keys(turned)) if (!sides.includes(side)) turned[side] = 0;
+  if (!sides.length || document.hidden) standStill();
+  else if (!panning) startTurning();
   turnColumns(false);
+}
+
+/* A turning column rests on its sheet's foot with no line above the sheet cut in half (who
+   must reactivate a card, at 1024x768 in Spanish): the sheet takes the room of what is cut. */
+function restUncut(column, sheet) {
+  const rest = columnTurns(column, sheet)[0], top = column.getBoundingClientRect().top - column.scrollTop;
+  const parts = [...column.querySelectorAll(":scope > :not(.under-cards, .scroll), .under-cards > *")];
+  const cut = Math.max(0, ...parts.map((e) => e.getBoundingClientRect())
+    .filter((box) => box.top - top < rest - 1 && box.bottom - top > rest + 1)
+    .map((box) => box.bottom - top - rest));
+  if (cut) sheet.style.minHeight = parseFloat(sheet.style.minHeight) + cut + "px";
 }
 
 function columnSide(column) {
   return column.classList.contains("do") ? "do" : "see";
 }
 
-/* A column's own timer: its first turn PAN_MS after the state came (the left one's half a
-   PAN_MS later), then one every PAN_MS. */
-function startTurning(side) {
-  const turns = {times: 0, timer: null};
+/* The timer: PAN_MS after the state came, then every PAN_MS/2, the right column ("do") and
+   the left one ("see") in turn, each turned only where it cannot hold all it has. */
+function startTurning() {
+  let tick = 0;
   const next = (wait) => {
-    turns.timer = setTimeout(() => { turns.times += 1; turnColumns(true, side); next(PAN_MS); }, wait);
+    panning = setTimeout(() => {
+      const side = tick % 2 ? "see" : "do";
+      tick += 1;
+      const column = document.querySelector("main .col." + side);
+      if (column && columnTurns(column, document.querySelector("main .do > .scroll")).length > 1) {
+        turned[side] += 1;
+        turnColumns(true, side);
+      }
+      next(PAN_MS / 2);
+    }, wait);
   };
-  turning[side] = turns;
-  next(side === "see" ? PAN_MS * 1.5 : PAN_MS);
+  next(PAN_MS);
 }
 
-function standStill(side) {
-  if (turning[side]) clearTimeout(turning[side].timer);
-  delete turning[side];
+/* The columns rest: no timer, each at its rest when next drawn (a new state, no game, the TV's
+   page hidden). */
+function standStill() {
+  clearTimeout(panning);
+  panning = null;
+  turned.see = turned.do = 0;
 }
 
 /* The TV's columns (or the one of ``side``) turned to where they stand now (``smooth``: a turn
@@ -200,8 +236,8 @@ function turnColumns(smooth, side) {
   const behavior = smooth && !matchMedia("(prefers-reduced-motion: reduce)").matches ? "smooth" : "instant";
   for (const column of document.querySelectorAll("main .col")) {
     if (side && columnSide(column) !== side) continue;
-    const turns = columnTurns(column, sheet), turned = turning[columnSide(column)];
-    column.scrollTo({top: turns[(turned ? turned.times : 0) % turns.length], behavior});
+    const turns = columnTurns(column, sheet);
+    column.scrollTo({top: turns[turned[columnSide(column)] % turns.length], behavior});
   }
 }
 
@@ -600,6 +636,7 @@ function start() {
   document.getElementById("pin-cancel").addEventListener("click", () => document.getElementById("pin-dialog").close());
   document.addEventListener("visibilitychange", () => {
     keepAwake();
+    if (KIOSK && document.hidden) standStill();  // the TV's columns rest, turned again when seen
     if (!document.hidden) { watchStream(); refresh(); }
   });
   window.addEventListener("online", () => { connect(); refresh(); });
