@@ -614,9 +614,10 @@ def test_a_4_3_kiosk_of_dicy_rests_on_its_dice_and_newest_round_and_comes_back_a
         assert hidden_now(tv.page, AT_REST) == set(), f"{tv}: at rest"
         # nor a line of who must reactivate a card cut in half above them ("reactiva una
         # carta" in Spanish): a line is whole or out of view
-        halves = tv.page.evaluate("""() => [...document.querySelectorAll('main .do .under-cards > *')]
-            .filter((e) => {
-                const box = e.getBoundingClientRect(), column = e.closest('.col').getBoundingClientRect();
+        halves = tv.page.evaluate("""() => [...document.querySelectorAll(
+                'main .do .under-cards > *')].filter((e) => {
+                const box = e.getBoundingClientRect();
+                const column = e.closest('.col').getBoundingClientRect();
                 const seen = Math.min(box.bottom, column.bottom) - Math.max(box.top, column.top);
                 return seen > 1 && seen < box.height - 1;
             }).map((e) => e.textContent)""")
@@ -833,7 +834,8 @@ def test_the_kiosks_story_keeps_a_word_holding_a_players_name_whole(kiosk: Kiosk
     assert apart == [], f"a name set apart inside a word: {apart}"
     assert "Daleks" in page.locator(".story").inner_text(), "no word holds the name"
     # the pattern that finds the names was made again for each line at each redraw
-    same = page.evaluate("() => namesFinder(S.state.view.players) === namesFinder([...S.state.view.players])")
+    same = page.evaluate("""() => namesFinder(S.state.view.players)
+        === namesFinder([...S.state.view.players])""")
     assert same, "the same players' pattern was made again"
 
 
@@ -898,15 +900,8 @@ def test_a_kiosk_of_dicy_keeps_its_newest_round_and_totals_in_view_as_its_column
         assert ever_hidden(page, SHEET_NEEDED) == [], str(tv)
 
 
-def test_a_4_3_kiosks_columns_turn_each_on_its_own_never_both_at_once(
-        troubled_kiosk: Kiosk) -> None:
-    # at 1024×768 with the host's notices both columns turned on one timer, both at once every
-    # 6 s: each column that cannot hold all it has turns on its own, the left one half a turn
-    # after the right one, so that a viewer reads one while the other stands still
-    troubled_kiosk.show(DICY_OF_FOUR, 60)
-    page = troubled_kiosk.on(*FOUR_THIRDS)
-    page.reload()
-    expect(page.locator(".scores li").first).to_be_visible()
+def columns_moved(page: Page) -> list[tuple[bool, ...]]:
+    """Whether each of the kiosk's columns moved, at each of eight half turns (PAN_MS / 2)."""
     tops = "() => [...document.querySelectorAll('main .col')].map((e) => Math.round(e.scrollTop))"
     before, moved = page.evaluate(tops), []
     for _ in range(8):
@@ -914,6 +909,19 @@ def test_a_4_3_kiosks_columns_turn_each_on_its_own_never_both_at_once(
         now = page.evaluate(tops)
         moved.append(tuple(top != was for top, was in zip(now, before, strict=True)))
         before = now
+    return moved
+
+
+def test_a_4_3_kiosks_columns_turn_each_on_its_own_never_both_at_once(
+        troubled_kiosk: Kiosk) -> None:
+    # at 1024×768 with the host's notices both columns turned at once every 6 s: the right
+    # column and the left one turn in turn, 3 s apart, so that a viewer reads one while the
+    # other stands still
+    troubled_kiosk.show(DICY_OF_FOUR, 60)
+    page = troubled_kiosk.on(*FOUR_THIRDS)
+    page.reload()
+    expect(page.locator(".scores li").first).to_be_visible()
+    moved = columns_moved(page)
     assert (True, True) not in moved, f"both columns turned at once: {moved}"
     assert all(any(turned) for turned in zip(*moved, strict=True)), f"a column stood still: {moved}"
 
@@ -926,18 +934,13 @@ def test_a_kiosks_column_that_starts_turning_later_never_turns_with_the_other(
     page = troubled_kiosk.on(1920, 1080)
     page.reload()
     expect(page.locator(".scores li").first).to_be_visible()
-    over = "() => [...document.querySelectorAll('main .col')].map((e) => e.scrollHeight - e.clientHeight > 30)"
-    tops = "() => [...document.querySelectorAll('main .col')].map((e) => Math.round(e.scrollTop))"
+    over = """() => [...document.querySelectorAll('main .col')]
+        .map((e) => e.scrollHeight - e.clientHeight > 30)"""
     first = page.evaluate(over)
     page.clock.fast_forward(PAN_MS // 2)
     page.set_viewport_size({"width": FOUR_THIRDS[0], "height": FOUR_THIRDS[1]})
     page.wait_for_function(f"() => ({over})().every(Boolean)")
     assert not all(first), f"both columns turned from the start: {first}"
-    before, moved = page.evaluate(tops), []
-    for _ in range(8):
-        page.clock.fast_forward(PAN_MS // 2)
-        now = page.evaluate(tops)
-        moved.append(tuple(top != was for top, was in zip(now, before, strict=True)))
-        before = now
+    moved = columns_moved(page)
     assert (True, True) not in moved, f"both columns turned at once: {moved}"
     assert all(any(turned) for turned in zip(*moved, strict=True)), f"a column stood still: {moved}"
