@@ -484,11 +484,12 @@ def test_a_4_3_kiosks_end_keeps_each_name_on_one_line_beside_its_colour(kiosk: K
             e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).textOverflow !== 'ellipsis')
             .map((e) => e.textContent)""")
         assert unmarked == [], f"{tv}: cut with no \"…\": {unmarked}"
-        # each player a line, its score beside its name (the name took the line's width: two)
-        lines = tv.page.eval_on_selector_all(".summary li", """(rows) => rows.filter((e) =>
-            e.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(e).lineHeight)
+        # its score beside it (the name took the line's width, the score went under it)
+        apart = tv.page.eval_on_selector_all(".summary li", """(rows) => rows.filter((e) =>
+            Math.abs(e.querySelector('b').getBoundingClientRect().top
+                     - e.querySelector('b + span').getBoundingClientRect().top) > 2
             || e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)""")
-        assert lines == [], f"{tv}: a player over two lines, or past the column: {lines}"
+        assert apart == [], f"{tv}: a score under its name, or past the column: {apart}"
 
 
 @pytest.mark.parametrize("header", [{"game": "dalek", "players": LONG_NAMES, "target": 60},
